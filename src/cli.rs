@@ -1,0 +1,149 @@
+//! Command-line definitions (clap) and the headless commands: `analyze` and `completions`.
+//!
+//! Owns: `Cli`, `Command`, `run_analyze`, exit codes. May import `engine`, `cluster` and
+//! `report`; holds no business logic of its own.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+
+use crate::cluster::snapshot_file::read_snapshot;
+use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
+use crate::report::json::{analysis_json, Source};
+use crate::report::table::analysis_table;
+
+/// Exit code for success.
+pub const EXIT_OK: i32 = 0;
+/// Exit code for bad input (unreadable or malformed snapshot, bad flags).
+pub const EXIT_BAD_INPUT: i32 = 2;
+/// Exit code when the cluster is unreachable.
+pub const EXIT_UNREACHABLE: i32 = 3;
+
+/// ome-top: a live dashboard for GPU Kubernetes fleets that run OME model serving.
+#[derive(Debug, Parser)]
+#[command(name = "ome-top", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// One-shot analysis of a snapshot, printed as a table or as JSON.
+    Analyze(AnalyzeArgs),
+    /// Prints shell completions.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Output format of `analyze`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Output {
+    /// Aligned text.
+    Table,
+    /// The JSON contract of docs/analyze-json.md.
+    Json,
+}
+
+/// Executor availability (`migration.apiVersion: v1` is not readable from the cluster).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Executor {
+    /// Available iff the dispatch journal `alfred-dispatch-state` exists.
+    Auto,
+    /// Assume `migration.apiVersion: v1`.
+    Available,
+    /// Assume the default install.
+    Unavailable,
+}
+
+/// Arguments of `analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// A Kubernetes List (JSON or YAML) as `kubectl get ... -o json` prints it.
+    #[arg(long, value_name = "FILE", required = true)]
+    pub snapshot: PathBuf,
+    /// The observation time (RFC 3339); defaults to the current time.
+    #[arg(long, value_name = "RFC3339")]
+    pub now: Option<String>,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value = "table")]
+    pub output: Output,
+    /// Alfred's namespace.
+    #[arg(long, default_value = "ome")]
+    pub alfred_namespace: String,
+    /// Whether Alfred's OMENative executor is available.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub executor: Executor,
+}
+
+/// Runs `analyze`, writing the result to `out` and errors to `err`; returns the exit code.
+/// `wall_clock` is used only when `--now` is absent.
+pub fn run_analyze(
+    args: &AnalyzeArgs,
+    wall_clock: DateTime<Utc>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let now = match &args.now {
+        None => wall_clock,
+        Some(s) => match DateTime::parse_from_rfc3339(s) {
+            Ok(t) => t.with_timezone(&Utc),
+            Err(e) => {
+                let _ = writeln!(err, "ome-top: --now {s:?} is not RFC 3339: {e}");
+                return EXIT_BAD_INPUT;
+            }
+        },
+    };
+    let bytes = match std::fs::read(&args.snapshot) {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: cannot read {}: {e}", args.snapshot.display());
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let (snap, warnings) = match read_snapshot(&bytes) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: {}: {e}", args.snapshot.display());
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let opts = AnalysisOptions {
+        now,
+        alfred_namespace: args.alfred_namespace.clone(),
+        executor: match args.executor {
+            Executor::Auto => ExecutorSetting::Auto,
+            Executor::Available => ExecutorSetting::Available,
+            Executor::Unavailable => ExecutorSetting::Unavailable,
+        },
+    };
+    let analysis = analyze(&snap, &opts);
+    let written = match args.output {
+        Output::Json => {
+            let doc = analysis_json(&snap, &analysis, Source::Snapshot, &warnings);
+            serde_json::to_writer_pretty(&mut *out, &doc)
+                .map_err(std::io::Error::other)
+                .and_then(|()| writeln!(out))
+        }
+        Output::Table => write!(out, "{}", analysis_table(&snap, &analysis, &warnings)),
+    };
+    match written {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: cannot write output: {e}");
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+/// Prints completions for `shell` to `out`.
+pub fn run_completions(shell: clap_complete::Shell, out: &mut dyn Write) -> i32 {
+    clap_complete::generate(shell, &mut Cli::command(), "ome-top", out);
+    EXIT_OK
+}

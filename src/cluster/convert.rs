@@ -1,0 +1,322 @@
+//! Conversion of core Kubernetes objects (k8s-openapi types) into the engine's compact model:
+//! only the fields the engines use survive; `managedFields` and the rest are dropped here.
+//!
+//! Owns: `Interner`, `ConvertError`, node/pod/ConfigMap/Event conversion. Pure functions; must
+//! not import the UI, the app or anything that reads a clock. OME custom resources are in
+//! `cluster::convert_ome`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
+
+use crate::engine::gpu::is_gpu_resource;
+use crate::engine::model::{
+    ConfigMap, Event, LabelInt, Labels, Name, Node, NodeCondition, OmeLabels, OwnerRef, Pod,
+    PodPhase, Taint,
+};
+use crate::engine::quantity::{parse_quantity, whole_devices};
+
+/// Shares repeated strings (namespaces, label keys and values, node names) between objects.
+#[derive(Debug, Default)]
+pub struct Interner {
+    names: HashMap<Box<str>, Name>,
+}
+
+impl Interner {
+    /// The shared copy of `s`.
+    pub fn name(&mut self, s: &str) -> Name {
+        if let Some(n) = self.names.get(s) {
+            return n.clone();
+        }
+        let n: Name = Arc::from(s);
+        self.names.insert(Box::from(s), n.clone());
+        n
+    }
+
+    /// The shared copy of an optional string (`None` and `""` both give `None`).
+    pub fn opt(&mut self, s: Option<&str>) -> Option<Name> {
+        s.filter(|s| !s.is_empty()).map(|s| self.name(s))
+    }
+}
+
+/// A field of an object that could not be converted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConvertError {
+    /// `Kind ns/name` of the object.
+    pub object: String,
+    /// JSON path of the field, e.g. `status.allocatable[nvidia.com/gpu]`.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.object, self.field, self.message)
+    }
+}
+
+/// A non-fatal oddity found while converting (shown in `warnings[]`).
+pub type Warnings = Vec<String>;
+
+/// Converts a k8s `Time` into a chrono time.
+pub fn time(t: &Time) -> Option<DateTime<Utc>> {
+    DateTime::from_timestamp(t.0.as_second(), t.0.subsec_nanosecond().max(0) as u32)
+}
+
+/// `Kind ns/name` (or `Kind name`) for messages.
+pub fn object_id(kind: &str, meta: &ObjectMeta) -> String {
+    let name = meta.name.as_deref().unwrap_or("<unnamed>");
+    match meta.namespace.as_deref() {
+        Some(ns) if !ns.is_empty() => format!("{kind} {ns}/{name}"),
+        _ => format!("{kind} {name}"),
+    }
+}
+
+fn labels(i: &mut Interner, map: Option<&BTreeMap<String, String>>) -> Labels {
+    Labels::from_pairs(
+        map.into_iter()
+            .flatten()
+            .map(|(k, v)| (i.name(k), i.name(v)))
+            .collect(),
+    )
+}
+
+fn gpu_count(
+    object: &str,
+    field: &str,
+    q: &Quantity,
+    warnings: &mut Warnings,
+) -> Result<u32, ConvertError> {
+    let value = parse_quantity(&q.0).map_err(|e| ConvertError {
+        object: object.to_string(),
+        field: field.to_string(),
+        message: e.to_string(),
+    })?;
+    let (count, adjusted) = whole_devices(value);
+    if adjusted {
+        warnings.push(format!("{object}: {field}: {:?} adjusted to {count}", q.0));
+    }
+    Ok(count)
+}
+
+/// Converts a Node.
+pub fn node(i: &mut Interner, n: &core::Node, w: &mut Warnings) -> Result<Node, ConvertError> {
+    let id = object_id("Node", &n.metadata);
+    let status = n.status.as_ref();
+    let mut gpu: Option<(Name, u32)> = None;
+    for (res, q) in status.and_then(|s| s.allocatable.as_ref()).into_iter().flatten() {
+        if !is_gpu_resource(res) {
+            continue;
+        }
+        let count = gpu_count(&id, &format!("status.allocatable[{res}]"), q, w)?;
+        // The GPU resource with the largest count wins; ties keep the first (sorted) name.
+        if gpu.as_ref().is_none_or(|(_, c)| count > *c) {
+            gpu = Some((i.name(res), count));
+        }
+    }
+    let spec = n.spec.as_ref();
+    let taints = spec
+        .and_then(|s| s.taints.as_ref())
+        .into_iter()
+        .flatten()
+        .map(|t| Taint {
+            key: i.name(&t.key),
+            value: i.name(t.value.as_deref().unwrap_or("")),
+            effect: i.name(&t.effect),
+        })
+        .collect();
+    let conditions = status
+        .and_then(|s| s.conditions.as_ref())
+        .into_iter()
+        .flatten()
+        .map(|c| NodeCondition {
+            kind: i.name(&c.type_),
+            status: i.name(&c.status),
+            last_transition: c
+                .last_transition_time
+                .as_ref()
+                .and_then(time)
+                .filter(|t| t.timestamp() > 0),
+        })
+        .collect();
+    Ok(Node {
+        name: i.name(n.metadata.name.as_deref().unwrap_or_default()),
+        uid: i.name(n.metadata.uid.as_deref().unwrap_or_default()),
+        labels: labels(i, n.metadata.labels.as_ref()),
+        taints,
+        unschedulable: spec.and_then(|s| s.unschedulable).unwrap_or(false),
+        conditions,
+        gpu_resource: gpu.as_ref().map(|(r, _)| r.clone()),
+        gpu_allocatable: gpu.map_or(0, |(_, c)| c),
+        created: n.metadata.creation_timestamp.as_ref().and_then(time),
+        resource_version: i.name(n.metadata.resource_version.as_deref().unwrap_or_default()),
+    })
+}
+
+/// Σ GPUs a container asks for: per GPU resource, the limit if present else the request.
+fn container_gpus(
+    id: &str,
+    path: &str,
+    c: &core::Container,
+    w: &mut Warnings,
+) -> Result<(u32, Option<String>), ConvertError> {
+    let Some(res) = c.resources.as_ref() else {
+        return Ok((0, None));
+    };
+    let mut names: Vec<&String> = res.limits.iter().flatten().map(|(k, _)| k).collect();
+    names.extend(res.requests.iter().flatten().map(|(k, _)| k));
+    names.sort();
+    names.dedup();
+    let mut total = 0u32;
+    let mut first = None;
+    for name in names.into_iter().filter(|n| is_gpu_resource(n)) {
+        let (q, field) = match res.limits.as_ref().and_then(|l| l.get(name)) {
+            Some(q) => (q, format!("{path}.resources.limits[{name}]")),
+            None => match res.requests.as_ref().and_then(|r| r.get(name)) {
+                Some(q) => (q, format!("{path}.resources.requests[{name}]")),
+                None => continue,
+            },
+        };
+        let n = gpu_count(id, &field, q, w)?;
+        total = total.saturating_add(n);
+        if n > 0 && first.is_none() {
+            first = Some(name.clone());
+        }
+    }
+    Ok((total, first))
+}
+
+fn owner(i: &mut Interner, refs: Option<&Vec<OwnerReference>>) -> Option<OwnerRef> {
+    let mut controllers = refs
+        .into_iter()
+        .flatten()
+        .filter(|o| o.controller == Some(true));
+    let o = controllers.next()?;
+    if controllers.next().is_some() || o.name.is_empty() || o.uid.is_empty() {
+        return None;
+    }
+    Some(OwnerRef {
+        api_version: i.name(&o.api_version),
+        kind: i.name(&o.kind),
+        name: i.name(&o.name),
+        uid: i.name(&o.uid),
+    })
+}
+
+fn ome_labels(i: &mut Interner, l: &Labels) -> OmeLabels {
+    OmeLabels {
+        isvc: i.opt(l.get("ome.io/inferenceservice")),
+        component: i.opt(l.get("component")),
+        managed_by: i.opt(l.get("ome.io/managed-by")),
+        instance_index: LabelInt::parse(l.get("ome.io/instance-index"), 0),
+        incarnation: LabelInt::parse(l.get("ome.io/instance-incarnation"), 1),
+        runner: i.opt(l.get("ome.io/runner")),
+        pod_ordinal: LabelInt::parse(l.get("ome.io/pod-ordinal"), 0),
+        pod_group: i.opt(l.get("scheduling.x-k8s.io/pod-group")),
+    }
+}
+
+/// Converts a Pod.
+pub fn pod(i: &mut Interner, p: &core::Pod, w: &mut Warnings) -> Result<Pod, ConvertError> {
+    let id = object_id("Pod", &p.metadata);
+    let spec = p.spec.as_ref();
+    let mut gpus = 0u32;
+    let mut resource = None;
+    for (n, c) in spec.map(|s| s.containers.as_slice()).unwrap_or_default().iter().enumerate() {
+        let (g, r) = container_gpus(&id, &format!("spec.containers[{n}]"), c, w)?;
+        gpus = gpus.saturating_add(g);
+        resource = resource.or(r);
+    }
+    let inits = spec.and_then(|s| s.init_containers.as_ref()).into_iter().flatten();
+    for (n, c) in inits.enumerate() {
+        // Only restartable (sidecar) init containers hold their resources for the pod's life.
+        if c.restart_policy.as_deref() == Some("Always") {
+            let (g, r) = container_gpus(&id, &format!("spec.initContainers[{n}]"), c, w)?;
+            gpus = gpus.saturating_add(g);
+            resource = resource.or(r);
+        }
+    }
+    let status = p.status.as_ref();
+    let condition = |kind: &str| {
+        status
+            .and_then(|s| s.conditions.as_ref())
+            .into_iter()
+            .flatten()
+            .find(|c| c.type_ == kind)
+    };
+    let l = labels(i, p.metadata.labels.as_ref());
+    Ok(Pod {
+        namespace: i.name(p.metadata.namespace.as_deref().unwrap_or_default()),
+        name: i.name(p.metadata.name.as_deref().unwrap_or_default()),
+        uid: i.name(p.metadata.uid.as_deref().unwrap_or_default()),
+        node: i.opt(spec.and_then(|s| s.node_name.as_deref())),
+        phase: PodPhase::parse(status.and_then(|s| s.phase.as_deref()).unwrap_or("Pending")),
+        gpus,
+        gpu_resource: resource.map(|r| i.name(&r)),
+        ready: condition("Ready").is_some_and(|c| c.status == "True"),
+        terminating: p.metadata.deletion_timestamp.is_some(),
+        created: p.metadata.creation_timestamp.as_ref().and_then(time),
+        started: status.and_then(|s| s.start_time.as_ref()).and_then(time),
+        unschedulable_since: condition("PodScheduled")
+            .filter(|c| c.status == "False")
+            .and_then(|c| c.last_transition_time.as_ref())
+            .and_then(time),
+        node_selector: spec
+            .and_then(|s| s.node_selector.as_ref())
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| (i.name(k), i.name(v)))
+            .collect(),
+        scheduler_name: i.name(spec.and_then(|s| s.scheduler_name.as_deref()).unwrap_or("")),
+        ome: ome_labels(i, &l),
+        controller: owner(i, p.metadata.owner_references.as_ref()),
+    })
+}
+
+/// Converts a ConfigMap (string data only).
+pub fn config_map(i: &mut Interner, c: &core::ConfigMap) -> ConfigMap {
+    ConfigMap {
+        namespace: i.name(c.metadata.namespace.as_deref().unwrap_or_default()),
+        name: i.name(c.metadata.name.as_deref().unwrap_or_default()),
+        resource_version: i.name(c.metadata.resource_version.as_deref().unwrap_or_default()),
+        data: c.data.clone().unwrap_or_default(),
+    }
+}
+
+/// Converts a core Event.
+pub fn event(i: &mut Interner, e: &core::Event) -> Event {
+    let obj = &e.involved_object;
+    let micro = e
+        .event_time
+        .as_ref()
+        .and_then(|t| DateTime::from_timestamp(t.0.as_second(), 0));
+    Event {
+        namespace: i.name(e.metadata.namespace.as_deref().unwrap_or_default()),
+        object_kind: i.name(obj.kind.as_deref().unwrap_or_default()),
+        object_namespace: i.name(obj.namespace.as_deref().unwrap_or_default()),
+        object_name: i.name(obj.name.as_deref().unwrap_or_default()),
+        reason: i.name(e.reason.as_deref().unwrap_or_default()),
+        message: e.message.clone().unwrap_or_default(),
+        source: i.name(
+            e.source
+                .as_ref()
+                .and_then(|s| s.component.as_deref())
+                .or(e.reporting_component.as_deref())
+                .unwrap_or_default(),
+        ),
+        kind: i.name(e.type_.as_deref().unwrap_or_default()),
+        last_seen: e
+            .last_timestamp
+            .as_ref()
+            .and_then(time)
+            .or(micro)
+            .or_else(|| e.first_timestamp.as_ref().and_then(time)),
+        count: i64::from(e.count.unwrap_or(1)),
+    }
+}

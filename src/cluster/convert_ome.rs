@@ -1,0 +1,197 @@
+//! Conversion of OME custom resources (InferenceService, InferenceReplica) and PodGroups from
+//! unstructured JSON into the engine model. Lenient at the field level (unknown fields ignored,
+//! counters default to 0) as `inferencereplica.md` §7 asks, strict only about identity.
+//!
+//! Owns: `isvc`, `replica`, `pod_group`. Pure functions; must not import the UI or the app.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use crate::cluster::convert::{ConvertError, Interner};
+use crate::engine::irstatus::{check_rows, decode_rows};
+use crate::engine::model::{
+    ComponentSpec, InferenceReplica, InferenceService, Labels, MigrationStatus, Name, OwnerRef,
+    PodGroup, ReplicaStatus, COMPONENTS,
+};
+
+/// Alfred's bound on decoded instance rows.
+pub const MAX_DECODED_INSTANCES: usize = 10_000;
+
+fn at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(v, |v, k| v.get(*k))
+}
+
+fn text<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
+    at(v, path).and_then(Value::as_str)
+}
+
+fn int(v: &Value, path: &[&str]) -> Option<i64> {
+    at(v, path).and_then(Value::as_i64)
+}
+
+fn timestamp(v: &Value, path: &[&str]) -> Option<DateTime<Utc>> {
+    text(v, path)
+        .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
+        .map(|t| t.with_timezone(&Utc))
+}
+
+fn string_map(v: &Value, path: &[&str]) -> BTreeMap<String, String> {
+    at(v, path)
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string())))
+        .collect()
+}
+
+/// Identity of an object: `(kind id for messages, namespace, name)`; a missing name is an error.
+fn identity(kind: &str, v: &Value) -> Result<(String, String, String), ConvertError> {
+    let ns = text(v, &["metadata", "namespace"]).unwrap_or_default().to_string();
+    let name = text(v, &["metadata", "name"]).filter(|n| !n.is_empty());
+    let Some(name) = name else {
+        return Err(ConvertError {
+            object: format!("{kind} in namespace {ns:?}"),
+            field: "metadata.name".into(),
+            message: "missing".into(),
+        });
+    };
+    Ok((format!("{kind} {ns}/{name}"), ns, name.to_string()))
+}
+
+/// Converts an InferenceService. Only `alfred.ome.io/*` and request annotations are kept.
+pub fn isvc(i: &mut Interner, v: &Value) -> Result<InferenceService, ConvertError> {
+    let (_, ns, name) = identity("InferenceService", v)?;
+    let components = COMPONENTS.map(|c| {
+        let block = at(v, &["spec", c]).filter(|b| b.is_object())?;
+        Some(ComponentSpec {
+            mode_annotation: i.opt(text(block, &["annotations", "ome.io/deploymentMode"])),
+            has_leader: block.get("leader").is_some_and(|l| !l.is_null()),
+            has_worker: block.get("worker").is_some_and(|l| !l.is_null()),
+        })
+    });
+    let annotations = string_map(v, &["metadata", "annotations"])
+        .into_iter()
+        .filter(|(k, _)| k.starts_with("alfred.ome.io/") || k.starts_with("ome.io/migration-request-"))
+        .map(|(k, val)| (i.name(&k), val))
+        .collect();
+    Ok(InferenceService {
+        namespace: i.name(&ns),
+        name: i.name(&name),
+        uid: i.name(text(v, &["metadata", "uid"]).unwrap_or_default()),
+        resource_version: i.name(text(v, &["metadata", "resourceVersion"]).unwrap_or_default()),
+        deployment_mode: i.opt(text(v, &["spec", "deploymentMode"])),
+        components,
+        annotations,
+    })
+}
+
+fn migrations(i: &mut Interner, status: &Value) -> Vec<MigrationStatus> {
+    status
+        .get("migrations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|m| MigrationStatus {
+            request_uuid: i.name(text(m, &["requestUUID"]).unwrap_or_default()),
+            trigger: i.name(text(m, &["trigger"]).unwrap_or_default()),
+            source_instance: int(m, &["sourceInstance"]),
+            phase: i.name(text(m, &["phase"]).unwrap_or_default()),
+            from_node: i.opt(text(m, &["fromNode"])),
+            started_at: timestamp(m, &["startedAt"]),
+            deadline: timestamp(m, &["deadline"]),
+            completed_at: timestamp(m, &["completedAt"]),
+        })
+        .collect()
+}
+
+fn replica_status(i: &mut Interner, status: &Value) -> ReplicaStatus {
+    let counter = |k: &str| int(status, &[k]).unwrap_or(0);
+    let rows = decode_rows(status, MAX_DECODED_INSTANCES)
+        .map_err(|e| e.to_string())
+        .and_then(|rows| check_rows(&rows).map(|()| rows).map_err(|e| e.to_string()));
+    ReplicaStatus {
+        observed_generation: counter("observedGeneration"),
+        counters: [
+            counter("replicas"),
+            counter("readyReplicas"),
+            counter("servingReplicas"),
+            counter("availableReplicas"),
+            counter("updatedReplicas"),
+            counter("updatedReadyReplicas"),
+        ],
+        current_revision: i.name(text(status, &["currentRevision"]).unwrap_or_default()),
+        update_revision: i.name(text(status, &["updateRevision"]).unwrap_or_default()),
+        rows,
+        migrations: migrations(i, status),
+    }
+}
+
+/// Converts an InferenceReplica, decoding its instance rows (DenseV1 or ColumnarV2).
+pub fn replica(i: &mut Interner, v: &Value) -> Result<InferenceReplica, ConvertError> {
+    let (_, ns, name) = identity("InferenceReplica", v)?;
+    let controllers = at(v, &["metadata", "ownerReferences"])
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|o| o.get("controller").and_then(Value::as_bool) == Some(true))
+        .map(|o| OwnerRef {
+            api_version: i.name(text(o, &["apiVersion"]).unwrap_or_default()),
+            kind: i.name(text(o, &["kind"]).unwrap_or_default()),
+            name: i.name(text(o, &["name"]).unwrap_or_default()),
+            uid: i.name(text(o, &["uid"]).unwrap_or_default()),
+        })
+        .collect();
+    let runners = at(v, &["spec", "runners"])
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|r| {
+            let name = i.name(text(r, &["name"]).unwrap_or_default());
+            (name, int(r, &["size"]).unwrap_or(0))
+        })
+        .collect();
+    let empty = Value::Object(serde_json::Map::new());
+    let status = v.get("status").filter(|s| s.is_object()).unwrap_or(&empty);
+    Ok(InferenceReplica {
+        namespace: i.name(&ns),
+        name: i.name(&name),
+        uid: i.name(text(v, &["metadata", "uid"]).unwrap_or_default()),
+        generation: int(v, &["metadata", "generation"]).unwrap_or(0),
+        controllers,
+        parent: i.opt(text(v, &["spec", "parentRef", "name"])),
+        component: i.name(text(v, &["spec", "component"]).unwrap_or_default()),
+        replicas: int(v, &["spec", "replicas"]),
+        paused: at(v, &["spec", "paused"]).and_then(Value::as_bool).unwrap_or(false),
+        migration_policy: i.opt(text(v, &["spec", "lifecycle", "migrationPolicy", "mode"])),
+        runners,
+        topology_key: i.opt(text(v, &["spec", "topologyKey"])),
+        status: replica_status(i, status),
+    })
+}
+
+/// Converts a PodGroup.
+pub fn pod_group(i: &mut Interner, v: &Value) -> Result<PodGroup, ConvertError> {
+    let (_, ns, name) = identity("PodGroup", v)?;
+    let labels = Labels::from_pairs(
+        string_map(v, &["metadata", "labels"])
+            .iter()
+            .map(|(k, val)| (i.name(k), i.name(val)))
+            .collect(),
+    );
+    let annotations: BTreeMap<Name, String> = string_map(v, &["metadata", "annotations"])
+        .into_iter()
+        .filter(|(k, _)| k.starts_with("ome.io/"))
+        .map(|(k, val)| (i.name(&k), val))
+        .collect();
+    Ok(PodGroup {
+        namespace: i.name(&ns),
+        name: i.name(&name),
+        uid: i.name(text(v, &["metadata", "uid"]).unwrap_or_default()),
+        min_member: int(v, &["spec", "minMember"]).filter(|m| *m >= 1),
+        schedule_timeout_seconds: int(v, &["spec", "scheduleTimeoutSeconds"]),
+        annotations,
+        labels,
+    })
+}

@@ -1,0 +1,8 @@
+//! The only layer that talks to Kubernetes: conversion of Kubernetes objects into the engine's
+//! model, snapshot files, and (live) listing.
+//!
+//! Must not import `app`, `ui`, `ratatui` or `crossterm`.
+
+pub mod convert;
+pub mod convert_ome;
+pub mod snapshot_file;

@@ -1,0 +1,146 @@
+//! Reads a snapshot file: a Kubernetes `List` in JSON or YAML, as
+//! `kubectl get nodes,pods,inferenceservices,inferencereplicas,podgroups,configmaps,events -A
+//! -o json` prints it, into a `ClusterSnapshot`.
+//!
+//! Owns: `read_snapshot`, `SnapshotError`. Pure over bytes (the caller reads the file); must
+//! not import the UI or the app.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use k8s_openapi::api::core::v1 as core;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::cluster::convert::{self, ConvertError, Interner, Warnings};
+use crate::cluster::convert_ome;
+use crate::engine::model::ClusterSnapshot;
+
+/// Why a snapshot could not be read (exit code 2 in the CLI).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SnapshotError {
+    /// Neither JSON nor YAML.
+    Syntax(String),
+    /// Parsed, but not a `List` with `items`.
+    NotAList(String),
+    /// One object could not be converted.
+    Object(ConvertError),
+}
+
+impl fmt::Display for SnapshotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SnapshotError::Syntax(e) => write!(f, "snapshot is neither JSON nor YAML: {e}"),
+            SnapshotError::NotAList(e) => write!(f, "snapshot is not a Kubernetes List: {e}"),
+            SnapshotError::Object(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SnapshotError {}
+
+/// ConfigMaps ome-top reads (any namespace): Alfred's, the scheduler's, migration audit ones.
+pub fn is_interesting_config_map(name: &str) -> bool {
+    matches!(
+        name,
+        "alfred-config" | "alfred-recommendations" | "alfred-dispatch-state" | "ome-scheduler-config"
+    ) || name.ends_with("-ome-migration-audit")
+}
+
+/// Parses snapshot bytes. Unknown kinds are skipped and reported in the warnings.
+pub fn read_snapshot(bytes: &[u8]) -> Result<(ClusterSnapshot, Warnings), SnapshotError> {
+    let doc: Value = match serde_json::from_slice(bytes) {
+        Ok(v) => v,
+        Err(json_err) => serde_yaml::from_slice(bytes).map_err(|yaml_err| {
+            SnapshotError::Syntax(format!("JSON: {json_err}; YAML: {yaml_err}"))
+        })?,
+    };
+    let kind = doc.get("kind").and_then(Value::as_str).unwrap_or_default();
+    let Some(items) = doc.get("items").and_then(Value::as_array) else {
+        let what = if kind.is_empty() { "an object without kind" } else { kind };
+        return Err(SnapshotError::NotAList(format!("found {what} without an items array")));
+    };
+    let mut reader = Reader::default();
+    reader.snap.replicas_listed = true;
+    for (n, item) in items.iter().enumerate() {
+        reader.item(n, item).map_err(SnapshotError::Object)?;
+    }
+    for (kind, count) in &reader.skipped {
+        reader.warnings.push(format!("skipped {count} object(s) of unknown kind {kind}"));
+    }
+    Ok((reader.snap, reader.warnings))
+}
+
+#[derive(Default)]
+struct Reader {
+    snap: ClusterSnapshot,
+    interner: Interner,
+    warnings: Warnings,
+    skipped: BTreeMap<String, usize>,
+}
+
+fn typed<T: DeserializeOwned>(kind: &str, n: usize, v: &Value) -> Result<T, ConvertError> {
+    serde_path_to_error::deserialize(v).map_err(|e| ConvertError {
+        object: object_name(kind, n, v),
+        field: e.path().to_string(),
+        message: e.into_inner().to_string(),
+    })
+}
+
+fn object_name(kind: &str, n: usize, v: &Value) -> String {
+    let meta = v.get("metadata");
+    let name = meta.and_then(|m| m.get("name")).and_then(Value::as_str);
+    let ns = meta.and_then(|m| m.get("namespace")).and_then(Value::as_str);
+    match (ns, name) {
+        (Some(ns), Some(name)) => format!("{kind} {ns}/{name}"),
+        (None, Some(name)) => format!("{kind} {name}"),
+        _ => format!("{kind} items[{n}]"),
+    }
+}
+
+impl Reader {
+    fn item(&mut self, n: usize, v: &Value) -> Result<(), ConvertError> {
+        let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default();
+        let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
+        let group = api.split_once('/').map_or("", |(g, _)| g);
+        let i = &mut self.interner;
+        let w = &mut self.warnings;
+        match (group, kind) {
+            ("", "Node") => {
+                let node = convert::node(i, &typed::<core::Node>(kind, n, v)?, w)?;
+                self.snap.nodes.push(node);
+            }
+            ("", "Pod") => {
+                let pod = convert::pod(i, &typed::<core::Pod>(kind, n, v)?, w)?;
+                self.snap.pods.push(pod);
+            }
+            ("", "ConfigMap") => {
+                let cm: core::ConfigMap = typed(kind, n, v)?;
+                if cm.metadata.name.as_deref().is_some_and(is_interesting_config_map) {
+                    self.snap.config_maps.push(convert::config_map(i, &cm));
+                }
+            }
+            ("", "Event") => {
+                let e = convert::event(i, &typed::<core::Event>(kind, n, v)?);
+                self.snap.events.push(e);
+            }
+            ("ome.io", "InferenceService") => self.snap.isvcs.push(convert_ome::isvc(i, v)?),
+            ("ome.io", "InferenceReplica") => {
+                self.snap.replicas.push(convert_ome::replica(i, v)?);
+            }
+            ("scheduling.x-k8s.io", "PodGroup") => {
+                self.snap.pod_groups.push(convert_ome::pod_group(i, v)?);
+            }
+            (_, k) if k.ends_with("List") && v.get("items").is_some() => {
+                for (m, inner) in v["items"].as_array().into_iter().flatten().enumerate() {
+                    self.item(m, inner)?;
+                }
+            }
+            _ => {
+                let label = if kind.is_empty() { "<none>" } else { kind };
+                *self.skipped.entry(format!("{label} ({api})")).or_default() += 1;
+            }
+        }
+        Ok(())
+    }
+}

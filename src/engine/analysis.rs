@@ -1,0 +1,155 @@
+//! One full analysis of a snapshot: the effective Alfred config, node states, workloads and
+//! per-pool fragmentation — everything a view or `ome-top analyze` shows.
+//!
+//! Owns: `Analysis`, `AnalysisOptions`, `analyze`. Pure and deterministic: time arrives in the
+//! options. Must not import anything outside `std`, `chrono` types and `engine`.
+
+use std::collections::HashMap;
+
+use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
+use crate::engine::eligibility::{defrag_eligibility, EligibilityRules};
+use crate::engine::model::{ClusterSnapshot, Time};
+use crate::engine::nodes::{node_states, NodeState};
+use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
+use crate::engine::scoring::ScoringRules;
+use crate::engine::workloads::{build_workloads, DeploymentMode, Workloads};
+
+/// Whether the OMENative executor (chart `migration.apiVersion: v1`) is available. The chart
+/// value is not readable from the cluster; `Auto` infers it from the dispatch journal, which
+/// the chart renders only with `migration.apiVersion: v1` (`alfred.md` §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExecutorSetting {
+    /// Available iff `alfred-dispatch-state` exists in Alfred's namespace.
+    #[default]
+    Auto,
+    /// Assume `migration.apiVersion: v1`.
+    Available,
+    /// Assume the default install (no executor).
+    Unavailable,
+}
+
+/// Inputs of an analysis besides the snapshot.
+#[derive(Debug, Clone)]
+pub struct AnalysisOptions {
+    /// Observation time.
+    pub now: Time,
+    /// Alfred's namespace (default `ome`).
+    pub alfred_namespace: String,
+    /// Executor availability.
+    pub executor: ExecutorSetting,
+}
+
+/// Name of Alfred's config ConfigMap.
+pub const ALFRED_CONFIG: &str = "alfred-config";
+/// Name of Alfred's dispatch journal ConfigMap.
+pub const ALFRED_JOURNAL: &str = "alfred-dispatch-state";
+
+/// The result of one analysis.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// Observation time.
+    pub now: Time,
+    /// The effective Alfred config (defaults applied).
+    pub config: AlfredConfig,
+    /// Why `alfred-config` was rejected (defaults are then in force), if it was.
+    pub config_error: Option<String>,
+    /// Whether `alfred-config` exists in Alfred's namespace.
+    pub config_present: bool,
+    /// Whether the executor is considered available.
+    pub executor_available: bool,
+    /// Node states, aligned with `snapshot.nodes`.
+    pub nodes: Vec<NodeState>,
+    /// Node indices sorted by name.
+    pub node_order: Vec<usize>,
+    /// Pools sorted by name.
+    pub pools: Vec<PoolReport>,
+    /// Components and Instances.
+    pub workloads: Workloads,
+    /// Analysis warnings (conversion warnings are added by the caller).
+    pub warnings: Vec<String>,
+}
+
+/// Runs every engine of this analysis over `snap`.
+pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
+    let ns = opts.alfred_namespace.as_str();
+    let config_cm = snap.config_map(ns, ALFRED_CONFIG);
+    let yaml = config_cm.and_then(|c| c.data.get("config.yaml")).map(String::as_str);
+    let (config, config_error) = effective_alfred_config(yaml);
+    let mut warnings = Vec::new();
+    if config_cm.is_some() && yaml.is_none() {
+        warnings.push(format!("{ns}/{ALFRED_CONFIG} has no config.yaml key; defaults in force"));
+    }
+    let executor_available = match opts.executor {
+        ExecutorSetting::Auto => snap.config_map(ns, ALFRED_JOURNAL).is_some(),
+        ExecutorSetting::Available => true,
+        ExecutorSetting::Unavailable => false,
+    };
+    let (states, _) = node_states(snap, &config, opts.now);
+    let workloads = build_workloads(snap);
+    let rules = EligibilityRules::from_config(&config, executor_available);
+    let (demand_pods, movable_pods) = demand_and_movable(snap, &states, &workloads, &rules, opts.now);
+    let scoring = ScoringRules::from_config(&config);
+    let pools = score_pools(
+        snap,
+        &PoolInputs {
+            states: &states,
+            demand_pods: &demand_pods,
+            movable_pods: &movable_pods,
+            rules: &scoring,
+            now: opts.now,
+        },
+    );
+    let mut node_order: Vec<usize> = (0..snap.nodes.len()).collect();
+    node_order.sort_by(|a, b| snap.nodes[*a].name.cmp(&snap.nodes[*b].name));
+    Analysis {
+        now: opts.now,
+        config,
+        config_error: config_error.map(|e| e.to_string()),
+        config_present: config_cm.is_some(),
+        executor_available,
+        nodes: states,
+        node_order,
+        pools,
+        workloads,
+        warnings,
+    }
+}
+
+/// Pods of every Instance with GPUs (demand), and pods of OMENative Instances executable for
+/// defragmentation whose pods all sit in one pool (repack items).
+fn demand_and_movable(
+    snap: &ClusterSnapshot,
+    states: &[NodeState],
+    workloads: &Workloads,
+    rules: &EligibilityRules,
+    now: Time,
+) -> (Vec<usize>, Vec<usize>) {
+    let node_index: HashMap<&str, usize> = snap
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.name.as_ref(), i))
+        .collect();
+    let pool_of = |pod: usize| {
+        let node = snap.pods[pod].node.as_deref()?;
+        states[*node_index.get(node)?].pool.as_deref()
+    };
+    let mut demand = Vec::new();
+    let mut movable = Vec::new();
+    for comp in &workloads.components {
+        for inst in &comp.instances {
+            let gpu_pods = inst.pods.iter().copied().filter(|p| snap.pods[*p].gpus > 0);
+            demand.extend(gpu_pods.clone().filter(|p| pool_of(*p).is_some()));
+            if comp.mode != DeploymentMode::OMENative || inst.gpus == 0 {
+                continue;
+            }
+            let mut pools = inst.pods.iter().map(|p| pool_of(*p));
+            let first = pools.next().flatten();
+            let one_pool = first.is_some() && pools.all(|p| p == first);
+            if one_pool && defrag_eligibility(snap, workloads, comp, inst, rules, now).is_ok() {
+                movable.extend(gpu_pods);
+            }
+        }
+    }
+    (demand, movable)
+}

@@ -1,0 +1,162 @@
+//! OMENative migration eligibility (`inferencereplica.md` §5.4, the seed's eligibility table):
+//! the baseline checks in Alfred's exact order, and the defragmentation pre-checks around it.
+//!
+//! Owns: `baseline`, `defrag_eligibility`, the advisory reason strings. Pure; must not import
+//! anything outside `std`, `chrono` types and `engine`.
+
+use crate::engine::model::{ClusterSnapshot, InferenceService, Time};
+use crate::engine::workloads::{Component, Instance, Workloads};
+
+/// `OMENativeObservationInvalid`.
+pub const OBSERVATION_INVALID: &str = "OMENativeObservationInvalid";
+/// `OMENativeStateIneligible`.
+pub const STATE_INELIGIBLE: &str = "OMENativeStateIneligible";
+/// `OMENativeUnavailable`.
+pub const UNAVAILABLE: &str = "OMENativeUnavailable";
+/// `MigrationSurfaceDisabled`.
+pub const SURFACE_DISABLED: &str = "MigrationSurfaceDisabled";
+
+/// Alfred-side switches the eligibility rules read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EligibilityRules {
+    /// `defaultMovable`.
+    pub default_movable: bool,
+    /// `omenativeMigrationEnabled`.
+    pub omenative_migration_enabled: bool,
+    /// The OMENative executor is available (chart `migration.apiVersion: v1`).
+    pub executor_available: bool,
+    /// `perWorkloadCooldownMinutes`.
+    pub per_workload_cooldown_minutes: i64,
+}
+
+/// Parses a Go `strconv.ParseBool` value.
+pub fn parse_go_bool(s: &str) -> Option<bool> {
+    match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
+}
+
+/// Effective movable: the `alfred.ome.io/movable` annotation as a Go bool, else the default.
+pub fn is_movable(isvc: &InferenceService, default_movable: bool) -> bool {
+    isvc.annotation("alfred.ome.io/movable")
+        .and_then(parse_go_bool)
+        .unwrap_or(default_movable)
+}
+
+/// The per-workload cooldown window in minutes: a valid `alfred.ome.io/cooldown-minutes`
+/// (whole number ≥ 0; 0 = none), else `default_minutes`.
+pub fn cooldown_minutes(isvc: &InferenceService, default_minutes: i64) -> i64 {
+    isvc.annotation("alfred.ome.io/cooldown-minutes")
+        .and_then(|v| v.parse::<i64>().ok())
+        .filter(|v| *v >= 0)
+        .unwrap_or(default_minutes)
+}
+
+fn steady_counts(snap: &ClusterSnapshot, comp: &Component, desired: i64) -> bool {
+    let Some(ir) = comp.ir.map(|i| &snap.replicas[i]) else {
+        return false;
+    };
+    let rows = ir.status.rows.as_ref().map_or(0, |r| r.len() as i64);
+    desired > 0 && rows == desired && ir.status.counters.iter().all(|c| *c == desired)
+}
+
+/// The eligibility baseline (`OMENativeEligibility`) of §5.4: `Ok` when eligible, else the
+/// first failing check's reason.
+pub fn baseline(
+    snap: &ClusterSnapshot,
+    workloads: &Workloads,
+    comp: &Component,
+    inst: &Instance,
+    rules: &EligibilityRules,
+) -> Result<(), &'static str> {
+    let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
+    let state = workloads
+        .migrations
+        .get(comp.isvc)
+        .ok_or(OBSERVATION_INVALID)?;
+    let check = |ok: bool, reason| if ok { Ok(()) } else { Err(reason) };
+    check(is_movable(isvc, rules.default_movable), STATE_INELIGIBLE)?;
+    check(state.state_valid, STATE_INELIGIBLE)?;
+    check(!state.malformed_request, STATE_INELIGIBLE)?;
+    check(state.active == 0, STATE_INELIGIBLE)?;
+    let ir = comp.ir.map(|i| &snap.replicas[i]);
+    let ir = match (ir, &comp.observation) {
+        (Some(ir), Ok(())) => ir,
+        _ => return Err(OBSERVATION_INVALID),
+    };
+    check(!ir.paused, STATE_INELIGIBLE)?;
+    check(ir.migration_policy.as_deref() != Some("Never"), STATE_INELIGIBLE)?;
+    let desired = ir.replicas.unwrap_or(1);
+    check(steady_counts(snap, comp, desired), STATE_INELIGIBLE)?;
+    let revisions = &ir.status;
+    check(
+        !revisions.current_revision.is_empty()
+            && revisions.current_revision == revisions.update_revision,
+        STATE_INELIGIBLE,
+    )?;
+    check(rules.executor_available, UNAVAILABLE)?;
+    check(inst.observation.is_ok(), OBSERVATION_INVALID)?;
+    instance_checks(snap, comp, inst, &revisions.current_revision)
+}
+
+/// Checks 12–15 of §5.4 on the Instance's row and pods.
+fn instance_checks(
+    snap: &ClusterSnapshot,
+    comp: &Component,
+    inst: &Instance,
+    current_revision: &str,
+) -> Result<(), &'static str> {
+    let ir = comp.ir.map(|i| &snap.replicas[i]).ok_or(OBSERVATION_INVALID)?;
+    let rows = ir.status.rows.as_ref().map_err(|_| OBSERVATION_INVALID)?;
+    let row = inst.row.and_then(|r| rows.get(r)).ok_or(OBSERVATION_INVALID)?;
+    let d = comp.desired_pods;
+    let steady = row.admitted && row.phase == "Ready" && !row.has_operation;
+    let counts = d > 0
+        && row.pod_count == d
+        && inst.pods.len() as i64 == d
+        && inst.joined_pods as i64 == d
+        && inst.ready_pods == d
+        && row.serving_pod_count == d
+        && row.available_pod_count == d;
+    let revision = !row.running_revision.is_empty()
+        && row.running_revision == current_revision
+        && row.target_revision.is_empty();
+    let pods_live = inst
+        .pods
+        .iter()
+        .all(|p| snap.pods[*p].ready && !snap.pods[*p].terminating);
+    if steady && counts && revision && pods_live {
+        Ok(())
+    } else {
+        Err(STATE_INELIGIBLE)
+    }
+}
+
+/// Defragmentation's verdict for one OMENative Instance before planning (§6.4 and §5.4):
+/// `MigrationSurfaceDisabled`, then the per-workload cooldown, then the baseline. The model
+/// checks (`ModelUnresolved`, `VolumePinned`) need BaseModel/PVC objects ome-top does not watch;
+/// models are treated as resolvable and unpinned (documented in docs/analyze-json.md).
+pub fn defrag_eligibility(
+    snap: &ClusterSnapshot,
+    workloads: &Workloads,
+    comp: &Component,
+    inst: &Instance,
+    rules: &EligibilityRules,
+    now: Time,
+) -> Result<(), &'static str> {
+    if !rules.omenative_migration_enabled {
+        return Err(SURFACE_DISABLED);
+    }
+    let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
+    let window = cooldown_minutes(isvc, rules.per_workload_cooldown_minutes);
+    let last = workloads
+        .migrations
+        .get(comp.isvc)
+        .and_then(|m| m.last_migration);
+    if crate::engine::migration_state::in_cooldown(last, window, now) {
+        return Err(STATE_INELIGIBLE);
+    }
+    baseline(snap, workloads, comp, inst, rules)
+}

@@ -1,0 +1,136 @@
+//! Workload migration state (`inferencereplica.md` §5.2): request annotations, IR
+//! `status.migrations[]` rows, `MigrationStateValid`, `ActiveMigrations` and `LastMigration`.
+//!
+//! Owns: `workload_migrations`. Pure; must not import anything outside `std`, `chrono` types
+//! and `engine`.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::engine::migration_request::{parse_request_annotation, REQUEST_ANNOTATION_PREFIX};
+use crate::engine::model::{ClusterSnapshot, MigrationStatus, Time, COMPONENTS};
+use crate::engine::omenative::{OmeNativeComponents, WorkloadMigrations};
+use crate::engine::workloads::{component_mode, DeploymentMode};
+
+const MANUAL_PHASES: [&str; 6] = [
+    "Accepted",
+    "SurgePending",
+    "SurgeReady",
+    "Draining",
+    "Completed",
+    "Failed",
+];
+
+fn row_valid(row: &MigrationStatus, seen: &mut HashSet<String>) -> bool {
+    let unique = !row.request_uuid.is_empty() && seen.insert(row.request_uuid.to_string());
+    let phase_ok = match row.trigger.as_ref() {
+        "Manual" => MANUAL_PHASES.contains(&row.phase.as_ref()),
+        "Auto" => row.phase.as_ref() == "Relocated",
+        _ => false,
+    };
+    let times_ok = match (row.started_at, row.completed_at) {
+        (None, _) => false,
+        (Some(s), Some(c)) => c >= s && row.is_terminal(),
+        (Some(_), None) => true,
+    };
+    unique && row.source_instance.is_some_and(|i| i >= 0) && phase_ok && times_ok
+}
+
+/// Computes the migration evidence of ISVC `isvc` from its annotations and the migration rows
+/// of every bound IR of its OMENative components.
+pub fn workload_migrations(
+    snap: &ClusterSnapshot,
+    isvc: usize,
+    components: &OmeNativeComponents,
+) -> WorkloadMigrations {
+    let w = &snap.isvcs[isvc];
+    let mut out = WorkloadMigrations {
+        state_valid: true,
+        ..Default::default()
+    };
+    let invalid = |out: &mut WorkloadMigrations, why: String| {
+        out.state_valid = false;
+        out.invalid_reason.get_or_insert(why);
+    };
+    let mine: Vec<(usize, &crate::engine::workloads::Component)> = (0..COMPONENTS.len())
+        .filter(|c| component_mode(w, *c) == Some(DeploymentMode::OMENative))
+        .filter_map(|c| components.get(&(isvc, c)).map(|comp| (c, comp)))
+        .collect();
+    let mut rows: Vec<(usize, &MigrationStatus)> = Vec::new();
+    for (c, comp) in &mine {
+        // `ir` is set only when steps 1–5 bound a fresh replica (layout/row failures keep it).
+        match comp.ir {
+            Some(ir) => rows.extend(snap.replicas[ir].status.migrations.iter().map(|r| (*c, r))),
+            None => invalid(
+                &mut out,
+                format!("{} has no bound inference replica", COMPONENTS[*c]),
+            ),
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut row_uuids = HashSet::new();
+    for (c, row) in &rows {
+        row_uuids.insert(row.request_uuid.to_string());
+        if !row_valid(row, &mut seen) {
+            invalid(&mut out, format!("migration row {} is invalid", row.request_uuid));
+            continue;
+        }
+        if row.is_terminal() {
+            let t = row.completed_at.or(row.started_at);
+            out.last_migration = out.last_migration.max(t);
+            continue;
+        }
+        out.active += 1;
+        out.active_requested_at.extend(row.started_at);
+        let source = row.source_instance.unwrap_or(-1);
+        let healthy_source = components.get(&(isvc, *c)).is_some_and(|comp| {
+            comp.instances
+                .iter()
+                .any(|i| i.index == source && i.observation.is_ok())
+        });
+        if !healthy_source {
+            invalid(
+                &mut out,
+                format!("migration {} source instance {source} is not observed", row.request_uuid),
+            );
+        }
+    }
+    let instances: HashMap<&str, HashSet<i64>> = mine
+        .iter()
+        .map(|(c, comp)| (COMPONENTS[*c], comp.instances.iter().map(|i| i.index).collect()))
+        .collect();
+    for (key, value) in &w.annotations {
+        let Some(uuid) = key.strip_prefix(REQUEST_ANNOTATION_PREFIX) else {
+            continue;
+        };
+        out.request_uuids.push(uuid.to_string());
+        if row_uuids.contains(uuid) {
+            continue; // An IR row with the same UUID supersedes the annotation.
+        }
+        let parsed = parse_request_annotation(key, value).ok().filter(|r| {
+            instances
+                .get(r.component.as_str())
+                .is_some_and(|set| set.contains(&i64::from(r.instance)))
+        });
+        match parsed {
+            Some(r) => {
+                out.active += 1;
+                out.active_requested_at.extend(r.requested_at);
+            }
+            None => {
+                out.malformed_request = true;
+                invalid(&mut out, format!("request annotation {key} is malformed"));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `now − last < window_minutes` (a per-workload cooldown is running).
+pub fn in_cooldown(last: Option<Time>, window_minutes: i64, now: Time) -> bool {
+    match last {
+        Some(t) if window_minutes > 0 => {
+            now.signed_duration_since(t) < chrono::Duration::minutes(window_minutes)
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,32 @@
+//! The pure engine: turns a `ClusterSnapshot` into the numbers OME's Alfred and scheduler
+//! would compute — pools, fragmentation, node health, eligibility — deterministically.
+//!
+//! Promises: no I/O, no clock (time is an argument), no async, no randomness, no UI, and no
+//! panics on any input. Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`,
+//! `crossterm`, `tui_tree_widget`, `directories`, `anyhow` or any other module of the crate
+//! (enforced by `tests/architecture.rs`).
+
+pub mod alfred_config;
+pub mod analysis;
+pub mod eligibility;
+pub mod fit;
+pub mod fragmentation;
+pub mod gpu;
+pub mod health;
+pub mod indexset;
+pub mod irstatus;
+pub mod journal_strict;
+pub mod migration_request;
+pub mod migration_state;
+pub mod model;
+pub mod nodes;
+pub mod omenative;
+pub mod omenative_pods;
+pub mod pool_score;
+pub mod pools;
+pub mod quantity;
+pub mod scoring;
+pub mod workloads;
+
+#[cfg(test)]
+pub mod testkit;

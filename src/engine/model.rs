@@ -1,0 +1,471 @@
+//! The engine's compact cluster model: only the fields the engines and views use, with
+//! shared (`Arc<str>`) names so that 100,000 pods stay small.
+//!
+//! Owns: `ClusterSnapshot` and the object types in it. Conversion from Kubernetes objects
+//! lives in `cluster::convert`; this module must not import kube, k8s-openapi, tokio, the UI
+//! or anything that reads a clock.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+
+use crate::engine::irstatus::InstanceRow;
+
+/// An interned object or label name. Cloning is a reference-count increment.
+pub type Name = Arc<str>;
+
+/// A point in time, always UTC.
+pub type Time = DateTime<Utc>;
+
+/// Sorted `(key, value)` label pairs; sorted by key so lookups can binary-search.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Labels(pub Vec<(Name, Name)>);
+
+impl Labels {
+    /// Builds a label set from pairs in any order (last duplicate wins).
+    pub fn from_pairs(mut pairs: Vec<(Name, Name)>) -> Self {
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        pairs.dedup_by(|later, earlier| {
+            if later.0 == earlier.0 {
+                earlier.1 = later.1.clone();
+                true
+            } else {
+                false
+            }
+        });
+        Labels(pairs)
+    }
+
+    /// The value of `key`, if present.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0
+            .binary_search_by(|(k, _)| k.as_ref().cmp(key))
+            .ok()
+            .map(|i| self.0[i].1.as_ref())
+    }
+
+    /// Whether every `(key, value)` of `selector` is present with the same value.
+    pub fn matches_all(&self, selector: &[(Name, Name)]) -> bool {
+        selector.iter().all(|(k, v)| self.get(k) == Some(v.as_ref()))
+    }
+}
+
+/// A node condition: only what Alfred's health rules read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeCondition {
+    /// Condition type, e.g. `GpuUnhealthy`.
+    pub kind: Name,
+    /// `True`, `False`, `Unknown` or any other string (kept verbatim).
+    pub status: Name,
+    /// `lastTransitionTime`; `None` when absent or zero.
+    pub last_transition: Option<Time>,
+}
+
+/// A node taint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taint {
+    /// Taint key.
+    pub key: Name,
+    /// Taint value (empty when absent).
+    pub value: Name,
+    /// `NoSchedule`, `PreferNoSchedule`, `NoExecute` (kept verbatim).
+    pub effect: Name,
+}
+
+/// A cluster node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// Node name.
+    pub name: Name,
+    /// `metadata.uid`.
+    pub uid: Name,
+    /// Node labels.
+    pub labels: Labels,
+    /// Taints.
+    pub taints: Vec<Taint>,
+    /// `spec.unschedulable` (cordoned).
+    pub unschedulable: bool,
+    /// All node conditions (a node has a handful).
+    pub conditions: Vec<NodeCondition>,
+    /// The GPU resource with the largest allocatable count, if the node has any.
+    pub gpu_resource: Option<Name>,
+    /// Allocatable count of `gpu_resource`, whole devices (0 without GPUs).
+    pub gpu_allocatable: u32,
+    /// `metadata.creationTimestamp`.
+    pub created: Option<Time>,
+    /// `metadata.resourceVersion` seen (for compare-and-swap writes).
+    pub resource_version: Name,
+}
+
+/// Pod phase; unknown strings are kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PodPhase {
+    /// `Pending`.
+    Pending,
+    /// `Running`.
+    Running,
+    /// `Succeeded`.
+    Succeeded,
+    /// `Failed`.
+    Failed,
+    /// `Unknown` or any other value.
+    Other(Name),
+}
+
+impl PodPhase {
+    /// Parses a phase string; anything unrecognised is kept as `Other`.
+    pub fn parse(s: &str) -> Self {
+        match s {
+            "Pending" => PodPhase::Pending,
+            "Running" => PodPhase::Running,
+            "Succeeded" => PodPhase::Succeeded,
+            "Failed" => PodPhase::Failed,
+            other => PodPhase::Other(Arc::from(other)),
+        }
+    }
+
+    /// Whether the pod has finished (its resources are released).
+    pub fn is_terminal(&self) -> bool {
+        matches!(self, PodPhase::Succeeded | PodPhase::Failed)
+    }
+}
+
+/// An integer label: absent, present but unparsable/out of domain, or a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LabelInt {
+    /// The label is not set.
+    #[default]
+    Absent,
+    /// The label is set but is not a valid integer in its domain.
+    Invalid,
+    /// The parsed value.
+    Value(i64),
+}
+
+impl LabelInt {
+    /// Parses a signed base-10 label; `min` is the smallest valid value.
+    pub fn parse(value: Option<&str>, min: i64) -> Self {
+        match value {
+            None => LabelInt::Absent,
+            Some(s) => match s.parse::<i64>() {
+                Ok(v) if v >= min => LabelInt::Value(v),
+                _ => LabelInt::Invalid,
+            },
+        }
+    }
+
+    /// The value, if valid.
+    pub fn value(self) -> Option<i64> {
+        match self {
+            LabelInt::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// A controller owner reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnerRef {
+    /// `apiVersion`, e.g. `ome.io/v1beta1`.
+    pub api_version: Name,
+    /// `kind`, e.g. `InferenceReplica`.
+    pub kind: Name,
+    /// Owner name.
+    pub name: Name,
+    /// Owner UID.
+    pub uid: Name,
+}
+
+/// The OME identity labels of a pod (`alfred.md` §9, `inferencereplica.md` §5.1).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OmeLabels {
+    /// `ome.io/inferenceservice`.
+    pub isvc: Option<Name>,
+    /// `component` (`engine`, `decoder`, `router`).
+    pub component: Option<Name>,
+    /// `ome.io/managed-by`.
+    pub managed_by: Option<Name>,
+    /// `ome.io/instance-index` (≥ 0).
+    pub instance_index: LabelInt,
+    /// `ome.io/instance-incarnation` (> 0).
+    pub incarnation: LabelInt,
+    /// `ome.io/runner` (`default`, `leader`, `worker`).
+    pub runner: Option<Name>,
+    /// `ome.io/pod-ordinal` (≥ 0).
+    pub pod_ordinal: LabelInt,
+    /// `scheduling.x-k8s.io/pod-group`.
+    pub pod_group: Option<Name>,
+}
+
+/// A pod, reduced to what the engines read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pod {
+    /// Namespace.
+    pub namespace: Name,
+    /// Name.
+    pub name: Name,
+    /// `metadata.uid`.
+    pub uid: Name,
+    /// `spec.nodeName`, when bound.
+    pub node: Option<Name>,
+    /// `status.phase`.
+    pub phase: PodPhase,
+    /// GPUs requested over every GPU resource (limit else request; containers and restartable
+    /// init containers), whole devices.
+    pub gpus: u32,
+    /// The GPU resource name requested, when `gpus > 0`.
+    pub gpu_resource: Option<Name>,
+    /// Condition `Ready` is `True`.
+    pub ready: bool,
+    /// `metadata.deletionTimestamp` is set.
+    pub terminating: bool,
+    /// `metadata.creationTimestamp`.
+    pub created: Option<Time>,
+    /// `status.startTime`.
+    pub started: Option<Time>,
+    /// `lastTransitionTime` of `PodScheduled=False`, when present.
+    pub unschedulable_since: Option<Time>,
+    /// `spec.nodeSelector` pairs.
+    pub node_selector: Vec<(Name, Name)>,
+    /// `spec.schedulerName` (empty = `default-scheduler`).
+    pub scheduler_name: Name,
+    /// OME identity labels.
+    pub ome: OmeLabels,
+    /// The single controller owner reference; `None` when there is none or more than one.
+    pub controller: Option<OwnerRef>,
+}
+
+impl Pod {
+    /// `ns/name`, used for deterministic ordering.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// Whether the pod is an OME GPU occupant (`alfred.md` §7.3): an OME pod with GPUs.
+    pub fn is_ome_gpu_occupant(&self) -> bool {
+        let ome = self.ome.isvc.is_some()
+            || self.ome.managed_by.as_deref() == Some("OMENative")
+            || self
+                .controller
+                .as_ref()
+                .is_some_and(|o| o.kind.as_ref() == "InferenceReplica");
+        ome && self.gpus > 0
+    }
+
+    /// Whether the pod is pending for GPUs (`alfred.md` §6.1 "Pending pods").
+    pub fn is_pending_gpu(&self) -> bool {
+        self.gpus > 0 && self.node.is_none() && self.phase == PodPhase::Pending && !self.terminating
+    }
+}
+
+/// One component block of an InferenceService spec (`engine`, `decoder`, `router`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ComponentSpec {
+    /// `annotations["ome.io/deploymentMode"]` of the component block.
+    pub mode_annotation: Option<Name>,
+    /// A `leader` block is present (an empty object counts).
+    pub has_leader: bool,
+    /// A `worker` block is present.
+    pub has_worker: bool,
+}
+
+/// The three OME components, in Alfred's sort order.
+pub const COMPONENTS: [&str; 3] = ["engine", "decoder", "router"];
+
+/// An InferenceService (`ome.io/v1beta1`), reduced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InferenceService {
+    /// Namespace.
+    pub namespace: Name,
+    /// Name.
+    pub name: Name,
+    /// `metadata.uid`.
+    pub uid: Name,
+    /// `metadata.resourceVersion` seen.
+    pub resource_version: Name,
+    /// `spec.deploymentMode`.
+    pub deployment_mode: Option<Name>,
+    /// `spec.engine`, `spec.decoder`, `spec.router` (in `COMPONENTS` order); `None` = null.
+    pub components: [Option<ComponentSpec>; 3],
+    /// `metadata.annotations` with keys starting `alfred.ome.io/` or `ome.io/migration-request-`.
+    pub annotations: BTreeMap<Name, String>,
+}
+
+impl InferenceService {
+    /// `ns/name`.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// An annotation value by key.
+    pub fn annotation(&self, key: &str) -> Option<&str> {
+        self.annotations.get(key).map(String::as_str)
+    }
+}
+
+/// One `status.migrations[]` row of an InferenceReplica.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MigrationStatus {
+    /// `requestUUID`.
+    pub request_uuid: Name,
+    /// `trigger`: `Manual`, `Auto` or other (kept).
+    pub trigger: Name,
+    /// `sourceInstance`; `None` when absent or not an integer.
+    pub source_instance: Option<i64>,
+    /// `phase` (kept verbatim).
+    pub phase: Name,
+    /// `fromNode`.
+    pub from_node: Option<Name>,
+    /// `startedAt`.
+    pub started_at: Option<Time>,
+    /// `deadline`.
+    pub deadline: Option<Time>,
+    /// `completedAt`.
+    pub completed_at: Option<Time>,
+}
+
+impl MigrationStatus {
+    /// Whether the phase is terminal (`Completed`, `Failed`, `Relocated`).
+    pub fn is_terminal(&self) -> bool {
+        matches!(self.phase.as_ref(), "Completed" | "Failed" | "Relocated")
+    }
+}
+
+/// InferenceReplica status aggregates and decoded rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplicaStatus {
+    /// `status.observedGeneration`.
+    pub observed_generation: i64,
+    /// `replicas`, `readyReplicas`, `servingReplicas`, `availableReplicas`, `updatedReplicas`,
+    /// `updatedReadyReplicas`, in that order.
+    pub counters: [i64; 6],
+    /// `currentRevision`.
+    pub current_revision: Name,
+    /// `updateRevision`.
+    pub update_revision: Name,
+    /// Decoded instance rows, or the codec/row-check failure text.
+    pub rows: Result<Vec<InstanceRow>, String>,
+    /// `status.migrations[]`.
+    pub migrations: Vec<MigrationStatus>,
+}
+
+/// An InferenceReplica (`ome.io/v1beta1`), reduced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InferenceReplica {
+    /// Namespace.
+    pub namespace: Name,
+    /// Name (`{isvc}-{component}`).
+    pub name: Name,
+    /// `metadata.uid`.
+    pub uid: Name,
+    /// `metadata.generation`.
+    pub generation: i64,
+    /// Controller owner references (a projected IR has exactly one).
+    pub controllers: Vec<OwnerRef>,
+    /// `spec.parentRef.name`.
+    pub parent: Option<Name>,
+    /// `spec.component`.
+    pub component: Name,
+    /// `spec.replicas`; `None` = absent (desired 1).
+    pub replicas: Option<i64>,
+    /// `spec.paused`.
+    pub paused: bool,
+    /// `spec.lifecycle.migrationPolicy.mode` (absent = `Auto`).
+    pub migration_policy: Option<Name>,
+    /// `spec.runners[]` as `(name, size)`.
+    pub runners: Vec<(Name, i64)>,
+    /// `spec.topologyKey`.
+    pub topology_key: Option<Name>,
+    /// Status.
+    pub status: ReplicaStatus,
+}
+
+/// A PodGroup (`scheduling.x-k8s.io/v1alpha1`), reduced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodGroup {
+    /// Namespace.
+    pub namespace: Name,
+    /// Name.
+    pub name: Name,
+    /// `metadata.uid`.
+    pub uid: Name,
+    /// `spec.minMember`; `None` when absent or invalid.
+    pub min_member: Option<i64>,
+    /// `spec.scheduleTimeoutSeconds`.
+    pub schedule_timeout_seconds: Option<i64>,
+    /// Annotations and labels the scheduler reads (`ome.io/topology-key`,
+    /// `ome.io/placement-group`).
+    pub annotations: BTreeMap<Name, String>,
+    /// Labels.
+    pub labels: Labels,
+}
+
+/// A core Event, reduced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// Namespace of the event.
+    pub namespace: Name,
+    /// `involvedObject.kind`.
+    pub object_kind: Name,
+    /// `involvedObject.namespace` (empty for nodes).
+    pub object_namespace: Name,
+    /// `involvedObject.name`.
+    pub object_name: Name,
+    /// `reason`.
+    pub reason: Name,
+    /// `message`.
+    pub message: String,
+    /// `source.component` or `reportingController`.
+    pub source: Name,
+    /// `type` (`Normal`, `Warning`).
+    pub kind: Name,
+    /// `lastTimestamp`, else `eventTime`, else `firstTimestamp`.
+    pub last_seen: Option<Time>,
+    /// `count` (1 when absent).
+    pub count: i64,
+}
+
+/// A ConfigMap: name and string data (binary data is ignored).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigMap {
+    /// Namespace.
+    pub namespace: Name,
+    /// Name.
+    pub name: Name,
+    /// `metadata.resourceVersion` seen.
+    pub resource_version: Name,
+    /// `data`.
+    pub data: BTreeMap<String, String>,
+}
+
+/// Everything the engines read from one observation of the cluster.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClusterSnapshot {
+    /// Nodes, in any order.
+    pub nodes: Vec<Node>,
+    /// Pods, in any order.
+    pub pods: Vec<Pod>,
+    /// InferenceServices.
+    pub isvcs: Vec<InferenceService>,
+    /// InferenceReplicas.
+    pub replicas: Vec<InferenceReplica>,
+    /// Whether the InferenceReplica list succeeded (a failed list invalidates every OMENative
+    /// component, `inferencereplica.md` §5.3 step 1).
+    pub replicas_listed: bool,
+    /// PodGroups.
+    pub pod_groups: Vec<PodGroup>,
+    /// ConfigMaps of interest (Alfred's, the scheduler's, migration audit ones).
+    pub config_maps: Vec<ConfigMap>,
+    /// Events of interest.
+    pub events: Vec<Event>,
+}
+
+impl ClusterSnapshot {
+    /// The ConfigMap `namespace/name`, if present.
+    pub fn config_map(&self, namespace: &str, name: &str) -> Option<&ConfigMap> {
+        self.config_maps
+            .iter()
+            .find(|c| c.namespace.as_ref() == namespace && c.name.as_ref() == name)
+    }
+}

@@ -1,0 +1,263 @@
+//! Pod routing and Instance building for OMENative components (`inferencereplica.md` §5.3
+//! steps 9–12): which pods belong to which component, the per-pod identity, layout and
+//! incarnation checks, and the steady-row membership and count checks.
+//!
+//! Owns: `route_pods`, `InstanceBuilder`. Pure; must not import anything outside `std` and
+//! `engine`.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::engine::irstatus::InstanceRow;
+use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Pod, COMPONENTS};
+use crate::engine::workloads::{component_mode, DeploymentMode, Instance, PodsByLabels};
+
+/// Routed pod indices per `(isvc index, component index)` of OMENative components.
+pub type RoutedPods = HashMap<(usize, usize), Vec<usize>>;
+
+/// Step 9: routes live pods to OMENative components — by a valid controller owner matching an
+/// IR, else by labels, else (`managed-by=OMENative`) to every OMENative component of the ISVC.
+pub fn route_pods(snap: &ClusterSnapshot, by_labels: &PodsByLabels) -> RoutedPods {
+    let isvc_index: HashMap<(&str, &str), usize> = snap
+        .isvcs
+        .iter()
+        .enumerate()
+        .map(|(i, w)| ((w.namespace.as_ref(), w.name.as_ref()), i))
+        .collect();
+    let ir_by_uid: HashMap<&str, &InferenceReplica> =
+        snap.replicas.iter().map(|ir| (ir.uid.as_ref(), ir)).collect();
+    let is_omenative = |i: usize, c: usize| {
+        component_mode(&snap.isvcs[i], c) == Some(DeploymentMode::OMENative)
+    };
+    let component_index = |name: &str| COMPONENTS.iter().position(|c| *c == name);
+    let mut routed = RoutedPods::new();
+    let mut seen = HashSet::new();
+    let candidates = by_labels.values().flatten().copied().chain(
+        snap.pods
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.phase.is_terminal() && p.controller.is_some())
+            .map(|(i, _)| i),
+    );
+    for p in candidates {
+        if !seen.insert(p) {
+            continue;
+        }
+        let pod = &snap.pods[p];
+        let by_owner = pod.controller.as_ref().and_then(|o| {
+            let ir = ir_by_uid.get(o.uid.as_ref())?;
+            let valid = o.api_version.as_ref() == "ome.io/v1beta1"
+                && o.kind.as_ref() == "InferenceReplica"
+                && o.name == ir.name
+                && ir.namespace == pod.namespace;
+            let i = *isvc_index.get(&(pod.namespace.as_ref(), ir.parent.as_deref()?))?;
+            let c = component_index(&ir.component)?;
+            (valid && is_omenative(i, c)).then_some((i, c))
+        });
+        if let Some(key) = by_owner {
+            routed.entry(key).or_default().push(p);
+            continue;
+        }
+        let Some(i) = pod
+            .ome
+            .isvc
+            .as_deref()
+            .and_then(|n| isvc_index.get(&(pod.namespace.as_ref(), n)).copied())
+        else {
+            continue;
+        };
+        let by_label = pod
+            .ome
+            .component
+            .as_deref()
+            .and_then(component_index)
+            .filter(|c| is_omenative(i, *c));
+        if let Some(c) = by_label {
+            routed.entry((i, c)).or_default().push(p);
+        } else if pod.ome.managed_by.as_deref() == Some("OMENative") {
+            for c in (0..COMPONENTS.len()).filter(|c| is_omenative(i, *c)) {
+                routed.entry((i, c)).or_default().push(p);
+            }
+        }
+    }
+    for pods in routed.values_mut() {
+        pods.sort_unstable();
+    }
+    routed
+}
+
+/// Builds the Instances of one bound OMENative component from its rows and routed pods.
+pub struct InstanceBuilder<'a> {
+    snap: &'a ClusterSnapshot,
+    ir: &'a InferenceReplica,
+    rows: &'a [InstanceRow],
+    d: i64,
+    isvc_name: &'a str,
+    component: &'a str,
+    instances: Vec<Instance>,
+    by_index: HashMap<i64, usize>,
+    members: Vec<HashSet<(i64, Name, i64)>>,
+    component_error: Option<String>,
+}
+
+impl<'a> InstanceBuilder<'a> {
+    /// Starts with one empty Instance per row (row order kept).
+    pub fn new(
+        snap: &'a ClusterSnapshot,
+        ir: &'a InferenceReplica,
+        rows: &'a [InstanceRow],
+        d: i64,
+        isvc_name: &'a str,
+        component: &'a str,
+    ) -> Self {
+        let instances: Vec<Instance> = rows
+            .iter()
+            .enumerate()
+            .map(|(pos, r)| Instance {
+                index: r.index,
+                pods: Vec::new(),
+                joined_pods: 0,
+                gpus: 0,
+                row: Some(pos),
+                ready_pods: 0,
+                observation: Ok(()),
+            })
+            .collect();
+        let by_index = rows.iter().enumerate().map(|(p, r)| (r.index, p)).collect();
+        InstanceBuilder {
+            snap,
+            ir,
+            rows,
+            d,
+            isvc_name,
+            component,
+            members: vec![HashSet::new(); instances.len()],
+            instances,
+            by_index,
+            component_error: None,
+        }
+    }
+
+    fn identity_valid(&self, pod: &Pod) -> bool {
+        let o = &pod.ome;
+        pod.ome.managed_by.as_deref() == Some("OMENative")
+            && o.isvc.as_deref() == Some(self.isvc_name)
+            && o.component.as_deref() == Some(self.component)
+            && o.instance_index.value().is_some()
+            && o.incarnation.value().is_some_and(|v| v > 0)
+            && matches!(o.runner.as_deref(), Some("default" | "leader" | "worker"))
+            && o.pod_ordinal.value().is_some()
+            && pod.controller.as_ref().is_some_and(|c| {
+                c.kind.as_ref() == "InferenceReplica"
+                    && c.api_version.as_ref() == "ome.io/v1beta1"
+                    && c.name == self.ir.name
+                    && c.uid == self.ir.uid
+                    && pod.namespace == self.ir.namespace
+            })
+    }
+
+    fn fail_instance(&mut self, pos: usize, reason: String) {
+        if self.instances[pos].observation.is_ok() {
+            self.instances[pos].observation = Err(reason);
+        }
+    }
+
+    fn fail_component(&mut self, reason: String) {
+        self.component_error.get_or_insert(reason);
+    }
+
+    /// Step 10 for one routed pod.
+    pub fn add_pod(&mut self, p: usize) {
+        let pod = &self.snap.pods[p];
+        let Some(index) = pod.ome.instance_index.value() else {
+            self.fail_component(format!("pod identity is invalid: {}", pod.name));
+            return;
+        };
+        let Some(&pos) = self.by_index.get(&index) else {
+            self.fail_component(format!("pod {} names no instance row {index}", pod.name));
+            return;
+        };
+        self.instances[pos].joined_pods += 1;
+        if !self.identity_valid(pod) {
+            self.fail_instance(pos, format!("pod identity is invalid: {}", pod.name));
+            return;
+        }
+        let row = &self.rows[pos];
+        let steady = row.phase == "Ready" && !row.has_operation;
+        if steady && pod.terminating {
+            self.fail_instance(pos, format!("pod membership: {} is terminating", pod.name));
+        }
+        let runner: Name = pod.ome.runner.clone().unwrap_or_else(|| Name::from(""));
+        let ordinal = pod.ome.pod_ordinal.value().unwrap_or(-1);
+        if !self.layout_ok(row, steady, &runner, ordinal) {
+            self.fail_instance(pos, format!("pod layout is invalid: {}", pod.name));
+            return;
+        }
+        let incarnation = pod.ome.incarnation.value().unwrap_or(0);
+        if incarnation != row.incarnation && (steady || !pod.terminating) {
+            self.fail_instance(pos, format!("pod incarnation disagrees: {}", pod.name));
+        }
+        if !self.members[pos].insert((incarnation, runner, ordinal)) {
+            self.fail_instance(pos, format!("duplicate pod: {}", pod.name));
+        }
+        let inst = &mut self.instances[pos];
+        inst.pods.push(p);
+        inst.gpus = inst.gpus.saturating_add(pod.gpus);
+        inst.ready_pods += i64::from(pod.ready);
+    }
+
+    fn layout_ok(&self, row: &InstanceRow, steady: bool, runner: &str, ordinal: i64) -> bool {
+        if self.d == 1 {
+            runner == "default"
+                && (0..=1).contains(&ordinal)
+                && (!steady || ordinal == row.active_ordinal)
+        } else {
+            row.active_ordinal == 0
+                && match runner {
+                    "leader" => ordinal == 0,
+                    "worker" => (0..self.d - 1).contains(&ordinal),
+                    _ => false,
+                }
+        }
+    }
+
+    /// Steps 11–12 for steady rows, then the component verdict (any Instance failure also
+    /// invalidates the component).
+    pub fn finish(mut self) -> (Vec<Instance>, Result<(), String>) {
+        for pos in 0..self.instances.len() {
+            let row = &self.rows[pos];
+            if row.phase != "Ready" || row.has_operation {
+                continue;
+            }
+            let expected: HashSet<(i64, Name, i64)> = if self.d == 1 {
+                HashSet::from([(row.incarnation, Name::from("default"), row.active_ordinal)])
+            } else {
+                std::iter::once((row.incarnation, Name::from("leader"), 0))
+                    .chain((0..self.d - 1).map(|o| (row.incarnation, Name::from("worker"), o)))
+                    .collect()
+            };
+            if row.incarnation <= 0 || self.members[pos] != expected {
+                self.fail_instance(pos, "pod membership disagrees with status".into());
+                continue;
+            }
+            let inst = &self.instances[pos];
+            let observed = inst.pods.len() as i64;
+            let counts_ok = row.pod_count == self.d
+                && observed == self.d
+                && inst.ready_pods == self.d
+                && row.serving_pod_count == self.d
+                && (0..=self.d).contains(&row.available_pod_count);
+            if !counts_ok {
+                self.fail_instance(pos, "pod counts disagree with status".into());
+            }
+        }
+        let first_instance_error = self
+            .instances
+            .iter()
+            .find_map(|i| i.observation.as_ref().err().cloned());
+        let verdict = match self.component_error.or(first_instance_error) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        };
+        (self.instances, verdict)
+    }
+}

@@ -1,0 +1,261 @@
+//! InferenceService components and their Instances (`alfred.md` §9, `inferencereplica.md` §4.1):
+//! the deployment mode read from the ISVC alone, RawDeployment and MultiNode Instances, and the
+//! per-workload state (movable, request annotations, migrations) that eligibility reads.
+//!
+//! Owns: `Workloads`, `Component`, `Instance`, `DeploymentMode`. OMENative Instances are built
+//! by `engine::omenative`. Pure; must not import anything outside `std`, `chrono` types and
+//! `engine`.
+
+use std::collections::HashMap;
+
+use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, Name, COMPONENTS};
+use crate::engine::omenative::{build_omenative, WorkloadMigrations};
+
+/// A component's deployment mode as Alfred reads it (ISVC only; unknown values never appear,
+/// they fall through the precedence rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum DeploymentMode {
+    /// OMENative: Instances from the InferenceReplica; the only movable mode.
+    OMENative,
+    /// RawDeployment: one Instance per scheduled pod; always advice.
+    RawDeployment,
+    /// MultiNode (LeaderWorkerSet): one Instance with all pods; advice.
+    MultiNode,
+    /// VirtualDeployment: no Instances, no rows.
+    VirtualDeployment,
+}
+
+impl DeploymentMode {
+    fn parse(s: &str) -> Option<Self> {
+        match s {
+            "OMENative" => Some(DeploymentMode::OMENative),
+            "RawDeployment" => Some(DeploymentMode::RawDeployment),
+            "MultiNode" => Some(DeploymentMode::MultiNode),
+            "VirtualDeployment" => Some(DeploymentMode::VirtualDeployment),
+            _ => None,
+        }
+    }
+}
+
+/// The mode of component `c` (index into `COMPONENTS`), `None` when the component is absent
+/// (`inferencereplica.md` §4.1).
+pub fn component_mode(isvc: &InferenceService, c: usize) -> Option<DeploymentMode> {
+    if isvc.components[0].is_none() {
+        // A null engine makes every component RawDeployment so its pods stay visible.
+        return Some(DeploymentMode::RawDeployment);
+    }
+    let spec: &ComponentSpec = isvc.components.get(c)?.as_ref()?;
+    let from_annotation = spec
+        .mode_annotation
+        .as_deref()
+        .and_then(DeploymentMode::parse);
+    let from_isvc = isvc
+        .deployment_mode
+        .as_deref()
+        .and_then(DeploymentMode::parse);
+    let from_shape = (c < 2 && (spec.has_leader || spec.has_worker))
+        .then_some(DeploymentMode::OMENative);
+    Some(
+        from_annotation
+            .or(from_isvc)
+            .or(from_shape)
+            .unwrap_or(DeploymentMode::RawDeployment),
+    )
+}
+
+/// Why an Instance's or component's observation is invalid (the "observation reason").
+pub type ObservationResult = Result<(), String>;
+
+/// One Instance of a component.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Instance {
+    /// Instance index (OMENative row index; RawDeployment name-sorted position; MultiNode 0).
+    pub index: i64,
+    /// Snapshot indices of the pods counted in this Instance.
+    pub pods: Vec<usize>,
+    /// Pods joined to the Instance by index (counted or not).
+    pub joined_pods: usize,
+    /// Σ GPUs of the counted pods.
+    pub gpus: u32,
+    /// Position of the IR row (OMENative only).
+    pub row: Option<usize>,
+    /// Ready counted pods.
+    pub ready_pods: i64,
+    /// Instance-level observation result (OMENative only).
+    pub observation: ObservationResult,
+}
+
+/// One component of an InferenceService with its Instances.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Component {
+    /// Index of the ISVC in `ClusterSnapshot::isvcs`.
+    pub isvc: usize,
+    /// Index into `COMPONENTS`.
+    pub component: usize,
+    /// Deployment mode.
+    pub mode: DeploymentMode,
+    /// Instances, in index order.
+    pub instances: Vec<Instance>,
+    /// Bound InferenceReplica (OMENative only): index into `ClusterSnapshot::replicas`.
+    pub ir: Option<usize>,
+    /// Component-level observation (OMENative only; `Ok` for other modes).
+    pub observation: ObservationResult,
+    /// Desired pods per Instance `D` (OMENative; 0 when the layout is invalid).
+    pub desired_pods: i64,
+}
+
+impl Component {
+    /// The component name (`engine`, `decoder`, `router`).
+    pub fn name(&self) -> &'static str {
+        COMPONENTS.get(self.component).copied().unwrap_or("engine")
+    }
+}
+
+/// Every workload's components and per-workload migration state, built once per snapshot.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Workloads {
+    /// Components sorted by workload `ns/name`, then component.
+    pub components: Vec<Component>,
+    /// Per ISVC (same index as `ClusterSnapshot::isvcs`).
+    pub migrations: Vec<WorkloadMigrations>,
+}
+
+/// Pod indices grouped by `(namespace, isvc label, component label)`.
+pub type PodsByLabels = HashMap<(Name, Name, Name), Vec<usize>>;
+
+/// Groups live (non-terminal phase) pods by their ISVC and component labels.
+pub fn pods_by_labels(snap: &ClusterSnapshot) -> PodsByLabels {
+    let mut map: PodsByLabels = HashMap::new();
+    for (i, pod) in snap.pods.iter().enumerate() {
+        if pod.phase.is_terminal() {
+            continue;
+        }
+        if let (Some(isvc), Some(component)) = (&pod.ome.isvc, &pod.ome.component) {
+            map.entry((pod.namespace.clone(), isvc.clone(), component.clone()))
+                .or_default()
+                .push(i);
+        }
+    }
+    map
+}
+
+/// Builds every component and Instance of the snapshot.
+pub fn build_workloads(snap: &ClusterSnapshot) -> Workloads {
+    let by_labels = pods_by_labels(snap);
+    let mut order: Vec<usize> = (0..snap.isvcs.len()).collect();
+    order.sort_by(|a, b| {
+        let (x, y) = (&snap.isvcs[*a], &snap.isvcs[*b]);
+        (x.namespace.as_ref(), x.name.as_ref()).cmp(&(y.namespace.as_ref(), y.name.as_ref()))
+    });
+    let (omenative, migrations) = build_omenative(snap, &by_labels);
+    let mut components = Vec::new();
+    for i in order {
+        let isvc = &snap.isvcs[i];
+        for c in 0..COMPONENTS.len() {
+            let Some(mode) = component_mode(isvc, c) else {
+                continue;
+            };
+            let component = match mode {
+                DeploymentMode::OMENative => omenative.get(&(i, c)).cloned(),
+                DeploymentMode::RawDeployment | DeploymentMode::MultiNode => {
+                    Some(label_component(snap, &by_labels, i, c, mode))
+                }
+                DeploymentMode::VirtualDeployment => None,
+            };
+            components.extend(component);
+        }
+    }
+    Workloads {
+        components,
+        migrations,
+    }
+}
+
+/// A RawDeployment or MultiNode component: Instances from pods matched by labels.
+fn label_component(
+    snap: &ClusterSnapshot,
+    by_labels: &PodsByLabels,
+    isvc: usize,
+    c: usize,
+    mode: DeploymentMode,
+) -> Component {
+    let w = &snap.isvcs[isvc];
+    let key = (w.namespace.clone(), w.name.clone(), Name::from(COMPONENTS[c]));
+    let mut pods: Vec<usize> = by_labels.get(&key).cloned().unwrap_or_default();
+    pods.sort_by(|a, b| snap.pods[*a].name.cmp(&snap.pods[*b].name));
+    let instance = |index: i64, members: Vec<usize>| Instance {
+        index,
+        gpus: members.iter().map(|p| snap.pods[*p].gpus).sum(),
+        ready_pods: members.iter().filter(|p| snap.pods[**p].ready).count() as i64,
+        joined_pods: members.len(),
+        pods: members,
+        row: None,
+        observation: Ok(()),
+    };
+    let instances = match mode {
+        DeploymentMode::MultiNode if !pods.is_empty() => vec![instance(0, pods)],
+        DeploymentMode::MultiNode => Vec::new(),
+        _ => pods
+            .into_iter()
+            .filter(|p| snap.pods[*p].node.is_some())
+            .enumerate()
+            .map(|(n, p)| instance(n as i64, vec![p]))
+            .collect(),
+    };
+    Component {
+        isvc,
+        component: c,
+        mode,
+        instances,
+        ir: None,
+        observation: Ok(()),
+        desired_pods: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testkit::isvc;
+
+    #[test]
+    fn mode_precedence() {
+        let mut w = isvc("prod", "chat");
+        assert_eq!(component_mode(&w, 0), Some(DeploymentMode::RawDeployment));
+        assert_eq!(component_mode(&w, 1), None, "decoder absent");
+        w.components[0] = Some(ComponentSpec {
+            has_leader: true,
+            ..Default::default()
+        });
+        assert_eq!(component_mode(&w, 0), Some(DeploymentMode::OMENative));
+        w.deployment_mode = Some("RawDeployment".into());
+        assert_eq!(component_mode(&w, 0), Some(DeploymentMode::RawDeployment));
+        w.components[0] = Some(ComponentSpec {
+            mode_annotation: Some("MultiNode".into()),
+            has_leader: true,
+            ..Default::default()
+        });
+        assert_eq!(component_mode(&w, 0), Some(DeploymentMode::MultiNode));
+        // An unknown annotation value is skipped, not an error.
+        w.components[0] = Some(ComponentSpec {
+            mode_annotation: Some("MultiNodeRayVLLM".into()),
+            ..Default::default()
+        });
+        assert_eq!(component_mode(&w, 0), Some(DeploymentMode::RawDeployment));
+        // The router never becomes OMENative by shape.
+        w.deployment_mode = None;
+        w.components[2] = Some(ComponentSpec {
+            has_leader: true,
+            ..Default::default()
+        });
+        assert_eq!(component_mode(&w, 2), Some(DeploymentMode::RawDeployment));
+    }
+
+    #[test]
+    fn null_engine_makes_everything_raw() {
+        let mut w = isvc("prod", "chat");
+        w.components = [None, None, None];
+        w.deployment_mode = Some("OMENative".into());
+        assert_eq!(component_mode(&w, 1), Some(DeploymentMode::RawDeployment));
+    }
+}

@@ -1,0 +1,14 @@
+//! ome-top: a live terminal dashboard for GPU Kubernetes fleets that run OME model serving.
+//!
+//! Module groups (import rules in docs/architecture.md, enforced by tests/architecture.rs):
+//! - `engine`: pure computation (Alfred's and the OME scheduler's rules).
+//! - `cluster`: the only place that talks to Kubernetes or reads its object formats.
+//! - `report`: headless renderings of an analysis (`analyze -o table|json`).
+//! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
+//! - `cli`: command-line definitions and the headless commands.
+
+pub mod cli;
+pub mod cluster;
+pub mod engine;
+pub mod report;
+pub mod sim;

@@ -1,0 +1,38 @@
+//! Headless renderings of an analysis for `ome-top analyze` (`-o json` contract, `-o table`).
+//!
+//! Reads engine results only; must not import `cluster`, `ui`, `tokio` or read a clock.
+
+pub mod json;
+pub mod table;
+
+use chrono::SecondsFormat;
+
+use crate::engine::analysis::Analysis;
+use crate::engine::model::Time;
+
+/// RFC 3339 in UTC with as many fractional digits as needed (`Z` suffix).
+pub fn rfc3339(t: Time) -> String {
+    t.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+}
+
+/// Every warning of an analysis: config rejection, executor state, the analysis's own, then
+/// `extra` (e.g. conversion warnings), in that order.
+pub fn all_warnings(analysis: &Analysis, extra: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(e) = &analysis.config_error {
+        out.push(format!("alfred-config rejected, Alfred's defaults are in force: {e}"));
+    }
+    if !analysis.config_present {
+        out.push("alfred-config absent: Alfred not installed or in another namespace; defaults in force".into());
+    }
+    if !analysis.executor_available {
+        out.push(
+            "OMENative executor unavailable (no alfred-dispatch-state, migration.apiVersion unset): \
+             nothing is movable, so best = observed and reclaimable, pending pressure and score are 0"
+                .into(),
+        );
+    }
+    out.extend(analysis.warnings.iter().cloned());
+    out.extend(extra.iter().cloned());
+    out
+}
