@@ -22,7 +22,9 @@ fn full_analysis(c: &mut Criterion) {
     };
     let mut group = c.benchmark_group("analysis");
     group.sample_size(20);
-    group.bench_function("full_10k_nodes_100k_pods", |b| b.iter(|| analyze(&snap, &opts)));
+    group.bench_function("full_10k_nodes_100k_pods", |b| {
+        b.iter(|| analyze(&snap, &opts))
+    });
     group.finish();
 }
 

@@ -69,7 +69,13 @@ const RULES: &[(&str, &[&str])] = &[
     ),
     (
         "cluster",
-        &["crate::app", "crate::ui", "crate::config::theme", "ratatui", "crossterm"],
+        &[
+            "crate::app",
+            "crate::ui",
+            "crate::config::theme",
+            "ratatui",
+            "crossterm",
+        ],
     ),
     (
         "app",
@@ -88,7 +94,14 @@ const RULES: &[(&str, &[&str])] = &[
     ),
     (
         "ui",
-        &["crate::cluster", "tokio", "kube::", "k8s_openapi", "Utc::now", "Instant::now"],
+        &[
+            "crate::cluster",
+            "tokio",
+            "kube::",
+            "k8s_openapi",
+            "Utc::now",
+            "Instant::now",
+        ],
     ),
 ];
 
@@ -130,24 +143,42 @@ fn module_groups_respect_their_import_rules() {
             }
         }
     }
-    assert!(violations.is_empty(), "import rules broken:\n{}", violations.join("\n"));
+    assert!(
+        violations.is_empty(),
+        "import rules broken:\n{}",
+        violations.join("\n")
+    );
 }
 
 #[test]
 fn engine_has_files_to_check() {
     let mut files = Vec::new();
-    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine"), &mut files);
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine"),
+        &mut files,
+    );
     assert!(files.len() > 5, "the engine directory moved; update RULES");
 }
 
 #[test]
 fn every_module_file_starts_with_a_module_doc() {
     let mut files = Vec::new();
-    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
     let missing: Vec<String> = files
         .iter()
-        .filter(|f| !fs::read_to_string(f).unwrap().trim_start().starts_with("//!"))
+        .filter(|f| {
+            !fs::read_to_string(f)
+                .unwrap()
+                .trim_start()
+                .starts_with("//!")
+        })
         .map(|f| f.display().to_string())
         .collect();
-    assert!(missing.is_empty(), "files without a //! module doc: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "files without a //! module doc: {missing:?}"
+    );
 }

@@ -110,7 +110,11 @@ pub fn node(i: &mut Interner, n: &core::Node, w: &mut Warnings) -> Result<Node, 
     let id = object_id("Node", &n.metadata);
     let status = n.status.as_ref();
     let mut gpu: Option<(Name, u32)> = None;
-    for (res, q) in status.and_then(|s| s.allocatable.as_ref()).into_iter().flatten() {
+    for (res, q) in status
+        .and_then(|s| s.allocatable.as_ref())
+        .into_iter()
+        .flatten()
+    {
         if !is_gpu_resource(res) {
             continue;
         }
@@ -228,12 +232,20 @@ pub fn pod(i: &mut Interner, p: &core::Pod, w: &mut Warnings) -> Result<Pod, Con
     let spec = p.spec.as_ref();
     let mut gpus = 0u32;
     let mut resource = None;
-    for (n, c) in spec.map(|s| s.containers.as_slice()).unwrap_or_default().iter().enumerate() {
+    for (n, c) in spec
+        .map(|s| s.containers.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
         let (g, r) = container_gpus(&id, &format!("spec.containers[{n}]"), c, w)?;
         gpus = gpus.saturating_add(g);
         resource = resource.or(r);
     }
-    let inits = spec.and_then(|s| s.init_containers.as_ref()).into_iter().flatten();
+    let inits = spec
+        .and_then(|s| s.init_containers.as_ref())
+        .into_iter()
+        .flatten();
     for (n, c) in inits.enumerate() {
         // Only restartable (sidecar) init containers hold their resources for the pod's life.
         if c.restart_policy.as_deref() == Some("Always") {

@@ -48,7 +48,9 @@ fn string_map(v: &Value, path: &[&str]) -> BTreeMap<String, String> {
 
 /// Identity of an object: `(kind id for messages, namespace, name)`; a missing name is an error.
 fn identity(kind: &str, v: &Value) -> Result<(String, String, String), ConvertError> {
-    let ns = text(v, &["metadata", "namespace"]).unwrap_or_default().to_string();
+    let ns = text(v, &["metadata", "namespace"])
+        .unwrap_or_default()
+        .to_string();
     let name = text(v, &["metadata", "name"]).filter(|n| !n.is_empty());
     let Some(name) = name else {
         return Err(ConvertError {
@@ -73,7 +75,9 @@ pub fn isvc(i: &mut Interner, v: &Value) -> Result<InferenceService, ConvertErro
     });
     let annotations = string_map(v, &["metadata", "annotations"])
         .into_iter()
-        .filter(|(k, _)| k.starts_with("alfred.ome.io/") || k.starts_with("ome.io/migration-request-"))
+        .filter(|(k, _)| {
+            k.starts_with("alfred.ome.io/") || k.starts_with("ome.io/migration-request-")
+        })
         .map(|(k, val)| (i.name(&k), val))
         .collect();
     Ok(InferenceService {
@@ -163,7 +167,9 @@ pub fn replica(i: &mut Interner, v: &Value) -> Result<InferenceReplica, ConvertE
         parent: i.opt(text(v, &["spec", "parentRef", "name"])),
         component: i.name(text(v, &["spec", "component"]).unwrap_or_default()),
         replicas: int(v, &["spec", "replicas"]),
-        paused: at(v, &["spec", "paused"]).and_then(Value::as_bool).unwrap_or(false),
+        paused: at(v, &["spec", "paused"])
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
         migration_policy: i.opt(text(v, &["spec", "lifecycle", "migrationPolicy", "mode"])),
         runners,
         topology_key: i.opt(text(v, &["spec", "topologyKey"])),

@@ -43,7 +43,10 @@ impl std::error::Error for SnapshotError {}
 pub fn is_interesting_config_map(name: &str) -> bool {
     matches!(
         name,
-        "alfred-config" | "alfred-recommendations" | "alfred-dispatch-state" | "ome-scheduler-config"
+        "alfred-config"
+            | "alfred-recommendations"
+            | "alfred-dispatch-state"
+            | "ome-scheduler-config"
     ) || name.ends_with("-ome-migration-audit")
 }
 
@@ -57,8 +60,14 @@ pub fn read_snapshot(bytes: &[u8]) -> Result<(ClusterSnapshot, Warnings), Snapsh
     };
     let kind = doc.get("kind").and_then(Value::as_str).unwrap_or_default();
     let Some(items) = doc.get("items").and_then(Value::as_array) else {
-        let what = if kind.is_empty() { "an object without kind" } else { kind };
-        return Err(SnapshotError::NotAList(format!("found {what} without an items array")));
+        let what = if kind.is_empty() {
+            "an object without kind"
+        } else {
+            kind
+        };
+        return Err(SnapshotError::NotAList(format!(
+            "found {what} without an items array"
+        )));
     };
     let mut reader = Reader::default();
     reader.snap.replicas_listed = true;
@@ -66,7 +75,9 @@ pub fn read_snapshot(bytes: &[u8]) -> Result<(ClusterSnapshot, Warnings), Snapsh
         reader.item(n, item).map_err(SnapshotError::Object)?;
     }
     for (kind, count) in &reader.skipped {
-        reader.warnings.push(format!("skipped {count} object(s) of unknown kind {kind}"));
+        reader
+            .warnings
+            .push(format!("skipped {count} object(s) of unknown kind {kind}"));
     }
     Ok((reader.snap, reader.warnings))
 }
@@ -90,7 +101,9 @@ fn typed<T: DeserializeOwned>(kind: &str, n: usize, v: &Value) -> Result<T, Conv
 fn object_name(kind: &str, n: usize, v: &Value) -> String {
     let meta = v.get("metadata");
     let name = meta.and_then(|m| m.get("name")).and_then(Value::as_str);
-    let ns = meta.and_then(|m| m.get("namespace")).and_then(Value::as_str);
+    let ns = meta
+        .and_then(|m| m.get("namespace"))
+        .and_then(Value::as_str);
     match (ns, name) {
         (Some(ns), Some(name)) => format!("{kind} {ns}/{name}"),
         (None, Some(name)) => format!("{kind} {name}"),
@@ -101,7 +114,10 @@ fn object_name(kind: &str, n: usize, v: &Value) -> String {
 impl Reader {
     fn item(&mut self, n: usize, v: &Value) -> Result<(), ConvertError> {
         let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default();
-        let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
+        let api = v
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let group = api.split_once('/').map_or("", |(g, _)| g);
         let i = &mut self.interner;
         let w = &mut self.warnings;
@@ -116,7 +132,12 @@ impl Reader {
             }
             ("", "ConfigMap") => {
                 let cm: core::ConfigMap = typed(kind, n, v)?;
-                if cm.metadata.name.as_deref().is_some_and(is_interesting_config_map) {
+                if cm
+                    .metadata
+                    .name
+                    .as_deref()
+                    .is_some_and(is_interesting_config_map)
+                {
                     self.snap.config_maps.push(convert::config_map(i, &cm));
                 }
             }

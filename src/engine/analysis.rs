@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
-use crate::engine::eligibility::{defrag_eligibility, EligibilityRules};
+use crate::engine::eligibility::{baseline, defrag_eligibility, EligibilityRules};
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::nodes::{node_states, NodeState};
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
@@ -65,6 +65,8 @@ pub struct Analysis {
     pub pools: Vec<PoolReport>,
     /// Components and Instances.
     pub workloads: Workloads,
+    /// Eligibility of every OMENative Instance (in component, then Instance order).
+    pub verdicts: Vec<InstanceVerdict>,
     /// Analysis warnings (conversion warnings are added by the caller).
     pub warnings: Vec<String>,
 }
@@ -73,11 +75,15 @@ pub struct Analysis {
 pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
     let ns = opts.alfred_namespace.as_str();
     let config_cm = snap.config_map(ns, ALFRED_CONFIG);
-    let yaml = config_cm.and_then(|c| c.data.get("config.yaml")).map(String::as_str);
+    let yaml = config_cm
+        .and_then(|c| c.data.get("config.yaml"))
+        .map(String::as_str);
     let (config, config_error) = effective_alfred_config(yaml);
     let mut warnings = Vec::new();
     if config_cm.is_some() && yaml.is_none() {
-        warnings.push(format!("{ns}/{ALFRED_CONFIG} has no config.yaml key; defaults in force"));
+        warnings.push(format!(
+            "{ns}/{ALFRED_CONFIG} has no config.yaml key; defaults in force"
+        ));
     }
     let executor_available = match opts.executor {
         ExecutorSetting::Auto => snap.config_map(ns, ALFRED_JOURNAL).is_some(),
@@ -87,7 +93,8 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
     let (states, _) = node_states(snap, &config, opts.now);
     let workloads = build_workloads(snap);
     let rules = EligibilityRules::from_config(&config, executor_available);
-    let (demand_pods, movable_pods) = demand_and_movable(snap, &states, &workloads, &rules, opts.now);
+    let verdicts = instance_verdicts(snap, &workloads, &rules, opts.now);
+    let (demand_pods, movable_pods) = demand_and_movable(snap, &states, &workloads, &verdicts);
     let scoring = ScoringRules::from_config(&config);
     let pools = score_pools(
         snap,
@@ -111,8 +118,46 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         node_order,
         pools,
         workloads,
+        verdicts,
         warnings,
     }
+}
+
+/// Eligibility of one OMENative Instance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstanceVerdict {
+    /// Index into `Workloads::components`.
+    pub component: usize,
+    /// Index into that component's `instances`.
+    pub instance: usize,
+    /// The baseline of `inferencereplica.md` §5.4 (`Err` = advisory reason).
+    pub baseline: Result<(), &'static str>,
+    /// Defragmentation's verdict (surface switch, cooldown, then the baseline).
+    pub defrag: Result<(), &'static str>,
+}
+
+/// The eligibility of every OMENative Instance.
+fn instance_verdicts(
+    snap: &ClusterSnapshot,
+    workloads: &Workloads,
+    rules: &EligibilityRules,
+    now: Time,
+) -> Vec<InstanceVerdict> {
+    let mut out = Vec::new();
+    for (c, comp) in workloads.components.iter().enumerate() {
+        if comp.mode != DeploymentMode::OMENative {
+            continue;
+        }
+        for (i, inst) in comp.instances.iter().enumerate() {
+            out.push(InstanceVerdict {
+                component: c,
+                instance: i,
+                baseline: baseline(snap, workloads, comp, inst, rules),
+                defrag: defrag_eligibility(snap, workloads, comp, inst, rules, now),
+            });
+        }
+    }
+    out
 }
 
 /// Pods of every Instance with GPUs (demand), and pods of OMENative Instances executable for
@@ -121,8 +166,7 @@ fn demand_and_movable(
     snap: &ClusterSnapshot,
     states: &[NodeState],
     workloads: &Workloads,
-    rules: &EligibilityRules,
-    now: Time,
+    verdicts: &[InstanceVerdict],
 ) -> (Vec<usize>, Vec<usize>) {
     let node_index: HashMap<&str, usize> = snap
         .nodes
@@ -134,21 +178,29 @@ fn demand_and_movable(
         let node = snap.pods[pod].node.as_deref()?;
         states[*node_index.get(node)?].pool.as_deref()
     };
+    let gpu_pods = |pods: &[usize]| {
+        pods.iter()
+            .copied()
+            .filter(|p| snap.pods[*p].gpus > 0)
+            .collect::<Vec<_>>()
+    };
     let mut demand = Vec::new();
-    let mut movable = Vec::new();
     for comp in &workloads.components {
         for inst in &comp.instances {
-            let gpu_pods = inst.pods.iter().copied().filter(|p| snap.pods[*p].gpus > 0);
-            demand.extend(gpu_pods.clone().filter(|p| pool_of(*p).is_some()));
-            if comp.mode != DeploymentMode::OMENative || inst.gpus == 0 {
-                continue;
-            }
-            let mut pools = inst.pods.iter().map(|p| pool_of(*p));
-            let first = pools.next().flatten();
-            let one_pool = first.is_some() && pools.all(|p| p == first);
-            if one_pool && defrag_eligibility(snap, workloads, comp, inst, rules, now).is_ok() {
-                movable.extend(gpu_pods);
-            }
+            demand.extend(
+                gpu_pods(&inst.pods)
+                    .into_iter()
+                    .filter(|p| pool_of(*p).is_some()),
+            );
+        }
+    }
+    let mut movable = Vec::new();
+    for v in verdicts.iter().filter(|v| v.defrag.is_ok()) {
+        let inst = &workloads.components[v.component].instances[v.instance];
+        let mut pools = inst.pods.iter().map(|p| pool_of(*p));
+        let first = pools.next().flatten();
+        if inst.gpus > 0 && first.is_some() && pools.all(|p| p == first) {
+            movable.extend(gpu_pods(&inst.pods));
         }
     }
     (demand, movable)

@@ -87,7 +87,10 @@ pub fn baseline(
         _ => return Err(OBSERVATION_INVALID),
     };
     check(!ir.paused, STATE_INELIGIBLE)?;
-    check(ir.migration_policy.as_deref() != Some("Never"), STATE_INELIGIBLE)?;
+    check(
+        ir.migration_policy.as_deref() != Some("Never"),
+        STATE_INELIGIBLE,
+    )?;
     let desired = ir.replicas.unwrap_or(1);
     check(steady_counts(snap, comp, desired), STATE_INELIGIBLE)?;
     let revisions = &ir.status;
@@ -108,9 +111,15 @@ fn instance_checks(
     inst: &Instance,
     current_revision: &str,
 ) -> Result<(), &'static str> {
-    let ir = comp.ir.map(|i| &snap.replicas[i]).ok_or(OBSERVATION_INVALID)?;
+    let ir = comp
+        .ir
+        .map(|i| &snap.replicas[i])
+        .ok_or(OBSERVATION_INVALID)?;
     let rows = ir.status.rows.as_ref().map_err(|_| OBSERVATION_INVALID)?;
-    let row = inst.row.and_then(|r| rows.get(r)).ok_or(OBSERVATION_INVALID)?;
+    let row = inst
+        .row
+        .and_then(|r| rows.get(r))
+        .ok_or(OBSERVATION_INVALID)?;
     let d = comp.desired_pods;
     let steady = row.admitted && row.phase == "Ready" && !row.has_operation;
     let counts = d > 0

@@ -50,7 +50,11 @@ impl FirstFit {
         }
         let mut i = 1;
         while i < self.size {
-            i = if self.max[2 * i] >= need { 2 * i } else { 2 * i + 1 };
+            i = if self.max[2 * i] >= need {
+                2 * i
+            } else {
+                2 * i + 1
+            };
         }
         Some(i - self.size).filter(|pos| *pos < self.len)
     }

@@ -88,7 +88,10 @@ pub struct FragProfile {
 
 /// Computes the profile of `bins` with `weights` aligned to `ladder`.
 pub fn profile(bins: &[Bin], ladder: &[u32], weights: &[f64], total_free: u64) -> FragProfile {
-    let slots: Vec<u64> = ladder.iter().map(|s| slots(bins.iter().copied(), *s)).collect();
+    let slots: Vec<u64> = ladder
+        .iter()
+        .map(|s| slots(bins.iter().copied(), *s))
+        .collect();
     let frag: Vec<f64> = slots
         .iter()
         .zip(ladder)
@@ -135,7 +138,10 @@ pub fn repack(bins: &[Bin], names: &[&str], items: &[RepackItem]) -> Vec<Bin> {
     item_order.sort_by(|a, b| b.gpus.cmp(&a.gpus).then_with(|| a.key.cmp(&b.key)));
     // The fit tree holds, per sorted position, the room an item may use: min(free, cap) bounds
     // both conditions of the first-fit rule (`free ≥ gpus` and `gpus ≤ cap`) in one number.
-    let room: Vec<u32> = order.iter().map(|i| lifted[*i].free.min(lifted[*i].cap)).collect();
+    let room: Vec<u32> = order
+        .iter()
+        .map(|i| lifted[*i].free.min(lifted[*i].cap))
+        .collect();
     let mut fit = FirstFit::new(&room);
     for item in item_order {
         match fit.first_at_least(item.gpus) {
@@ -184,7 +190,12 @@ mod tests {
     const PRIOR: [f64; 4] = [0.1, 0.1, 0.2, 0.6];
 
     fn bins(v: &[(u32, u32)]) -> Vec<Bin> {
-        v.iter().map(|(free, cap)| Bin { free: *free, cap: *cap }).collect()
+        v.iter()
+            .map(|(free, cap)| Bin {
+                free: *free,
+                cap: *cap,
+            })
+            .collect()
     }
 
     #[test]
@@ -201,7 +212,11 @@ mod tests {
         let b = bins(&[(8, 8), (8, 8), (4, 4), (4, 8)]);
         assert_eq!(slots(b.iter().copied(), 16), 1);
         assert_eq!(slots(b.iter().copied(), 24), 0);
-        assert_eq!(slots(b.iter().copied(), 9), 1, "ceil(9/8) = 2 nodes per Instance");
+        assert_eq!(
+            slots(b.iter().copied(), 9),
+            1,
+            "ceil(9/8) = 2 nodes per Instance"
+        );
         assert_eq!(slots(b.iter().copied(), 8), 2);
         assert_eq!(slots(std::iter::empty(), 8), 0);
     }
@@ -228,7 +243,11 @@ mod tests {
         assert!((w[3] - 0.689_090).abs() < 1e-5);
         let before = profile(&observed, &LADDER, &w, 13);
         assert_eq!(before.slots, vec![13, 6, 2, 0]);
-        assert!((before.weighted - 0.7145).abs() < 5e-5, "{}", before.weighted);
+        assert!(
+            (before.weighted - 0.7145).abs() < 5e-5,
+            "{}",
+            before.weighted
+        );
         let items: Vec<RepackItem> = [("a1", 0), ("a2", 0), ("b1", 1)]
             .iter()
             .map(|(k, h)| RepackItem {

@@ -68,7 +68,11 @@ pub fn pool_key(labels: &Labels, gpu_resource: Option<&str>) -> Option<String> {
     let shape = labels
         .get(INSTANCE_TYPE_LABEL)
         .filter(|s| !s.is_empty())
-        .or_else(|| labels.get(BETA_INSTANCE_TYPE_LABEL).filter(|s| !s.is_empty()));
+        .or_else(|| {
+            labels
+                .get(BETA_INSTANCE_TYPE_LABEL)
+                .filter(|s| !s.is_empty())
+        });
     match shape {
         Some(shape) => Some(shape_to_product(shape).to_string()),
         None => gpu_resource.map(str::to_string),
@@ -122,13 +126,25 @@ mod tests {
             Some("NVIDIA-H100-80GB-HBM3")
         );
         let shape = labels(&[(INSTANCE_TYPE_LABEL, "BM.GPU4.8")]);
-        assert_eq!(pool_key(&shape, Some("nvidia.com/gpu")).as_deref(), Some("A100-40G"));
+        assert_eq!(
+            pool_key(&shape, Some("nvidia.com/gpu")).as_deref(),
+            Some("A100-40G")
+        );
         let beta = labels(&[(BETA_INSTANCE_TYPE_LABEL, "p5.48xlarge")]);
-        assert_eq!(pool_key(&beta, Some("nvidia.com/gpu")).as_deref(), Some("H100"));
+        assert_eq!(
+            pool_key(&beta, Some("nvidia.com/gpu")).as_deref(),
+            Some("H100")
+        );
         let unknown = labels(&[(INSTANCE_TYPE_LABEL, "custom-8gpu")]);
-        assert_eq!(pool_key(&unknown, Some("nvidia.com/gpu")).as_deref(), Some("custom-8gpu"));
+        assert_eq!(
+            pool_key(&unknown, Some("nvidia.com/gpu")).as_deref(),
+            Some("custom-8gpu")
+        );
         let bare = labels(&[]);
-        assert_eq!(pool_key(&bare, Some("habana.ai/gaudi")).as_deref(), Some("habana.ai/gaudi"));
+        assert_eq!(
+            pool_key(&bare, Some("habana.ai/gaudi")).as_deref(),
+            Some("habana.ai/gaudi")
+        );
         assert_eq!(pool_key(&bare, None), None);
     }
 

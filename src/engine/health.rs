@@ -115,7 +115,10 @@ mod tests {
             cond("GpuUnhealthy", "True", Some(t(9, 0, 0))),
             cond("GpuUnhealthy", "Unknown", None),
         ];
-        assert_eq!(node_health(&c, &gpu(), 30, t(10, 0, 0)), HealthState::Unhealthy);
+        assert_eq!(
+            node_health(&c, &gpu(), 30, t(10, 0, 0)),
+            HealthState::Unhealthy
+        );
     }
 
     #[test]
@@ -170,13 +173,19 @@ mod tests {
             cond("MemoryPressure", "True", Some(t(9, 0, 0))),
         ];
         assert_eq!(node_health(&c, &gpu(), 30, t(10, 0, 0)), HealthState::Clear);
-        assert_eq!(node_health(&[], &gpu(), 30, t(10, 0, 0)), HealthState::Clear);
+        assert_eq!(
+            node_health(&[], &gpu(), 30, t(10, 0, 0)),
+            HealthState::Clear
+        );
     }
 
     #[test]
     fn ready_counts_only_when_listed() {
         let triggers = vec!["Ready".to_string()];
         let c = [cond("Ready", "True", Some(t(9, 0, 0)))];
-        assert_eq!(node_health(&c, &triggers, 30, t(10, 0, 0)), HealthState::Unhealthy);
+        assert_eq!(
+            node_health(&c, &triggers, 30, t(10, 0, 0)),
+            HealthState::Unhealthy
+        );
     }
 }

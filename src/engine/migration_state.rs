@@ -71,7 +71,10 @@ pub fn workload_migrations(
     for (c, row) in &rows {
         row_uuids.insert(row.request_uuid.to_string());
         if !row_valid(row, &mut seen) {
-            invalid(&mut out, format!("migration row {} is invalid", row.request_uuid));
+            invalid(
+                &mut out,
+                format!("migration row {} is invalid", row.request_uuid),
+            );
             continue;
         }
         if row.is_terminal() {
@@ -90,13 +93,21 @@ pub fn workload_migrations(
         if !healthy_source {
             invalid(
                 &mut out,
-                format!("migration {} source instance {source} is not observed", row.request_uuid),
+                format!(
+                    "migration {} source instance {source} is not observed",
+                    row.request_uuid
+                ),
             );
         }
     }
     let instances: HashMap<&str, HashSet<i64>> = mine
         .iter()
-        .map(|(c, comp)| (COMPONENTS[*c], comp.instances.iter().map(|i| i.index).collect()))
+        .map(|(c, comp)| {
+            (
+                COMPONENTS[*c],
+                comp.instances.iter().map(|i| i.index).collect(),
+            )
+        })
         .collect();
     for (key, value) in &w.annotations {
         let Some(uuid) = key.strip_prefix(REQUEST_ANNOTATION_PREFIX) else {

@@ -47,7 +47,9 @@ impl Labels {
 
     /// Whether every `(key, value)` of `selector` is present with the same value.
     pub fn matches_all(&self, selector: &[(Name, Name)]) -> bool {
-        selector.iter().all(|(k, v)| self.get(k) == Some(v.as_ref()))
+        selector
+            .iter()
+            .all(|(k, v)| self.get(k) == Some(v.as_ref()))
     }
 }
 

@@ -85,7 +85,10 @@ pub fn node_state(node: &Node, cfg: &AlfredConfig, now: Time) -> NodeState {
     let health = node_health(&node.conditions, triggers, window, now);
     let mut maintenance = crate::engine::scoring::maintenance_triggers(cfg, node, now);
     maintenance.sort();
-    let to_be_deleted = node.taints.iter().any(|t| t.key.as_ref() == TO_BE_DELETED_TAINT);
+    let to_be_deleted = node
+        .taints
+        .iter()
+        .any(|t| t.key.as_ref() == TO_BE_DELETED_TAINT);
     let preemptible = crate::engine::scoring::is_preemptible(cfg, &node.labels);
     let excluded_as_target =
         health.excludes_target() || !maintenance.is_empty() || node.unschedulable || to_be_deleted;

@@ -123,7 +123,9 @@ fn build_component(snap: &ClusterSnapshot, isvc: usize, c: usize, pods: &[usize]
     };
     let rows = match &ir.status.rows {
         Ok(rows) => rows,
-        Err(e) => return empty_component(isvc, c, Some(ir_index), format!("status is invalid: {e}")),
+        Err(e) => {
+            return empty_component(isvc, c, Some(ir_index), format!("status is invalid: {e}"))
+        }
     };
     let w = &snap.isvcs[isvc];
     let mut builder = InstanceBuilder::new(snap, ir, rows, d, &w.name, COMPONENTS[c]);

@@ -23,11 +23,13 @@ pub fn route_pods(snap: &ClusterSnapshot, by_labels: &PodsByLabels) -> RoutedPod
         .enumerate()
         .map(|(i, w)| ((w.namespace.as_ref(), w.name.as_ref()), i))
         .collect();
-    let ir_by_uid: HashMap<&str, &InferenceReplica> =
-        snap.replicas.iter().map(|ir| (ir.uid.as_ref(), ir)).collect();
-    let is_omenative = |i: usize, c: usize| {
-        component_mode(&snap.isvcs[i], c) == Some(DeploymentMode::OMENative)
-    };
+    let ir_by_uid: HashMap<&str, &InferenceReplica> = snap
+        .replicas
+        .iter()
+        .map(|ir| (ir.uid.as_ref(), ir))
+        .collect();
+    let is_omenative =
+        |i: usize, c: usize| component_mode(&snap.isvcs[i], c) == Some(DeploymentMode::OMENative);
     let component_index = |name: &str| COMPONENTS.iter().position(|c| *c == name);
     let mut routed = RoutedPods::new();
     let mut seen = HashSet::new();

@@ -13,13 +13,17 @@ use crate::engine::pools::{pool_bins, PoolData, PoolInputs, PoolReport, SizeRepo
 /// Minutes a pending pod has waited at `now` (clamped at 0; 0 without a timestamp).
 pub fn pending_minutes(snap: &ClusterSnapshot, pod: usize, now: crate::engine::model::Time) -> f64 {
     let p = &snap.pods[pod];
-    p.unschedulable_since
-        .or(p.created)
-        .map_or(0.0, |t| (now - t).num_milliseconds().max(0) as f64 / 60_000.0)
+    p.unschedulable_since.or(p.created).map_or(0.0, |t| {
+        (now - t).num_milliseconds().max(0) as f64 / 60_000.0
+    })
 }
 
 /// Scores one pool.
-pub fn score_pool(snap: &ClusterSnapshot, input: &PoolInputs<'_>, pool: PoolData<'_>) -> PoolReport {
+pub fn score_pool(
+    snap: &ClusterSnapshot,
+    input: &PoolInputs<'_>,
+    pool: PoolData<'_>,
+) -> PoolReport {
     let rules = input.rules;
     let ladder = &rules.ladder;
     let observed_bins = pool_bins(&pool.nodes, input.states, rules.avoid_spot);
@@ -98,7 +102,11 @@ pub fn score_pool(snap: &ClusterSnapshot, input: &PoolInputs<'_>, pool: PoolData
             .map(|p| pending_minutes(snap, *p, input.now))
             .fold(0.0, f64::max),
         largest_fit_now: bins.iter().map(|b| b.free.min(b.cap)).max().unwrap_or(0),
-        largest_fit_after: best_bins.iter().map(|b| b.free.min(b.cap)).max().unwrap_or(0),
+        largest_fit_after: best_bins
+            .iter()
+            .map(|b| b.free.min(b.cap))
+            .max()
+            .unwrap_or(0),
         movable_pods: items.len() as u64,
         nodes,
     }

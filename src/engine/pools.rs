@@ -97,8 +97,11 @@ pub fn attribute_pending(
     pools: &[String],
 ) -> Vec<(usize, Option<usize>)> {
     let mut cache: HashMap<&[(Name, Name)], Option<usize>> = HashMap::new();
-    let pool_index: HashMap<&str, usize> =
-        pools.iter().enumerate().map(|(i, p)| (p.as_str(), i)).collect();
+    let pool_index: HashMap<&str, usize> = pools
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_str(), i))
+        .collect();
     let mut out = Vec::new();
     for (i, pod) in snap.pods.iter().enumerate() {
         if !pod.is_pending_gpu() {

@@ -69,7 +69,9 @@ fn suffix_multiplier(suffix: &str) -> Option<f64> {
 }
 
 fn exponent_multiplier(suffix: &str) -> Option<f64> {
-    let rest = suffix.strip_prefix('e').or_else(|| suffix.strip_prefix('E'))?;
+    let rest = suffix
+        .strip_prefix('e')
+        .or_else(|| suffix.strip_prefix('E'))?;
     let exp: i32 = rest.parse().ok()?;
     if !(-30..=30).contains(&exp) {
         return None;
@@ -108,7 +110,9 @@ mod tests {
 
     #[test]
     fn rejects_garbage() {
-        for bad in ["", "abc", "8 GPUs", "1..2", "--1", "1x", "1e999", "+", "1Qi"] {
+        for bad in [
+            "", "abc", "8 GPUs", "1..2", "--1", "1x", "1e999", "+", "1Qi",
+        ] {
             assert!(parse_quantity(bad).is_err(), "{bad}");
         }
     }

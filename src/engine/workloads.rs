@@ -53,8 +53,8 @@ pub fn component_mode(isvc: &InferenceService, c: usize) -> Option<DeploymentMod
         .deployment_mode
         .as_deref()
         .and_then(DeploymentMode::parse);
-    let from_shape = (c < 2 && (spec.has_leader || spec.has_worker))
-        .then_some(DeploymentMode::OMENative);
+    let from_shape =
+        (c < 2 && (spec.has_leader || spec.has_worker)).then_some(DeploymentMode::OMENative);
     Some(
         from_annotation
             .or(from_isvc)
@@ -180,7 +180,11 @@ fn label_component(
     mode: DeploymentMode,
 ) -> Component {
     let w = &snap.isvcs[isvc];
-    let key = (w.namespace.clone(), w.name.clone(), Name::from(COMPONENTS[c]));
+    let key = (
+        w.namespace.clone(),
+        w.name.clone(),
+        Name::from(COMPONENTS[c]),
+    );
     let mut pods: Vec<usize> = by_labels.get(&key).cloned().unwrap_or_default();
     pods.sort_by(|a, b| snap.pods[*a].name.cmp(&snap.pods[*b].name));
     let instance = |index: i64, members: Vec<usize>| Instance {

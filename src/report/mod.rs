@@ -20,10 +20,15 @@ pub fn rfc3339(t: Time) -> String {
 pub fn all_warnings(analysis: &Analysis, extra: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(e) = &analysis.config_error {
-        out.push(format!("alfred-config rejected, Alfred's defaults are in force: {e}"));
+        out.push(format!(
+            "alfred-config rejected, Alfred's defaults are in force: {e}"
+        ));
     }
     if !analysis.config_present {
-        out.push("alfred-config absent: Alfred not installed or in another namespace; defaults in force".into());
+        out.push(
+            "alfred-config absent: Alfred not installed or in another namespace; defaults in force"
+                .into(),
+        );
     }
     if !analysis.executor_available {
         out.push(

@@ -13,8 +13,17 @@ pub fn analysis_table(snap: &ClusterSnapshot, analysis: &Analysis, extra: &[Stri
     let _ = writeln!(
         out,
         "{:<24} {:>6} {:>7} {:>6} {:>6} {:>8} {:>6} {:>11} {:>6} {:>8} {:>7}  THRESHOLD",
-        "POOL", "NODES", "GPUS", "FREE", "WHOLE", "OBSERVED", "BEST", "RECLAIMABLE", "STUCK",
-        "PRESSURE", "SCORE"
+        "POOL",
+        "NODES",
+        "GPUS",
+        "FREE",
+        "WHOLE",
+        "OBSERVED",
+        "BEST",
+        "RECLAIMABLE",
+        "STUCK",
+        "PRESSURE",
+        "SCORE"
     );
     let threshold = crate::engine::scoring::ScoringRules::from_config(&analysis.config).threshold;
     for p in &analysis.pools {
@@ -45,7 +54,12 @@ pub fn analysis_table(snap: &ClusterSnapshot, analysis: &Analysis, extra: &[Stri
         .copied()
         .filter(|i| analysis.nodes[*i].excluded_as_target)
         .collect();
-    let _ = writeln!(out, "\n{} of {} nodes excluded as targets", flagged.len(), snap.nodes.len());
+    let _ = writeln!(
+        out,
+        "\n{} of {} nodes excluded as targets",
+        flagged.len(),
+        snap.nodes.len()
+    );
     for i in flagged {
         let s = &analysis.nodes[i];
         let mut why = vec![s.health.name().to_string()];

@@ -93,7 +93,10 @@ fn nodes(spec: &FleetSpec, rng: &mut Rng) -> (Vec<Node>, Placer) {
             uid: Arc::from(format!("uid-{name}")),
             labels: Labels::from_pairs(vec![
                 (Arc::from(label), Arc::from(product)),
-                (Arc::from("kubernetes.io/hostname"), Arc::from(name.as_str())),
+                (
+                    Arc::from("kubernetes.io/hostname"),
+                    Arc::from(name.as_str()),
+                ),
             ]),
             taints: Vec::new(),
             unschedulable: false,
@@ -189,9 +192,23 @@ pub fn generate_fleet(spec: &FleetSpec, now: Time) -> ClusterSnapshot {
         let kind = rng.below(100);
         let started = now - Duration::minutes(30 + rng.below(6000) as i64);
         if kind < 60 {
-            add_omenative(&mut snap, &mut placer, &mut rng, (ns, w, pool), started, false);
+            add_omenative(
+                &mut snap,
+                &mut placer,
+                &mut rng,
+                (ns, w, pool),
+                started,
+                false,
+            );
         } else if kind < 70 {
-            add_omenative(&mut snap, &mut placer, &mut rng, (ns, w, pool), started, true);
+            add_omenative(
+                &mut snap,
+                &mut placer,
+                &mut rng,
+                (ns, w, pool),
+                started,
+                true,
+            );
         } else {
             add_raw(&mut snap, &mut placer, &mut rng, (ns, w, pool), started);
         }
@@ -214,7 +231,13 @@ fn add_raw(
     let gpus = pick_size(rng);
     for r in 0..1 + rng.below(4) {
         let node = placer.place(rng, pool, gpus);
-        let mut pod = base_pod(ns, format!("{name}-engine-{r}"), node.map(|n| &snap.nodes[n]), gpus, started);
+        let mut pod = base_pod(
+            ns,
+            format!("{name}-engine-{r}"),
+            node.map(|n| &snap.nodes[n]),
+            gpus,
+            started,
+        );
         pod.ome.isvc = Some(Arc::from(name.as_str()));
         pod.ome.component = Some(Arc::from("engine"));
         snap.pods.push(pod);
@@ -236,7 +259,11 @@ fn add_omenative(
             .annotations
             .insert(Arc::from("alfred.ome.io/movable"), "false".into());
     }
-    let (gpus, per_instance) = if multi_node { (8, 2) } else { (pick_size(rng), 1) };
+    let (gpus, per_instance) = if multi_node {
+        (8, 2)
+    } else {
+        (pick_size(rng), 1)
+    };
     let instances = 1 + rng.below(3) as i64;
     let ir_name = format!("{name}-engine");
     let ir_uid: Name = Arc::from(format!("uid-ir-{ns}-{ir_name}"));
@@ -282,7 +309,13 @@ fn add_system_pods(snap: &mut ClusterSnapshot, count: usize, now: Time) {
     let n = snap.nodes.len().max(1);
     for i in 0..count {
         let node = snap.nodes.get(i % n).cloned();
-        let pod = base_pod(&ns, format!("agent-{i}"), node.as_ref(), 0, now - Duration::days(3));
+        let pod = base_pod(
+            &ns,
+            format!("agent-{i}"),
+            node.as_ref(),
+            0,
+            now - Duration::days(3),
+        );
         snap.pods.push(pod);
     }
 }
@@ -290,7 +323,10 @@ fn add_system_pods(snap: &mut ClusterSnapshot, count: usize, now: Time) {
 fn add_alfred_objects(snap: &mut ClusterSnapshot) {
     let ns: Name = Arc::from("ome");
     let mut journal = BTreeMap::new();
-    journal.insert("state.json".to_string(), r#"{"version":"v1","entries":[]}"#.to_string());
+    journal.insert(
+        "state.json".to_string(),
+        r#"{"version":"v1","entries":[]}"#.to_string(),
+    );
     snap.config_maps.push(ConfigMap {
         namespace: ns.clone(),
         name: Arc::from("alfred-dispatch-state"),
@@ -298,7 +334,10 @@ fn add_alfred_objects(snap: &mut ClusterSnapshot) {
         data: journal,
     });
     let mut config = BTreeMap::new();
-    config.insert("config.yaml".to_string(), "schemaVersion: 1\nmode: execute\n".to_string());
+    config.insert(
+        "config.yaml".to_string(),
+        "schemaVersion: 1\nmode: execute\n".to_string(),
+    );
     snap.config_maps.push(ConfigMap {
         namespace: ns,
         name: Arc::from("alfred-config"),

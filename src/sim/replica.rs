@@ -39,7 +39,10 @@ pub fn omenative_replica(
     let runners = if per_instance == 1 {
         vec![(Arc::from("default"), 1)]
     } else {
-        vec![(Arc::from("leader"), 1), (Arc::from("worker"), per_instance - 1)]
+        vec![
+            (Arc::from("leader"), 1),
+            (Arc::from("worker"), per_instance - 1),
+        ]
     };
     InferenceReplica {
         namespace: service.namespace.clone(),
