@@ -124,6 +124,8 @@ pub fn node(i: &mut Interner, n: &core::Node, w: &mut Warnings) -> Result<Node, 
             gpu = Some((i.name(res), count));
         }
     }
+    // A resource listed with 0 devices does not make a GPU node (no pool without a product).
+    let gpu = gpu.filter(|(_, count)| *count > 0);
     let spec = n.spec.as_ref();
     let taints = spec
         .and_then(|s| s.taints.as_ref())

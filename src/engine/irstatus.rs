@@ -1,7 +1,7 @@
 //! InferenceReplica instance-status codec (spec `inferencereplica.md` §3 and §5.3 steps 7–8):
 //! decides the DenseV1 / ColumnarV2 representation union, validates a ColumnarV2 payload in the
 //! exact order of the reference decoder (first failure wins, no partial rows), expands it into the
-//! same logical rows DenseV1 stores, and applies Alfred's row checks to rows from either encoding.
+//! same logical rows DenseV1 stores, and applies Alfred's row checks to rows of either encoding.
 //!
 //! Pure: no I/O, no clock, no randomness. It must not import anything outside
 //! std/serde/serde_json/chrono (plus its sibling `indexset` module).
@@ -34,11 +34,11 @@ pub const ENCODING_COLUMNAR_V2: &str = "ColumnarV2";
 /// Alfred's row bound: the ColumnarV2 `max` it decodes with and the §5.3 step 8 row limit.
 pub const MAX_ROWS: usize = 10_000;
 
-/// Prefix of every [`RowError`] message; Alfred's observation reason for any codec or row failure.
+/// Prefix of every [`RowError`] message; Alfred reports any codec or row failure this way.
 pub const STATUS_INVALID: &str = "status is invalid";
 
-/// A codec failure. Exactly the nine reasons of the OME error catalogue; each has a fixed reason
-/// token and message and never carries status data.
+/// A codec failure: exactly the nine reasons of the OME error catalogue. Each has a fixed reason
+/// token and message, and never carries status data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CodecError {
     UnknownEncoding,
@@ -53,56 +53,34 @@ pub enum CodecError {
 }
 
 impl CodecError {
-    /// Every reason, in catalogue order.
-    pub const ALL: [CodecError; 9] = [
-        Self::UnknownEncoding,
-        Self::RepresentationUnion,
-        Self::RangeSyntax,
-        Self::RangeOrder,
-        Self::RangeOverflow,
-        Self::CardinalityLimit,
-        Self::Coverage,
-        Self::CanonicalOrder,
-        Self::ValueDomain,
-    ];
-
-    fn catalogue(self) -> (&'static str, &'static str) {
+    /// The snake_case reason token (the `reason` label of the manager's error counter).
+    pub fn reason(self) -> &'static str {
         match self {
-            Self::UnknownEncoding => ("unknown_encoding", "instance status encoding is unknown"),
-            Self::RepresentationUnion => (
-                "representation_union",
-                "instance status representation is invalid",
-            ),
-            Self::RangeSyntax => ("range_syntax", "instance index set syntax is invalid"),
-            Self::RangeOrder => ("range_order", "instance index set order is invalid"),
-            Self::RangeOverflow => (
-                "range_overflow",
-                "instance index set exceeds the supported index domain",
-            ),
-            Self::CardinalityLimit => (
-                "cardinality_limit",
-                "instance status cardinality limit is invalid",
-            ),
-            Self::Coverage => ("coverage", "instance status column coverage is invalid"),
-            Self::CanonicalOrder => (
-                "canonical_order",
-                "instance status column order is not canonical",
-            ),
-            Self::ValueDomain => (
-                "value_domain",
-                "instance status value is outside its supported domain",
-            ),
+            Self::UnknownEncoding => "unknown_encoding",
+            Self::RepresentationUnion => "representation_union",
+            Self::RangeSyntax => "range_syntax",
+            Self::RangeOrder => "range_order",
+            Self::RangeOverflow => "range_overflow",
+            Self::CardinalityLimit => "cardinality_limit",
+            Self::Coverage => "coverage",
+            Self::CanonicalOrder => "canonical_order",
+            Self::ValueDomain => "value_domain",
         }
     }
 
-    /// The snake_case reason token (the `reason` label of the manager's error counter).
-    pub fn reason(self) -> &'static str {
-        self.catalogue().0
-    }
-
-    /// The fixed operator-facing message; also what `Display` prints.
+    /// The fixed operator-facing catalogue message; also what `Display` prints.
     pub fn message(self) -> &'static str {
-        self.catalogue().1
+        match self {
+            Self::UnknownEncoding => "instance status encoding is unknown",
+            Self::RepresentationUnion => "instance status representation is invalid",
+            Self::RangeSyntax => "instance index set syntax is invalid",
+            Self::RangeOrder => "instance index set order is invalid",
+            Self::RangeOverflow => "instance index set exceeds the supported index domain",
+            Self::CardinalityLimit => "instance status cardinality limit is invalid",
+            Self::Coverage => "instance status column coverage is invalid",
+            Self::CanonicalOrder => "instance status column order is not canonical",
+            Self::ValueDomain => "instance status value is outside its supported domain",
+        }
     }
 }
 
@@ -114,18 +92,9 @@ impl fmt::Display for CodecError {
 
 impl std::error::Error for CodecError {}
 
-/// Go leaves a field at its zero value when the JSON holds `null`; serde would reject it.
-fn null_default<'de, D, T>(d: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de> + Default,
-{
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
-}
-
-/// A Kubernetes time: absent or `null` is `None`; any other value must be an RFC 3339 string,
-/// because the API types would fail to unmarshal anything else. The original text is kept.
-fn rfc3339_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+/// A Kubernetes time: absent is `None`, anything else must be an RFC 3339 string because the API
+/// types would fail to unmarshal it otherwise. The original text is kept.
+fn rfc3339<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     let raw = Option::<String>::deserialize(d)?;
     if let Some(text) = &raw {
         chrono::DateTime::parse_from_rfc3339(text).map_err(D::Error::custom)?;
@@ -133,14 +102,33 @@ fn rfc3339_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Err
     Ok(raw)
 }
 
-/// One grouped-column group `{value, indexes}`. Absent or `null` members take their zero value
-/// (`""`, `0`), which the decoder then rejects as `value_domain` / `range_syntax`.
+/// Copy of `value` without object members that are `null`. Go decodes `null` as the zero value
+/// (nil pointer, nil slice, `""`, `0`), which for every field read here means "absent", so one
+/// pass replaces a `null`-tolerant attribute on every field.
+fn strip_nulls(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), strip_nulls(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(strip_nulls).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Deserializes after [`strip_nulls`]; any typing failure is `value_domain`.
+fn typed<T: for<'de> Deserialize<'de>>(value: &Value) -> Result<T, CodecError> {
+    T::deserialize(strip_nulls(value)).map_err(|_| CodecError::ValueDomain)
+}
+
+/// One grouped-column group `{value, indexes}`. Absent members take their zero value (`""`, `0`),
+/// which the decoder then rejects as `value_domain` / `range_syntax`.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default, bound(deserialize = "V: Deserialize<'de> + Default"))]
 pub struct InstanceStatusGroup<V> {
-    #[serde(deserialize_with = "null_default")]
     pub value: V,
-    #[serde(deserialize_with = "null_default")]
     pub indexes: String,
 }
 
@@ -152,12 +140,11 @@ pub type IncarnationGroup = InstanceStatusGroup<i64>;
 pub type CountGroup = InstanceStatusGroup<i32>;
 
 /// `status.instanceStatusColumns`. Presence is kept exactly: a list that is absent or `null` is
-/// `None`, `[]` is `Some(empty)`; `admitted`/`activeOrdinalOne` absent or `null` are `None` and
-/// `""` is present (and invalid). `members` is a plain string, so absent means `""`.
+/// `None` and `[]` is `Some(empty)`; `admitted`/`activeOrdinalOne` absent or `null` are `None`
+/// while `""` is present (and invalid). `members` is a plain string: absent means `""`.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct InstanceStatusColumns {
-    #[serde(deserialize_with = "null_default")]
     pub members: String,
     pub row_order: Option<Vec<i32>>,
     pub phases: Option<Vec<StringGroup>>,
@@ -172,19 +159,28 @@ pub struct InstanceStatusColumns {
     pub entries: Option<Vec<InstanceStatusEntry>>,
 }
 
-/// One per-Instance ColumnarV2 entry. `announced` is opaque: the reference codec predates it, so
-/// it is never validated and never counts as a record.
+/// One per-Instance ColumnarV2 entry. `conditions` and `lastFailure` stay opaque JSON because
+/// only their presence matters to the codec (rows do not carry them). `announced` is opaque and
+/// never counts as a record: the reference codec predates it.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct InstanceStatusEntry {
-    #[serde(deserialize_with = "null_default")]
     pub index: i32,
-    pub conditions: Option<Vec<InstanceCondition>>,
-    #[serde(deserialize_with = "rfc3339_opt")]
+    pub conditions: Option<Vec<Value>>,
+    #[serde(deserialize_with = "rfc3339")]
     pub ready_since: Option<String>,
     pub operation: Option<InstanceOperation>,
-    pub last_failure: Option<InstanceTermination>,
+    pub last_failure: Option<Value>,
     pub announced: Option<Value>,
+}
+
+impl InstanceStatusColumns {
+    /// Reads a columns object the way the API types would: `null` anywhere equals absent, a
+    /// mistyped field is `value_domain`, unknown fields are ignored. (Plain serde also works but
+    /// rejects `null` in non-`Option` fields.)
+    pub fn from_json(value: &Value) -> Result<Self, CodecError> {
+        typed(value)
+    }
 }
 
 impl InstanceStatusEntry {
@@ -198,79 +194,36 @@ impl InstanceStatusEntry {
     }
 }
 
-/// A per-Instance condition (`AllPodsReady`, `Drained`, …). Display only.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct InstanceCondition {
-    #[serde(rename = "type", deserialize_with = "null_default")]
-    pub condition_type: String,
-    #[serde(deserialize_with = "null_default")]
-    pub status: String,
-    #[serde(deserialize_with = "null_default")]
-    pub reason: String,
-    #[serde(deserialize_with = "null_default")]
-    pub message: String,
-    #[serde(deserialize_with = "rfc3339_opt")]
-    pub last_transition_time: Option<String>,
-}
-
-/// The in-flight destructive operation of an Instance. Its presence alone makes a row non-steady;
-/// `surge_index` is `Some` only when written (0 is a valid surge index).
+/// The in-flight destructive operation of an Instance; its presence alone makes a row non-steady.
+/// `surge_index` is `Some` only when written (0 is a valid surge index); times are RFC 3339 text
+/// and `deadline: None` means the step clock is parked. Enum-like strings are not validated.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct InstanceOperation {
-    #[serde(deserialize_with = "null_default")]
     pub id: String,
-    /// `Create`, `Update`, `Restart`, `Migrate` or `Delete` (not validated).
-    #[serde(rename = "type", deserialize_with = "null_default")]
+    #[serde(rename = "type")]
     pub op_type: String,
-    #[serde(deserialize_with = "null_default")]
     pub step: String,
-    #[serde(deserialize_with = "rfc3339_opt")]
+    #[serde(deserialize_with = "rfc3339")]
     pub started_at: Option<String>,
-    #[serde(deserialize_with = "rfc3339_opt")]
+    #[serde(deserialize_with = "rfc3339")]
     pub last_progress_at: Option<String>,
-    /// `None` means the step clock is parked.
-    #[serde(deserialize_with = "rfc3339_opt")]
+    #[serde(deserialize_with = "rfc3339")]
     pub deadline: Option<String>,
-    #[serde(deserialize_with = "null_default")]
     pub retry_count: i32,
-    #[serde(deserialize_with = "null_default")]
     pub target_revision: String,
-    #[serde(deserialize_with = "null_default")]
     pub reason: String,
-    #[serde(deserialize_with = "null_default")]
     pub waiting: String,
     pub surge_index: Option<i32>,
-    #[serde(deserialize_with = "null_default")]
     pub from_node: String,
-    #[serde(deserialize_with = "null_default")]
     pub hint_target_nodes: Vec<String>,
-    #[serde(rename = "requestUUID", deserialize_with = "null_default")]
+    #[serde(rename = "requestUUID")]
     pub request_uuid: String,
-}
-
-/// Diagnostics of the pod whose failure last triggered a recreate. Display only.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct InstanceTermination {
-    #[serde(deserialize_with = "null_default")]
-    pub pod_name: String,
-    #[serde(deserialize_with = "null_default")]
-    pub container_name: String,
-    #[serde(deserialize_with = "null_default")]
-    pub reason: String,
-    #[serde(deserialize_with = "null_default")]
-    pub exit_code: i32,
-    #[serde(deserialize_with = "null_default")]
-    pub message: String,
-    #[serde(deserialize_with = "rfc3339_opt")]
-    pub time: Option<String>,
 }
 
 /// One logical Instance row, identical whichever encoding it came from. Integers are `i64` so
 /// out-of-domain DenseV1 values (negative counts, `activeOrdinal: 7`) survive until
-/// [`check_rows`]; int32 JSON fields are still refused above the int32 range at decode time.
+/// [`check_rows`]; int32 JSON fields are still refused outside the int32 range when decoding.
 /// Invariant: `has_operation == operation.is_some()`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InstanceRow {
@@ -289,49 +242,48 @@ pub struct InstanceRow {
     pub ready_since: Option<String>,
 }
 
-/// The DenseV1 fields a row needs. Every field is optional so absent/`null` take the zero value;
-/// a wrong JSON type still fails, as it would when the API types unmarshal.
+/// The DenseV1 fields a row needs, typed as the API types them (int32 fields stay int32 so serde
+/// refuses values the API could not hold). Absent fields are zero, except the required `index`.
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 struct DenseRow {
     index: Option<i32>,
-    incarnation: Option<i64>,
-    phase: Option<String>,
-    running_revision: Option<String>,
-    target_revision: Option<String>,
-    pod_count: Option<i32>,
-    serving_pod_count: Option<i32>,
-    available_pod_count: Option<i32>,
-    admitted: Option<bool>,
-    active_ordinal: Option<i32>,
-    #[serde(deserialize_with = "rfc3339_opt")]
+    incarnation: i64,
+    phase: String,
+    running_revision: String,
+    target_revision: String,
+    pod_count: i32,
+    serving_pod_count: i32,
+    available_pod_count: i32,
+    admitted: bool,
+    active_ordinal: i32,
+    #[serde(deserialize_with = "rfc3339")]
     ready_since: Option<String>,
     operation: Option<InstanceOperation>,
 }
 
-/// A DenseV1 row that is not an object, has no integer `index`, or has a mistyped field is
-/// `value_domain`; every other check is left to [`check_rows`].
+/// A DenseV1 row that is not an object, has no integer `index` or has a mistyped field is
+/// `value_domain`; every other range check is left to [`check_rows`].
 fn dense_row(value: &Value) -> Result<InstanceRow, CodecError> {
-    let row = DenseRow::deserialize(value).map_err(|_| CodecError::ValueDomain)?;
-    let index = row.index.ok_or(CodecError::ValueDomain)?;
+    let row: DenseRow = typed(value)?;
     Ok(InstanceRow {
-        index: i64::from(index),
-        incarnation: row.incarnation.unwrap_or_default(),
-        phase: row.phase.unwrap_or_default(),
-        running_revision: row.running_revision.unwrap_or_default(),
-        target_revision: row.target_revision.unwrap_or_default(),
-        pod_count: i64::from(row.pod_count.unwrap_or_default()),
-        serving_pod_count: i64::from(row.serving_pod_count.unwrap_or_default()),
-        available_pod_count: i64::from(row.available_pod_count.unwrap_or_default()),
-        admitted: row.admitted.unwrap_or_default(),
-        active_ordinal: i64::from(row.active_ordinal.unwrap_or_default()),
+        index: row.index.ok_or(CodecError::ValueDomain)?.into(),
+        incarnation: row.incarnation,
+        phase: row.phase,
+        running_revision: row.running_revision,
+        target_revision: row.target_revision,
+        pod_count: row.pod_count.into(),
+        serving_pod_count: row.serving_pod_count.into(),
+        available_pod_count: row.available_pod_count.into(),
+        admitted: row.admitted,
+        active_ordinal: row.active_ordinal.into(),
         has_operation: row.operation.is_some(),
         operation: row.operation,
         ready_since: row.ready_since,
     })
 }
 
-/// `instanceStatuses` as a list: absent or `null` is empty; any other non-list is `value_domain`.
+/// `instanceStatuses` as a list: absent is empty; any other non-list is `value_domain`.
 fn dense_items(value: Option<&Value>) -> Result<&[Value], CodecError> {
     match value {
         None => Ok(&[]),
@@ -340,20 +292,26 @@ fn dense_items(value: Option<&Value>) -> Result<&[Value], CodecError> {
     }
 }
 
+/// Shorthands for signatures that would not fit on one line.
+type DecodeResult = Result<Vec<InstanceRow>, CodecError>;
+type Columns = InstanceStatusColumns;
+type Entry = InstanceStatusEntry;
+type Flag = Option<IndexSet>;
+
 /// Decodes the Instance rows of an InferenceReplica `status` object (§3.1, then §3.5).
 ///
-/// Marker absent: columns present ⇒ `representation_union`, else the DenseV1 rows as stored (no
-/// bound, no validation beyond typing). Marker `"ColumnarV2"`: columns absent or dense rows present
-/// ⇒ `representation_union`, else the columns are validated and expanded under `max`. Any other
-/// marker (also `""` or a non-string) ⇒ `unknown_encoding`. A `null` status has no rows. On error
-/// no rows are returned. Unknown JSON fields are ignored everywhere.
-pub fn decode_rows(status: &Value, max: usize) -> Result<Vec<InstanceRow>, CodecError> {
+/// Marker absent: columns present ⇒ `representation_union`, else the DenseV1 rows in stored order
+/// (no bound and no checks beyond typing; see [`check_rows`]). Marker `"ColumnarV2"`: columns
+/// absent or dense rows present ⇒ `representation_union`, else the columns are validated and
+/// expanded under `max`. Any other marker (also `""` or a non-string) ⇒ `unknown_encoding`.
+/// `null` equals absent everywhere; a `null` status has no rows. Unknown fields are ignored. On
+/// error no rows are returned.
+pub fn decode_rows(status: &Value, max: usize) -> DecodeResult {
     let fields = match status {
         Value::Null => return Ok(Vec::new()),
         Value::Object(fields) => fields,
         _ => return Err(CodecError::ValueDomain),
     };
-    // Go pointer/slice semantics: `null` is the same as absent.
     let present = |key: &str| fields.get(key).filter(|v| !v.is_null());
     let columns = present("instanceStatusColumns");
     let dense = present("instanceStatuses");
@@ -368,59 +326,38 @@ pub fn decode_rows(status: &Value, max: usize) -> Result<Vec<InstanceRow>, Codec
                 return Err(CodecError::RepresentationUnion);
             }
             // A payload the API types could not even unmarshal is outside the value domain.
-            let columns =
-                InstanceStatusColumns::deserialize(columns).map_err(|_| CodecError::ValueDomain)?;
-            decode_columns(&columns, max)
+            decode_columns(&InstanceStatusColumns::from_json(columns)?, max)
         }
         Some(_) => Err(CodecError::UnknownEncoding),
     }
 }
 
-/// The validated index sets of a payload, so expansion never reparses or revalidates.
-struct Plan {
-    members: IndexSet,
-    columns: [Vec<IndexSet>; 7],
-    admitted: Option<IndexSet>,
-    active_one: Option<IndexSet>,
-}
-
 /// Validates a ColumnarV2 payload in the order of §3.5 and expands it into rows in stored order.
 /// `max == 0` fails with `cardinality_limit`. Nothing proportional to a range is allocated before
-/// its cardinality is checked, and rows are allocated only after every check passed.
-pub fn decode_columns(
-    c: &InstanceStatusColumns,
-    max: usize,
-) -> Result<Vec<InstanceRow>, CodecError> {
+/// its cardinality is checked, and rows are allocated only after every check has passed.
+pub fn decode_columns(c: &InstanceStatusColumns, max: usize) -> DecodeResult {
     if max == 0 {
         return Err(CodecError::CardinalityLimit);
     }
-    let members = parse_index_set(&c.members, max)?;
-    let is_phase = |v: &String| PHASES.contains(&v.as_str());
-    let non_empty = |v: &String| !v.is_empty();
+    let m = parse_index_set(&c.members, max)?;
+    let phase = |v: &String| PHASES.contains(&v.as_str());
+    let text = |v: &String| !v.is_empty();
     let columns = [
-        check_column(c.phases.as_deref(), true, &members, is_phase)?,
-        check_column(c.running_revisions.as_deref(), false, &members, non_empty)?,
-        check_column(c.target_revisions.as_deref(), false, &members, non_empty)?,
-        check_column(c.incarnations.as_deref(), false, &members, |v| *v != 0)?,
-        check_column(c.pod_counts.as_deref(), false, &members, |v| *v > 0)?,
-        check_column(c.serving_pod_counts.as_deref(), false, &members, |v| *v > 0)?,
-        check_column(c.available_pod_counts.as_deref(), false, &members, |v| {
-            *v > 0
-        })?,
+        check_column(c.phases.as_deref(), true, &m, phase)?,
+        check_column(c.running_revisions.as_deref(), false, &m, text)?,
+        check_column(c.target_revisions.as_deref(), false, &m, text)?,
+        check_column(c.incarnations.as_deref(), false, &m, |v| *v != 0)?,
+        check_column(c.pod_counts.as_deref(), false, &m, |v| *v > 0)?,
+        check_column(c.serving_pod_counts.as_deref(), false, &m, |v| *v > 0)?,
+        check_column(c.available_pod_counts.as_deref(), false, &m, |v| *v > 0)?,
     ];
-    let admitted = check_optional_set(c.admitted.as_deref(), &members)?;
-    let active_one = check_optional_set(c.active_ordinal_one.as_deref(), &members)?;
-    check_entries(c.entries.as_deref(), &members)?;
-    check_row_order(c.row_order.as_deref(), &members)?;
-    expand(
-        &Plan {
-            members,
-            columns,
-            admitted,
-            active_one,
-        },
-        c,
-    )
+    let flags = [
+        member_subset(c.admitted.as_deref(), &m)?,
+        member_subset(c.active_ordinal_one.as_deref(), &m)?,
+    ];
+    check_entries(c.entries.as_deref(), &m)?;
+    check_row_order(c.row_order.as_deref(), &m)?;
+    expand(c, &m, &columns, &flags)
 }
 
 /// §3.5 step 3 for one grouped column; returns the group sets in group order.
@@ -452,11 +389,8 @@ fn check_column<V: Ord>(
         }
         // Bounded by `n`, so a set larger than members fails before any subset check.
         let set = parse_index_set(&group.indexes, n)?;
-        if !set.is_subset_of(members) {
-            return Err(CodecError::Coverage);
-        }
         covered += set.len();
-        if covered > n {
+        if !set.is_subset_of(members) || covered > n {
             return Err(CodecError::Coverage);
         }
         previous = Some(&group.value);
@@ -468,12 +402,11 @@ fn check_column<V: Ord>(
     Ok(sets)
 }
 
-/// §3.5 step 4: `admitted` / `activeOrdinalOne`, bounded by the member count.
-fn check_optional_set(
-    raw: Option<&str>,
-    members: &IndexSet,
-) -> Result<Option<IndexSet>, CodecError> {
-    let Some(raw) = raw else { return Ok(None) };
+/// §3.5 step 4: `admitted` / `activeOrdinalOne` when present, bounded by the member count.
+fn member_subset(raw: Option<&str>, members: &IndexSet) -> Result<Flag, CodecError> {
+    let Some(raw) = raw else {
+        return Ok(None);
+    };
     let set = parse_index_set(raw, members.len())?;
     if !set.is_subset_of(members) {
         return Err(CodecError::Coverage);
@@ -482,10 +415,7 @@ fn check_optional_set(
 }
 
 /// §3.5 step 5: entries strictly ascending, at most one per member, each with a record.
-fn check_entries(
-    entries: Option<&[InstanceStatusEntry]>,
-    members: &IndexSet,
-) -> Result<(), CodecError> {
+fn check_entries(entries: Option<&[Entry]>, members: &IndexSet) -> Result<(), CodecError> {
     let Some(entries) = entries else {
         return Ok(());
     };
@@ -502,7 +432,7 @@ fn check_entries(
             Some(p) if entry.index < p => return Err(CodecError::CanonicalOrder),
             _ => {}
         }
-        if !members.contains(i64::from(entry.index)) || !entry.has_record() {
+        if !members.contains(entry.index.into()) || !entry.has_record() {
             return Err(CodecError::Coverage);
         }
         previous = Some(entry.index);
@@ -513,7 +443,9 @@ fn check_entries(
 /// §3.5 step 6: a permutation of members other than the ascending one. Runs last because its
 /// seen-flags are proportional to the member count, which every earlier step has accepted.
 fn check_row_order(order: Option<&[i32]>, members: &IndexSet) -> Result<(), CodecError> {
-    let Some(order) = order else { return Ok(()) };
+    let Some(order) = order else {
+        return Ok(());
+    };
     if order.is_empty() {
         return Err(CodecError::ValueDomain);
     }
@@ -522,10 +454,8 @@ fn check_row_order(order: Option<&[i32]>, members: &IndexSet) -> Result<(), Code
     }
     let mut seen = vec![false; order.len()];
     for &index in order {
-        match members
-            .rank(i64::from(index))
-            .and_then(|rank| seen.get_mut(rank))
-        {
+        let flag = members.rank(index.into()).and_then(|r| seen.get_mut(r));
+        match flag {
             Some(flag) if !*flag => *flag = true,
             _ => return Err(CodecError::Coverage),
         }
@@ -539,187 +469,186 @@ fn check_row_order(order: Option<&[i32]>, members: &IndexSet) -> Result<(), Code
 
 /// Runs `f` on the row of every member of `set` (rows in ascending member order). A subset
 /// interval lies inside one member interval (those are maximal runs), so its members occupy
-/// consecutive ranks: O(rows) overall, no per-index lookup.
-fn for_each_row(
-    rows: &mut [InstanceRow],
-    members: &IndexSet,
-    set: &IndexSet,
-    mut f: impl FnMut(&mut InstanceRow),
-) {
+/// consecutive ranks: O(rows) overall, no per-index lookup. A non-member start (impossible after
+/// validation) maps to an empty range instead of a panic.
+fn each_row(rows: &mut [InstanceRow], m: &IndexSet, set: &IndexSet, f: impl Fn(&mut InstanceRow)) {
     for &(first, last) in set.intervals() {
-        let Some(start) = members.rank(i64::from(first)) else {
-            continue;
-        };
-        let end = start + (last - first) as usize + 1;
-        if let Some(slice) = rows.get_mut(start..end) {
-            slice.iter_mut().for_each(&mut f);
-        }
+        let start = m.rank(first.into()).unwrap_or(usize::MAX);
+        let end = start.saturating_add((last - first) as usize + 1);
+        rows.get_mut(start..end).into_iter().flatten().for_each(&f);
     }
 }
 
-/// Assigns each group's value to the rows of its set.
-fn assign<V>(
-    rows: &mut [InstanceRow],
-    plan: &Plan,
-    column: usize,
-    groups: Option<&[InstanceStatusGroup<V>]>,
-    set_field: impl Fn(&mut InstanceRow, &V),
-) {
-    let sets = plan
-        .columns
-        .get(column)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    for (set, group) in sets.iter().zip(groups.unwrap_or_default()) {
-        for_each_row(rows, &plan.members, set, |row| set_field(row, &group.value));
-    }
+/// The groups of an optional column; absent means none.
+fn groups<V>(column: &Option<Vec<InstanceStatusGroup<V>>>) -> &[InstanceStatusGroup<V>] {
+    column.as_deref().unwrap_or_default()
 }
 
-/// §3.5 step 7: allocate the rows (only now) and fill them; defaults are those of §3.2.
-fn expand(plan: &Plan, c: &InstanceStatusColumns) -> Result<Vec<InstanceRow>, CodecError> {
-    let members = &plan.members;
-    let mut rows: Vec<InstanceRow> = members
-        .iter()
-        .map(|i| InstanceRow {
-            index: i64::from(i),
-            ..InstanceRow::default()
-        })
-        .collect();
-    assign(&mut rows, plan, 0, c.phases.as_deref(), |r, v| {
-        r.phase.clone_from(v)
-    });
-    assign(
-        &mut rows,
-        plan,
-        1,
-        c.running_revisions.as_deref(),
-        |r, v| r.running_revision.clone_from(v),
-    );
-    assign(&mut rows, plan, 2, c.target_revisions.as_deref(), |r, v| {
-        r.target_revision.clone_from(v)
-    });
-    assign(&mut rows, plan, 3, c.incarnations.as_deref(), |r, v| {
-        r.incarnation = *v
-    });
-    assign(&mut rows, plan, 4, c.pod_counts.as_deref(), |r, v| {
-        r.pod_count = i64::from(*v)
-    });
-    assign(
-        &mut rows,
-        plan,
-        5,
-        c.serving_pod_counts.as_deref(),
-        |r, v| r.serving_pod_count = i64::from(*v),
-    );
-    assign(
-        &mut rows,
-        plan,
-        6,
-        c.available_pod_counts.as_deref(),
-        |r, v| r.available_pod_count = i64::from(*v),
-    );
-    if let Some(set) = &plan.admitted {
-        for_each_row(&mut rows, members, set, |r| r.admitted = true);
+/// §3.5 step 7: allocate the rows (only now) and fill them; defaults are those of §3.2. `sets`
+/// are the grouped columns' sets in §3.5 order, `flags` the `admitted` and `activeOrdinalOne` sets.
+fn expand(c: &Columns, m: &IndexSet, sets: &[Vec<IndexSet>; 7], flags: &[Flag; 2]) -> DecodeResult {
+    let mut rows = vec![InstanceRow::default(); m.len()];
+    for (row, index) in rows.iter_mut().zip(m.iter()) {
+        row.index = index.into();
     }
-    if let Some(set) = &plan.active_one {
-        for_each_row(&mut rows, members, set, |r| r.active_ordinal = 1);
+    let [phases, running, target, incarnations, pods, serving, available] = sets;
+    for (set, g) in phases.iter().zip(groups(&c.phases)) {
+        each_row(&mut rows, m, set, |r| r.phase.clone_from(&g.value));
     }
-    for entry in c.entries.iter().flatten() {
-        if let Some(row) = members
-            .rank(i64::from(entry.index))
-            .and_then(|r| rows.get_mut(r))
-        {
+    for (set, g) in running.iter().zip(groups(&c.running_revisions)) {
+        each_row(&mut rows, m, set, |r| {
+            r.running_revision.clone_from(&g.value)
+        });
+    }
+    for (set, g) in target.iter().zip(groups(&c.target_revisions)) {
+        each_row(&mut rows, m, set, |r| {
+            r.target_revision.clone_from(&g.value)
+        });
+    }
+    for (set, g) in incarnations.iter().zip(groups(&c.incarnations)) {
+        each_row(&mut rows, m, set, |r| r.incarnation = g.value);
+    }
+    for (set, g) in pods.iter().zip(groups(&c.pod_counts)) {
+        each_row(&mut rows, m, set, |r| r.pod_count = g.value.into());
+    }
+    for (set, g) in serving.iter().zip(groups(&c.serving_pod_counts)) {
+        each_row(&mut rows, m, set, |r| r.serving_pod_count = g.value.into());
+    }
+    for (set, g) in available.iter().zip(groups(&c.available_pod_counts)) {
+        each_row(&mut rows, m, set, |r| {
+            r.available_pod_count = g.value.into()
+        });
+    }
+    let [admitted, active_one] = flags;
+    if let Some(set) = admitted {
+        each_row(&mut rows, m, set, |r| r.admitted = true);
+    }
+    if let Some(set) = active_one {
+        each_row(&mut rows, m, set, |r| r.active_ordinal = 1);
+    }
+    copy_entries(&mut rows, m, c.entries.as_deref().unwrap_or_default());
+    reorder(rows, m, c.row_order.as_deref())
+}
+
+/// Copies `readySince` and `operation` from each entry onto its row (ascending member order).
+fn copy_entries(rows: &mut [InstanceRow], m: &IndexSet, entries: &[Entry]) {
+    for entry in entries {
+        if let Some(row) = m.rank(entry.index.into()).and_then(|r| rows.get_mut(r)) {
             row.ready_since.clone_from(&entry.ready_since);
             row.operation.clone_from(&entry.operation);
             row.has_operation = entry.operation.is_some();
         }
     }
-    let Some(order) = &c.row_order else {
+}
+
+/// Puts rows (ascending member order) into the validated `rowOrder`, if any. The error arm is
+/// unreachable after validation and only keeps this total: it never yields partial rows.
+fn reorder(rows: Vec<InstanceRow>, m: &IndexSet, order: Option<&[i32]>) -> DecodeResult {
+    let Some(order) = order else {
         return Ok(rows);
     };
     let mut slots: Vec<Option<InstanceRow>> = rows.into_iter().map(Some).collect();
-    // Validated as a permutation already; the error arm only keeps this total (no partial rows).
-    order
-        .iter()
-        .map(|&i| {
-            members
-                .rank(i64::from(i))
-                .and_then(|r| slots.get_mut(r))
-                .and_then(Option::take)
-        })
-        .map(|row| row.ok_or(CodecError::Coverage))
-        .collect()
+    let mut take = |i: i32| m.rank(i.into()).and_then(|r| slots.get_mut(r)?.take());
+    let ordered: Option<Vec<InstanceRow>> = order.iter().map(|&i| take(i)).collect();
+    ordered.ok_or(CodecError::Coverage)
 }
 
-/// Why §5.3 step 8 refused a row set. `position` is the row's place in stored order. Display is
-/// [`STATUS_INVALID`] plus a short detail that never echoes status strings.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What §5.3 step 8 found wrong with one row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowProblem {
+    NegativeIndex,
+    UnknownPhase,
+    NegativeIncarnation,
+    NegativeCount,
+    ActiveOrdinal,
+    DuplicateIndex,
+}
+
+impl RowProblem {
+    /// Short human detail; never echoes status strings.
+    pub fn detail(self) -> &'static str {
+        match self {
+            Self::NegativeIndex => "a negative index",
+            Self::UnknownPhase => "an unknown phase",
+            Self::NegativeIncarnation => "a negative incarnation",
+            Self::NegativeCount => "a negative pod count",
+            Self::ActiveOrdinal => "an activeOrdinal other than 0 or 1",
+            Self::DuplicateIndex => "a duplicate index",
+        }
+    }
+}
+
+/// Why §5.3 step 8 refused a row set; `position` is the row's place in stored order. Display is
+/// [`STATUS_INVALID`] plus a short detail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowError {
-    TooManyRows { rows: usize },
-    NegativeIndex { position: usize, index: i64 },
-    UnknownPhase { position: usize, index: i64 },
-    NegativeIncarnation { position: usize, index: i64 },
-    NegativeCount { position: usize, index: i64 },
-    ActiveOrdinal { position: usize, index: i64 },
-    DuplicateIndex { position: usize, index: i64 },
+    TooManyRows {
+        rows: usize,
+    },
+    InvalidRow {
+        position: usize,
+        index: i64,
+        problem: RowProblem,
+    },
 }
 
 impl fmt::Display for RowError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (position, index, what) = match *self {
-            Self::TooManyRows { rows } => {
-                return write!(
-                    f,
-                    "{STATUS_INVALID}: {rows} rows exceed the limit of {MAX_ROWS}"
-                );
+        write!(f, "{STATUS_INVALID}: ")?;
+        match *self {
+            Self::TooManyRows { rows } => write!(f, "{rows} rows exceed the limit of {MAX_ROWS}"),
+            Self::InvalidRow {
+                position: p,
+                index: i,
+                problem,
+            } => {
+                write!(f, "row {p} (index {i}) has {}", problem.detail())
             }
-            Self::NegativeIndex { position, index } => (position, index, "a negative index"),
-            Self::UnknownPhase { position, index } => (position, index, "an unknown phase"),
-            Self::NegativeIncarnation { position, index } => {
-                (position, index, "a negative incarnation")
-            }
-            Self::NegativeCount { position, index } => (position, index, "a negative pod count"),
-            Self::ActiveOrdinal { position, index } => {
-                (position, index, "an activeOrdinal other than 0 or 1")
-            }
-            Self::DuplicateIndex { position, index } => (position, index, "a duplicate index"),
-        };
-        write!(
-            f,
-            "{STATUS_INVALID}: row {position} (index {index}) has {what}"
-        )
+        }
     }
 }
 
 impl std::error::Error for RowError {}
 
-/// Alfred's row checks (§5.3 step 8) for rows of either encoding, row by row in stored order,
-/// first failure wins: at most [`MAX_ROWS`] rows; then per row index ≥ 0, phase one of
-/// [`PHASES`], incarnation ≥ 0, the three counts ≥ 0, activeOrdinal ∈ {0, 1}, and an index not
-/// seen on an earlier row.
+/// The first problem of one row in Alfred's order, ignoring uniqueness.
+fn row_problem(row: &InstanceRow) -> Option<RowProblem> {
+    let min_count = row
+        .pod_count
+        .min(row.serving_pod_count)
+        .min(row.available_pod_count);
+    if row.index < 0 {
+        Some(RowProblem::NegativeIndex)
+    } else if !PHASES.contains(&row.phase.as_str()) {
+        Some(RowProblem::UnknownPhase)
+    } else if row.incarnation < 0 {
+        Some(RowProblem::NegativeIncarnation)
+    } else if min_count < 0 {
+        Some(RowProblem::NegativeCount)
+    } else if !matches!(row.active_ordinal, 0 | 1) {
+        Some(RowProblem::ActiveOrdinal)
+    } else {
+        None
+    }
+}
+
+/// Alfred's row checks (§5.3 step 8) for rows of either encoding, first failure wins: at most
+/// [`MAX_ROWS`] rows; then row by row in stored order: index ≥ 0, phase one of [`PHASES`],
+/// incarnation ≥ 0, the three counts ≥ 0, activeOrdinal ∈ {0, 1}, index not on an earlier row.
 pub fn check_rows(rows: &[InstanceRow]) -> Result<(), RowError> {
     if rows.len() > MAX_ROWS {
         return Err(RowError::TooManyRows { rows: rows.len() });
     }
     let mut seen = HashSet::with_capacity(rows.len());
     for (position, row) in rows.iter().enumerate() {
-        let index = row.index;
-        let error = if index < 0 {
-            RowError::NegativeIndex { position, index }
-        } else if !PHASES.contains(&row.phase.as_str()) {
-            RowError::UnknownPhase { position, index }
-        } else if row.incarnation < 0 {
-            RowError::NegativeIncarnation { position, index }
-        } else if row.pod_count < 0 || row.serving_pod_count < 0 || row.available_pod_count < 0 {
-            RowError::NegativeCount { position, index }
-        } else if row.active_ordinal != 0 && row.active_ordinal != 1 {
-            RowError::ActiveOrdinal { position, index }
-        } else if !seen.insert(index) {
-            RowError::DuplicateIndex { position, index }
-        } else {
-            continue;
-        };
-        return Err(error);
+        let duplicate = || (!seen.insert(row.index)).then_some(RowProblem::DuplicateIndex);
+        if let Some(problem) = row_problem(row).or_else(duplicate) {
+            let index = row.index;
+            return Err(RowError::InvalidRow {
+                position,
+                index,
+                problem,
+            });
+        }
     }
     Ok(())
 }
@@ -807,7 +736,19 @@ mod tests {
 
     #[test]
     fn catalogue_reasons_and_messages() {
-        let reasons: Vec<_> = CodecError::ALL.iter().map(|e| e.reason()).collect();
+        use CodecError::*;
+        let all = [
+            UnknownEncoding,
+            RepresentationUnion,
+            RangeSyntax,
+            RangeOrder,
+            RangeOverflow,
+            CardinalityLimit,
+            Coverage,
+            CanonicalOrder,
+            ValueDomain,
+        ];
+        let reasons: Vec<_> = all.iter().map(|e| e.reason()).collect();
         assert_eq!(
             reasons,
             [
@@ -822,25 +763,20 @@ mod tests {
                 "value_domain",
             ]
         );
+        let messages: Vec<_> = all.iter().map(|e| e.to_string()).collect();
         assert_eq!(
-            CodecError::UnknownEncoding.to_string(),
-            "instance status encoding is unknown"
-        );
-        assert_eq!(
-            CodecError::RangeOverflow.message(),
-            "instance index set exceeds the supported index domain"
-        );
-        assert_eq!(
-            CodecError::CardinalityLimit.message(),
-            "instance status cardinality limit is invalid"
-        );
-        assert_eq!(
-            CodecError::ValueDomain.to_string(),
-            "instance status value is outside its supported domain"
-        );
-        assert_eq!(
-            CodecError::CanonicalOrder.message(),
-            "instance status column order is not canonical"
+            messages,
+            [
+                "instance status encoding is unknown",
+                "instance status representation is invalid",
+                "instance index set syntax is invalid",
+                "instance index set order is invalid",
+                "instance index set exceeds the supported index domain",
+                "instance status cardinality limit is invalid",
+                "instance status column coverage is invalid",
+                "instance status column order is not canonical",
+                "instance status value is outside its supported domain",
+            ]
         );
     }
 
@@ -1356,10 +1292,7 @@ mod tests {
         );
         assert_eq!(
             check_rows(&rows),
-            Err(RowError::UnknownPhase {
-                position: 1,
-                index: 1
-            })
+            Err(invalid(1, 1, RowProblem::UnknownPhase))
         );
         for bad in [
             json!(3),
@@ -1389,73 +1322,56 @@ mod tests {
         assert_eq!(check_rows(&rows[..MAX_ROWS]), Ok(()));
     }
 
+    fn invalid(position: usize, index: i64, problem: RowProblem) -> RowError {
+        RowError::InvalidRow {
+            position,
+            index,
+            problem,
+        }
+    }
+
+    fn ok_row() -> InstanceRow {
+        row(0, "Ready", ["r", ""], 0, [0; 3], false, 1)
+    }
+
+    /// `check_rows` on a valid row 0 followed by a valid row 1 changed by `f`.
+    fn second(f: fn(&mut InstanceRow)) -> Result<(), RowError> {
+        let mut r = InstanceRow {
+            index: 1,
+            ..ok_row()
+        };
+        f(&mut r);
+        check_rows(&[ok_row(), r])
+    }
+
     #[test]
-    fn row_checks_each_rule() {
-        let ok = row(0, "Ready", ["r", ""], 0, [0; 3], false, 1);
-        let with = |f: fn(&mut InstanceRow)| {
-            let mut r = ok.clone();
-            f(&mut r);
-            check_rows(&[ok.clone(), InstanceRow { index: 1, ..r }])
-        };
-        let at = |e: fn(usize, i64) -> RowError| Err(e(1, 1));
-        assert_eq!(check_rows(&[ok.clone()]), Ok(()));
-        assert_eq!(check_rows(&[]), Ok(()));
-        assert_eq!(with(|_| {}), Ok(()));
-        let neg = InstanceRow {
-            index: -1,
-            ..ok.clone()
-        };
-        assert_eq!(
-            check_rows(&[neg]),
-            Err(RowError::NegativeIndex {
-                position: 0,
-                index: -1
-            })
-        );
-        assert_eq!(
-            with(|r| r.phase = "ready".into()),
-            at(|position, index| RowError::UnknownPhase { position, index })
-        );
-        assert_eq!(
-            with(|r| r.phase.clear()),
-            at(|position, index| RowError::UnknownPhase { position, index })
-        );
-        assert_eq!(
-            with(|r| r.incarnation = -1),
-            at(|position, index| RowError::NegativeIncarnation { position, index })
-        );
-        assert_eq!(
-            with(|r| r.pod_count = -1),
-            at(|position, index| RowError::NegativeCount { position, index })
-        );
-        assert_eq!(
-            with(|r| r.serving_pod_count = -1),
-            at(|position, index| RowError::NegativeCount { position, index })
-        );
-        assert_eq!(
-            with(|r| r.available_pod_count = -1),
-            at(|position, index| RowError::NegativeCount { position, index })
-        );
-        assert_eq!(
-            with(|r| r.active_ordinal = 2),
-            at(|position, index| RowError::ActiveOrdinal { position, index })
-        );
-        assert_eq!(
-            with(|r| r.active_ordinal = -1),
-            at(|position, index| RowError::ActiveOrdinal { position, index })
-        );
-        assert_eq!(
-            check_rows(&[ok.clone(), ok.clone()]),
-            Err(RowError::DuplicateIndex {
-                position: 1,
-                index: 0
-            })
-        );
+    fn row_checks_field_rules() {
+        use RowProblem::*;
+        type Mutation = fn(&mut InstanceRow);
+        let cases: [(Mutation, RowProblem); 9] = [
+            (|r| r.phase = "ready".into(), UnknownPhase),
+            (|r| r.phase.clear(), UnknownPhase),
+            (|r| r.incarnation = -1, NegativeIncarnation),
+            (|r| r.pod_count = -1, NegativeCount),
+            (|r| r.serving_pod_count = -1, NegativeCount),
+            (|r| r.available_pod_count = -1, NegativeCount),
+            (|r| r.active_ordinal = 2, ActiveOrdinal),
+            (|r| r.active_ordinal = -1, ActiveOrdinal),
+            (|r| r.index = 0, DuplicateIndex),
+        ];
+        for (i, (f, problem)) in cases.into_iter().enumerate() {
+            assert_eq!(
+                second(f),
+                Err(invalid(1, i64::from(problem != DuplicateIndex), problem)),
+                "case {i}"
+            );
+        }
+        assert_eq!(second(|_| {}), Ok(()));
         for phase in PHASES {
             assert_eq!(
                 check_rows(&[InstanceRow {
                     phase: phase.into(),
-                    ..ok.clone()
+                    ..ok_row()
                 }]),
                 Ok(())
             );
@@ -1463,11 +1379,34 @@ mod tests {
     }
 
     #[test]
-    fn row_error_display() {
-        let e = RowError::DuplicateIndex {
-            position: 3,
-            index: 7,
+    fn row_checks_index_rules_and_order() {
+        assert_eq!(check_rows(&[]), Ok(()));
+        assert_eq!(check_rows(&[ok_row()]), Ok(()));
+        let neg = InstanceRow {
+            index: -1,
+            ..ok_row()
         };
+        assert_eq!(
+            check_rows(&[neg]),
+            Err(invalid(0, -1, RowProblem::NegativeIndex))
+        );
+        // Field checks come before uniqueness on the same row, rows are checked in order.
+        let both = second(|r| {
+            r.index = 0;
+            r.incarnation = -1;
+        });
+        assert_eq!(both, Err(invalid(1, 0, RowProblem::NegativeIncarnation)));
+        let bad_first = InstanceRow {
+            active_ordinal: 5,
+            ..ok_row()
+        };
+        let dup = check_rows(&[bad_first, ok_row(), ok_row()]);
+        assert_eq!(dup, Err(invalid(0, 0, RowProblem::ActiveOrdinal)));
+    }
+
+    #[test]
+    fn row_error_display() {
+        let e = invalid(3, 7, RowProblem::DuplicateIndex);
         assert_eq!(
             e.to_string(),
             "status is invalid: row 3 (index 7) has a duplicate index"

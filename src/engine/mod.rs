@@ -8,24 +8,32 @@
 
 pub mod alfred_config;
 pub mod analysis;
+pub mod benefit;
+pub mod defrag_policy;
 pub mod eligibility;
 pub mod fit;
 pub mod fragmentation;
 pub mod gpu;
 pub mod health;
+pub mod health_policy;
 pub mod indexset;
 pub mod irstatus;
 pub mod journal_strict;
 pub mod migration_request;
 pub mod migration_state;
 pub mod model;
+pub mod moves;
 pub mod nodes;
 pub mod omenative;
 pub mod omenative_pods;
+pub mod planning;
 pub mod pool_score;
 pub mod pools;
 pub mod quantity;
+pub mod recommendations;
+pub mod recommendations_node;
 pub mod scoring;
+pub mod surge;
 pub mod workloads;
 
 #[cfg(test)]

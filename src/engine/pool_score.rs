@@ -109,6 +109,7 @@ pub fn score_pool(
             .unwrap_or(0),
         movable_pods: items.len() as u64,
         nodes,
+        pending: pool.pending,
     }
 }
 

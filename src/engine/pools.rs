@@ -74,6 +74,8 @@ pub struct PoolReport {
     pub largest_fit_after: u32,
     /// Movable pod footprints used for the repack.
     pub movable_pods: u64,
+    /// Pending GPU pods counted in this pool (snapshot indices).
+    pub pending: Vec<usize>,
 }
 
 /// Inputs to the pool scoring besides the snapshot.

@@ -2,11 +2,14 @@
 //! (ladder, prior, λ, τ, threshold, spot), eligibility switches and node rules. Keeping them in
 //! one place means the engines never depend on the config's layout.
 //!
-//! Owns: `ScoringRules`, the `from_config` constructors. Pure; must not import anything outside
-//! `std` and `engine`.
+//! Owns: `ScoringRules`, the `from_config` constructors, node-rule adapters. Pure; must not
+//! import anything outside `std` and `engine`.
 
-use crate::engine::alfred_config::AlfredConfig;
+use std::collections::BTreeMap;
+
+use crate::engine::alfred_config::{AlfredConfig, NodeFacts};
 use crate::engine::eligibility::EligibilityRules;
+use crate::engine::model::{Labels, Node, Time};
 
 /// Inputs of the per-pool score.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,45 +30,83 @@ pub struct ScoringRules {
 
 impl ScoringRules {
     /// The scoring rules of `cfg`.
-    pub fn from_config(_cfg: &AlfredConfig) -> Self {
+    pub fn from_config(cfg: &AlfredConfig) -> Self {
+        let defrag = &cfg.policies.defragmentation;
+        let scoring = &defrag.scoring;
         ScoringRules {
-            ladder: vec![1, 2, 4, 8],
-            prior: vec![0.1, 0.1, 0.2, 0.6],
-            lambda: 0.3,
-            tau_minutes: 30.0,
-            threshold: 0.25,
-            avoid_spot: true,
+            ladder: scoring.size_ladder.clone(),
+            prior: scoring
+                .size_ladder
+                .iter()
+                .map(|s| scoring.prior_weight(*s))
+                .collect(),
+            lambda: scoring.demand_blend_lambda,
+            tau_minutes: f64::from(scoring.pending_urgency_tau_minutes),
+            threshold: defrag.fragmentation_threshold,
+            avoid_spot: cfg.spot_policy.avoid_as_target,
         }
     }
 }
 
 impl EligibilityRules {
     /// The eligibility switches of `cfg` with the executor state.
-    pub fn from_config(_cfg: &AlfredConfig, executor_available: bool) -> Self {
+    pub fn from_config(cfg: &AlfredConfig, executor_available: bool) -> Self {
         EligibilityRules {
-            default_movable: true,
-            omenative_migration_enabled: true,
+            default_movable: cfg.default_movable,
+            omenative_migration_enabled: cfg.omenative_migration_enabled,
             executor_available,
-            per_workload_cooldown_minutes: 30,
+            per_workload_cooldown_minutes: i64::from(cfg.per_workload_cooldown_minutes),
         }
     }
 }
 
 /// `(triggerConditions, nodeSuspicionWindowMinutes)`.
-pub fn health_rules(_cfg: &AlfredConfig) -> (&[String], i64) {
-    (&[], 30)
+pub fn health_rules(cfg: &AlfredConfig) -> (&[String], i64) {
+    let h = &cfg.policies.node_health;
+    (
+        &h.trigger_conditions,
+        i64::from(h.node_suspicion_window_minutes),
+    )
 }
 
-/// Names of the maintenance triggers matching `node` at `now`.
-pub fn maintenance_triggers(
-    _cfg: &AlfredConfig,
-    _node: &crate::engine::model::Node,
-    _now: crate::engine::model::Time,
-) -> Vec<String> {
-    Vec::new()
+/// Names of the maintenance triggers matching `node` at `now`, sorted.
+pub fn maintenance_triggers(cfg: &AlfredConfig, node: &Node, now: Time) -> Vec<String> {
+    if cfg.policies.node_health.maintenance.triggers.is_empty() {
+        // The common case: no node facts to build.
+        return Vec::new();
+    }
+    let labels: BTreeMap<String, String> = node
+        .labels
+        .0
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let conditions: Vec<(String, String)> = node
+        .conditions
+        .iter()
+        .map(|c| (c.kind.to_string(), c.status.to_string()))
+        .collect();
+    let taints: Vec<(String, String, String)> = node
+        .taints
+        .iter()
+        .map(|t| (t.key.to_string(), t.value.to_string(), t.effect.to_string()))
+        .collect();
+    let facts = NodeFacts {
+        labels: &labels,
+        conditions: &conditions,
+        taints: &taints,
+    };
+    cfg.matching_maintenance_triggers(&facts, now.timestamp())
+        .into_iter()
+        .map(str::to_string)
+        .collect()
 }
 
-/// Whether a node is preemptible under `spotPolicy.preemptibleLabels`.
-pub fn is_preemptible(_cfg: &AlfredConfig, _labels: &crate::engine::model::Labels) -> bool {
-    false
+/// Whether a node is preemptible: it has one of `spotPolicy.preemptibleLabels` with a value
+/// other than `"false"` (the rule of `AlfredConfig::is_preemptible`, on compact labels).
+pub fn is_preemptible(cfg: &AlfredConfig, labels: &Labels) -> bool {
+    cfg.spot_policy
+        .preemptible_labels
+        .iter()
+        .any(|key| labels.get(key).is_some_and(|v| v != "false"))
 }

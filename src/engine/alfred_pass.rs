@@ -1,0 +1,105 @@
+//! One decision pass as Alfred would run it on this snapshot: the journal's state, both
+//! policies, and (in execute mode) the arbiter and dispatcher view.
+//!
+//! Owns: `JournalView`, `decision_pass`. Pure; must not import anything outside `std`,
+//! `chrono` types and `engine`.
+
+use crate::engine::alfred_config::Mode;
+use crate::engine::arbiter::{arbitrate, ArbiterState};
+use crate::engine::defrag_policy::defrag_rows;
+use crate::engine::health_policy::health_rows;
+use crate::engine::journal::{parse_journal, Journal};
+use crate::engine::journal_blocking::{blocking_state, journal_unavailable_message, Blocking};
+use crate::engine::model::ClusterSnapshot;
+use crate::engine::moves::MoveRow;
+use crate::engine::planning::PlanContext;
+
+/// The dispatch journal as read from `alfred-dispatch-state`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JournalView {
+    /// The ConfigMap does not exist (migration API off).
+    Absent,
+    /// The ConfigMap exists but has no `state.json` key.
+    MissingKey,
+    /// `state.json` fails Alfred's strict rules: every admitted move is withheld.
+    Unreadable(String),
+    /// A strictly valid journal and what blocks Alfred because of it.
+    Valid(Journal, Blocking),
+}
+
+impl JournalView {
+    /// Reads the journal from the ConfigMap `namespace/alfred-dispatch-state`.
+    pub fn read(snap: &ClusterSnapshot, namespace: &str) -> Self {
+        let Some(cm) = snap.config_map(namespace, "alfred-dispatch-state") else {
+            return JournalView::Absent;
+        };
+        let Some(text) = cm.data.get("state.json") else {
+            return JournalView::MissingKey;
+        };
+        match parse_journal(text.as_bytes()) {
+            Ok(j) => {
+                let blocking = blocking_state(&j);
+                JournalView::Valid(j, blocking)
+            }
+            Err(e) => JournalView::Unreadable(journal_unavailable_message(&e)),
+        }
+    }
+
+    /// The parsed journal, when valid.
+    pub fn journal(&self) -> Option<&Journal> {
+        match self {
+            JournalView::Valid(j, _) => Some(j),
+            _ => None,
+        }
+    }
+}
+
+/// Any InferenceService carries a `cooldown-minutes` annotation that is not a whole number
+/// ≥ 0: in execute mode Alfred withholds every submission (`InvalidCooldown`).
+fn invalid_cooldown(snap: &ClusterSnapshot) -> bool {
+    snap.isvcs.iter().any(|w| {
+        w.annotation("alfred.ome.io/cooldown-minutes")
+            .is_some_and(|v| v.parse::<i64>().map_or(true, |m| m < 0))
+    })
+}
+
+/// The arbiter's reconstructed state, with the dispatcher's pass-wide withhold reason.
+fn arbiter_state(ctx: &PlanContext<'_>, journal: &JournalView) -> ArbiterState {
+    let mut state = ArbiterState::from_journal(journal.journal(), ctx.now);
+    state.pass_withhold = match journal {
+        JournalView::Absent | JournalView::MissingKey => Some("JournalUnavailable"),
+        JournalView::Unreadable(_) => Some("JournalUnavailable"),
+        JournalView::Valid(j, blocking) => blocking
+            .withhold_reason()
+            .or_else(|| invalid_cooldown(ctx.snap).then_some("InvalidCooldown"))
+            .or_else(|| {
+                j.backoff_until
+                    .filter(|until| ctx.now < *until)
+                    .map(|_| "FailureBackoff")
+            }),
+    };
+    let any_request = ctx.workloads.migrations.iter().any(|m| m.active > 0);
+    state.first_preflight = any_request.then_some("InFlightCap");
+    state
+}
+
+/// Runs both policies and, in execute mode, the arbiter. Rows are in Alfred's arbitration
+/// order: class, executable first, score desc, footprint asc, identity.
+pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRow> {
+    let mut rows = health_rows(ctx);
+    rows.extend(defrag_rows(ctx));
+    if ctx.cfg.mode == Mode::Execute {
+        let state = arbiter_state(ctx, journal);
+        arbitrate(ctx, &state, &mut rows);
+    }
+    rows.sort_by(|a, b| {
+        b.class()
+            .cmp(&a.class())
+            .then_with(|| (b.outcome != "advisory").cmp(&(a.outcome != "advisory")))
+            .then_with(|| b.score.total_cmp(&a.score))
+            .then_with(|| a.footprint.cmp(&b.footprint))
+            .then_with(|| a.identity().cmp(&b.identity()))
+            .then_with(|| a.policy.cmp(b.policy))
+    });
+    rows
+}

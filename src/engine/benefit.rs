@@ -1,0 +1,185 @@
+//! The benefit of one planned move (`alfred.md` §6.4 "Benefit/cost"): the pool's weighted
+//! fragmentation before minus after, where a move changes only its target and source bins, so
+//! the after-value is computed from per-size slot deltas instead of re-scoring the pool.
+//!
+//! Owns: `PoolProfile`, `move_benefit`. Pure; must not import anything outside `std` and
+//! `engine`.
+
+use std::collections::HashMap;
+
+use crate::engine::fragmentation::{frag, Bin};
+
+/// What the benefit of a move in one pool needs: the observed bins, weights and slots.
+#[derive(Debug, Clone, Default)]
+pub struct PoolProfile {
+    /// Bins by node index.
+    pub bins: HashMap<usize, Bin>,
+    /// Ladder sizes.
+    pub ladder: Vec<u32>,
+    /// Weights aligned with `ladder`.
+    pub weights: Vec<f64>,
+    /// Observed slots aligned with `ladder`.
+    pub slots: Vec<u64>,
+    /// Observed `TotalFree`.
+    pub total_free: u64,
+    /// Largest bin capacity.
+    pub max_cap: u32,
+    /// Bins with `cap == max_cap` and every GPU free.
+    pub fully_free: u64,
+    /// Observed weighted fragmentation.
+    pub observed: f64,
+    /// Largest free block on one bin now.
+    pub max_free: u32,
+}
+
+impl PoolProfile {
+    /// Builds the profile from `(node, bin)` pairs and the per-size weights and slots.
+    pub fn new(bins: &[(usize, Bin)], ladder: &[u32], weights: &[f64], slots: &[u64]) -> Self {
+        let max_cap = bins.iter().map(|(_, b)| b.cap).max().unwrap_or(0);
+        let fully_free = bins
+            .iter()
+            .filter(|(_, b)| b.cap == max_cap && b.free == b.cap)
+            .count() as u64;
+        let total_free = bins.iter().map(|(_, b)| u64::from(b.free)).sum();
+        let observed = ladder
+            .iter()
+            .zip(slots)
+            .zip(weights)
+            .map(|((s, n), w)| w * frag(*n, *s, total_free))
+            .sum();
+        PoolProfile {
+            bins: bins.iter().copied().collect(),
+            ladder: ladder.to_vec(),
+            weights: weights.to_vec(),
+            slots: slots.to_vec(),
+            total_free,
+            max_cap,
+            fully_free,
+            observed,
+            max_free: bins.iter().map(|(_, b)| b.free).max().unwrap_or(0),
+        }
+    }
+
+    fn slot_count(&self, b: Bin, size: u32) -> u64 {
+        u64::from(b.free / size)
+    }
+
+    fn is_fully_free(&self, b: Bin) -> bool {
+        b.cap == self.max_cap && b.free == b.cap
+    }
+
+    /// Weighted fragmentation after `moves` `(source node, target node, gpus)`: each move is
+    /// subtracted from its target bin (which must have room, else `None`), then each footprint
+    /// is added back to its source when the source is a bin (clamped at its capacity).
+    pub fn after_moves(&self, moves: &[(usize, usize, u32)]) -> Option<f64> {
+        let changed = self.changed_bins(moves)?;
+        Some(self.weighted_after(&changed))
+    }
+
+    /// The bins a set of moves changes, with their free GPUs after the moves.
+    pub fn changed_bins(&self, moves: &[(usize, usize, u32)]) -> Option<HashMap<usize, Bin>> {
+        let mut changed: HashMap<usize, Bin> = HashMap::new();
+        for (_, target, gpus) in moves {
+            let bin = changed.entry(*target).or_insert(*self.bins.get(target)?);
+            bin.free = bin.free.checked_sub(*gpus)?;
+        }
+        for (source, _, gpus) in moves {
+            if let Some(b) = self.bins.get(source) {
+                let bin = changed.entry(*source).or_insert(*b);
+                bin.free = bin.free.saturating_add(*gpus).min(bin.cap);
+            }
+        }
+        Some(changed)
+    }
+
+    fn weighted_after(&self, changed: &HashMap<usize, Bin>) -> f64 {
+        let mut fully_free = self.fully_free as i64;
+        for (node, after) in changed {
+            let before = self.bins[node];
+            fully_free +=
+                i64::from(self.is_fully_free(*after)) - i64::from(self.is_fully_free(before));
+        }
+        self.ladder
+            .iter()
+            .enumerate()
+            .map(|(i, size)| {
+                let slots = if *size == 0 || self.max_cap == 0 {
+                    0
+                } else if *size <= self.max_cap {
+                    let delta: i64 = changed
+                        .iter()
+                        .map(|(n, after)| {
+                            self.slot_count(*after, *size) as i64
+                                - self.slot_count(self.bins[n], *size) as i64
+                        })
+                        .sum();
+                    (self.slots[i] as i64 + delta).max(0) as u64
+                } else {
+                    fully_free.max(0) as u64 / u64::from(size.div_ceil(self.max_cap))
+                };
+                self.weights[i] * frag(slots, *size, self.total_free)
+            })
+            .sum()
+    }
+}
+
+/// `F_before − F_after` for the moves, `None` when a target lacks room or is not a bin.
+pub fn move_benefit(profile: &PoolProfile, moves: &[(usize, usize, u32)]) -> Option<f64> {
+    profile
+        .after_moves(moves)
+        .map(|after| profile.observed - after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::fragmentation::{profile, weights};
+
+    #[test]
+    fn worked_example_6_5_candidates() {
+        // Nodes 0 = A (free 6), 1 = B (free 7), 2 = C (free 0).
+        let bins = [
+            (0, Bin { free: 6, cap: 8 }),
+            (1, Bin { free: 7, cap: 8 }),
+            (2, Bin { free: 0, cap: 8 }),
+        ];
+        let ladder = [1, 2, 4, 8];
+        let w = weights(&[3, 0, 0, 8], &[0.1, 0.1, 0.2, 0.6], 0.3);
+        let plain: Vec<Bin> = bins.iter().map(|(_, b)| *b).collect();
+        let before = profile(&plain, &ladder, &w, 13);
+        let p = PoolProfile::new(&bins, &ladder, &w, &before.slots);
+        // The instance on B moves to A: after = (A5, B8, C0) → benefit 0.4425 → score 0.2925.
+        let b = move_benefit(&p, &[(1, 0, 1)]).unwrap();
+        assert!((b - 0.4425).abs() < 5e-5, "{b}");
+        assert!((b - 0.15 - 0.2925).abs() < 5e-5);
+        // The instance on A moves to B: after (A7, B6) → benefit 0 → score −0.15.
+        let a = move_benefit(&p, &[(0, 1, 1)]).unwrap();
+        assert!(a.abs() < 1e-12, "{a}");
+        // A target without room is not a plan.
+        assert_eq!(move_benefit(&p, &[(0, 2, 1)]), None);
+    }
+
+    #[test]
+    fn incremental_equals_full_rescoring() {
+        let bins = [
+            (0, Bin { free: 3, cap: 8 }),
+            (1, Bin { free: 8, cap: 8 }),
+            (2, Bin { free: 5, cap: 8 }),
+            (3, Bin { free: 1, cap: 4 }),
+        ];
+        let ladder = [1, 2, 4, 8, 16];
+        let w = weights(&[1, 2, 4, 8, 16], &[0.2; 5], 0.3);
+        let plain: Vec<Bin> = bins.iter().map(|(_, b)| *b).collect();
+        let before = profile(&plain, &ladder, &w, 17);
+        let p = PoolProfile::new(&bins, &ladder, &w, &before.slots);
+        let after_bins = [
+            Bin { free: 6, cap: 8 },
+            Bin { free: 8, cap: 8 },
+            Bin { free: 2, cap: 8 },
+            Bin { free: 1, cap: 4 },
+        ];
+        let full = profile(&after_bins, &ladder, &w, 17).weighted;
+        let incremental = p.after_moves(&[(0, 2, 3)]).unwrap();
+        assert!((full - incremental).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,264 @@
+//! Alfred's defragmentation policy (`alfred.md` §6.3–§6.4): per open pool, advice for
+//! MultiNode and RawDeployment components, and for OMENative Instances the eligibility verdict,
+//! the surge plan, benefit − cost, the emergency and spot boosts, and maintenance windows.
+//!
+//! Owns: `defrag_rows`. Pure; must not import anything outside `std`, `chrono` types and
+//! `engine`.
+
+use crate::engine::eligibility::{cooldown_minutes, is_movable};
+use crate::engine::migration_state::in_cooldown;
+use crate::engine::moves::{
+    MoveRow, LWS_UNSUPPORTED, MOVE_COST, NON_EXECUTABLE, NO_SURGE_HEADROOM, POLICY_DEFRAG,
+    RAW_UNSUPPORTED, REASON_FRAGMENTATION,
+};
+use crate::engine::planning::{InstanceFacts, PlanContext};
+use crate::engine::workloads::{Component, DeploymentMode};
+
+/// Every defragmentation row of the pass, ranked: score desc, footprint asc, identity.
+pub fn defrag_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
+    if !ctx.cfg.policies.defragmentation.enabled {
+        return Vec::new();
+    }
+    let mut rows = Vec::new();
+    for (p, pool) in ctx.pools.iter().enumerate() {
+        if !pool.above_threshold && !pool.advisory_open {
+            continue;
+        }
+        for (c, comp) in ctx.workloads.components.iter().enumerate() {
+            match comp.mode {
+                DeploymentMode::MultiNode => rows.extend(lws_row(ctx, comp, p)),
+                DeploymentMode::RawDeployment => raw_rows(ctx, comp, p, &mut rows),
+                DeploymentMode::OMENative => omenative_rows(ctx, c, p, &mut rows),
+                DeploymentMode::VirtualDeployment => {}
+            }
+        }
+    }
+    rows.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.footprint.cmp(&b.footprint))
+            .then_with(|| a.identity().cmp(&b.identity()))
+    });
+    rows
+}
+
+fn identity(ctx: &PlanContext<'_>, comp: &Component, instance: i64) -> (String, String, i64) {
+    (
+        ctx.snap.isvcs[comp.isvc].key(),
+        comp.name().to_string(),
+        instance,
+    )
+}
+
+/// Movable, no active migration and not cooling down: the gate of Raw and LWS advice.
+fn advisable(ctx: &PlanContext<'_>, comp: &Component) -> bool {
+    let isvc = &ctx.snap.isvcs[comp.isvc];
+    let state = &ctx.workloads.migrations[comp.isvc];
+    let window = cooldown_minutes(isvc, ctx.rules.per_workload_cooldown_minutes);
+    is_movable(isvc, ctx.rules.default_movable)
+        && state.active == 0
+        && !in_cooldown(state.last_migration, window, ctx.now)
+}
+
+fn lws_row(ctx: &PlanContext<'_>, comp: &Component, pool: usize) -> Option<MoveRow> {
+    if !ctx.cfg.lws_recommendations_enabled || !advisable(ctx, comp) {
+        return None;
+    }
+    // The primary pool holds most of the component's GPUs (ties by pool name).
+    let mut per_pool: Vec<(usize, u32)> = Vec::new();
+    let mut per_node: Vec<(usize, u32)> = Vec::new();
+    for inst in &comp.instances {
+        let facts = ctx.instance_facts(inst);
+        for (pod, gpus) in &facts.footprints {
+            let Some(n) = ctx.node_of(*pod) else { continue };
+            add(&mut per_node, n, *gpus);
+            if let Some(p) = ctx.pool_of_node(n) {
+                add(&mut per_pool, p, *gpus);
+            }
+        }
+    }
+    let primary = per_pool
+        .iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))?;
+    if primary.0 != pool {
+        return None;
+    }
+    let from = per_node
+        .iter()
+        .max_by(|a, b| {
+            a.1.cmp(&b.1)
+                .then_with(|| ctx.snap.nodes[b.0].name.cmp(&ctx.snap.nodes[a.0].name))
+        })
+        .map(|(n, _)| ctx.snap.nodes[*n].name.to_string());
+    let id = identity(ctx, comp, -1);
+    Some(MoveRow::advice(
+        POLICY_DEFRAG,
+        REASON_FRAGMENTATION,
+        id,
+        LWS_UNSUPPORTED,
+        from,
+        0.0,
+    ))
+}
+
+fn add(acc: &mut Vec<(usize, u32)>, key: usize, gpus: u32) {
+    match acc.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, g)) => *g += gpus,
+        None => acc.push((key, gpus)),
+    }
+}
+
+fn raw_rows(ctx: &PlanContext<'_>, comp: &Component, pool: usize, rows: &mut Vec<MoveRow>) {
+    if !advisable(ctx, comp) {
+        return;
+    }
+    for inst in &comp.instances {
+        let Some(&pod) = inst.pods.first() else {
+            continue;
+        };
+        let p = &ctx.snap.pods[pod];
+        let node = ctx.node_of(pod);
+        if p.gpus == 0 || p.terminating || node.and_then(|n| ctx.pool_of_node(n)) != Some(pool) {
+            continue;
+        }
+        let from = p.node.as_ref().map(|n| n.to_string());
+        let id = identity(ctx, comp, inst.index);
+        let mut row = MoveRow::advice(
+            POLICY_DEFRAG,
+            REASON_FRAGMENTATION,
+            id,
+            RAW_UNSUPPORTED,
+            from,
+            0.0,
+        );
+        row.footprint = inst.gpus;
+        rows.push(row);
+    }
+}
+
+fn omenative_rows(ctx: &PlanContext<'_>, c: usize, pool: usize, rows: &mut Vec<MoveRow>) {
+    let comp = &ctx.workloads.components[c];
+    let report = &ctx.pools[pool];
+    for (i, inst) in comp.instances.iter().enumerate() {
+        let facts = ctx.instance_facts(inst);
+        if inst.gpus == 0 || facts.pool != Some(pool) {
+            continue;
+        }
+        let from = facts.from.map(|n| ctx.snap.nodes[n].name.to_string());
+        let id = identity(ctx, comp, inst.index);
+        let advice = |reason: &str, score: f64| {
+            let mut row = MoveRow::advice(
+                POLICY_DEFRAG,
+                REASON_FRAGMENTATION,
+                id.clone(),
+                reason,
+                from.clone(),
+                score,
+            );
+            row.footprint = inst.gpus;
+            row
+        };
+        let verdict = ctx.verdicts.get(&(c, i)).map(|v| v.defrag);
+        if let Some(Err(reason)) = verdict {
+            rows.push(advice(reason, 0.0));
+            continue;
+        }
+        if !report.above_threshold {
+            rows.push(advice(NON_EXECUTABLE, 0.0));
+            continue;
+        }
+        let plan = ctx.plan(comp, &facts, pool);
+        let planned = plan
+            .as_ref()
+            .and_then(|plan| ctx.planned_move((c, i), &facts, pool, plan));
+        let (Some(plan), Some(planned)) = (plan, planned) else {
+            rows.push(advice(NO_SURGE_HEADROOM, 0.0));
+            continue;
+        };
+        let cost = ctx
+            .cfg
+            .policies
+            .defragmentation
+            .aggressiveness
+            .cost_weight()
+            * MOVE_COST;
+        let benefit = planned.after.map_or(0.0, |after| planned.before - after);
+        let score = benefit - cost;
+        if score <= 0.0 {
+            rows.push(advice(NON_EXECUTABLE, score));
+            continue;
+        }
+        let emergency = is_emergency(ctx, comp, &facts, pool);
+        let spot = spot_boost(ctx, comp, &facts);
+        if !emergency && !ctx.cfg.defrag_window_open_at(ctx.now) {
+            continue; // Outside every maintenance window: the move is dropped, advice stays.
+        }
+        let mut row = advice(NON_EXECUTABLE, score);
+        row.score = score * if emergency { 2.0 } else { 1.0 } * if spot { 1.25 } else { 1.0 };
+        row.emergency = emergency;
+        row.hint_targets = ctx.names(&plan.hints);
+        match ctx.recommend_only_reason(inst) {
+            Some(reason) => row.advisory_reason = Some(reason),
+            None => {
+                row.outcome = "candidate";
+                row.advisory_reason = None;
+            }
+        }
+        row.plan = Some(planned);
+        rows.push(row);
+    }
+}
+
+/// Emergency ×2: a pending pod of the pool older than `emergencyPendingAgeMinutes`,
+/// tenant-compatible, that no single bin seats now but one does after the move.
+fn is_emergency(
+    ctx: &PlanContext<'_>,
+    comp: &Component,
+    facts: &InstanceFacts,
+    pool: usize,
+) -> bool {
+    let isvc = &ctx.snap.isvcs[comp.isvc];
+    let profile = &ctx.profiles[pool];
+    let Some(from) = facts.from else { return false };
+    let moved_gpus: u32 = facts.footprints.iter().map(|(_, g)| *g).sum();
+    let after_max = profile
+        .bins
+        .get(&from)
+        .map_or(0, |b| b.free.saturating_add(moved_gpus).min(b.cap));
+    let tenant = isvc
+        .annotation("alfred.ome.io/tenant-group")
+        .filter(|t| !t.is_empty());
+    let age_limit = chrono::Duration::minutes(i64::from(ctx.cfg.emergency_pending_age_minutes));
+    ctx.pools[pool].pending.iter().any(|p| {
+        let pod = &ctx.snap.pods[*p];
+        let since = pod.unschedulable_since.or(pod.created);
+        let old = since.is_some_and(|t| ctx.now - t > age_limit);
+        let same_tenant = pod.namespace == isvc.namespace
+            || (ctx.cfg.allow_cross_tenant_optimization
+                && tenant.is_some()
+                && pod_tenant(ctx, *p) == tenant);
+        old && same_tenant && profile.max_free < pod.gpus && after_max >= pod.gpus
+    })
+}
+
+fn pod_tenant<'a>(ctx: &'a PlanContext<'_>, pod: usize) -> Option<&'a str> {
+    let p = &ctx.snap.pods[pod];
+    let name = p.ome.isvc.as_deref()?;
+    ctx.snap
+        .isvcs
+        .iter()
+        .find(|w| w.namespace == p.namespace && w.name.as_ref() == name)?
+        .annotation("alfred.ome.io/tenant-group")
+        .filter(|t| !t.is_empty())
+}
+
+/// Spot ×1.25: the source is preemptible and the ISVC says `migrate`, or says nothing and
+/// `spotPolicy.preferAsSource` is on; `ignore` disables it.
+fn spot_boost(ctx: &PlanContext<'_>, comp: &Component, facts: &InstanceFacts) -> bool {
+    let preemptible = facts.from.is_some_and(|n| ctx.states[n].preemptible);
+    match ctx.snap.isvcs[comp.isvc].annotation("alfred.ome.io/spot-policy") {
+        Some("migrate") => preemptible,
+        Some("ignore") => false,
+        _ => preemptible && ctx.cfg.spot_policy.prefer_as_source,
+    }
+}

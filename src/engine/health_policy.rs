@@ -1,0 +1,196 @@
+//! Alfred's node-health policy (`alfred.md` §7.2): evacuation findings for Instances with a
+//! pod on an Unhealthy node (`NodeUnhealthy`) or on a node due for maintenance
+//! (`NodeMaintenance`), planned like defragmentation but without threshold, cost or windows,
+//! scored by the workload's priority.
+//!
+//! Owns: `health_rows`, `priority`. Pure; must not import anything outside `std`, `chrono`
+//! types and `engine`.
+
+use std::collections::BTreeSet;
+
+use crate::engine::eligibility::{OBSERVATION_INVALID, SURFACE_DISABLED};
+use crate::engine::health::HealthState;
+use crate::engine::model::InferenceService;
+use crate::engine::moves::{
+    MoveRow, LWS_UNSUPPORTED, NO_SURGE_HEADROOM, POLICY_HEALTH, RAW_UNSUPPORTED,
+    REASON_MAINTENANCE, REASON_UNHEALTHY,
+};
+use crate::engine::planning::PlanContext;
+use crate::engine::workloads::{Component, DeploymentMode, Instance};
+
+/// The node-health score of a workload: `alfred.ome.io/priority` in [0, 1], default 0.5.
+pub fn priority(isvc: &InferenceService) -> f64 {
+    isvc.annotation("alfred.ome.io/priority")
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|p| (0.0..=1.0).contains(p))
+        .unwrap_or(0.5)
+}
+
+/// The evacuation reason and source node of an Instance, if it has a pod on an Unhealthy or
+/// maintenance node (the Unhealthy member is preferred, then name order).
+fn evacuation(ctx: &PlanContext<'_>, inst: &Instance) -> Option<(&'static str, usize)> {
+    let mut best: Option<(bool, usize)> = None;
+    for pod in &inst.pods {
+        let Some(n) = ctx.node_of(*pod) else { continue };
+        let s = &ctx.states[n];
+        let unhealthy = s.health == HealthState::Unhealthy;
+        if !unhealthy && s.maintenance.is_empty() {
+            continue;
+        }
+        let better = best.is_none_or(|(u, b)| {
+            (unhealthy && !u) || (unhealthy == u && ctx.snap.nodes[n].name < ctx.snap.nodes[b].name)
+        });
+        if better {
+            best = Some((unhealthy, n));
+        }
+    }
+    best.map(|(u, n)| {
+        (
+            if u {
+                REASON_UNHEALTHY
+            } else {
+                REASON_MAINTENANCE
+            },
+            n,
+        )
+    })
+}
+
+/// Every node-health row of the pass, ranked: NodeUnhealthy first, executable first, score
+/// desc, footprint asc, identity.
+pub fn health_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
+    let h = &ctx.cfg.policies.node_health;
+    if !h.enabled || h.signal_only {
+        return Vec::new();
+    }
+    let mut rows = Vec::new();
+    for (c, comp) in ctx.workloads.components.iter().enumerate() {
+        if comp.mode == DeploymentMode::VirtualDeployment {
+            continue;
+        }
+        for (i, inst) in comp.instances.iter().enumerate() {
+            if inst.gpus == 0 {
+                continue;
+            }
+            if let Some((reason, from)) = evacuation(ctx, inst) {
+                rows.push(instance_row(ctx, (c, i), comp, inst, (reason, from)));
+            }
+        }
+    }
+    rows.extend(uncovered_rows(ctx));
+    rows.sort_by(|a, b| {
+        b.class()
+            .cmp(&a.class())
+            .then_with(|| b.plan.is_some().cmp(&a.plan.is_some()))
+            .then_with(|| b.score.total_cmp(&a.score))
+            .then_with(|| a.footprint.cmp(&b.footprint))
+            .then_with(|| a.identity().cmp(&b.identity()))
+    });
+    rows
+}
+
+fn instance_row(
+    ctx: &PlanContext<'_>,
+    (c, i): (usize, usize),
+    comp: &Component,
+    inst: &Instance,
+    (reason, from): (&'static str, usize),
+) -> MoveRow {
+    let isvc = &ctx.snap.isvcs[comp.isvc];
+    let score = priority(isvc);
+    let from_name = Some(ctx.snap.nodes[from].name.to_string());
+    let id = (isvc.key(), comp.name().to_string(), inst.index);
+    let advice = |why: &str| {
+        let mut row = MoveRow::advice(
+            POLICY_HEALTH,
+            reason,
+            id.clone(),
+            why,
+            from_name.clone(),
+            score,
+        );
+        row.footprint = inst.gpus;
+        row
+    };
+    match comp.mode {
+        DeploymentMode::RawDeployment => return advice(RAW_UNSUPPORTED),
+        DeploymentMode::MultiNode => return advice(LWS_UNSUPPORTED),
+        _ => {}
+    }
+    if !ctx.rules.omenative_migration_enabled {
+        return advice(SURFACE_DISABLED);
+    }
+    if let Some(Err(why)) = ctx.verdicts.get(&(c, i)).map(|v| v.baseline) {
+        return advice(why);
+    }
+    let facts = ctx.instance_facts(inst);
+    let planned = facts.pool.and_then(|pool| {
+        let plan = ctx.plan(comp, &facts, pool)?;
+        let mut planned = ctx.planned_move((c, i), &facts, pool, &plan)?;
+        planned.from = from;
+        Some((plan, planned))
+    });
+    let Some((plan, planned)) = planned else {
+        return advice(NO_SURGE_HEADROOM);
+    };
+    let mut row = advice(OBSERVATION_INVALID);
+    row.hint_targets = ctx.names(&plan.hints);
+    match ctx.recommend_only_reason(inst) {
+        Some(why) => row.advisory_reason = Some(why),
+        None => {
+            row.outcome = "candidate";
+            row.advisory_reason = None;
+        }
+    }
+    row.plan = Some(planned);
+    row
+}
+
+/// OMENative GPU pods on evacuation nodes that no resolvable Instance covers: one
+/// component-wide `OMENativeObservationInvalid` row per `(workload, component)`.
+fn uncovered_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
+    let covered: BTreeSet<usize> = ctx
+        .workloads
+        .components
+        .iter()
+        .flat_map(|c| c.instances.iter().flat_map(|i| i.pods.iter().copied()))
+        .collect();
+    let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut rows = Vec::new();
+    for (p, pod) in ctx.snap.pods.iter().enumerate() {
+        let omenative = pod.ome.managed_by.as_deref() == Some("OMENative")
+            || pod
+                .controller
+                .as_ref()
+                .is_some_and(|o| o.kind.as_ref() == "InferenceReplica");
+        if !omenative || pod.gpus == 0 || pod.phase.is_terminal() || covered.contains(&p) {
+            continue;
+        }
+        let Some(n) = ctx.node_of(p) else { continue };
+        let s = &ctx.states[n];
+        let reason = match (s.health == HealthState::Unhealthy, s.maintenance.is_empty()) {
+            (true, _) => REASON_UNHEALTHY,
+            (false, false) => REASON_MAINTENANCE,
+            _ => continue,
+        };
+        let workload = format!(
+            "{}/{}",
+            pod.namespace,
+            pod.ome.isvc.as_deref().unwrap_or("")
+        );
+        let component = pod.ome.component.as_deref().unwrap_or("").to_string();
+        if seen.insert((workload.clone(), component.clone())) {
+            let from = Some(ctx.snap.nodes[n].name.to_string());
+            let id = (workload, component, -1);
+            rows.push(MoveRow::advice(
+                POLICY_HEALTH,
+                reason,
+                id,
+                OBSERVATION_INVALID,
+                from,
+                0.5,
+            ));
+        }
+    }
+    rows
+}

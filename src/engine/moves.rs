@@ -1,0 +1,141 @@
+//! The move rows ome-top computes the way Alfred would publish them in `last-cycle.json`
+//! (`alfred.md` §1.3), plus the internal facts the arbiter and the views need.
+//!
+//! Owns: `MoveRow`, `Candidate`, the policy/reason/outcome strings. Pure data; must not import
+//! anything outside `std` and `engine`.
+
+/// `policy` of defragmentation rows.
+pub const POLICY_DEFRAG: &str = "defragmentation";
+/// `policy` of node-health rows.
+pub const POLICY_HEALTH: &str = "nodehealth";
+/// `reason` of defragmentation rows.
+pub const REASON_FRAGMENTATION: &str = "Fragmentation";
+/// `reason` of evacuations off Unhealthy nodes.
+pub const REASON_UNHEALTHY: &str = "NodeUnhealthy";
+/// `reason` of evacuations off maintenance nodes.
+pub const REASON_MAINTENANCE: &str = "NodeMaintenance";
+
+/// Alfred's `costWeight · 0.15` base cost of a move.
+pub const MOVE_COST: f64 = 0.15;
+
+/// Advisory: a RawDeployment Instance.
+pub const RAW_UNSUPPORTED: &str = "RawDeploymentMigrationUnsupported";
+/// Advisory: a MultiNode (LeaderWorkerSet) component.
+pub const LWS_UNSUPPORTED: &str = "LWSMigrationUnsupported";
+/// Advisory: no candidate target can take the footprints.
+pub const NO_SURGE_HEADROOM: &str = "NoSurgeHeadroom";
+/// Advisory: fragmentation above the threshold that no executable move fixes.
+pub const NON_EXECUTABLE: &str = "NonExecutableObservedFragmentation";
+/// Advisory: a planned move in recommend-only mode (simulation configured).
+pub const SIMULATION_RECOMMEND_ONLY: &str = "SimulationRecommendOnly";
+
+/// One computed row, with `last-cycle.json` field meanings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveRow {
+    /// `ns/name` of the InferenceService.
+    pub workload: String,
+    /// `engine`, `decoder` or `router`.
+    pub component: String,
+    /// Instance index, −1 for component-wide rows.
+    pub instance: i64,
+    /// `defragmentation` or `nodehealth`.
+    pub policy: &'static str,
+    /// `Fragmentation`, `NodeUnhealthy` or `NodeMaintenance`.
+    pub reason: &'static str,
+    /// `advisory`, `rejected`, `withheld` or `admitted` (the next move Alfred would try).
+    pub outcome: &'static str,
+    /// Why the row is advice.
+    pub advisory_reason: Option<String>,
+    /// The arbiter gate that rejected it.
+    pub reject_reason: Option<String>,
+    /// Why an admitted row is withheld.
+    pub dispatch_reason: Option<String>,
+    /// Source node.
+    pub from_node: Option<String>,
+    /// The node the arbiter claimed (admitted rows).
+    pub target: Option<String>,
+    /// Up to three preferred targets, fullest first.
+    pub hint_targets: Vec<String>,
+    /// Defrag: (benefit − cost) × boosts; node health: the priority; advice: 0 or ≤ 0.
+    pub score: f64,
+    /// The emergency boost applied.
+    pub emergency: bool,
+    /// A health evacuation admitted under the floor while the normal cooldown still ran.
+    pub cooldown_overridden: bool,
+    /// Σ GPUs of the Instance (ranking tie-break).
+    pub footprint: u32,
+    /// The planned move, for the arbiter and the what-if view; `None` for advice.
+    pub plan: Option<PlannedMove>,
+}
+
+/// An executable candidate's plan.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedMove {
+    /// Index into `Workloads::components`.
+    pub component: usize,
+    /// Index into that component's `instances`.
+    pub instance: usize,
+    /// Pool key.
+    pub pool: String,
+    /// `(pod index, planned target node index)`.
+    pub placements: Vec<(usize, usize)>,
+    /// `(pod index, GPUs)` footprints, GPUs desc.
+    pub footprints: Vec<(usize, u32)>,
+    /// Source node index.
+    pub from: usize,
+    /// Pool fragmentation before the move.
+    pub before: f64,
+    /// Pool fragmentation after the move (defragmentation only).
+    pub after: Option<f64>,
+}
+
+impl MoveRow {
+    /// An advisory row.
+    pub fn advice(
+        policy: &'static str,
+        reason: &'static str,
+        (workload, component, instance): (String, String, i64),
+        advisory: &str,
+        from_node: Option<String>,
+        score: f64,
+    ) -> Self {
+        MoveRow {
+            workload,
+            component,
+            instance,
+            policy,
+            reason,
+            outcome: "advisory",
+            advisory_reason: Some(advisory.to_string()),
+            reject_reason: None,
+            dispatch_reason: None,
+            from_node,
+            target: None,
+            hint_targets: Vec::new(),
+            score,
+            emergency: false,
+            cooldown_overridden: false,
+            footprint: 0,
+            plan: None,
+        }
+    }
+
+    /// Whether the row is an executable candidate (it carries a plan and is not advice).
+    pub fn is_executable(&self) -> bool {
+        self.plan.is_some() && self.outcome != "advisory"
+    }
+
+    /// Arbiter class: NodeUnhealthy 2, NodeMaintenance 1, anything else 0.
+    pub fn class(&self) -> u8 {
+        match self.reason {
+            REASON_UNHEALTHY => 2,
+            REASON_MAINTENANCE => 1,
+            _ => 0,
+        }
+    }
+
+    /// `(workload, component, instance)` for ordering.
+    pub fn identity(&self) -> (&str, &str, i64) {
+        (&self.workload, &self.component, self.instance)
+    }
+}

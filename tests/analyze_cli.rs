@@ -1,0 +1,254 @@
+//! `ome-top analyze` end to end: the real binary on the shipped example snapshots and on bad
+//! input (exit codes, one-line errors naming the object and field).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const NOW: &str = "2026-09-28T10:15:00Z";
+
+fn ome_top(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ome-top"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+fn analyze_json(snapshot: &str, extra: &[&str]) -> Value {
+    let mut args = vec![
+        "analyze",
+        "--snapshot",
+        snapshot,
+        "--now",
+        NOW,
+        "-o",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let out = ome_top(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn close(v: &Value, want: f64) {
+    let got = v.as_f64().unwrap();
+    assert!((got - want).abs() < 5e-5, "got {got}, want {want}");
+}
+
+fn write_temp(name: &str, text: &str) -> String {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn worked_example_6_5_through_the_binary() {
+    let doc = analyze_json("docs/examples/worked-example-6-5.json", &[]);
+    assert_eq!(doc["generatedAt"], NOW);
+    assert_eq!(doc["source"], "snapshot");
+    let pool = &doc["pools"][0];
+    assert_eq!(pool["name"], "NVIDIA-H100-80GB-HBM3");
+    assert_eq!(pool["freeGpus"], 13);
+    assert_eq!(pool["totalGpus"], 24);
+    close(&pool["observed"], 0.7145);
+    close(&pool["best"], 0.2720);
+    close(&pool["reclaimable"], 0.4425);
+    close(&pool["score"], 0.4425);
+    assert_eq!(pool["aboveThreshold"], true);
+    let sizes = pool["sizes"].as_array().unwrap();
+    let slots: Vec<(u64, u64)> = sizes
+        .iter()
+        .map(|s| {
+            (
+                s["slotsObserved"].as_u64().unwrap(),
+                s["slotsBest"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(slots, vec![(13, 13), (6, 6), (2, 3), (0, 1)]);
+    close(&sizes[0]["weight"], 0.2209);
+    close(&sizes[1]["weight"], 0.03);
+    close(&sizes[2]["weight"], 0.06);
+    close(&sizes[3]["weight"], 0.6891);
+}
+
+#[test]
+fn default_install_scores_zero() {
+    let doc = analyze_json(
+        "docs/examples/worked-example-6-5.json",
+        &["--executor", "unavailable"],
+    );
+    let pool = &doc["pools"][0];
+    close(&pool["observed"], 0.7145);
+    assert_eq!(pool["best"], pool["observed"]);
+    assert_eq!(pool["reclaimable"].as_f64(), Some(0.0));
+    assert_eq!(pool["score"].as_f64(), Some(0.0));
+}
+
+fn node<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["name"] == name)
+        .unwrap()
+}
+
+#[test]
+fn mixed_fleet_health_maintenance_and_exclusions() {
+    let doc = analyze_json("docs/examples/mixed-fleet.json", &[]);
+    assert_eq!(node(&doc, "h100-01")["health"], "Clear");
+    assert_eq!(node(&doc, "h100-04")["health"], "Unhealthy");
+    let suspect = node(&doc, "h100-05");
+    assert_eq!(suspect["health"], "Suspect");
+    assert_eq!(suspect["suspectUntil"], "2026-09-28T10:28:10Z");
+    assert_eq!(node(&doc, "h100-06")["health"], "Unknown");
+    assert_eq!(
+        node(&doc, "h100-07")["maintenanceTriggers"][0],
+        "os-patching"
+    );
+    assert_eq!(
+        node(&doc, "h100-08")["maintenanceTriggers"][0],
+        "hardware-swap"
+    );
+    assert_eq!(node(&doc, "h100-09")["cordoned"], true);
+    assert_eq!(node(&doc, "h100-10")["preemptible"], true);
+    assert_eq!(
+        node(&doc, "h100-10")["excludedAsTarget"],
+        false,
+        "spot is not an exclusion"
+    );
+    for excluded in [
+        "h100-04", "h100-05", "h100-06", "h100-07", "h100-08", "h100-09", "h100-11",
+    ] {
+        assert_eq!(node(&doc, excluded)["excludedAsTarget"], true, "{excluded}");
+    }
+    assert_eq!(node(&doc, "a100-01")["pool"], "A100-40G", "shape table");
+    assert_eq!(
+        node(&doc, "gaudi-01")["pool"],
+        "gaudi2-8x",
+        "raw shape kept"
+    );
+    assert_eq!(node(&doc, "cpu-01")["pool"], Value::Null);
+    let names: Vec<&str> = doc["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        vec!["A100-40G", "NVIDIA-H100-80GB-HBM3", "gaudi2-8x"]
+    );
+    let h100 = &doc["pools"][1];
+    // Bins: h100-01 (2 GPUs used by chat, 4 by llm → 2 free), h100-02 (6), h100-03 (8−4−3 = 1);
+    // h100-10 is spot and h100-04..09, 11 are excluded, so they are not bins.
+    assert_eq!(h100["freeGpus"], 9);
+    assert_eq!(h100["freeGpusAllNodes"], 9 + 6 + 4 + 8 * 5 + 8);
+    assert_eq!(h100["wholeFreeNodes"], 0);
+    let warnings = doc["warnings"].as_array().unwrap();
+    assert!(warnings
+        .iter()
+        .any(|w| w.as_str().unwrap().contains("Deployment")));
+}
+
+#[test]
+fn bad_input_exits_2_with_a_one_line_error() {
+    let cases = [
+        ("not-json.json", "this is { not json or yaml: [", "neither JSON nor YAML"),
+        ("not-a-list.json", r#"{"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}}"#, "not a Kubernetes List"),
+        (
+            "bad-quantity.json",
+            r#"{"kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"gpu-a"},
+               "status":{"allocatable":{"nvidia.com/gpu":"eight"}}}]}"#,
+            "Node gpu-a: status.allocatable[nvidia.com/gpu]: \"eight\" is not a Kubernetes quantity",
+        ),
+        (
+            "bad-type.json",
+            r#"{"kind":"List","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"x"},
+               "spec":{"containers":"oops"}}]}"#,
+            "Pod x/p: spec.containers",
+        ),
+        (
+            "no-name.json",
+            r#"{"kind":"List","items":[{"apiVersion":"ome.io/v1beta1","kind":"InferenceService","metadata":{}}]}"#,
+            "metadata.name: missing",
+        ),
+    ];
+    for (file, text, want) in cases {
+        let path = write_temp(file, text);
+        let out = ome_top(&["analyze", "--snapshot", &path, "--now", NOW]);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{file}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{file}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+    let out = ome_top(&["analyze", "--snapshot", "/nonexistent/file.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = ome_top(&[
+        "analyze",
+        "--snapshot",
+        "docs/examples/mixed-fleet.json",
+        "--now",
+        "yesterday",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn yaml_snapshots_and_unknown_kinds() {
+    let yaml = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: gpu-a\n    labels:\n      nvidia.com/gpu.product: H100\n  status:\n    allocatable:\n      nvidia.com/gpu: \"8\"\n- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: s\n";
+    let path = write_temp("fleet.yaml", yaml);
+    let doc = analyze_json(&path, &[]);
+    assert_eq!(doc["pools"][0]["name"], "H100");
+    assert_eq!(doc["pools"][0]["wholeFreeNodes"], 1);
+    assert!(doc["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w.as_str().unwrap().contains("Secret")));
+}
+
+#[test]
+fn an_invalid_alfred_config_falls_back_to_defaults_with_a_warning() {
+    let text = r#"{"kind":"List","items":[{"apiVersion":"v1","kind":"ConfigMap",
+        "metadata":{"name":"alfred-config","namespace":"ome"},
+        "data":{"config.yaml":"schemaVersion: 1\npolicies:\n  defragmentation:\n    fragmentationThreshold: 1.5\n"}}]}"#;
+    let path = write_temp("bad-config.json", text);
+    let doc = analyze_json(&path, &[]);
+    assert_eq!(
+        doc["config"]["policies"]["defragmentation"]["fragmentationThreshold"],
+        0.25
+    );
+    let warnings = doc["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w
+            .as_str()
+            .unwrap()
+            .contains("policies.defragmentation.fragmentationThreshold")),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn table_output_is_the_default() {
+    let out = ome_top(&[
+        "analyze",
+        "--snapshot",
+        "docs/examples/mixed-fleet.json",
+        "--now",
+        NOW,
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("POOL"));
+    assert!(text.contains("h100-04"));
+}
