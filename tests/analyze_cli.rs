@@ -1,6 +1,8 @@
 //! `ome-top analyze` end to end: the real binary on the shipped example snapshots and on bad
 //! input (exit codes, one-line errors naming the object and field).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -251,4 +253,33 @@ fn table_output_is_the_default() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("POOL"));
     assert!(text.contains("h100-04"));
+}
+
+#[test]
+fn pending_pressure_on_the_worked_example() {
+    // A pending 8-GPU pod, unschedulable for 30 minutes (τ = 30): u = 1 − e^−1; slots(8) is 0
+    // now and 1 after the repack, so it counts.
+    let mut doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/worked-example-6-5.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    doc["items"].as_array_mut().unwrap().push(serde_json::json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "big-1", "namespace": "prod", "creationTimestamp": "2026-09-28T09:40:00Z"},
+        "spec": {"containers": [{"name": "m", "resources": {"limits": {"nvidia.com/gpu": "8"}}}]},
+        "status": {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False",
+            "lastTransitionTime": "2026-09-28T09:45:00Z"}]}
+    }));
+    let path = write_temp("pending.json", &doc.to_string());
+    let out = analyze_json(&path, &[]);
+    let pool = &out["pools"][0];
+    let u = 1.0 - (-1.0f64).exp();
+    close(&pool["pendingPressure"], u);
+    // The pending pod is demand too, so the weights (and F values) change: recompute S from
+    // the reported parts.
+    let r = pool["reclaimable"].as_f64().unwrap();
+    close(&pool["score"], 1.0 - (1.0 - r) * (1.0 - u));
 }

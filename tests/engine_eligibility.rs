@@ -1,6 +1,8 @@
 //! OMENative eligibility on the worked example of inferencereplica.md §6 and the variants its
 //! §7 checklist names, read from a real `kubectl get -o json`-shaped fixture.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 

@@ -9,8 +9,8 @@
 //! trigger `cordon`, `tpuSlice*`) are accepted; E1's `omenativeCapabilityLease*` keys are
 //! rejected as unknown, as E2 rejects them.
 //!
-//! This module is part of the pure engine: it must not import anything outside std, serde,
-//! serde_json, serde_yaml and chrono, and does no I/O, reads no clock (time is an argument)
+//! This module is part of the pure engine: it must not import anything outside std, `serde`,
+//! `serde_json`, `serde_yaml` and `chrono`, and does no I/O, reads no clock (time is an argument)
 //! and uses no randomness. The decoder lives in `alfred_config_validate.rs`, a private child
 //! module loaded by `#[path]`, so `engine/mod.rs` declares only `pub mod alfred_config;`.
 
@@ -123,6 +123,7 @@ pub enum Aggressiveness {
 
 impl Aggressiveness {
     /// Multiplier of the fixed move cost 0.15 in a defragmentation score: 1.5 / 1.0 / 0.5.
+    #[must_use]
     pub fn cost_weight(self) -> f64 {
         match self {
             Self::Conservative => 1.5,
@@ -196,6 +197,7 @@ pub struct Scoring {
 
 impl Scoring {
     /// The normalised prior weight of `size` (0 when the prior has no such key).
+    #[must_use]
     pub fn prior_weight(&self, size: u32) -> f64 {
         self.size_prior.get(&size).copied().unwrap_or(0.0)
     }
@@ -291,6 +293,7 @@ pub enum ConditionStatus {
 
 impl ConditionStatus {
     /// The API spelling (`True`, `False`, `Unknown`).
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::True => "True",
@@ -313,6 +316,7 @@ pub enum TaintEffect {
 
 impl TaintEffect {
     /// The API spelling.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::NoSchedule => "NoSchedule",
@@ -338,6 +342,7 @@ impl MaintenanceTrigger {
     /// type and status equal; label key present and value absent (any), equal, or — with
     /// `valueIsStartTime` — a Unix time ≤ now (a non-numeric value matches at once); taint key
     /// equal and value/effect equal when set.
+    #[must_use]
     pub fn matches(&self, node: &NodeFacts<'_>, now_unix_seconds: i64) -> bool {
         match &self.matcher {
             TriggerMatcher::Condition {
@@ -389,6 +394,7 @@ pub struct MaintenanceWindow {
 
 impl MaintenanceWindow {
     /// Whether the UTC `weekday` and `minute_of_day` (0..1439) fall inside this window.
+    #[must_use]
     pub fn contains(&self, weekday: Weekday, minute_of_day: u32) -> bool {
         self.days.contains(&weekday)
             && self.start_minute <= minute_of_day
@@ -453,6 +459,10 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 /// Parses `config.yaml` strictly, as Alfred does, and returns the effective config.
+///
+/// # Errors
+/// The first problem found (YAML syntax, unknown or duplicate key, wrong type, failed
+/// validation), as Alfred would reject the document.
 pub fn parse_alfred_config(yaml: &str) -> Result<AlfredConfig, ConfigError> {
     validate::parse(yaml)
 }
@@ -471,6 +481,7 @@ pub fn effective_alfred_config(yaml: Option<&str>) -> (AlfredConfig, Option<Conf
 impl AlfredConfig {
     /// Whether a node with these labels is preemptible: it carries any of
     /// `spotPolicy.preemptibleLabels` with a value other than `"false"`.
+    #[must_use]
     pub fn is_preemptible(&self, labels: &BTreeMap<String, String>) -> bool {
         let labelled = |key: &String| labels.get(key).is_some_and(|v| v != "false");
         self.spot_policy.preemptible_labels.iter().any(labelled)
@@ -478,6 +489,7 @@ impl AlfredConfig {
 
     /// Names of the maintenance triggers matching `node` at `now_unix_seconds`, sorted (the
     /// node record's `triggers`); empty = maintenance not requested.
+    #[must_use]
     pub fn matching_maintenance_triggers(
         &self,
         node: &NodeFacts<'_>,
@@ -495,6 +507,7 @@ impl AlfredConfig {
 
     /// Whether defragmentation may act at this UTC weekday and minute of day: no windows
     /// configured, or inside one of them. Node health ignores windows.
+    #[must_use]
     pub fn defrag_window_open(&self, weekday: Weekday, minute_of_day: u32) -> bool {
         self.maintenance_windows.is_empty()
             || self
@@ -504,6 +517,7 @@ impl AlfredConfig {
     }
 
     /// [`Self::defrag_window_open`] at the instant `now`.
+    #[must_use]
     pub fn defrag_window_open_at(&self, now: DateTime<Utc>) -> bool {
         self.defrag_window_open(now.weekday(), now.hour() * 60 + now.minute())
     }
@@ -650,4 +664,438 @@ fn ser_days<S: Serializer>(days: &[Weekday], s: S) -> Result<S::Ok, S::Error> {
 
 fn ser_hhmm<S: Serializer>(minute: &u32, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&format!("{:02}:{:02}", minute / 60, minute % 60))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn parse_ok(yaml: &str) -> AlfredConfig {
+        parse_alfred_config(yaml).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn minimal_config_gives_every_default_of_the_table() {
+        let c = parse_ok("schemaVersion: 1\n");
+        assert_eq!(c, AlfredConfig::default());
+        // alfred.md §5, row by row, as the JSON contract prints it.
+        let table = json!({
+            "schemaVersion": 1,
+            "mode": "recommend-only",
+            "decisionLoopInterval": "5m0s",
+            "observationLoopInterval": "30s",
+            "earlyTickOn": ["NodeConditionChange", "NodeMaintenanceChange"],
+            "scheduling": {"profiles": {}},
+            "policies": {
+                "defragmentation": {
+                    "enabled": true,
+                    "fragmentationThreshold": 0.25,
+                    "aggressiveness": "balanced",
+                    "scoring": {
+                        "sizeLadder": [1, 2, 4, 8],
+                        "demandBlendLambda": 0.3,
+                        "sizePrior": {"1": 0.1, "2": 0.1, "4": 0.2, "8": 0.6},
+                        "pendingUrgencyTauMinutes": 30
+                    }
+                },
+                "nodeHealth": {
+                    "enabled": true,
+                    "aggressiveness": "balanced",
+                    "triggerConditions": ["GpuUnhealthy"],
+                    "signalOnly": false,
+                    "healthCooldownFloorMinutes": 5,
+                    "nodeSuspicionWindowMinutes": 30,
+                    "maintenance": {"triggers": []}
+                }
+            },
+            "defaultMovable": true,
+            "recentPlacementCooldownMinutes": 10,
+            "perWorkloadCooldownMinutes": 30,
+            "perNodeCooldownMinutes": 10,
+            "rawDeploymentMigrationEnabled": false,
+            "omenativeMigrationEnabled": true,
+            "lwsRecommendationsEnabled": true,
+            "tpuSliceMigrationEnabled": false,
+            "tpuSlicePartitions": {
+                "topologyLabel": "cloud.google.com/gke-tpu-topology",
+                "idLabel": "cloud.google.com/gke-tpu-partition-%s-id",
+                "stateLabel": "cloud.google.com/gke-tpu-partition-%s-state",
+                "healthyState": "HEALTHY"
+            },
+            "recommendationsConfigMapEnabled": true,
+            "recommendationsConfigMapName": "alfred-recommendations",
+            "maxInFlightMigrations": 3,
+            "maxMigrationsPerHour": 10,
+            "emergencyPendingAgeMinutes": 10,
+            "maintenanceWindows": [],
+            "spotPolicy": {
+                "avoidAsTarget": true,
+                "preferAsSource": true,
+                "preemptibleLabels": [
+                    "node.kubernetes.io/preemptible",
+                    "cloud.google.com/gke-preemptible"
+                ]
+            },
+            "allowCrossTenantOptimization": true,
+            "logLevel": "info",
+            "structuredLogging": true
+        });
+        assert_eq!(serde_json::to_value(&c).unwrap(), table);
+        // The typed values behind the strings.
+        assert_eq!(c.decision_loop_interval, Duration::from_secs(300));
+        assert_eq!(c.observation_loop_interval, Duration::from_secs(30));
+        assert_eq!(c.policies.defragmentation.scoring.prior_weight(8), 0.6);
+        assert_eq!(c.policies.defragmentation.scoring.prior_weight(3), 0.0);
+    }
+
+    #[test]
+    fn effective_config_falls_back_to_defaults() {
+        assert_eq!(
+            effective_alfred_config(None),
+            (AlfredConfig::default(), None)
+        );
+        let (c, e) = effective_alfred_config(Some("schemaVersion: 1\nmode: dry-run"));
+        assert_eq!(
+            (c, e.map(|e| e.path)),
+            (AlfredConfig::default(), Some("mode".into()))
+        );
+        let (c, e) = effective_alfred_config(Some("schemaVersion: 1\nmode: execute"));
+        assert_eq!((c.mode, e), (Mode::Execute, None));
+    }
+
+    #[test]
+    fn error_display_names_path_expected_and_found() {
+        let e = ConfigError {
+            path: "a.b".into(),
+            expected: "x".into(),
+            found: "y".into(),
+        };
+        assert_eq!(e.to_string(), "config.yaml: a.b: expected x, found y");
+        let e = ConfigError {
+            path: String::new(),
+            ..e
+        };
+        assert_eq!(e.to_string(), "config.yaml: expected x, found y");
+    }
+
+    #[test]
+    fn json_keys_are_exactly_the_yaml_keys() {
+        let v = serde_json::to_value(AlfredConfig::default()).unwrap();
+        let mut got: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut want = validate::TOP_KEYS.to_vec();
+        got.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(got, want);
+    }
+
+    const RICH: &str = r#"
+schemaVersion: 1
+mode: execute
+decisionLoopInterval: 1h30m
+scheduling:
+  profiles:
+    default-scheduler: {backend: b, schedulerVersion: v1, configurationID: c, gangScheduling: true}
+policies:
+  defragmentation: {scoring: {sizeLadder: [1, 2, 4], sizePrior: {"1": 0.25, "2": 0.25, "4": 0.5}}}
+  nodeHealth:
+    maintenance:
+      triggers:
+        - {name: patch, condition: {type: Patching, status: "True"}}
+        - {name: start-at, label: {key: example.com/start-at, valueIsStartTime: true}, cordon: true}
+        - {name: swap, taint: {key: example.com/swap, effect: NoExecute}}
+maintenanceWindows:
+  - {days: [Sat, Sun], start: "1:00", end: "05:30"}
+"#;
+
+    #[test]
+    fn json_of_triggers_windows_and_profiles_reads_like_the_yaml() {
+        let v = serde_json::to_value(parse_ok(RICH)).unwrap();
+        let triggers = &v["policies"]["nodeHealth"]["maintenance"]["triggers"];
+        let condition = json!({"type": "Patching", "status": "True"});
+        assert_eq!(
+            triggers[0],
+            json!({"name": "patch", "condition": condition, "cordon": false})
+        );
+        let label = json!({"key": "example.com/start-at", "valueIsStartTime": true});
+        assert_eq!(
+            triggers[1],
+            json!({"name": "start-at", "label": label, "cordon": true})
+        );
+        let taint = json!({"key": "example.com/swap", "effect": "NoExecute"});
+        assert_eq!(
+            triggers[2],
+            json!({"name": "swap", "taint": taint, "cordon": false})
+        );
+        let window = json!({"days": ["Sat", "Sun"], "start": "01:00", "end": "05:30"});
+        assert_eq!(v["maintenanceWindows"], json!([window]));
+        let profile = &v["scheduling"]["profiles"]["default-scheduler"];
+        assert_eq!(
+            (&profile["configurationID"], &profile["gangScheduling"]),
+            (&json!("c"), &json!(true))
+        );
+        assert_eq!(v["decisionLoopInterval"], "1h30m0s");
+    }
+
+    #[test]
+    fn printed_json_parses_back_to_the_same_config() {
+        // JSON is YAML, so the printed effective config must be a valid config.yaml.
+        for config in [AlfredConfig::default(), parse_ok(RICH)] {
+            let text = serde_json::to_string(&config).unwrap();
+            assert_eq!(parse_ok(&text), config, "{text}");
+        }
+    }
+
+    #[test]
+    fn examples_from_the_alfred_policies_page_parse() {
+        let c = parse_ok(
+            r#"
+schemaVersion: 1
+policies:
+  nodeHealth:
+    maintenance:
+      triggers:
+        - name: os-patching
+          label:
+            key: maintenance.example.com/state
+            value: patching
+        - name: hardware-swap
+          taint:
+            key: maintenance.example.com/hardware-swap
+            effect: NoSchedule
+maintenanceWindows:
+  - days: [Sat, Sun]
+    start: "01:00"
+    end: "05:00"
+"#,
+        );
+        let triggers = &c.policies.node_health.maintenance.triggers;
+        let label = TriggerMatcher::Label {
+            key: "maintenance.example.com/state".into(),
+            value: Some("patching".into()),
+            value_is_start_time: false,
+        };
+        assert_eq!(
+            (triggers[0].name.as_str(), &triggers[0].matcher),
+            ("os-patching", &label)
+        );
+        let taint = TriggerMatcher::Taint {
+            key: "maintenance.example.com/hardware-swap".into(),
+            value: None,
+            effect: Some(TaintEffect::NoSchedule),
+        };
+        assert_eq!(
+            (triggers[1].name.as_str(), &triggers[1].matcher),
+            ("hardware-swap", &taint)
+        );
+        let w = &c.maintenance_windows[0];
+        assert_eq!(
+            (w.days.as_slice(), w.start_minute, w.end_minute),
+            (&[Weekday::Sat, Weekday::Sun][..], 60, 300)
+        );
+    }
+
+    #[test]
+    fn window_start_is_inclusive_and_end_exclusive() {
+        let w = MaintenanceWindow {
+            days: vec![Weekday::Sat, Weekday::Sun],
+            start_minute: 60,
+            end_minute: 300,
+        };
+        assert!(!w.contains(Weekday::Sat, 59));
+        assert!(w.contains(Weekday::Sat, 60));
+        assert!(w.contains(Weekday::Sun, 299));
+        assert!(!w.contains(Weekday::Sun, 300));
+        assert!(!w.contains(Weekday::Mon, 120));
+        let mut c = AlfredConfig::default();
+        assert!(
+            c.defrag_window_open(Weekday::Wed, 720),
+            "no windows = always open"
+        );
+        c.maintenance_windows = vec![w];
+        assert!(!c.defrag_window_open(Weekday::Wed, 120));
+        assert!(c.defrag_window_open(Weekday::Sat, 120));
+        let at = |h, m| {
+            NaiveDate::from_ymd_opt(2026, 5, 2)
+                .unwrap()
+                .and_hms_opt(h, m, 0)
+                .unwrap()
+                .and_utc()
+        };
+        assert_eq!(at(1, 0).weekday(), Weekday::Sat);
+        assert!(!c.defrag_window_open_at(at(0, 59)));
+        assert!(c.defrag_window_open_at(at(1, 0)));
+        assert!(c.defrag_window_open_at(at(4, 59)));
+        assert!(!c.defrag_window_open_at(at(5, 0)));
+    }
+
+    fn node_facts_match(trigger: &str, node: &NodeFacts<'_>, now: i64) -> bool {
+        let yaml = format!("schemaVersion: 1\npolicies: {{nodeHealth: {{maintenance: {{triggers: [{trigger}]}}}}}}");
+        let config = parse_ok(&yaml);
+        config.policies.node_health.maintenance.triggers[0].matches(node, now)
+    }
+
+    #[test]
+    fn trigger_matching() {
+        let labels: BTreeMap<String, String> = [
+            ("state", "patching"),
+            ("empty", ""),
+            ("start", "1000"),
+            ("when", "soon"),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .into();
+        let conditions = [("Patching".to_owned(), "True".to_owned())];
+        let taints = [("swap".to_owned(), "now".to_owned(), "NoSchedule".to_owned())];
+        let node = NodeFacts {
+            labels: &labels,
+            conditions: &conditions,
+            taints: &taints,
+        };
+        let cases = [
+            (
+                "{name: t, condition: {type: Patching, status: \"True\"}}",
+                0,
+                true,
+            ),
+            (
+                "{name: t, condition: {type: Patching, status: \"False\"}}",
+                0,
+                false,
+            ),
+            (
+                "{name: t, condition: {type: Draining, status: \"True\"}}",
+                0,
+                false,
+            ),
+            ("{name: t, label: {key: state}}", 0, true),
+            ("{name: t, label: {key: state, value: patching}}", 0, true),
+            ("{name: t, label: {key: state, value: done}}", 0, false),
+            ("{name: t, label: {key: absent}}", 0, false),
+            ("{name: t, label: {key: empty, value: \"\"}}", 0, true),
+            ("{name: t, label: {key: state, value: \"\"}}", 0, false),
+            (
+                "{name: t, label: {key: start, valueIsStartTime: true}}",
+                999,
+                false,
+            ),
+            (
+                "{name: t, label: {key: start, valueIsStartTime: true}}",
+                1000,
+                true,
+            ),
+            (
+                "{name: t, label: {key: when, valueIsStartTime: true}}",
+                0,
+                true,
+            ),
+            (
+                "{name: t, label: {key: empty, valueIsStartTime: true}}",
+                0,
+                true,
+            ),
+            (
+                "{name: t, label: {key: absent, valueIsStartTime: true}}",
+                i64::MAX,
+                false,
+            ),
+            ("{name: t, taint: {key: swap}}", 0, true),
+            (
+                "{name: t, taint: {key: swap, value: now, effect: NoSchedule}}",
+                0,
+                true,
+            ),
+            ("{name: t, taint: {key: swap, value: later}}", 0, false),
+            ("{name: t, taint: {key: swap, effect: NoExecute}}", 0, false),
+            ("{name: t, taint: {key: other}}", 0, false),
+        ];
+        for (trigger, now, want) in cases {
+            assert_eq!(
+                node_facts_match(trigger, &node, now),
+                want,
+                "{trigger} at {now}"
+            );
+        }
+    }
+
+    #[test]
+    fn matching_trigger_names_are_sorted() {
+        let c = parse_ok(
+            "schemaVersion: 1\npolicies: {nodeHealth: {maintenance: {triggers: [\
+             {name: zeta, label: {key: a}}, {name: alpha, label: {key: a}}, \
+             {name: mid, label: {key: b}}]}}}",
+        );
+        let labels = BTreeMap::from([("a".to_owned(), "x".to_owned())]);
+        let node = NodeFacts {
+            labels: &labels,
+            conditions: &[],
+            taints: &[],
+        };
+        assert_eq!(c.matching_maintenance_triggers(&node, 0), ["alpha", "zeta"]);
+    }
+
+    #[test]
+    fn preemptible_means_a_listed_label_not_false() {
+        let c = AlfredConfig::default();
+        let labels = |k: &str, v: &str| BTreeMap::from([(k.to_owned(), v.to_owned())]);
+        assert!(c.is_preemptible(&labels("node.kubernetes.io/preemptible", "true")));
+        assert!(c.is_preemptible(&labels("cloud.google.com/gke-preemptible", "")));
+        assert!(!c.is_preemptible(&labels("cloud.google.com/gke-preemptible", "false")));
+        assert!(!c.is_preemptible(&labels("cloud.google.com/gke-spot", "true")));
+        let none = parse_ok("schemaVersion: 1\nspotPolicy: {preemptibleLabels: []}");
+        assert!(!none.is_preemptible(&labels("node.kubernetes.io/preemptible", "true")));
+    }
+
+    #[test]
+    fn aggressiveness_cost_weights() {
+        assert_eq!(Aggressiveness::Conservative.cost_weight(), 1.5);
+        assert_eq!(Aggressiveness::Balanced.cost_weight(), 1.0);
+        assert_eq!(Aggressiveness::Aggressive.cost_weight(), 0.5);
+    }
+
+    #[test]
+    fn durations_print_like_go() {
+        let cases = [
+            (Duration::ZERO, "0s"),
+            (Duration::from_secs(300), "5m0s"),
+            (Duration::from_secs(30), "30s"),
+            (Duration::from_secs(5400), "1h30m0s"),
+            (Duration::from_secs(7200), "2h0m0s"),
+            (Duration::from_millis(1500), "1.5s"),
+            (Duration::from_millis(250), "250ms"),
+            (Duration::from_micros(1), "1µs"),
+            (Duration::from_nanos(1_500), "1.5µs"),
+            (Duration::from_nanos(61_000_000_001), "1m1.000000001s"),
+        ];
+        for (d, text) in cases {
+            assert_eq!(go_duration_string(d), text);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(text in ".*") {
+            let _ = parse_alfred_config(&text);
+            let _ = effective_alfred_config(Some(&text));
+        }
+
+        #[test]
+        fn arbitrary_values_in_known_places_never_panic(
+            key in prop::sample::select(validate::TOP_KEYS.to_vec()),
+            value in prop_oneof![
+                ".{0,12}",
+                "-?[0-9]{1,25}(\\.[0-9]{0,5})?(e[+-]?[0-9]{1,3})?",
+                "[-+]?[0-9.]{0,6}(ns|us|µs|ms|s|m|h){0,2}[0-9.]{0,4}(s|m|h)?",
+                Just("{a: [1, {b: ~}]}".to_owned()),
+                Just("[~, 1, x]".to_owned()),
+            ],
+        ) {
+            let nested = format!("schemaVersion: 1\n{key}: {value}\n");
+            let _ = parse_alfred_config(&nested);
+            let deep = format!("schemaVersion: 1\npolicies: {{defragmentation: {{scoring: {{sizePrior: {{{value}: 1}}}}}}}}");
+            let _ = parse_alfred_config(&deep);
+        }
+    }
 }

@@ -7,10 +7,14 @@
 use std::collections::HashMap;
 
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
+use crate::engine::alfred_pass::{decision_pass, JournalView};
 use crate::engine::eligibility::{baseline, defrag_eligibility, EligibilityRules};
 use crate::engine::model::{ClusterSnapshot, Time};
+use crate::engine::moves::MoveRow;
 use crate::engine::nodes::{node_states, NodeState};
+use crate::engine::planning::PlanContext;
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
+use crate::engine::recommendations::{parse_recommendations, Recommendations};
 use crate::engine::scoring::ScoringRules;
 use crate::engine::workloads::{build_workloads, DeploymentMode, Workloads};
 
@@ -41,6 +45,8 @@ pub struct AnalysisOptions {
 
 /// Name of Alfred's config ConfigMap.
 pub const ALFRED_CONFIG: &str = "alfred-config";
+/// Name of Alfred's recommendations ConfigMap.
+pub const ALFRED_RECOMMENDATIONS: &str = "alfred-recommendations";
 /// Name of Alfred's dispatch journal ConfigMap.
 pub const ALFRED_JOURNAL: &str = "alfred-dispatch-state";
 
@@ -67,6 +73,12 @@ pub struct Analysis {
     pub workloads: Workloads,
     /// Eligibility of every OMENative Instance (in component, then Instance order).
     pub verdicts: Vec<InstanceVerdict>,
+    /// Alfred's dispatch journal.
+    pub journal: JournalView,
+    /// The rows ome-top computes for this pass, in arbitration order.
+    pub moves: Vec<MoveRow>,
+    /// What Alfred published in `alfred-recommendations` (`None` when the ConfigMap is absent).
+    pub published: Option<Recommendations>,
     /// Analysis warnings (conversion warnings are added by the caller).
     pub warnings: Vec<String>,
 }
@@ -106,6 +118,20 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
             now: opts.now,
         },
     );
+    let journal = JournalView::read(snap, ns);
+    let ctx = PlanContext::new(
+        snap,
+        &states,
+        &workloads,
+        &pools,
+        &verdicts,
+        (&config, &rules, opts.now),
+    );
+    let moves = decision_pass(&ctx, &journal);
+    let published = snap
+        .config_map(ns, ALFRED_RECOMMENDATIONS)
+        .map(|c| parse_recommendations(&c.data));
+    warnings.extend(published.iter().flat_map(|p| p.warnings.iter().cloned()));
     let mut node_order: Vec<usize> = (0..snap.nodes.len()).collect();
     node_order.sort_by(|a, b| snap.nodes[*a].name.cmp(&snap.nodes[*b].name));
     Analysis {
@@ -119,6 +145,9 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         pools,
         workloads,
         verdicts,
+        journal,
+        moves,
+        published,
         warnings,
     }
 }

@@ -62,8 +62,11 @@ impl ArbiterState {
             node_touches.push((e.from_node.clone(), at));
             node_touches.extend(e.targets.iter().map(|t| (t.clone(), at)));
         }
-        let ledger_last_hour =
-            j.entries.iter().filter(|e| now - e.created_at < Duration::hours(1)).count() as u32;
+        let ledger_last_hour = j
+            .entries
+            .iter()
+            .filter(|e| now - e.created_at < Duration::hours(1))
+            .count() as u32;
         ArbiterState {
             breaker_open,
             node_touches,
@@ -93,7 +96,9 @@ struct Pass {
 /// reason, or admitted (`withheld` with a dispatch reason, or `admitted` for the first one
 /// Alfred would try to submit). Non-candidates are left untouched.
 pub fn arbitrate(ctx: &PlanContext<'_>, state: &ArbiterState, rows: &mut [MoveRow]) {
-    let mut order: Vec<usize> = (0..rows.len()).filter(|i| rows[*i].outcome == "candidate").collect();
+    let mut order: Vec<usize> = (0..rows.len())
+        .filter(|i| rows[*i].outcome == "candidate")
+        .collect();
     order.sort_by(|a, b| {
         let (x, y) = (&rows[*a], &rows[*b]);
         y.class()
@@ -157,7 +162,11 @@ fn gates(
     row: &MoveRow,
 ) -> Result<(usize, bool), &'static str> {
     let plan = row.plan.as_ref().ok_or("InstanceGone")?;
-    let comp = ctx.workloads.components.get(plan.component).ok_or("InstanceGone")?;
+    let comp = ctx
+        .workloads
+        .components
+        .get(plan.component)
+        .ok_or("InstanceGone")?;
     let inst = comp.instances.get(plan.instance).ok_or("InstanceGone")?;
     let isvc = &ctx.snap.isvcs[comp.isvc];
     let migrations = &ctx.workloads.migrations[comp.isvc];
@@ -168,10 +177,21 @@ fn gates(
     check(is_movable(isvc, ctx.rules.default_movable), "NotMovable")?;
     check(!migrations.malformed_request, "MalformedRequestPending")?;
     check(migrations.state_valid, "MigrationStateInvalid")?;
-    check(!inst.pods.iter().any(|p| ctx.snap.pods[*p].terminating), "InstanceTerminating")?;
-    check(migrations.active == 0 && !pass.workloads.contains(&comp.isvc), "WorkloadBusy")?;
-    let normal = Duration::minutes(cooldown_minutes(isvc, ctx.rules.per_workload_cooldown_minutes));
-    let floor = Duration::minutes(i64::from(cfg.policies.node_health.health_cooldown_floor_minutes));
+    check(
+        !inst.pods.iter().any(|p| ctx.snap.pods[*p].terminating),
+        "InstanceTerminating",
+    )?;
+    check(
+        migrations.active == 0 && !pass.workloads.contains(&comp.isvc),
+        "WorkloadBusy",
+    )?;
+    let normal = Duration::minutes(cooldown_minutes(
+        isvc,
+        ctx.rules.per_workload_cooldown_minutes,
+    ));
+    let floor = Duration::minutes(i64::from(
+        cfg.policies.node_health.health_cooldown_floor_minutes,
+    ));
     let since_last = migrations.last_migration.map(|t| ctx.now - t);
     let window = if unhealthy { floor } else { normal };
     check(since_last.is_none_or(|d| d >= window), "Cooldown")?;
@@ -182,16 +202,31 @@ fn gates(
         Duration::minutes(i64::from(cfg.recent_placement_cooldown_minutes))
     };
     let recent = inst.pods.iter().any(|p| {
-        ctx.snap.pods[*p].started.is_some_and(|s| ctx.now - s < placement)
+        ctx.snap.pods[*p]
+            .started
+            .is_some_and(|s| ctx.now - s < placement)
     });
     check(!recent, "PlacementCooldown")?;
     let node_window = Duration::minutes(i64::from(cfg.per_node_cooldown_minutes));
     let from_name = ctx.snap.nodes[plan.from].name.as_ref();
-    check(unhealthy || !state.cooling(from_name, node_window, ctx.now), "NodeCooldown")?;
-    let pool = ctx.pool_index.get(plan.pool.as_str()).copied().ok_or("TargetUnavailable")?;
+    check(
+        unhealthy || !state.cooling(from_name, node_window, ctx.now),
+        "NodeCooldown",
+    )?;
+    let pool = ctx
+        .pool_index
+        .get(plan.pool.as_str())
+        .copied()
+        .ok_or("TargetUnavailable")?;
     let first = select_targets(ctx, state, pass, (&ctx.targets[pool], plan), node_window)?;
-    check(total_in_flight(ctx) + pass.admitted < cfg.max_in_flight_migrations, "InFlightCap")?;
-    check(hourly(ctx, state) + pass.admitted < cfg.max_migrations_per_hour, "HourlyCap")?;
+    check(
+        total_in_flight(ctx) + pass.admitted < cfg.max_in_flight_migrations,
+        "InFlightCap",
+    )?;
+    check(
+        hourly(ctx, state) + pass.admitted < cfg.max_migrations_per_hour,
+        "HourlyCap",
+    )?;
     pass.admitted += 1;
     pass.workloads.insert(comp.isvc);
     Ok((first, overridden))
@@ -209,7 +244,11 @@ fn hourly(ctx: &PlanContext<'_>, state: &ArbiterState) -> u32 {
         .migrations
         .iter()
         .map(|m| {
-            let active = m.active_requested_at.iter().filter(|t| ctx.now - **t < hour).count();
+            let active = m
+                .active_requested_at
+                .iter()
+                .filter(|t| ctx.now - **t < hour)
+                .count();
             let last = m.last_migration.is_some_and(|t| ctx.now - t < hour);
             active as u32 + u32::from(last)
         })
@@ -237,8 +276,17 @@ fn select_targets(
     for (_, gpus) in &plan.footprints {
         let mut worst: u8 = 0;
         let mut found = None;
-        for (free, n) in targets.candidates(smallest).filter(|(_, n)| !used.contains(n)) {
-            let claimed: u32 = pass.claims.iter().chain(&claims).filter(|(m, _)| *m == n).map(|(_, g)| g).sum();
+        for (free, n) in targets
+            .candidates(smallest)
+            .filter(|(_, n)| !used.contains(n))
+        {
+            let claimed: u32 = pass
+                .claims
+                .iter()
+                .chain(&claims)
+                .filter(|(m, _)| *m == n)
+                .map(|(_, g)| g)
+                .sum();
             let obstacle = if pass.evacuating.contains(&n) {
                 3
             } else if pass.landed.contains(&n) {
@@ -254,8 +302,12 @@ fn select_targets(
             worst = worst.max(obstacle);
         }
         let Some(n) = found else {
-            return Err(["NoCapacity", "NodeCooldown", "TargetNodeBusy", "TargetUnderEvacuation"]
-                [usize::from(worst)]);
+            return Err([
+                "NoCapacity",
+                "NodeCooldown",
+                "TargetNodeBusy",
+                "TargetUnderEvacuation",
+            ][usize::from(worst)]);
         };
         claims.push((n, *gpus));
         first.get_or_insert(n);

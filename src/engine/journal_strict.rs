@@ -1,6 +1,6 @@
 //! Strict JSON reading for Alfred's wire documents: a small, total tokenizer that keeps every
 //! object member (duplicates included) in document order and every number as its raw text, plus
-//! the syntax helpers Alfred's Go reader applies (Go-style case folding of member names, strict
+//! the syntax helpers Alfred's Go readers apply (Go-style case folding of member names, strict
 //! RFC 3339 timestamps, RFC 4122 UUID syntax).
 //!
 //! Why not serde_json: it silently keeps the last of two duplicate members and normalises numbers,
@@ -51,13 +51,27 @@ impl StrictValue {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StrictError {
     /// The input is not UTF-8 (a ConfigMap `data` value always is; Go would substitute U+FFFD).
-    InvalidUtf8 { offset: usize },
+    InvalidUtf8 {
+        /// First invalid byte.
+        offset: usize,
+    },
     /// The JSON grammar is violated at `offset`.
-    Syntax { offset: usize, why: &'static str },
+    Syntax {
+        /// Where.
+        offset: usize,
+        /// What was expected or found.
+        why: &'static str,
+    },
     /// Nesting deeper than [`MAX_DEPTH`].
-    TooDeep { offset: usize },
+    TooDeep {
+        /// The bracket that went too deep.
+        offset: usize,
+    },
     /// A complete value is followed by more non-whitespace input.
-    Trailing { offset: usize },
+    Trailing {
+        /// First byte after the value and its whitespace.
+        offset: usize,
+    },
 }
 
 impl fmt::Display for StrictError {
@@ -432,6 +446,7 @@ fn parse_offset(rest: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn obj(members: &[(&str, StrictValue)]) -> StrictValue {
         StrictValue::Object(
@@ -510,6 +525,22 @@ mod tests {
         assert!(parse_strict(ok.as_bytes()).is_ok());
     }
 
+    proptest! {
+        #[test]
+        fn total_on_arbitrary_input(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+            let _ = parse_strict(&bytes);
+        }
+
+        #[test]
+        fn agrees_with_serde_json_on_validity(text in "[\\[\\]{}\",:0-9a-z\\\\ .eE+-]{0,40}") {
+            // serde_json rejects lone surrogates, which Go (and we) accept; the alphabet above
+            // cannot form \u escapes, so both must agree exactly.
+            let ours = parse_strict(text.as_bytes()).is_ok();
+            let theirs = serde_json::from_str::<serde_json::Value>(&text).is_ok();
+            prop_assert_eq!(ours, theirs, "{}", text);
+        }
+    }
+
     #[test]
     fn folds_like_go() {
         assert_eq!(fold_key("Phase"), "phase");
@@ -549,6 +580,15 @@ mod tests {
             "2026-9-28T10:15:02Z",
         ] {
             assert!(parse_rfc3339(bad).is_none(), "{bad}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn syntax_helpers_are_total(s in ".{0,40}") {
+            let _ = parse_rfc3339(&s);
+            let _ = is_uuid_syntax(&s);
+            let _ = fold_key(&s);
         }
     }
 }

@@ -1,15 +1,14 @@
-//! The migration request annotation `ome.io/migration-request-v1-<uuid>` (alfred.md §3.1): building
-//! and validating the value the TUI writes for an operator "approval", reading request
-//! annotations with Alfred's rules (inferencereplica.md §5.2), and the JSON Patch that writes one
-//! (compare-and-swap on uid and resourceVersion, never a full update).
+//! The migration request annotation `ome.io/migration-request-v1-<uuid>` (alfred.md §3.1): its
+//! key, the shared vocabulary (`Component`, `RequestError`), and reading request annotations with
+//! Alfred's rules (inferencereplica.md §5.2). Building the value the TUI writes and the JSON Patch
+//! that writes it are `migration_request_build`.
 //!
 //! Pure: uuids and times are passed in. Must not import anything outside
 //! std/serde/serde_json/chrono (and sibling modules).
 
 use super::journal_strict::{fold_key, is_uuid_syntax, parse_rfc3339};
-use chrono::{DateTime, Datelike, Timelike, Utc};
-use serde::Serialize;
-use serde_json::{json, Map, Value};
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value};
 use std::fmt;
 
 /// Annotation key prefix; the full key is this plus the request UUID.
@@ -54,27 +53,6 @@ impl fmt::Display for Component {
     }
 }
 
-/// An approval to write. [`MigrationRequest::to_annotation_value`] enforces: `instance >= 0`;
-/// `from_node` and every hint are DNS-1123 subdomains; hints ≤ 8, unique, never `from_node`;
-/// `reason`/`requested_by` non-empty; `requested_at` in years 0000–9999; value ≤ 4096 bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MigrationRequest {
-    /// Component of the Instance to move.
-    pub component: Component,
-    /// Instance index.
-    pub instance: i32,
-    /// Node the Instance must leave (the only hard exclusion).
-    pub from_node: String,
-    /// Soft target preference, written in this order; omitted from the JSON when empty.
-    pub hint_target_nodes: Vec<String>,
-    /// Written verbatim (`Fragmentation`, `NodeUnhealthy`, `NodeMaintenance`, ...).
-    pub reason: String,
-    /// Request time (the caller's "now"); written as Go RFC3339Nano in UTC.
-    pub requested_at: DateTime<Utc>,
-    /// Who asks (`alfred`, `kubectl-ome`, the TUI's name).
-    pub requested_by: String,
-}
-
 /// A request annotation that passes Alfred's well-formedness rules (§5.2). Whether `instance`
 /// names an existing Instance of `component` is the caller's check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,9 +89,17 @@ pub enum RequestError {
     /// The value is JSON but not an object.
     NotAnObject,
     /// A field is missing or has a value the rules reject.
-    Field { field: &'static str, why: String },
+    Field {
+        /// The JSON key, e.g. `hint_target_nodes`.
+        field: &'static str,
+        /// What is wrong.
+        why: String,
+    },
     /// The value exceeds [`REQUEST_VALUE_MAX_BYTES`].
-    TooLarge { bytes: usize },
+    TooLarge {
+        /// The value's length.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for RequestError {
@@ -139,7 +125,7 @@ impl fmt::Display for RequestError {
 
 impl std::error::Error for RequestError {}
 
-fn field_err(field: &'static str, why: impl Into<String>) -> RequestError {
+pub(super) fn field_err(field: &'static str, why: impl Into<String>) -> RequestError {
     RequestError::Field {
         field,
         why: why.into(),
@@ -153,160 +139,6 @@ pub fn annotation_key(uuid: &str) -> Result<String, RequestError> {
     } else {
         Err(RequestError::InvalidUuid(uuid.to_owned()))
     }
-}
-
-/// True iff `s` is a DNS-1123 subdomain (Kubernetes `IsDNS1123Subdomain`): ≤ 253 bytes,
-/// dot-separated labels of `[a-z0-9-]`, each starting and ending alphanumeric.
-pub fn is_dns1123_subdomain(s: &str) -> bool {
-    let alnum = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
-    !s.is_empty()
-        && s.len() <= 253
-        && s.split('.').all(|label| {
-            let b = label.as_bytes();
-            b.first().is_some_and(alnum)
-                && b.last().is_some_and(alnum)
-                && b.iter().all(|c| alnum(c) || *c == b'-')
-        })
-}
-
-/// Formats like Go's `time.RFC3339Nano` in UTC: fraction with trailing zeros trimmed (none if
-/// zero), `Z` suffix. `None` for years outside 0000–9999 or a chrono leap-second value, which
-/// Go cannot represent.
-pub fn format_rfc3339_nano(t: DateTime<Utc>) -> Option<String> {
-    let nanos = t.nanosecond();
-    if !(0..=9999).contains(&t.year()) || nanos >= 1_000_000_000 {
-        return None;
-    }
-    let mut out = format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
-        t.year(),
-        t.month(),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second()
-    );
-    if nanos > 0 {
-        let frac = format!("{nanos:09}");
-        out.push('.');
-        out.push_str(frac.trim_end_matches('0'));
-    }
-    out.push('Z');
-    Some(out)
-}
-
-/// Wire shape of the value; field order here is the byte order of the output.
-#[derive(Serialize)]
-struct WireRequest<'a> {
-    #[serde(rename = "schemaVersion")]
-    schema_version: &'a str,
-    component: &'a str,
-    instance: i32,
-    from_node: &'a str,
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    hint_target_nodes: &'a [String],
-    reason: &'a str,
-    requested_at: String,
-    requested_by: &'a str,
-}
-
-impl MigrationRequest {
-    /// Checks the invariants listed on the type, except the size limit.
-    pub fn validate(&self) -> Result<(), RequestError> {
-        if self.instance < 0 {
-            return Err(field_err(
-                "instance",
-                format!("must be ≥ 0, got {}", self.instance),
-            ));
-        }
-        if !is_dns1123_subdomain(&self.from_node) {
-            let why = format!("\"{}\" is not a DNS-1123 subdomain", self.from_node);
-            return Err(field_err("from_node", why));
-        }
-        self.validate_hints()?;
-        if self.reason.is_empty() {
-            return Err(field_err("reason", "must not be empty"));
-        }
-        if self.requested_by.is_empty() {
-            return Err(field_err("requested_by", "must not be empty"));
-        }
-        Ok(())
-    }
-
-    fn validate_hints(&self) -> Result<(), RequestError> {
-        const F: &str = "hint_target_nodes";
-        let hints = &self.hint_target_nodes;
-        if hints.len() > MAX_HINT_TARGET_NODES {
-            let why = format!("{} nodes; at most {MAX_HINT_TARGET_NODES}", hints.len());
-            return Err(field_err(F, why));
-        }
-        for (i, hint) in hints.iter().enumerate() {
-            if !is_dns1123_subdomain(hint) {
-                return Err(field_err(
-                    F,
-                    format!("\"{hint}\" is not a DNS-1123 subdomain"),
-                ));
-            }
-            if *hint == self.from_node {
-                return Err(field_err(F, format!("\"{hint}\" is the source node")));
-            }
-            if hints.get(..i).is_some_and(|earlier| earlier.contains(hint)) {
-                return Err(field_err(F, format!("\"{hint}\" is listed twice")));
-            }
-        }
-        Ok(())
-    }
-
-    /// The compact JSON value, keys in the order of §3.1, `hint_target_nodes` omitted if empty.
-    pub fn to_annotation_value(&self) -> Result<String, RequestError> {
-        self.validate()?;
-        let requested_at = format_rfc3339_nano(self.requested_at)
-            .ok_or_else(|| field_err("requested_at", "year must be 0000–9999 (Go RFC 3339)"))?;
-        let wire = WireRequest {
-            schema_version: "v1",
-            component: self.component.as_str(),
-            instance: self.instance,
-            from_node: &self.from_node,
-            hint_target_nodes: &self.hint_target_nodes,
-            reason: &self.reason,
-            requested_at,
-            requested_by: &self.requested_by,
-        };
-        let value =
-            serde_json::to_string(&wire).map_err(|e| RequestError::InvalidJson(e.to_string()))?;
-        if value.len() > REQUEST_VALUE_MAX_BYTES {
-            return Err(RequestError::TooLarge { bytes: value.len() });
-        }
-        Ok(value)
-    }
-}
-
-/// Escapes one JSON Pointer reference token (RFC 6901): `~` → `~0`, then `/` → `~1`.
-pub fn escape_json_pointer(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-/// The JSON Patch that adds request `key` = `value` to an InferenceService: `test` its uid and
-/// resourceVersion (so a changed or recreated object fails the patch), `add` an empty
-/// annotations map when the object has none (an `add` below a missing parent fails), then `add`
-/// the annotation.
-pub fn json_patch_for_request(
-    isvc_uid: &str,
-    resource_version: &str,
-    has_annotations: bool,
-    key: &str,
-    value: &str,
-) -> Value {
-    let mut ops = vec![
-        json!({"op": "test", "path": "/metadata/uid", "value": isvc_uid}),
-        json!({"op": "test", "path": "/metadata/resourceVersion", "value": resource_version}),
-    ];
-    if !has_annotations {
-        ops.push(json!({"op": "add", "path": "/metadata/annotations", "value": {}}));
-    }
-    let path = format!("/metadata/annotations/{}", escape_json_pointer(key));
-    ops.push(json!({"op": "add", "path": path, "value": value}));
-    Value::Array(ops)
 }
 
 /// Reads one request annotation with Alfred's rules (inferencereplica.md §5.2), except
@@ -336,9 +168,13 @@ pub fn parse_request_annotation(key: &str, value: &str) -> Result<ParsedRequest,
         }
     }
     let text = |name: &str| get(name).and_then(Value::as_str).map(str::to_owned);
-    let hints = match get("hint_target_nodes") {
-        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).map(str::to_owned),
-        _ => [].iter().filter_map(Value::as_str).map(str::to_owned),
+    let hints: Vec<String> = match get("hint_target_nodes") {
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
     };
     Ok(ParsedRequest {
         uuid: uuid.to_owned(),
@@ -346,7 +182,7 @@ pub fn parse_request_annotation(key: &str, value: &str) -> Result<ParsedRequest,
         instance: instance_member(get("instance"))?,
         from_node: from_node_member(get("from_node"))?,
         requested_at: requested_at(get("requested_at"))?,
-        hint_target_nodes: hints.collect(),
+        hint_target_nodes: hints,
         reason: text("reason"),
         requested_by: text("requested_by"),
     })
@@ -415,4 +251,112 @@ fn show(v: Option<&Value>) -> String {
 }
 
 #[cfg(test)]
-mod tests {}
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+    use proptest::prelude::*;
+
+    const UUID: &str = "3f1c2d4e-9a7b-4c1d-8e2f-0123456789ab";
+
+    /// The §3.1 example value.
+    const EXAMPLE: &str = concat!(
+        r#"{"schemaVersion":"v1","component":"engine","instance":3,"from_node":"gpu-a","#,
+        r#""hint_target_nodes":["gpu-c","gpu-d"],"reason":"NodeUnhealthy","#,
+        r#""requested_at":"2026-09-28T10:15:02.418093721Z","requested_by":"alfred"}"#
+    );
+
+    #[test]
+    fn parse_round_trip_and_rules() {
+        let key = annotation_key(UUID).unwrap();
+        let p = parse_request_annotation(&key, EXAMPLE).unwrap();
+        assert_eq!(
+            (p.uuid.as_str(), p.component, p.instance),
+            (UUID, Component::Engine, 3)
+        );
+        let at = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 2).unwrap();
+        let at = at + chrono::TimeDelta::nanoseconds(418_093_721);
+        assert_eq!(
+            (p.requested_at, p.reason.as_deref()),
+            (Some(at), Some("NodeUnhealthy"))
+        );
+        assert_eq!(p.hint_target_nodes, ["gpu-c", "gpu-d"]);
+        assert_eq!(p.requested_by.as_deref(), Some("alfred"));
+        let base = r#""schemaVersion":"v1","component":"router","instance":0,"from_node":"n""#;
+        let minimal = parse_request_annotation(&key, &format!("{{{base}}}")).unwrap();
+        assert_eq!((minimal.requested_at, minimal.reason), (None, None));
+        let odd = format!(r#"{{{base},"extra":[1],"hint_target_nodes":7,"Instance":2}}"#);
+        let p = parse_request_annotation(&key, &odd).unwrap();
+        assert_eq!((p.instance, p.hint_target_nodes.len()), (2, 0));
+    }
+
+    #[test]
+    fn malformed_annotations() {
+        let key = annotation_key(UUID).unwrap();
+        let bad = |v: &str| parse_request_annotation(&key, v).unwrap_err();
+        let field = |v: &str| match bad(v) {
+            RequestError::Field { field, .. } => field,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            field(r#"{"component":"engine","instance":0,"from_node":"n"}"#),
+            "schemaVersion"
+        );
+        assert_eq!(
+            field(r#"{"schemaVersion":"v2","component":"engine","instance":0,"from_node":"n"}"#),
+            "schemaVersion"
+        );
+        assert_eq!(
+            field(r#"{"schemaVersion":"v1","component":"Engine","instance":0,"from_node":"n"}"#),
+            "component"
+        );
+        for inst in ["-1", "3.0", "null", "\"3\"", "2147483648"] {
+            let v = format!(
+                r#"{{"schemaVersion":"v1","component":"engine","instance":{inst},"from_node":"n"}}"#
+            );
+            assert_eq!(field(&v), "instance", "{inst}");
+        }
+        assert_eq!(
+            field(r#"{"schemaVersion":"v1","component":"engine","instance":0,"from_node":""}"#),
+            "from_node"
+        );
+        let v = concat!(
+            r#"{"schemaVersion":"v1","component":"engine","instance":0,"from_node":"n","#,
+            r#""requested_at":"now"}"#
+        );
+        assert_eq!(field(v), "requested_at");
+        assert_eq!(bad("[]"), RequestError::NotAnObject);
+        assert!(matches!(bad("{} x"), RequestError::InvalidJson(_)));
+        assert_eq!(
+            parse_request_annotation(REQUEST_ANNOTATION_PREFIX, "{}"),
+            Err(RequestError::EmptyUuid)
+        );
+        let other = parse_request_annotation("ome.io/other", "{}");
+        assert!(matches!(other, Err(RequestError::NotARequestKey(_))));
+    }
+
+    #[test]
+    fn keys() {
+        assert_eq!(
+            annotation_key(UUID).unwrap(),
+            format!("ome.io/migration-request-v1-{UUID}")
+        );
+        for bad in [
+            UUID.to_uppercase().as_str(),
+            "",
+            "3f1c2d4e9a7b4c1d8e2f0123456789ab",
+        ] {
+            assert!(matches!(
+                annotation_key(bad),
+                Err(RequestError::InvalidUuid(_))
+            ));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn parse_never_panics(key in ".{0,60}", value in ".{0,200}") {
+            let _ = parse_request_annotation(&key, &value);
+            let _ = parse_request_annotation(&format!("{REQUEST_ANNOTATION_PREFIX}{key}"), &value);
+        }
+    }
+}

@@ -7,8 +7,11 @@
 //! (enforced by `tests/architecture.rs`).
 
 pub mod alfred_config;
+pub mod alfred_pass;
 pub mod analysis;
+pub mod arbiter;
 pub mod benefit;
+pub mod compare;
 pub mod defrag_policy;
 pub mod eligibility;
 pub mod fit;
@@ -38,3 +41,16 @@ pub mod workloads;
 
 #[cfg(test)]
 pub mod testkit;
+
+pub mod journal;
+pub mod journal_blocking;
+pub mod journal_clearing;
+pub mod journal_edit;
+pub mod journal_entry;
+pub mod journal_error;
+pub mod journal_facts;
+pub mod journal_fields;
+#[cfg(test)]
+mod journal_fixtures;
+pub mod journal_history;
+pub mod migration_request_build;

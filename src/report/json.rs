@@ -76,6 +76,8 @@ struct AnalyzeJson<'a> {
     config: &'a AlfredConfig,
     pools: Vec<PoolJson<'a>>,
     nodes: Vec<NodeJson<'a>>,
+    moves: Value,
+    journal: Value,
     warnings: Vec<String>,
 }
 
@@ -126,7 +128,7 @@ pub fn analysis_json(
                 name: &snap.nodes[*i].name,
                 pool: s.pool.as_deref(),
                 health: s.health.name(),
-                suspect_until: s.health.suspect_until().map(|t| crate::report::rfc3339(t)),
+                suspect_until: s.health.suspect_until().map(crate::report::rfc3339),
                 maintenance_triggers: &s.maintenance,
                 cordoned: s.cordoned,
                 preemptible: s.preemptible,
@@ -142,6 +144,16 @@ pub fn analysis_json(
         config: &analysis.config,
         pools: analysis.pools.iter().map(pool_json).collect(),
         nodes,
+        moves: crate::report::json_moves::moves_json(
+            analysis
+                .published
+                .as_ref()
+                .and_then(|p| p.last_cycle.as_ref())
+                .and_then(|c| c.as_ref().ok())
+                .map_or(&[][..], |c| c.rows()),
+            &analysis.moves,
+        ),
+        journal: crate::report::json_moves::journal_json(&analysis.journal),
         warnings: crate::report::all_warnings(analysis, warnings),
     };
     serde_json::to_value(doc).unwrap_or(Value::Null)

@@ -3,6 +3,7 @@
 //! Reads engine results only; must not import `cluster`, `ui`, `tokio` or read a clock.
 
 pub mod json;
+pub mod json_moves;
 pub mod table;
 
 use chrono::SecondsFormat;
@@ -36,6 +37,15 @@ pub fn all_warnings(analysis: &Analysis, extra: &[String]) -> Vec<String> {
              nothing is movable, so best = observed and reclaimable, pending pressure and score are 0"
                 .into(),
         );
+    }
+    if let Some(published) = &analysis.published {
+        let interval = analysis.config.decision_loop_interval;
+        out.extend(crate::engine::compare::compare_moves(
+            published,
+            &analysis.moves,
+            interval,
+            analysis.now,
+        ));
     }
     out.extend(analysis.warnings.iter().cloned());
     out.extend(extra.iter().cloned());
