@@ -4,7 +4,7 @@
 //! Owns: `Analysis`, `AnalysisOptions`, `analyze`. Pure and deterministic: time arrives in the
 //! options. Must not import anything outside `std`, `chrono` types and `engine`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 use crate::engine::alfred_pass::{decision_pass, JournalView};
@@ -166,7 +166,7 @@ pub struct InstanceVerdict {
 }
 
 /// The eligibility of every OMENative Instance.
-fn instance_verdicts(
+pub fn instance_verdicts(
     snap: &ClusterSnapshot,
     workloads: &Workloads,
     rules: &EligibilityRules,
@@ -191,7 +191,7 @@ fn instance_verdicts(
 
 /// Pods of every Instance with GPUs (demand), and pods of OMENative Instances executable for
 /// defragmentation whose pods all sit in one pool (repack items).
-fn demand_and_movable(
+pub fn demand_and_movable(
     snap: &ClusterSnapshot,
     states: &[NodeState],
     workloads: &Workloads,

@@ -8,7 +8,7 @@
 //! Owns: `arbitrate`, `ArbiterState`. Pure; must not import anything outside `std`, `chrono`
 //! types and `engine`.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use chrono::Duration;
 
@@ -112,9 +112,9 @@ pub fn arbitrate(ctx: &PlanContext<'_>, state: &ArbiterState, rows: &mut [MoveRo
             .filter(|i| rows[**i].class() > 0)
             .filter_map(|i| rows[*i].plan.as_ref().map(|p| p.from))
             .collect(),
-        landed: HashSet::new(),
+        landed: HashSet::default(),
         claims: Vec::new(),
-        workloads: HashSet::new(),
+        workloads: HashSet::default(),
         admitted: 0,
     };
     let mut first_admitted = true;

@@ -5,7 +5,7 @@
 //! Owns: `PoolProfile`, `move_benefit`. Pure; must not import anything outside `std` and
 //! `engine`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::fragmentation::{frag, Bin};
 
@@ -78,7 +78,7 @@ impl PoolProfile {
 
     /// The bins a set of moves changes, with their free GPUs after the moves.
     pub fn changed_bins(&self, moves: &[(usize, usize, u32)]) -> Option<HashMap<usize, Bin>> {
-        let mut changed: HashMap<usize, Bin> = HashMap::new();
+        let mut changed: HashMap<usize, Bin> = HashMap::default();
         for (_, target, gpus) in moves {
             let bin = changed.entry(*target).or_insert(*self.bins.get(target)?);
             bin.free = bin.free.checked_sub(*gpus)?;

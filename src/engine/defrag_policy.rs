@@ -19,18 +19,14 @@ pub fn defrag_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
     if !ctx.cfg.policies.defragmentation.enabled {
         return Vec::new();
     }
+    let open = |p: usize| ctx.pools[p].above_threshold || ctx.pools[p].advisory_open;
     let mut rows = Vec::new();
-    for (p, pool) in ctx.pools.iter().enumerate() {
-        if !pool.above_threshold && !pool.advisory_open {
-            continue;
-        }
-        for (c, comp) in ctx.workloads.components.iter().enumerate() {
-            match comp.mode {
-                DeploymentMode::MultiNode => rows.extend(lws_row(ctx, comp, p)),
-                DeploymentMode::RawDeployment => raw_rows(ctx, comp, p, &mut rows),
-                DeploymentMode::OMENative => omenative_rows(ctx, c, p, &mut rows),
-                DeploymentMode::VirtualDeployment => {}
-            }
+    for (c, comp) in ctx.workloads.components.iter().enumerate() {
+        match comp.mode {
+            DeploymentMode::MultiNode => rows.extend(lws_row(ctx, c, &open)),
+            DeploymentMode::RawDeployment => raw_rows(ctx, c, &open, &mut rows),
+            DeploymentMode::OMENative => omenative_rows(ctx, c, &open, &mut rows),
+            DeploymentMode::VirtualDeployment => {}
         }
     }
     rows.sort_by(|a, b| {
@@ -60,15 +56,15 @@ fn advisable(ctx: &PlanContext<'_>, comp: &Component) -> bool {
         && !in_cooldown(state.last_migration, window, ctx.now)
 }
 
-fn lws_row(ctx: &PlanContext<'_>, comp: &Component, pool: usize) -> Option<MoveRow> {
+fn lws_row(ctx: &PlanContext<'_>, c: usize, open: &dyn Fn(usize) -> bool) -> Option<MoveRow> {
+    let comp = &ctx.workloads.components[c];
     if !ctx.cfg.lws_recommendations_enabled || !advisable(ctx, comp) {
         return None;
     }
     // The primary pool holds most of the component's GPUs (ties by pool name).
     let mut per_pool: Vec<(usize, u32)> = Vec::new();
     let mut per_node: Vec<(usize, u32)> = Vec::new();
-    for inst in &comp.instances {
-        let facts = ctx.instance_facts(inst);
+    for facts in ctx.facts.get(c).into_iter().flatten() {
         for (pod, gpus) in &facts.footprints {
             let Some(n) = ctx.node_of(*pod) else { continue };
             add(&mut per_node, n, *gpus);
@@ -80,7 +76,7 @@ fn lws_row(ctx: &PlanContext<'_>, comp: &Component, pool: usize) -> Option<MoveR
     let primary = per_pool
         .iter()
         .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))?;
-    if primary.0 != pool {
+    if !open(primary.0) {
         return None;
     }
     let from = per_node
@@ -108,17 +104,23 @@ fn add(acc: &mut Vec<(usize, u32)>, key: usize, gpus: u32) {
     }
 }
 
-fn raw_rows(ctx: &PlanContext<'_>, comp: &Component, pool: usize, rows: &mut Vec<MoveRow>) {
+fn raw_rows(
+    ctx: &PlanContext<'_>,
+    c: usize,
+    open: &dyn Fn(usize) -> bool,
+    rows: &mut Vec<MoveRow>,
+) {
+    let comp = &ctx.workloads.components[c];
     if !advisable(ctx, comp) {
         return;
     }
-    for inst in &comp.instances {
+    for (i, inst) in comp.instances.iter().enumerate() {
         let Some(&pod) = inst.pods.first() else {
             continue;
         };
         let p = &ctx.snap.pods[pod];
-        let node = ctx.node_of(pod);
-        if p.gpus == 0 || p.terminating || node.and_then(|n| ctx.pool_of_node(n)) != Some(pool) {
+        let pool = ctx.facts_of(c, i).and_then(|f| f.pool);
+        if p.gpus == 0 || p.terminating || !pool.is_some_and(open) {
             continue;
         }
         let from = p.node.as_ref().map(|n| n.to_string());
@@ -136,14 +138,24 @@ fn raw_rows(ctx: &PlanContext<'_>, comp: &Component, pool: usize, rows: &mut Vec
     }
 }
 
-fn omenative_rows(ctx: &PlanContext<'_>, c: usize, pool: usize, rows: &mut Vec<MoveRow>) {
+fn omenative_rows(
+    ctx: &PlanContext<'_>,
+    c: usize,
+    open: &dyn Fn(usize) -> bool,
+    rows: &mut Vec<MoveRow>,
+) {
     let comp = &ctx.workloads.components[c];
-    let report = &ctx.pools[pool];
     for (i, inst) in comp.instances.iter().enumerate() {
-        let facts = ctx.instance_facts(inst);
-        if inst.gpus == 0 || facts.pool != Some(pool) {
+        let Some(facts) = ctx.facts_of(c, i) else {
+            continue;
+        };
+        let Some(pool) = facts.pool.filter(|p| open(*p)) else {
+            continue;
+        };
+        if inst.gpus == 0 {
             continue;
         }
+        let report = &ctx.pools[pool];
         let from = facts.from.map(|n| ctx.snap.nodes[n].name.to_string());
         let id = identity(ctx, comp, inst.index);
         let advice = |reason: &str, score: f64| {
@@ -167,10 +179,10 @@ fn omenative_rows(ctx: &PlanContext<'_>, c: usize, pool: usize, rows: &mut Vec<M
             rows.push(advice(NON_EXECUTABLE, 0.0));
             continue;
         }
-        let plan = ctx.plan(comp, &facts, pool);
+        let plan = ctx.plan(comp, facts, pool);
         let planned = plan
             .as_ref()
-            .and_then(|plan| ctx.planned_move((c, i), &facts, pool, plan));
+            .and_then(|plan| ctx.planned_move((c, i), facts, pool, plan));
         let (Some(plan), Some(planned)) = (plan, planned) else {
             rows.push(advice(NO_SURGE_HEADROOM, 0.0));
             continue;
@@ -188,8 +200,8 @@ fn omenative_rows(ctx: &PlanContext<'_>, c: usize, pool: usize, rows: &mut Vec<M
             rows.push(advice(NON_EXECUTABLE, score));
             continue;
         }
-        let emergency = is_emergency(ctx, comp, &facts, pool);
-        let spot = spot_boost(ctx, comp, &facts);
+        let emergency = is_emergency(ctx, comp, facts, pool);
+        let spot = spot_boost(ctx, comp, facts);
         if !emergency && !ctx.cfg.defrag_window_open_at(ctx.now) {
             continue; // Outside every maintenance window: the move is dropped, advice stays.
         }

@@ -123,10 +123,11 @@ fn instance_row(
     if let Some(Err(why)) = ctx.verdicts.get(&(c, i)).map(|v| v.baseline) {
         return advice(why);
     }
-    let facts = ctx.instance_facts(inst);
-    let planned = facts.pool.and_then(|pool| {
-        let plan = ctx.plan(comp, &facts, pool)?;
-        let mut planned = ctx.planned_move((c, i), &facts, pool, &plan)?;
+    let facts = ctx.facts_of(c, i);
+    let planned = facts.and_then(|facts| {
+        let pool = facts.pool?;
+        let plan = ctx.plan(comp, facts, pool)?;
+        let mut planned = ctx.planned_move((c, i), facts, pool, &plan)?;
         planned.from = from;
         Some((plan, planned))
     });

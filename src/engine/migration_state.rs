@@ -4,7 +4,7 @@
 //! Owns: `workload_migrations`. Pure; must not import anything outside `std`, `chrono` types
 //! and `engine`.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::engine::migration_request::{parse_request_annotation, REQUEST_ANNOTATION_PREFIX};
 use crate::engine::model::{ClusterSnapshot, MigrationStatus, Time, COMPONENTS};
@@ -66,8 +66,8 @@ pub fn workload_migrations(
             ),
         }
     }
-    let mut seen = HashSet::new();
-    let mut row_uuids = HashSet::new();
+    let mut seen = HashSet::default();
+    let mut row_uuids = HashSet::default();
     for (c, row) in &rows {
         row_uuids.insert(row.request_uuid.to_string());
         if !row_valid(row, &mut seen) {

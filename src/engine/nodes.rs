@@ -4,7 +4,7 @@
 //! Owns: `NodeState`, `node_states`, `NodeRules`. Pure; must not import anything outside `std`,
 //! `chrono` types and `engine`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::gpu::pool_key;

@@ -5,7 +5,7 @@
 //! Owns: `build_omenative`, `WorkloadMigrations`. Pure; must not import anything outside
 //! `std`, `chrono` types and `engine`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Time, COMPONENTS};
 use crate::engine::omenative_pods::{route_pods, InstanceBuilder};
@@ -36,17 +36,18 @@ pub type OmeNativeComponents = HashMap<(usize, usize), Component>;
 /// Builds every OMENative component and every workload's migration state.
 pub fn build_omenative(
     snap: &ClusterSnapshot,
-    by_labels: &PodsByLabels,
+    by_labels: &PodsByLabels<'_>,
 ) -> (OmeNativeComponents, Vec<WorkloadMigrations>) {
     let routed = route_pods(snap, by_labels);
-    let mut components = OmeNativeComponents::new();
+    let index = ReplicaIndex::new(snap);
+    let mut components = OmeNativeComponents::default();
     for (i, isvc) in snap.isvcs.iter().enumerate() {
         for c in 0..COMPONENTS.len() {
             if component_mode(isvc, c) != Some(DeploymentMode::OMENative) {
                 continue;
             }
             let pods = routed.get(&(i, c)).map_or(&[][..], Vec::as_slice);
-            components.insert((i, c), build_component(snap, i, c, pods));
+            components.insert((i, c), build_component(snap, &index, (i, c), pods));
         }
     }
     let migrations = (0..snap.isvcs.len())
@@ -55,23 +56,52 @@ pub fn build_omenative(
     (components, migrations)
 }
 
+/// InferenceReplicas by `(namespace, spec.parentRef.name, spec.component)`.
+pub struct ReplicaIndex<'a>(HashMap<(&'a str, &'a str, &'a str), Vec<usize>>);
+
+impl<'a> ReplicaIndex<'a> {
+    /// Indexes every replica of the snapshot that names a parent.
+    pub fn new(snap: &'a ClusterSnapshot) -> Self {
+        let mut map: HashMap<(&str, &str, &str), Vec<usize>> = HashMap::default();
+        for (i, ir) in snap.replicas.iter().enumerate() {
+            if let Some(parent) = ir.parent.as_deref() {
+                map.entry((ir.namespace.as_ref(), parent, ir.component.as_ref()))
+                    .or_default()
+                    .push(i);
+            }
+        }
+        ReplicaIndex(map)
+    }
+}
+
 /// Steps 1–5 of §5.3: the bound, fresh InferenceReplica of component `c` of ISVC `isvc`.
-pub fn bind_replica(snap: &ClusterSnapshot, isvc: usize, c: usize) -> Result<usize, String> {
+pub fn bind_replica(
+    snap: &ClusterSnapshot,
+    index: &ReplicaIndex<'_>,
+    isvc: usize,
+    c: usize,
+) -> Result<usize, String> {
     if !snap.replicas_listed {
         return Err("inference replica list unavailable".into());
     }
     let w = &snap.isvcs[isvc];
-    let mut candidates = snap.replicas.iter().enumerate().filter(|(_, ir)| {
-        ir.namespace == w.namespace
-            && ir.parent.as_deref() == Some(w.name.as_ref())
-            && ir.component.as_ref() == COMPONENTS[c]
-    });
-    let (index, ir) = candidates
-        .next()
-        .ok_or_else(|| format!("inference replica {}-{} is missing", w.name, COMPONENTS[c]))?;
-    if candidates.next().is_some() {
-        return Err(format!("inference replica {} is duplicated", ir.name));
-    }
+    let key = (w.namespace.as_ref(), w.name.as_ref(), COMPONENTS[c]);
+    let candidates = index.0.get(&key).map_or(&[][..], Vec::as_slice);
+    let (index, ir) = match candidates {
+        [] => {
+            return Err(format!(
+                "inference replica {}-{} is missing",
+                w.name, COMPONENTS[c]
+            ))
+        }
+        [one] => (*one, &snap.replicas[*one]),
+        [first, ..] => {
+            return Err(format!(
+                "inference replica {} is duplicated",
+                snap.replicas[*first].name
+            ))
+        }
+    };
     let owner_ok = matches!(ir.controllers.as_slice(), [o]
         if o.api_version.as_ref() == "ome.io/v1beta1"
             && o.kind.as_ref() == "InferenceService"
@@ -111,8 +141,13 @@ fn empty_component(isvc: usize, c: usize, ir: Option<usize>, err: String) -> Com
     }
 }
 
-fn build_component(snap: &ClusterSnapshot, isvc: usize, c: usize, pods: &[usize]) -> Component {
-    let ir_index = match bind_replica(snap, isvc, c) {
+fn build_component(
+    snap: &ClusterSnapshot,
+    index: &ReplicaIndex<'_>,
+    (isvc, c): (usize, usize),
+    pods: &[usize],
+) -> Component {
+    let ir_index = match bind_replica(snap, index, isvc, c) {
         Ok(i) => i,
         Err(e) => return empty_component(isvc, c, None, e),
     };

@@ -5,11 +5,25 @@
 //! Owns: `route_pods`, `InstanceBuilder`. Pure; must not import anything outside `std` and
 //! `engine`.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::engine::irstatus::InstanceRow;
-use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Pod, COMPONENTS};
+use crate::engine::model::{ClusterSnapshot, InferenceReplica, Pod, COMPONENTS};
 use crate::engine::workloads::{component_mode, DeploymentMode, Instance, PodsByLabels};
+
+const RUNNER_DEFAULT: u8 = 0;
+const RUNNER_LEADER: u8 = 1;
+const RUNNER_WORKER: u8 = 2;
+
+/// A small code for a runner name, so membership sets hold no strings.
+fn runner_code(runner: &str) -> u8 {
+    match runner {
+        "default" => RUNNER_DEFAULT,
+        "leader" => RUNNER_LEADER,
+        "worker" => RUNNER_WORKER,
+        _ => 3,
+    }
+}
 
 /// Routed pod indices per `(isvc index, component index)` of OMENative components.
 pub type RoutedPods = HashMap<(usize, usize), Vec<usize>>;
@@ -31,8 +45,8 @@ pub fn route_pods(snap: &ClusterSnapshot, by_labels: &PodsByLabels) -> RoutedPod
     let is_omenative =
         |i: usize, c: usize| component_mode(&snap.isvcs[i], c) == Some(DeploymentMode::OMENative);
     let component_index = |name: &str| COMPONENTS.iter().position(|c| *c == name);
-    let mut routed = RoutedPods::new();
-    let mut seen = HashSet::new();
+    let mut routed = RoutedPods::default();
+    let mut seen = HashSet::default();
     let candidates = by_labels.values().flatten().copied().chain(
         snap.pods
             .iter()
@@ -97,7 +111,7 @@ pub struct InstanceBuilder<'a> {
     component: &'a str,
     instances: Vec<Instance>,
     by_index: HashMap<i64, usize>,
-    members: Vec<HashSet<(i64, Name, i64)>>,
+    members: Vec<HashSet<(i64, u8, i64)>>,
     component_error: Option<String>,
 }
 
@@ -132,7 +146,7 @@ impl<'a> InstanceBuilder<'a> {
             d,
             isvc_name,
             component,
-            members: vec![HashSet::new(); instances.len()],
+            members: vec![HashSet::default(); instances.len()],
             instances,
             by_index,
             component_error: None,
@@ -188,9 +202,9 @@ impl<'a> InstanceBuilder<'a> {
         if steady && pod.terminating {
             self.fail_instance(pos, format!("pod membership: {} is terminating", pod.name));
         }
-        let runner: Name = pod.ome.runner.clone().unwrap_or_else(|| Name::from(""));
+        let runner = pod.ome.runner.as_deref().unwrap_or("");
         let ordinal = pod.ome.pod_ordinal.value().unwrap_or(-1);
-        if !self.layout_ok(row, steady, &runner, ordinal) {
+        if !self.layout_ok(row, steady, runner, ordinal) {
             self.fail_instance(pos, format!("pod layout is invalid: {}", pod.name));
             return;
         }
@@ -198,7 +212,7 @@ impl<'a> InstanceBuilder<'a> {
         if incarnation != row.incarnation && (steady || !pod.terminating) {
             self.fail_instance(pos, format!("pod incarnation disagrees: {}", pod.name));
         }
-        if !self.members[pos].insert((incarnation, runner, ordinal)) {
+        if !self.members[pos].insert((incarnation, runner_code(runner), ordinal)) {
             self.fail_instance(pos, format!("duplicate pod: {}", pod.name));
         }
         let inst = &mut self.instances[pos];
@@ -230,11 +244,11 @@ impl<'a> InstanceBuilder<'a> {
             if row.phase != "Ready" || row.has_operation {
                 continue;
             }
-            let expected: HashSet<(i64, Name, i64)> = if self.d == 1 {
-                HashSet::from([(row.incarnation, Name::from("default"), row.active_ordinal)])
+            let expected: HashSet<(i64, u8, i64)> = if self.d == 1 {
+                std::iter::once((row.incarnation, RUNNER_DEFAULT, row.active_ordinal)).collect()
             } else {
-                std::iter::once((row.incarnation, Name::from("leader"), 0))
-                    .chain((0..self.d - 1).map(|o| (row.incarnation, Name::from("worker"), o)))
+                std::iter::once((row.incarnation, RUNNER_LEADER, 0))
+                    .chain((0..self.d - 1).map(|o| (row.incarnation, RUNNER_WORKER, o)))
                     .collect()
             };
             if row.incarnation <= 0 || self.members[pos] != expected {

@@ -5,7 +5,7 @@
 //! Owns: `PlanContext`, `InstanceFacts`. Pure; must not import anything outside `std`,
 //! `chrono` types and `engine`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::{AlfredConfig, Mode};
 use crate::engine::analysis::InstanceVerdict;
@@ -45,6 +45,8 @@ pub struct PlanContext<'a> {
     pub profiles: Vec<PoolProfile>,
     /// Verdicts by `(component, instance)`.
     pub verdicts: HashMap<(usize, usize), &'a InstanceVerdict>,
+    /// Facts of every Instance, by component then Instance position.
+    pub facts: Vec<Vec<InstanceFacts>>,
 }
 
 /// Where an Instance sits and what it would move.
@@ -86,7 +88,7 @@ impl<'a> PlanContext<'a> {
                 PoolProfile::new(&bins, &ladder, &weights, &slots)
             })
             .collect();
-        PlanContext {
+        let mut ctx = PlanContext {
             snap,
             states,
             workloads,
@@ -106,7 +108,19 @@ impl<'a> PlanContext<'a> {
                 .iter()
                 .map(|v| ((v.component, v.instance), v))
                 .collect(),
-        }
+            facts: Vec::new(),
+        };
+        ctx.facts = workloads
+            .components
+            .iter()
+            .map(|c| c.instances.iter().map(|i| ctx.instance_facts(i)).collect())
+            .collect();
+        ctx
+    }
+
+    /// The precomputed facts of Instance `i` of component `c`.
+    pub fn facts_of(&self, c: usize, i: usize) -> Option<&InstanceFacts> {
+        self.facts.get(c)?.get(i)
     }
 
     /// The node index of a pod.
@@ -129,10 +143,11 @@ impl<'a> PlanContext<'a> {
             .map(|p| (*p, self.snap.pods[*p].gpus))
             .filter(|(_, g)| *g > 0)
             .collect();
-        footprints.sort_by(|a, b| {
-            b.1.cmp(&a.1)
-                .then_with(|| self.snap.pods[a.0].key().cmp(&self.snap.pods[b.0].key()))
-        });
+        let key = |p: usize| {
+            let pod = &self.snap.pods[p];
+            (pod.namespace.as_ref(), pod.name.as_ref())
+        };
+        footprints.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| key(a.0).cmp(&key(b.0))));
         let mut per_node: Vec<(usize, u32)> = Vec::new();
         for (pod, gpus) in &footprints {
             let Some(n) = self.node_of(*pod) else {

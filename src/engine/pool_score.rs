@@ -4,7 +4,7 @@
 //! Owns: `score_pool`. Pure; must not import anything outside `std`, `chrono` types and
 //! `engine`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::fragmentation::{self, profile, repack, Bin, RepackItem};
 use crate::engine::model::ClusterSnapshot;
@@ -114,7 +114,7 @@ pub fn score_pool(
 }
 
 fn dominant_resource(snap: &ClusterSnapshot, nodes: &[usize]) -> String {
-    let mut counts: HashMap<&str, usize> = HashMap::new();
+    let mut counts: HashMap<&str, usize> = HashMap::default();
     for n in nodes {
         if let Some(r) = snap.nodes[*n].gpu_resource.as_deref() {
             *counts.entry(r).or_default() += 1;

@@ -5,7 +5,9 @@
 //! Owns: `PoolReport`, `score_pools`. Pure; must not import anything outside `std`, `chrono`
 //! types and `engine`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::fragmentation::{self, snap, Bin, RepackItem};
 use crate::engine::model::{ClusterSnapshot, Name, Time};
@@ -98,7 +100,7 @@ pub fn attribute_pending(
     states: &[NodeState],
     pools: &[String],
 ) -> Vec<(usize, Option<usize>)> {
-    let mut cache: HashMap<&[(Name, Name)], Option<usize>> = HashMap::new();
+    let mut cache: HashMap<&[(Name, Name)], Option<usize>> = HashMap::default();
     let pool_index: HashMap<&str, usize> = pools
         .iter()
         .enumerate()

@@ -6,9 +6,9 @@
 //! by `engine::omenative`. Pure; must not import anything outside `std`, `chrono` types and
 //! `engine`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, Name, COMPONENTS};
+use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, COMPONENTS};
 use crate::engine::omenative::{build_omenative, WorkloadMigrations};
 
 /// A component's deployment mode as Alfred reads it (ISVC only; unknown values never appear,
@@ -121,17 +121,17 @@ pub struct Workloads {
 }
 
 /// Pod indices grouped by `(namespace, isvc label, component label)`.
-pub type PodsByLabels = HashMap<(Name, Name, Name), Vec<usize>>;
+pub type PodsByLabels<'a> = HashMap<(&'a str, &'a str, &'a str), Vec<usize>>;
 
 /// Groups live (non-terminal phase) pods by their ISVC and component labels.
-pub fn pods_by_labels(snap: &ClusterSnapshot) -> PodsByLabels {
-    let mut map: PodsByLabels = HashMap::new();
+pub fn pods_by_labels(snap: &ClusterSnapshot) -> PodsByLabels<'_> {
+    let mut map: PodsByLabels<'_> = HashMap::default();
     for (i, pod) in snap.pods.iter().enumerate() {
         if pod.phase.is_terminal() {
             continue;
         }
         if let (Some(isvc), Some(component)) = (&pod.ome.isvc, &pod.ome.component) {
-            map.entry((pod.namespace.clone(), isvc.clone(), component.clone()))
+            map.entry((pod.namespace.as_ref(), isvc.as_ref(), component.as_ref()))
                 .or_default()
                 .push(i);
         }
@@ -174,17 +174,13 @@ pub fn build_workloads(snap: &ClusterSnapshot) -> Workloads {
 /// A RawDeployment or MultiNode component: Instances from pods matched by labels.
 fn label_component(
     snap: &ClusterSnapshot,
-    by_labels: &PodsByLabels,
+    by_labels: &PodsByLabels<'_>,
     isvc: usize,
     c: usize,
     mode: DeploymentMode,
 ) -> Component {
     let w = &snap.isvcs[isvc];
-    let key = (
-        w.namespace.clone(),
-        w.name.clone(),
-        Name::from(COMPONENTS[c]),
-    );
+    let key = (w.namespace.as_ref(), w.name.as_ref(), COMPONENTS[c]);
     let mut pods: Vec<usize> = by_labels.get(&key).cloned().unwrap_or_default();
     pods.sort_by(|a, b| snap.pods[*a].name.cmp(&snap.pods[*b].name));
     let instance = |index: i64, members: Vec<usize>| Instance {

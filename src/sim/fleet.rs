@@ -59,7 +59,13 @@ impl Placer {
                 best = Some(n);
             }
         }
-        let n = best?;
+        // Sampling found nothing: the scheduler would still find any node with room.
+        let n = best.or_else(|| {
+            let start = rng.below(nodes.len() as u64) as usize;
+            (0..nodes.len())
+                .map(|k| nodes[(start + k) % nodes.len()])
+                .find(|n| self.free[*n] >= gpus)
+        })?;
         self.free[n] -= gpus;
         Some(n)
     }
@@ -111,6 +117,16 @@ fn nodes(spec: &FleetSpec, rng: &mut Rng) -> (Vec<Node>, Placer) {
         placer.by_pool[pool].push(i);
     }
     (out, placer)
+}
+
+/// The nodeSelector that pins a pod to generated pool `pool`, as OME deployments do.
+fn pool_selector(pool: usize) -> Vec<(Name, Name)> {
+    let key = if pool == 2 {
+        "node.kubernetes.io/instance-type"
+    } else {
+        "nvidia.com/gpu.product"
+    };
+    vec![(Arc::from(key), Arc::from(POOLS[pool].0))]
 }
 
 /// A bare pod; callers fill in labels and owners.
@@ -182,7 +198,8 @@ pub fn generate_fleet(spec: &FleetSpec, now: Time) -> ClusterSnapshot {
         replicas_listed: true,
         ..Default::default()
     };
-    let system_pods = spec.pods.saturating_sub(spec.pods / 4);
+    // About a fifth of the pods ask for GPUs (≈ 70% of the devices); the rest are node agents.
+    let system_pods = spec.pods.saturating_sub(spec.pods / 5);
     let gpu_budget = spec.pods - system_pods;
     let namespaces: Vec<Name> = (0..8).map(|i| Arc::from(format!("team-{i}"))).collect();
     let mut w = 0usize;
@@ -240,6 +257,7 @@ fn add_raw(
         );
         pod.ome.isvc = Some(Arc::from(name.as_str()));
         pod.ome.component = Some(Arc::from("engine"));
+        pod.node_selector = pool_selector(pool);
         snap.pods.push(pod);
     }
 }
@@ -289,6 +307,7 @@ fn add_omenative(
                 pod_ordinal: LabelInt::Value(0),
                 pod_group: (per_instance > 1).then(|| Arc::from(format!("{ir_name}-{index}"))),
             };
+            pod.node_selector = pool_selector(pool);
             pod.controller = Some(OwnerRef {
                 api_version: Arc::from("ome.io/v1beta1"),
                 kind: Arc::from("InferenceReplica"),
