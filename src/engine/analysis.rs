@@ -9,6 +9,8 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 use crate::engine::alfred_pass::{decision_pass, JournalView};
 use crate::engine::eligibility::{baseline, defrag_eligibility, EligibilityRules};
+use crate::engine::journal_clearing::ClearingVerdict;
+use crate::engine::journal_snapshot::stalled_verdicts;
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::moves::MoveRow;
 use crate::engine::nodes::{node_states, NodeState};
@@ -75,6 +77,8 @@ pub struct Analysis {
     pub verdicts: Vec<InstanceVerdict>,
     /// Alfred's dispatch journal.
     pub journal: JournalView,
+    /// The §2.4 clearing verdict of every stalled journal entry, by UUID.
+    pub clearing: Vec<(String, ClearingVerdict)>,
     /// The rows ome-top computes for this pass, in arbitration order.
     pub moves: Vec<MoveRow>,
     /// What Alfred published in `alfred-recommendations` (`None` when the ConfigMap is absent).
@@ -119,6 +123,10 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         },
     );
     let journal = JournalView::read(snap, ns);
+    let clearing = journal
+        .journal()
+        .map(|j| stalled_verdicts(snap, j))
+        .unwrap_or_default();
     let ctx = PlanContext::new(
         snap,
         &states,
@@ -146,6 +154,7 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         workloads,
         verdicts,
         journal,
+        clearing,
         moves,
         published,
         warnings,

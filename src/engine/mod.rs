@@ -53,4 +53,5 @@ pub mod journal_fields;
 #[cfg(test)]
 mod journal_fixtures;
 pub mod journal_history;
+pub mod journal_snapshot;
 pub mod migration_request_build;

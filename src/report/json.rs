@@ -153,7 +153,7 @@ pub fn analysis_json(
                 .map_or(&[][..], |c| c.rows()),
             &analysis.moves,
         ),
-        journal: crate::report::json_moves::journal_json(&analysis.journal),
+        journal: crate::report::json_moves::journal_json(&analysis.journal, &analysis.clearing),
         warnings: crate::report::all_warnings(analysis, warnings),
     };
     serde_json::to_value(doc).unwrap_or(Value::Null)

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::engine::alfred_pass::JournalView;
 use crate::engine::journal_blocking::Blocking;
+use crate::engine::journal_clearing::{ClearingDecision, ClearingVerdict};
 use crate::engine::moves::MoveRow;
 use crate::engine::recommendations::Row;
 
@@ -95,6 +96,7 @@ struct EntryJson<'a> {
     reason: Option<&'a str>,
     created_at: String,
     blocking: bool,
+    clearing: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -108,7 +110,17 @@ struct JournalJson<'a> {
 
 /// The journal section: presence, Alfred's strict-parse error, entries and the pass-wide
 /// withhold reason the journal causes.
-pub fn journal_json(view: &JournalView) -> Value {
+pub fn journal_json(view: &JournalView, clearing: &[(String, ClearingVerdict)]) -> Value {
+    let verdict = |uuid: &str| {
+        clearing
+            .iter()
+            .find(|(u, _)| u == uuid)
+            .map(|(_, v)| match &v.decision {
+                ClearingDecision::Clearable => "clearable".to_string(),
+                ClearingDecision::Wait(why) => format!("wait: {why}"),
+                ClearingDecision::NotStalled => "not stalled".to_string(),
+            })
+    };
     let doc = match view {
         JournalView::Absent => JournalJson {
             present: false,
@@ -143,6 +155,7 @@ pub fn journal_json(view: &JournalView) -> Value {
                     reason: e.reason.as_deref(),
                     created_at: crate::report::rfc3339(e.created_at),
                     blocking: blocks(blocking, &e.uuid),
+                    clearing: verdict(&e.uuid),
                 })
                 .collect(),
             blocked_reason: blocking.withhold_reason(),
