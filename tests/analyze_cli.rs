@@ -283,3 +283,61 @@ fn pending_pressure_on_the_worked_example() {
     let r = pool["reclaimable"].as_f64().unwrap();
     close(&pool["score"], 1.0 - (1.0 - r) * (1.0 - u));
 }
+
+#[test]
+fn alfred_rows_beside_computed_rows_with_disagreements_flagged() {
+    let mut doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/worked-example-6-5.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let cycle = serde_json::json!({
+        "timestamp": "2026-09-28T10:14:02.418093721Z", "mode": "execute",
+        "recommendations": [
+            {"workload": "prod/gamma", "component": "engine", "instance": 0,
+             "policy": "defragmentation", "reason": "Fragmentation", "outcome": "withheld",
+             "fromNode": "gpu-b", "target": "gpu-a", "hintTargets": ["gpu-a"], "score": 0.2925,
+             "dispatchStatus": "withheld", "dispatchReason": "SerialDispatchLimit"},
+            {"workload": "prod/alpha", "component": "engine", "instance": 0,
+             "policy": "defragmentation", "reason": "Fragmentation", "outcome": "advisory",
+             "advisoryReason": "NoSurgeHeadroom", "fromNode": "gpu-a", "score": 0,
+             "futureField": {"kept": true}}
+        ]
+    });
+    doc["items"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "alfred-recommendations", "namespace": "ome"},
+            "data": {"last-cycle.json": cycle.to_string()}
+        }));
+    let path = write_temp("with-recommendations.json", &doc.to_string());
+    let out = analyze_json(&path, &[]);
+    let moves = out["moves"].as_array().unwrap();
+    let alfred: Vec<&Value> = moves.iter().filter(|m| m["source"] == "alfred").collect();
+    assert_eq!(alfred.len(), 2);
+    assert_eq!(alfred[0]["workload"], "prod/gamma");
+    assert!(moves
+        .iter()
+        .any(|m| m["source"] == "computed" && m["workload"] == "prod/gamma"));
+    let warnings: Vec<&str> = out["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("prod/alpha") && w.contains("NoSurgeHeadroom")),
+        "{warnings:?}"
+    );
+    assert!(warnings
+        .iter()
+        .any(|w| w.contains("only ome-top computes") && w.contains("prod/beta")));
+    assert_eq!(out["journal"]["present"], true);
+    assert_eq!(out["journal"]["blockedReason"], Value::Null);
+}
