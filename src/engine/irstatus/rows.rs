@@ -1,0 +1,131 @@
+//! The logical Instance row both encodings decode into, and Alfred's row checks (spec §5.3
+//! step 8) with their error type.
+//!
+//! Must not import anything outside std/serde/serde_json/chrono and its parent `irstatus`.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use super::columns::InstanceOperation;
+use super::{MAX_ROWS, PHASES, STATUS_INVALID};
+
+/// One logical Instance row, identical whichever encoding it came from. Integers are `i64` so
+/// out-of-domain DenseV1 values (negative counts, `activeOrdinal: 7`) survive until
+/// [`check_rows`]; int32 JSON fields are still refused outside the int32 range when decoding.
+/// Invariant: `has_operation == operation.is_some()`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InstanceRow {
+    pub index: i64,
+    pub incarnation: i64,
+    pub phase: String,
+    pub running_revision: String,
+    pub target_revision: String,
+    pub pod_count: i64,
+    pub serving_pod_count: i64,
+    pub available_pod_count: i64,
+    pub admitted: bool,
+    pub active_ordinal: i64,
+    pub has_operation: bool,
+    pub operation: Option<InstanceOperation>,
+    pub ready_since: Option<String>,
+}
+
+/// What §5.3 step 8 found wrong with one row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowProblem {
+    NegativeIndex,
+    UnknownPhase,
+    NegativeIncarnation,
+    NegativeCount,
+    ActiveOrdinal,
+    DuplicateIndex,
+}
+
+impl RowProblem {
+    /// Short human detail; never echoes status strings.
+    pub fn detail(self) -> &'static str {
+        match self {
+            Self::NegativeIndex => "a negative index",
+            Self::UnknownPhase => "an unknown phase",
+            Self::NegativeIncarnation => "a negative incarnation",
+            Self::NegativeCount => "a negative pod count",
+            Self::ActiveOrdinal => "an activeOrdinal other than 0 or 1",
+            Self::DuplicateIndex => "a duplicate index",
+        }
+    }
+}
+
+/// Why §5.3 step 8 refused a row set; `position` is the row's place in stored order. Display is
+/// [`STATUS_INVALID`] plus a short detail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowError {
+    TooManyRows {
+        rows: usize,
+    },
+    InvalidRow {
+        position: usize,
+        index: i64,
+        problem: RowProblem,
+    },
+}
+
+impl fmt::Display for RowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{STATUS_INVALID}: ")?;
+        match *self {
+            Self::TooManyRows { rows } => write!(f, "{rows} rows exceed the limit of {MAX_ROWS}"),
+            Self::InvalidRow {
+                position: p,
+                index: i,
+                problem,
+            } => {
+                write!(f, "row {p} (index {i}) has {}", problem.detail())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RowError {}
+
+/// The first problem of one row in Alfred's order, ignoring uniqueness.
+fn row_problem(row: &InstanceRow) -> Option<RowProblem> {
+    let min_count = row
+        .pod_count
+        .min(row.serving_pod_count)
+        .min(row.available_pod_count);
+    if row.index < 0 {
+        Some(RowProblem::NegativeIndex)
+    } else if !PHASES.contains(&row.phase.as_str()) {
+        Some(RowProblem::UnknownPhase)
+    } else if row.incarnation < 0 {
+        Some(RowProblem::NegativeIncarnation)
+    } else if min_count < 0 {
+        Some(RowProblem::NegativeCount)
+    } else if !matches!(row.active_ordinal, 0 | 1) {
+        Some(RowProblem::ActiveOrdinal)
+    } else {
+        None
+    }
+}
+
+/// Alfred's row checks (§5.3 step 8) for rows of either encoding, first failure wins: at most
+/// [`MAX_ROWS`] rows; then row by row in stored order: index ≥ 0, phase one of [`PHASES`],
+/// incarnation ≥ 0, the three counts ≥ 0, activeOrdinal ∈ {0, 1}, index not on an earlier row.
+pub fn check_rows(rows: &[InstanceRow]) -> Result<(), RowError> {
+    if rows.len() > MAX_ROWS {
+        return Err(RowError::TooManyRows { rows: rows.len() });
+    }
+    let mut seen = HashSet::with_capacity(rows.len());
+    for (position, row) in rows.iter().enumerate() {
+        let duplicate = || (!seen.insert(row.index)).then_some(RowProblem::DuplicateIndex);
+        if let Some(problem) = row_problem(row).or_else(duplicate) {
+            let index = row.index;
+            return Err(RowError::InvalidRow {
+                position,
+                index,
+                problem,
+            });
+        }
+    }
+    Ok(())
+}
