@@ -1,5 +1,6 @@
 //! The pure engine: turns a `ClusterSnapshot` into the numbers OME's Alfred and scheduler
-//! would compute — pools, fragmentation, node health, eligibility — deterministically.
+//! would compute — pools, fragmentation, node health, eligibility, gang pins, placement
+//! lints — deterministically.
 //!
 //! Promises: no I/O, no clock (time is an argument), no async, no randomness, no UI, and no
 //! panics on any input. Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`,
@@ -22,6 +23,7 @@ pub mod model;
 pub mod nodes;
 pub mod omenative;
 pub mod omenative_pods;
+pub mod placement;
 pub mod pool_score;
 pub mod pools;
 pub mod quantity;
