@@ -27,6 +27,7 @@ pub mod placement;
 pub mod pool_score;
 pub mod pools;
 pub mod quantity;
+pub mod scheduler_config;
 pub mod scoring;
 pub mod workloads;
 
