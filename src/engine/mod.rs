@@ -12,6 +12,7 @@ pub mod analysis;
 pub mod eligibility;
 pub mod fit;
 pub mod fragmentation;
+pub mod gang_classify;
 pub mod gpu;
 pub mod health;
 pub mod indexset;
