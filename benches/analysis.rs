@@ -19,6 +19,7 @@ fn full_analysis(c: &mut Criterion) {
         now,
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
+        placement: Default::default(),
     };
     let mut group = c.benchmark_group("analysis");
     group.sample_size(20);

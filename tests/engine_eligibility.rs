@@ -1,6 +1,8 @@
 //! OMENative eligibility on the worked example of inferencereplica.md §6 and the variants its
 //! §7 checklist names, read from a real `kubectl get -o json`-shaped fixture.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] fns
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
@@ -23,6 +25,7 @@ fn run(edit: impl FnOnce(&mut Value), executor: ExecutorSetting) -> Analysis {
             now: now(),
             alfred_namespace: "ome".into(),
             executor,
+            placement: Default::default(),
         },
     )
 }

@@ -1,13 +1,8 @@
 //! TEMPORARY shim until the strict Alfred config parser lands.
 use serde::Serialize;
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct AlfredConfig {
     pub x: u32,
-}
-impl Default for AlfredConfig {
-    fn default() -> Self {
-        AlfredConfig { x: 0 }
-    }
 }
 #[derive(Debug)]
 pub struct ConfigError;

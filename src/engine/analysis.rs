@@ -8,6 +8,8 @@ use std::collections::HashMap;
 
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 use crate::engine::eligibility::{baseline, defrag_eligibility, EligibilityRules};
+use crate::engine::gang::{compute_gangs, GangReport, PlacementOptions};
+use crate::engine::lints::{placement_lints, Lint};
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::nodes::{node_states, NodeState};
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
@@ -37,6 +39,8 @@ pub struct AnalysisOptions {
     pub alfred_namespace: String,
     /// Executor availability.
     pub executor: ExecutorSetting,
+    /// Gang and placement-lint options (scheduler namespace, capacity model, threshold).
+    pub placement: PlacementOptions,
 }
 
 /// Name of Alfred's config ConfigMap.
@@ -67,6 +71,10 @@ pub struct Analysis {
     pub workloads: Workloads,
     /// Eligibility of every OMENative Instance (in component, then Instance order).
     pub verdicts: Vec<InstanceVerdict>,
+    /// Gang pins (gangpack.md §7), sorted by gang.
+    pub gangs: GangReport,
+    /// Placement lints, sorted by (rule, object, message).
+    pub lints: Vec<Lint>,
     /// Analysis warnings (conversion warnings are added by the caller).
     pub warnings: Vec<String>,
 }
@@ -106,6 +114,9 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
             now: opts.now,
         },
     );
+    let gangs = compute_gangs(snap, &opts.placement);
+    warnings.extend(gangs.warnings.iter().cloned());
+    let lints = placement_lints(snap, &states, &opts.placement);
     let mut node_order: Vec<usize> = (0..snap.nodes.len()).collect();
     node_order.sort_by(|a, b| snap.nodes[*a].name.cmp(&snap.nodes[*b].name));
     Analysis {
@@ -119,6 +130,8 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         pools,
         workloads,
         verdicts,
+        gangs,
+        lints,
         warnings,
     }
 }

@@ -1398,7 +1398,7 @@ mod tests {
             check_rows(&[ok.clone(), InstanceRow { index: 1, ..r }])
         };
         let at = |e: fn(usize, i64) -> RowError| Err(e(1, 1));
-        assert_eq!(check_rows(&[ok.clone()]), Ok(()));
+        assert_eq!(check_rows(std::slice::from_ref(&ok)), Ok(()));
         assert_eq!(check_rows(&[]), Ok(()));
         assert_eq!(with(|_| {}), Ok(()));
         let neg = InstanceRow {

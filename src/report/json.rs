@@ -76,6 +76,8 @@ struct AnalyzeJson<'a> {
     config: &'a AlfredConfig,
     pools: Vec<PoolJson<'a>>,
     nodes: Vec<NodeJson<'a>>,
+    gangs: Vec<crate::report::json_gangs::GangJson>,
+    lints: Vec<crate::report::json_gangs::LintJson<'a>>,
     warnings: Vec<String>,
 }
 
@@ -126,7 +128,7 @@ pub fn analysis_json(
                 name: &snap.nodes[*i].name,
                 pool: s.pool.as_deref(),
                 health: s.health.name(),
-                suspect_until: s.health.suspect_until().map(|t| crate::report::rfc3339(t)),
+                suspect_until: s.health.suspect_until().map(crate::report::rfc3339),
                 maintenance_triggers: &s.maintenance,
                 cordoned: s.cordoned,
                 preemptible: s.preemptible,
@@ -142,6 +144,8 @@ pub fn analysis_json(
         config: &analysis.config,
         pools: analysis.pools.iter().map(pool_json).collect(),
         nodes,
+        gangs: crate::report::json_gangs::gangs_json(&analysis.gangs),
+        lints: crate::report::json_gangs::lints_json(&analysis.lints),
         warnings: crate::report::all_warnings(analysis, warnings),
     };
     serde_json::to_value(doc).unwrap_or(Value::Null)
