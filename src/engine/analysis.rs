@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 use crate::engine::eligibility::{baseline, defrag_eligibility, EligibilityRules};
-use crate::engine::gang::{compute_gangs, GangReport, PlacementOptions};
+use crate::engine::gang::{compute_gangs, node_index, GangReport, PlacementOptions};
 use crate::engine::lints::{placement_lints, Lint};
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::nodes::{node_states, NodeState};
@@ -114,9 +114,10 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
             now: opts.now,
         },
     );
-    let gangs = compute_gangs(snap, &opts.placement);
+    let index = node_index(snap);
+    let gangs = compute_gangs(snap, &index, &opts.placement);
     warnings.extend(gangs.warnings.iter().cloned());
-    let lints = placement_lints(snap, &states, &opts.placement);
+    let lints = placement_lints(snap, &index, &states, &opts.placement);
     let mut node_order: Vec<usize> = (0..snap.nodes.len()).collect();
     node_order.sort_by(|a, b| snap.nodes[*a].name.cmp(&snap.nodes[*b].name));
     Analysis {

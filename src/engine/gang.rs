@@ -10,14 +10,19 @@
 //! Owns: `Gang`, `GangState`, `PinSource`, `GangReport`, `PlacementOptions`, `compute_gangs`.
 //! Pure; must not import anything outside `std`, `chrono` types and `engine`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashSet;
 
+use crate::engine::fasthash::FastMap;
 use crate::engine::gang_capacity::CapacityModel;
-use crate::engine::gang_predict::{predict_pins, reservation_hints, Prediction, ReservationHint};
+use crate::engine::gang_classify::Reason;
+use crate::engine::gang_predict::{
+    predict_pins, reservation_hints, DomainCache, Prediction, ReservationHint,
+};
 use crate::engine::gang_reasons::EventIndex;
-use crate::engine::gang_reasons::{PendingReason, ReasonSource};
+use crate::engine::gang_reasons::{effective_scheduler, PendingReason, ReasonSource};
 use crate::engine::gang_state::{reconstruct, GangInputs};
-use crate::engine::model::{ClusterSnapshot, Name, PodGroup, Time};
+use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, PodGroup, Time};
+use crate::engine::node_index::NodeIndex;
 use crate::engine::scheduler_config::{load_scheduler_config, SchedulerConfig};
 
 /// Options of the gang and lint engines.
@@ -151,8 +156,17 @@ pub struct Gang {
 impl Gang {
     /// `ns/name`.
     pub fn key(&self) -> String {
-        format!("{}/{}", self.namespace, self.name)
+        ns_key(&self.namespace, &self.name)
     }
+}
+
+/// `ns/name`, built without the formatting machinery (it runs once per gang and pod).
+pub fn ns_key(ns: &str, name: &str) -> String {
+    let mut s = String::with_capacity(ns.len() + 1 + name.len());
+    s.push_str(ns);
+    s.push('/');
+    s.push_str(name);
+    s
 }
 
 /// Everything the gang engine computed for one snapshot.
@@ -169,20 +183,20 @@ pub struct GangReport {
 }
 
 /// Node name → index into `snap.nodes`.
-pub fn node_index(snap: &ClusterSnapshot) -> HashMap<&str, usize> {
-    snap.nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.name.as_ref(), i))
-        .collect()
+pub fn node_index(snap: &ClusterSnapshot) -> NodeIndex<'_> {
+    NodeIndex::new(snap)
 }
 
 /// Reconstructs every gang of the snapshot (gangpack.md §7.2) and predicts pins (§7.3).
-pub fn compute_gangs(snap: &ClusterSnapshot, opts: &PlacementOptions) -> GangReport {
+/// `index` is [`node_index`] of the snapshot.
+pub fn compute_gangs(
+    snap: &ClusterSnapshot,
+    index: &NodeIndex<'_>,
+    opts: &PlacementOptions,
+) -> GangReport {
     let (config, mut warnings) = load_scheduler_config(snap, &opts.scheduler_namespace);
-    let index = node_index(snap);
     let events = EventIndex::new(snap);
-    let pod_groups: HashMap<(&str, &str), &PodGroup> = snap
+    let pod_groups: FastMap<(&str, &str), &PodGroup> = snap
         .pod_groups
         .iter()
         .map(|g| ((g.namespace.as_ref(), g.name.as_ref()), g))
@@ -190,16 +204,18 @@ pub fn compute_gangs(snap: &ClusterSnapshot, opts: &PlacementOptions) -> GangRep
     let inputs = GangInputs {
         snap,
         config: &config,
-        index: &index,
+        index,
         events: &events,
         pod_groups: &pod_groups,
     };
-    let mut gangs: Vec<Gang> = group_members(snap)
+    let (groups, standalone) = scan_pods(snap, &config.scheduler_name);
+    let mut gangs: Vec<Gang> = groups
         .into_iter()
         .map(|((ns, name), members)| reconstruct(&inputs, ns, name, members, &mut warnings))
         .collect();
-    predict_pins(&inputs, opts.capacity_model, &mut gangs);
-    let hints = reservation_hints(&inputs, &mut gangs);
+    let mut domains = DomainCache::default();
+    predict_pins(&inputs, opts.capacity_model, &mut gangs, &mut domains);
+    let hints = reservation_hints(&inputs, &standalone, &mut gangs, &mut domains);
     warnings.extend(drift_warnings(snap, &pod_groups, &gangs));
     GangReport {
         config,
@@ -209,79 +225,111 @@ pub fn compute_gangs(snap: &ClusterSnapshot, opts: &PlacementOptions) -> GangRep
     }
 }
 
-/// Live pods (not Succeeded/Failed) with a pod-group label, by `(namespace, label)`, each
-/// list sorted by pod name.
-fn group_members(snap: &ClusterSnapshot) -> BTreeMap<(Name, Name), Vec<usize>> {
-    let mut groups: BTreeMap<(Name, Name), Vec<usize>> = BTreeMap::new();
+/// Gang members (snapshot indices, sorted by pod name) by `(namespace, pod-group label)`,
+/// sorted by key.
+type Groups = Vec<((Name, Name), Vec<usize>)>;
+
+/// One pass over pods: live pods (not Succeeded/Failed) with a pod-group label by
+/// `(namespace, label)`, each list sorted by pod name; and the unplaced standalone pods of
+/// the OME scheduler (reservation evidence).
+fn scan_pods(snap: &ClusterSnapshot, scheduler: &str) -> (Groups, Vec<usize>) {
+    let mut groups: FastMap<(&str, &str), Vec<usize>> = FastMap::default();
+    let mut standalone = Vec::new();
     for (i, pod) in snap.pods.iter().enumerate() {
-        let Some(group) = pod.ome.pod_group.as_ref() else {
-            continue;
-        };
-        if !pod.phase.is_terminal() {
-            groups
-                .entry((pod.namespace.clone(), group.clone()))
+        match pod.ome.pod_group.as_deref() {
+            Some(group) if !pod.phase.is_terminal() => groups
+                .entry((pod.namespace.as_ref(), group))
                 .or_default()
-                .push(i);
+                .push(i),
+            Some(_) => {}
+            None if pod.node.is_none() && effective_scheduler(pod) == scheduler => {
+                standalone.push(i);
+            }
+            None => {}
         }
     }
-    for members in groups.values_mut() {
-        members.sort_by(|a, b| snap.pods[*a].name.cmp(&snap.pods[*b].name));
-    }
-    groups
+    let mut out: Groups = groups
+        .into_values()
+        .map(|mut members| {
+            members.sort_by(|a, b| snap.pods[*a].name.cmp(&snap.pods[*b].name));
+            let first = &snap.pods[members[0]];
+            let group = first.ome.pod_group.clone().unwrap_or_default();
+            ((first.namespace.clone(), group), members)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    (out, standalone)
 }
 
 /// Topology drift (§7.2 step 8): a PodGroup key that differs from its InferenceReplica's
 /// `spec.topologyKey` (a key change in progress), and event pins on a domain no node carries.
 fn drift_warnings(
     snap: &ClusterSnapshot,
-    pod_groups: &HashMap<(&str, &str), &PodGroup>,
+    pod_groups: &FastMap<(&str, &str), &PodGroup>,
     gangs: &[Gang],
 ) -> Vec<String> {
+    let replicas: FastMap<(&str, &str), &InferenceReplica> = snap
+        .replicas
+        .iter()
+        .map(|r| ((r.namespace.as_ref(), r.name.as_ref()), r))
+        .collect();
+    let mut values: FastMap<&str, HashSet<&str>> = FastMap::default();
     let mut out = Vec::new();
     for g in gangs {
+        let Some(key) = g.topology_key.as_deref() else {
+            continue;
+        };
         let pg = pod_groups.get(&(g.namespace.as_ref(), g.name.as_ref()));
         let ir_name = pg.and_then(|pg| {
             let isvc = pg.labels.get("ome.io/inferenceservice")?;
             Some(format!("{isvc}-{}", pg.labels.get("component")?))
         });
-        let ir = ir_name.and_then(|n| {
-            snap.replicas
-                .iter()
-                .find(|r| r.namespace == g.namespace && r.name.as_ref() == n)
-        });
-        if let (Some(ir), Some(key)) = (ir, &g.topology_key) {
-            if ir.topology_key.as_deref().is_some_and(|k| k != key) {
+        let ir = ir_name
+            .as_deref()
+            .and_then(|n| replicas.get(&(g.namespace.as_ref(), n)).copied());
+        if let Some(ir_key) = ir.and_then(|ir| ir.topology_key.as_deref()) {
+            if ir_key != key {
                 out.push(format!(
-                    "gang {}: PodGroup topology key {key} differs from InferenceReplica {}/{} \
-                     spec.topologyKey {}: the key is changing; a pin under the old key is \
+                    "gang {}: PodGroup topology key {key} differs from the InferenceReplica's \
+                     spec.topologyKey {ir_key}: the key is changing; a pin under the old key is \
                      released at the next attempt (topology_replan)",
-                    g.key(),
-                    ir.namespace,
-                    ir.name,
-                    ir.topology_key.as_deref().unwrap_or_default()
-                ));
-            }
-        }
-        if let (Some(PinSource::Event), Some(key), Some(d)) =
-            (g.pin_source, &g.topology_key, &g.domain)
-        {
-            if !snap
-                .nodes
-                .iter()
-                .any(|n| n.labels.get(key) == Some(d.as_str()))
-            {
-                out.push(format!(
-                    "gang {}: pinned domain {d} has no node labelled {key}; the scheduler \
-                     replans at the next attempt (stale_replan)",
                     g.key()
                 ));
             }
+        }
+        let Some(d) = g
+            .domain
+            .as_deref()
+            .filter(|_| g.pin_source == Some(PinSource::Event))
+        else {
+            continue;
+        };
+        let carried = values.entry(key).or_insert_with(|| {
+            snap.nodes
+                .iter()
+                .filter_map(|n| n.labels.get(key))
+                .collect()
+        });
+        if !carried.contains(d) {
+            out.push(format!(
+                "gang {}: pinned domain {d} has no node labelled {key}; the scheduler replans \
+                 at the next attempt (stale_replan)",
+                g.key()
+            ));
         }
     }
     out
 }
 
-/// An inferred reason (ome-top's own reading of the snapshot), classified like a message.
-pub fn inferred(pod: String, message: String) -> PendingReason {
-    PendingReason::new(pod, ReasonSource::Inferred, None, message)
+/// An inferred reason: ome-top's own reading of the snapshot, worded as the scheduler would
+/// word it (not classified again: the reason is known).
+pub fn inferred(pod: String, reason: Reason, message: String) -> PendingReason {
+    PendingReason {
+        pod,
+        source: ReasonSource::Inferred,
+        at: None,
+        message,
+        reasons: vec![reason.clone()],
+        primary: reason,
+    }
 }

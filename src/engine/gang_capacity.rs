@@ -212,23 +212,37 @@ fn augmenting_path(
     None
 }
 
-/// BestFit(need): among `(domain, capacity)` pairs not `excluded` with capacity ≥ need, the
-/// smallest capacity, ties by the byte-wise smallest domain value. `need == 0` never fits.
+/// The BestFit preference order for `need`: positions of the domains with capacity ≥ need,
+/// smallest capacity first, ties by the byte-wise smallest domain value. `need == 0` never
+/// fits (empty order). Computed once per capacity table, it answers BestFit for any set of
+/// excluded domains by taking the first position not excluded.
+pub fn fit_order(capacities: &[(String, u32)], need: u32) -> Vec<usize> {
+    if need == 0 {
+        return Vec::new();
+    }
+    let mut order: Vec<usize> = (0..capacities.len())
+        .filter(|&i| capacities[i].1 >= need)
+        .collect();
+    order.sort_by(|&a, &b| {
+        let (da, ca) = &capacities[a];
+        let (db, cb) = &capacities[b];
+        ca.cmp(cb).then_with(|| da.as_bytes().cmp(db.as_bytes()))
+    });
+    order
+}
+
+/// BestFit(need) of gangpack.md §3.4: among `(domain, capacity)` pairs whose position is not
+/// `excluded` and whose capacity is ≥ need, the smallest capacity, ties by the byte-wise
+/// smallest domain value. `need == 0` never fits.
 pub fn best_fit(
     capacities: &[(String, u32)],
     need: u32,
-    excluded: impl Fn(&str) -> bool,
+    excluded: impl Fn(usize) -> bool,
 ) -> Option<&(String, u32)> {
-    if need == 0 {
-        return None;
-    }
-    capacities
-        .iter()
-        .filter(|(d, c)| *c >= need && !excluded(d))
-        .min_by(|a, b| {
-            a.1.cmp(&b.1)
-                .then_with(|| a.0.as_bytes().cmp(b.0.as_bytes()))
-        })
+    fit_order(capacities, need)
+        .into_iter()
+        .find(|&i| !excluded(i))
+        .map(|i| &capacities[i])
 }
 
 #[cfg(test)]
@@ -248,10 +262,7 @@ mod tests {
             best_fit(&tie, 2, |_| false).map(|d| d.0.as_str()),
             Some("B")
         );
-        assert_eq!(
-            best_fit(&c, 2, |d| d == "a").map(|d| d.0.as_str()),
-            Some("b")
-        );
+        assert_eq!(best_fit(&c, 2, |i| i == 1).map(|d| d.0.as_str()), Some("b"));
         assert!(best_fit(&c, 4, |_| false).is_none());
         assert!(best_fit(&c, 0, |_| false).is_none());
     }

@@ -169,6 +169,31 @@ pub struct Reason {
     pub detail: Option<String>,
 }
 
+impl Reason {
+    /// A reason with `code` and nothing named yet.
+    pub fn of(code: ReasonCode) -> Self {
+        Reason { code, ..blank() }
+    }
+
+    /// The same reason naming gang `g`.
+    pub fn for_gang(mut self, g: &str) -> Self {
+        self.gang = Some(g.to_string());
+        self
+    }
+}
+
+/// Words one of which every OMEGangPack message contains; a message without any is unknown
+/// without running the templates.
+const ANCHORS: &[&str] = &[
+    "PodGroup",
+    "gang",
+    "domain",
+    "partner",
+    "OMEGangPack",
+    "scheduler",
+    "commitment",
+];
+
 /// Message templates: `{g}`, `{d}`, `{p}`, `{x}` capture a token (`{x}` into `detail`);
 /// `{n}` marks a count prefix.
 const ROWS: &[(u8, ReasonCode, &str)] = &[
@@ -210,7 +235,8 @@ const PREFILTER_EXCLUDED: &str = "node(s) didn't satisfy plugin(s) [";
 /// the condition (`SchedulerError` marks #11, whose text is the lister's own).
 pub fn classify(message: &str, condition_reason: Option<&str>) -> Vec<Reason> {
     let mut out: Vec<Reason> = Vec::new();
-    for (_, code, template) in ROWS {
+    let anchored = ANCHORS.iter().any(|a| message.contains(a));
+    for (_, code, template) in ROWS.iter().filter(|_| anchored) {
         for found in match_template(message, template) {
             let shadowed = *code == ReasonCode::NoDomainRoom
                 && out

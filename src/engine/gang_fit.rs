@@ -8,9 +8,8 @@
 //! overhead beyond what the converter adds. Pure; must not import anything outside `std` and
 //! `engine`.
 
-use std::collections::HashMap;
-
 use crate::engine::model::{ClusterSnapshot, Node, Pod};
+use crate::engine::node_index::NodeIndex;
 use crate::engine::placement::{node_matches, tolerates, NodeTerm, Toleration};
 
 /// What is left on one node: allocatable minus the requests of its pods (never negative).
@@ -37,10 +36,10 @@ pub struct FitContext<'a> {
 
 impl<'a> FitContext<'a> {
     /// Sums the requests of every non-terminal pod bound to a known node. One pass over pods.
-    pub fn new(snap: &'a ClusterSnapshot, index: &HashMap<&str, usize>) -> Self {
+    pub fn new(snap: &'a ClusterSnapshot, index: &NodeIndex<'_>) -> Self {
         let mut used = vec![(0u64, 0u64, 0u32, 0u64); snap.nodes.len()];
         for pod in snap.pods.iter().filter(|p| !p.phase.is_terminal()) {
-            let Some(&i) = pod.node.as_deref().and_then(|n| index.get(n)) else {
+            let Some(i) = pod.node.as_ref().and_then(|n| index.get(n)) else {
                 continue;
             };
             let node = &snap.nodes[i];
@@ -123,12 +122,13 @@ mod tests {
         let mut terminating = testkit::pod("ns", "c", Some("n1"), 1);
         terminating.terminating = true;
         snap.pods.push(terminating);
-        let index = HashMap::from([("n1", 0usize)]);
+        let index = NodeIndex::new(&snap);
         let ctx = FitContext::new(&snap, &index);
         assert_eq!(ctx.free[0].gpus, 4);
         assert!(ctx.fits(0, &testkit::pod("ns", "d", None, 4)));
         assert!(!ctx.fits(0, &testkit::pod("ns", "e", None, 5)));
         snap.nodes[0].unschedulable = true;
+        let index = NodeIndex::new(&snap);
         let ctx = FitContext::new(&snap, &index);
         assert!(!ctx.fits(0, &testkit::pod("ns", "d", None, 1)));
     }
@@ -142,7 +142,8 @@ mod tests {
             pods: vec![testkit::pod("ns", "a", Some("n1"), 0)],
             ..Default::default()
         };
-        let ctx = FitContext::new(&snap, &HashMap::from([("n1", 0usize)]));
+        let index = NodeIndex::new(&snap);
+        let ctx = FitContext::new(&snap, &index);
         assert!(!ctx.fits(0, &testkit::pod("ns", "b", None, 0)));
         let mut gaudi = testkit::pod("ns", "g", None, 1);
         gaudi.gpu_resource = Some("habana.ai/gaudi".into());

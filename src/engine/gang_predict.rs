@@ -11,13 +11,14 @@
 //! `reservation_hints`, `DomainIndex`. Pure; must not import anything outside `std` and
 //! `engine`.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::engine::gang::{Gang, GangState, PinSource, Reservation};
-use crate::engine::gang_capacity::{best_fit, domain_capacity, CapacityModel, TemplateClasses};
+use crate::engine::fasthash::FastMap;
+use crate::engine::gang::{ns_key, Gang, GangState, PinSource, Reservation};
+use crate::engine::gang_capacity::{domain_capacity, fit_order, CapacityModel, TemplateClasses};
 use crate::engine::gang_classify::ReasonCode;
 use crate::engine::gang_fit::FitContext;
-use crate::engine::gang_reasons::{effective_scheduler, pod_reason};
+use crate::engine::gang_reasons::pod_reason;
 use crate::engine::gang_state::GangInputs;
 use crate::engine::model::{ClusterSnapshot, Pod};
 
@@ -85,15 +86,16 @@ pub struct DomainIndex {
 impl DomainIndex {
     /// Indexes `snap.nodes` by `key`.
     pub fn new(snap: &ClusterSnapshot, key: &str) -> Self {
-        let mut map: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let mut map: FastMap<&str, Vec<usize>> = FastMap::default();
         for (i, n) in snap.nodes.iter().enumerate() {
             if let Some(v) = n.labels.get(key).filter(|v| !v.is_empty()) {
                 map.entry(v).or_default().push(i);
             }
         }
-        DomainIndex {
-            domains: map.into_iter().map(|(v, n)| (v.to_string(), n)).collect(),
-        }
+        let mut domains: Vec<(String, Vec<usize>)> =
+            map.into_iter().map(|(v, n)| (v.to_string(), n)).collect();
+        domains.sort_by(|a, b| a.0.cmp(&b.0));
+        DomainIndex { domains }
     }
 
     /// The nodes of domain `value` (empty when no node carries it).
@@ -104,43 +106,78 @@ impl DomainIndex {
     }
 }
 
-type Cached<'a> = (String, TemplateClasses<'a>, u32, u32, Vec<(String, u32)>);
+/// Domain indices by topology key, shared by prediction and hints.
+pub type DomainCache = FastMap<String, DomainIndex>;
 
-/// Fills `prediction` (and a predicted `domain`) of every Forming/Waiting gang on the OME
-/// scheduler with nothing placed, and marks reserved domains. Builds the fit context only
-/// when some gang needs it.
-pub fn predict_pins(inputs: &GangInputs<'_>, model: CapacityModel, gangs: &mut [Gang]) {
-    let snap = inputs.snap;
-    let mut indices: HashMap<String, DomainIndex> = HashMap::new();
+static NO_DOMAINS: DomainIndex = DomainIndex {
+    domains: Vec::new(),
+};
+
+/// The domain index of `key`, built on first use.
+fn domains<'c>(cache: &'c mut DomainCache, snap: &ClusterSnapshot, key: &str) -> &'c DomainIndex {
+    if !cache.contains_key(key) {
+        cache.insert(key.to_string(), DomainIndex::new(snap, key));
+    }
+    cache.get(key).unwrap_or(&NO_DOMAINS)
+}
+
+/// One capacity table: for a key, template classes, need and per-node cap, the capacity of
+/// every domain (aligned with the key's DomainIndex) and the BestFit order over it.
+struct Table<'a> {
+    key: String,
+    classes: TemplateClasses<'a>,
+    need: u32,
+    per_node: u32,
+    order: Vec<usize>,
+    caps: Vec<(String, u32)>,
+}
+
+/// Whether `g` gets a predicted pin.
+fn wanted(g: &Gang) -> bool {
+    g.on_ome_scheduler
+        && matches!(g.state, GangState::Forming | GangState::Waiting)
+        && g.placed == 0
+        && g.topology_key.is_some()
+        && g.min_member.is_some()
+}
+
+/// Nodes of the domains of inferred reservations (any topology key).
+fn reserved_nodes(snap: &ClusterSnapshot, gangs: &[Gang], cache: &mut DomainCache) -> Vec<bool> {
     let mut reserved = vec![false; snap.nodes.len()];
     for g in gangs
         .iter()
         .filter(|g| g.reservation == Some(Reservation::Inferred))
     {
         if let (Some(key), Some(d)) = (&g.topology_key, &g.domain) {
-            let idx = indices
-                .entry(key.clone())
-                .or_insert_with(|| DomainIndex::new(snap, key));
-            idx.nodes(d).iter().for_each(|&n| reserved[n] = true);
+            for &n in domains(cache, snap, key).nodes(d) {
+                reserved[n] = true;
+            }
         }
     }
-    let wanted = |g: &Gang| {
-        g.on_ome_scheduler
-            && matches!(g.state, GangState::Forming | GangState::Waiting)
-            && g.placed == 0
-            && g.topology_key.is_some()
-            && g.min_member.is_some()
-    };
+    reserved
+}
+
+/// Fills `prediction` (and a predicted `domain`) of every Forming/Waiting gang on the OME
+/// scheduler with nothing placed. Builds the fit context only when some gang needs it;
+/// capacity tables are shared by gangs of the same shape.
+pub fn predict_pins(
+    inputs: &GangInputs<'_>,
+    model: CapacityModel,
+    gangs: &mut [Gang],
+    cache: &mut DomainCache,
+) {
+    let snap = inputs.snap;
+    let reserved = reserved_nodes(snap, gangs, cache);
     if !gangs.iter().any(wanted) {
         return;
     }
     let ctx = FitContext::new(snap, inputs.index);
-    let mut cache: Vec<Cached<'_>> = Vec::new();
+    let mut tables: Vec<Table<'_>> = Vec::new();
+    // Per key: whether each domain (aligned with its DomainIndex) holds a reserved node.
+    let mut blocked: FastMap<String, Vec<bool>> = FastMap::default();
     for g in gangs.iter_mut().filter(|g| wanted(g)) {
         let key = g.topology_key.clone().unwrap_or_default();
-        let idx = indices
-            .entry(key.clone())
-            .or_insert_with(|| DomainIndex::new(snap, &key));
+        let idx = domains(cache, snap, &key);
         let templates: Vec<&Pod> = g
             .members
             .iter()
@@ -157,47 +194,68 @@ pub fn predict_pins(inputs: &GangInputs<'_>, model: CapacityModel, gangs: &mut [
         } else {
             need
         };
-        let hit = cache.iter().position(|(k, c, n, p, _)| {
-            *k == key && *n == need && *p == per_node && c.same_as(&classes)
+        let hit = tables.iter().position(|t| {
+            t.key == key && t.need == need && t.per_node == per_node && t.classes.same_as(&classes)
         });
-        let pos = hit.unwrap_or_else(|| {
-            let caps = idx
+        let table = match hit {
+            Some(i) => &tables[i],
+            None => {
+                let caps: Vec<(String, u32)> = idx
+                    .domains
+                    .iter()
+                    .map(|(d, nodes)| {
+                        let cap = domain_capacity(&ctx, nodes, &classes, need, per_node, model);
+                        (d.clone(), cap)
+                    })
+                    .collect();
+                let order = fit_order(&caps, need);
+                tables.push(Table {
+                    key: key.clone(),
+                    classes,
+                    need,
+                    per_node,
+                    order,
+                    caps,
+                });
+                &tables[tables.len() - 1]
+            }
+        };
+        if !blocked.contains_key(&key) {
+            let flags = idx
                 .domains
                 .iter()
-                .map(|(d, nodes)| {
-                    (
-                        d.clone(),
-                        domain_capacity(&ctx, nodes, &classes, need, per_node, model),
-                    )
-                })
+                .map(|(_, nodes)| nodes.iter().any(|&n| reserved[n]))
                 .collect();
-            cache.push((key.clone(), classes, need, per_node, caps));
-            cache.len() - 1
-        });
-        let caps = &cache[pos].4;
-        let blocked = |d: &str| idx.nodes(d).iter().any(|&n| reserved[n]);
-        let chosen = best_fit(caps, need, blocked);
-        let outcome = match chosen {
-            Some(_) => PredictedOutcome::Fits,
-            None if model == CapacityModel::MemberRoom
-                && best_fit(caps, need, |_| false).is_some() =>
-            {
-                PredictedOutcome::AllReserved
-            }
-            None => PredictedOutcome::NoFit,
-        };
-        g.prediction = Some(Prediction {
-            model,
-            current: templates[0].key(),
-            need,
-            domain: chosen.map(|c| c.0.clone()),
-            capacity: chosen.map_or(0, |c| c.1),
-            outcome,
-        });
-        if let Some(c) = chosen {
-            g.domain = Some(c.0.clone());
-            g.pin_source = Some(PinSource::Predicted);
+            blocked.insert(key.clone(), flags);
         }
+        let blocked = blocked.get(&key).map_or(&[][..], |b| &b[..]);
+        let current = ns_key(&templates[0].namespace, &templates[0].name);
+        apply(g, table, blocked, model, current);
+    }
+}
+
+/// BestFit from a table with reserved domains excluded, written into the gang.
+fn apply(g: &mut Gang, t: &Table<'_>, blocked: &[bool], model: CapacityModel, current: String) {
+    let chosen = t.order.iter().find(|&&i| !blocked[i]).map(|&i| &t.caps[i]);
+    let outcome = match chosen {
+        Some(_) => PredictedOutcome::Fits,
+        // Lineage C tells a gang blocked only by reservations apart (#18); A says #17.
+        None if model == CapacityModel::MemberRoom && !t.order.is_empty() => {
+            PredictedOutcome::AllReserved
+        }
+        None => PredictedOutcome::NoFit,
+    };
+    g.prediction = Some(Prediction {
+        model,
+        current,
+        need: t.need,
+        domain: chosen.map(|c| c.0.clone()),
+        capacity: chosen.map_or(0, |c| c.1),
+        outcome,
+    });
+    if let Some(c) = chosen {
+        g.domain = Some(c.0.clone());
+        g.pin_source = Some(PinSource::Predicted);
     }
 }
 
@@ -224,13 +282,16 @@ fn anti_affinity_within(snap: &ClusterSnapshot, members: &[usize]) -> bool {
 /// §7.2 step 7: groups the evidence by reported node count, lists the candidate gangs and
 /// attributes a hint when exactly one candidate fits (one candidate overall, or one whose
 /// known/predicted domain has exactly the reported node count).
-pub fn reservation_hints(inputs: &GangInputs<'_>, gangs: &mut [Gang]) -> Vec<ReservationHint> {
+/// `standalone` are the unplaced standalone pods of the OME scheduler (snapshot indices).
+pub fn reservation_hints(
+    inputs: &GangInputs<'_>,
+    standalone: &[usize],
+    gangs: &mut [Gang],
+    cache: &mut DomainCache,
+) -> Vec<ReservationHint> {
     let snap = inputs.snap;
-    let scheduler = inputs.config.scheduler_name.as_str();
     let mut evidence: BTreeMap<Option<u32>, BTreeSet<String>> = BTreeMap::new();
-    for pod in snap.pods.iter().filter(|p| {
-        p.ome.pod_group.is_none() && p.node.is_none() && effective_scheduler(p) == scheduler
-    }) {
+    for pod in standalone.iter().map(|&i| &snap.pods[i]) {
         let Some(reason) = pod_reason(pod, inputs.events) else {
             continue;
         };
@@ -239,7 +300,10 @@ pub fn reservation_hints(inputs: &GangInputs<'_>, gangs: &mut [Gang]) -> Vec<Res
             .iter()
             .find(|r| r.code == ReasonCode::NodeReserved)
         {
-            evidence.entry(r.nodes).or_default().insert(pod.key());
+            evidence
+                .entry(r.nodes)
+                .or_default()
+                .insert(ns_key(&pod.namespace, &pod.name));
         }
     }
     for g in gangs.iter().filter(|g| {
@@ -255,7 +319,6 @@ pub fn reservation_hints(inputs: &GangInputs<'_>, gangs: &mut [Gang]) -> Vec<Res
             g.on_ome_scheduler && matches!(g.state, GangState::Forming | GangState::BoundPartial)
         })
         .collect();
-    let mut indices: HashMap<String, DomainIndex> = HashMap::new();
     let mut hints = Vec::new();
     for (nodes, pods) in evidence {
         let sized: Vec<usize> = candidates
@@ -266,10 +329,7 @@ pub fn reservation_hints(inputs: &GangInputs<'_>, gangs: &mut [Gang]) -> Vec<Res
                 let (Some(key), Some(d), Some(n)) = (&g.topology_key, &g.domain, nodes) else {
                     return false;
                 };
-                let idx = indices
-                    .entry(key.clone())
-                    .or_insert_with(|| DomainIndex::new(snap, key));
-                idx.nodes(d).len() == n as usize
+                domains(cache, snap, key).nodes(d).len() == n as usize
             })
             .collect();
         let attributed = match (candidates.len(), sized.len()) {

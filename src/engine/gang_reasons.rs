@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use crate::engine::gang::ns_key;
 use crate::engine::gang_classify::{classify, primary, Reason};
 use crate::engine::model::{ClusterSnapshot, Event, Pod, Time};
 
@@ -140,15 +141,9 @@ pub fn pod_reason(pod: &Pod, events: &EventIndex<'_>) -> Option<PendingReason> {
         .as_deref()
         .and_then(|p| p.unschedulable.as_ref());
     let event = events.newest_for(pod);
-    let key = pod.key();
-    let from_event = |e: &Event| {
-        PendingReason::new(
-            key.clone(),
-            ReasonSource::Event,
-            e.last_seen,
-            e.message.clone(),
-        )
-    };
+    let key = || ns_key(&pod.namespace, &pod.name);
+    let from_event =
+        |e: &Event| PendingReason::new(key(), ReasonSource::Event, e.last_seen, e.message.clone());
     match (condition, event) {
         (None, None) => None,
         (None, Some(e)) => Some(from_event(e)),
@@ -157,7 +152,7 @@ pub fn pod_reason(pod: &Pod, events: &EventIndex<'_>) -> Option<PendingReason> {
             match e {
                 Some(e) if e.last_seen.is_some() && e.last_seen > at => Some(from_event(e)),
                 _ => Some(PendingReason::with_condition_reason(
-                    key.clone(),
+                    key(),
                     ReasonSource::Condition,
                     at,
                     c.message.clone(),

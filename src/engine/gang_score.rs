@@ -98,19 +98,22 @@ pub fn gaudi_binpack_score(
     pod_cards: u32,
     hugepages: Option<(i64, i64)>,
 ) -> i64 {
-    let mut resources = vec![ScoredResource {
+    let cards = ScoredResource {
         requested: i64::from(cards_used) + i64::from(pod_cards),
         allocatable: i64::from(cards),
         weight: GAUDI_CARD_WEIGHT,
-    }];
-    if let Some((requested, allocatable)) = hugepages {
-        resources.push(ScoredResource {
-            requested,
-            allocatable,
-            weight: GAUDI_HUGEPAGES_WEIGHT,
-        });
+    };
+    match hugepages {
+        None => most_allocated_score(&[cards]),
+        Some((requested, allocatable)) => most_allocated_score(&[
+            cards,
+            ScoredResource {
+                requested,
+                allocatable,
+                weight: GAUDI_HUGEPAGES_WEIGHT,
+            },
+        ]),
     }
-    most_allocated_score(&resources)
 }
 
 /// One scored candidate node.

@@ -5,11 +5,14 @@
 //! Owns: `GangInputs`, `reconstruct`, `topology_key`. Pure; must not import anything outside
 //! `std`, `chrono` types and `engine`.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
-use crate::engine::gang::{inferred, Gang, GangState, PinSource, Reservation, UNLABELLED};
+use crate::engine::fasthash::FastMap;
+use crate::engine::gang::{inferred, ns_key, Gang, GangState, PinSource, Reservation, UNLABELLED};
+use crate::engine::gang_classify::{Reason, ReasonCode};
 use crate::engine::gang_reasons::{effective_scheduler, pod_reason, roll_up, EventIndex};
 use crate::engine::model::{ClusterSnapshot, Name, Pod, PodGroup};
+use crate::engine::node_index::NodeIndex;
 use crate::engine::scheduler_config::SchedulerConfig;
 
 /// What every gang's reconstruction reads.
@@ -20,11 +23,11 @@ pub struct GangInputs<'a> {
     /// The effective scheduler configuration.
     pub config: &'a SchedulerConfig,
     /// Node name → index.
-    pub index: &'a HashMap<&'a str, usize>,
+    pub index: &'a NodeIndex<'a>,
     /// FailedScheduling events by pod.
     pub events: &'a EventIndex<'a>,
     /// PodGroups by `(namespace, name)`.
-    pub pod_groups: &'a HashMap<(&'a str, &'a str), &'a PodGroup>,
+    pub pod_groups: &'a FastMap<(&'a str, &'a str), &'a PodGroup>,
 }
 
 /// The gang's topology key: the PodGroup annotation named by the plugin arg, else the arg
@@ -93,7 +96,9 @@ pub fn reconstruct(
     if let Some(block) = blocked(pg, inputs.config, &gang, &pods) {
         gang.state = GangState::Blocked;
         if gang.pending_reason.is_none() {
-            gang.pending_reason = unplaced.first().map(|p| inferred(p.key(), block));
+            gang.pending_reason = unplaced
+                .first()
+                .map(|p| inferred(ns_key(&p.namespace, &p.name), block.0, block.1));
         }
         return gang;
     }
@@ -113,25 +118,34 @@ fn blocked(
     cfg: &SchedulerConfig,
     gang: &Gang,
     pods: &[&Pod],
-) -> Option<String> {
+) -> Option<(Reason, String)> {
     let g = gang.key();
+    let reason = |code| Reason::of(code).for_gang(&g);
     let Some(pg) = pg else {
-        return Some(format!("PodGroup {g} not resolvable yet"));
+        let message = ["PodGroup ", &g, " not resolvable yet"].concat();
+        return Some((reason(ReasonCode::PodGroupNotResolvable), message));
     };
     if gang.min_member.is_none() {
-        return Some(format!("PodGroup {g} must declare a positive minMember"));
+        let message = format!("PodGroup {g} must declare a positive minMember");
+        return Some((reason(ReasonCode::MinMemberNotPositive), message));
     }
     let args = &cfg.gang_pack;
+    let annotation = &args.pod_group_topology_key_annotation;
+    if gang.topology_key.is_none() && annotation.is_empty() {
+        let message =
+            "scheduler must configure topologyKey or podGroupTopologyKeyAnnotation for gang pods";
+        return Some((
+            Reason::of(ReasonCode::TopologyNotConfigured),
+            message.into(),
+        ));
+    }
     if gang.topology_key.is_none() {
-        return Some(if args.pod_group_topology_key_annotation.is_empty() {
-            "scheduler must configure topologyKey or podGroupTopologyKeyAnnotation for gang pods"
-                .to_string()
-        } else {
-            format!(
-                "PodGroup {g} must declare {} or the scheduler must configure topologyKey",
-                args.pod_group_topology_key_annotation
-            )
-        });
+        let message = format!(
+            "PodGroup {g} must declare {annotation} or the scheduler must configure topologyKey"
+        );
+        let mut r = reason(ReasonCode::TopologyKeyMissing);
+        r.detail = Some(annotation.clone());
+        return Some((r, message));
     }
     let label = args.unsupported_placement_group_label.as_str();
     let on_pod = pods.iter().any(|p| {
@@ -140,17 +154,22 @@ fn blocked(
             .is_some_and(|x| x.labels.get(label).is_some())
     });
     if !label.is_empty() && (on_pod || pg.labels.get(label).is_some()) {
-        return Some("partner placement groups are not supported".into());
+        let message = "partner placement groups are not supported";
+        return Some((
+            Reason::of(ReasonCode::PlacementGroupUnsupported),
+            message.into(),
+        ));
     }
     let timeout = pg
         .schedule_timeout_seconds
         .filter(|t| *t > 0)
         .unwrap_or(args.default_permit_timeout_seconds);
     (timeout <= 0).then(|| {
-        format!(
+        let message = format!(
             "PodGroup {g} must set scheduleTimeoutSeconds or the scheduler must configure \
              defaultPermitTimeoutSeconds"
-        )
+        );
+        (reason(ReasonCode::PermitTimeoutMissing), message)
     })
 }
 
@@ -158,9 +177,9 @@ fn blocked(
 /// lacks the label).
 fn placed_domain<'a>(inputs: &GangInputs<'a>, pod: &Pod, key: &str) -> &'a str {
     pod.node
-        .as_deref()
+        .as_ref()
         .and_then(|n| inputs.index.get(n))
-        .and_then(|&i| inputs.snap.nodes[i].labels.get(key))
+        .and_then(|i| inputs.snap.nodes[i].labels.get(key))
         .filter(|v| !v.is_empty())
         .unwrap_or(UNLABELLED)
 }
@@ -196,12 +215,14 @@ fn placement_state(inputs: &GangInputs<'_>, gang: &mut Gang, pods: &[&Pod], key:
     let need = usize::try_from(min.max(1)).unwrap_or(usize::MAX);
     if templates < need {
         gang.state = GangState::Waiting;
-        let first = pods.first().map(|p| p.key()).unwrap_or_default();
-        let message = format!(
-            "waiting for all PodGroup member templates for {}",
-            gang.key()
-        );
-        gang.pending_reason = Some(inferred(first, message));
+        let first = pods
+            .first()
+            .map(|p| ns_key(&p.namespace, &p.name))
+            .unwrap_or_default();
+        let g = gang.key();
+        let message = format!("waiting for all PodGroup member templates for {g}");
+        let reason = Reason::of(ReasonCode::TemplatesIncomplete).for_gang(&g);
+        gang.pending_reason = Some(inferred(first, reason, message));
         return;
     }
     let Some(reason) = &gang.pending_reason else {

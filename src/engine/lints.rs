@@ -7,12 +7,14 @@
 //! Owns: `Lint`, `LintRule`, `placement_lints`. Pod rules are in `lints_pods`, pool and node
 //! rules in `lints_nodes`. Pure; must not import anything outside `std` and `engine`.
 
-use crate::engine::gang::{node_index, PlacementOptions};
+use crate::engine::fasthash::FastMap;
+use crate::engine::gang::PlacementOptions;
 use crate::engine::lints_nodes::{
     mixed_schedulers, reservation_cordons, small_pods_on_empty_nodes,
 };
 use crate::engine::lints_pods::{disproportional_requests, pod_rules};
 use crate::engine::model::{ClusterSnapshot, Pod};
+use crate::engine::node_index::NodeIndex;
 use crate::engine::nodes::NodeState;
 
 /// A lint rule.
@@ -60,22 +62,24 @@ pub struct Lint {
 
 /// Every placement lint of the snapshot, sorted by (rule, object, message). `states` are the
 /// analysis's node states (aligned with `snap.nodes`).
+/// `index` is [`node_index`](crate::engine::gang::node_index) of the snapshot.
 pub fn placement_lints(
     snap: &ClusterSnapshot,
+    index: &NodeIndex<'_>,
     states: &[NodeState],
     opts: &PlacementOptions,
 ) -> Vec<Lint> {
-    let index = node_index(snap);
+    let pools = Pools::new(states);
     let bound: Vec<BoundGpuPod<'_>> = snap
         .pods
         .iter()
         .filter(|p| p.gpus > 0 && !p.phase.is_terminal())
-        .filter_map(|p| Some((p, *index.get(p.node.as_deref()?)?)))
+        .filter_map(|p| Some((p, index.get(p.node.as_ref()?)?)))
         .collect();
     let mut out = pod_rules(snap);
     out.extend(reservation_cordons(snap, states));
-    out.extend(mixed_schedulers(states, &bound));
-    out.extend(disproportional_requests(snap, states, &bound));
+    out.extend(mixed_schedulers(&pools, &bound));
+    out.extend(disproportional_requests(snap, &pools, &bound));
     out.extend(small_pods_on_empty_nodes(
         snap,
         states,
@@ -88,6 +92,34 @@ pub fn placement_lints(
 
 /// A non-terminal GPU pod and the index of the known node it is bound to.
 pub type BoundGpuPod<'a> = (&'a Pod, usize);
+
+/// Pool names as small integers, so per-pod work indexes arrays instead of hashing names.
+#[derive(Debug)]
+pub struct Pools<'a> {
+    /// Pool names, by pool id.
+    pub names: Vec<&'a str>,
+    /// Pool id per node (aligned with `snap.nodes`); `None` for nodes without a pool.
+    pub of_node: Vec<Option<usize>>,
+}
+
+impl<'a> Pools<'a> {
+    /// Numbers the pools of `states` in order of first appearance.
+    pub fn new(states: &'a [NodeState]) -> Self {
+        let mut ids: FastMap<&str, usize> = FastMap::default();
+        let mut names = Vec::new();
+        let of_node = states
+            .iter()
+            .map(|s| {
+                let name = s.pool.as_deref()?;
+                Some(*ids.entry(name).or_insert_with(|| {
+                    names.push(name);
+                    names.len() - 1
+                }))
+            })
+            .collect();
+        Pools { names, of_node }
+    }
+}
 
 /// Whether a pod serves a model: it requests GPUs or carries OME's identity (ISVC label,
 /// OMENative management, InferenceReplica owner). DaemonSet and static (mirror) pods never

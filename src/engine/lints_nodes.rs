@@ -13,10 +13,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::engine::fasthash::FastMap;
 use crate::engine::gang_reasons::effective_scheduler;
 use crate::engine::gang_score::gaudi_binpack_score;
 use crate::engine::health::HealthState;
-use crate::engine::lints::{BoundGpuPod, Lint, LintRule};
+use crate::engine::lints::{BoundGpuPod, Lint, LintRule, Pools};
 use crate::engine::model::{ClusterSnapshot, Pod};
 use crate::engine::nodes::NodeState;
 
@@ -57,17 +58,24 @@ pub fn reservation_cordons(snap: &ClusterSnapshot, states: &[NodeState]) -> Vec<
 
 /// GPU pools where bound GPU pods come from two or more schedulers: both keep their own cache
 /// and can bind to the same freed cards (`UnexpectedAdmissionError`).
-pub fn mixed_schedulers<'a>(states: &'a [NodeState], bound: &[BoundGpuPod<'a>]) -> Vec<Lint> {
-    let mut pools: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
+pub fn mixed_schedulers(pools: &Pools<'_>, bound: &[BoundGpuPod<'_>]) -> Vec<Lint> {
+    let mut counts: Vec<Vec<(&str, usize)>> = vec![Vec::new(); pools.names.len()];
     for &(pod, node) in bound {
-        if let Some(pool) = states[node].pool.as_deref() {
-            *pools
-                .entry(pool)
-                .or_default()
-                .entry(effective_scheduler(pod))
-                .or_default() += 1;
+        let Some(pool) = pools.of_node[node] else {
+            continue;
+        };
+        let scheduler = effective_scheduler(pod);
+        match counts[pool].iter_mut().find(|(s, _)| *s == scheduler) {
+            Some((_, n)) => *n += 1,
+            None => counts[pool].push((scheduler, 1)),
         }
     }
+    let pools: BTreeMap<&str, BTreeMap<&str, usize>> = pools
+        .names
+        .iter()
+        .zip(counts)
+        .map(|(name, c)| (*name, c.into_iter().collect()))
+        .collect();
     pools
         .into_iter()
         .filter(|(_, s)| s.len() >= 2)
@@ -110,7 +118,7 @@ pub fn small_pods_on_empty_nodes(
         s.allocated > 0
             && u64::from(s.allocated) * 100 < u64::from(threshold_percent) * u64::from(s.total)
     };
-    let mut by_node: HashMap<usize, Vec<&Pod>> = HashMap::new();
+    let mut by_node: FastMap<usize, Vec<&Pod>> = FastMap::default();
     for &(pod, i) in bound {
         if !states[i].cordoned && states[i].pool.is_some() && under(&states[i]) {
             by_node.entry(i).or_default().push(pod);
@@ -210,49 +218,66 @@ fn source_lint(
     targets: &mut Targets,
     threshold: u32,
 ) -> Lint {
-    let st = &states[s.node];
-    let held: Vec<String> = s
-        .pods
-        .iter()
-        .map(|p| {
-            format!(
-                "{}/{} ({} card{})",
-                p.namespace,
-                p.name,
-                p.gpus,
-                if p.gpus == 1 { "" } else { "s" }
-            )
-        })
-        .collect();
-    let pick = s.pods.iter().find(|p| p.gpus <= SMALL_POD_CARDS);
-    let plan = match pick {
-        None => "none of its pods is small enough (1–2 cards) for the guide's descheduler \
-                 policy"
-            .to_string(),
+    // Built with push_str: one lint per underutilised node can mean thousands of messages,
+    // and the formatting machinery dominated the lint engine's cost.
+    let threshold_text = threshold.to_string();
+    let mut m = String::with_capacity(512);
+    m.push_str(&s.used.to_string());
+    m.push_str(" of ");
+    m.push_str(&states[s.node].total.to_string());
+    m.push_str(" cards used (below ");
+    m.push_str(&threshold_text);
+    m.push_str("%), held by ");
+    for (i, p) in s.pods.iter().enumerate() {
+        if i > 0 {
+            m.push_str(", ");
+        }
+        push_pod(&mut m, p);
+        m.push_str(" (");
+        m.push_str(&p.gpus.to_string());
+        m.push_str(if p.gpus == 1 { " card)" } else { " cards)" });
+    }
+    m.push_str(": the node is not free for whole-node models; ");
+    match s.pods.iter().find(|p| p.gpus <= SMALL_POD_CARDS) {
+        None => m.push_str(
+            "none of its pods is small enough (1–2 cards) for the guide's descheduler policy",
+        ),
         Some(p) => match targets.best_for(snap, states, p.gpus) {
-            Some((t, score)) => format!(
-                "HighNodeUtilization would evict {}/{} first (rank {rank} in pool {pool}); a \
-                 card bin-packing scheduler (MostAllocated) would place it on {} (score {score})",
-                p.namespace, p.name, snap.nodes[t].name
-            ),
-            None => format!(
-                "no node at or above {threshold}% has a free card for {}/{}, so the \
-                 descheduler (nodeFit) would evict nothing",
-                p.namespace, p.name
-            ),
+            Some((t, score)) => {
+                m.push_str("HighNodeUtilization would evict ");
+                push_pod(&mut m, p);
+                m.push_str(" first (rank ");
+                m.push_str(&rank.to_string());
+                m.push_str(" in pool ");
+                m.push_str(pool);
+                m.push_str("); a card bin-packing scheduler (MostAllocated) would place it on ");
+                m.push_str(&snap.nodes[t].name);
+                m.push_str(" (score ");
+                m.push_str(&score.to_string());
+                m.push(')');
+            }
+            None => {
+                m.push_str("no node at or above ");
+                m.push_str(&threshold_text);
+                m.push_str("% has a free card for ");
+                push_pod(&mut m, p);
+                m.push_str(", so the descheduler (nodeFit) would evict nothing");
+            }
         },
-    };
+    }
+    m.push_str(
+        ". Fix: pack new pods (MostAllocated on the card resource) and repack running small \
+         pods cautiously (opt-in, one pod per node, PDB maxUnavailable 1).",
+    );
     Lint {
         rule: LintRule::SmallPodsHoldEmptyNode,
-        object: format!("Node {}", snap.nodes[s.node].name),
-        message: format!(
-            "{} of {} cards used (below {threshold}%), held by {}: the node is not free for \
-             whole-node models; {plan}. Fix: pack new pods (MostAllocated on the card resource) \
-             and repack running small pods cautiously (opt-in, one pod per node, PDB \
-             maxUnavailable 1).",
-            s.used,
-            st.total,
-            held.join(", ")
-        ),
+        object: ["Node ", &snap.nodes[s.node].name].concat(),
+        message: m,
     }
+}
+
+fn push_pod(m: &mut String, p: &Pod) {
+    m.push_str(&p.namespace);
+    m.push('/');
+    m.push_str(&p.name);
 }

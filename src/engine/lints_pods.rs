@@ -11,11 +11,12 @@
 //! Owns: `pod_rules`, `disproportional_requests`. Pure; must not import anything outside
 //! `std` and `engine`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-use crate::engine::lints::{cores, gib, is_model_pod, owner_object, BoundGpuPod, Lint, LintRule};
+use crate::engine::lints::{
+    cores, gib, is_model_pod, owner_object, BoundGpuPod, Lint, LintRule, Pools,
+};
 use crate::engine::model::{ClusterSnapshot, Pod, PodPhase, UNREPORTED};
-use crate::engine::nodes::NodeState;
 use crate::engine::placement::HOSTNAME_LABEL;
 
 const PIN_FIX: &str = "Pins go stale when nodes fail, defeat autoscaling and stall rollouts. \
@@ -27,7 +28,11 @@ pub fn pod_rules(snap: &ClusterSnapshot) -> Vec<Lint> {
     let mut out = Vec::new();
     let mut anti: BTreeMap<String, Vec<&Pod>> = BTreeMap::new();
     for pod in snap.pods.iter().filter(|p| !p.phase.is_terminal()) {
-        if !is_model_pod(pod) {
+        // Cheap fields first: most pods have no pin and no placement facts at all.
+        let maybe_pinned = !pod.node_selector.is_empty()
+            || pod.placement.is_some()
+            || (pod.node.is_some() && !pod.scheduled_condition);
+        if !maybe_pinned || !is_model_pod(pod) {
             continue;
         }
         if let Some(how) = host_pin(pod) {
@@ -93,30 +98,30 @@ fn host_pin(pod: &Pod) -> Option<String> {
     }
 }
 
-/// The per-card share of a pool: median over its nodes of allocatable ÷ cards, for CPU
-/// (millicores) and memory (bytes); `None` when no node reports it.
-fn per_card_share(
-    snap: &ClusterSnapshot,
-    states: &[NodeState],
-    pool: &str,
-) -> (Option<f64>, Option<f64>) {
-    let mut cpu = Vec::new();
-    let mut mem = Vec::new();
-    for (node, _) in snap
-        .nodes
-        .iter()
-        .zip(states)
-        .filter(|(n, s)| s.pool.as_deref() == Some(pool) && n.gpu_allocatable > 0)
-    {
+/// The per-card share of each pool (by pool id): median over its GPU nodes of allocatable ÷
+/// cards, for CPU (millicores) and memory (bytes); `None` when no node reports it.
+fn per_card_shares(snap: &ClusterSnapshot, pools: &Pools<'_>) -> Vec<(Option<f64>, Option<f64>)> {
+    let mut cpu = vec![Vec::new(); pools.names.len()];
+    let mut mem = vec![Vec::new(); pools.names.len()];
+    for (node, id) in snap.nodes.iter().zip(&pools.of_node) {
+        let Some(id) = *id else {
+            continue;
+        };
+        if node.gpu_allocatable == 0 {
+            continue;
+        }
         let cards = f64::from(node.gpu_allocatable);
         if node.allocatable.cpu_milli != UNREPORTED {
-            cpu.push(node.allocatable.cpu_milli as f64 / cards);
+            cpu[id].push(node.allocatable.cpu_milli as f64 / cards);
         }
         if node.allocatable.memory != UNREPORTED {
-            mem.push(node.allocatable.memory as f64 / cards);
+            mem[id].push(node.allocatable.memory as f64 / cards);
         }
     }
-    (median(cpu), median(mem))
+    cpu.into_iter()
+        .zip(mem)
+        .map(|(c, m)| (median(c), median(m)))
+        .collect()
 }
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
@@ -129,26 +134,27 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 /// cards, so packing fails and cards strand (Gaudi guide, caveats).
 pub fn disproportional_requests(
     snap: &ClusterSnapshot,
-    states: &[NodeState],
+    pools: &Pools<'_>,
     bound: &[BoundGpuPod<'_>],
 ) -> Vec<Lint> {
-    let mut shares: HashMap<&str, (Option<f64>, Option<f64>)> = HashMap::new();
-    let mut worst: BTreeMap<(String, String), (f64, f64, u32, &str)> = BTreeMap::new();
+    let shares = per_card_shares(snap, pools);
+    let mut worst: BTreeMap<(String, String), (f64, f64, u32, usize)> = BTreeMap::new();
     for &(pod, node) in bound {
-        let Some(pool) = states[node].pool.as_deref() else {
+        let Some(id) = pools.of_node[node] else {
             continue;
         };
-        let (cpu_share, mem_share) = *shares
-            .entry(pool)
-            .or_insert_with(|| per_card_share(snap, states, pool));
+        let (cpu_share, mem_share) = shares[id];
+        if pod.cpu_milli == 0 && pod.memory == 0 {
+            continue;
+        }
         let cards = f64::from(pod.gpus);
         let cpu = pod.cpu_milli as f64 / cards;
         let mem = pod.memory as f64 / cards;
         let over = cpu_share.is_some_and(|s| cpu > s) || mem_share.is_some_and(|s| mem > s);
         if over {
             let e = worst
-                .entry((pool.to_string(), owner_object(pod)))
-                .or_insert((0.0, 0.0, 0, pool));
+                .entry((pools.names[id].to_string(), owner_object(pod)))
+                .or_insert((0.0, 0.0, 0, id));
             e.0 = e.0.max(cpu);
             e.1 = e.1.max(mem);
             e.2 += 1;
@@ -157,7 +163,7 @@ pub fn disproportional_requests(
     worst
         .into_iter()
         .map(|((pool, object), (cpu, mem, count, p))| {
-            let (cpu_share, mem_share) = shares.get(p).copied().unwrap_or((None, None));
+            let (cpu_share, mem_share) = shares[p];
             Lint {
                 rule: LintRule::RequestsNotProportional,
                 object,

@@ -10,6 +10,7 @@
 pub mod alfred_config;
 pub mod analysis;
 pub mod eligibility;
+pub mod fasthash;
 pub mod fit;
 pub mod fragmentation;
 pub mod gang;
@@ -31,6 +32,7 @@ pub mod lints_pods;
 pub mod migration_request;
 pub mod migration_state;
 pub mod model;
+pub mod node_index;
 pub mod nodes;
 pub mod omenative;
 pub mod omenative_pods;
