@@ -11,6 +11,8 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::cluster::snapshot_file::read_snapshot;
 use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
+use crate::engine::gang::PlacementOptions;
+use crate::engine::gang_capacity::CapacityModel;
 use crate::report::json::{analysis_json, Source};
 use crate::report::table::analysis_table;
 
@@ -80,6 +82,25 @@ pub struct AnalyzeArgs {
     /// Whether Alfred's OMENative executor is available.
     #[arg(long, value_enum, default_value = "auto")]
     pub executor: Executor,
+    /// Namespace of the OME scheduler's ConfigMap `ome-scheduler-config`.
+    #[arg(long, default_value = "ome")]
+    pub scheduler_namespace: String,
+    /// Capacity model of predicted gang pins: `c` (member room, default) or `a` (whole node).
+    #[arg(long, value_enum, default_value = "c")]
+    pub capacity_model: CapacityArg,
+    /// GPU utilisation (percent) below which a node counts as underutilised for the
+    /// descheduler's HighNodeUtilization view in the lints.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repack_threshold: u32,
+}
+
+/// Capacity model of predicted gang pins (gangpack.md §0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CapacityArg {
+    /// Lineage A: eligible whole nodes.
+    A,
+    /// Lineage C: member slots, several members per node.
+    C,
 }
 
 /// Runs `analyze`, writing the result to `out` and errors to `err`; returns the exit code.
@@ -121,6 +142,14 @@ pub fn run_analyze(
             Executor::Auto => ExecutorSetting::Auto,
             Executor::Available => ExecutorSetting::Available,
             Executor::Unavailable => ExecutorSetting::Unavailable,
+        },
+        placement: PlacementOptions {
+            scheduler_namespace: args.scheduler_namespace.clone(),
+            capacity_model: match args.capacity_model {
+                CapacityArg::A => CapacityModel::WholeNode,
+                CapacityArg::C => CapacityModel::MemberRoom,
+            },
+            repack_threshold_percent: args.repack_threshold,
         },
     };
     let analysis = analyze(&snap, &opts);

@@ -25,6 +25,7 @@ fn run(edit: impl FnOnce(&mut Value), executor: ExecutorSetting) -> Analysis {
             now: now(),
             alfred_namespace: "ome".into(),
             executor,
+            placement: Default::default(),
         },
     )
 }

@@ -50,6 +50,7 @@ fn run_with(doc: &Value, executor: ExecutorSetting) -> Analysis {
             now: NOW.parse().unwrap(),
             alfred_namespace: "ome".into(),
             executor,
+            placement: Default::default(),
         },
     )
 }

@@ -20,6 +20,7 @@ fn analyze_bytes(bytes: &[u8]) {
                 now: "2026-09-28T10:15:00Z".parse().unwrap(),
                 alfred_namespace: "ome".into(),
                 executor,
+                placement: Default::default(),
             };
             let a = analyze(&snap, &opts);
             let _ = analysis_json(&snap, &a, Source::Snapshot, &warnings);

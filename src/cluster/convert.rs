@@ -14,6 +14,7 @@ use k8s_openapi::api::core::v1 as core;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
 
+use crate::cluster::convert_placement::{effective_requests, placement};
 use crate::engine::gpu::is_gpu_resource;
 use crate::engine::model::{
     ConfigMap, Event, LabelInt, Labels, Name, Node, NodeCondition, OmeLabels, OwnerRef, Pod,
@@ -160,6 +161,7 @@ pub fn node(i: &mut Interner, n: &core::Node, w: &mut Warnings) -> Result<Node, 
         conditions,
         gpu_resource: gpu.as_ref().map(|(r, _)| r.clone()),
         gpu_allocatable: gpu.map_or(0, |(_, c)| c),
+        allocatable: crate::cluster::convert_placement::allocatable(status),
         created: n.metadata.creation_timestamp.as_ref().and_then(time),
         resource_version: i.name(n.metadata.resource_version.as_deref().unwrap_or_default()),
     })
@@ -265,6 +267,9 @@ pub fn pod(i: &mut Interner, p: &core::Pod, w: &mut Warnings) -> Result<Pod, Con
             .find(|c| c.type_ == kind)
     };
     let l = labels(i, p.metadata.labels.as_ref());
+    let ome = ome_labels(i, &l);
+    let (cpu_milli, memory) = spec.map_or((0, 0), |s| effective_requests(s, &id, w));
+    let placement = placement(i, spec, status, &l, ome.pod_group.is_some());
     Ok(Pod {
         namespace: i.name(p.metadata.namespace.as_deref().unwrap_or_default()),
         name: i.name(p.metadata.name.as_deref().unwrap_or_default()),
@@ -288,8 +293,12 @@ pub fn pod(i: &mut Interner, p: &core::Pod, w: &mut Warnings) -> Result<Pod, Con
             .map(|(k, v)| (i.name(k), i.name(v)))
             .collect(),
         scheduler_name: i.name(spec.and_then(|s| s.scheduler_name.as_deref()).unwrap_or("")),
-        ome: ome_labels(i, &l),
+        ome,
         controller: owner(i, p.metadata.owner_references.as_ref()),
+        cpu_milli,
+        memory,
+        scheduled_condition: condition("PodScheduled").is_some(),
+        placement,
     })
 }
 
@@ -306,6 +315,12 @@ pub fn config_map(i: &mut Interner, c: &core::ConfigMap) -> ConfigMap {
 /// Converts a core Event.
 pub fn event(i: &mut Interner, e: &core::Event) -> Event {
     let obj = &e.involved_object;
+    // events.k8s.io/v1 events (the scheduler's) repeat through `series.lastObservedTime`.
+    let series = e
+        .series
+        .as_ref()
+        .and_then(|s| s.last_observed_time.as_ref())
+        .and_then(|t| DateTime::from_timestamp(t.0.as_second(), 0));
     let micro = e
         .event_time
         .as_ref()
@@ -325,10 +340,8 @@ pub fn event(i: &mut Interner, e: &core::Event) -> Event {
                 .unwrap_or_default(),
         ),
         kind: i.name(e.type_.as_deref().unwrap_or_default()),
-        last_seen: e
-            .last_timestamp
-            .as_ref()
-            .and_then(time)
+        last_seen: series
+            .or_else(|| e.last_timestamp.as_ref().and_then(time))
             .or(micro)
             .or_else(|| e.first_timestamp.as_ref().and_then(time)),
         count: i64::from(e.count.unwrap_or(1)),

@@ -186,9 +186,11 @@ pub fn pod_group(i: &mut Interner, v: &Value) -> Result<PodGroup, ConvertError> 
             .map(|(k, val)| (i.name(k), i.name(val)))
             .collect(),
     );
+    // Every annotation but kubectl's last-applied copy: the topology-key annotation's name is
+    // a scheduler arg (`podGroupTopologyKeyAnnotation`), not always `ome.io/topology-key`.
     let annotations: BTreeMap<Name, String> = string_map(v, &["metadata", "annotations"])
         .into_iter()
-        .filter(|(k, _)| k.starts_with("ome.io/"))
+        .filter(|(k, _)| k != "kubectl.kubernetes.io/last-applied-configuration")
         .map(|(k, val)| (i.name(&k), val))
         .collect();
     Ok(PodGroup {

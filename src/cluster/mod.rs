@@ -5,4 +5,5 @@
 
 pub mod convert;
 pub mod convert_ome;
+pub mod convert_placement;
 pub mod snapshot_file;

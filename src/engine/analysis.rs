@@ -9,8 +9,10 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 use crate::engine::alfred_pass::{decision_pass, JournalView};
 use crate::engine::eligibility::{baseline, defrag_eligibility, EligibilityRules};
+use crate::engine::gang::{compute_gangs, node_index, GangReport, PlacementOptions};
 use crate::engine::journal_clearing::ClearingVerdict;
 use crate::engine::journal_snapshot::stalled_verdicts;
+use crate::engine::lints::{placement_lints, Lint};
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::moves::MoveRow;
 use crate::engine::nodes::{node_states, NodeState};
@@ -43,6 +45,8 @@ pub struct AnalysisOptions {
     pub alfred_namespace: String,
     /// Executor availability.
     pub executor: ExecutorSetting,
+    /// Gang and placement-lint options (scheduler namespace, capacity model, threshold).
+    pub placement: PlacementOptions,
 }
 
 /// Name of Alfred's config ConfigMap.
@@ -83,6 +87,10 @@ pub struct Analysis {
     pub moves: Vec<MoveRow>,
     /// What Alfred published in `alfred-recommendations` (`None` when the ConfigMap is absent).
     pub published: Option<Recommendations>,
+    /// Gang pins (gangpack.md §7), sorted by gang.
+    pub gangs: GangReport,
+    /// Placement lints, sorted by (rule, object, message).
+    pub lints: Vec<Lint>,
     /// Analysis warnings (conversion warnings are added by the caller).
     pub warnings: Vec<String>,
 }
@@ -140,6 +148,10 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         .config_map(ns, ALFRED_RECOMMENDATIONS)
         .map(|c| parse_recommendations(&c.data));
     warnings.extend(published.iter().flat_map(|p| p.warnings.iter().cloned()));
+    let index = node_index(snap);
+    let gangs = compute_gangs(snap, &index, &opts.placement);
+    warnings.extend(gangs.warnings.iter().cloned());
+    let lints = placement_lints(snap, &index, &states, &opts.placement);
     let mut node_order: Vec<usize> = (0..snap.nodes.len()).collect();
     node_order.sort_by(|a, b| snap.nodes[*a].name.cmp(&snap.nodes[*b].name));
     Analysis {
@@ -157,6 +169,8 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         clearing,
         moves,
         published,
+        gangs,
+        lints,
         warnings,
     }
 }

@@ -1,5 +1,6 @@
 //! The pure engine: turns a `ClusterSnapshot` into the numbers OME's Alfred and scheduler
-//! would compute — pools, fragmentation, node health, eligibility — deterministically.
+//! would compute — pools, fragmentation, node health, eligibility, gang pins, placement
+//! lints — deterministically.
 //!
 //! Promises: no I/O, no clock (time is an argument), no async, no randomness, no UI, and no
 //! panics on any input. Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`,
@@ -14,34 +15,22 @@ pub mod benefit;
 pub mod compare;
 pub mod defrag_policy;
 pub mod eligibility;
+pub mod fasthash;
 pub mod fit;
 pub mod fragmentation;
+pub mod gang;
+pub mod gang_capacity;
+pub mod gang_classify;
+pub mod gang_fit;
+pub mod gang_predict;
+pub mod gang_reasons;
+pub mod gang_score;
+pub mod gang_state;
 pub mod gpu;
 pub mod health;
 pub mod health_policy;
 pub mod indexset;
 pub mod irstatus;
-pub mod journal_strict;
-pub mod migration_request;
-pub mod migration_state;
-pub mod model;
-pub mod moves;
-pub mod nodes;
-pub mod omenative;
-pub mod omenative_pods;
-pub mod planning;
-pub mod pool_score;
-pub mod pools;
-pub mod quantity;
-pub mod recommendations;
-pub mod recommendations_node;
-pub mod scoring;
-pub mod surge;
-pub mod workloads;
-
-#[cfg(test)]
-pub mod testkit;
-
 pub mod journal;
 pub mod journal_blocking;
 pub mod journal_clearing;
@@ -50,8 +39,34 @@ pub mod journal_entry;
 pub mod journal_error;
 pub mod journal_facts;
 pub mod journal_fields;
-#[cfg(test)]
-mod journal_fixtures;
 pub mod journal_history;
 pub mod journal_snapshot;
+pub mod journal_strict;
+pub mod lints;
+pub mod lints_nodes;
+pub mod lints_pods;
+pub mod migration_request;
 pub mod migration_request_build;
+pub mod migration_state;
+pub mod model;
+pub mod moves;
+pub mod node_index;
+pub mod nodes;
+pub mod omenative;
+pub mod omenative_pods;
+pub mod placement;
+pub mod planning;
+pub mod pool_score;
+pub mod pools;
+pub mod quantity;
+pub mod recommendations;
+pub mod recommendations_node;
+pub mod scheduler_config;
+pub mod scoring;
+pub mod surge;
+pub mod workloads;
+
+#[cfg(test)]
+mod journal_fixtures;
+#[cfg(test)]
+pub mod testkit;

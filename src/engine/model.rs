@@ -11,6 +11,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use crate::engine::irstatus::InstanceRow;
+use crate::engine::placement::PodPlacement;
 
 /// An interned object or label name. Cloning is a reference-count increment.
 pub type Name = Arc<str>;
@@ -75,6 +76,31 @@ pub struct Taint {
     pub effect: Name,
 }
 
+/// An allocatable value the node does not report; fit checks treat it as unlimited.
+pub const UNREPORTED: u64 = u64::MAX;
+
+/// Node allocatable besides GPUs (what the OMEGangPack fit predicate compares).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Allocatable {
+    /// `cpu`, millicores ([`UNREPORTED`] when absent).
+    pub cpu_milli: u64,
+    /// `memory`, bytes ([`UNREPORTED`] when absent).
+    pub memory: u64,
+    /// `pods`, the pod slots ([`UNREPORTED`] when absent).
+    pub pods: u64,
+}
+
+impl Default for Allocatable {
+    /// Nothing reported.
+    fn default() -> Self {
+        Allocatable {
+            cpu_milli: UNREPORTED,
+            memory: UNREPORTED,
+            pods: UNREPORTED,
+        }
+    }
+}
+
 /// A cluster node.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
@@ -94,6 +120,8 @@ pub struct Node {
     pub gpu_resource: Option<Name>,
     /// Allocatable count of `gpu_resource`, whole devices (0 without GPUs).
     pub gpu_allocatable: u32,
+    /// Allocatable CPU, memory and pod slots.
+    pub allocatable: Allocatable,
     /// `metadata.creationTimestamp`.
     pub created: Option<Time>,
     /// `metadata.resourceVersion` seen (for compare-and-swap writes).
@@ -236,6 +264,16 @@ pub struct Pod {
     pub ome: OmeLabels,
     /// The single controller owner reference; `None` when there is none or more than one.
     pub controller: Option<OwnerRef>,
+    /// Effective CPU request, millicores (max of Σ containers + sidecars and the largest init
+    /// container, plus overhead; request, else limit).
+    pub cpu_milli: u64,
+    /// Effective memory request, bytes (same rule as `cpu_milli`).
+    pub memory: u64,
+    /// A `PodScheduled` condition of any status is present (the scheduler's binding writes
+    /// one; a pod created with `nodeName` gets one only once the kubelet accepts it).
+    pub scheduled_condition: bool,
+    /// Placement facts only some pods have; `None` for pods with none of them.
+    pub placement: Option<Box<PodPlacement>>,
 }
 
 impl Pod {
@@ -396,8 +434,8 @@ pub struct PodGroup {
     pub min_member: Option<i64>,
     /// `spec.scheduleTimeoutSeconds`.
     pub schedule_timeout_seconds: Option<i64>,
-    /// Annotations and labels the scheduler reads (`ome.io/topology-key`,
-    /// `ome.io/placement-group`).
+    /// Annotations (all but kubectl's last-applied copy); the scheduler reads the one named by
+    /// `podGroupTopologyKeyAnnotation` (default `ome.io/topology-key`).
     pub annotations: BTreeMap<Name, String>,
     /// Labels.
     pub labels: Labels,

@@ -268,6 +268,7 @@ mod tests {
                 now: at(10, 0, 0),
                 alfred_namespace: "ome".into(),
                 executor,
+                placement: Default::default(),
             },
         )
     }

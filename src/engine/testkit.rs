@@ -6,7 +6,8 @@ use std::sync::Arc;
 use chrono::{TimeZone, Utc};
 
 use crate::engine::model::{
-    ComponentSpec, InferenceService, LabelInt, Labels, Node, OmeLabels, Pod, PodPhase, Time,
+    Allocatable, ComponentSpec, InferenceService, LabelInt, Labels, Node, OmeLabels, Pod, PodPhase,
+    Time,
 };
 
 /// 2026-09-28 at `h:m:s` UTC.
@@ -28,6 +29,11 @@ pub fn node(name: &str, gpus: u32) -> Node {
         conditions: Vec::new(),
         gpu_resource: Some(Arc::from("nvidia.com/gpu")),
         gpu_allocatable: gpus,
+        allocatable: Allocatable {
+            cpu_milli: 96_000,
+            memory: 1 << 40,
+            pods: 110,
+        },
         created: None,
         resource_version: Arc::from("1"),
     }
@@ -56,6 +62,10 @@ pub fn pod(ns: &str, name: &str, node: Option<&str>, gpus: u32) -> Pod {
         scheduler_name: Arc::from(""),
         ome: OmeLabels::default(),
         controller: None,
+        cpu_milli: 0,
+        memory: 0,
+        scheduled_condition: node.is_some(),
+        placement: None,
     }
 }
 

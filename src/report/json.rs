@@ -78,6 +78,8 @@ struct AnalyzeJson<'a> {
     nodes: Vec<NodeJson<'a>>,
     moves: Value,
     journal: Value,
+    gangs: Vec<crate::report::json_gangs::GangJson>,
+    lints: Vec<crate::report::json_gangs::LintJson<'a>>,
     warnings: Vec<String>,
 }
 
@@ -154,6 +156,8 @@ pub fn analysis_json(
             &analysis.moves,
         ),
         journal: crate::report::json_moves::journal_json(&analysis.journal, &analysis.clearing),
+        gangs: crate::report::json_gangs::gangs_json(&analysis.gangs),
+        lints: crate::report::json_gangs::lints_json(&analysis.lints),
         warnings: crate::report::all_warnings(analysis, warnings),
     };
     serde_json::to_value(doc).unwrap_or(Value::Null)

@@ -3,6 +3,7 @@
 //! Reads engine results only; must not import `cluster`, `ui`, `tokio` or read a clock.
 
 pub mod json;
+pub mod json_gangs;
 pub mod json_moves;
 pub mod table;
 

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use chrono::Duration;
 
 use crate::engine::model::{
-    ClusterSnapshot, ComponentSpec, ConfigMap, InferenceService, LabelInt, Labels, Name, Node,
-    OmeLabels, OwnerRef, Pod, PodPhase, Time,
+    Allocatable, ClusterSnapshot, ComponentSpec, ConfigMap, InferenceService, LabelInt, Labels,
+    Name, Node, OmeLabels, OwnerRef, Pod, PodPhase, Time,
 };
 use crate::sim::replica::omenative_replica;
 use crate::sim::rng::Rng;
@@ -109,6 +109,11 @@ fn nodes(spec: &FleetSpec, rng: &mut Rng) -> (Vec<Node>, Placer) {
             conditions: Vec::new(),
             gpu_resource: Some(Arc::from(resource)),
             gpu_allocatable: DEVICES_PER_NODE,
+            allocatable: Allocatable {
+                cpu_milli: 96_000,
+                memory: 1 << 40,
+                pods: 110,
+            },
             created: None,
             resource_version: Arc::from("1"),
         });
@@ -152,6 +157,10 @@ pub fn base_pod(ns: &Name, name: String, node: Option<&Node>, gpus: u32, started
         scheduler_name: Arc::from(""),
         ome: OmeLabels::default(),
         controller: None,
+        cpu_milli: 0,
+        memory: 0,
+        scheduled_condition: node.is_some(),
+        placement: None,
     }
 }
 
