@@ -12,7 +12,7 @@
 
 use std::collections::HashSet;
 
-use crate::engine::fasthash::FastMap;
+use rustc_hash::FxHashMap as FastMap;
 use crate::engine::gang_capacity::CapacityModel;
 use crate::engine::gang_classify::Reason;
 use crate::engine::gang_predict::{

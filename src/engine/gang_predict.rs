@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::engine::fasthash::FastMap;
+use rustc_hash::FxHashMap as FastMap;
 use crate::engine::gang::{ns_key, Gang, GangState, PinSource, Reservation};
 use crate::engine::gang_capacity::{domain_capacity, fit_order, CapacityModel, TemplateClasses};
 use crate::engine::gang_classify::ReasonCode;

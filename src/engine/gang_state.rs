@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::fasthash::FastMap;
+use rustc_hash::FxHashMap as FastMap;
 use crate::engine::gang::{inferred, ns_key, Gang, GangState, PinSource, Reservation, UNLABELLED};
 use crate::engine::gang_classify::{Reason, ReasonCode};
 use crate::engine::gang_reasons::{effective_scheduler, pod_reason, roll_up, EventIndex};

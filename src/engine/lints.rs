@@ -7,7 +7,7 @@
 //! Owns: `Lint`, `LintRule`, `placement_lints`. Pod rules are in `lints_pods`, pool and node
 //! rules in `lints_nodes`. Pure; must not import anything outside `std` and `engine`.
 
-use crate::engine::fasthash::FastMap;
+use rustc_hash::FxHashMap as FastMap;
 use crate::engine::gang::PlacementOptions;
 use crate::engine::lints_nodes::{
     mixed_schedulers, reservation_cordons, small_pods_on_empty_nodes,

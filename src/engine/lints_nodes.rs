@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::engine::fasthash::FastMap;
+use rustc_hash::FxHashMap as FastMap;
 use crate::engine::gang_reasons::effective_scheduler;
 use crate::engine::gang_score::gaudi_binpack_score;
 use crate::engine::health::HealthState;

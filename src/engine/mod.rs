@@ -15,7 +15,6 @@ pub mod benefit;
 pub mod compare;
 pub mod defrag_policy;
 pub mod eligibility;
-pub mod fasthash;
 pub mod fit;
 pub mod fragmentation;
 pub mod gang;

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use crate::engine::fasthash::FastMap;
+use rustc_hash::FxHashMap as FastMap;
 use crate::engine::model::{ClusterSnapshot, Name};
 
 /// Node lookup by name (see the module doc).
