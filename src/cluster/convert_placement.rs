@@ -169,7 +169,23 @@ fn selector(i: &mut Interner, s: &meta::LabelSelector) -> LabelSelector {
     }
 }
 
-fn pod_terms(i: &mut Interner, terms: Option<&Vec<core::PodAffinityTerm>>) -> Vec<PodTerm> {
+/// The required pod affinity (`anti` = false) or anti-affinity terms.
+fn pod_terms(i: &mut Interner, affinity: Option<&core::Affinity>, anti: bool) -> Vec<PodTerm> {
+    let terms = if anti {
+        affinity
+            .and_then(|a| a.pod_anti_affinity.as_ref())
+            .and_then(|a| {
+                a.required_during_scheduling_ignored_during_execution
+                    .as_ref()
+            })
+    } else {
+        affinity
+            .and_then(|a| a.pod_affinity.as_ref())
+            .and_then(|a| {
+                a.required_during_scheduling_ignored_during_execution
+                    .as_ref()
+            })
+    };
     terms
         .into_iter()
         .flatten()
@@ -205,8 +221,10 @@ fn tolerations(i: &mut Interner, list: Option<&Vec<core::Toleration>>) -> Vec<To
         .collect()
 }
 
-/// The boxed placement facts of a pod; `None` when it has none. `labels` are kept only for
-/// gang members (`gang`), whose siblings' affinity terms select them.
+/// The boxed placement facts of a pod; `None` when it has none. To keep 100,000 pods small,
+/// facts only the gang engine reads (labels, tolerations, pod affinity, spread) are kept for
+/// gang members (`gang`) only, and tolerations also for unbound pods (fit explanations);
+/// bound standalone pods keep node affinity, anti-affinity and their scheduling condition.
 pub fn placement(
     i: &mut Interner,
     spec: Option<&core::PodSpec>,
@@ -220,33 +238,25 @@ pub fn placement(
         .into_iter()
         .flatten()
         .find(|c| c.type_ == "PodScheduled" && c.status == "False");
+    let unbound = spec
+        .and_then(|s| s.node_name.as_deref())
+        .is_none_or(str::is_empty);
+    let gang_spec = spec.filter(|_| gang);
     let p = PodPlacement {
         labels: if gang {
             labels.clone()
         } else {
             Labels::default()
         },
-        tolerations: tolerations(i, spec.and_then(|s| s.tolerations.as_ref())),
+        tolerations: tolerations(
+            i,
+            spec.filter(|_| gang || unbound)
+                .and_then(|s| s.tolerations.as_ref()),
+        ),
         node_terms: spec.map(|s| node_terms(i, s)).unwrap_or_default(),
-        pod_affinity: pod_terms(
-            i,
-            affinity
-                .and_then(|a| a.pod_affinity.as_ref())
-                .and_then(|a| {
-                    a.required_during_scheduling_ignored_during_execution
-                        .as_ref()
-                }),
-        ),
-        pod_anti_affinity: pod_terms(
-            i,
-            affinity
-                .and_then(|a| a.pod_anti_affinity.as_ref())
-                .and_then(|a| {
-                    a.required_during_scheduling_ignored_during_execution
-                        .as_ref()
-                }),
-        ),
-        spread: spec
+        pod_affinity: pod_terms(i, affinity.filter(|_| gang), false),
+        pod_anti_affinity: pod_terms(i, affinity, true),
+        spread: gang_spec
             .and_then(|s| s.topology_spread_constraints.as_ref())
             .into_iter()
             .flatten()

@@ -132,6 +132,43 @@ struct Table<'a> {
     caps: Vec<(String, u32)>,
 }
 
+impl<'a> Table<'a> {
+    fn matches(&self, key: &str, classes: &TemplateClasses<'_>, need: u32, per_node: u32) -> bool {
+        self.key == key
+            && self.need == need
+            && self.per_node == per_node
+            && self.classes.same_as(classes)
+    }
+
+    /// Capacities of every domain of `idx` and their BestFit order.
+    fn compute(
+        ctx: &FitContext<'_>,
+        idx: &DomainIndex,
+        key: String,
+        classes: TemplateClasses<'a>,
+        (need, per_node): (u32, u32),
+        model: CapacityModel,
+    ) -> Self {
+        let caps: Vec<(String, u32)> = idx
+            .domains
+            .iter()
+            .map(|(d, nodes)| {
+                let cap = domain_capacity(ctx, nodes, &classes, need, per_node, model);
+                (d.clone(), cap)
+            })
+            .collect();
+        let order = fit_order(&caps, need);
+        Table {
+            key,
+            classes,
+            need,
+            per_node,
+            order,
+            caps,
+        }
+    }
+}
+
 /// Whether `g` gets a predicted pin.
 fn wanted(g: &Gang) -> bool {
     g.on_ome_scheduler
@@ -194,29 +231,14 @@ pub fn predict_pins(
         } else {
             need
         };
-        let hit = tables.iter().position(|t| {
-            t.key == key && t.need == need && t.per_node == per_node && t.classes.same_as(&classes)
-        });
-        let table = match hit {
+        let table = match tables
+            .iter()
+            .position(|t| t.matches(&key, &classes, need, per_node))
+        {
             Some(i) => &tables[i],
             None => {
-                let caps: Vec<(String, u32)> = idx
-                    .domains
-                    .iter()
-                    .map(|(d, nodes)| {
-                        let cap = domain_capacity(&ctx, nodes, &classes, need, per_node, model);
-                        (d.clone(), cap)
-                    })
-                    .collect();
-                let order = fit_order(&caps, need);
-                tables.push(Table {
-                    key: key.clone(),
-                    classes,
-                    need,
-                    per_node,
-                    order,
-                    caps,
-                });
+                let t = Table::compute(&ctx, idx, key.clone(), classes, (need, per_node), model);
+                tables.push(t);
                 &tables[tables.len() - 1]
             }
         };
@@ -279,19 +301,14 @@ fn anti_affinity_within(snap: &ClusterSnapshot, members: &[usize]) -> bool {
     })
 }
 
-/// §7.2 step 7: groups the evidence by reported node count, lists the candidate gangs and
-/// attributes a hint when exactly one candidate fits (one candidate overall, or one whose
-/// known/predicted domain has exactly the reported node count).
-/// `standalone` are the unplaced standalone pods of the OME scheduler (snapshot indices).
-pub fn reservation_hints(
+/// Evidence by reported node count: standalone pods told #21, gangs told #18 (count unknown).
+fn reservation_evidence(
     inputs: &GangInputs<'_>,
     standalone: &[usize],
-    gangs: &mut [Gang],
-    cache: &mut DomainCache,
-) -> Vec<ReservationHint> {
-    let snap = inputs.snap;
+    gangs: &[Gang],
+) -> BTreeMap<Option<u32>, BTreeSet<String>> {
     let mut evidence: BTreeMap<Option<u32>, BTreeSet<String>> = BTreeMap::new();
-    for pod in standalone.iter().map(|&i| &snap.pods[i]) {
+    for pod in standalone.iter().map(|&i| &inputs.snap.pods[i]) {
         let Some(reason) = pod_reason(pod, inputs.events) else {
             continue;
         };
@@ -313,6 +330,21 @@ pub fn reservation_hints(
     }) {
         evidence.entry(None).or_default().insert(g.key());
     }
+    evidence
+}
+
+/// §7.2 step 7: groups the evidence by reported node count, lists the candidate gangs and
+/// attributes a hint when exactly one candidate fits (one candidate overall, or one whose
+/// known/predicted domain has exactly the reported node count).
+/// `standalone` are the unplaced standalone pods of the OME scheduler (snapshot indices).
+pub fn reservation_hints(
+    inputs: &GangInputs<'_>,
+    standalone: &[usize],
+    gangs: &mut [Gang],
+    cache: &mut DomainCache,
+) -> Vec<ReservationHint> {
+    let snap = inputs.snap;
+    let evidence = reservation_evidence(inputs, standalone, gangs);
     let candidates: Vec<usize> = (0..gangs.len())
         .filter(|&i| {
             let g = &gangs[i];

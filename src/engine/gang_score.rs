@@ -266,6 +266,52 @@ mod tests {
     }
 
     #[test]
+    fn landing_prefers_the_fuller_node_of_the_fuller_domain() {
+        use crate::engine::model::{ClusterSnapshot, Labels};
+        use crate::engine::node_index::NodeIndex;
+        use crate::engine::scheduler_config::ResourceWeight;
+        use crate::engine::testkit;
+        use std::sync::Arc;
+        let rack = |name: &str, r: &str| {
+            let mut n = testkit::node(name, 8);
+            n.labels = Labels::from_pairs(vec![(Arc::from("rack"), Arc::from(r))]);
+            n
+        };
+        let snap = ClusterSnapshot {
+            nodes: vec![rack("b2", "b"), rack("a1", "a"), rack("b1", "b")],
+            pods: vec![testkit::pod("ns", "busy", Some("a1"), 4)],
+            ..Default::default()
+        };
+        let index = NodeIndex::new(&snap);
+        let ctx = FitContext::new(&snap, &index);
+        let mut cfg = SchedulerConfig::default();
+        cfg.gang_pack.topology_key = "rack".into();
+        cfg.fit_resources = vec![ResourceWeight {
+            name: "nvidia.com/gpu".into(),
+            weight: 1,
+        }];
+        let ranked = explain_landing(&ctx, &cfg, &testkit::pod("ns", "new", None, 1));
+        let names: Vec<&str> = ranked
+            .iter()
+            .map(|l| snap.nodes[l.node].name.as_ref())
+            .collect();
+        assert_eq!(names, vec!["a1", "b1", "b2"]);
+        assert_eq!((ranked[0].fit_score, ranked[0].packing_score), (62, 100));
+        assert_eq!(
+            (
+                ranked[1].fit_score,
+                ranked[1].packing_score,
+                ranked[1].total
+            ),
+            (12, 0, 120)
+        );
+        // Without the plugin's topologyKey, packing is inert.
+        cfg.gang_pack.topology_key.clear();
+        let ranked = explain_landing(&ctx, &cfg, &testkit::pod("ns", "new", None, 1));
+        assert!(ranked.iter().all(|l| l.packing_score == 0));
+    }
+
+    #[test]
     fn gaudi_profile_fills_the_fullest_node() {
         // 7 of 8 cards used + 1 requested ⇒ 100; an empty node ⇒ 12.
         assert_eq!(gaudi_binpack_score(7, 8, 1, None), 100);

@@ -238,33 +238,14 @@ fn source_lint(
         m.push_str(if p.gpus == 1 { " card)" } else { " cards)" });
     }
     m.push_str(": the node is not free for whole-node models; ");
-    match s.pods.iter().find(|p| p.gpus <= SMALL_POD_CARDS) {
-        None => m.push_str(
-            "none of its pods is small enough (1–2 cards) for the guide's descheduler policy",
-        ),
-        Some(p) => match targets.best_for(snap, states, p.gpus) {
-            Some((t, score)) => {
-                m.push_str("HighNodeUtilization would evict ");
-                push_pod(&mut m, p);
-                m.push_str(" first (rank ");
-                m.push_str(&rank.to_string());
-                m.push_str(" in pool ");
-                m.push_str(pool);
-                m.push_str("); a card bin-packing scheduler (MostAllocated) would place it on ");
-                m.push_str(&snap.nodes[t].name);
-                m.push_str(" (score ");
-                m.push_str(&score.to_string());
-                m.push(')');
-            }
-            None => {
-                m.push_str("no node at or above ");
-                m.push_str(&threshold_text);
-                m.push_str("% has a free card for ");
-                push_pod(&mut m, p);
-                m.push_str(", so the descheduler (nodeFit) would evict nothing");
-            }
-        },
-    }
+    let ctx = PlanText {
+        snap,
+        states,
+        pool,
+        rank,
+        threshold: &threshold_text,
+    };
+    push_plan(&mut m, &ctx, s, targets);
     m.push_str(
         ". Fix: pack new pods (MostAllocated on the card resource) and repack running small \
          pods cautiously (opt-in, one pod per node, PDB maxUnavailable 1).",
@@ -273,6 +254,47 @@ fn source_lint(
         rule: LintRule::SmallPodsHoldEmptyNode,
         object: ["Node ", &snap.nodes[s.node].name].concat(),
         message: m,
+    }
+}
+
+/// What `push_plan` writes about.
+struct PlanText<'a> {
+    snap: &'a ClusterSnapshot,
+    states: &'a [NodeState],
+    pool: &'a str,
+    rank: usize,
+    threshold: &'a str,
+}
+
+/// The descheduler's first eviction on a source node and where bin-packing would put it.
+fn push_plan(m: &mut String, c: &PlanText<'_>, s: &Source<'_>, targets: &mut Targets) {
+    let Some(p) = s.pods.iter().find(|p| p.gpus <= SMALL_POD_CARDS) else {
+        m.push_str(
+            "none of its pods is small enough (1–2 cards) for the guide's descheduler policy",
+        );
+        return;
+    };
+    match targets.best_for(c.snap, c.states, p.gpus) {
+        Some((t, score)) => {
+            m.push_str("HighNodeUtilization would evict ");
+            push_pod(m, p);
+            m.push_str(" first (rank ");
+            m.push_str(&c.rank.to_string());
+            m.push_str(" in pool ");
+            m.push_str(c.pool);
+            m.push_str("); a card bin-packing scheduler (MostAllocated) would place it on ");
+            m.push_str(&c.snap.nodes[t].name);
+            m.push_str(" (score ");
+            m.push_str(&score.to_string());
+            m.push(')');
+        }
+        None => {
+            m.push_str("no node at or above ");
+            m.push_str(c.threshold);
+            m.push_str("% has a free card for ");
+            push_pod(m, p);
+            m.push_str(", so the descheduler (nodeFit) would evict nothing");
+        }
     }
 }
 

@@ -226,15 +226,16 @@ pub struct PodPlacement {
     /// match pod (anti-)affinity selectors against siblings. Empty for other pods.
     pub labels: Labels,
     /// Tolerations, except the admission defaults for `not-ready`/`unreachable` `NoExecute`
-    /// with `tolerationSeconds` (they never change where a pod fits).
+    /// with `tolerationSeconds` (they never change where a pod fits). Kept for gang members
+    /// and unbound pods only (nothing computes a fit for a bound standalone pod).
     pub tolerations: Vec<Toleration>,
     /// Required node affinity terms (ORed); empty = no required node affinity.
     pub node_terms: Vec<NodeTerm>,
-    /// Required pod affinity terms.
+    /// Required pod affinity terms (gang members only).
     pub pod_affinity: Vec<PodTerm>,
     /// Required pod anti-affinity terms.
     pub pod_anti_affinity: Vec<PodTerm>,
-    /// Topology spread constraints.
+    /// Topology spread constraints (gang members only).
     pub spread: Vec<SpreadConstraint>,
     /// `PodScheduled=False`, when present.
     pub unschedulable: Option<UnschedulableCondition>,
