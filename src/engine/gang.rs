@@ -12,7 +12,6 @@
 
 use std::collections::HashSet;
 
-use rustc_hash::FxHashMap as FastMap;
 use crate::engine::gang_capacity::CapacityModel;
 use crate::engine::gang_classify::Reason;
 use crate::engine::gang_predict::{
@@ -24,6 +23,7 @@ use crate::engine::gang_state::{reconstruct, GangInputs};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, PodGroup, Time};
 use crate::engine::node_index::NodeIndex;
 use crate::engine::scheduler_config::{load_scheduler_config, SchedulerConfig};
+use rustc_hash::FxHashMap as FastMap;
 
 /// Options of the gang and lint engines.
 #[derive(Debug, Clone, PartialEq, Eq)]

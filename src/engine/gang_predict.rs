@@ -13,7 +13,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rustc_hash::FxHashMap as FastMap;
 use crate::engine::gang::{ns_key, Gang, GangState, PinSource, Reservation};
 use crate::engine::gang_capacity::{domain_capacity, fit_order, CapacityModel, TemplateClasses};
 use crate::engine::gang_classify::ReasonCode;
@@ -21,6 +20,7 @@ use crate::engine::gang_fit::FitContext;
 use crate::engine::gang_reasons::pod_reason;
 use crate::engine::gang_state::GangInputs;
 use crate::engine::model::{ClusterSnapshot, Pod};
+use rustc_hash::FxHashMap as FastMap;
 
 /// What the simulated PreFilter would conclude.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,13 +7,13 @@
 
 use std::collections::BTreeSet;
 
-use rustc_hash::FxHashMap as FastMap;
 use crate::engine::gang::{inferred, ns_key, Gang, GangState, PinSource, Reservation, UNLABELLED};
 use crate::engine::gang_classify::{Reason, ReasonCode};
 use crate::engine::gang_reasons::{effective_scheduler, pod_reason, roll_up, EventIndex};
 use crate::engine::model::{ClusterSnapshot, Name, Pod, PodGroup};
 use crate::engine::node_index::NodeIndex;
 use crate::engine::scheduler_config::SchedulerConfig;
+use rustc_hash::FxHashMap as FastMap;
 
 /// What every gang's reconstruction reads.
 #[derive(Debug)]

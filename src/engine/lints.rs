@@ -7,7 +7,6 @@
 //! Owns: `Lint`, `LintRule`, `placement_lints`. Pod rules are in `lints_pods`, pool and node
 //! rules in `lints_nodes`. Pure; must not import anything outside `std` and `engine`.
 
-use rustc_hash::FxHashMap as FastMap;
 use crate::engine::gang::PlacementOptions;
 use crate::engine::lints_nodes::{
     mixed_schedulers, reservation_cordons, small_pods_on_empty_nodes,
@@ -16,6 +15,7 @@ use crate::engine::lints_pods::{disproportional_requests, pod_rules};
 use crate::engine::model::{ClusterSnapshot, Pod};
 use crate::engine::node_index::NodeIndex;
 use crate::engine::nodes::NodeState;
+use rustc_hash::FxHashMap as FastMap;
 
 /// A lint rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -13,13 +13,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use rustc_hash::FxHashMap as FastMap;
 use crate::engine::gang_reasons::effective_scheduler;
 use crate::engine::gang_score::gaudi_binpack_score;
 use crate::engine::health::HealthState;
 use crate::engine::lints::{BoundGpuPod, Lint, LintRule, Pools};
 use crate::engine::model::{ClusterSnapshot, Pod};
 use crate::engine::nodes::NodeState;
+use rustc_hash::FxHashMap as FastMap;
 
 /// Largest pod (cards) the guide lets the descheduler evict.
 pub const SMALL_POD_CARDS: u32 = 2;

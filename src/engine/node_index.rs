@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap as FastMap;
 use crate::engine::model::{ClusterSnapshot, Name};
+use rustc_hash::FxHashMap as FastMap;
 
 /// Node lookup by name (see the module doc).
 #[derive(Debug, Default)]
