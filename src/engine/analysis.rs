@@ -4,19 +4,18 @@
 //! Owns: `Analysis`, `AnalysisOptions`, `analyze`. Pure and deterministic: time arrives in the
 //! options. Must not import anything outside `std`, `chrono` types and `engine`.
 
-use rustc_hash::FxHashMap as HashMap;
-
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 use crate::engine::alfred_pass::{decision_pass, JournalView};
 use crate::engine::eligibility::{baseline, defrag_eligibility, EligibilityRules};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::moves::MoveRow;
-use crate::engine::nodes::{node_states, NodeState};
+use crate::engine::nodes::{node_states_with, NodeState};
 use crate::engine::planning::PlanContext;
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
 use crate::engine::recommendations::{parse_recommendations, Recommendations};
 use crate::engine::scoring::ScoringRules;
-use crate::engine::workloads::{build_workloads, DeploymentMode, Workloads};
+use crate::engine::workloads::{build_workloads_with, DeploymentMode, Workloads};
 
 /// Whether the OMENative executor (chart `migration.apiVersion: v1`) is available. The chart
 /// value is not readable from the cluster; `Auto` infers it from the dispatch journal, which
@@ -102,11 +101,13 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         ExecutorSetting::Available => true,
         ExecutorSetting::Unavailable => false,
     };
-    let (states, _) = node_states(snap, &config, opts.now);
-    let workloads = build_workloads(snap);
+    let idx = SnapshotIndex::new(snap);
+    let states = node_states_with(snap, &idx, &config, opts.now);
+    let workloads = build_workloads_with(snap, &idx);
     let rules = EligibilityRules::from_config(&config, executor_available);
     let verdicts = instance_verdicts(snap, &workloads, &rules, opts.now);
-    let (demand_pods, movable_pods) = demand_and_movable(snap, &states, &workloads, &verdicts);
+    let (demand_pods, movable_pods) =
+        demand_and_movable(snap, &idx, &states, &workloads, &verdicts);
     let scoring = ScoringRules::from_config(&config);
     let pools = score_pools(
         snap,
@@ -132,8 +133,6 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         .config_map(ns, ALFRED_RECOMMENDATIONS)
         .map(|c| parse_recommendations(&c.data));
     warnings.extend(published.iter().flat_map(|p| p.warnings.iter().cloned()));
-    let mut node_order: Vec<usize> = (0..snap.nodes.len()).collect();
-    node_order.sort_by(|a, b| snap.nodes[*a].name.cmp(&snap.nodes[*b].name));
     Analysis {
         now: opts.now,
         config,
@@ -141,7 +140,7 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         config_present: config_cm.is_some(),
         executor_available,
         nodes: states,
-        node_order,
+        node_order: idx.node_order,
         pools,
         workloads,
         verdicts,
@@ -193,20 +192,12 @@ pub fn instance_verdicts(
 /// defragmentation whose pods all sit in one pool (repack items).
 pub fn demand_and_movable(
     snap: &ClusterSnapshot,
+    idx: &SnapshotIndex,
     states: &[NodeState],
     workloads: &Workloads,
     verdicts: &[InstanceVerdict],
 ) -> (Vec<usize>, Vec<usize>) {
-    let node_index: HashMap<&str, usize> = snap
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.name.as_ref(), i))
-        .collect();
-    let pool_of = |pod: usize| {
-        let node = snap.pods[pod].node.as_deref()?;
-        states[*node_index.get(node)?].pool.as_deref()
-    };
+    let pool_of = |pod: usize| states[idx.node_of(pod)?].pool.as_deref();
     let gpu_pods = |pods: &[usize]| {
         pods.iter()
             .copied()

@@ -6,10 +6,10 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use crate::engine::index::SnapshotIndex;
 use crate::engine::migration_request::{parse_request_annotation, REQUEST_ANNOTATION_PREFIX};
 use crate::engine::model::{ClusterSnapshot, MigrationStatus, Time, COMPONENTS};
 use crate::engine::omenative::{OmeNativeComponents, WorkloadMigrations};
-use crate::engine::workloads::{component_mode, DeploymentMode};
 
 const MANUAL_PHASES: [&str; 6] = [
     "Accepted",
@@ -39,6 +39,7 @@ fn row_valid(row: &MigrationStatus, seen: &mut HashSet<String>) -> bool {
 /// of every bound IR of its OMENative components.
 pub fn workload_migrations(
     snap: &ClusterSnapshot,
+    idx: &SnapshotIndex,
     isvc: usize,
     components: &OmeNativeComponents,
 ) -> WorkloadMigrations {
@@ -52,8 +53,8 @@ pub fn workload_migrations(
         out.invalid_reason.get_or_insert(why);
     };
     let mine: Vec<(usize, &crate::engine::workloads::Component)> = (0..COMPONENTS.len())
-        .filter(|c| component_mode(w, *c) == Some(DeploymentMode::OMENative))
-        .filter_map(|c| components.get(&(isvc, c)).map(|comp| (c, comp)))
+        .filter(|c| idx.is_omenative(isvc, *c))
+        .filter_map(|c| components.get(isvc, c).map(|comp| (c, comp)))
         .collect();
     let mut rows: Vec<(usize, &MigrationStatus)> = Vec::new();
     for (c, comp) in &mine {
@@ -85,7 +86,7 @@ pub fn workload_migrations(
         out.active += 1;
         out.active_requested_at.extend(row.started_at);
         let source = row.source_instance.unwrap_or(-1);
-        let healthy_source = components.get(&(isvc, *c)).is_some_and(|comp| {
+        let healthy_source = components.get(isvc, *c).is_some_and(|comp| {
             comp.instances
                 .iter()
                 .any(|i| i.index == source && i.observation.is_ok())
@@ -99,6 +100,13 @@ pub fn workload_migrations(
                 ),
             );
         }
+    }
+    let has_requests = w
+        .annotations
+        .keys()
+        .any(|k| k.starts_with(REQUEST_ANNOTATION_PREFIX));
+    if !has_requests {
+        return out; // The common case: no request annotation to check.
     }
     let instances: HashMap<&str, HashSet<i64>> = mine
         .iter()

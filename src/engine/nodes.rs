@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::gpu::pool_key;
 use crate::engine::health::{node_health, HealthState};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Node, Time};
 
 /// Taint key that marks a node for scale-down by the cluster autoscaler (excluded as target).
@@ -53,19 +54,31 @@ pub fn node_states<'a>(
         .enumerate()
         .map(|(i, n)| (n.name.as_ref(), i))
         .collect();
+    let states = node_states_with(snap, &SnapshotIndex::new(snap), cfg, now);
+    (states, index)
+}
+
+/// Computes the state of every node (same order as `snap.nodes`) with a prebuilt index.
+pub fn node_states_with(
+    snap: &ClusterSnapshot,
+    idx: &SnapshotIndex,
+    cfg: &AlfredConfig,
+    now: Time,
+) -> Vec<NodeState> {
     let mut allocated = vec![0u32; snap.nodes.len()];
     let mut occupants = vec![0u32; snap.nodes.len()];
-    for pod in &snap.pods {
-        if pod.phase.is_terminal() || pod.gpus == 0 {
+    // Terminal pods and pods without GPUs allocate nothing: only live pods can count.
+    for p in &idx.live {
+        let pod = &snap.pods[*p];
+        if pod.gpus == 0 {
             continue;
         }
-        if let Some(i) = pod.node.as_deref().and_then(|n| index.get(n)) {
-            allocated[*i] = allocated[*i].saturating_add(pod.gpus);
-            occupants[*i] += u32::from(pod.is_ome_gpu_occupant());
+        if let Some(i) = idx.node_of(*p) {
+            allocated[i] = allocated[i].saturating_add(pod.gpus);
+            occupants[i] += u32::from(pod.is_ome_gpu_occupant());
         }
     }
-    let states = snap
-        .nodes
+    snap.nodes
         .iter()
         .enumerate()
         .map(|(i, node)| {
@@ -75,8 +88,7 @@ pub fn node_states<'a>(
             s.ome_occupants = occupants[i];
             s
         })
-        .collect();
-    (states, index)
+        .collect()
 }
 
 /// The allocation-independent state of one node.

@@ -7,9 +7,11 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Time, COMPONENTS};
 use crate::engine::omenative_pods::{route_pods, InstanceBuilder};
-use crate::engine::workloads::{component_mode, Component, DeploymentMode, PodsByLabels};
+use crate::engine::pod_groups::{IsvcKeys, LabelGroups};
+use crate::engine::workloads::{Component, DeploymentMode};
 
 /// Per-workload migration evidence (`inferencereplica.md` §5.2).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -30,28 +32,48 @@ pub struct WorkloadMigrations {
     pub request_uuids: Vec<String>,
 }
 
-/// Components keyed by `(isvc index, component index)`.
-pub type OmeNativeComponents = HashMap<(usize, usize), Component>;
+/// OMENative components by `(isvc index, component index)`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OmeNativeComponents(Vec<Option<Component>>);
+
+impl OmeNativeComponents {
+    fn slot(isvc: usize, c: usize) -> usize {
+        isvc * COMPONENTS.len() + c
+    }
+
+    /// The OMENative component `c` of ISVC `isvc`, if built.
+    pub fn get(&self, isvc: usize, c: usize) -> Option<&Component> {
+        self.0.get(Self::slot(isvc, c))?.as_ref()
+    }
+
+    /// Moves the component out (later calls return `None`).
+    pub fn take(&mut self, isvc: usize, c: usize) -> Option<Component> {
+        self.0.get_mut(Self::slot(isvc, c))?.take()
+    }
+}
 
 /// Builds every OMENative component and every workload's migration state.
 pub fn build_omenative(
     snap: &ClusterSnapshot,
-    by_labels: &PodsByLabels<'_>,
+    idx: &SnapshotIndex,
+    keys: &IsvcKeys<'_>,
+    groups: &LabelGroups,
 ) -> (OmeNativeComponents, Vec<WorkloadMigrations>) {
-    let routed = route_pods(snap, by_labels);
+    let routed = route_pods(snap, idx, keys, groups);
     let index = ReplicaIndex::new(snap);
-    let mut components = OmeNativeComponents::default();
-    for (i, isvc) in snap.isvcs.iter().enumerate() {
+    let mut components = OmeNativeComponents(vec![None; snap.isvcs.len() * COMPONENTS.len()]);
+    for i in 0..snap.isvcs.len() {
         for c in 0..COMPONENTS.len() {
-            if component_mode(isvc, c) != Some(DeploymentMode::OMENative) {
+            if !idx.is_omenative(i, c) {
                 continue;
             }
-            let pods = routed.get(&(i, c)).map_or(&[][..], Vec::as_slice);
-            components.insert((i, c), build_component(snap, &index, (i, c), pods));
+            let pods = routed.get(i, c);
+            components.0[OmeNativeComponents::slot(i, c)] =
+                Some(build_component(snap, &index, (i, c), pods));
         }
     }
     let migrations = (0..snap.isvcs.len())
-        .map(|i| crate::engine::migration_state::workload_migrations(snap, i, &components))
+        .map(|i| crate::engine::migration_state::workload_migrations(snap, idx, i, &components))
         .collect();
     (components, migrations)
 }
