@@ -12,6 +12,7 @@ use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::moves::MoveRow;
 use crate::engine::nodes::{node_states_with, NodeState};
 use crate::engine::planning::PlanContext;
+use crate::engine::pool_members::PoolMembership;
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
 use crate::engine::recommendations::{parse_recommendations, Recommendations};
 use crate::engine::scoring::ScoringRules;
@@ -106,13 +107,16 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
     let workloads = build_workloads_with(snap, &idx);
     let rules = EligibilityRules::from_config(&config, executor_available);
     let verdicts = instance_verdicts(snap, &workloads, &rules, opts.now);
+    let membership = PoolMembership::new(&states);
     let (demand_pods, movable_pods) =
-        demand_and_movable(snap, &idx, &states, &workloads, &verdicts);
+        demand_and_movable(snap, &idx, &membership, &workloads, &verdicts);
     let scoring = ScoringRules::from_config(&config);
     let pools = score_pools(
         snap,
         &PoolInputs {
+            index: &idx,
             states: &states,
+            membership: &membership,
             demand_pods: &demand_pods,
             movable_pods: &movable_pods,
             rules: &scoring,
@@ -122,6 +126,7 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
     let journal = JournalView::read(snap, ns);
     let ctx = PlanContext::new(
         snap,
+        &idx,
         &states,
         &workloads,
         &pools,
@@ -193,24 +198,21 @@ pub fn instance_verdicts(
 pub fn demand_and_movable(
     snap: &ClusterSnapshot,
     idx: &SnapshotIndex,
-    states: &[NodeState],
+    membership: &PoolMembership<'_>,
     workloads: &Workloads,
     verdicts: &[InstanceVerdict],
 ) -> (Vec<usize>, Vec<usize>) {
-    let pool_of = |pod: usize| states[idx.node_of(pod)?].pool.as_deref();
-    let gpu_pods = |pods: &[usize]| {
-        pods.iter()
-            .copied()
-            .filter(|p| snap.pods[*p].gpus > 0)
-            .collect::<Vec<_>>()
-    };
+    // Pools compare by index: equal indices are equal pool keys.
+    let pool_of = |pod: usize| membership.of_node(idx.node_of(pod)?);
+    let has_gpus = |p: &usize| snap.pods[*p].gpus > 0;
     let mut demand = Vec::new();
     for comp in &workloads.components {
         for inst in &comp.instances {
             demand.extend(
-                gpu_pods(&inst.pods)
-                    .into_iter()
-                    .filter(|p| pool_of(*p).is_some()),
+                inst.pods
+                    .iter()
+                    .copied()
+                    .filter(|p| has_gpus(p) && pool_of(*p).is_some()),
             );
         }
     }
@@ -220,7 +222,7 @@ pub fn demand_and_movable(
         let mut pools = inst.pods.iter().map(|p| pool_of(*p));
         let first = pools.next().flatten();
         if inst.gpus > 0 && first.is_some() && pools.all(|p| p == first) {
-            movable.extend(gpu_pods(&inst.pods));
+            movable.extend(inst.pods.iter().copied().filter(has_gpus));
         }
     }
     (demand, movable)

@@ -33,6 +33,8 @@ pub mod omenative;
 pub mod omenative_pods;
 pub mod planning;
 pub mod pod_groups;
+pub mod pod_key;
+pub mod pool_members;
 pub mod pool_score;
 pub mod pools;
 pub mod quantity;

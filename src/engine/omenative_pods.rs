@@ -28,21 +28,41 @@ fn runner_code(runner: &str) -> u8 {
     }
 }
 
-/// Routed pod indices of OMENative components by `(isvc index, component index)`, ascending.
+/// Routed pod indices of OMENative components by `(isvc index, component index)`, ascending;
+/// stored as one list grouped by component (a counting sort of the routing decisions).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct RoutedPods(Vec<Vec<usize>>);
+pub struct RoutedPods {
+    /// Start of each `isvc × COMPONENTS` slot in `pods`, plus the end.
+    starts: Vec<u32>,
+    /// Pod indices, slot after slot.
+    pods: Vec<usize>,
+}
 
 impl RoutedPods {
-    /// Pods routed to component `c` of ISVC `isvc`.
-    pub fn get(&self, isvc: usize, c: usize) -> &[usize] {
-        self.0
-            .get(isvc * COMPONENTS.len() + c)
-            .map_or(&[][..], Vec::as_slice)
+    /// Groups `(slot, pod)` decisions (pods ascending) into `slots` slots.
+    fn from_decisions(slots: usize, decisions: &[(usize, usize)]) -> Self {
+        let mut starts = vec![0u32; slots + 1];
+        for (slot, _) in decisions {
+            starts[slot + 1] += 1;
+        }
+        for s in 0..slots {
+            starts[s + 1] += starts[s];
+        }
+        let mut fill = starts.clone();
+        let mut pods = vec![0usize; decisions.len()];
+        for (slot, pod) in decisions {
+            pods[fill[*slot] as usize] = *pod;
+            fill[*slot] += 1;
+        }
+        RoutedPods { starts, pods }
     }
 
-    fn push(&mut self, isvc: usize, c: usize, pod: usize) {
-        if let Some(v) = self.0.get_mut(isvc * COMPONENTS.len() + c) {
-            v.push(pod);
+    /// Pods routed to component `c` of ISVC `isvc`.
+    pub fn get(&self, isvc: usize, c: usize) -> &[usize] {
+        let slot = isvc * COMPONENTS.len() + c;
+        match (self.starts.get(slot), self.starts.get(slot + 1)) {
+            (Some(a), Some(b)) => &self.pods[*a as usize..*b as usize],
+            _ => &[],
         }
     }
 }
@@ -71,7 +91,8 @@ pub fn route_pods(
             idx.is_omenative(i, c).then_some((i, c))
         })
         .collect();
-    let mut routed = RoutedPods(vec![Vec::new(); snap.isvcs.len() * COMPONENTS.len()]);
+    let n = COMPONENTS.len();
+    let mut decisions: Vec<(usize, usize)> = Vec::new();
     for (k, p) in idx.live.iter().copied().enumerate() {
         let pod = &snap.pods[p];
         let labelled = pod.ome.isvc.is_some() && pod.ome.component.is_some();
@@ -88,7 +109,7 @@ pub fn route_pods(
             ir_target[r].filter(|_| valid)
         });
         if let Some((i, c)) = by_owner {
-            routed.push(i, c, p);
+            decisions.push((i * n + c, p));
             continue;
         }
         let Some(i) = groups.live_keys.get(k).and_then(|key| keys.last(*key)) else {
@@ -101,14 +122,14 @@ pub fn route_pods(
             .and_then(component_index)
             .filter(|c| idx.is_omenative(i, *c));
         if let Some(c) = by_label {
-            routed.push(i, c, p);
+            decisions.push((i * n + c, p));
         } else if pod.ome.managed_by.as_deref() == Some("OMENative") {
-            for c in (0..COMPONENTS.len()).filter(|c| idx.is_omenative(i, *c)) {
-                routed.push(i, c, p);
+            for c in (0..n).filter(|c| idx.is_omenative(i, *c)) {
+                decisions.push((i * n + c, p));
             }
         }
     }
-    routed
+    RoutedPods::from_decisions(snap.isvcs.len() * n, &decisions)
 }
 
 /// Builds the Instances of one bound OMENative component from its rows and routed pods.

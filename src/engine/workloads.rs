@@ -7,8 +7,10 @@
 //! `engine`.
 
 use crate::engine::index::SnapshotIndex;
+use crate::engine::migration_state::workload_migrations;
 use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, COMPONENTS};
-use crate::engine::omenative::{build_omenative, WorkloadMigrations};
+use crate::engine::omenative::{omenative_components, ReplicaIndex, WorkloadMigrations};
+use crate::engine::omenative_pods::route_pods;
 use crate::engine::pod_groups::{IsvcKeys, LabelGroups};
 
 /// A component's deployment mode as Alfred reads it (ISVC only; unknown values never appear,
@@ -134,15 +136,19 @@ pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Work
         let (x, y) = (&snap.isvcs[*a], &snap.isvcs[*b]);
         (x.namespace.as_ref(), x.name.as_ref()).cmp(&(y.namespace.as_ref(), y.name.as_ref()))
     });
-    let (mut omenative, migrations) = build_omenative(snap, idx, &keys, &groups);
+    let routed = route_pods(snap, idx, &keys, &groups);
+    let replicas = ReplicaIndex::new(snap, &keys);
+    let mut migrations = vec![WorkloadMigrations::default(); snap.isvcs.len()];
     let mut components = Vec::new();
     for i in order {
-        for c in 0..COMPONENTS.len() {
+        let mut omenative = omenative_components(snap, idx, &replicas, &routed, i);
+        migrations[i] = workload_migrations(snap, i, &omenative);
+        for (c, built) in omenative.iter_mut().enumerate() {
             let Some(mode) = idx.mode(i, c) else {
                 continue;
             };
             let component = match mode {
-                DeploymentMode::OMENative => omenative.take(i, c),
+                DeploymentMode::OMENative => built.take(),
                 DeploymentMode::RawDeployment | DeploymentMode::MultiNode => {
                     let pods = groups.get(keys.key_of(i), c);
                     Some(label_component(snap, pods, i, c, mode))
