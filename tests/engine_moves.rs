@@ -58,8 +58,12 @@ fn run_with(doc: &Value, executor: ExecutorSetting) -> Analysis {
 fn row<'a>(a: &'a Analysis, workload: &str) -> &'a MoveRow {
     a.moves
         .iter()
-        .find(|r| r.workload == workload)
+        .find(|r| r.workload.as_ref() == workload)
         .unwrap_or_else(|| panic!("no row for {workload}: {:#?}", a.moves))
+}
+
+fn names(v: &[std::sync::Arc<str>]) -> Vec<&str> {
+    v.iter().map(|n| n.as_ref()).collect()
 }
 
 fn close(got: f64, want: f64) {
@@ -73,7 +77,7 @@ fn worked_example_execute_mode_without_a_scheduling_profile() {
     assert_eq!(gamma.policy, "defragmentation");
     assert_eq!(gamma.reason, "Fragmentation");
     close(gamma.score, 0.2925);
-    assert_eq!(gamma.hint_targets, vec!["gpu-a"]);
+    assert_eq!(names(&gamma.hint_targets), vec!["gpu-a"]);
     assert_eq!(gamma.from_node.as_deref(), Some("gpu-b"));
     assert_eq!(gamma.target.as_deref(), Some("gpu-a"));
     // Admitted by the arbiter, withheld by the dispatcher: no profile simulates it.
@@ -95,7 +99,7 @@ fn worked_example_execute_mode_without_a_scheduling_profile() {
         Some("OMENativeStateIneligible")
     );
     // Order: the executable row first, then advice by score.
-    assert_eq!(a.moves[0].workload, "prod/gamma");
+    assert_eq!(a.moves[0].workload.as_ref(), "prod/gamma");
 }
 
 #[test]
@@ -123,7 +127,7 @@ fn recommend_only_turns_planned_moves_into_advice() {
         gamma.advisory_reason.as_deref(),
         Some("SimulationRecommendOnly")
     );
-    assert_eq!(gamma.hint_targets, vec!["gpu-a"]);
+    assert_eq!(names(&gamma.hint_targets), vec!["gpu-a"]);
     close(gamma.score, 0.2925);
     // Without a profile for the pods' scheduler the scheduling gate names the problem.
     set_config(&mut doc, "schemaVersion: 1\n");
@@ -210,7 +214,7 @@ fn node_health_evacuation_ranks_first_and_scores_priority() {
     let a = run(&doc);
     let first = &a.moves[0];
     assert_eq!(
-        (first.workload.as_str(), first.policy, first.reason),
+        (first.workload.as_ref(), first.policy, first.reason),
         ("prod/gamma", "nodehealth", "NodeUnhealthy")
     );
     close(first.score, 0.8);
@@ -331,12 +335,12 @@ fn maintenance_windows_drop_non_emergency_moves() {
     );
     let a = run(&doc);
     assert!(
-        a.moves.iter().all(|r| r.workload != "prod/gamma"),
+        a.moves.iter().all(|r| r.workload.as_ref() != "prod/gamma"),
         "{:#?}",
         a.moves
     );
     assert!(
-        a.moves.iter().any(|r| r.workload == "prod/alpha"),
+        a.moves.iter().any(|r| r.workload.as_ref() == "prod/alpha"),
         "advice is kept"
     );
 }
@@ -384,7 +388,7 @@ fn raw_and_lws_workloads_get_their_advice() {
     let raw: Vec<&MoveRow> = a
         .moves
         .iter()
-        .filter(|r| r.workload == "prod/legacy")
+        .filter(|r| r.workload.as_ref() == "prod/legacy")
         .collect();
     assert!(raw.iter().any(|r| r.policy == "nodehealth"
         && r.advisory_reason.as_deref() == Some("RawDeploymentMigrationUnsupported")));

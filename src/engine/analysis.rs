@@ -4,23 +4,23 @@
 //! Owns: `Analysis`, `AnalysisOptions`, `analyze`. Pure and deterministic: time arrives in the
 //! options. Must not import anything outside `std`, `chrono` types and `engine`.
 
-use rustc_hash::FxHashMap as HashMap;
-
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 use crate::engine::alfred_pass::{decision_pass, JournalView};
 use crate::engine::eligibility::{baseline, defrag_eligibility, EligibilityRules};
 use crate::engine::gang::{compute_gangs, node_index, GangReport, PlacementOptions};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::journal_clearing::ClearingVerdict;
 use crate::engine::journal_snapshot::stalled_verdicts;
 use crate::engine::lints::{placement_lints, Lint};
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::moves::MoveRow;
-use crate::engine::nodes::{node_states, NodeState};
+use crate::engine::nodes::{node_states_with, NodeState};
 use crate::engine::planning::PlanContext;
+use crate::engine::pool_members::PoolMembership;
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
 use crate::engine::recommendations::{parse_recommendations, Recommendations};
 use crate::engine::scoring::ScoringRules;
-use crate::engine::workloads::{build_workloads, DeploymentMode, Workloads};
+use crate::engine::workloads::{build_workloads_with, DeploymentMode, Workloads};
 
 /// Whether the OMENative executor (chart `migration.apiVersion: v1`) is available. The chart
 /// value is not readable from the cluster; `Auto` infers it from the dispatch journal, which
@@ -114,16 +114,21 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         ExecutorSetting::Available => true,
         ExecutorSetting::Unavailable => false,
     };
-    let (states, _) = node_states(snap, &config, opts.now);
-    let workloads = build_workloads(snap);
+    let idx = SnapshotIndex::new(snap);
+    let states = node_states_with(snap, &idx, &config, opts.now);
+    let workloads = build_workloads_with(snap, &idx);
     let rules = EligibilityRules::from_config(&config, executor_available);
     let verdicts = instance_verdicts(snap, &workloads, &rules, opts.now);
-    let (demand_pods, movable_pods) = demand_and_movable(snap, &states, &workloads, &verdicts);
+    let membership = PoolMembership::new(&states);
+    let (demand_pods, movable_pods) =
+        demand_and_movable(snap, &idx, &membership, &workloads, &verdicts);
     let scoring = ScoringRules::from_config(&config);
     let pools = score_pools(
         snap,
         &PoolInputs {
+            index: &idx,
             states: &states,
+            membership: &membership,
             demand_pods: &demand_pods,
             movable_pods: &movable_pods,
             rules: &scoring,
@@ -137,6 +142,7 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         .unwrap_or_default();
     let ctx = PlanContext::new(
         snap,
+        &idx,
         &states,
         &workloads,
         &pools,
@@ -152,8 +158,6 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
     let gangs = compute_gangs(snap, &index, &opts.placement);
     warnings.extend(gangs.warnings.iter().cloned());
     let lints = placement_lints(snap, &index, &states, &opts.placement);
-    let mut node_order: Vec<usize> = (0..snap.nodes.len()).collect();
-    node_order.sort_by(|a, b| snap.nodes[*a].name.cmp(&snap.nodes[*b].name));
     Analysis {
         now: opts.now,
         config,
@@ -161,7 +165,7 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         config_present: config_cm.is_some(),
         executor_available,
         nodes: states,
-        node_order,
+        node_order: idx.node_order,
         pools,
         workloads,
         verdicts,
@@ -216,33 +220,22 @@ pub fn instance_verdicts(
 /// defragmentation whose pods all sit in one pool (repack items).
 pub fn demand_and_movable(
     snap: &ClusterSnapshot,
-    states: &[NodeState],
+    idx: &SnapshotIndex,
+    membership: &PoolMembership<'_>,
     workloads: &Workloads,
     verdicts: &[InstanceVerdict],
 ) -> (Vec<usize>, Vec<usize>) {
-    let node_index: HashMap<&str, usize> = snap
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.name.as_ref(), i))
-        .collect();
-    let pool_of = |pod: usize| {
-        let node = snap.pods[pod].node.as_deref()?;
-        states[*node_index.get(node)?].pool.as_deref()
-    };
-    let gpu_pods = |pods: &[usize]| {
-        pods.iter()
-            .copied()
-            .filter(|p| snap.pods[*p].gpus > 0)
-            .collect::<Vec<_>>()
-    };
+    // Pools compare by index: equal indices are equal pool keys.
+    let pool_of = |pod: usize| membership.of_node(idx.node_of(pod)?);
+    let has_gpus = |p: &usize| snap.pods[*p].gpus > 0;
     let mut demand = Vec::new();
     for comp in &workloads.components {
         for inst in &comp.instances {
             demand.extend(
-                gpu_pods(&inst.pods)
-                    .into_iter()
-                    .filter(|p| pool_of(*p).is_some()),
+                inst.pods
+                    .iter()
+                    .copied()
+                    .filter(|p| has_gpus(p) && pool_of(*p).is_some()),
             );
         }
     }
@@ -252,7 +245,7 @@ pub fn demand_and_movable(
         let mut pools = inst.pods.iter().map(|p| pool_of(*p));
         let first = pools.next().flatten();
         if inst.gpus > 0 && first.is_some() && pools.all(|p| p == first) {
-            movable.extend(gpu_pods(&inst.pods));
+            movable.extend(inst.pods.iter().copied().filter(has_gpus));
         }
     }
     (demand, movable)

@@ -122,11 +122,11 @@ pub fn arbitrate(ctx: &PlanContext<'_>, state: &ArbiterState, rows: &mut [MoveRo
         match gates(ctx, state, &mut pass, &rows[i]) {
             Err(reason) => {
                 rows[i].outcome = "rejected";
-                rows[i].reject_reason = Some(reason.to_string());
+                rows[i].reject_reason = Some(reason);
             }
             Ok((target, overridden)) => {
                 let row = &mut rows[i];
-                row.target = Some(ctx.snap.nodes[target].name.to_string());
+                row.target = Some(ctx.node_name(target));
                 row.cooldown_overridden = overridden;
                 let preflight = state.pass_withhold.or_else(|| {
                     if !first_admitted {
@@ -148,7 +148,7 @@ pub fn arbitrate(ctx: &PlanContext<'_>, state: &ArbiterState, rows: &mut [MoveRo
                 // Alfred attempts one submission a pass; a pass-wide reason withholds all alike.
                 first_admitted &= state.pass_withhold.is_some();
                 row.outcome = outcome;
-                row.dispatch_reason = reason.map(str::to_string);
+                row.dispatch_reason = reason;
             }
         }
     }

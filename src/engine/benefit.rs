@@ -5,15 +5,13 @@
 //! Owns: `PoolProfile`, `move_benefit`. Pure; must not import anything outside `std` and
 //! `engine`.
 
-use rustc_hash::FxHashMap as HashMap;
-
 use crate::engine::fragmentation::{frag, Bin};
 
 /// What the benefit of a move in one pool needs: the observed bins, weights and slots.
 #[derive(Debug, Clone, Default)]
 pub struct PoolProfile {
-    /// Bins by node index.
-    pub bins: HashMap<usize, Bin>,
+    /// Bins by node index (`None` for nodes that are not bins of the pool).
+    bins: Vec<Option<Bin>>,
     /// Ladder sizes.
     pub ladder: Vec<u32>,
     /// Weights aligned with `ladder`.
@@ -47,8 +45,12 @@ impl PoolProfile {
             .zip(weights)
             .map(|((s, n), w)| w * frag(*n, *s, total_free))
             .sum();
+        let mut dense = vec![None; bins.iter().map(|(n, _)| n + 1).max().unwrap_or(0)];
+        for (n, b) in bins {
+            dense[*n] = Some(*b);
+        }
         PoolProfile {
-            bins: bins.iter().copied().collect(),
+            bins: dense,
             ladder: ladder.to_vec(),
             weights: weights.to_vec(),
             slots: slots.to_vec(),
@@ -58,6 +60,11 @@ impl PoolProfile {
             observed,
             max_free: bins.iter().map(|(_, b)| b.free).max().unwrap_or(0),
         }
+    }
+
+    /// The bin of node `node`, if it is a bin of the pool.
+    pub fn bin(&self, node: usize) -> Option<Bin> {
+        self.bins.get(node).copied().flatten()
     }
 
     fn slot_count(&self, b: Bin, size: u32) -> u64 {
@@ -72,30 +79,58 @@ impl PoolProfile {
     /// subtracted from its target bin (which must have room, else `None`), then each footprint
     /// is added back to its source when the source is a bin (clamped at its capacity).
     pub fn after_moves(&self, moves: &[(usize, usize, u32)]) -> Option<f64> {
-        let changed = self.changed_bins(moves)?;
+        self.after_moves_iter(moves.iter().copied())
+    }
+
+    /// `after_moves` over an iterator of moves (walked twice, hence `Clone`).
+    pub fn after_moves_iter<I>(&self, moves: I) -> Option<f64>
+    where
+        I: Iterator<Item = (usize, usize, u32)> + Clone,
+    {
+        let changed = self.changed_bins_iter(moves)?;
         Some(self.weighted_after(&changed))
     }
 
-    /// The bins a set of moves changes, with their free GPUs after the moves.
-    pub fn changed_bins(&self, moves: &[(usize, usize, u32)]) -> Option<HashMap<usize, Bin>> {
-        let mut changed: HashMap<usize, Bin> = HashMap::default();
-        for (_, target, gpus) in moves {
-            let bin = changed.entry(*target).or_insert(*self.bins.get(target)?);
-            bin.free = bin.free.checked_sub(*gpus)?;
+    /// The bins a set of moves changes, with their free GPUs after the moves (each node once,
+    /// in first-touched order; a move touches a handful of bins).
+    pub fn changed_bins(&self, moves: &[(usize, usize, u32)]) -> Option<Vec<(usize, Bin)>> {
+        self.changed_bins_iter(moves.iter().copied())
+    }
+
+    fn changed_bins_iter<I>(&self, moves: I) -> Option<Vec<(usize, Bin)>>
+    where
+        I: Iterator<Item = (usize, usize, u32)> + Clone,
+    {
+        let mut changed: Vec<(usize, Bin)> = Vec::with_capacity(4);
+        fn entry(changed: &mut Vec<(usize, Bin)>, node: usize, bin: Bin) -> &mut Bin {
+            let pos = match changed.iter().position(|(n, _)| *n == node) {
+                Some(pos) => pos,
+                None => {
+                    changed.push((node, bin));
+                    changed.len() - 1
+                }
+            };
+            &mut changed[pos].1
+        }
+        for (_, target, gpus) in moves.clone() {
+            let bin = entry(&mut changed, target, self.bin(target)?);
+            bin.free = bin.free.checked_sub(gpus)?;
         }
         for (source, _, gpus) in moves {
-            if let Some(b) = self.bins.get(source) {
-                let bin = changed.entry(*source).or_insert(*b);
-                bin.free = bin.free.saturating_add(*gpus).min(bin.cap);
+            if let Some(b) = self.bin(source) {
+                let bin = entry(&mut changed, source, b);
+                bin.free = bin.free.saturating_add(gpus).min(bin.cap);
             }
         }
         Some(changed)
     }
 
-    fn weighted_after(&self, changed: &HashMap<usize, Bin>) -> f64 {
+    fn weighted_after(&self, changed: &[(usize, Bin)]) -> f64 {
         let mut fully_free = self.fully_free as i64;
         for (node, after) in changed {
-            let before = self.bins[node];
+            let Some(before) = self.bin(*node) else {
+                continue;
+            };
             fully_free +=
                 i64::from(self.is_fully_free(*after)) - i64::from(self.is_fully_free(before));
         }
@@ -109,8 +144,9 @@ impl PoolProfile {
                     let delta: i64 = changed
                         .iter()
                         .map(|(n, after)| {
+                            let before = self.bin(*n).unwrap_or(*after);
                             self.slot_count(*after, *size) as i64
-                                - self.slot_count(self.bins[n], *size) as i64
+                                - self.slot_count(before, *size) as i64
                         })
                         .sum();
                     (self.slots[i] as i64 + delta).max(0) as u64

@@ -53,15 +53,12 @@ pub fn compare_moves(
     for r in computed {
         let key = (
             r.policy.to_string(),
-            r.workload.clone(),
-            r.component.clone(),
+            r.workload.to_string(),
+            r.component.to_string(),
             r.instance,
             r.reason.to_string(),
         );
-        let why = r
-            .advisory_reason
-            .clone()
-            .or_else(|| r.reject_reason.clone());
+        let why = r.advisory_reason.or(r.reject_reason).map(str::to_string);
         ours.insert(key, (r.outcome.to_string(), why));
     }
     let name = |k: &Key| format!("{} {}/{}#{} ({})", k.0, k.1, k.2, k.3, k.4);

@@ -7,6 +7,7 @@
 
 use crate::engine::eligibility::{cooldown_minutes, is_movable};
 use crate::engine::migration_state::in_cooldown;
+use crate::engine::model::Name;
 use crate::engine::moves::{
     MoveRow, LWS_UNSUPPORTED, MOVE_COST, NON_EXECUTABLE, NO_SURGE_HEADROOM, POLICY_DEFRAG,
     RAW_UNSUPPORTED, REASON_FRAGMENTATION,
@@ -38,10 +39,10 @@ pub fn defrag_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
     rows
 }
 
-fn identity(ctx: &PlanContext<'_>, comp: &Component, instance: i64) -> (String, String, i64) {
+fn identity(ctx: &PlanContext<'_>, comp: &Component, instance: i64) -> (Name, Name, i64) {
     (
-        ctx.snap.isvcs[comp.isvc].key(),
-        comp.name().to_string(),
+        ctx.workload_key(comp.isvc),
+        ctx.component_name(comp.component),
         instance,
     )
 }
@@ -64,8 +65,8 @@ fn lws_row(ctx: &PlanContext<'_>, c: usize, open: &dyn Fn(usize) -> bool) -> Opt
     // The primary pool holds most of the component's GPUs (ties by pool name).
     let mut per_pool: Vec<(usize, u32)> = Vec::new();
     let mut per_node: Vec<(usize, u32)> = Vec::new();
-    for facts in ctx.facts.get(c).into_iter().flatten() {
-        for (pod, gpus) in &facts.footprints {
+    for facts in ctx.component_facts(c) {
+        for (pod, gpus) in ctx.footprints(facts) {
             let Some(n) = ctx.node_of(*pod) else { continue };
             add(&mut per_node, n, *gpus);
             if let Some(p) = ctx.pool_of_node(n) {
@@ -81,11 +82,8 @@ fn lws_row(ctx: &PlanContext<'_>, c: usize, open: &dyn Fn(usize) -> bool) -> Opt
     }
     let from = per_node
         .iter()
-        .max_by(|a, b| {
-            a.1.cmp(&b.1)
-                .then_with(|| ctx.snap.nodes[b.0].name.cmp(&ctx.snap.nodes[a.0].name))
-        })
-        .map(|(n, _)| ctx.snap.nodes[*n].name.to_string());
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| ctx.index.cmp_nodes(b.0, a.0)))
+        .map(|(n, _)| ctx.node_name(*n));
     let id = identity(ctx, comp, -1);
     Some(MoveRow::advice(
         POLICY_DEFRAG,
@@ -123,7 +121,7 @@ fn raw_rows(
         if p.gpus == 0 || p.terminating || !pool.is_some_and(open) {
             continue;
         }
-        let from = p.node.as_ref().map(|n| n.to_string());
+        let from = p.node.clone();
         let id = identity(ctx, comp, inst.index);
         let mut row = MoveRow::advice(
             POLICY_DEFRAG,
@@ -156,9 +154,9 @@ fn omenative_rows(
             continue;
         }
         let report = &ctx.pools[pool];
-        let from = facts.from.map(|n| ctx.snap.nodes[n].name.to_string());
+        let from = facts.from.map(|n| ctx.node_name(n));
         let id = identity(ctx, comp, inst.index);
-        let advice = |reason: &str, score: f64| {
+        let advice = |reason: &'static str, score: f64| {
             let mut row = MoveRow::advice(
                 POLICY_DEFRAG,
                 REASON_FRAGMENTATION,
@@ -170,7 +168,7 @@ fn omenative_rows(
             row.footprint = inst.gpus;
             row
         };
-        let verdict = ctx.verdicts.get(&(c, i)).map(|v| v.defrag);
+        let verdict = ctx.verdict(c, i).map(|v| v.defrag);
         if let Some(Err(reason)) = verdict {
             rows.push(advice(reason, 0.0));
             continue;
@@ -179,11 +177,8 @@ fn omenative_rows(
             rows.push(advice(NON_EXECUTABLE, 0.0));
             continue;
         }
-        let plan = ctx.plan(comp, facts, pool);
-        let planned = plan
-            .as_ref()
-            .and_then(|plan| ctx.planned_move((c, i), facts, pool, plan));
-        let (Some(plan), Some(planned)) = (plan, planned) else {
+        let plan = ctx.plan(comp, facts, pool).filter(|_| facts.from.is_some());
+        let Some(plan) = plan else {
             rows.push(advice(NO_SURGE_HEADROOM, 0.0));
             continue;
         };
@@ -194,7 +189,10 @@ fn omenative_rows(
             .aggressiveness
             .cost_weight()
             * MOVE_COST;
-        let benefit = planned.after.map_or(0.0, |after| planned.before - after);
+        let before = ctx.profiles[pool].observed;
+        let benefit = ctx
+            .after_plan(pool, &plan)
+            .map_or(0.0, |after| before - after);
         let score = benefit - cost;
         if score <= 0.0 {
             rows.push(advice(NON_EXECUTABLE, score));
@@ -216,7 +214,7 @@ fn omenative_rows(
                 row.advisory_reason = None;
             }
         }
-        row.plan = Some(planned);
+        row.plan = ctx.planned_move((c, i), facts, pool, &plan);
         rows.push(row);
     }
 }
@@ -232,10 +230,9 @@ fn is_emergency(
     let isvc = &ctx.snap.isvcs[comp.isvc];
     let profile = &ctx.profiles[pool];
     let Some(from) = facts.from else { return false };
-    let moved_gpus: u32 = facts.footprints.iter().map(|(_, g)| *g).sum();
+    let moved_gpus: u32 = ctx.footprints(facts).iter().map(|(_, g)| *g).sum();
     let after_max = profile
-        .bins
-        .get(&from)
+        .bin(from)
         .map_or(0, |b| b.free.saturating_add(moved_gpus).min(b.cap));
     let tenant = isvc
         .annotation("alfred.ome.io/tenant-group")

@@ -121,10 +121,29 @@ pub struct RepackItem {
 /// with room (its own node allowed), and put back what fits nowhere. Returns the repacked bins
 /// in the input order.
 pub fn repack(bins: &[Bin], names: &[&str], items: &[RepackItem]) -> Vec<Bin> {
+    repack_by(
+        bins,
+        names,
+        items,
+        |i| (i.gpus, i.home),
+        |a, b| a.key.cmp(&b.key),
+    )
+}
+
+/// `repack` over any item type: `footprint` gives an item's `(gpus, home)`, `key_order`
+/// compares two items' keys, and `names` may be any bin order key (e.g. node name ranks).
+pub fn repack_by<N: Ord, T>(
+    bins: &[Bin],
+    names: &[N],
+    items: &[T],
+    footprint: impl Fn(&T) -> (u32, Option<usize>),
+    key_order: impl Fn(&T, &T) -> std::cmp::Ordering,
+) -> Vec<Bin> {
     let mut lifted: Vec<Bin> = bins.to_vec();
     for item in items {
-        if let Some(b) = item.home.and_then(|h| lifted.get_mut(h)) {
-            b.free = b.free.saturating_add(item.gpus);
+        let (gpus, home) = footprint(item);
+        if let Some(b) = home.and_then(|h| lifted.get_mut(h)) {
+            b.free = b.free.saturating_add(gpus);
         }
     }
     let mut order: Vec<usize> = (0..lifted.len()).collect();
@@ -134,8 +153,17 @@ pub fn repack(bins: &[Bin], names: &[&str], items: &[RepackItem]) -> Vec<Bin> {
             .cmp(&lifted[*b].free)
             .then_with(|| names.get(*a).cmp(&names.get(*b)))
     });
-    let mut item_order: Vec<&RepackItem> = items.iter().collect();
-    item_order.sort_by(|a, b| b.gpus.cmp(&a.gpus).then_with(|| a.key.cmp(&b.key)));
+    let mut position = vec![0usize; order.len()];
+    for (pos, bin) in order.iter().enumerate() {
+        position[*bin] = pos;
+    }
+    let mut item_order: Vec<&T> = items.iter().collect();
+    item_order.sort_by(|a, b| {
+        footprint(b)
+            .0
+            .cmp(&footprint(a).0)
+            .then_with(|| key_order(a, b))
+    });
     // The fit tree holds, per sorted position, the room an item may use: min(free, cap) bounds
     // both conditions of the first-fit rule (`free ≥ gpus` and `gpus ≤ cap`) in one number.
     let room: Vec<u32> = order
@@ -144,19 +172,18 @@ pub fn repack(bins: &[Bin], names: &[&str], items: &[RepackItem]) -> Vec<Bin> {
         .collect();
     let mut fit = FirstFit::new(&room);
     for item in item_order {
-        match fit.first_at_least(item.gpus) {
+        let (gpus, home) = footprint(item);
+        match fit.first_at_least(gpus) {
             Some(pos) => {
                 let bin = &mut lifted[order[pos]];
-                bin.free -= item.gpus;
+                bin.free -= gpus;
                 fit.set(pos, bin.free.min(bin.cap));
             }
             None => {
-                if let Some(h) = item.home {
-                    if let Some(pos) = order.iter().position(|i| *i == h) {
-                        let bin = &mut lifted[h];
-                        bin.free = bin.free.saturating_sub(item.gpus);
-                        fit.set(pos, bin.free.min(bin.cap));
-                    }
+                if let Some(h) = home.filter(|h| *h < position.len()) {
+                    let bin = &mut lifted[h];
+                    bin.free = bin.free.saturating_sub(gpus);
+                    fit.set(position[h], bin.free.min(bin.cap));
                 }
             }
         }

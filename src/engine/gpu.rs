@@ -61,8 +61,13 @@ pub fn shape_to_product(shape: &str) -> &str {
 /// instance type, else the GPU resource name. `None` for a node with no GPU resource and no
 /// product label (not a GPU node).
 pub fn pool_key(labels: &Labels, gpu_resource: Option<&str>) -> Option<String> {
+    pool_key_str(labels, gpu_resource).map(str::to_string)
+}
+
+/// `pool_key` without allocating: the key borrows the labels, the shape table or the resource.
+pub fn pool_key_str<'a>(labels: &'a Labels, gpu_resource: Option<&'a str>) -> Option<&'a str> {
     if let Some(product) = labels.get(GPU_PRODUCT_LABEL).filter(|p| !p.is_empty()) {
-        return Some(product.to_string());
+        return Some(product);
     }
     gpu_resource?;
     let shape = labels
@@ -74,8 +79,8 @@ pub fn pool_key(labels: &Labels, gpu_resource: Option<&str>) -> Option<String> {
                 .filter(|s| !s.is_empty())
         });
     match shape {
-        Some(shape) => Some(shape_to_product(shape).to_string()),
-        None => gpu_resource.map(str::to_string),
+        Some(shape) => Some(shape_to_product(shape)),
+        None => gpu_resource,
     }
 }
 

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use crate::engine::eligibility::{OBSERVATION_INVALID, SURFACE_DISABLED};
 use crate::engine::health::HealthState;
-use crate::engine::model::InferenceService;
+use crate::engine::model::{InferenceService, Name};
 use crate::engine::moves::{
     MoveRow, LWS_UNSUPPORTED, NO_SURGE_HEADROOM, POLICY_HEALTH, RAW_UNSUPPORTED,
     REASON_MAINTENANCE, REASON_UNHEALTHY,
@@ -38,7 +38,7 @@ fn evacuation(ctx: &PlanContext<'_>, inst: &Instance) -> Option<(&'static str, u
             continue;
         }
         let better = best.is_none_or(|(u, b)| {
-            (unhealthy && !u) || (unhealthy == u && ctx.snap.nodes[n].name < ctx.snap.nodes[b].name)
+            (unhealthy && !u) || (unhealthy == u && ctx.index.cmp_nodes(n, b).is_lt())
         });
         if better {
             best = Some((unhealthy, n));
@@ -98,9 +98,13 @@ fn instance_row(
 ) -> MoveRow {
     let isvc = &ctx.snap.isvcs[comp.isvc];
     let score = priority(isvc);
-    let from_name = Some(ctx.snap.nodes[from].name.to_string());
-    let id = (isvc.key(), comp.name().to_string(), inst.index);
-    let advice = |why: &str| {
+    let from_name = Some(ctx.node_name(from));
+    let id = (
+        ctx.workload_key(comp.isvc),
+        ctx.component_name(comp.component),
+        inst.index,
+    );
+    let advice = |why: &'static str| {
         let mut row = MoveRow::advice(
             POLICY_HEALTH,
             reason,
@@ -120,7 +124,7 @@ fn instance_row(
     if !ctx.rules.omenative_migration_enabled {
         return advice(SURFACE_DISABLED);
     }
-    if let Some(Err(why)) = ctx.verdicts.get(&(c, i)).map(|v| v.baseline) {
+    if let Some(Err(why)) = ctx.verdict(c, i).map(|v| v.baseline) {
         return advice(why);
     }
     let facts = ctx.facts_of(c, i);
@@ -150,21 +154,25 @@ fn instance_row(
 /// OMENative GPU pods on evacuation nodes that no resolvable Instance covers: one
 /// component-wide `OMENativeObservationInvalid` row per `(workload, component)`.
 fn uncovered_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
-    let covered: BTreeSet<usize> = ctx
-        .workloads
-        .components
-        .iter()
-        .flat_map(|c| c.instances.iter().flat_map(|i| i.pods.iter().copied()))
-        .collect();
+    let mut covered = vec![false; ctx.snap.pods.len()];
+    for c in &ctx.workloads.components {
+        for p in c.instances.iter().flat_map(|i| i.pods.iter()) {
+            if let Some(slot) = covered.get_mut(*p) {
+                *slot = true;
+            }
+        }
+    }
     let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
     let mut rows = Vec::new();
-    for (p, pod) in ctx.snap.pods.iter().enumerate() {
+    // Only live pods can qualify (a GPU pod that is not terminal).
+    for &p in &ctx.index.live {
+        let pod = &ctx.snap.pods[p];
         let omenative = pod.ome.managed_by.as_deref() == Some("OMENative")
             || pod
                 .controller
                 .as_ref()
                 .is_some_and(|o| o.kind.as_ref() == "InferenceReplica");
-        if !omenative || pod.gpus == 0 || pod.phase.is_terminal() || covered.contains(&p) {
+        if !omenative || pod.gpus == 0 || pod.phase.is_terminal() || covered[p] {
             continue;
         }
         let Some(n) = ctx.node_of(p) else { continue };
@@ -181,8 +189,8 @@ fn uncovered_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
         );
         let component = pod.ome.component.as_deref().unwrap_or("").to_string();
         if seen.insert((workload.clone(), component.clone())) {
-            let from = Some(ctx.snap.nodes[n].name.to_string());
-            let id = (workload, component, -1);
+            let from = Some(ctx.node_name(n));
+            let id = (Name::from(workload), Name::from(component), -1);
             rows.push(MoveRow::advice(
                 POLICY_HEALTH,
                 reason,

@@ -8,8 +8,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::engine::migration_request::{parse_request_annotation, REQUEST_ANNOTATION_PREFIX};
 use crate::engine::model::{ClusterSnapshot, MigrationStatus, Time, COMPONENTS};
-use crate::engine::omenative::{OmeNativeComponents, WorkloadMigrations};
-use crate::engine::workloads::{component_mode, DeploymentMode};
+use crate::engine::omenative::{IsvcComponents, WorkloadMigrations};
 
 const MANUAL_PHASES: [&str; 6] = [
     "Accepted",
@@ -40,7 +39,7 @@ fn row_valid(row: &MigrationStatus, seen: &mut HashSet<String>) -> bool {
 pub fn workload_migrations(
     snap: &ClusterSnapshot,
     isvc: usize,
-    components: &OmeNativeComponents,
+    components: &IsvcComponents,
 ) -> WorkloadMigrations {
     let w = &snap.isvcs[isvc];
     let mut out = WorkloadMigrations {
@@ -51,18 +50,20 @@ pub fn workload_migrations(
         out.state_valid = false;
         out.invalid_reason.get_or_insert(why);
     };
-    let mine: Vec<(usize, &crate::engine::workloads::Component)> = (0..COMPONENTS.len())
-        .filter(|c| component_mode(w, *c) == Some(DeploymentMode::OMENative))
-        .filter_map(|c| components.get(&(isvc, c)).map(|comp| (c, comp)))
-        .collect();
+    let mine = || {
+        components
+            .iter()
+            .enumerate()
+            .filter_map(|(c, comp)| Some((c, comp.as_ref()?)))
+    };
     let mut rows: Vec<(usize, &MigrationStatus)> = Vec::new();
-    for (c, comp) in &mine {
+    for (c, comp) in mine() {
         // `ir` is set only when steps 1–5 bound a fresh replica (layout/row failures keep it).
         match comp.ir {
-            Some(ir) => rows.extend(snap.replicas[ir].status.migrations.iter().map(|r| (*c, r))),
+            Some(ir) => rows.extend(snap.replicas[ir].status.migrations.iter().map(|r| (c, r))),
             None => invalid(
                 &mut out,
-                format!("{} has no bound inference replica", COMPONENTS[*c]),
+                format!("{} has no bound inference replica", COMPONENTS[c]),
             ),
         }
     }
@@ -85,11 +86,14 @@ pub fn workload_migrations(
         out.active += 1;
         out.active_requested_at.extend(row.started_at);
         let source = row.source_instance.unwrap_or(-1);
-        let healthy_source = components.get(&(isvc, *c)).is_some_and(|comp| {
-            comp.instances
-                .iter()
-                .any(|i| i.index == source && i.observation.is_ok())
-        });
+        let healthy_source = components
+            .get(*c)
+            .and_then(Option::as_ref)
+            .is_some_and(|comp| {
+                comp.instances
+                    .iter()
+                    .any(|i| i.index == source && i.observation.is_ok())
+            });
         if !healthy_source {
             invalid(
                 &mut out,
@@ -100,11 +104,17 @@ pub fn workload_migrations(
             );
         }
     }
-    let instances: HashMap<&str, HashSet<i64>> = mine
-        .iter()
+    let has_requests = w
+        .annotations
+        .keys()
+        .any(|k| k.starts_with(REQUEST_ANNOTATION_PREFIX));
+    if !has_requests {
+        return out; // The common case: no request annotation to check.
+    }
+    let instances: HashMap<&str, HashSet<i64>> = mine()
         .map(|(c, comp)| {
             (
-                COMPONENTS[*c],
+                COMPONENTS[c],
                 comp.instances.iter().map(|i| i.index).collect(),
             )
         })

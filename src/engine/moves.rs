@@ -4,6 +4,8 @@
 //! Owns: `MoveRow`, `Candidate`, the policy/reason/outcome strings. Pure data; must not import
 //! anything outside `std` and `engine`.
 
+use crate::engine::model::Name;
+
 /// `policy` of defragmentation rows.
 pub const POLICY_DEFRAG: &str = "defragmentation";
 /// `policy` of node-health rows.
@@ -29,13 +31,14 @@ pub const NON_EXECUTABLE: &str = "NonExecutableObservedFragmentation";
 /// Advisory: a planned move in recommend-only mode (simulation configured).
 pub const SIMULATION_RECOMMEND_ONLY: &str = "SimulationRecommendOnly";
 
-/// One computed row, with `last-cycle.json` field meanings.
+/// One computed row, with `last-cycle.json` field meanings. Names are shared (`Name`), so a
+/// pass of 16,000 rows allocates no strings per row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MoveRow {
     /// `ns/name` of the InferenceService.
-    pub workload: String,
+    pub workload: Name,
     /// `engine`, `decoder` or `router`.
-    pub component: String,
+    pub component: Name,
     /// Instance index, −1 for component-wide rows.
     pub instance: i64,
     /// `defragmentation` or `nodehealth`.
@@ -45,17 +48,17 @@ pub struct MoveRow {
     /// `advisory`, `rejected`, `withheld` or `admitted` (the next move Alfred would try).
     pub outcome: &'static str,
     /// Why the row is advice.
-    pub advisory_reason: Option<String>,
+    pub advisory_reason: Option<&'static str>,
     /// The arbiter gate that rejected it.
-    pub reject_reason: Option<String>,
+    pub reject_reason: Option<&'static str>,
     /// Why an admitted row is withheld.
-    pub dispatch_reason: Option<String>,
+    pub dispatch_reason: Option<&'static str>,
     /// Source node.
-    pub from_node: Option<String>,
+    pub from_node: Option<Name>,
     /// The node the arbiter claimed (admitted rows).
-    pub target: Option<String>,
+    pub target: Option<Name>,
     /// Up to three preferred targets, fullest first.
-    pub hint_targets: Vec<String>,
+    pub hint_targets: Vec<Name>,
     /// Defrag: (benefit − cost) × boosts; node health: the priority; advice: 0 or ≤ 0.
     pub score: f64,
     /// The emergency boost applied.
@@ -94,9 +97,9 @@ impl MoveRow {
     pub fn advice(
         policy: &'static str,
         reason: &'static str,
-        (workload, component, instance): (String, String, i64),
-        advisory: &str,
-        from_node: Option<String>,
+        (workload, component, instance): (Name, Name, i64),
+        advisory: &'static str,
+        from_node: Option<Name>,
         score: f64,
     ) -> Self {
         MoveRow {
@@ -106,7 +109,7 @@ impl MoveRow {
             policy,
             reason,
             outcome: "advisory",
-            advisory_reason: Some(advisory.to_string()),
+            advisory_reason: Some(advisory),
             reject_reason: None,
             dispatch_reason: None,
             from_node,

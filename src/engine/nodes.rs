@@ -7,9 +7,10 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
-use crate::engine::gpu::pool_key;
+use crate::engine::gpu::pool_key_str;
 use crate::engine::health::{node_health, HealthState};
-use crate::engine::model::{ClusterSnapshot, Node, Time};
+use crate::engine::index::SnapshotIndex;
+use crate::engine::model::{ClusterSnapshot, Name, Node, Time};
 
 /// Taint key that marks a node for scale-down by the cluster autoscaler (excluded as target).
 pub const TO_BE_DELETED_TAINT: &str = "ToBeDeletedByClusterAutoscaler";
@@ -17,8 +18,8 @@ pub const TO_BE_DELETED_TAINT: &str = "ToBeDeletedByClusterAutoscaler";
 /// What one node looks like to Alfred's rules at `now`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeState {
-    /// Pool key (`None` for nodes without GPUs).
-    pub pool: Option<String>,
+    /// Pool key (`None` for nodes without GPUs); shared between the nodes of a pool.
+    pub pool: Option<Name>,
     /// Health state.
     pub health: HealthState,
     /// Names of the matching maintenance triggers, sorted.
@@ -53,34 +54,55 @@ pub fn node_states<'a>(
         .enumerate()
         .map(|(i, n)| (n.name.as_ref(), i))
         .collect();
+    let states = node_states_with(snap, &SnapshotIndex::new(snap), cfg, now);
+    (states, index)
+}
+
+/// Computes the state of every node (same order as `snap.nodes`) with a prebuilt index.
+pub fn node_states_with(
+    snap: &ClusterSnapshot,
+    idx: &SnapshotIndex,
+    cfg: &AlfredConfig,
+    now: Time,
+) -> Vec<NodeState> {
     let mut allocated = vec![0u32; snap.nodes.len()];
     let mut occupants = vec![0u32; snap.nodes.len()];
-    for pod in &snap.pods {
-        if pod.phase.is_terminal() || pod.gpus == 0 {
+    // Terminal pods and pods without GPUs allocate nothing: only live pods can count.
+    for p in &idx.live {
+        let pod = &snap.pods[*p];
+        if pod.gpus == 0 {
             continue;
         }
-        if let Some(i) = pod.node.as_deref().and_then(|n| index.get(n)) {
-            allocated[*i] = allocated[*i].saturating_add(pod.gpus);
-            occupants[*i] += u32::from(pod.is_ome_gpu_occupant());
+        if let Some(i) = idx.node_of(*p) {
+            allocated[i] = allocated[i].saturating_add(pod.gpus);
+            occupants[i] += u32::from(pod.is_ome_gpu_occupant());
         }
     }
-    let states = snap
-        .nodes
+    // Pool keys are shared: a fleet has a handful of pools and thousands of nodes.
+    let mut pools: HashMap<&str, Name> = HashMap::default();
+    snap.nodes
         .iter()
         .enumerate()
         .map(|(i, node)| {
-            let mut s = node_state(node, cfg, now);
+            let pool = pool_key_str(&node.labels, node.gpu_resource.as_deref())
+                .map(|k| pools.entry(k).or_insert_with(|| Name::from(k)).clone());
+            let mut s = node_state_in(node, cfg, now, pool);
             s.allocated = allocated[i];
             s.free = s.total.saturating_sub(allocated[i]);
             s.ome_occupants = occupants[i];
             s
         })
-        .collect();
-    (states, index)
+        .collect()
 }
 
 /// The allocation-independent state of one node.
 pub fn node_state(node: &Node, cfg: &AlfredConfig, now: Time) -> NodeState {
+    let pool = pool_key_str(&node.labels, node.gpu_resource.as_deref()).map(Name::from);
+    node_state_in(node, cfg, now, pool)
+}
+
+/// `node_state` with the node's pool key already resolved.
+fn node_state_in(node: &Node, cfg: &AlfredConfig, now: Time, pool: Option<Name>) -> NodeState {
     let (triggers, window) = crate::engine::scoring::health_rules(cfg);
     let health = node_health(&node.conditions, triggers, window, now);
     let mut maintenance = crate::engine::scoring::maintenance_triggers(cfg, node, now);
@@ -93,7 +115,7 @@ pub fn node_state(node: &Node, cfg: &AlfredConfig, now: Time) -> NodeState {
     let excluded_as_target =
         health.excludes_target() || !maintenance.is_empty() || node.unschedulable || to_be_deleted;
     NodeState {
-        pool: pool_key(&node.labels, node.gpu_resource.as_deref()),
+        pool,
         health,
         maintenance,
         cordoned: node.unschedulable,

@@ -2,14 +2,16 @@
 //! each OMENative component to its InferenceReplica, routes pods, builds Instances with their
 //! observation verdicts, and derives each workload's migration evidence.
 //!
-//! Owns: `build_omenative`, `WorkloadMigrations`. Pure; must not import anything outside
+//! Owns: `omenative_components`, `ReplicaIndex`, `WorkloadMigrations`. Pure; must not import anything outside
 //! `std`, `chrono` types and `engine`.
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::engine::index::{component_index, SnapshotIndex};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Time, COMPONENTS};
-use crate::engine::omenative_pods::{route_pods, InstanceBuilder};
-use crate::engine::workloads::{component_mode, Component, DeploymentMode, PodsByLabels};
+use crate::engine::omenative_pods::{InstanceBuilder, RoutedPods};
+use crate::engine::pod_groups::IsvcKeys;
+use crate::engine::workloads::{Component, DeploymentMode};
 
 /// Per-workload migration evidence (`inferencereplica.md` §5.2).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -30,54 +32,66 @@ pub struct WorkloadMigrations {
     pub request_uuids: Vec<String>,
 }
 
-/// Components keyed by `(isvc index, component index)`.
-pub type OmeNativeComponents = HashMap<(usize, usize), Component>;
+/// The OMENative components of one ISVC, by component index (`None` for other modes).
+pub type IsvcComponents = [Option<Component>; 3];
 
-/// Builds every OMENative component and every workload's migration state.
-pub fn build_omenative(
+/// Builds the OMENative components of ISVC `isvc` from its routed pods.
+pub fn omenative_components(
     snap: &ClusterSnapshot,
-    by_labels: &PodsByLabels<'_>,
-) -> (OmeNativeComponents, Vec<WorkloadMigrations>) {
-    let routed = route_pods(snap, by_labels);
-    let index = ReplicaIndex::new(snap);
-    let mut components = OmeNativeComponents::default();
-    for (i, isvc) in snap.isvcs.iter().enumerate() {
-        for c in 0..COMPONENTS.len() {
-            if component_mode(isvc, c) != Some(DeploymentMode::OMENative) {
-                continue;
-            }
-            let pods = routed.get(&(i, c)).map_or(&[][..], Vec::as_slice);
-            components.insert((i, c), build_component(snap, &index, (i, c), pods));
-        }
-    }
-    let migrations = (0..snap.isvcs.len())
-        .map(|i| crate::engine::migration_state::workload_migrations(snap, i, &components))
-        .collect();
-    (components, migrations)
+    idx: &SnapshotIndex,
+    replicas: &ReplicaIndex,
+    routed: &RoutedPods,
+    isvc: usize,
+) -> IsvcComponents {
+    std::array::from_fn(|c| {
+        idx.is_omenative(isvc, c)
+            .then(|| build_component(snap, replicas, (isvc, c), routed.get(isvc, c)))
+    })
 }
 
-/// InferenceReplicas by `(namespace, spec.parentRef.name, spec.component)`.
-pub struct ReplicaIndex<'a>(HashMap<(&'a str, &'a str, &'a str), Vec<usize>>);
+/// InferenceReplicas by `(namespace, spec.parentRef.name, spec.component)`, for the keys an
+/// OMENative component can ask for: an ISVC's `ns/name` and one of `COMPONENTS`.
+pub struct ReplicaIndex {
+    /// `(first replica, number of replicas)` per `(ISVC key id, component index)` slot.
+    by_slot: HashMap<usize, (usize, usize)>,
+    /// Key id of each ISVC.
+    isvc_key: Vec<Option<u32>>,
+}
 
-impl<'a> ReplicaIndex<'a> {
+impl ReplicaIndex {
     /// Indexes every replica of the snapshot that names a parent.
-    pub fn new(snap: &'a ClusterSnapshot) -> Self {
-        let mut map: HashMap<(&str, &str, &str), Vec<usize>> = HashMap::default();
+    pub fn new(snap: &ClusterSnapshot, keys: &IsvcKeys<'_>) -> Self {
+        let mut by_slot: HashMap<usize, (usize, usize)> = HashMap::default();
         for (i, ir) in snap.replicas.iter().enumerate() {
-            if let Some(parent) = ir.parent.as_deref() {
-                map.entry((ir.namespace.as_ref(), parent, ir.component.as_ref()))
-                    .or_default()
-                    .push(i);
-            }
+            let Some(parent) = ir.parent.as_deref() else {
+                continue;
+            };
+            let (Some(key), Some(c)) = (
+                keys.id(&ir.namespace, parent),
+                component_index(&ir.component),
+            ) else {
+                continue; // No ISVC component can bind it.
+            };
+            let slot = key as usize * COMPONENTS.len() + c;
+            by_slot.entry(slot).or_insert((i, 0)).1 += 1;
         }
-        ReplicaIndex(map)
+        let isvc_key = (0..snap.isvcs.len()).map(|i| keys.key_of(i)).collect();
+        ReplicaIndex { by_slot, isvc_key }
+    }
+
+    /// `(first replica, count)` of the replicas named for component `c` of ISVC `isvc`.
+    fn get(&self, isvc: usize, c: usize) -> (usize, usize) {
+        let key = self.isvc_key.get(isvc).copied().flatten();
+        key.and_then(|k| self.by_slot.get(&(k as usize * COMPONENTS.len() + c)))
+            .copied()
+            .unwrap_or((0, 0))
     }
 }
 
 /// Steps 1–5 of §5.3: the bound, fresh InferenceReplica of component `c` of ISVC `isvc`.
 pub fn bind_replica(
     snap: &ClusterSnapshot,
-    index: &ReplicaIndex<'_>,
+    index: &ReplicaIndex,
     isvc: usize,
     c: usize,
 ) -> Result<usize, String> {
@@ -85,20 +99,18 @@ pub fn bind_replica(
         return Err("inference replica list unavailable".into());
     }
     let w = &snap.isvcs[isvc];
-    let key = (w.namespace.as_ref(), w.name.as_ref(), COMPONENTS[c]);
-    let candidates = index.0.get(&key).map_or(&[][..], Vec::as_slice);
-    let (index, ir) = match candidates {
-        [] => {
+    let (index, ir) = match index.get(isvc, c) {
+        (_, 0) => {
             return Err(format!(
                 "inference replica {}-{} is missing",
                 w.name, COMPONENTS[c]
             ))
         }
-        [one] => (*one, &snap.replicas[*one]),
-        [first, ..] => {
+        (one, 1) => (one, &snap.replicas[one]),
+        (first, _) => {
             return Err(format!(
                 "inference replica {} is duplicated",
-                snap.replicas[*first].name
+                snap.replicas[first].name
             ))
         }
     };
@@ -143,7 +155,7 @@ fn empty_component(isvc: usize, c: usize, ir: Option<usize>, err: String) -> Com
 
 fn build_component(
     snap: &ClusterSnapshot,
-    index: &ReplicaIndex<'_>,
+    index: &ReplicaIndex,
     (isvc, c): (usize, usize),
     pods: &[usize],
 ) -> Component {

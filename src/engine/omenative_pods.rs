@@ -5,11 +5,14 @@
 //! Owns: `route_pods`, `InstanceBuilder`. Pure; must not import anything outside `std` and
 //! `engine`.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
+use crate::engine::index::{component_index, SnapshotIndex};
 use crate::engine::irstatus::InstanceRow;
+use crate::engine::member_set::{MemberKey, MemberSet};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Pod, COMPONENTS};
-use crate::engine::workloads::{component_mode, DeploymentMode, Instance, PodsByLabels};
+use crate::engine::pod_groups::{IsvcKeys, LabelGroups};
+use crate::engine::workloads::Instance;
 
 const RUNNER_DEFAULT: u8 = 0;
 const RUNNER_LEADER: u8 = 1;
@@ -25,60 +28,91 @@ fn runner_code(runner: &str) -> u8 {
     }
 }
 
-/// Routed pod indices per `(isvc index, component index)` of OMENative components.
-pub type RoutedPods = HashMap<(usize, usize), Vec<usize>>;
+/// Routed pod indices of OMENative components by `(isvc index, component index)`, ascending;
+/// stored as one list grouped by component (a counting sort of the routing decisions).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RoutedPods {
+    /// Start of each `isvc × COMPONENTS` slot in `pods`, plus the end.
+    starts: Vec<u32>,
+    /// Pod indices, slot after slot.
+    pods: Vec<usize>,
+}
+
+impl RoutedPods {
+    /// Groups `(slot, pod)` decisions (pods ascending) into `slots` slots.
+    fn from_decisions(slots: usize, decisions: &[(usize, usize)]) -> Self {
+        let mut starts = vec![0u32; slots + 1];
+        for (slot, _) in decisions {
+            starts[slot + 1] += 1;
+        }
+        for s in 0..slots {
+            starts[s + 1] += starts[s];
+        }
+        let mut fill = starts.clone();
+        let mut pods = vec![0usize; decisions.len()];
+        for (slot, pod) in decisions {
+            pods[fill[*slot] as usize] = *pod;
+            fill[*slot] += 1;
+        }
+        RoutedPods { starts, pods }
+    }
+
+    /// Pods routed to component `c` of ISVC `isvc`.
+    pub fn get(&self, isvc: usize, c: usize) -> &[usize] {
+        let slot = isvc * COMPONENTS.len() + c;
+        match (self.starts.get(slot), self.starts.get(slot + 1)) {
+            (Some(a), Some(b)) => &self.pods[*a as usize..*b as usize],
+            _ => &[],
+        }
+    }
+}
 
 /// Step 9: routes live pods to OMENative components — by a valid controller owner matching an
 /// IR, else by labels, else (`managed-by=OMENative`) to every OMENative component of the ISVC.
-pub fn route_pods(snap: &ClusterSnapshot, by_labels: &PodsByLabels) -> RoutedPods {
-    let isvc_index: HashMap<(&str, &str), usize> = snap
-        .isvcs
-        .iter()
-        .enumerate()
-        .map(|(i, w)| ((w.namespace.as_ref(), w.name.as_ref()), i))
-        .collect();
-    let ir_by_uid: HashMap<&str, &InferenceReplica> = snap
+/// Candidates are live pods with both an ISVC and a component label, or with a controller.
+pub fn route_pods(
+    snap: &ClusterSnapshot,
+    idx: &SnapshotIndex,
+    keys: &IsvcKeys<'_>,
+    groups: &LabelGroups,
+) -> RoutedPods {
+    let mut ir_by_uid: HashMap<&str, usize> = HashMap::default();
+    for (r, ir) in snap.replicas.iter().enumerate() {
+        ir_by_uid.insert(ir.uid.as_ref(), r);
+    }
+    // The OMENative component each IR's parent and component name (namespace of the IR, which
+    // a valid owner shares with the pod).
+    let ir_target: Vec<Option<(usize, usize)>> = snap
         .replicas
         .iter()
-        .map(|ir| (ir.uid.as_ref(), ir))
+        .map(|ir| {
+            let i = keys.last(keys.id(&ir.namespace, ir.parent.as_deref()?)?)?;
+            let c = component_index(&ir.component)?;
+            idx.is_omenative(i, c).then_some((i, c))
+        })
         .collect();
-    let is_omenative =
-        |i: usize, c: usize| component_mode(&snap.isvcs[i], c) == Some(DeploymentMode::OMENative);
-    let component_index = |name: &str| COMPONENTS.iter().position(|c| *c == name);
-    let mut routed = RoutedPods::default();
-    let mut seen = HashSet::default();
-    let candidates = by_labels.values().flatten().copied().chain(
-        snap.pods
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| !p.phase.is_terminal() && p.controller.is_some())
-            .map(|(i, _)| i),
-    );
-    for p in candidates {
-        if !seen.insert(p) {
+    let n = COMPONENTS.len();
+    let mut decisions: Vec<(usize, usize)> = Vec::new();
+    for (k, p) in idx.live.iter().copied().enumerate() {
+        let pod = &snap.pods[p];
+        let labelled = pod.ome.isvc.is_some() && pod.ome.component.is_some();
+        if !labelled && pod.controller.is_none() {
             continue;
         }
-        let pod = &snap.pods[p];
         let by_owner = pod.controller.as_ref().and_then(|o| {
-            let ir = ir_by_uid.get(o.uid.as_ref())?;
+            let r = *ir_by_uid.get(o.uid.as_ref())?;
+            let ir = &snap.replicas[r];
             let valid = o.api_version.as_ref() == "ome.io/v1beta1"
                 && o.kind.as_ref() == "InferenceReplica"
                 && o.name == ir.name
                 && ir.namespace == pod.namespace;
-            let i = *isvc_index.get(&(pod.namespace.as_ref(), ir.parent.as_deref()?))?;
-            let c = component_index(&ir.component)?;
-            (valid && is_omenative(i, c)).then_some((i, c))
+            ir_target[r].filter(|_| valid)
         });
-        if let Some(key) = by_owner {
-            routed.entry(key).or_default().push(p);
+        if let Some((i, c)) = by_owner {
+            decisions.push((i * n + c, p));
             continue;
         }
-        let Some(i) = pod
-            .ome
-            .isvc
-            .as_deref()
-            .and_then(|n| isvc_index.get(&(pod.namespace.as_ref(), n)).copied())
-        else {
+        let Some(i) = groups.live_keys.get(k).and_then(|key| keys.last(*key)) else {
             continue;
         };
         let by_label = pod
@@ -86,19 +120,16 @@ pub fn route_pods(snap: &ClusterSnapshot, by_labels: &PodsByLabels) -> RoutedPod
             .component
             .as_deref()
             .and_then(component_index)
-            .filter(|c| is_omenative(i, *c));
+            .filter(|c| idx.is_omenative(i, *c));
         if let Some(c) = by_label {
-            routed.entry((i, c)).or_default().push(p);
+            decisions.push((i * n + c, p));
         } else if pod.ome.managed_by.as_deref() == Some("OMENative") {
-            for c in (0..COMPONENTS.len()).filter(|c| is_omenative(i, *c)) {
-                routed.entry((i, c)).or_default().push(p);
+            for c in (0..n).filter(|c| idx.is_omenative(i, *c)) {
+                decisions.push((i * n + c, p));
             }
         }
     }
-    for pods in routed.values_mut() {
-        pods.sort_unstable();
-    }
-    routed
+    RoutedPods::from_decisions(snap.isvcs.len() * n, &decisions)
 }
 
 /// Builds the Instances of one bound OMENative component from its rows and routed pods.
@@ -110,10 +141,14 @@ pub struct InstanceBuilder<'a> {
     isvc_name: &'a str,
     component: &'a str,
     instances: Vec<Instance>,
-    by_index: HashMap<i64, usize>,
-    members: Vec<HashSet<(i64, u8, i64)>>,
+    /// Row position by Instance index (last row wins); only built for many rows.
+    by_index: Option<HashMap<i64, usize>>,
+    members: Vec<MemberSet>,
     component_error: Option<String>,
 }
+
+/// Rows beyond which `InstanceBuilder` indexes rows by Instance index in a map.
+const ROW_SCAN_LIMIT: usize = 16;
 
 impl<'a> InstanceBuilder<'a> {
     /// Starts with one empty Instance per row (row order kept).
@@ -138,7 +173,8 @@ impl<'a> InstanceBuilder<'a> {
                 observation: Ok(()),
             })
             .collect();
-        let by_index = rows.iter().enumerate().map(|(p, r)| (r.index, p)).collect();
+        let by_index = (rows.len() > ROW_SCAN_LIMIT)
+            .then(|| rows.iter().enumerate().map(|(p, r)| (r.index, p)).collect());
         InstanceBuilder {
             snap,
             ir,
@@ -146,10 +182,18 @@ impl<'a> InstanceBuilder<'a> {
             d,
             isvc_name,
             component,
-            members: vec![HashSet::default(); instances.len()],
+            members: vec![MemberSet::default(); instances.len()],
             instances,
             by_index,
             component_error: None,
+        }
+    }
+
+    /// The position of the row with Instance index `index` (the last one on duplicates).
+    fn row_of(&self, index: i64) -> Option<usize> {
+        match &self.by_index {
+            Some(map) => map.get(&index).copied(),
+            None => self.rows.iter().rposition(|r| r.index == index),
         }
     }
 
@@ -188,7 +232,7 @@ impl<'a> InstanceBuilder<'a> {
             self.fail_component(format!("pod identity is invalid: {}", pod.name));
             return;
         };
-        let Some(&pos) = self.by_index.get(&index) else {
+        let Some(pos) = self.row_of(index) else {
             self.fail_component(format!("pod {} names no instance row {index}", pod.name));
             return;
         };
@@ -244,14 +288,19 @@ impl<'a> InstanceBuilder<'a> {
             if row.phase != "Ready" || row.has_operation {
                 continue;
             }
-            let expected: HashSet<(i64, u8, i64)> = if self.d == 1 {
-                std::iter::once((row.incarnation, RUNNER_DEFAULT, row.active_ordinal)).collect()
-            } else {
-                std::iter::once((row.incarnation, RUNNER_LEADER, 0))
-                    .chain((0..self.d - 1).map(|o| (row.incarnation, RUNNER_WORKER, o)))
-                    .collect()
+            // The expected set has D distinct members: (inc, default, activeOrdinal) when
+            // D = 1, else (inc, leader, 0) and (inc, worker, 0..D−1).
+            let d = self.d;
+            let expected = |(inc, runner, ordinal): &MemberKey| {
+                *inc == row.incarnation
+                    && if d == 1 {
+                        *runner == RUNNER_DEFAULT && *ordinal == row.active_ordinal
+                    } else {
+                        (*runner == RUNNER_LEADER && *ordinal == 0)
+                            || (*runner == RUNNER_WORKER && (0..d - 1).contains(ordinal))
+                    }
             };
-            if row.incarnation <= 0 || self.members[pos] != expected {
+            if row.incarnation <= 0 || !self.members[pos].equals(d, expected) {
                 self.fail_instance(pos, "pod membership disagrees with status".into());
                 continue;
             }

@@ -5,6 +5,8 @@
 //! Owns: `PlanContext`, `InstanceFacts`. Pure; must not import anything outside `std`,
 //! `chrono` types and `engine`.
 
+use std::cell::OnceCell;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::{AlfredConfig, Mode};
@@ -12,7 +14,8 @@ use crate::engine::analysis::InstanceVerdict;
 use crate::engine::benefit::PoolProfile;
 use crate::engine::eligibility::EligibilityRules;
 use crate::engine::fragmentation::Bin;
-use crate::engine::model::{ClusterSnapshot, Time};
+use crate::engine::index::SnapshotIndex;
+use crate::engine::model::{ClusterSnapshot, Name, Time, COMPONENTS};
 use crate::engine::moves::{PlannedMove, SIMULATION_RECOMMEND_ONLY};
 use crate::engine::nodes::NodeState;
 use crate::engine::pools::{pool_bins, PoolReport};
@@ -35,48 +38,63 @@ pub struct PlanContext<'a> {
     pub rules: &'a EligibilityRules,
     /// Observation time.
     pub now: Time,
-    /// Node name → index.
-    pub node_index: HashMap<&'a str, usize>,
+    /// The snapshot's cross-references (pod → node, node name ranks).
+    pub index: &'a SnapshotIndex,
     /// Pool name → index into `pools`.
     pub pool_index: HashMap<&'a str, usize>,
     /// Candidate targets per pool.
     pub targets: Vec<PoolTargets>,
     /// Benefit profiles per pool.
     pub profiles: Vec<PoolProfile>,
-    /// Verdicts by `(component, instance)`.
-    pub verdicts: HashMap<(usize, usize), &'a InstanceVerdict>,
-    /// Facts of every Instance, by component then Instance position.
-    pub facts: Vec<Vec<InstanceFacts>>,
+    /// Pool of each node (index into `pools`).
+    node_pool: Vec<Option<usize>>,
+    /// Start of each component's Instances in `facts` and `verdicts`, plus the end.
+    offsets: Vec<usize>,
+    /// Facts of every Instance, component after component.
+    facts: Vec<InstanceFacts>,
+    /// `(pod, GPUs)` of every Instance's pods with GPUs, GPUs desc then `ns/name` within one.
+    footprint_list: Vec<(usize, u32)>,
+    /// Nodes each Instance uses.
+    used_list: Vec<usize>,
+    /// Verdict of every Instance (OMENative only), aligned with `facts`.
+    verdicts: Vec<Option<&'a InstanceVerdict>>,
+    /// `ns/name` of each ISVC, built on first use.
+    workload_keys: Vec<OnceCell<Name>>,
+    /// `COMPONENTS` as shared names.
+    component_names: [Name; 3],
 }
 
-/// Where an Instance sits and what it would move.
+/// Where an Instance sits and what it would move. Its footprints and used nodes live in the
+/// context's shared lists (`PlanContext::footprints`, `PlanContext::used`), so building the
+/// facts of every Instance allocates nothing per Instance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InstanceFacts {
     /// Index into the pool reports when every GPU pod's node is in one pool.
     pub pool: Option<usize>,
     /// Source node: the node with most GPUs of the Instance (ties by name).
     pub from: Option<usize>,
-    /// `(pod, GPUs)` of pods with GPUs, sorted GPUs desc then `ns/name`.
-    pub footprints: Vec<(usize, u32)>,
-    /// Nodes the Instance uses.
-    pub used: Vec<usize>,
+    /// Range of the footprints in `PlanContext::footprint_list`.
+    footprints: (usize, usize),
+    /// Range of the used nodes in `PlanContext::used_list`.
+    used: (usize, usize),
 }
 
 impl<'a> PlanContext<'a> {
     /// Builds the indices, target lists and profiles.
     pub fn new(
         snap: &'a ClusterSnapshot,
+        index: &'a SnapshotIndex,
         states: &'a [NodeState],
         workloads: &'a Workloads,
         pools: &'a [PoolReport],
         verdicts: &'a [InstanceVerdict],
         (cfg, rules, now): (&'a AlfredConfig, &'a EligibilityRules, Time),
     ) -> Self {
-        let names: Vec<&str> = snap.nodes.iter().map(|n| n.name.as_ref()).collect();
         let avoid_spot = cfg.spot_policy.avoid_as_target;
+        let ranks = index.node_ranks();
         let targets = pools
             .iter()
-            .map(|p| PoolTargets::build(&p.nodes, states, &names, avoid_spot))
+            .map(|p| PoolTargets::build(&p.nodes, states, ranks, avoid_spot))
             .collect();
         let profiles = pools
             .iter()
@@ -88,6 +106,26 @@ impl<'a> PlanContext<'a> {
                 PoolProfile::new(&bins, &ladder, &weights, &slots)
             })
             .collect();
+        let pool_index: HashMap<&str, usize> = pools
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.as_str(), i))
+            .collect();
+        // A pool report lists every node whose state names that pool.
+        let mut node_pool = vec![None; states.len()];
+        for (p, report) in pools.iter().enumerate() {
+            for n in &report.nodes {
+                if let Some(slot) = node_pool.get_mut(*n) {
+                    *slot = Some(p);
+                }
+            }
+        }
+        let mut offsets = Vec::with_capacity(workloads.components.len() + 1);
+        offsets.push(0);
+        for c in &workloads.components {
+            offsets.push(offsets[offsets.len() - 1] + c.instances.len());
+        }
+        let total = offsets[offsets.len() - 1];
         let mut ctx = PlanContext {
             snap,
             states,
@@ -96,87 +134,170 @@ impl<'a> PlanContext<'a> {
             cfg,
             rules,
             now,
-            node_index: names.iter().enumerate().map(|(i, n)| (*n, i)).collect(),
-            pool_index: pools
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.name.as_str(), i))
-                .collect(),
+            index,
+            pool_index,
             targets,
             profiles,
-            verdicts: verdicts
-                .iter()
-                .map(|v| ((v.component, v.instance), v))
-                .collect(),
-            facts: Vec::new(),
+            node_pool,
+            offsets,
+            facts: Vec::with_capacity(total),
+            footprint_list: Vec::new(),
+            used_list: Vec::new(),
+            verdicts: vec![None; total],
+            workload_keys: vec![OnceCell::new(); snap.isvcs.len()],
+            component_names: COMPONENTS.map(Name::from),
         };
-        ctx.facts = workloads
-            .components
-            .iter()
-            .map(|c| c.instances.iter().map(|i| ctx.instance_facts(i)).collect())
-            .collect();
+        for v in verdicts {
+            if let Some(slot) = ctx.slot(v.component, v.instance) {
+                ctx.verdicts[slot] = Some(v);
+            }
+        }
+        for c in &workloads.components {
+            for inst in &c.instances {
+                let f = ctx.push_facts(inst);
+                ctx.facts.push(f);
+            }
+        }
         ctx
+    }
+
+    /// Position of Instance `i` of component `c` in the flat per-Instance lists.
+    fn slot(&self, c: usize, i: usize) -> Option<usize> {
+        let (start, end) = (*self.offsets.get(c)?, *self.offsets.get(c + 1)?);
+        (start + i < end).then_some(start + i)
     }
 
     /// The precomputed facts of Instance `i` of component `c`.
     pub fn facts_of(&self, c: usize, i: usize) -> Option<&InstanceFacts> {
-        self.facts.get(c)?.get(i)
+        self.facts.get(self.slot(c, i)?)
+    }
+
+    /// The facts of every Instance of component `c`.
+    pub fn component_facts(&self, c: usize) -> &[InstanceFacts] {
+        match (self.offsets.get(c), self.offsets.get(c + 1)) {
+            (Some(a), Some(b)) => self.facts.get(*a..*b).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// The eligibility verdict of Instance `i` of component `c` (OMENative only).
+    pub fn verdict(&self, c: usize, i: usize) -> Option<&'a InstanceVerdict> {
+        *self.verdicts.get(self.slot(c, i)?)?
+    }
+
+    /// `ns/name` of ISVC `isvc` (built once, then shared).
+    pub fn workload_key(&self, isvc: usize) -> Name {
+        match self.workload_keys.get(isvc) {
+            Some(cell) => cell
+                .get_or_init(|| {
+                    let w = &self.snap.isvcs[isvc];
+                    joined_name(&w.namespace, &w.name)
+                })
+                .clone(),
+            None => Name::from(""),
+        }
+    }
+
+    /// The shared name of component `c` (`engine` when out of range, like `Component::name`).
+    pub fn component_name(&self, c: usize) -> Name {
+        self.component_names
+            .get(c)
+            .unwrap_or(&self.component_names[0])
+            .clone()
+    }
+
+    /// The name of node `n`.
+    pub fn node_name(&self, n: usize) -> Name {
+        self.snap.nodes[n].name.clone()
     }
 
     /// The node index of a pod.
     pub fn node_of(&self, pod: usize) -> Option<usize> {
-        let name = self.snap.pods.get(pod)?.node.as_deref()?;
-        self.node_index.get(name).copied()
+        self.index.node_of(pod)
     }
 
     /// The pool index of a node.
     pub fn pool_of_node(&self, node: usize) -> Option<usize> {
-        let pool = self.states.get(node)?.pool.as_deref()?;
-        self.pool_index.get(pool).copied()
+        self.node_pool.get(node).copied().flatten()
     }
 
-    /// Facts of an Instance.
-    pub fn instance_facts(&self, inst: &Instance) -> InstanceFacts {
-        let mut footprints: Vec<(usize, u32)> = inst
-            .pods
-            .iter()
-            .map(|p| (*p, self.snap.pods[*p].gpus))
-            .filter(|(_, g)| *g > 0)
-            .collect();
-        let key = |p: usize| {
-            let pod = &self.snap.pods[p];
-            (pod.namespace.as_ref(), pod.name.as_ref())
-        };
-        footprints.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| key(a.0).cmp(&key(b.0))));
-        let mut per_node: Vec<(usize, u32)> = Vec::new();
-        for (pod, gpus) in &footprints {
-            let Some(n) = self.node_of(*pod) else {
-                continue;
-            };
-            match per_node.iter_mut().find(|(m, _)| *m == n) {
-                Some((_, g)) => *g += gpus,
-                None => per_node.push((n, *gpus)),
-            }
+    /// The footprints `(pod, GPUs)` of an Instance: pods with GPUs, GPUs desc then `ns/name`.
+    pub fn footprints(&self, facts: &InstanceFacts) -> &[(usize, u32)] {
+        self.footprint_list
+            .get(facts.footprints.0..facts.footprints.1)
+            .unwrap_or(&[])
+    }
+
+    /// The nodes an Instance uses.
+    pub fn used(&self, facts: &InstanceFacts) -> &[usize] {
+        self.used_list
+            .get(facts.used.0..facts.used.1)
+            .unwrap_or(&[])
+    }
+
+    /// Computes the facts of an Instance, appending its footprints and used nodes to the
+    /// shared lists.
+    fn push_facts(&mut self, inst: &Instance) -> InstanceFacts {
+        let start = self.footprint_list.len();
+        self.footprint_list.extend(
+            inst.pods
+                .iter()
+                .map(|p| (*p, self.snap.pods[*p].gpus))
+                .filter(|(_, g)| *g > 0),
+        );
+        let footprints = &mut self.footprint_list[start..];
+        if footprints.len() > 1 {
+            let pods = &self.snap.pods;
+            let key = |p: usize| (pods[p].namespace.as_ref(), pods[p].name.as_ref());
+            footprints.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| key(a.0).cmp(&key(b.0))));
         }
-        let from = per_node
-            .iter()
-            .max_by(|a, b| {
-                a.1.cmp(&b.1)
-                    .then_with(|| self.snap.nodes[b.0].name.cmp(&self.snap.nodes[a.0].name))
-            })
-            .map(|(n, _)| *n);
-        let mut pools = footprints
+        let footprints = (start, self.footprint_list.len());
+        let used_start = self.used_list.len();
+        let idx = self.index;
+        self.used_list
+            .extend(inst.pods.iter().filter_map(|p| idx.node_of(*p)));
+        let mut facts = InstanceFacts {
+            pool: None,
+            from: None,
+            footprints,
+            used: (used_start, self.used_list.len()),
+        };
+        facts.from = self.source_node(self.footprints(&facts));
+        let mut pools = self
+            .footprints(&facts)
             .iter()
             .map(|(p, _)| self.node_of(*p).and_then(|n| self.pool_of_node(n)));
         let first = pools.next().flatten();
-        let pool = first.filter(|_| pools.all(|p| p == first));
-        let used = inst.pods.iter().filter_map(|p| self.node_of(*p)).collect();
-        InstanceFacts {
-            pool,
-            from,
-            footprints,
-            used,
+        facts.pool = first.filter(|_| pools.all(|p| p == first));
+        facts
+    }
+
+    /// The node holding most of `footprints`' GPUs (ties: the first name).
+    fn source_node(&self, footprints: &[(usize, u32)]) -> Option<usize> {
+        let mut per_node: Vec<(usize, u32)> = Vec::new();
+        let mut single: Option<(usize, u32)> = None;
+        for (pod, gpus) in footprints {
+            let Some(n) = self.node_of(*pod) else {
+                continue;
+            };
+            // The common single-node Instance needs no list.
+            match single {
+                None if per_node.is_empty() => single = Some((n, *gpus)),
+                Some((m, ref mut g)) if m == n && per_node.is_empty() => *g += gpus,
+                _ => {
+                    per_node.extend(single.take());
+                    match per_node.iter_mut().find(|(m, _)| *m == n) {
+                        Some((_, g)) => *g += gpus,
+                        None => per_node.push((n, *gpus)),
+                    }
+                }
+            }
         }
+        per_node.extend(single);
+        per_node
+            .iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then_with(|| self.index.cmp_nodes(b.0, a.0)))
+            .map(|(n, _)| *n)
     }
 
     /// The surge plan of an Instance in pool `pool` (`None` = `NoSurgeHeadroom`).
@@ -184,7 +305,16 @@ impl<'a> PlanContext<'a> {
         let avoid =
             self.snap.isvcs[comp.isvc].annotation("alfred.ome.io/spot-policy") == Some("avoid");
         let skip = |n: usize| avoid && self.states[n].preemptible;
-        self.targets[pool].plan(&facts.footprints, &facts.used, &skip)
+        self.targets[pool].plan(self.footprints(facts), self.used(facts), &skip)
+    }
+
+    /// The pool's weighted fragmentation after the plan's moves (`None` when a target lacks
+    /// room or is not a bin).
+    pub fn after_plan(&self, pool: usize, plan: &SurgePlan) -> Option<f64> {
+        let moves = plan.placements.iter().filter_map(|(pod, target)| {
+            Some((self.node_of(*pod)?, *target, self.snap.pods[*pod].gpus))
+        });
+        self.profiles[pool].after_moves_iter(moves)
     }
 
     /// The planned move of `inst` from its plan, with the pool's before/after values.
@@ -196,37 +326,28 @@ impl<'a> PlanContext<'a> {
         plan: &SurgePlan,
     ) -> Option<PlannedMove> {
         let from = facts.from?;
-        let moves: Vec<(usize, usize, u32)> = plan
-            .placements
-            .iter()
-            .filter_map(|(pod, target)| {
-                Some((self.node_of(*pod)?, *target, self.snap.pods[*pod].gpus))
-            })
-            .collect();
-        let profile = &self.profiles[pool];
         Some(PlannedMove {
             component,
             instance,
             pool: self.pools[pool].name.clone(),
             placements: plan.placements.clone(),
-            footprints: facts.footprints.clone(),
+            footprints: self.footprints(facts).to_vec(),
             from,
-            before: profile.observed,
-            after: profile.after_moves(&moves),
+            before: self.profiles[pool].observed,
+            after: self.after_plan(pool, plan),
         })
     }
 
     /// The scheduling gate in recommend-only mode: the reason an otherwise executable move is
     /// advice. Without simulation results ome-top can only check the profile configuration:
     /// mixed schedulers, a missing profile, or a multi-pod Instance without gang support.
-    pub fn recommend_only_reason(&self, inst: &Instance) -> Option<String> {
+    pub fn recommend_only_reason(&self, inst: &Instance) -> Option<&'static str> {
         if self.cfg.mode == Mode::Execute {
             return None;
         }
         Some(
             self.scheduling_problem(inst)
-                .unwrap_or(SIMULATION_RECOMMEND_ONLY)
-                .to_string(),
+                .unwrap_or(SIMULATION_RECOMMEND_ONLY),
         )
     }
 
@@ -252,10 +373,36 @@ impl<'a> PlanContext<'a> {
     }
 
     /// Node names of `nodes`.
-    pub fn names(&self, nodes: &[usize]) -> Vec<String> {
-        nodes
-            .iter()
-            .map(|n| self.snap.nodes[*n].name.to_string())
-            .collect()
+    pub fn names(&self, nodes: &[usize]) -> Vec<Name> {
+        nodes.iter().map(|n| self.node_name(*n)).collect()
+    }
+}
+
+/// `a/b` as a shared name, built without an intermediate `String` when short.
+fn joined_name(a: &str, b: &str) -> Name {
+    let mut buf = [0u8; 160];
+    let len = a.len() + 1 + b.len();
+    if let Some(out) = buf.get_mut(..len) {
+        out[..a.len()].copy_from_slice(a.as_bytes());
+        out[a.len()] = b'/';
+        out[a.len() + 1..].copy_from_slice(b.as_bytes());
+        if let Ok(s) = std::str::from_utf8(out) {
+            return Name::from(s);
+        }
+    }
+    Name::from(format!("{a}/{b}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joined_names_match_format() {
+        assert_eq!(joined_name("ns", "chat").as_ref(), "ns/chat");
+        assert_eq!(joined_name("", "").as_ref(), "/");
+        let long = "x".repeat(200);
+        assert_eq!(joined_name(&long, "y").as_ref(), format!("{long}/y"));
+        assert_eq!(joined_name("é", "ü").as_ref(), "é/ü");
     }
 }

@@ -6,9 +6,9 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::fragmentation::{self, profile, repack, Bin, RepackItem};
+use crate::engine::fragmentation::{self, profile, repack_by, Bin};
 use crate::engine::model::ClusterSnapshot;
-use crate::engine::pools::{pool_bins, PoolData, PoolInputs, PoolReport, SizeReport};
+use crate::engine::pools::{pool_bins, PoolData, PoolInputs, PoolItem, PoolReport, SizeReport};
 
 /// Minutes a pending pod has waited at `now` (clamped at 0; 0 without a timestamp).
 pub fn pending_minutes(snap: &ClusterSnapshot, pod: usize, now: crate::engine::model::Time) -> f64 {
@@ -32,24 +32,27 @@ pub fn score_pool(
     let weights = fragmentation::weights(&pool.demand, &rules.prior, rules.lambda);
     let before = profile(&bins, ladder, &weights, total_free);
 
-    let bin_of: HashMap<usize, usize> = observed_bins
-        .iter()
-        .enumerate()
-        .map(|(b, (n, _))| (*n, b))
-        .collect();
-    let items: Vec<RepackItem> = pool
+    let idx = input.index;
+    let bin_of = bin_positions(&observed_bins);
+    let items: Vec<PoolItem<'_>> = pool
         .items
         .into_iter()
         .map(|(node, mut item)| {
-            item.home = bin_of.get(&node).copied();
+            item.home = bin_of.get(node).copied().flatten();
             item
         })
         .collect();
-    let names: Vec<&str> = observed_bins
+    let ranks: Vec<u32> = observed_bins
         .iter()
-        .map(|(n, _)| snap.nodes[*n].name.as_ref())
+        .map(|(n, _)| idx.node_rank(*n))
         .collect();
-    let best_bins = repack(&bins, &names, &items);
+    let best_bins = repack_by(
+        &bins,
+        &ranks,
+        &items,
+        |i| (i.gpus, i.home),
+        |a, b| a.key.cmp(&b.key),
+    );
     let after = profile(&best_bins, ladder, &weights, total_free);
 
     let reclaimable = (before.weighted - after.weighted).max(0.0);
@@ -77,7 +80,7 @@ pub fn score_pool(
         })
         .collect();
     let mut nodes = pool.nodes;
-    nodes.sort_by(|a, b| snap.nodes[*a].name.cmp(&snap.nodes[*b].name));
+    nodes.sort_by_key(|n| idx.node_rank(*n));
     let states = input.states;
     PoolReport {
         name: pool.name.to_string(),
@@ -111,6 +114,16 @@ pub fn score_pool(
         nodes,
         pending: pool.pending,
     }
+}
+
+/// Position of each node's bin in `observed_bins`, by node index.
+fn bin_positions(observed_bins: &[(usize, Bin)]) -> Vec<Option<usize>> {
+    let len = observed_bins.iter().map(|(n, _)| n + 1).max().unwrap_or(0);
+    let mut of = vec![None; len];
+    for (b, (n, _)) in observed_bins.iter().enumerate() {
+        of[*n] = Some(b);
+    }
+    of
 }
 
 fn dominant_resource(snap: &ClusterSnapshot, nodes: &[usize]) -> String {

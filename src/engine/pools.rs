@@ -5,13 +5,14 @@
 //! Owns: `PoolReport`, `score_pools`. Pure; must not import anything outside `std`, `chrono`
 //! types and `engine`.
 
-use std::collections::BTreeMap;
-
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::fragmentation::{self, snap, Bin, RepackItem};
+use crate::engine::fragmentation::{self, snap, Bin};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Time};
 use crate::engine::nodes::NodeState;
+use crate::engine::pod_key::PodKey;
+use crate::engine::pool_members::PoolMembership;
 use crate::engine::scoring::ScoringRules;
 
 /// Per-size figures of one pool.
@@ -82,8 +83,12 @@ pub struct PoolReport {
 
 /// Inputs to the pool scoring besides the snapshot.
 pub struct PoolInputs<'a> {
+    /// The snapshot's cross-references.
+    pub index: &'a SnapshotIndex,
     /// Node states, aligned with `snap.nodes`.
     pub states: &'a [NodeState],
+    /// The pools of `states`.
+    pub membership: &'a PoolMembership<'a>,
     /// Pods of OME Instances that count as demand (snapshot indices).
     pub demand_pods: &'a [usize],
     /// Pods of Instances executable for defragmentation (snapshot indices).
@@ -100,18 +105,31 @@ pub fn attribute_pending(
     states: &[NodeState],
     pools: &[String],
 ) -> Vec<(usize, Option<usize>)> {
-    let mut cache: HashMap<&[(Name, Name)], Option<usize>> = HashMap::default();
     let pool_index: HashMap<&str, usize> = pools
         .iter()
         .enumerate()
         .map(|(i, p)| (p.as_str(), i))
         .collect();
+    let pool_of_node = |n: usize| pool_index.get(states.get(n)?.pool.as_deref()?).copied();
+    attribute_pending_in(snap, 0..snap.pods.len(), pools.len(), &pool_of_node)
+}
+
+/// `attribute_pending` over the candidate pods `pods` (ascending), with `pool_of_node` giving
+/// a node's pool among `pool_count` pools.
+fn attribute_pending_in(
+    snap: &ClusterSnapshot,
+    pods: impl Iterator<Item = usize>,
+    pool_count: usize,
+    pool_of_node: &dyn Fn(usize) -> Option<usize>,
+) -> Vec<(usize, Option<usize>)> {
+    let mut cache: HashMap<&[(Name, Name)], Option<usize>> = HashMap::default();
     let mut out = Vec::new();
-    for (i, pod) in snap.pods.iter().enumerate() {
+    for i in pods {
+        let pod = &snap.pods[i];
         if !pod.is_pending_gpu() {
             continue;
         }
-        let pool = if pools.len() == 1 {
+        let pool = if pool_count == 1 {
             Some(0)
         } else if pod.node_selector.is_empty() {
             None
@@ -120,10 +138,9 @@ pub fn attribute_pending(
                 let mut matching = snap
                     .nodes
                     .iter()
-                    .zip(states)
-                    .filter(|(n, _)| n.labels.matches_all(&pod.node_selector))
-                    .filter_map(|(_, s)| s.pool.as_deref().and_then(|p| pool_index.get(p)))
-                    .copied();
+                    .enumerate()
+                    .filter(|(_, n)| n.labels.matches_all(&pod.node_selector))
+                    .filter_map(|(n, _)| pool_of_node(n));
                 let first = matching.next()?;
                 matching.all(|p| p == first).then_some(first)
             })
@@ -133,34 +150,28 @@ pub fn attribute_pending(
     out
 }
 
+/// A movable pod footprint of a pool, ordered by its `ns/name` key in the repack.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PoolItem<'a> {
+    /// GPUs of the pod (> 0).
+    pub gpus: u32,
+    /// Index of the bin the pod runs on (set by `score_pool`).
+    pub home: Option<usize>,
+    /// `ns/podName`, the tie-break of the item order.
+    pub key: PodKey<'a>,
+}
+
 /// Scores every pool. Pools are sorted by name.
 pub fn score_pools(snap: &ClusterSnapshot, input: &PoolInputs<'_>) -> Vec<PoolReport> {
-    let mut by_pool: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, s) in input.states.iter().enumerate() {
-        if let Some(p) = &s.pool {
-            by_pool.entry(p.as_str()).or_default().push(i);
-        }
-    }
-    let names: Vec<String> = by_pool.keys().map(|k| k.to_string()).collect();
-    let pending = attribute_pending(snap, input.states, &names);
-    let node_pool: HashMap<usize, usize> = by_pool
-        .values()
-        .enumerate()
-        .flat_map(|(p, nodes)| nodes.iter().map(move |n| (*n, p)))
-        .collect();
-    let node_index: HashMap<&str, usize> = snap
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.name.as_ref(), i))
-        .collect();
+    let (idx, m) = (input.index, input.membership);
+    // Pending GPU pods are live pods.
+    let pending = attribute_pending_in(snap, idx.live.iter().copied(), m.len(), &|n| m.of_node(n));
     let pod_pool = |p: usize| {
-        let node = snap.pods[p].node.as_deref()?;
-        let n = *node_index.get(node)?;
-        Some((n, *node_pool.get(&n)?))
+        let n = idx.node_of(p)?;
+        Some((n, m.of_node(n)?))
     };
     let ladder = &input.rules.ladder;
-    let mut demand = vec![vec![0u64; ladder.len()]; names.len()];
+    let mut demand = vec![vec![0u64; ladder.len()]; m.len()];
     for p in input.demand_pods {
         if let Some((_, pool)) = pod_pool(*p) {
             add_demand(&mut demand[pool], ladder, snap.pods[*p].gpus);
@@ -173,20 +184,21 @@ pub fn score_pools(snap: &ClusterSnapshot, input: &PoolInputs<'_>) -> Vec<PoolRe
             None => demand.iter_mut().for_each(|d| add_demand(d, ladder, gpus)),
         }
     }
-    let mut items: Vec<Vec<(usize, RepackItem)>> = vec![Vec::new(); names.len()];
+    let mut items: Vec<Vec<(usize, PoolItem<'_>)>> = vec![Vec::new(); m.len()];
     for p in input.movable_pods {
         let pod = &snap.pods[*p];
         if let (Some((node, pool)), true) = (pod_pool(*p), pod.gpus > 0) {
-            let item = RepackItem {
+            let item = PoolItem {
                 gpus: pod.gpus,
                 home: None,
-                key: pod.key(),
+                key: PodKey::of(pod),
             };
             items[pool].push((node, item));
         }
     }
-    by_pool
-        .into_iter()
+    m.names
+        .iter()
+        .zip(&m.nodes)
         .zip(demand)
         .zip(items)
         .enumerate()
@@ -198,7 +210,7 @@ pub fn score_pools(snap: &ClusterSnapshot, input: &PoolInputs<'_>) -> Vec<PoolRe
                 .collect();
             let pool = PoolData {
                 name,
-                nodes,
+                nodes: nodes.clone(),
                 demand,
                 items,
                 pending: pending_here,
@@ -227,7 +239,7 @@ pub struct PoolData<'a> {
     /// GPUs per ladder size.
     pub demand: Vec<u64>,
     /// Movable footprints with their node index (home resolved later).
-    pub items: Vec<(usize, RepackItem)>,
+    pub items: Vec<(usize, PoolItem<'a>)>,
     /// Pending pods counted in the pool.
     pub pending: Vec<usize>,
 }

@@ -29,9 +29,14 @@ pub struct SurgePlan {
 }
 
 impl PoolTargets {
-    /// Builds the target list of the pool made of `nodes`. `names` are node names for the
-    /// tie-break.
-    pub fn build(nodes: &[usize], states: &[NodeState], names: &[&str], avoid_spot: bool) -> Self {
+    /// Builds the target list of the pool made of `nodes`. `names` order nodes for the
+    /// tie-break: node names, or their ranks (`SnapshotIndex::node_ranks`).
+    pub fn build<K: Ord>(
+        nodes: &[usize],
+        states: &[NodeState],
+        names: &[K],
+        avoid_spot: bool,
+    ) -> Self {
         let mut sorted: Vec<(u32, usize)> = nodes
             .iter()
             .filter(|n| {
@@ -40,7 +45,7 @@ impl PoolTargets {
             })
             .map(|n| (states[*n].free, *n))
             .collect();
-        sorted.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| names[a.1].cmp(names[b.1])));
+        sorted.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| names[a.1].cmp(&names[b.1])));
         PoolTargets { sorted }
     }
 
@@ -67,25 +72,21 @@ impl PoolTargets {
             .take(MAX_HINTS)
             .map(|(_, n)| n)
             .collect();
-        // Targets already given pods in this plan, with their remaining free GPUs.
-        let mut taken: Vec<(usize, u32)> = Vec::new();
-        let mut placements = Vec::with_capacity(footprints.len());
-        for (pod, gpus) in footprints {
+        let mut placements: Vec<(usize, usize)> = Vec::with_capacity(footprints.len());
+        for (k, (pod, gpus)) in footprints.iter().enumerate() {
+            // A target keeps its free GPUs minus what this plan already put on it.
             let target = self.candidates(*gpus).find_map(|(free, n)| {
                 if !allowed(n) {
                     return None;
                 }
-                let remaining = taken
+                let given: u32 = placements
                     .iter()
-                    .find(|(t, _)| *t == n)
-                    .map_or(free, |(_, r)| *r);
-                (remaining >= *gpus).then_some((n, remaining))
+                    .zip(&footprints[..k])
+                    .filter(|((_, t), _)| *t == n)
+                    .map(|(_, (_, g))| *g)
+                    .sum();
+                (free.checked_sub(given)? >= *gpus).then_some(n)
             })?;
-            let (target, remaining) = target;
-            match taken.iter_mut().find(|(t, _)| *t == target) {
-                Some((_, r)) => *r = remaining - gpus,
-                None => taken.push((target, remaining - gpus)),
-            }
             placements.push((*pod, target));
         }
         Some(SurgePlan { placements, hints })

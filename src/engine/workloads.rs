@@ -6,10 +6,12 @@
 //! by `engine::omenative`. Pure; must not import anything outside `std`, `chrono` types and
 //! `engine`.
 
-use rustc_hash::FxHashMap as HashMap;
-
+use crate::engine::index::SnapshotIndex;
+use crate::engine::migration_state::workload_migrations;
 use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, COMPONENTS};
-use crate::engine::omenative::{build_omenative, WorkloadMigrations};
+use crate::engine::omenative::{omenative_components, ReplicaIndex, WorkloadMigrations};
+use crate::engine::omenative_pods::route_pods;
+use crate::engine::pod_groups::{IsvcKeys, LabelGroups};
 
 /// A component's deployment mode as Alfred reads it (ISVC only; unknown values never appear,
 /// they fall through the precedence rule).
@@ -120,45 +122,36 @@ pub struct Workloads {
     pub migrations: Vec<WorkloadMigrations>,
 }
 
-/// Pod indices grouped by `(namespace, isvc label, component label)`.
-pub type PodsByLabels<'a> = HashMap<(&'a str, &'a str, &'a str), Vec<usize>>;
-
-/// Groups live (non-terminal phase) pods by their ISVC and component labels.
-pub fn pods_by_labels(snap: &ClusterSnapshot) -> PodsByLabels<'_> {
-    let mut map: PodsByLabels<'_> = HashMap::default();
-    for (i, pod) in snap.pods.iter().enumerate() {
-        if pod.phase.is_terminal() {
-            continue;
-        }
-        if let (Some(isvc), Some(component)) = (&pod.ome.isvc, &pod.ome.component) {
-            map.entry((pod.namespace.as_ref(), isvc.as_ref(), component.as_ref()))
-                .or_default()
-                .push(i);
-        }
-    }
-    map
-}
-
 /// Builds every component and Instance of the snapshot.
 pub fn build_workloads(snap: &ClusterSnapshot) -> Workloads {
-    let by_labels = pods_by_labels(snap);
+    build_workloads_with(snap, &SnapshotIndex::new(snap))
+}
+
+/// Builds every component and Instance of the snapshot with its prebuilt index.
+pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Workloads {
+    let keys = IsvcKeys::new(snap);
+    let groups = LabelGroups::new(snap, idx, &keys);
     let mut order: Vec<usize> = (0..snap.isvcs.len()).collect();
     order.sort_by(|a, b| {
         let (x, y) = (&snap.isvcs[*a], &snap.isvcs[*b]);
         (x.namespace.as_ref(), x.name.as_ref()).cmp(&(y.namespace.as_ref(), y.name.as_ref()))
     });
-    let (omenative, migrations) = build_omenative(snap, &by_labels);
+    let routed = route_pods(snap, idx, &keys, &groups);
+    let replicas = ReplicaIndex::new(snap, &keys);
+    let mut migrations = vec![WorkloadMigrations::default(); snap.isvcs.len()];
     let mut components = Vec::new();
     for i in order {
-        let isvc = &snap.isvcs[i];
-        for c in 0..COMPONENTS.len() {
-            let Some(mode) = component_mode(isvc, c) else {
+        let mut omenative = omenative_components(snap, idx, &replicas, &routed, i);
+        migrations[i] = workload_migrations(snap, i, &omenative);
+        for (c, built) in omenative.iter_mut().enumerate() {
+            let Some(mode) = idx.mode(i, c) else {
                 continue;
             };
             let component = match mode {
-                DeploymentMode::OMENative => omenative.get(&(i, c)).cloned(),
+                DeploymentMode::OMENative => built.take(),
                 DeploymentMode::RawDeployment | DeploymentMode::MultiNode => {
-                    Some(label_component(snap, &by_labels, i, c, mode))
+                    let pods = groups.get(keys.key_of(i), c);
+                    Some(label_component(snap, pods, i, c, mode))
                 }
                 DeploymentMode::VirtualDeployment => None,
             };
@@ -174,14 +167,12 @@ pub fn build_workloads(snap: &ClusterSnapshot) -> Workloads {
 /// A RawDeployment or MultiNode component: Instances from pods matched by labels.
 fn label_component(
     snap: &ClusterSnapshot,
-    by_labels: &PodsByLabels<'_>,
+    labelled: &[usize],
     isvc: usize,
     c: usize,
     mode: DeploymentMode,
 ) -> Component {
-    let w = &snap.isvcs[isvc];
-    let key = (w.namespace.as_ref(), w.name.as_ref(), COMPONENTS[c]);
-    let mut pods: Vec<usize> = by_labels.get(&key).cloned().unwrap_or_default();
+    let mut pods: Vec<usize> = labelled.to_vec();
     pods.sort_by(|a, b| snap.pods[*a].name.cmp(&snap.pods[*b].name));
     let instance = |index: i64, members: Vec<usize>| Instance {
         index,

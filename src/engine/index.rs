@@ -1,0 +1,217 @@
+//! Cross-references of one snapshot, resolved once per analysis instead of once per stage:
+//! each pod's node index, the pods any engine reads (live OME/GPU pods), node name ranks,
+//! and every InferenceService's component modes.
+//!
+//! Owns: `SnapshotIndex`. A pod is scanned once here; later stages walk the short `live` list
+//! and small integers instead of re-hashing names over 100,000 pods. Pure; must not import
+//! anything outside `std` and `engine`.
+
+use std::cmp::Ordering;
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::engine::model::{ClusterSnapshot, Pod, COMPONENTS};
+use crate::engine::workloads::{component_mode, DeploymentMode};
+
+/// `pod_node` value of a pod that is unbound or names no node.
+const NO_NODE: u32 = u32::MAX;
+
+/// Indices derived from a snapshot; valid only for the snapshot it was built from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SnapshotIndex {
+    /// Node index of each pod's `spec.nodeName` (`NO_NODE` when unbound or unknown).
+    pod_node: Vec<u32>,
+    /// Pods some engine reads, ascending: non-terminal with GPUs, an ISVC label or a
+    /// controller. Other pods (node agents, finished pods) count nowhere.
+    pub live: Vec<usize>,
+    /// Rank of each node's name (equal names share a rank).
+    node_rank: Vec<u32>,
+    /// Node indices sorted by name (ties by index, as a stable sort leaves them).
+    pub node_order: Vec<usize>,
+    /// Deployment mode of each component of each ISVC (`COMPONENTS` order).
+    pub modes: Vec<[Option<DeploymentMode>; 3]>,
+}
+
+/// Whether an engine reads this pod: non-terminal, and with GPUs, an ISVC label or a controller.
+pub fn is_live(pod: &Pod) -> bool {
+    !pod.phase.is_terminal() && (pod.gpus > 0 || pod.ome.isvc.is_some() || pod.controller.is_some())
+}
+
+impl SnapshotIndex {
+    /// Builds every index of `snap` (one pass over the pods).
+    pub fn new(snap: &ClusterSnapshot) -> Self {
+        let (node_order, node_rank) = rank_nodes(snap);
+        let (pod_node, live) = resolve_pods(snap);
+        let modes = snap
+            .isvcs
+            .iter()
+            .map(|w| std::array::from_fn(|c| component_mode(w, c)))
+            .collect();
+        SnapshotIndex {
+            pod_node,
+            live,
+            node_rank,
+            node_order,
+            modes,
+        }
+    }
+
+    /// The node index of pod `pod` (`None` when unbound or naming no node).
+    pub fn node_of(&self, pod: usize) -> Option<usize> {
+        match self.pod_node.get(pod) {
+            Some(&n) if n != NO_NODE => Some(n as usize),
+            _ => None,
+        }
+    }
+
+    /// The rank of node `node`'s name: comparing ranks compares names.
+    pub fn node_rank(&self, node: usize) -> u32 {
+        self.node_rank.get(node).copied().unwrap_or(u32::MAX)
+    }
+
+    /// Name ranks of every node (aligned with `snap.nodes`).
+    pub fn node_ranks(&self) -> &[u32] {
+        &self.node_rank
+    }
+
+    /// Compares two nodes by name.
+    pub fn cmp_nodes(&self, a: usize, b: usize) -> Ordering {
+        self.node_rank(a).cmp(&self.node_rank(b))
+    }
+
+    /// The mode of component `c` of ISVC `isvc`.
+    pub fn mode(&self, isvc: usize, c: usize) -> Option<DeploymentMode> {
+        self.modes.get(isvc)?.get(c).copied().flatten()
+    }
+
+    /// Whether component `c` of ISVC `isvc` is OMENative.
+    pub fn is_omenative(&self, isvc: usize, c: usize) -> bool {
+        self.mode(isvc, c) == Some(DeploymentMode::OMENative)
+    }
+}
+
+/// Node indices in name order and each node's name rank.
+fn rank_nodes(snap: &ClusterSnapshot) -> (Vec<usize>, Vec<u32>) {
+    let nodes = &snap.nodes;
+    let mut order: Vec<usize> = (0..nodes.len()).collect();
+    // Unstable sort with the index as last key = the stable sort by name.
+    order.sort_unstable_by(|a, b| nodes[*a].name.cmp(&nodes[*b].name).then(a.cmp(b)));
+    let mut rank = vec![0u32; nodes.len()];
+    let mut r = 0u32;
+    for (k, n) in order.iter().enumerate() {
+        if k > 0 && nodes[order[k - 1]].name != nodes[*n].name {
+            r += 1;
+        }
+        rank[*n] = r;
+    }
+    (order, rank)
+}
+
+/// Each pod's node index and the live pods. Node names are looked up by `Arc` address first
+/// (pods normally share their node's interned name) and by text otherwise; either way a
+/// duplicated node name resolves to its last node, as a name → index map would.
+fn resolve_pods(snap: &ClusterSnapshot) -> (Vec<u32>, Vec<usize>) {
+    let mut by_name: HashMap<&str, u32> = HashMap::default();
+    by_name.reserve(snap.nodes.len());
+    for (i, n) in snap.nodes.iter().enumerate() {
+        by_name.insert(n.name.as_ref(), i as u32);
+    }
+    let mut by_addr: HashMap<usize, u32> = HashMap::default();
+    by_addr.reserve(snap.nodes.len());
+    for n in &snap.nodes {
+        if let Some(i) = by_name.get(n.name.as_ref()) {
+            by_addr.insert(n.name.as_ptr() as usize, *i);
+        }
+    }
+    let mut pod_node = Vec::with_capacity(snap.pods.len());
+    let mut live = Vec::new();
+    for (p, pod) in snap.pods.iter().enumerate() {
+        let node = pod.node.as_deref().map_or(NO_NODE, |name| {
+            match by_addr.get(&(name.as_ptr() as usize)) {
+                Some(i) => *i,
+                None => by_name.get(name).copied().unwrap_or(NO_NODE),
+            }
+        });
+        pod_node.push(node);
+        if is_live(pod) {
+            live.push(p);
+        }
+    }
+    (pod_node, live)
+}
+
+/// Index of a component name in `COMPONENTS`.
+pub fn component_index(name: &str) -> Option<usize> {
+    COMPONENTS.iter().position(|c| *c == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::PodPhase;
+    use crate::engine::testkit::{isvc, node, pod};
+    use std::sync::Arc;
+
+    fn snap() -> ClusterSnapshot {
+        let nodes = vec![node("b", 8), node("a", 8), node("c", 8), node("a", 4)];
+        let mut pods = vec![
+            pod("ns", "p0", Some("a"), 1),
+            pod("ns", "p1", Some("zz"), 1),
+            pod("ns", "p2", None, 2),
+            pod("kube-system", "agent", Some("b"), 0),
+            pod("ns", "done", Some("c"), 4),
+        ];
+        pods[4].phase = PodPhase::Succeeded;
+        // Shares the node's interned name: resolved by address.
+        pods.push(pod("ns", "p5", None, 1));
+        pods[5].node = Some(nodes[2].name.clone());
+        ClusterSnapshot {
+            nodes,
+            pods,
+            isvcs: vec![isvc("ns", "chat")],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn pods_resolve_to_nodes_last_duplicate_wins() {
+        let s = snap();
+        let idx = SnapshotIndex::new(&s);
+        let got: Vec<Option<usize>> = (0..s.pods.len()).map(|p| idx.node_of(p)).collect();
+        assert_eq!(got, vec![Some(3), None, None, Some(0), Some(2), Some(2)]);
+        assert_eq!(idx.node_of(99), None);
+        let addr = Arc::ptr_eq(s.pods[5].node.as_ref().unwrap(), &s.nodes[2].name);
+        assert!(addr);
+    }
+
+    #[test]
+    fn live_pods_skip_agents_and_finished_pods() {
+        let idx = SnapshotIndex::new(&snap());
+        assert_eq!(idx.live, vec![0, 1, 2, 5]);
+    }
+
+    #[test]
+    fn ranks_follow_names_and_order_is_stable() {
+        let s = snap();
+        let idx = SnapshotIndex::new(&s);
+        assert_eq!(idx.node_order, vec![1, 3, 0, 2]);
+        assert_eq!(idx.node_ranks(), &[1, 0, 2, 0]);
+        assert_eq!(idx.cmp_nodes(1, 3), Ordering::Equal);
+        assert_eq!(idx.cmp_nodes(0, 2), Ordering::Less);
+        let mut by_name: Vec<usize> = (0..s.nodes.len()).collect();
+        by_name.sort_by(|a, b| s.nodes[*a].name.cmp(&s.nodes[*b].name));
+        assert_eq!(by_name, idx.node_order);
+    }
+
+    #[test]
+    fn modes_are_the_component_modes() {
+        let s = snap();
+        let idx = SnapshotIndex::new(&s);
+        for c in 0..COMPONENTS.len() {
+            assert_eq!(idx.mode(0, c), component_mode(&s.isvcs[0], c));
+        }
+        assert_eq!(idx.mode(7, 0), None);
+        assert_eq!(component_index("decoder"), Some(1));
+        assert_eq!(component_index("sidecar"), None);
+    }
+}

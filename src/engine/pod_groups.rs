@@ -1,0 +1,189 @@
+//! Which pods carry which workload's labels: InferenceService keys (`ns/name` → small ids) and
+//! the live pods grouped by `(ISVC key, component label)`, built once per analysis with a
+//! counting sort instead of a map of string triples.
+//!
+//! Owns: `IsvcKeys`, `LabelGroups`. Pure; must not import anything outside `std` and `engine`.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::engine::index::{component_index, SnapshotIndex};
+use crate::engine::model::{ClusterSnapshot, COMPONENTS};
+
+/// Marks "no key" in per-pod key lists.
+pub const NO_KEY: u32 = u32::MAX;
+
+/// Distinct InferenceService keys `(namespace, name)`.
+pub struct IsvcKeys<'a> {
+    ids: HashMap<(&'a str, &'a str), u32>,
+    /// Per key id: the last ISVC with that key (what a key → index map would return).
+    last: Vec<usize>,
+    /// Per ISVC: its key id.
+    key_of: Vec<u32>,
+}
+
+impl<'a> IsvcKeys<'a> {
+    /// Assigns key ids to every ISVC of `snap`.
+    pub fn new(snap: &'a ClusterSnapshot) -> Self {
+        let mut ids: HashMap<(&str, &str), u32> = HashMap::default();
+        let mut last = Vec::new();
+        let mut key_of = Vec::with_capacity(snap.isvcs.len());
+        for (i, w) in snap.isvcs.iter().enumerate() {
+            let next = last.len() as u32;
+            let id = *ids
+                .entry((w.namespace.as_ref(), w.name.as_ref()))
+                .or_insert(next);
+            if id == next {
+                last.push(i);
+            } else {
+                last[id as usize] = i;
+            }
+            key_of.push(id);
+        }
+        IsvcKeys { ids, last, key_of }
+    }
+
+    /// The key id of `(namespace, name)`.
+    pub fn id(&self, namespace: &str, name: &str) -> Option<u32> {
+        self.ids.get(&(namespace, name)).copied()
+    }
+
+    /// The last ISVC with key id `id`.
+    pub fn last(&self, id: u32) -> Option<usize> {
+        self.last.get(id as usize).copied()
+    }
+
+    /// The key id of ISVC `isvc`.
+    pub fn key_of(&self, isvc: usize) -> Option<u32> {
+        self.key_of.get(isvc).copied()
+    }
+
+    /// Number of distinct keys.
+    pub fn len(&self) -> usize {
+        self.last.len()
+    }
+
+    /// Whether there are no keys.
+    pub fn is_empty(&self) -> bool {
+        self.last.is_empty()
+    }
+}
+
+/// Live pods grouped by `(ISVC key, component label)`, each group in pod order; plus each live
+/// pod's ISVC key (from its namespace and `ome.io/inferenceservice` label).
+pub struct LabelGroups {
+    /// Start of each group in `pods` (`keys × COMPONENTS` groups, plus one end marker).
+    starts: Vec<u32>,
+    /// Pod indices, group after group.
+    pods: Vec<usize>,
+    /// Aligned with `SnapshotIndex::live`: the pod's ISVC key id, or `NO_KEY`.
+    pub live_keys: Vec<u32>,
+}
+
+impl LabelGroups {
+    /// Groups the live pods with both an ISVC and a component label.
+    pub fn new(snap: &ClusterSnapshot, idx: &SnapshotIndex, keys: &IsvcKeys<'_>) -> Self {
+        let n = COMPONENTS.len();
+        let mut live_keys = Vec::with_capacity(idx.live.len());
+        let mut members: Vec<(u32, usize)> = Vec::new();
+        for p in &idx.live {
+            let pod = &snap.pods[*p];
+            let key = pod
+                .ome
+                .isvc
+                .as_deref()
+                .and_then(|name| keys.id(&pod.namespace, name))
+                .unwrap_or(NO_KEY);
+            live_keys.push(key);
+            let c = pod.ome.component.as_deref().and_then(component_index);
+            if let (true, Some(c)) = (key != NO_KEY, c) {
+                members.push((key * n as u32 + c as u32, *p));
+            }
+        }
+        let groups = keys.len() * n;
+        let mut starts = vec![0u32; groups + 1];
+        for (g, _) in &members {
+            starts[*g as usize + 1] += 1;
+        }
+        for g in 0..groups {
+            starts[g + 1] += starts[g];
+        }
+        let mut fill = starts.clone();
+        let mut pods = vec![0usize; members.len()];
+        for (g, p) in members {
+            pods[fill[g as usize] as usize] = p;
+            fill[g as usize] += 1;
+        }
+        LabelGroups {
+            starts,
+            pods,
+            live_keys,
+        }
+    }
+
+    /// Pods labelled for component `c` of the ISVC key `key`, ascending.
+    pub fn get(&self, key: Option<u32>, c: usize) -> &[usize] {
+        let Some(key) = key else { return &[] };
+        let g = key as usize * COMPONENTS.len() + c;
+        match (self.starts.get(g), self.starts.get(g + 1)) {
+            (Some(a), Some(b)) => &self.pods[*a as usize..*b as usize],
+            _ => &[],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testkit::{isvc, pod};
+    use std::sync::Arc;
+
+    fn labelled(
+        ns: &str,
+        name: &str,
+        isvc: &str,
+        component: Option<&str>,
+    ) -> crate::engine::model::Pod {
+        let mut p = pod(ns, name, Some("n"), 1);
+        p.ome.isvc = Some(Arc::from(isvc));
+        p.ome.component = component.map(Arc::from);
+        p
+    }
+
+    #[test]
+    fn duplicate_keys_share_an_id_and_the_last_wins() {
+        let snap = ClusterSnapshot {
+            isvcs: vec![isvc("a", "x"), isvc("b", "x"), isvc("a", "x")],
+            ..Default::default()
+        };
+        let keys = IsvcKeys::new(&snap);
+        assert_eq!(keys.len(), 2);
+        assert_eq!(keys.id("a", "x"), Some(0));
+        assert_eq!(keys.last(0), Some(2));
+        assert_eq!(keys.key_of(2), Some(0));
+        assert_eq!(keys.id("c", "x"), None);
+    }
+
+    #[test]
+    fn groups_by_key_and_component_in_pod_order() {
+        let snap = ClusterSnapshot {
+            isvcs: vec![isvc("a", "x"), isvc("b", "y")],
+            pods: vec![
+                labelled("b", "p0", "y", Some("engine")),
+                labelled("a", "p1", "x", Some("decoder")),
+                labelled("a", "p2", "x", None),
+                labelled("a", "p3", "nope", Some("engine")),
+                labelled("b", "p4", "y", Some("engine")),
+                labelled("a", "p5", "x", Some("sidecar")),
+            ],
+            ..Default::default()
+        };
+        let idx = SnapshotIndex::new(&snap);
+        let keys = IsvcKeys::new(&snap);
+        let g = LabelGroups::new(&snap, &idx, &keys);
+        assert_eq!(g.get(keys.key_of(1), 0), &[0, 4]);
+        assert_eq!(g.get(keys.key_of(0), 1), &[1]);
+        assert!(g.get(keys.key_of(0), 0).is_empty());
+        assert!(g.get(None, 0).is_empty());
+        assert_eq!(g.live_keys, vec![1, 0, 0, NO_KEY, 1, 0]);
+    }
+}
