@@ -82,22 +82,19 @@ fn worked_example_execute_mode_without_a_scheduling_profile() {
     assert_eq!(gamma.target.as_deref(), Some("gpu-a"));
     // Admitted by the arbiter, withheld by the dispatcher: no profile simulates it.
     assert_eq!(gamma.outcome, "withheld");
-    assert_eq!(gamma.dispatch_reason.as_deref(), Some("SourceUnsupported"));
+    assert_eq!(gamma.dispatch_reason, Some("SourceUnsupported"));
     for w in ["prod/alpha", "prod/beta"] {
         let r = row(&a, w);
         assert_eq!(r.outcome, "advisory");
         assert_eq!(
-            r.advisory_reason.as_deref(),
+            r.advisory_reason,
             Some("NonExecutableObservedFragmentation")
         );
         close(r.score, -0.15);
         assert!(r.hint_targets.is_empty());
     }
     let big = row(&a, "prod/big");
-    assert_eq!(
-        big.advisory_reason.as_deref(),
-        Some("OMENativeStateIneligible")
-    );
+    assert_eq!(big.advisory_reason, Some("OMENativeStateIneligible"));
     // Order: the executable row first, then advice by score.
     assert_eq!(a.moves[0].workload.as_ref(), "prod/gamma");
 }
@@ -123,17 +120,14 @@ fn recommend_only_turns_planned_moves_into_advice() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(gamma.outcome, "advisory");
-    assert_eq!(
-        gamma.advisory_reason.as_deref(),
-        Some("SimulationRecommendOnly")
-    );
+    assert_eq!(gamma.advisory_reason, Some("SimulationRecommendOnly"));
     assert_eq!(names(&gamma.hint_targets), vec!["gpu-a"]);
     close(gamma.score, 0.2925);
     // Without a profile for the pods' scheduler the scheduling gate names the problem.
     set_config(&mut doc, "schemaVersion: 1\n");
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").advisory_reason.as_deref(),
+        row(&a, "prod/gamma").advisory_reason,
         Some("ProfileNotConfigured")
     );
 }
@@ -144,11 +138,7 @@ fn default_install_gives_omenative_unavailable_advice_only() {
     assert!(a.pools[0].score == 0.0 && a.pools[0].advisory_open);
     for w in ["prod/alpha", "prod/beta", "prod/gamma"] {
         let r = row(&a, w);
-        assert_eq!(
-            r.advisory_reason.as_deref(),
-            Some("OMENativeUnavailable"),
-            "{w}"
-        );
+        assert_eq!(r.advisory_reason, Some("OMENativeUnavailable"), "{w}");
         assert_eq!(r.score, 0.0);
         assert!(r.hint_targets.is_empty());
     }
@@ -162,14 +152,14 @@ fn dispatcher_pass_wide_withhold_reasons() {
     set_journal(&mut doc, STALLED);
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason.as_deref(),
+        row(&a, "prod/gamma").dispatch_reason,
         Some("UnresolvedRequest")
     );
 
     set_journal(&mut doc, r#"{"version":"v1","entries":null}"#);
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason.as_deref(),
+        row(&a, "prod/gamma").dispatch_reason,
         Some("JournalUnavailable")
     );
 
@@ -179,7 +169,7 @@ fn dispatcher_pass_wide_withhold_reasons() {
     );
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason.as_deref(),
+        row(&a, "prod/gamma").dispatch_reason,
         Some("FailureBackoff")
     );
 
@@ -188,7 +178,7 @@ fn dispatcher_pass_wide_withhold_reasons() {
         ["alfred.ome.io/cooldown-minutes"] = "soon".into();
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason.as_deref(),
+        row(&a, "prod/gamma").dispatch_reason,
         Some("InvalidCooldown")
     );
 }
@@ -242,10 +232,7 @@ fn health_cooldown_floor_and_override() {
     terminal_migration(&mut doc, "gamma-engine", "2026-09-28T10:12:00Z");
     let a = run(&doc);
     let r = a.moves.iter().find(|r| r.policy == "nodehealth").unwrap();
-    assert_eq!(
-        (r.outcome, r.reject_reason.as_deref()),
-        ("rejected", Some("Cooldown"))
-    );
+    assert_eq!((r.outcome, r.reject_reason), ("rejected", Some("Cooldown")));
     // 7 minutes ago: past the floor, inside the 30-minute normal window ⇒ overridden.
     terminal_migration(&mut doc, "gamma-engine", "2026-09-28T10:08:00Z");
     let a = run(&doc);
@@ -266,7 +253,7 @@ fn placement_cooldown_rejects_recently_started_pods() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.reject_reason.as_deref()),
+        (gamma.outcome, gamma.reject_reason),
         ("rejected", Some("PlacementCooldown"))
     );
 }
@@ -283,7 +270,7 @@ fn caps_count_everyone_s_migrations() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.reject_reason.as_deref()),
+        (gamma.outcome, gamma.reject_reason),
         ("rejected", Some("HourlyCap"))
     );
 
@@ -300,7 +287,7 @@ fn caps_count_everyone_s_migrations() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.reject_reason.as_deref()),
+        (gamma.outcome, gamma.reject_reason),
         ("rejected", Some("InFlightCap"))
     );
 }
@@ -320,7 +307,7 @@ fn an_active_request_elsewhere_withholds_the_next_submission() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.dispatch_reason.as_deref()),
+        (gamma.outcome, gamma.dispatch_reason),
         ("withheld", Some("InFlightCap"))
     );
 }
@@ -391,7 +378,7 @@ fn raw_and_lws_workloads_get_their_advice() {
         .filter(|r| r.workload.as_ref() == "prod/legacy")
         .collect();
     assert!(raw.iter().any(|r| r.policy == "nodehealth"
-        && r.advisory_reason.as_deref() == Some("RawDeploymentMigrationUnsupported")));
+        && r.advisory_reason == Some("RawDeploymentMigrationUnsupported")));
 }
 
 fn journal_entry(
@@ -439,7 +426,7 @@ fn circuit_breaker_from_the_journal_outcomes() {
     );
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
-    assert_eq!(gamma.reject_reason.as_deref(), Some("CircuitBreakerOpen"));
+    assert_eq!(gamma.reject_reason, Some("CircuitBreakerOpen"));
 }
 
 #[test]
@@ -462,7 +449,7 @@ fn node_cooldown_from_alfred_s_own_recent_dispatch() {
     );
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
-    assert_eq!(gamma.reject_reason.as_deref(), Some("NodeCooldown"));
+    assert_eq!(gamma.reject_reason, Some("NodeCooldown"));
     // Outside perNodeCooldownMinutes (10) the node is free again.
     let entry = journal_entry(
         1,

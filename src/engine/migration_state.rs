@@ -7,7 +7,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::engine::migration_request::{parse_request_annotation, REQUEST_ANNOTATION_PREFIX};
-use crate::engine::model::{ClusterSnapshot, MigrationStatus, Time, COMPONENTS};
+use crate::engine::model::{ClusterSnapshot, InferenceService, MigrationStatus, Time, COMPONENTS};
 use crate::engine::omenative::{IsvcComponents, WorkloadMigrations};
 
 const MANUAL_PHASES: [&str; 6] = [
@@ -104,14 +104,39 @@ pub fn workload_migrations(
             );
         }
     }
+    request_annotations(w, components, &row_uuids, &mut out);
+    out
+}
+
+/// Whether `now − last < window_minutes` (a per-workload cooldown is running).
+pub fn in_cooldown(last: Option<Time>, window_minutes: i64, now: Time) -> bool {
+    match last {
+        Some(t) if window_minutes > 0 => {
+            now.signed_duration_since(t) < chrono::Duration::minutes(window_minutes)
+        }
+        _ => false,
+    }
+}
+
+/// Adds the request annotations of `w` that no IR row supersedes: well-formed ones are active
+/// migrations, malformed ones invalidate the workload's migration state.
+fn request_annotations(
+    w: &InferenceService,
+    components: &IsvcComponents,
+    row_uuids: &HashSet<String>,
+    out: &mut WorkloadMigrations,
+) {
     let has_requests = w
         .annotations
         .keys()
         .any(|k| k.starts_with(REQUEST_ANNOTATION_PREFIX));
     if !has_requests {
-        return out; // The common case: no request annotation to check.
+        return; // The common case: no request annotation to check.
     }
-    let instances: HashMap<&str, HashSet<i64>> = mine()
+    let instances: HashMap<&str, HashSet<i64>> = components
+        .iter()
+        .enumerate()
+        .filter_map(|(c, comp)| Some((c, comp.as_ref()?)))
         .map(|(c, comp)| {
             (
                 COMPONENTS[c],
@@ -139,19 +164,10 @@ pub fn workload_migrations(
             }
             None => {
                 out.malformed_request = true;
-                invalid(&mut out, format!("request annotation {key} is malformed"));
+                out.state_valid = false;
+                out.invalid_reason
+                    .get_or_insert(format!("request annotation {key} is malformed"));
             }
         }
-    }
-    out
-}
-
-/// Whether `now − last < window_minutes` (a per-workload cooldown is running).
-pub fn in_cooldown(last: Option<Time>, window_minutes: i64, now: Time) -> bool {
-    match last {
-        Some(t) if window_minutes > 0 => {
-            now.signed_duration_since(t) < chrono::Duration::minutes(window_minutes)
-        }
-        _ => false,
     }
 }
