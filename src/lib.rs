@@ -3,6 +3,7 @@
 //! Module groups (import rules in docs/architecture.md, enforced by tests/architecture.rs):
 //! - `engine`: pure computation (Alfred's and the OME scheduler's rules).
 //! - `cluster`: the only place that talks to Kubernetes or reads its object formats.
+//! - `protocol`: plain-data messages between data sources (cluster, demo) and the app.
 //! - `report`: headless renderings of an analysis (`analyze -o table|json`).
 //! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
 //! - `cli`: command-line definitions and the headless commands.
@@ -10,5 +11,6 @@
 pub mod cli;
 pub mod cluster;
 pub mod engine;
+pub mod protocol;
 pub mod report;
 pub mod sim;

@@ -95,6 +95,21 @@ const RULES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "protocol",
+        &[
+            "crate::cluster",
+            "crate::app",
+            "crate::ui",
+            "crate::config",
+            "crate::history",
+            "tokio",
+            "kube::",
+            "k8s_openapi",
+            "ratatui",
+            "crossterm",
+        ],
+    ),
+    (
         "ui",
         &[
             "crate::cluster",
@@ -108,6 +123,10 @@ const RULES: &[(&str, &[&str])] = &[
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let single = dir.with_extension("rs");
+    if single.is_file() {
+        out.push(single);
+    }
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
