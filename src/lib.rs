@@ -1,6 +1,7 @@
 //! ome-top: a live terminal dashboard for GPU Kubernetes fleets that run OME model serving.
 //!
 //! Module groups (import rules in docs/architecture.md, enforced by tests/architecture.rs):
+//! - `action`: the operator's vocabulary (keymaps and the palette name these).
 //! - `engine`: pure computation (Alfred's and the OME scheduler's rules).
 //! - `cluster`: the only place that talks to Kubernetes or reads its object formats.
 //! - `protocol`: plain-data messages between data sources (cluster, demo) and the app.
@@ -8,6 +9,7 @@
 //! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
 //! - `cli`: command-line definitions and the headless commands.
 
+pub mod action;
 pub mod cli;
 pub mod cluster;
 pub mod engine;

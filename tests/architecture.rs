@@ -95,6 +95,10 @@ const RULES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "action",
+        &["crate::", "tokio", "kube::", "ratatui", "crossterm"],
+    ),
+    (
         "protocol",
         &[
             "crate::cluster",

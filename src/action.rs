@@ -1,0 +1,164 @@
+//! The operator's vocabulary: every intent a key, a mouse click or the `:` palette can express.
+//! Keymaps name actions by their kebab-case names; the help screen and footer describe them.
+//!
+//! Owns: `Action`, its names and descriptions. A leaf module: must not import anything else in
+//! the crate (only `std`).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Declares `Action` with its kebab-case name and default description, in one table.
+macro_rules! actions {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal, $desc:literal;)+) => {
+        /// What the operator wants. Names are stable: keymaps and the palette use them.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Action {
+            $($(#[$doc])* $variant,)+
+        }
+
+        impl Action {
+            /// Every action, in help-screen order.
+            pub const ALL: &'static [Action] = &[$(Action::$variant,)+];
+
+            /// The kebab-case name used in keymaps and the palette.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Action::$variant => $name,)+
+                }
+            }
+
+            /// A one-line description (the keymap's `desc` overrides it).
+            pub fn description(self) -> &'static str {
+                match self {
+                    $(Action::$variant => $desc,)+
+                }
+            }
+        }
+    };
+}
+
+actions! {
+    /// Leave ome-top.
+    Quit => "quit", "Quit";
+    /// Show the key help overlay.
+    Help => "help", "Show keys";
+    /// Open the `:` command palette.
+    CommandPalette => "command-palette", "Command palette";
+    /// Start a `/` filter on the current table.
+    Filter => "filter", "Filter rows";
+    /// Close the overlay, detail or filter; go back.
+    Back => "back", "Back";
+    /// Move the selection down.
+    Down => "down", "Down";
+    /// Move the selection up.
+    Up => "up", "Up";
+    /// Page down.
+    PageDown => "page-down", "Page down";
+    /// Page up.
+    PageUp => "page-up", "Page up";
+    /// First row.
+    Top => "top", "First row";
+    /// Last row.
+    Bottom => "bottom", "Last row";
+    /// Open the selected row (detail, or drill down).
+    Open => "open", "Open / drill down";
+    /// Next view.
+    NextView => "next-view", "Next view";
+    /// Previous view.
+    PrevView => "prev-view", "Previous view";
+    /// Pools view.
+    ViewPools => "view-pools", "Pools";
+    /// Nodes view.
+    ViewNodes => "view-nodes", "Nodes";
+    /// Moves view.
+    ViewMoves => "view-moves", "Moves";
+    /// Journal view.
+    ViewJournal => "view-journal", "Journal";
+    /// Gangs view.
+    ViewGangs => "view-gangs", "Gangs";
+    /// Lints view.
+    ViewLints => "view-lints", "Lints";
+    /// Sort by the next column.
+    SortNext => "sort-next", "Sort by next column";
+    /// Reverse the sort order.
+    SortReverse => "sort-reverse", "Reverse sort";
+    /// Freeze rows (updates keep arriving but do not move the table).
+    Freeze => "freeze", "Freeze / unfreeze";
+    /// Expand or collapse a tree node.
+    Toggle => "toggle", "Expand / collapse";
+    /// Cordon the selected node.
+    CordonNode => "cordon-node", "Cordon node";
+    /// Uncordon the selected node.
+    UncordonNode => "uncordon-node", "Uncordon node";
+    /// Approve the selected move (writes a migration request).
+    ApproveMove => "approve-move", "Approve move";
+    /// Reject the selected move (dismiss locally or opt the workload out).
+    RejectMove => "reject-move", "Reject move";
+    /// Clear the selected stalled journal entry.
+    ClearJournalEntry => "clear-journal-entry", "Clear stalled entry";
+    /// Confirm the open dialog.
+    Confirm => "confirm", "Confirm";
+    /// Cancel the open dialog.
+    Cancel => "cancel", "Cancel";
+    /// Cycle to the next theme.
+    NextTheme => "next-theme", "Next theme";
+}
+
+/// An action name that is not in the vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownAction(pub String);
+
+impl fmt::Display for UnknownAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown action `{}`", self.0)
+    }
+}
+
+impl std::error::Error for UnknownAction {}
+
+impl FromStr for Action {
+    type Err = UnknownAction;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Action::ALL
+            .iter()
+            .copied()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| UnknownAction(s.to_string()))
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_round_trips_and_is_kebab_case() {
+        for a in Action::ALL {
+            assert_eq!(a.name().parse::<Action>(), Ok(*a));
+            assert!(a.name().chars().all(|c| c.is_ascii_lowercase() || c == '-'));
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let mut names: Vec<_> = Action::ALL.iter().map(|a| a.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Action::ALL.len());
+    }
+
+    #[test]
+    fn unknown_names_are_errors() {
+        assert_eq!(
+            "cordon".parse::<Action>(),
+            Err(UnknownAction("cordon".into()))
+        );
+    }
+}
