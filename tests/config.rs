@@ -208,6 +208,9 @@ fn builtin_config_uses_the_defaults() {
     let names: Vec<&str> = config.themes.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["default", "light", "high-contrast", "colorblind"]);
     assert!(config.notices.is_empty());
+    for (name, _) in SHIPPED_KEYMAPS {
+        assert!(shipped_keymap(name).shadow_notices().is_empty(), "{name}");
+    }
 }
 
 /// Every file of tests/fixtures/configs/invalid starts with `# expect: MESSAGE`; its kind

@@ -11,7 +11,7 @@ use crossterm::event::KeyEvent;
 
 use crate::action::Action;
 
-use super::error::ConfigError;
+use super::error::{ConfigError, Notice};
 use super::key::{display_sequence, Key};
 use super::keymap_file::{check_conflicts, Entry, KeymapFile, Mode};
 
@@ -185,6 +185,48 @@ impl Keymap {
             .collect()
     }
 
+    /// Bindings a higher table hides in some mode by binding the start of their sequence, or
+    /// a sequence starting with theirs (exact rebinds are deliberate and not reported). One
+    /// notice per pair of bindings.
+    pub fn shadow_notices(&self) -> Vec<Notice> {
+        let mut notices: Vec<Notice> = Vec::new();
+        for mode in Mode::ALL {
+            for (i, high) in mode.chain().iter().enumerate() {
+                for low in &mode.chain()[i + 1..] {
+                    for notice in self.hidden(*high, *low) {
+                        if !notices.contains(&notice) {
+                            notices.push(notice);
+                        }
+                    }
+                }
+            }
+        }
+        notices
+    }
+
+    /// The bindings of `low` that a binding of `high` partly overlaps, as notices.
+    fn hidden(&self, high: Mode, low: Mode) -> Vec<Notice> {
+        let mut out = Vec::new();
+        for h in self.entries(high) {
+            let overlapping = self.entries(low).iter().filter(|l| {
+                l.keys != h.keys && (h.keys.starts_with(&l.keys) || l.keys.starts_with(&h.keys))
+            });
+            for l in overlapping {
+                out.push(Notice {
+                    file: h.origin.file.clone(),
+                    message: format!(
+                        "[{high}] entry {} `{}` hides [{low}] `{}` ({}) wherever [{high}] applies",
+                        h.origin.entry,
+                        display_sequence(&h.keys),
+                        display_sequence(&l.keys),
+                        l.action.map_or("none", Action::name),
+                    ),
+                });
+            }
+        }
+        out
+    }
+
     /// Whether pressing `binding`'s keys in `mode` triggers it (no higher table shadows it).
     fn reaches(&self, mode: Mode, binding: &Binding) -> bool {
         let keys = &binding.keys;
@@ -214,169 +256,5 @@ fn merge_mode(base: &[Entry], user: &[Entry]) -> Vec<Entry> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::error::parse_toml;
-    use crate::config::keymap_file::parse_keymap;
-
-    fn file(label: &str, text: &str) -> KeymapFile {
-        parse_keymap(label, &parse_toml(label, text).unwrap()).unwrap()
-    }
-
-    fn keys(s: &str) -> Vec<Key> {
-        s.split(' ').map(|k| k.parse().unwrap()).collect()
-    }
-
-    const BASE: &str = r#"
-[global]
-keymap = [
-  { on = "q", action = "quit" },
-  { on = ["g", "t"], action = "next-view" },
-  { on = "?", action = "help" },
-]
-[table]
-keymap = [
-  { on = "j", action = "down", desc = "Down a row" },
-  { on = ["g", "g"], action = "top" },
-  { on = "G", action = "bottom" },
-]
-[nodes]
-keymap = [{ on = "q", action = "back" }]
-"#;
-
-    #[test]
-    fn multi_key_sequences_wait_then_resolve() {
-        let km = Keymap::from_file("base", &file("base.toml", BASE));
-        assert_eq!(km.resolve_keys(Mode::Nodes, &keys("g")), Resolution::Prefix);
-        assert_eq!(
-            km.resolve_keys(Mode::Nodes, &keys("g g")),
-            Resolution::Action(Action::Top)
-        );
-        // The table's `g g` makes `g` a prefix there, so `g t` falls through to global.
-        assert_eq!(
-            km.resolve_keys(Mode::Nodes, &keys("g t")),
-            Resolution::Action(Action::NextView)
-        );
-        assert_eq!(
-            km.resolve_keys(Mode::Nodes, &keys("g x")),
-            Resolution::Unbound
-        );
-        assert_eq!(km.resolve_keys(Mode::Nodes, &[]), Resolution::Unbound);
-    }
-
-    #[test]
-    fn a_mode_table_shadows_its_fallbacks() {
-        let km = Keymap::from_file("base", &file("base.toml", BASE));
-        assert_eq!(
-            km.resolve_keys(Mode::Nodes, &keys("q")),
-            Resolution::Action(Action::Back)
-        );
-        assert_eq!(
-            km.resolve_keys(Mode::Pools, &keys("q")),
-            Resolution::Action(Action::Quit)
-        );
-        // Global alone: `g` only starts `g t` there.
-        assert_eq!(
-            km.resolve_keys(Mode::Global, &keys("g")),
-            Resolution::Prefix
-        );
-        assert_eq!(
-            km.resolve_keys(Mode::Global, &keys("g g")),
-            Resolution::Unbound
-        );
-        // Modal tables do not fall back.
-        assert_eq!(
-            km.resolve_keys(Mode::Confirm, &keys("q")),
-            Resolution::Unbound
-        );
-    }
-
-    #[test]
-    fn terminal_events_resolve_like_keys() {
-        let km = Keymap::from_file("base", &file("base.toml", BASE));
-        let events: Vec<KeyEvent> = keys("G").iter().map(|k| k.to_event()).collect();
-        assert_eq!(
-            km.resolve(Mode::Table, &events),
-            Resolution::Action(Action::Bottom)
-        );
-    }
-
-    #[test]
-    fn help_lists_reachable_bindings_with_descriptions() {
-        let km = Keymap::from_file("base", &file("base.toml", BASE));
-        let help = km.bindings(Mode::Nodes);
-        let shown: Vec<(&str, Action)> = help.iter().map(|b| (b.keys.as_str(), b.action)).collect();
-        assert_eq!(
-            shown,
-            vec![
-                ("q", Action::Back),
-                ("j", Action::Down),
-                ("g g", Action::Top),
-                ("G", Action::Bottom),
-                ("g t", Action::NextView),
-                ("?", Action::Help),
-            ]
-        );
-        assert_eq!(help[1].desc, "Down a row");
-        assert_eq!(help[2].desc, Action::Top.description());
-        assert_eq!(
-            km.keys_for(Mode::Nodes, Action::Top),
-            vec!["g g".to_string()]
-        );
-    }
-
-    #[test]
-    fn user_entries_replace_per_mode_and_sequence() {
-        let base = Keymap::from_file("base", &file("base.toml", BASE));
-        let user = file(
-            "user.toml",
-            r#"
-[table]
-keymap = [
-  { on = "j", action = "page-down" },
-  { on = "G", action = "none" },
-  { on = "<C-e>", action = "down" },
-]
-"#,
-        );
-        let km = Keymap::overlay("base", &base, &user).unwrap();
-        let table = |s: &str| km.resolve_keys(Mode::Table, &keys(s));
-        assert_eq!(table("j"), Resolution::Action(Action::PageDown));
-        assert_eq!(table("G"), Resolution::Unbound);
-        assert_eq!(table("<C-e>"), Resolution::Action(Action::Down));
-        assert_eq!(table("g g"), Resolution::Action(Action::Top));
-        assert_eq!(table("q"), Resolution::Action(Action::Quit));
-        // The base is untouched.
-        assert_eq!(
-            base.resolve_keys(Mode::Table, &keys("G")),
-            Resolution::Action(Action::Bottom)
-        );
-    }
-
-    #[test]
-    fn a_user_key_that_starts_a_base_sequence_is_an_error() {
-        let base = Keymap::from_file("base", &file("base.toml", BASE));
-        let user = file(
-            "user.toml",
-            "[table]\nkeymap = [{ on = \"g\", action = \"top\" }]\n",
-        );
-        let err = Keymap::overlay("base", &base, &user).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "user.toml: [table] entry 1: on = \"g\": is the start of \"g g\", bound by \
-             base.toml entry 2 (top); expected each key sequence bound once per mode, and \
-             none the start of another"
-        );
-        // Unbinding the longer sequence first makes room for it.
-        let user = file(
-            "user.toml",
-            "[table]\nkeymap = [{ on = [\"g\", \"g\"], action = \"none\" }, \
-             { on = \"g\", action = \"top\" }]\n",
-        );
-        let km = Keymap::overlay("base", &base, &user).unwrap();
-        assert_eq!(
-            km.resolve_keys(Mode::Table, &keys("g")),
-            Resolution::Action(Action::Top)
-        );
-    }
-}
+#[path = "keymap_tests.rs"]
+mod tests;

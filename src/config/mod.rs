@@ -118,6 +118,7 @@ pub fn load(paths: &ConfigPaths, overrides: &Overrides) -> Result<Config, Config
             no_such(&keymap_source, "keymap", &keymap_name, &names)
         })?;
 
+    notices.extend(keymap.shadow_notices());
     Ok(Config {
         settings,
         theme,
