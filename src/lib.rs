@@ -4,6 +4,7 @@
 //! - `action`: the operator's vocabulary (keymaps and the palette name these).
 //! - `engine`: pure computation (Alfred's and the OME scheduler's rules).
 //! - `cluster`: the only place that talks to Kubernetes or reads its object formats.
+//! - `config`: `config.toml`, themes and keymaps (embedded presets, user overrides).
 //! - `protocol`: plain-data messages between data sources (cluster, demo) and the app.
 //! - `report`: headless renderings of an analysis (`analyze -o table|json`).
 //! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
@@ -12,6 +13,7 @@
 pub mod action;
 pub mod cli;
 pub mod cluster;
+pub mod config;
 pub mod engine;
 pub mod protocol;
 pub mod report;

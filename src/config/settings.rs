@@ -1,0 +1,218 @@
+//! `config.toml`: which theme and keymap, how often to redraw, how long to keep history, the
+//! default namespaces and which contexts are read-only. Every key is optional; an unknown key
+//! is an error because a misspelt `read-only` must not leave a production context writable.
+//!
+//! Owns: `Settings`, `parse_settings`. Must not import the engine, cluster, app, ui, tokio or
+//! kube.
+
+use std::collections::BTreeMap;
+
+use super::error::{kind_of, reject_unknown_keys, show_value, ConfigError};
+
+/// The keys of `config.toml`.
+const KEYS: &[&str] = &[
+    "theme",
+    "keymap",
+    "max-redraws-per-second",
+    "history-retention-days",
+    "alfred-namespace",
+    "scheduler-namespace",
+    "read-only",
+];
+
+/// The settings of `config.toml`, defaults filled in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// The theme's name (default `default`).
+    pub theme: String,
+    /// The keymap's name (default `default`).
+    pub keymap: String,
+    /// Upper bound on redraws per second, 1..=120 (default 10). Updates arriving faster
+    /// are coalesced.
+    pub max_redraws_per_second: u32,
+    /// Days of local history kept, 1..=3650 (default 30).
+    pub history_retention_days: u32,
+    /// Alfred's namespace when `--alfred-namespace` is not given (default `ome`).
+    pub alfred_namespace: String,
+    /// The OME scheduler's namespace when `--scheduler-namespace` is not given (default `ome`).
+    pub scheduler_namespace: String,
+    /// Kubeconfig context name → read-only. Contexts not listed are writable unless
+    /// `--readonly` is given.
+    pub read_only: BTreeMap<String, bool>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            theme: "default".into(),
+            keymap: "default".into(),
+            max_redraws_per_second: 10,
+            history_retention_days: 30,
+            alfred_namespace: "ome".into(),
+            scheduler_namespace: "ome".into(),
+            read_only: BTreeMap::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// Whether `context` is configured read-only.
+    pub fn read_only_for(&self, context: &str) -> bool {
+        self.read_only.get(context).copied().unwrap_or(false)
+    }
+}
+
+/// Parses `config.toml`; absent keys keep their defaults.
+pub fn parse_settings(file: &str, table: &toml::Table) -> Result<Settings, ConfigError> {
+    reject_unknown_keys(file, "", table, KEYS)?;
+    let mut s = Settings::default();
+    let name = "a name like \"default\"";
+    if let Some(v) = table.get("theme") {
+        s.theme = string(file, "theme", v, name)?;
+    }
+    if let Some(v) = table.get("keymap") {
+        s.keymap = string(file, "keymap", v, name)?;
+    }
+    if let Some(v) = table.get("max-redraws-per-second") {
+        s.max_redraws_per_second = integer(file, "max-redraws-per-second", v, 1, 120)?;
+    }
+    if let Some(v) = table.get("history-retention-days") {
+        s.history_retention_days = integer(file, "history-retention-days", v, 1, 3650)?;
+    }
+    if let Some(v) = table.get("alfred-namespace") {
+        s.alfred_namespace = namespace(file, "alfred-namespace", v)?;
+    }
+    if let Some(v) = table.get("scheduler-namespace") {
+        s.scheduler_namespace = namespace(file, "scheduler-namespace", v)?;
+    }
+    if let Some(v) = table.get("read-only") {
+        s.read_only = read_only(file, v)?;
+    }
+    Ok(s)
+}
+
+/// A non-empty string.
+fn string(file: &str, key: &str, v: &toml::Value, expected: &str) -> Result<String, ConfigError> {
+    match v.as_str() {
+        Some(text) if !text.trim().is_empty() => Ok(text.to_string()),
+        _ => Err(wrong(file, key, v, "string", expected)),
+    }
+}
+
+/// An integer in `min..=max`.
+fn integer(file: &str, key: &str, v: &toml::Value, min: u32, max: u32) -> Result<u32, ConfigError> {
+    let expected = format!("an integer from {min} to {max}");
+    v.as_integer()
+        .and_then(|i| u32::try_from(i).ok())
+        .filter(|i| (min..=max).contains(i))
+        .ok_or_else(|| wrong(file, key, v, "integer", &expected))
+}
+
+/// A Kubernetes namespace name (an RFC 1123 label).
+fn namespace(file: &str, key: &str, v: &toml::Value) -> Result<String, ConfigError> {
+    let expected = "a namespace name (lowercase letters, digits and '-', at most 63)";
+    let name = string(file, key, v, expected)?;
+    let valid = name.len() <= 63
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !name.starts_with('-')
+        && !name.ends_with('-');
+    if valid {
+        Ok(name)
+    } else {
+        Err(wrong(file, key, v, "string", expected))
+    }
+}
+
+/// `[read-only]`: context name → bool.
+fn read_only(file: &str, v: &toml::Value) -> Result<BTreeMap<String, bool>, ConfigError> {
+    let expected = "a table of context name = true/false, like `[read-only]` `prod = true`";
+    let Some(table) = v.as_table() else {
+        return Err(wrong(file, "read-only", v, "table", expected));
+    };
+    table
+        .iter()
+        .map(|(context, value)| match value.as_bool() {
+            Some(b) => Ok((context.clone(), b)),
+            None => {
+                let key = format!("read-only.{context}");
+                Err(wrong(file, &key, value, "boolean", "true or false"))
+            }
+        })
+        .collect()
+}
+
+/// The error for a value of the wrong type (`want` is the TOML type expected) or range.
+fn wrong(file: &str, key: &str, v: &toml::Value, want: &str, expected: &str) -> ConfigError {
+    let problem = if v.type_str() == want {
+        "out of range or malformed".to_string()
+    } else {
+        kind_of(v)
+    };
+    ConfigError::new(
+        file,
+        format!("{key} = {}", show_value(v)),
+        problem,
+        expected,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Settings, ConfigError> {
+        parse_settings("config.toml", &text.parse().unwrap())
+    }
+
+    #[test]
+    fn empty_file_gives_the_defaults() {
+        let s = parse("").unwrap();
+        assert_eq!(s, Settings::default());
+        assert_eq!(s.max_redraws_per_second, 10);
+        assert_eq!(s.history_retention_days, 30);
+    }
+
+    #[test]
+    fn every_key_is_read() {
+        let s = parse(
+            r#"
+theme = "light"
+keymap = "vim"
+max-redraws-per-second = 30
+history-retention-days = 7
+alfred-namespace = "alfred-system"
+scheduler-namespace = "ome-scheduler"
+[read-only]
+prod-east = true
+staging = false
+"#,
+        )
+        .unwrap();
+        assert_eq!((s.theme.as_str(), s.keymap.as_str()), ("light", "vim"));
+        assert_eq!(
+            (s.max_redraws_per_second, s.history_retention_days),
+            (30, 7)
+        );
+        assert_eq!(s.alfred_namespace, "alfred-system");
+        assert_eq!(s.scheduler_namespace, "ome-scheduler");
+        assert!(s.read_only_for("prod-east"));
+        assert!(!s.read_only_for("staging"));
+        assert!(!s.read_only_for("unlisted"));
+    }
+
+    #[test]
+    fn out_of_range_values_name_the_key() {
+        let err = parse("max-redraws-per-second = 0").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "config.toml: max-redraws-per-second = 0: out of range or malformed; \
+             expected an integer from 1 to 120"
+        );
+        let err = parse("alfred-namespace = \"Ome_NS\"").unwrap_err();
+        assert_eq!(err.path, "alfred-namespace = \"Ome_NS\"");
+        let err = parse("[read-only]\nprod = \"yes\"").unwrap_err();
+        assert_eq!(err.path, "read-only.prod = \"yes\"");
+    }
+}
