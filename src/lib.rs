@@ -5,6 +5,7 @@
 //! - `engine`: pure computation (Alfred's and the OME scheduler's rules).
 //! - `cluster`: the only place that talks to Kubernetes or reads its object formats.
 //! - `protocol`: plain-data messages between data sources (cluster, demo) and the app.
+//! - `history`: the local SQLite store (node health transitions, audit, dismissals).
 //! - `report`: headless renderings of an analysis (`analyze -o table|json`).
 //! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
 //! - `cli`: command-line definitions and the headless commands.
@@ -13,6 +14,7 @@ pub mod action;
 pub mod cli;
 pub mod cluster;
 pub mod engine;
+pub mod history;
 pub mod protocol;
 pub mod report;
 pub mod sim;
