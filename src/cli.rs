@@ -1,7 +1,8 @@
-//! Command-line definitions (clap) and the headless commands: `analyze` and `completions`.
+//! Command-line definitions (clap) and the headless commands: `analyze`, `history` and
+//! `completions`.
 //!
-//! Owns: `Cli`, `Command`, `run_analyze`, exit codes. May import `engine`, `cluster` and
-//! `report`; holds no business logic of its own.
+//! Owns: `Cli`, `Command`, `run_analyze`, exit codes (`history` lives in `cli/history.rs`).
+//! May import `engine`, `cluster`, `history` and `report`; holds no business logic of its own.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,6 +16,9 @@ use crate::engine::gang::PlacementOptions;
 use crate::engine::gang_capacity::CapacityModel;
 use crate::report::json::{analysis_json, Source};
 use crate::report::table::analysis_table;
+
+pub mod history;
+pub use history::{run_history, HistoryArgs};
 
 /// Exit code for success.
 pub const EXIT_OK: i32 = 0;
@@ -37,6 +41,8 @@ pub struct Cli {
 pub enum Command {
     /// One-shot analysis of a snapshot, printed as a table or as JSON.
     Analyze(AnalyzeArgs),
+    /// Prints a node's health history and audit rows from the local history store.
+    History(HistoryArgs),
     /// Prints shell completions.
     Completions {
         /// The shell.
@@ -44,7 +50,7 @@ pub enum Command {
     },
 }
 
-/// Output format of `analyze`.
+/// Output format of `analyze` and `history`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Output {
     /// Aligned text.

@@ -6,6 +6,7 @@
 //! - `cluster`: the only place that talks to Kubernetes or reads its object formats.
 //! - `config`: `config.toml`, themes and keymaps (embedded presets, user overrides).
 //! - `protocol`: plain-data messages between data sources (cluster, demo) and the app.
+//! - `history`: the local SQLite store (node health transitions, audit, dismissals).
 //! - `report`: headless renderings of an analysis (`analyze -o table|json`).
 //! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
 //! - `cli`: command-line definitions and the headless commands.
@@ -15,6 +16,7 @@ pub mod cli;
 pub mod cluster;
 pub mod config;
 pub mod engine;
+pub mod history;
 pub mod protocol;
 pub mod report;
 pub mod sim;

@@ -3,7 +3,7 @@
 
 use clap::Parser;
 
-use ome_top::cli::{run_analyze, run_completions, Cli, Command};
+use ome_top::cli::{run_analyze, run_completions, run_history, Cli, Command};
 
 fn main() {
     let cli = Cli::parse();
@@ -12,6 +12,11 @@ fn main() {
             #[allow(clippy::disallowed_methods)] // The one clock read, passed into the engine.
             let now = chrono::Utc::now();
             run_analyze(args, now, &mut std::io::stdout(), &mut std::io::stderr())
+        }
+        Command::History(args) => {
+            #[allow(clippy::disallowed_methods)] // The one clock read (names a corrupt file).
+            let now = chrono::Utc::now();
+            run_history(args, now, &mut std::io::stdout(), &mut std::io::stderr())
         }
         Command::Completions { shell } => run_completions(*shell, &mut std::io::stdout()),
     };

@@ -155,6 +155,26 @@ const RULES: &[(&str, &[&str])] = &[
             "Instant::now",
         ],
     ),
+    (
+        "history",
+        &[
+            "crate::app",
+            "crate::ui",
+            "crate::cluster",
+            "crate::cli",
+            "crate::report",
+            "crate::sim",
+            "tokio",
+            "kube::",
+            "k8s_openapi",
+            "ratatui",
+            "crossterm",
+            "Utc::now",
+            "Local::now",
+            "Instant::now",
+            "SystemTime::now",
+        ],
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -1,0 +1,144 @@
+//! Opening the history file: connection settings, version check, integrity check, migration,
+//! and moving a corrupt file aside (never truncating it).
+//!
+//! Owns: `open_connection`. Must not import `app`, `ui`, `cluster`, `tokio`, `kube` or
+//! `ratatui`; reads no clock (the time for the aside name is an argument).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration as StdDuration;
+
+use anyhow::{anyhow, Context, Result};
+use rusqlite::{Connection, ErrorCode};
+
+use crate::engine::model::Time;
+use crate::history::schema::{check_version, migrate, user_version};
+use crate::history::BUSY_TIMEOUT_MS;
+
+/// Why a file could not be opened.
+enum OpenError {
+    /// Not a SQLite database, or damaged: move it aside. The string says what was found.
+    Corrupt(String),
+    /// Anything else (busy, permissions, a newer schema, a full disk): report, touch nothing.
+    Other(anyhow::Error),
+}
+
+impl From<anyhow::Error> for OpenError {
+    fn from(e: anyhow::Error) -> Self {
+        OpenError::Other(e)
+    }
+}
+
+/// Classifies a SQLite error: "not a database" and "malformed" are corruption.
+fn classify(e: rusqlite::Error, doing: &str) -> OpenError {
+    match e.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => {
+            OpenError::Corrupt(e.to_string())
+        }
+        _ => OpenError::Other(anyhow!(e).context(doing.to_owned())),
+    }
+}
+
+/// Opens `path` ready for use. A corrupt file (and its `-wal`/`-shm` companions) is renamed to
+/// `<path>.corrupt-<now>` and replaced by a fresh database; `notices` then gets one sentence
+/// naming both files.
+pub fn open_connection(path: &Path, now: Time, notices: &mut Vec<String>) -> Result<Connection> {
+    match try_open(path) {
+        Ok(conn) => Ok(conn),
+        Err(OpenError::Other(e)) => Err(e),
+        Err(OpenError::Corrupt(why)) => {
+            let aside = move_aside(path, now)?;
+            notices.push(format!(
+                "history database {} was unreadable ({why}); it was moved aside to {} and a \
+                 new, empty history was started",
+                path.display(),
+                aside.display()
+            ));
+            try_open(path).map_err(|e| match e {
+                OpenError::Corrupt(why) => anyhow!(
+                    "history database {} is still unreadable after moving the old file aside: \
+                     {why}",
+                    path.display()
+                ),
+                OpenError::Other(e) => e,
+            })
+        }
+    }
+}
+
+/// One attempt: settings that only read come first, so a refused file (newer schema) is left
+/// byte-for-byte untouched; WAL mode and migrations write.
+fn try_open(path: &Path) -> Result<Connection, OpenError> {
+    let shown = path.display().to_string();
+    let mut conn = Connection::open(path).map_err(|e| classify(e, "opening the history file"))?;
+    conn.busy_timeout(StdDuration::from_millis(BUSY_TIMEOUT_MS))
+        .map_err(|e| classify(e, "setting the busy timeout"))?;
+    let version = user_version(&conn).map_err(|e| match e.downcast::<rusqlite::Error>() {
+        Ok(sqlite) => classify(sqlite, "reading the schema version"),
+        Err(other) => OpenError::Other(other),
+    })?;
+    check_version(version, &shown)?;
+    quick_check(&conn)?;
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+        .map_err(|e| classify(e, "switching to WAL mode"))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(OpenError::Other(anyhow!(
+            "history database {shown}: WAL mode refused (journal mode is {mode})"
+        )));
+    }
+    conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
+        .map_err(|e| classify(e, "setting pragmas"))?;
+    migrate(&mut conn, &shown)?;
+    Ok(conn)
+}
+
+/// `PRAGMA quick_check`: one row `ok`, or rows describing the damage.
+fn quick_check(conn: &Connection) -> Result<(), OpenError> {
+    let mut stmt = conn
+        .prepare("PRAGMA quick_check")
+        .map_err(|e| classify(e, "checking the history file"))?;
+    let rows: Vec<String> = stmt
+        .query_map([], |r| r.get(0))
+        .and_then(|rows| rows.collect())
+        .map_err(|e| classify(e, "checking the history file"))?;
+    match rows.as_slice() {
+        [ok] if ok == "ok" => Ok(()),
+        [] => Err(OpenError::Corrupt("quick_check returned nothing".into())),
+        [first, ..] => Err(OpenError::Corrupt(format!("quick_check: {first}"))),
+    }
+}
+
+/// Renames `path` and its `-wal`/`-shm` files to `<path>.corrupt-<YYYYMMDDTHHMMSSZ>[-n]`
+/// (a stale WAL next to a fresh file would be replayed into it). Returns the new main name.
+fn move_aside(path: &Path, now: Time) -> Result<PathBuf> {
+    let stamp = now.format("%Y%m%dT%H%M%SZ").to_string();
+    let base = format!("{}.corrupt-{stamp}", path.display());
+    let aside = (0..1000)
+        .map(|n| match n {
+            0 => PathBuf::from(&base),
+            n => PathBuf::from(format!("{base}-{n}")),
+        })
+        .find(|p| !p.exists())
+        .with_context(|| format!("no free name to move {} aside", path.display()))?;
+    std::fs::rename(path, &aside).with_context(|| {
+        format!(
+            "moving the unreadable history file {} aside to {}",
+            path.display(),
+            aside.display()
+        )
+    })?;
+    for suffix in ["-wal", "-shm"] {
+        let companion = PathBuf::from(format!("{}{suffix}", path.display()));
+        if companion.exists() {
+            let target = PathBuf::from(format!("{}{suffix}", aside.display()));
+            std::fs::rename(&companion, &target).with_context(|| {
+                format!(
+                    "moving {} aside to {}",
+                    companion.display(),
+                    target.display()
+                )
+            })?;
+        }
+    }
+    Ok(aside)
+}
