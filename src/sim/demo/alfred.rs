@@ -25,10 +25,13 @@ use crate::sim::demo::build::MAINTENANCE_LABEL;
 use crate::sim::demo::{DemoWorld, Source, DEMO_NAMESPACE};
 
 /// The demo's `alfred-config` `config.yaml`: execute mode, a one-minute decision loop (so the
-/// demo moves), and one maintenance trigger on a node label.
+/// demo moves), a simulation profile for the default scheduler (so Alfred can dispatch), an
+/// aggressive defragmentation cost, and one maintenance trigger on a node label.
 pub fn config_yaml() -> String {
     format!(
-        "schemaVersion: 1\nmode: execute\ndecisionLoopInterval: 1m\npolicies:\n  \
+        "schemaVersion: 1\nmode: execute\ndecisionLoopInterval: 1m\nscheduling:\n  profiles:\n    \
+         default-scheduler:\n      backend: kube-v135\n      schedulerVersion: v1.35.4\n      \
+         configurationID: sha256:5f1d0c3e\npolicies:\n  \
          defragmentation:\n    fragmentationThreshold: 0.2\n    aggressiveness: aggressive\n  nodeHealth:\n    maintenance:\n      \
          triggers:\n      - name: os-patching\n        label:\n          key: {MAINTENANCE_LABEL}\n"
     )

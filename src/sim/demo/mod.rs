@@ -24,6 +24,8 @@ mod migrate;
 mod objects;
 mod ops;
 mod place;
+#[cfg(test)]
+mod tests;
 
 pub use feed::SOURCE_NAMES;
 pub use migrate::MigrationPhase;

@@ -190,7 +190,13 @@ impl DemoWorld {
                 let steady = mine.len() as i64 == per_instance
                     && mine.iter().all(|p| p.node.is_some() && p.ready);
                 row.pod_count = mine.len() as i64;
-                row.phase = if steady { "Ready" } else { "Creating" }.into();
+                let draining = !mine.is_empty() && mine.iter().all(|p| p.terminating);
+                row.phase = match (draining, steady) {
+                    (true, _) => "Deleting",
+                    (false, true) => "Ready",
+                    (false, false) => "Creating",
+                }
+                .into();
                 row.serving_pod_count = if steady { per_instance } else { 0 };
                 row.available_pod_count = row.serving_pod_count;
             }
