@@ -148,3 +148,20 @@ fn generated_gaudi_pods_request_habana_gaudi() {
     }
     assert!(gaudi > 0);
 }
+
+#[test]
+fn replica_rows_pass_alfreds_row_checks_through_churn() {
+    let mut w = DemoWorld::new(6, 60, start());
+    for k in 1..=30 {
+        w.step(start() + Duration::seconds(20 * k));
+        for ir in &w.snap.replicas {
+            let rows = ir.status.rows.as_ref().unwrap();
+            assert!(
+                crate::engine::irstatus::check_rows(rows).is_ok(),
+                "{}",
+                ir.name
+            );
+            assert_eq!(ir.status.counters[0], rows.len() as i64, "{}", ir.name);
+        }
+    }
+}
