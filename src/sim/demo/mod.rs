@@ -34,6 +34,11 @@ pub use migrate::MigrationPhase;
 pub const DEMO_NAMESPACE: &str = "ome";
 /// The default number of nodes of `ome-top demo`.
 pub const DEFAULT_NODES: usize = 120;
+/// Fewest nodes a world has: room for the gang racks and the special nodes of every pool.
+pub const MIN_NODES: usize = 40;
+/// Most nodes a world has: building and stepping are linear scans sized for a demo, not for
+/// the benchmark fleets (`sim::fleet` builds those).
+pub const MAX_NODES: usize = 2_000;
 /// Sim time after `start` at which the failing node's `GpuUnhealthy` condition turns `True`.
 pub const UNHEALTHY_AFTER_MINUTES: i64 = 3;
 /// Longest stretch of sim time one `step` simulates; a longer gap is truncated (a paused demo
@@ -106,8 +111,9 @@ pub struct DemoWorld {
 }
 
 impl DemoWorld {
-    /// Builds the fleet for `seed` with about `nodes` GPU nodes (at least 12), observed at
-    /// `start`, and runs the Alfred stand-in's first decision pass.
+    /// Builds the fleet for `seed` with `nodes` GPU nodes (clamped to
+    /// `MIN_NODES..=MAX_NODES`), observed at `start`, and runs the Alfred stand-in's first
+    /// decision pass.
     pub fn new(seed: u64, nodes: usize, start: Time) -> Self {
         let mut world = DemoWorld {
             seed,
@@ -133,7 +139,7 @@ impl DemoWorld {
             migrations: Vec::new(),
             changed: [Some(start); SOURCE_NAMES.len()],
         };
-        build::populate(&mut world, nodes.max(12));
+        build::populate(&mut world, nodes.clamp(MIN_NODES, MAX_NODES));
         world.sync_replicas();
         world.alfred_pass(start);
         world

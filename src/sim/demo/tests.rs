@@ -165,3 +165,15 @@ fn replica_rows_pass_alfreds_row_checks_through_churn() {
         }
     }
 }
+
+#[test]
+fn node_count_is_clamped_to_what_the_fleet_needs() {
+    for asked in [0, 1, 12] {
+        let w = DemoWorld::new(8, asked, start());
+        assert_eq!(w.snap.nodes.len(), MIN_NODES);
+        assert!(w.snap.nodes[w.failure.node]
+            .labels
+            .get("nvidia.com/gpu.product")
+            .is_some());
+    }
+}
