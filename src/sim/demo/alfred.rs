@@ -220,6 +220,11 @@ impl DemoWorld {
         let parsed = parse_request_annotation(&key, &record.payload).ok()?;
         let uuid = record.uuid.clone();
         let payload = record.payload.clone();
+        // Alfred prunes terminal entries older than an hour when it appends (alfred.md §2.3).
+        let horizon = now - Duration::hours(1);
+        self.journal
+            .entries
+            .retain(|e| e.completed.is_none_or(|done| done >= horizon));
         self.journal.entries.push(record);
         self.write_journal_cm();
         let s = self
