@@ -134,7 +134,8 @@ fn pool_selector(pool: usize) -> Vec<(Name, Name)> {
     vec![(Arc::from(key), Arc::from(POOLS[pool].0))]
 }
 
-/// A bare pod; callers fill in labels and owners.
+/// A bare pod requesting `nvidia.com/gpu`; callers fill in labels, owners and, for other
+/// accelerators, `gpu_resource`.
 pub fn base_pod(ns: &Name, name: String, node: Option<&Node>, gpus: u32, started: Time) -> Pod {
     Pod {
         namespace: ns.clone(),
@@ -164,7 +165,8 @@ pub fn base_pod(ns: &Name, name: String, node: Option<&Node>, gpus: u32, started
     }
 }
 
-fn isvc(ns: &Name, name: &str, mode: &str, leader: bool) -> InferenceService {
+/// An InferenceService in `mode` whose engine has leader/worker blocks when `leader`.
+pub fn isvc(ns: &Name, name: &str, mode: &str, leader: bool) -> InferenceService {
     InferenceService {
         namespace: ns.clone(),
         name: Arc::from(name),
@@ -265,6 +267,7 @@ fn add_raw(
             gpus,
             started,
         );
+        pod.gpu_resource = Some(Arc::from(POOLS[pool].1));
         pod.ome.isvc = Some(Arc::from(name.as_str()));
         pod.ome.component = Some(Arc::from("engine"));
         pod.node_selector = pool_selector(pool);
@@ -307,6 +310,8 @@ fn add_omenative(
             };
             let pod_name = format!("{ir_name}-{index}-{runner}-0");
             let mut pod = base_pod(ns, pod_name, node.map(|n| &snap.nodes[n]), gpus, started);
+            // Each pool's own accelerator: Gaudi pods request habana.ai/gaudi.
+            pod.gpu_resource = Some(Arc::from(POOLS[pool].1));
             pod.ome = OmeLabels {
                 isvc: Some(Arc::from(name.as_str())),
                 component: Some(Arc::from("engine")),

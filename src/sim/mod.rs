@@ -1,6 +1,7 @@
 //! Seeded simulated OME fleets for benchmarks, tests and `ome-top demo`. Deterministic for a
 //! seed; no I/O and no clock (time is handed in). Must not import `cluster`, `ui` or `tokio`.
 
+pub mod demo;
 pub mod fleet;
 pub mod replica;
 pub mod rng;

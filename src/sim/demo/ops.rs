@@ -1,0 +1,244 @@
+//! Operator ops against the demo world (product.md §6), with the API server's semantics: every
+//! write is a compare-and-swap on the resourceVersion the operator saw (a stale one is a
+//! `Conflict`, never an overwrite); approvals are validated with the engine's request parser and
+//! then run by the migration consumer; journal clearing uses the engine's checked one-entry
+//! edit and only for `stalled` entries.
+//!
+//! Owns: `DemoWorld::apply`. Pure; must not import `cluster`, `ui`, `app` or `tokio`.
+
+use std::sync::Arc;
+
+use crate::engine::analysis::ALFRED_JOURNAL;
+use crate::engine::journal::{parse_journal, Phase};
+use crate::engine::journal_clearing::ClearingDecision;
+use crate::engine::journal_edit::remove_entry_checked;
+use crate::engine::journal_snapshot::stalled_verdicts;
+use crate::engine::migration_request::{annotation_key, parse_request_annotation};
+use crate::engine::model::{Name, Time};
+use crate::protocol::{Op, OpOutcome};
+use crate::sim::demo::{DemoWorld, Source};
+
+fn conflict(object: &str, seen: &str, now: &str) -> OpOutcome {
+    OpOutcome::Conflict {
+        message: format!(
+            "changed since you looked: {object} is at resourceVersion {now}, you saw {seen}"
+        ),
+    }
+}
+
+fn refused(message: impl Into<String>) -> OpOutcome {
+    OpOutcome::Refused {
+        message: message.into(),
+    }
+}
+
+fn done(message: String, rv: &Name) -> OpOutcome {
+    OpOutcome::Done {
+        message,
+        resource_version: Some(rv.to_string()),
+    }
+}
+
+impl DemoWorld {
+    /// Applies an operator op at sim time `now` (the world's clock does not move).
+    pub fn apply(&mut self, op: &Op, now: Time) -> OpOutcome {
+        let _ = now;
+        match op {
+            Op::Cordon {
+                node,
+                resource_version,
+                ..
+            } => self.set_cordon(node, resource_version, true),
+            Op::Uncordon {
+                node,
+                resource_version,
+                ..
+            } => self.set_cordon(node, resource_version, false),
+            Op::ApproveMove {
+                namespace,
+                name,
+                uid,
+                resource_version,
+                uuid,
+                value,
+            } => self.approve((namespace, name, uid, resource_version), uuid, value),
+            Op::OptOut {
+                namespace,
+                name,
+                uid,
+                resource_version,
+                reason,
+            } => self.opt_out((namespace, name, uid, resource_version), reason),
+            Op::ClearJournalEntry {
+                namespace,
+                uuid,
+                resource_version,
+                override_checks,
+            } => self.clear_entry(namespace, uuid, resource_version, *override_checks),
+        }
+    }
+
+    fn set_cordon(&mut self, node: &str, seen: &str, cordon: bool) -> OpOutcome {
+        let Some(i) = self.snap.nodes.iter().position(|n| n.name.as_ref() == node) else {
+            return OpOutcome::Failed {
+                message: format!("nodes \"{node}\" not found"),
+            };
+        };
+        let n = &self.snap.nodes[i];
+        if n.resource_version.as_ref() != seen {
+            return conflict(&format!("node/{node}"), seen, &n.resource_version);
+        }
+        let verb = if cordon { "cordoned" } else { "uncordoned" };
+        if n.unschedulable == cordon {
+            return done(format!("node/{node} already {verb}"), &n.resource_version);
+        }
+        let rv = self.bump();
+        let n = &mut self.snap.nodes[i];
+        n.unschedulable = cordon;
+        n.resource_version = rv.clone();
+        self.touch(Source::Nodes);
+        done(format!("node/{node} {verb}"), &rv)
+    }
+
+    /// The InferenceService `ns/name` after the uid and resourceVersion tests of a JSON Patch.
+    fn patch_target(
+        &self,
+        (ns, name, uid, seen): (&str, &str, &str, &str),
+    ) -> Result<usize, OpOutcome> {
+        let Some(s) = self
+            .snap
+            .isvcs
+            .iter()
+            .position(|s| s.namespace.as_ref() == ns && s.name.as_ref() == name)
+        else {
+            return Err(OpOutcome::Failed {
+                message: format!("inferenceservices.ome.io \"{ns}/{name}\" not found"),
+            });
+        };
+        let isvc = &self.snap.isvcs[s];
+        let object = format!("inferenceservice/{ns}/{name}");
+        if isvc.uid.as_ref() != uid {
+            return Err(OpOutcome::Conflict {
+                message: format!(
+                    "changed since you looked: {object} was recreated (uid {})",
+                    isvc.uid
+                ),
+            });
+        }
+        if isvc.resource_version.as_ref() != seen {
+            return Err(conflict(&object, seen, &isvc.resource_version));
+        }
+        Ok(s)
+    }
+
+    fn approve(
+        &mut self,
+        target: (&Name, &Name, &Name, &Name),
+        uuid: &str,
+        value: &str,
+    ) -> OpOutcome {
+        let (ns, name, uid, seen) = target;
+        let key = match annotation_key(uuid) {
+            Ok(k) => k,
+            Err(e) => return refused(format!("invalid request: {e}")),
+        };
+        let parsed = match parse_request_annotation(&key, value) {
+            Ok(p) => p,
+            Err(e) => return refused(format!("invalid request: {e}")),
+        };
+        let s = match self.patch_target((ns, name, uid, seen)) {
+            Ok(s) => s,
+            Err(outcome) => return outcome,
+        };
+        let rv = self.bump();
+        let isvc = &mut self.snap.isvcs[s];
+        isvc.annotations
+            .insert(Arc::from(key.as_str()), value.to_string());
+        isvc.resource_version = rv.clone();
+        self.touch(Source::Services);
+        self.start_migration((ns.clone(), name.clone()), &parsed, false);
+        done(
+            format!(
+                "migration request {uuid} written on {ns}/{name} (instance {} from {})",
+                parsed.instance, parsed.from_node
+            ),
+            &rv,
+        )
+    }
+
+    fn opt_out(&mut self, target: (&Name, &Name, &Name, &Name), reason: &str) -> OpOutcome {
+        let (ns, name, uid, seen) = target;
+        let s = match self.patch_target((ns, name, uid, seen)) {
+            Ok(s) => s,
+            Err(outcome) => return outcome,
+        };
+        let rv = self.bump();
+        let isvc = &mut self.snap.isvcs[s];
+        isvc.annotations
+            .insert(Arc::from("alfred.ome.io/movable"), "false".into());
+        isvc.annotations.insert(
+            Arc::from("alfred.ome.io/opt-out-reason"),
+            reason.to_string(),
+        );
+        isvc.resource_version = rv.clone();
+        self.touch(Source::Services);
+        done(format!("{ns}/{name} opted out of Alfred's moves"), &rv)
+    }
+
+    fn clear_entry(
+        &mut self,
+        ns: &str,
+        uuid: &str,
+        seen: &str,
+        override_checks: bool,
+    ) -> OpOutcome {
+        let Some(cm) = self.snap.config_map(ns, ALFRED_JOURNAL) else {
+            return OpOutcome::Failed {
+                message: format!("configmaps \"{ns}/{ALFRED_JOURNAL}\" not found"),
+            };
+        };
+        if cm.resource_version.as_ref() != seen {
+            return conflict(
+                &format!("configmap/{ns}/{ALFRED_JOURNAL}"),
+                seen,
+                &cm.resource_version,
+            );
+        }
+        let Some(text) = cm.data.get("state.json").cloned() else {
+            return refused("state.json is missing: nothing to clear");
+        };
+        let journal = match parse_journal(text.as_bytes()) {
+            Ok(j) => j,
+            Err(e) => return refused(format!("refusing to edit an unreadable journal: {e}")),
+        };
+        let Some(entry) = journal.entries.iter().find(|e| e.uuid == uuid) else {
+            return refused(format!("no journal entry has uuid \"{uuid}\""));
+        };
+        if entry.phase != Phase::Stalled {
+            return refused(format!(
+                "only stalled entries can be cleared; {uuid} is {}",
+                entry.phase
+            ));
+        }
+        let verdicts = stalled_verdicts(&self.snap, &journal);
+        let decision = verdicts
+            .iter()
+            .find(|(u, _)| u == uuid)
+            .map(|(_, v)| &v.decision);
+        if let (Some(ClearingDecision::Wait(why)), false) = (decision, override_checks) {
+            return refused(format!("the §2.4 checks say wait: {why}"));
+        }
+        let out = match remove_entry_checked(&text, uuid) {
+            Ok(out) => out,
+            Err(e) => return refused(e.to_string()),
+        };
+        self.journal.entries.retain(|e| e.uuid != uuid);
+        self.set_journal_text(out);
+        let rv = self
+            .snap
+            .config_map(ns, ALFRED_JOURNAL)
+            .map(|c| c.resource_version.clone())
+            .unwrap_or_else(|| Arc::from(""));
+        done(format!("journal entry {uuid} cleared"), &rv)
+    }
+}
