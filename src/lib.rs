@@ -9,12 +9,14 @@
 //! - `history`: the local SQLite store (node health transitions, audit, dismissals).
 //! - `report`: headless renderings of an analysis (`analyze -o table|json`).
 //! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
+//! - `demo_driver`: the tokio task that drives the demo world behind the protocol channels.
 //! - `cli`: command-line definitions and the headless commands.
 
 pub mod action;
 pub mod cli;
 pub mod cluster;
 pub mod config;
+pub mod demo_driver;
 pub mod engine;
 pub mod history;
 pub mod protocol;

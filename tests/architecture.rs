@@ -95,6 +95,19 @@ const RULES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "demo_driver",
+        &[
+            "crate::app",
+            "crate::ui",
+            "crate::cluster",
+            "kube::",
+            "ratatui",
+            "Utc::now",
+            "Instant::now",
+            "SystemTime::now",
+        ],
+    ),
+    (
         "action",
         &["crate::", "tokio", "kube::", "ratatui", "crossterm"],
     ),

@@ -45,6 +45,7 @@ pub(super) fn fleet(unhealthy: bool, cordoned: bool) -> ClusterSnapshot {
         pod_groups: Vec::new(),
         config_maps: Vec::new(),
         events: Vec::new(),
+        ..ClusterSnapshot::default()
     }
 }
 

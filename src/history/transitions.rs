@@ -155,6 +155,7 @@ mod tests {
             pod_groups: Vec::new(),
             config_maps: Vec::new(),
             events: Vec::new(),
+            ..ClusterSnapshot::default()
         }
     }
 
