@@ -18,7 +18,7 @@ use crate::cluster::convert_placement::{effective_requests, placement};
 use crate::engine::gpu::is_gpu_resource;
 use crate::engine::model::{
     ConfigMap, Event, LabelInt, Labels, Name, Node, NodeCondition, OmeLabels, OwnerRef, Pod,
-    PodPhase, Taint,
+    PodPhase, Taint, VolumeClaim,
 };
 use crate::engine::quantity::{parse_quantity, whole_devices};
 
@@ -309,6 +309,16 @@ pub fn config_map(i: &mut Interner, c: &core::ConfigMap) -> ConfigMap {
         name: i.name(c.metadata.name.as_deref().unwrap_or_default()),
         resource_version: i.name(c.metadata.resource_version.as_deref().unwrap_or_default()),
         data: c.data.clone().unwrap_or_default(),
+    }
+}
+
+/// Converts a PersistentVolumeClaim (access modes only).
+pub fn volume_claim(i: &mut Interner, c: &core::PersistentVolumeClaim) -> VolumeClaim {
+    let modes = c.spec.as_ref().and_then(|s| s.access_modes.as_ref());
+    VolumeClaim {
+        namespace: i.name(c.metadata.namespace.as_deref().unwrap_or_default()),
+        name: i.name(c.metadata.name.as_deref().unwrap_or_default()),
+        access_modes: modes.into_iter().flatten().map(|m| i.name(m)).collect(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! unstructured JSON into the engine model. Lenient at the field level (unknown fields ignored,
 //! counters default to 0) as `inferencereplica.md` §7 asks, strict only about identity.
 //!
-//! Owns: `isvc`, `replica`, `pod_group`. Pure functions; must not import the UI or the app.
+//! Owns: `isvc`, `replica`, `pod_group`, `base_model`. Pure functions; must not import the UI or the app.
 
 use std::collections::BTreeMap;
 
@@ -12,8 +12,8 @@ use serde_json::Value;
 use crate::cluster::convert::{ConvertError, Interner};
 use crate::engine::irstatus::{check_rows, decode_rows};
 use crate::engine::model::{
-    ComponentSpec, InferenceReplica, InferenceService, Labels, MigrationStatus, Name, OwnerRef,
-    PodGroup, ReplicaStatus, COMPONENTS,
+    BaseModel, ComponentSpec, InferenceReplica, InferenceService, Labels, MigrationStatus,
+    ModelRef, Name, OwnerRef, PodGroup, ReplicaStatus, COMPONENTS,
 };
 
 /// Alfred's bound on decoded instance rows.
@@ -88,6 +88,27 @@ pub fn isvc(i: &mut Interner, v: &Value) -> Result<InferenceService, ConvertErro
         deployment_mode: i.opt(text(v, &["spec", "deploymentMode"])),
         components,
         annotations,
+        model: model_ref(i, v),
+    })
+}
+
+/// `spec.model`: `kind` defaults to `ClusterBaseModel` as OME's API does.
+fn model_ref(i: &mut Interner, v: &Value) -> Option<ModelRef> {
+    let name = text(v, &["spec", "model", "name"]).filter(|n| !n.is_empty())?;
+    let kind = text(v, &["spec", "model", "kind"]).unwrap_or("ClusterBaseModel");
+    Some(ModelRef {
+        kind: i.name(kind),
+        name: i.name(name),
+    })
+}
+
+/// Converts a BaseModel or ClusterBaseModel (the namespace is empty for the latter).
+pub fn base_model(i: &mut Interner, v: &Value) -> Result<BaseModel, ConvertError> {
+    let (_, ns, name) = identity("BaseModel", v)?;
+    Ok(BaseModel {
+        namespace: i.name(&ns),
+        name: i.name(&name),
+        storage_uri: text(v, &["spec", "storage", "storageUri"]).map(str::to_string),
     })
 }
 

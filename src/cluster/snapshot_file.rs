@@ -149,6 +149,15 @@ impl Reader {
             ("ome.io", "InferenceReplica") => {
                 self.snap.replicas.push(convert_ome::replica(i, v)?);
             }
+            ("", "PersistentVolumeClaim") => {
+                let pvc = typed::<core::PersistentVolumeClaim>(kind, n, v)?;
+                self.snap.volume_claims.push(convert::volume_claim(i, &pvc));
+            }
+            ("ome.io", "BaseModel" | "ClusterBaseModel") => {
+                self.snap.models.push(convert_ome::base_model(i, v)?);
+                // A file lists models when it holds any; otherwise they are unknown.
+                self.snap.models_listed = true;
+            }
             ("scheduling.x-k8s.io", "PodGroup") => {
                 self.snap.pod_groups.push(convert_ome::pod_group(i, v)?);
             }

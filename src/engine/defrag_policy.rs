@@ -8,6 +8,7 @@
 use crate::engine::eligibility::{cooldown_minutes, is_movable};
 use crate::engine::migration_state::in_cooldown;
 use crate::engine::model::Name;
+use crate::engine::model_check::model_check;
 use crate::engine::moves::{
     MoveRow, LWS_UNSUPPORTED, MOVE_COST, NON_EXECUTABLE, NO_SURGE_HEADROOM, POLICY_DEFRAG,
     RAW_UNSUPPORTED, REASON_FRAGMENTATION,
@@ -62,7 +63,19 @@ fn lws_row(ctx: &PlanContext<'_>, c: usize, open: &dyn Fn(usize) -> bool) -> Opt
     if !ctx.cfg.lws_recommendations_enabled || !advisable(ctx, comp) {
         return None;
     }
-    // The primary pool holds most of the component's GPUs (ties by pool name).
+    component_row(ctx, c, open, LWS_UNSUPPORTED)
+}
+
+/// One component-wide row (`instance -1`) with `reason`, emitted only when the component's
+/// primary pool (the pool holding most of its GPUs, ties by pool index = name order) is open;
+/// `fromNode` is the node holding most of its GPUs.
+fn component_row(
+    ctx: &PlanContext<'_>,
+    c: usize,
+    open: &dyn Fn(usize) -> bool,
+    reason: &'static str,
+) -> Option<MoveRow> {
+    let comp = &ctx.workloads.components[c];
     let mut per_pool: Vec<(usize, u32)> = Vec::new();
     let mut per_node: Vec<(usize, u32)> = Vec::new();
     for facts in ctx.component_facts(c) {
@@ -89,7 +102,7 @@ fn lws_row(ctx: &PlanContext<'_>, c: usize, open: &dyn Fn(usize) -> bool) -> Opt
         POLICY_DEFRAG,
         REASON_FRAGMENTATION,
         id,
-        LWS_UNSUPPORTED,
+        reason,
         from,
         0.0,
     ))
@@ -143,6 +156,11 @@ fn omenative_rows(
     rows: &mut Vec<MoveRow>,
 ) {
     let comp = &ctx.workloads.components[c];
+    if let Err(reason) = model_check(ctx.snap, &ctx.snap.isvcs[comp.isvc]) {
+        // Component-wide and ahead of every Instance check (alfred.md §6.4 step 1).
+        rows.extend(component_row(ctx, c, open, reason));
+        return;
+    }
     for (i, inst) in comp.instances.iter().enumerate() {
         let Some(facts) = ctx.facts_of(c, i) else {
             continue;

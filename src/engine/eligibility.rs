@@ -143,10 +143,9 @@ fn instance_checks(
     }
 }
 
-/// Defragmentation's verdict for one OMENative Instance before planning (§6.4 and §5.4):
-/// `MigrationSurfaceDisabled`, then the per-workload cooldown, then the baseline. The model
-/// checks (`ModelUnresolved`, `VolumePinned`) need BaseModel/PVC objects ome-top does not watch;
-/// models are treated as resolvable and unpinned (documented in docs/analyze-json.md).
+/// Defragmentation's verdict for one OMENative Instance before planning (§6.4 and §5.4): the
+/// model check (`ModelUnresolved`, `VolumePinned`; see `model_check`), then
+/// `MigrationSurfaceDisabled`, then the per-workload cooldown, then the baseline.
 pub fn defrag_eligibility(
     snap: &ClusterSnapshot,
     workloads: &Workloads,
@@ -155,10 +154,12 @@ pub fn defrag_eligibility(
     rules: &EligibilityRules,
     now: Time,
 ) -> Result<(), &'static str> {
+    let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
+    // The model check runs before every other defragmentation check (alfred.md §6.4).
+    crate::engine::model_check::model_check(snap, isvc)?;
     if !rules.omenative_migration_enabled {
         return Err(SURFACE_DISABLED);
     }
-    let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
     let window = cooldown_minutes(isvc, rules.per_workload_cooldown_minutes);
     let last = workloads
         .migrations

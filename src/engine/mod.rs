@@ -50,6 +50,7 @@ pub mod migration_request;
 pub mod migration_request_build;
 pub mod migration_state;
 pub mod model;
+pub mod model_check;
 pub mod moves;
 pub mod node_index;
 pub mod nodes;

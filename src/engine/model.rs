@@ -330,6 +330,48 @@ pub struct InferenceService {
     pub components: [Option<ComponentSpec>; 3],
     /// `metadata.annotations` with keys starting `alfred.ome.io/` or `ome.io/migration-request-`.
     pub annotations: BTreeMap<Name, String>,
+    /// `spec.model`: the base model it serves, if named.
+    pub model: Option<ModelRef>,
+}
+
+/// `spec.model` of an InferenceService: which BaseModel or ClusterBaseModel it serves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelRef {
+    /// `kind`: `BaseModel` (in the service's namespace) or `ClusterBaseModel` (the default
+    /// when absent); other strings are kept and never resolve.
+    pub kind: Name,
+    /// `name`.
+    pub name: Name,
+}
+
+/// A BaseModel or ClusterBaseModel (`ome.io/v1beta1`), reduced to what Alfred's model check
+/// reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseModel {
+    /// Namespace; empty for a ClusterBaseModel.
+    pub namespace: Name,
+    /// Name.
+    pub name: Name,
+    /// `spec.storage.storageUri` (`pvc://[ns:]claim/path`, `hf://…`, `oci://…`).
+    pub storage_uri: Option<String>,
+}
+
+impl BaseModel {
+    /// Whether this is a ClusterBaseModel (cluster-scoped).
+    pub fn is_cluster_scoped(&self) -> bool {
+        self.namespace.is_empty()
+    }
+}
+
+/// A PersistentVolumeClaim, reduced to its access modes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VolumeClaim {
+    /// Namespace.
+    pub namespace: Name,
+    /// Name.
+    pub name: Name,
+    /// `spec.accessModes` (e.g. `ReadWriteOnce`, `ReadWriteMany`, `ReadWriteOncePod`).
+    pub access_modes: Vec<Name>,
 }
 
 impl InferenceService {
@@ -499,6 +541,13 @@ pub struct ClusterSnapshot {
     pub config_maps: Vec<ConfigMap>,
     /// Events of interest.
     pub events: Vec<Event>,
+    /// BaseModels and ClusterBaseModels.
+    pub models: Vec<BaseModel>,
+    /// Whether models were listed: without a listing Alfred's model check cannot be
+    /// reproduced and every model is treated as resolvable.
+    pub models_listed: bool,
+    /// PersistentVolumeClaims (those a model's `pvc://` storage names).
+    pub volume_claims: Vec<VolumeClaim>,
 }
 
 impl ClusterSnapshot {

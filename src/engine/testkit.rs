@@ -87,5 +87,6 @@ pub fn isvc(ns: &str, name: &str) -> InferenceService {
         deployment_mode: None,
         components: [Some(ComponentSpec::default()), None, None],
         annotations: BTreeMap::new(),
+        model: None,
     }
 }

@@ -181,6 +181,7 @@ fn isvc(ns: &Name, name: &str, mode: &str, leader: bool) -> InferenceService {
             None,
         ],
         annotations: BTreeMap::new(),
+        model: None,
     }
 }
 
