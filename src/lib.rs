@@ -7,10 +7,12 @@
 //! - `protocol`: plain-data messages between data sources (cluster, demo) and the app.
 //! - `report`: headless renderings of an analysis (`analyze -o table|json`).
 //! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
-//! - `cli`: command-line definitions and the headless commands.
+//! - `cli`, `cli_live`: command-line definitions and the headless commands (`cli_live`: the
+//!   ones that talk to a live cluster).
 
 pub mod action;
 pub mod cli;
+pub mod cli_live;
 pub mod cluster;
 pub mod engine;
 pub mod protocol;

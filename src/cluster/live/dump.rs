@@ -64,8 +64,13 @@ fn failed(what: &str, required: bool, e: &kube::Error) -> Result<String, LiveErr
     match (required, not_found, refused) {
         (false, true, _) => Ok(format!("{what}: not installed (404), left out")),
         (false, _, true) => Ok(format!("{what}: forbidden, left out")),
-        (true, _, true) => Err(LiveError::Forbidden(format!("the identity may not list {what}"))),
-        _ => Err(LiveError::Unreachable(format!("list {what}: {}", one_line(e)))),
+        (true, _, true) => Err(LiveError::Forbidden(format!(
+            "the identity may not list {what}"
+        ))),
+        _ => Err(LiveError::Unreachable(format!(
+            "list {what}: {}",
+            one_line(e)
+        ))),
     }
 }
 
@@ -95,7 +100,11 @@ impl Collector {
         Ok(())
     }
 
-    async fn dynamic(&mut self, api: Api<DynamicObject>, ar: &ApiResource) -> Result<(), LiveError> {
+    async fn dynamic(
+        &mut self,
+        api: Api<DynamicObject>,
+        ar: &ApiResource,
+    ) -> Result<(), LiveError> {
         let what = format!("{}.{}", ar.plural, ar.group);
         match list_all(&api, None).await {
             Ok(list) => self.items.extend(list.into_iter().filter_map(|mut o| {
@@ -140,8 +149,13 @@ pub async fn dump(client: &Client, scope: &Scope) -> Result<Dump, LiveError> {
         items: Vec::new(),
         warnings: Vec::new(),
     };
-    c.typed("nodes", Api::<core::Node>::all(client.clone()), None, everything)
-        .await?;
+    c.typed(
+        "nodes",
+        Api::<core::Node>::all(client.clone()),
+        None,
+        everything,
+    )
+    .await?;
     c.typed("pods", scope.typed::<core::Pod>(client), None, everything)
         .await?;
     for ar in [

@@ -18,7 +18,7 @@ pub mod store;
 pub mod watch;
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
@@ -140,9 +140,9 @@ impl LiveSession {
         let done = |f: &Feed| matches!(f.api, ApiStatus::Connected | ApiStatus::Forbidden { .. });
         match self.wait_for(timeout, done).await {
             Some(feed) => match &feed.api {
-                ApiStatus::Forbidden { what } => Err(LiveError::Forbidden(format!(
-                    "the identity may not {what}"
-                ))),
+                ApiStatus::Forbidden { what } => {
+                    Err(LiveError::Forbidden(format!("the identity may not {what}")))
+                }
                 _ => Ok(feed),
             },
             None => {
@@ -156,8 +156,12 @@ impl LiveSession {
     }
 }
 
-async fn client_for(opts: &LiveOptions) -> Result<(Client, String), LiveError> {
-    let kubeconfig = match &opts.kubeconfig {
+async fn client_for(
+    kubeconfig: Option<&Path>,
+    context: Option<&str>,
+) -> Result<(Client, String), LiveError> {
+    let wanted_context = context;
+    let kubeconfig = match kubeconfig {
         Some(path) => Kubeconfig::read_from(path).map_err(|e| {
             LiveError::Config(format!(
                 "cannot load kubeconfig {}: {}",
@@ -168,20 +172,19 @@ async fn client_for(opts: &LiveOptions) -> Result<(Client, String), LiveError> {
         None => Kubeconfig::read()
             .map_err(|e| LiveError::Config(format!("cannot load kubeconfig: {}", one_line(&e))))?,
     };
-    if let Some(wanted) = &opts.context {
-        if !kubeconfig.contexts.iter().any(|c| &c.name == wanted) {
+    if let Some(wanted) = wanted_context {
+        if !kubeconfig.contexts.iter().any(|c| c.name == wanted) {
             return Err(LiveError::Config(format!(
                 "context {wanted:?} does not exist in the kubeconfig"
             )));
         }
     }
-    let context = opts
-        .context
-        .clone()
+    let context = wanted_context
+        .map(str::to_string)
         .or_else(|| kubeconfig.current_context.clone())
         .unwrap_or_default();
     let options = KubeConfigOptions {
-        context: opts.context.clone(),
+        context: wanted_context.map(str::to_string),
         ..KubeConfigOptions::default()
     };
     let config = Config::from_custom_kubeconfig(kubeconfig, &options)
@@ -194,13 +197,19 @@ async fn client_for(opts: &LiveOptions) -> Result<(Client, String), LiveError> {
 
 /// Loads the kubeconfig and checks that the API server answers, without watching anything
 /// (what `dump` needs).
-pub async fn client(opts: &LiveOptions) -> Result<(Client, String), LiveError> {
-    let (client, context) = client_for(opts).await?;
+pub async fn client(
+    kubeconfig: Option<&Path>,
+    context: Option<&str>,
+) -> Result<(Client, String), LiveError> {
+    let (client, context) = client_for(kubeconfig, context).await?;
     match tokio::time::timeout(REACH_TIMEOUT, client.apiserver_version()).await {
         Ok(Ok(_)) => Ok((client, context)),
-        Ok(Err(kube::Error::Api(s))) if s.is_forbidden() || s.code == 401 => Err(
-            LiveError::Forbidden(format!("the API server refused the identity: {}", s.message)),
-        ),
+        Ok(Err(kube::Error::Api(s))) if s.is_forbidden() || s.code == 401 => {
+            Err(LiveError::Forbidden(format!(
+                "the API server refused the identity: {}",
+                s.message
+            )))
+        }
         Ok(Err(e)) => Err(LiveError::Unreachable(one_line(&e))),
         Err(_) => Err(LiveError::Unreachable(format!(
             "no answer within {}s",
@@ -212,7 +221,7 @@ pub async fn client(opts: &LiveOptions) -> Result<(Client, String), LiveError> {
 /// Connects: loads the kubeconfig, checks reachability, starts the watchers, the RBAC probe
 /// (unless read-only) and the snapshot task. Must run inside a tokio runtime.
 pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
-    let (client, context) = client(&opts).await?;
+    let (client, context) = client(opts.kubeconfig.as_deref(), opts.context.as_deref()).await?;
     let permissions = if opts.read_only {
         Permissions::read_only("read-only mode (--readonly)")
     } else {
@@ -228,8 +237,11 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
     if !opts.read_only {
         let (hub, client, scope) = (hub.clone(), client.clone(), scope.clone());
         tasks.push(tokio::spawn(async move {
-            let found = rbac::probe(&client, &scope.alfred_namespace, scope.namespace.as_deref()).await;
-            *hub.permissions.lock().unwrap_or_else(PoisonError::into_inner) = found;
+            let found =
+                rbac::probe(&client, &scope.alfred_namespace, scope.namespace.as_deref()).await;
+            *hub.permissions
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = found;
             hub.changed.notify_one();
         }));
     }

@@ -62,7 +62,11 @@ pub fn permission_from(cap: Capability, status: Option<&SubjectAccessReviewStatu
 
 /// Asks the API server about every capability. A review that cannot be sent leaves its
 /// capability `Unknown` (actions stay disabled with "not yet known").
-pub async fn probe(client: &Client, alfred_namespace: &str, namespace: Option<&str>) -> Permissions {
+pub async fn probe(
+    client: &Client,
+    alfred_namespace: &str,
+    namespace: Option<&str>,
+) -> Permissions {
     let api: Api<SelfSubjectAccessReview> = Api::all(client.clone());
     let mut entries = Vec::with_capacity(Capability::ALL.len());
     for cap in Capability::ALL {

@@ -105,7 +105,12 @@ impl<T: Clone> Slot<T> {
     }
 
     /// Applies a watcher event at `now`; returns whether anything visible changed.
-    pub fn on_event<K>(&self, event: watcher::Event<K>, conv: &Conversion<K, T>, now: Time) -> bool {
+    pub fn on_event<K>(
+        &self,
+        event: watcher::Event<K>,
+        conv: &Conversion<K, T>,
+        now: Time,
+    ) -> bool {
         let mut s = self.lock();
         let done = matches!(event, watcher::Event::InitDone);
         let working = !matches!(event, watcher::Event::Init);

@@ -206,8 +206,16 @@ impl Default for Stores {
         Stores {
             nodes: Slot::new("nodes", Role::Required, "list nodes"),
             pods: Slot::new("pods", Role::Required, "list pods"),
-            isvcs: Slot::new("inferenceservices", Role::Optional, "list inferenceservices"),
-            replicas: Slot::new("inferencereplicas", Role::Optional, "list inferencereplicas"),
+            isvcs: Slot::new(
+                "inferenceservices",
+                Role::Optional,
+                "list inferenceservices",
+            ),
+            replicas: Slot::new(
+                "inferencereplicas",
+                Role::Optional,
+                "list inferencereplicas",
+            ),
             pod_groups: Slot::new("podgroups", Role::Optional, "list podgroups"),
             named: [
                 Slot::new(a, Role::Named, "list configmaps"),

@@ -39,7 +39,10 @@ fn test_convert(
         Some("skip") => Ok(None),
         other => {
             if other == Some("odd") {
-                w.push(format!("{}: odd", convert::object_id("ConfigMap", &c.metadata)));
+                w.push(format!(
+                    "{}: odd",
+                    convert::object_id("ConfigMap", &c.metadata)
+                ));
             }
             Ok(Some(convert::config_map(i, c)))
         }
@@ -72,14 +75,20 @@ fn relist(store: &mut Store<ConfigMap>, objects: &[K8sConfigMap]) -> bool {
     for o in objects {
         changed |= store.apply(Event::InitApply(o.clone()), &CONV);
     }
-    assert!(!changed, "Init and InitApply must not change the visible contents");
+    assert!(
+        !changed,
+        "Init and InitApply must not change the visible contents"
+    );
     store.apply(Event::InitDone, &CONV)
 }
 
 #[test]
 fn relist_replaces_the_contents_exactly() {
     let mut store = Store::default();
-    assert!(relist(&mut store, &[cm("a", "1"), cm("b", "1"), cm("c", "1")]));
+    assert!(relist(
+        &mut store,
+        &[cm("a", "1"), cm("b", "1"), cm("c", "1")]
+    ));
     assert_eq!(store.len(), 3);
     // While disconnected, "a" was deleted, "b" changed and "d" created.
     store.apply(Event::Init, &CONV);
