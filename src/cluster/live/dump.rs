@@ -165,6 +165,13 @@ pub async fn dump(client: &Client, scope: &Scope) -> Result<Dump, LiveError> {
     ] {
         c.dynamic(scope.dynamic(client, &ar), &ar).await?;
     }
+    let ar = sources::base_model_resource();
+    c.dynamic(scope.dynamic(client, &ar), &ar).await?;
+    let ar = sources::cluster_base_model_resource();
+    c.dynamic(Api::all_with(client.clone(), &ar), &ar).await?;
+    let claims = scope.typed::<core::PersistentVolumeClaim>(client);
+    c.typed("persistentvolumeclaims", claims, None, everything)
+        .await?;
     c.named_config_maps(client, scope).await?;
     let audit = |cm: &core::ConfigMap| {
         cm.metadata

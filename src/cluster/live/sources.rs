@@ -15,7 +15,8 @@ use crate::cluster::live::store::Conversion;
 use crate::cluster::snapshot_file::is_interesting_config_map;
 use crate::engine::analysis::{ALFRED_CONFIG, ALFRED_JOURNAL, ALFRED_RECOMMENDATIONS};
 use crate::engine::model::{
-    ClusterSnapshot, ConfigMap, Event, InferenceReplica, InferenceService, Node, Pod, PodGroup,
+    BaseModel, ClusterSnapshot, ConfigMap, Event, InferenceReplica, InferenceService, Node, Pod,
+    PodGroup, VolumeClaim,
 };
 use crate::engine::scheduler_config::SCHEDULER_CONFIG_MAP;
 use crate::protocol::{Presence, SourceState};
@@ -43,6 +44,18 @@ pub fn replica_resource() -> ApiResource {
 pub fn pod_group_resource() -> ApiResource {
     let gvk = GroupVersionKind::gvk("scheduling.x-k8s.io", "v1alpha1", "PodGroup");
     ApiResource::from_gvk_with_plural(&gvk, "podgroups")
+}
+
+/// `ome.io/v1beta1` BaseModel (namespaced).
+pub fn base_model_resource() -> ApiResource {
+    let gvk = GroupVersionKind::gvk("ome.io", "v1beta1", "BaseModel");
+    ApiResource::from_gvk_with_plural(&gvk, "basemodels")
+}
+
+/// `ome.io/v1beta1` ClusterBaseModel (cluster-scoped).
+pub fn cluster_base_model_resource() -> ApiResource {
+    let gvk = GroupVersionKind::gvk("ome.io", "v1beta1", "ClusterBaseModel");
+    ApiResource::from_gvk_with_plural(&gvk, "clusterbasemodels")
 }
 
 /// `namespace/name`, or `name` for cluster-scoped objects.
@@ -127,6 +140,32 @@ fn pod_group(
     convert_ome::pod_group(i, &unstructured(o, "PodGroup")?).map(Some)
 }
 
+fn base_model(
+    i: &mut Interner,
+    o: &DynamicObject,
+    _: &mut Warnings,
+) -> Result<Option<BaseModel>, ConvertError> {
+    convert_ome::base_model(i, &unstructured(o, "BaseModel")?).map(Some)
+}
+
+fn volume_claim(
+    i: &mut Interner,
+    c: &core::PersistentVolumeClaim,
+    _: &mut Warnings,
+) -> Result<Option<VolumeClaim>, ConvertError> {
+    Ok(Some(convert::volume_claim(i, c)))
+}
+
+/// BaseModels and ClusterBaseModels.
+pub const MODELS: Conversion<DynamicObject, BaseModel> = Conversion {
+    key: key_of,
+    convert: base_model,
+};
+/// PersistentVolumeClaims (access modes only).
+pub const VOLUME_CLAIMS: Conversion<core::PersistentVolumeClaim, VolumeClaim> = Conversion {
+    key: key_of,
+    convert: volume_claim,
+};
 /// Nodes.
 pub const NODES: Conversion<core::Node, Node> = Conversion {
     key: key_of,
@@ -194,6 +233,12 @@ pub struct Stores {
     pub named: [Slot<ConfigMap>; 4],
     /// Migration audit ConfigMaps (`<isvc>-ome-migration-audit`).
     pub audit: Slot<ConfigMap>,
+    /// BaseModels (scoped like workloads).
+    pub models: Slot<BaseModel>,
+    /// ClusterBaseModels.
+    pub cluster_models: Slot<BaseModel>,
+    /// PersistentVolumeClaims (a model's `pvc://` storage).
+    pub volume_claims: Slot<VolumeClaim>,
     /// Alfred's Node events.
     pub node_events: Slot<Event>,
     /// FailedScheduling Pod events.
@@ -224,6 +269,13 @@ impl Default for Stores {
                 Slot::new(d, Role::Named, "list configmaps"),
             ],
             audit: Slot::new("migration-audit", Role::Optional, "list configmaps"),
+            models: Slot::new("basemodels", Role::Optional, "list basemodels"),
+            cluster_models: Slot::new(
+                "clusterbasemodels",
+                Role::Optional,
+                "list clusterbasemodels",
+            ),
+            volume_claims: Slot::new("pvcs", Role::Optional, "list persistentvolumeclaims"),
             node_events: Slot::new("node-events", Role::Optional, "list events"),
             pod_events: Slot::new("scheduling-events", Role::Optional, "list events"),
         }
@@ -243,6 +295,9 @@ impl Stores {
         v.extend(self.named.iter().map(|s| s as &dyn SourceStatus));
         v.extend([
             &self.audit as &dyn SourceStatus,
+            &self.models,
+            &self.cluster_models,
+            &self.volume_claims,
             &self.node_events,
             &self.pod_events,
         ]);
@@ -271,6 +326,12 @@ impl Stores {
             slot.extend_into(&mut snap.config_maps);
         }
         self.audit.extend_into(&mut snap.config_maps);
+        self.models.extend_into(&mut snap.models);
+        self.cluster_models.extend_into(&mut snap.models);
+        self.volume_claims.extend_into(&mut snap.volume_claims);
+        // As in snapshot files: models count as listed when any is held (a `List` cannot say
+        // "listed, none"), so a dump reads back to the same analysis.
+        snap.models_listed = !snap.models.is_empty();
         self.node_events.extend_into(&mut snap.events);
         self.pod_events.extend_into(&mut snap.events);
         // A failed (or impossible) InferenceReplica list invalidates OMENative components.

@@ -123,8 +123,15 @@ where
 
 /// Starts one watcher task per source. The tasks run until aborted.
 pub fn spawn_watchers(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> Vec<JoinHandle<()>> {
+    let mut tasks = spawn_objects(client, scope, hub);
+    tasks.extend(spawn_config_and_events(client, scope, hub));
+    tasks
+}
+
+/// Nodes, workloads, models and claims.
+fn spawn_objects(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> Vec<JoinHandle<()>> {
     let all = watcher::Config::default;
-    let mut tasks = vec![
+    vec![
         spawn_one(
             Api::<core::Node>::all(client.clone()),
             all(),
@@ -160,12 +167,40 @@ pub fn spawn_watchers(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> Vec<Joi
             |s| &s.pod_groups,
             sources::POD_GROUPS,
         ),
+    ]
+}
+
+/// ConfigMaps and Events.
+fn spawn_config_and_events(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> Vec<JoinHandle<()>> {
+    let all = watcher::Config::default;
+    let mut tasks = vec![
         spawn_one(
             scope.typed::<core::ConfigMap>(client),
             all(),
             hub,
             |s| &s.audit,
             sources::CONFIG_MAPS_AUDIT,
+        ),
+        spawn_one(
+            scope.dynamic(client, &sources::base_model_resource()),
+            all(),
+            hub,
+            |s| &s.models,
+            sources::MODELS,
+        ),
+        spawn_one(
+            Api::all_with(client.clone(), &sources::cluster_base_model_resource()),
+            all(),
+            hub,
+            |s| &s.cluster_models,
+            sources::MODELS,
+        ),
+        spawn_one(
+            scope.typed::<core::PersistentVolumeClaim>(client),
+            all(),
+            hub,
+            |s| &s.volume_claims,
+            sources::VOLUME_CLAIMS,
         ),
         spawn_one(
             Api::<core::Event>::all(client.clone()),
