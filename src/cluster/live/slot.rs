@@ -206,3 +206,7 @@ impl<T: Clone + Send> SourceStatus for Slot<T> {
         self.lock().store.warnings()
     }
 }
+
+#[cfg(test)]
+#[path = "slot_tests.rs"]
+mod tests;
