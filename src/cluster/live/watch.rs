@@ -7,6 +7,7 @@
 use std::fmt::Debug;
 use std::pin::pin;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use futures::{Stream, StreamExt};
 use k8s_openapi::api::core::v1 as core;
@@ -17,7 +18,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
-use crate::cluster::live::slot::Slot;
+use crate::cluster::live::slot::{classify, ErrorClass, Slot, SourceStatus};
 use crate::cluster::live::sources::{self, Stores, NAMED_CONFIG_MAPS};
 use crate::cluster::live::store::Conversion;
 use crate::engine::model::Time;
@@ -83,27 +84,45 @@ impl Scope {
     }
 }
 
+/// Pause before a watcher is restarted after the first failure of an outage.
+pub const RESTART_PAUSE: Duration = Duration::from_millis(500);
+
+/// Feeds one watcher stream into its slot. Returns `true` when the stream should be replaced
+/// by a fresh watcher: the first transient failure after a working period. A resumed watch
+/// that sees no event would otherwise never show that the outage ended, whereas a fresh
+/// watcher relists and its `InitDone` ends the outage with the store equal to a fresh list.
+/// Later failures of the same outage stay with the stream, whose backoff paces the retries.
 async fn pump<K, T, S>(
     stream: S,
-    hub: Arc<Hub>,
+    hub: &Hub,
     slot: fn(&Stores) -> &Slot<T>,
-    conv: Conversion<K, T>,
-) where
+    conv: &Conversion<K, T>,
+) -> bool
+where
     S: Stream<Item = Result<watcher::Event<K>, watcher::Error>>,
-    T: Clone,
+    T: Clone + Send,
 {
     let mut stream = pin!(stream);
     while let Some(item) = stream.next().await {
         let now = (hub.clock)();
         let target = slot(&hub.stores);
-        let changed = match item {
-            Ok(event) => target.on_event(event, &conv, now),
-            Err(err) => target.on_error(&err, now),
+        let (changed, restart) = match item {
+            Ok(event) => (target.on_event(event, conv, now), false),
+            Err(err) => {
+                let first = target.failure().is_none();
+                let transient = matches!(classify(&err), ErrorClass::Transient(_));
+                (target.on_error(&err, now), first && transient)
+            }
         };
         if changed {
             hub.changed.notify_one();
         }
+        if restart {
+            return true;
+        }
     }
+    // kube's watcher never ends; if it does, start over.
+    true
 }
 
 fn spawn_one<K, T>(
@@ -117,8 +136,16 @@ where
     K: kube::Resource + Clone + DeserializeOwned + Debug + Send + 'static,
     T: Clone + Send + 'static,
 {
-    let stream = watcher(api, config.page_size(PAGE_SIZE)).default_backoff();
-    tokio::spawn(pump(stream, hub.clone(), slot, conv))
+    let hub = hub.clone();
+    let config = config.page_size(PAGE_SIZE);
+    tokio::spawn(async move {
+        loop {
+            let stream = watcher(api.clone(), config.clone()).default_backoff();
+            if pump(stream, &hub, slot, &conv).await {
+                tokio::time::sleep(RESTART_PAUSE).await;
+            }
+        }
+    })
 }
 
 /// Starts one watcher task per source. The tasks run until aborted.
