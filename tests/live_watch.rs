@@ -96,13 +96,13 @@ async fn seed_workloads(ns: &str) {
     }))
     .unwrap();
     isvcs.create(&PostParams::default(), &isvc).await.unwrap();
-    wait_for("pods bound", SYNC, || async {
+    wait_for("pods running", SYNC, || async {
         let list = pods.list(&Default::default()).await?;
-        let bound = list
+        let running = list
             .items
             .iter()
-            .all(|p| p.spec.as_ref().and_then(|s| s.node_name.as_ref()).is_some());
-        Ok(bound.then_some(()))
+            .all(|p| p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running"));
+        Ok(running.then_some(()))
     })
     .await
     .unwrap();
