@@ -58,7 +58,10 @@ fn item<K: Resource + Serialize>(mut obj: K) -> Option<Value> {
 /// How one failed list is handled: required sources fail the dump, optional ones warn.
 fn failed(what: &str, required: bool, e: &kube::Error) -> Result<String, LiveError> {
     let (not_found, refused) = match e {
-        kube::Error::Api(s) => (s.is_not_found(), s.is_forbidden() || s.code == 401),
+        kube::Error::Api(s) => (
+            s.code == 404 || s.is_not_found(),
+            s.code == 403 || s.code == 401 || s.is_forbidden(),
+        ),
         _ => (false, false),
     };
     match (required, not_found, refused) {

@@ -204,7 +204,7 @@ pub async fn client(
     let (client, context) = client_for(kubeconfig, context).await?;
     match tokio::time::timeout(REACH_TIMEOUT, client.apiserver_version()).await {
         Ok(Ok(_)) => Ok((client, context)),
-        Ok(Err(kube::Error::Api(s))) if s.is_forbidden() || s.code == 401 => {
+        Ok(Err(kube::Error::Api(s))) if s.code == 403 || s.code == 401 => {
             Err(LiveError::Forbidden(format!(
                 "the API server refused the identity: {}",
                 s.message

@@ -51,8 +51,9 @@ pub fn classify(err: &watcher::Error) -> ErrorClass {
     };
     match status {
         Some(s) if s.code == 410 => ErrorClass::Gone,
-        Some(s) if s.is_not_found() => ErrorClass::NotFound,
-        Some(s) if s.is_forbidden() || s.code == 401 => ErrorClass::Forbidden,
+        // A missing resource answers with a plain-text body: only the code is reliable.
+        Some(s) if s.code == 404 || s.is_not_found() => ErrorClass::NotFound,
+        Some(s) if s.code == 403 || s.code == 401 || s.is_forbidden() => ErrorClass::Forbidden,
         _ => ErrorClass::Transient(one_line(&err.to_string())),
     }
 }

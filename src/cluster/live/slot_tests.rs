@@ -47,6 +47,9 @@ fn list(slot: &Slot<ConfigMap>, names: &[&str], now: Time) {
 #[test]
 fn errors_are_classified_by_status() {
     assert_eq!(classify(&api_error(404, "NotFound")), ErrorClass::NotFound);
+    // An unknown resource answers "404 page not found" as plain text.
+    let plain = api_error(404, "Failed to parse error data");
+    assert_eq!(classify(&plain), ErrorClass::NotFound);
     assert_eq!(
         classify(&api_error(403, "Forbidden")),
         ErrorClass::Forbidden
