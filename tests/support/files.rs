@@ -9,7 +9,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use base64::Engine as _;
 
 /// An API identity of the test cluster, authenticated by a static bearer token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -132,22 +131,17 @@ pub fn write_static_files(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// A fresh ECDSA P-256 key as PKCS#8 PEM, generated with `ring` (pure Rust, no openssl). The
-/// apiserver accepts one private key file for both `--service-account-key-file` and
-/// `--service-account-signing-key-file`.
+/// A fresh ECDSA P-256 key in SEC1 PEM (`EC PRIVATE KEY`), from the `openssl` CLI. One
+/// private key file serves both `--service-account-key-file` and
+/// `--service-account-signing-key-file`. (client-go's key parser reads EC keys only as SEC1
+/// with the curve named, which `ring`'s PKCS#8 output is not, hence the CLI.)
 fn service_account_key() -> Result<String> {
-    use ring::signature::{EcdsaKeyPair, ECDSA_P256_SHA256_FIXED_SIGNING};
-    let rng = ring::rand::SystemRandom::new();
-    let der = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng)
-        .map_err(|e| anyhow::anyhow!("generating the service-account key: {e}"))?;
-    let b64 = base64::engine::general_purpose::STANDARD.encode(der.as_ref());
-    let mut pem = String::from("-----BEGIN PRIVATE KEY-----\n");
-    for chunk in b64.as_bytes().chunks(64) {
-        pem.push_str(std::str::from_utf8(chunk)?);
-        pem.push('\n');
-    }
-    pem.push_str("-----END PRIVATE KEY-----\n");
-    Ok(pem)
+    let out = std::process::Command::new("openssl")
+        .args(["ecparam", "-name", "prime256v1", "-genkey", "-noout"])
+        .output()
+        .context("running openssl to make the service-account key")?;
+    anyhow::ensure!(out.status.success(), "openssl ecparam failed: {out:?}");
+    Ok(String::from_utf8(out.stdout)?)
 }
 
 /// Logs every request at `Metadata` level (verb, user, object reference, response code) once

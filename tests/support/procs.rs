@@ -131,14 +131,15 @@ pub struct Watchdog {
     _child: Child,
 }
 
+// POSIX sh (dash): its `kill` builtin takes no `--`; `-<pid>` after the signal is a group.
 const WATCHDOG: &str = r#"
 read -r _ignored
 cd /
-alive() { for f in "$1"/pids/*; do [ -f "$f" ] && kill -0 -- "-$(cat "$f")" 2>/dev/null && return 0; done; return 1; }
-for f in $(ls -r "$1/pids" 2>/dev/null); do kill -TERM -- "-$(cat "$1/pids/$f")" 2>/dev/null; done
+alive() { for f in "$1"/pids/*; do [ -f "$f" ] && kill -0 "-$(cat "$f")" 2>/dev/null && return 0; done; return 1; }
+for f in $(ls -r "$1/pids" 2>/dev/null); do kill -TERM "-$(cat "$1/pids/$f")" 2>/dev/null; done
 i=0
 while alive "$1" && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
-for f in $(ls -r "$1/pids" 2>/dev/null); do kill -KILL -- "-$(cat "$1/pids/$f")" 2>/dev/null; done
+for f in $(ls -r "$1/pids" 2>/dev/null); do kill -KILL "-$(cat "$1/pids/$f")" 2>/dev/null; done
 [ "$2" = keep ] || rm -rf "$1"
 "#;
 
