@@ -1,5 +1,5 @@
 //! Command-line definitions (clap) and the headless commands: `analyze`, `history` and
-//! `completions`.
+//! `completions` (the live-cluster commands are in `cli_live`).
 //!
 //! Owns: `Cli`, `Command`, `run_analyze`, exit codes (`history` lives in `cli/history.rs`).
 //! May import `engine`, `cluster`, `history` and `report`; holds no business logic of its own.
@@ -11,9 +11,10 @@ use chrono::{DateTime, Utc};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::cluster::snapshot_file::read_snapshot;
-use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
+use crate::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
 use crate::engine::gang::PlacementOptions;
 use crate::engine::gang_capacity::CapacityModel;
+use crate::engine::model::ClusterSnapshot;
 use crate::report::json::{analysis_json, Source};
 use crate::report::table::analysis_table;
 
@@ -39,10 +40,12 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// One-shot analysis of a snapshot, printed as a table or as JSON.
+    /// One-shot analysis of the live cluster (or of `--snapshot FILE`), as a table or JSON.
     Analyze(AnalyzeArgs),
     /// Prints a node's health history and audit rows from the local history store.
     History(HistoryArgs),
+    /// Saves a snapshot file of the live cluster (a Kubernetes `List`, JSON).
+    Dump(crate::cli_live::DumpArgs),
     /// Prints shell completions.
     Completions {
         /// The shell.
@@ -73,9 +76,13 @@ pub enum Executor {
 /// Arguments of `analyze`.
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
-    /// A Kubernetes List (JSON or YAML) as `kubectl get ... -o json` prints it.
-    #[arg(long, value_name = "FILE", required = true)]
-    pub snapshot: PathBuf,
+    /// A Kubernetes List (JSON or YAML) as `kubectl get ... -o json` prints it; without it
+    /// the live cluster is analysed.
+    #[arg(long, value_name = "FILE")]
+    pub snapshot: Option<PathBuf>,
+    /// Which cluster (live mode).
+    #[command(flatten)]
+    pub cluster: crate::cli_live::ClusterArgs,
     /// The observation time (RFC 3339); defaults to the current time.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
@@ -117,31 +124,61 @@ pub fn run_analyze(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let now = match &args.now {
-        None => wall_clock,
-        Some(s) => match DateTime::parse_from_rfc3339(s) {
-            Ok(t) => t.with_timezone(&Utc),
-            Err(e) => {
-                let _ = writeln!(err, "ome-top: --now {s:?} is not RFC 3339: {e}");
-                return EXIT_BAD_INPUT;
-            }
-        },
+    let opts = match analysis_options(args, wall_clock, err) {
+        Ok(o) => o,
+        Err(code) => return code,
     };
-    let bytes = match std::fs::read(&args.snapshot) {
+    let Some(path) = &args.snapshot else {
+        let _ = writeln!(
+            err,
+            "ome-top: analyze needs --snapshot FILE or a live cluster"
+        );
+        return EXIT_BAD_INPUT;
+    };
+    let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
-            let _ = writeln!(err, "ome-top: cannot read {}: {e}", args.snapshot.display());
+            let _ = writeln!(err, "ome-top: cannot read {}: {e}", path.display());
             return EXIT_BAD_INPUT;
         }
     };
     let (snap, warnings) = match read_snapshot(&bytes) {
         Ok(r) => r,
         Err(e) => {
-            let _ = writeln!(err, "ome-top: {}: {e}", args.snapshot.display());
+            let _ = writeln!(err, "ome-top: {}: {e}", path.display());
             return EXIT_BAD_INPUT;
         }
     };
-    let opts = AnalysisOptions {
+    let analysis = analyze(&snap, &opts);
+    print_analysis(
+        args.output,
+        &snap,
+        &analysis,
+        Source::Snapshot,
+        &warnings,
+        out,
+        err,
+    )
+}
+
+/// The analysis options of `args` at `--now` (or `wall_clock`); `Err(exit code)` after
+/// writing the reason to `err`.
+pub fn analysis_options(
+    args: &AnalyzeArgs,
+    wall_clock: DateTime<Utc>,
+    err: &mut dyn Write,
+) -> Result<AnalysisOptions, i32> {
+    let now = match &args.now {
+        None => wall_clock,
+        Some(s) => match DateTime::parse_from_rfc3339(s) {
+            Ok(t) => t.with_timezone(&Utc),
+            Err(e) => {
+                let _ = writeln!(err, "ome-top: --now {s:?} is not RFC 3339: {e}");
+                return Err(EXIT_BAD_INPUT);
+            }
+        },
+    };
+    Ok(AnalysisOptions {
         now,
         alfred_namespace: args.alfred_namespace.clone(),
         executor: match args.executor {
@@ -157,16 +194,27 @@ pub fn run_analyze(
             },
             repack_threshold_percent: args.repack_threshold,
         },
-    };
-    let analysis = analyze(&snap, &opts);
-    let written = match args.output {
+    })
+}
+
+/// Prints an analysis in `format`; returns the exit code.
+pub fn print_analysis(
+    format: Output,
+    snap: &ClusterSnapshot,
+    analysis: &Analysis,
+    source: Source,
+    warnings: &[String],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let written = match format {
         Output::Json => {
-            let doc = analysis_json(&snap, &analysis, Source::Snapshot, &warnings);
+            let doc = analysis_json(snap, analysis, source, warnings);
             serde_json::to_writer_pretty(&mut *out, &doc)
                 .map_err(std::io::Error::other)
                 .and_then(|()| writeln!(out))
         }
-        Output::Table => write!(out, "{}", analysis_table(&snap, &analysis, &warnings)),
+        Output::Table => write!(out, "{}", analysis_table(snap, analysis, warnings)),
     };
     match written {
         Ok(()) => EXIT_OK,

@@ -10,10 +10,12 @@
 //! - `report`: headless renderings of an analysis (`analyze -o table|json`).
 //! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
 //! - `demo_driver`: the tokio task that drives the demo world behind the protocol channels.
-//! - `cli`: command-line definitions and the headless commands.
+//! - `cli`, `cli_live`: command-line definitions and the headless commands (`cli_live`: the
+//!   ones that talk to a live cluster).
 
 pub mod action;
 pub mod cli;
+pub mod cli_live;
 pub mod cluster;
 pub mod config;
 pub mod demo_driver;

@@ -6,4 +6,5 @@
 pub mod convert;
 pub mod convert_ome;
 pub mod convert_placement;
+pub mod live;
 pub mod snapshot_file;

@@ -1,0 +1,157 @@
+//! The headless commands that talk to a live cluster: `analyze` without `--snapshot`, and
+//! `dump -o FILE`. Each builds its own tokio runtime; the clock function comes from main.rs.
+//!
+//! Owns: `ClusterArgs`, `DumpArgs`, `run_analyze_live`, `run_dump`. May import `engine`,
+//! `cluster`, `report` and `cli`; holds no business logic of its own.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::cli::{analysis_options, print_analysis, AnalyzeArgs, EXIT_BAD_INPUT, EXIT_OK};
+use crate::cluster::live::dump::dump;
+use crate::cluster::live::watch::Scope;
+use crate::cluster::live::{self, LiveError, LiveOptions};
+use crate::engine::analysis::analyze;
+use crate::engine::model::Time;
+use crate::report::json::Source;
+
+/// How long `analyze` waits for the initial lists of a live cluster.
+pub const SYNC_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Which cluster to talk to.
+#[derive(Debug, Clone, Args)]
+pub struct ClusterArgs {
+    /// Kubeconfig file (default: `$KUBECONFIG`, then `~/.kube/config`).
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// Kubeconfig context (default: the current context).
+    #[arg(long)]
+    pub context: Option<String>,
+    /// Scope workloads (pods, InferenceServices, PodGroups) to one namespace; nodes are
+    /// cluster-wide.
+    #[arg(short = 'n', long = "namespace")]
+    pub namespace: Option<String>,
+}
+
+/// Arguments of `dump`.
+#[derive(Debug, Args)]
+pub struct DumpArgs {
+    /// The file to write (a Kubernetes `List`, JSON).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+    /// Which cluster.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+    /// Alfred's namespace.
+    #[arg(long, default_value = "ome")]
+    pub alfred_namespace: String,
+    /// Namespace of the OME scheduler's ConfigMap `ome-scheduler-config`.
+    #[arg(long, default_value = "ome")]
+    pub scheduler_namespace: String,
+}
+
+fn runtime(err: &mut dyn Write) -> Option<tokio::runtime::Runtime> {
+    match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => Some(rt),
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: cannot start the async runtime: {e}");
+            None
+        }
+    }
+}
+
+fn fail(e: &LiveError, err: &mut dyn Write) -> i32 {
+    let _ = writeln!(err, "ome-top: {e}");
+    e.exit_code()
+}
+
+/// `analyze` on the live cluster: connect read-only, wait for the initial lists, analyse
+/// once with the command's options and print like `analyze --snapshot`.
+pub fn run_analyze_live(
+    args: &AnalyzeArgs,
+    clock: fn() -> Time,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let opts = match analysis_options(args, clock(), err) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let Some(rt) = runtime(err) else {
+        return EXIT_BAD_INPUT;
+    };
+    let live_opts = LiveOptions {
+        kubeconfig: args.cluster.kubeconfig.clone(),
+        context: args.cluster.context.clone(),
+        namespace: args.cluster.namespace.clone(),
+        alfred_namespace: args.alfred_namespace.clone(),
+        scheduler_namespace: args.scheduler_namespace.clone(),
+        read_only: true,
+        analysis: opts.clone(),
+        clock,
+    };
+    let synced = rt.block_on(async {
+        let mut session = live::connect(live_opts).await?;
+        session.wait_synced(SYNC_TIMEOUT).await
+    });
+    let feed = match synced {
+        Ok(f) => f,
+        Err(e) => return fail(&e, err),
+    };
+    let analysis = analyze(&feed.snapshot, &opts);
+    print_analysis(
+        args.output,
+        &feed.snapshot,
+        &analysis,
+        Source::Live,
+        &feed.warnings,
+        out,
+        err,
+    )
+}
+
+/// `dump -o FILE`: lists every watched source and writes the `List`.
+pub fn run_dump(args: &DumpArgs, err: &mut dyn Write) -> i32 {
+    let Some(rt) = runtime(err) else {
+        return EXIT_BAD_INPUT;
+    };
+    let scope = Scope {
+        namespace: args.cluster.namespace.clone(),
+        alfred_namespace: args.alfred_namespace.clone(),
+        scheduler_namespace: args.scheduler_namespace.clone(),
+    };
+    let dumped = rt.block_on(async {
+        let cluster = &args.cluster;
+        let (client, _) =
+            live::client(cluster.kubeconfig.as_deref(), cluster.context.as_deref()).await?;
+        dump(&client, &scope).await
+    });
+    let dumped = match dumped {
+        Ok(d) => d,
+        Err(e) => return fail(&e, err),
+    };
+    for w in &dumped.warnings {
+        let _ = writeln!(err, "ome-top: warning: {w}");
+    }
+    let bytes = match serde_json::to_vec_pretty(&dumped.list) {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: cannot encode the dump: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    match std::fs::write(&args.output, bytes) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: cannot write {}: {e}", args.output.display());
+            EXIT_BAD_INPUT
+        }
+    }
+}

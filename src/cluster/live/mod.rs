@@ -1,0 +1,261 @@
+//! The live cluster layer: kube-rs watchers feed compact stores; a snapshot task analyses
+//! them and publishes the latest `protocol::Feed` on a `tokio::sync::watch` channel.
+//!
+//! Retry policy: every watcher uses kube's default backoff (exponential, capped) and never
+//! gives up; an outage shows as `ApiStatus::Reconnecting` with the last data kept, and a
+//! relist replaces each store exactly. A 404 on a CRD is `Presence::CrdAbsent`, a refusal
+//! `Presence::Forbidden`; neither is retried faster than the backoff.
+//!
+//! Owns: `LiveOptions`, `LiveError`, `LiveSession`, `connect`. Must not import the app or the
+//! UI; never reads the clock (the composition root hands in `LiveOptions::clock`).
+
+pub mod dump;
+pub mod rbac;
+pub mod slot;
+pub mod snapshot;
+pub mod sources;
+pub mod store;
+pub mod watch;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, PoisonError};
+use std::time::Duration;
+
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::{Client, Config};
+use tokio::sync::watch as channel;
+use tokio::task::JoinHandle;
+
+use crate::engine::analysis::AnalysisOptions;
+use crate::engine::model::Time;
+use crate::protocol::{ApiStatus, Feed, Permissions, SourceKind};
+
+/// How long `connect` waits for the API server's `/version` before calling it unreachable.
+pub const REACH_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What to watch and how.
+#[derive(Debug, Clone)]
+pub struct LiveOptions {
+    /// Kubeconfig file; `None` = `$KUBECONFIG` or `~/.kube/config`.
+    pub kubeconfig: Option<PathBuf>,
+    /// Context; `None` = the kubeconfig's current context.
+    pub context: Option<String>,
+    /// Workload namespace (`-n`); `None` = all namespaces. Nodes are always cluster-wide.
+    pub namespace: Option<String>,
+    /// Alfred's namespace.
+    pub alfred_namespace: String,
+    /// The OME scheduler's namespace.
+    pub scheduler_namespace: String,
+    /// `--readonly`: no RBAC probe (it is a create request) and every action disabled.
+    pub read_only: bool,
+    /// Options of every analysis; `now` is replaced by `clock()` each time, and the
+    /// namespaces by the two fields above.
+    pub analysis: AnalysisOptions,
+    /// The wall clock (read only by the composition root's function).
+    pub clock: fn() -> Time,
+}
+
+/// Why a live session could not start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LiveError {
+    /// The kubeconfig does not load, or the context does not exist (exit code 2).
+    Config(String),
+    /// The API server cannot be reached or did not complete the initial lists (exit code 3).
+    Unreachable(String),
+    /// The identity may not read what ome-top needs (exit code 3).
+    Forbidden(String),
+}
+
+impl LiveError {
+    /// The process exit code for this error (see `cli::EXIT_*`).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            LiveError::Config(_) => 2,
+            LiveError::Unreachable(_) | LiveError::Forbidden(_) => 3,
+        }
+    }
+}
+
+impl fmt::Display for LiveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LiveError::Config(e) => write!(f, "{e}"),
+            LiveError::Unreachable(e) => write!(f, "cluster unreachable: {e}"),
+            LiveError::Forbidden(e) => write!(f, "forbidden: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for LiveError {}
+
+/// First line of an error's text (errors are shown on one line).
+pub fn one_line(e: &dyn fmt::Display) -> String {
+    e.to_string().lines().next().unwrap_or_default().to_string()
+}
+
+/// A running live session. Dropping it stops every task.
+pub struct LiveSession {
+    /// The latest feed (newest value wins).
+    pub feed: channel::Receiver<Arc<Feed>>,
+    /// The client, for the ops worker and on-demand reads.
+    pub client: Client,
+    /// The kubeconfig context in use.
+    pub context: String,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Drop for LiveSession {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
+impl LiveSession {
+    /// Waits until a feed satisfies `done`, at most `timeout`; returns it, or `None` on
+    /// timeout (or when the snapshot task ended).
+    pub async fn wait_for(
+        &mut self,
+        timeout: Duration,
+        done: impl Fn(&Feed) -> bool,
+    ) -> Option<Arc<Feed>> {
+        let wait = async {
+            loop {
+                let feed = self.feed.borrow_and_update().clone();
+                if done(&feed) {
+                    return Some(feed);
+                }
+                self.feed.changed().await.ok()?;
+            }
+        };
+        tokio::time::timeout(timeout, wait).await.ok().flatten()
+    }
+
+    /// Waits for the first complete sync (every source listed, no outage) and returns that
+    /// feed. A refused Node or Pod list is `Forbidden`; no sync within `timeout` is
+    /// `Unreachable` with the last error seen.
+    pub async fn wait_synced(&mut self, timeout: Duration) -> Result<Arc<Feed>, LiveError> {
+        let done = |f: &Feed| matches!(f.api, ApiStatus::Connected | ApiStatus::Forbidden { .. });
+        match self.wait_for(timeout, done).await {
+            Some(feed) => match &feed.api {
+                ApiStatus::Forbidden { what } => {
+                    Err(LiveError::Forbidden(format!("the identity may not {what}")))
+                }
+                _ => Ok(feed),
+            },
+            None => {
+                let last = self.feed.borrow().api.clone();
+                Err(LiveError::Unreachable(match last {
+                    ApiStatus::Reconnecting { error, .. } => error,
+                    _ => format!("initial lists not complete after {}s", timeout.as_secs()),
+                }))
+            }
+        }
+    }
+}
+
+async fn client_for(
+    kubeconfig: Option<&Path>,
+    context: Option<&str>,
+) -> Result<(Client, String), LiveError> {
+    let wanted_context = context;
+    let kubeconfig = match kubeconfig {
+        Some(path) => Kubeconfig::read_from(path).map_err(|e| {
+            LiveError::Config(format!(
+                "cannot load kubeconfig {}: {}",
+                path.display(),
+                one_line(&e)
+            ))
+        })?,
+        None => Kubeconfig::read()
+            .map_err(|e| LiveError::Config(format!("cannot load kubeconfig: {}", one_line(&e))))?,
+    };
+    if let Some(wanted) = wanted_context {
+        if !kubeconfig.contexts.iter().any(|c| c.name == wanted) {
+            return Err(LiveError::Config(format!(
+                "context {wanted:?} does not exist in the kubeconfig"
+            )));
+        }
+    }
+    let context = wanted_context
+        .map(str::to_string)
+        .or_else(|| kubeconfig.current_context.clone())
+        .unwrap_or_default();
+    let options = KubeConfigOptions {
+        context: wanted_context.map(str::to_string),
+        ..KubeConfigOptions::default()
+    };
+    let config = Config::from_custom_kubeconfig(kubeconfig, &options)
+        .await
+        .map_err(|e| LiveError::Config(format!("kubeconfig: {}", one_line(&e))))?;
+    let client = Client::try_from(config)
+        .map_err(|e| LiveError::Config(format!("kubeconfig: {}", one_line(&e))))?;
+    Ok((client, context))
+}
+
+/// Loads the kubeconfig and checks that the API server answers, without watching anything
+/// (what `dump` needs).
+pub async fn client(
+    kubeconfig: Option<&Path>,
+    context: Option<&str>,
+) -> Result<(Client, String), LiveError> {
+    let (client, context) = client_for(kubeconfig, context).await?;
+    match tokio::time::timeout(REACH_TIMEOUT, client.apiserver_version()).await {
+        Ok(Ok(_)) => Ok((client, context)),
+        Ok(Err(kube::Error::Api(s))) if s.code == 403 || s.code == 401 => {
+            Err(LiveError::Forbidden(format!(
+                "the API server refused the identity: {}",
+                s.message
+            )))
+        }
+        Ok(Err(e)) => Err(LiveError::Unreachable(one_line(&e))),
+        Err(_) => Err(LiveError::Unreachable(format!(
+            "no answer within {}s",
+            REACH_TIMEOUT.as_secs()
+        ))),
+    }
+}
+
+/// Connects: loads the kubeconfig, checks reachability, starts the watchers, the RBAC probe
+/// (unless read-only) and the snapshot task. Must run inside a tokio runtime.
+pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
+    let (client, context) = client(opts.kubeconfig.as_deref(), opts.context.as_deref()).await?;
+    let permissions = if opts.read_only {
+        Permissions::read_only("read-only mode (--readonly)")
+    } else {
+        rbac::pending()
+    };
+    let hub = Arc::new(watch::Hub::new(opts.clock, permissions));
+    let scope = watch::Scope {
+        namespace: opts.namespace.clone(),
+        alfred_namespace: opts.alfred_namespace.clone(),
+        scheduler_namespace: opts.scheduler_namespace.clone(),
+    };
+    let mut tasks = watch::spawn_watchers(&client, &scope, &hub);
+    if !opts.read_only {
+        let (hub, client, scope) = (hub.clone(), client.clone(), scope.clone());
+        tasks.push(tokio::spawn(async move {
+            let found =
+                rbac::probe(&client, &scope.alfred_namespace, scope.namespace.as_deref()).await;
+            *hub.permissions
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = found;
+            hub.changed.notify_one();
+        }));
+    }
+    let mut analysis = opts.analysis.clone();
+    analysis.alfred_namespace = opts.alfred_namespace.clone();
+    analysis.placement.scheduler_namespace = opts.scheduler_namespace.clone();
+    let source = SourceKind::Live(context.clone());
+    let first = snapshot::initial_feed(&hub, source.clone(), &analysis);
+    let (tx, feed) = channel::channel(Arc::new(first));
+    tasks.push(snapshot::spawn_snapshot_task(hub, source, analysis, tx));
+    Ok(LiveSession {
+        feed,
+        client,
+        context,
+        tasks,
+    })
+}

@@ -1,0 +1,129 @@
+//! The snapshot task: waits for store changes, coalesces a burst, builds a `ClusterSnapshot`
+//! from the stores, runs the engine on a blocking thread and publishes the `Feed`.
+//!
+//! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings. Must not import the app
+//! or the UI; reads time only through the hub's clock function.
+
+use std::sync::{Arc, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::cluster::live::slot::SourceStatus;
+use crate::cluster::live::watch::Hub;
+use crate::engine::analysis::{analyze, AnalysisOptions};
+use crate::engine::model::ClusterSnapshot;
+use crate::protocol::{ApiStatus, Feed, SourceKind};
+
+/// Wait after the first change of a burst before analysing (more changes join it).
+pub const COALESCE: Duration = Duration::from_millis(150);
+/// Rest after each analysis, so that analyses start at most every 200 ms (≤ 5 per second).
+pub const REST: Duration = Duration::from_millis(50);
+
+/// The connection state from the sources' states: a refused required source wins, then an
+/// outage (since its first failure), then `Connecting` until every source has synced.
+pub fn api_status(sources: &[&dyn SourceStatus]) -> ApiStatus {
+    if let Some(what) = sources.iter().find_map(|s| s.refused_required()) {
+        return ApiStatus::Forbidden {
+            what: what.to_string(),
+        };
+    }
+    let outage = sources
+        .iter()
+        .filter_map(|s| s.failure())
+        .min_by_key(|(since, _)| *since);
+    if let Some((since, error)) = outage {
+        return ApiStatus::Reconnecting { since, error };
+    }
+    if sources.iter().all(|s| s.synced()) {
+        ApiStatus::Connected
+    } else {
+        ApiStatus::Connecting
+    }
+}
+
+/// Builds one feed from the hub's current state (the analysis runs on a blocking thread).
+async fn build_feed(
+    hub: &Hub,
+    source: &SourceKind,
+    options: &AnalysisOptions,
+    generation: u64,
+) -> Option<Feed> {
+    let stores = &hub.stores;
+    // The status is read before the snapshot: a feed never claims more freshness than it has.
+    let api = api_status(&stores.all());
+    let sources = stores.source_states();
+    let warnings = stores.warnings();
+    let snapshot = Arc::new(stores.snapshot());
+    let permissions = hub
+        .permissions
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
+    let mut opts = options.clone();
+    opts.now = (hub.clock)();
+    let snap = snapshot.clone();
+    let analysis = tokio::task::spawn_blocking(move || analyze(&snap, &opts))
+        .await
+        .ok()?;
+    Some(Feed {
+        generation,
+        source: source.clone(),
+        api,
+        sources,
+        snapshot,
+        analysis: Arc::new(analysis),
+        permissions,
+        warnings,
+    })
+}
+
+/// The feed published before anything is listed: empty snapshot, `Connecting`.
+pub fn initial_feed(hub: &Hub, source: SourceKind, options: &AnalysisOptions) -> Feed {
+    let snapshot = ClusterSnapshot::default();
+    let mut opts = options.clone();
+    opts.now = (hub.clock)();
+    let analysis = analyze(&snapshot, &opts);
+    Feed {
+        generation: 0,
+        source,
+        api: ApiStatus::Connecting,
+        sources: hub.stores.source_states(),
+        snapshot: Arc::new(snapshot),
+        analysis: Arc::new(analysis),
+        permissions: hub
+            .permissions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone(),
+        warnings: Vec::new(),
+    }
+}
+
+/// Starts the snapshot task; it ends when every receiver of `tx` is gone.
+pub fn spawn_snapshot_task(
+    hub: Arc<Hub>,
+    source: SourceKind,
+    options: AnalysisOptions,
+    tx: watch::Sender<Arc<Feed>>,
+) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut generation = 0;
+        loop {
+            tokio::select! {
+                () = hub.changed.notified() => {}
+                () = tx.closed() => return,
+            }
+            tokio::time::sleep(COALESCE).await;
+            generation += 1;
+            let Some(feed) = build_feed(&hub, &source, &options, generation).await else {
+                continue;
+            };
+            if tx.send(Arc::new(feed)).is_err() {
+                return;
+            }
+            tokio::time::sleep(REST).await;
+        }
+    })
+}

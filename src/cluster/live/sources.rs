@@ -1,0 +1,341 @@
+//! Every source the live layer watches, its conversion into the engine model, and the
+//! assembly of a `ClusterSnapshot` from their stores.
+//!
+//! Owns: `Stores`, the per-kind `Conversion`s, the ConfigMap names and Event field selectors,
+//! the CRD `ApiResource`s. No I/O; must not import the app or the UI.
+
+use k8s_openapi::api::core::v1 as core;
+use kube::api::{ApiResource, DynamicObject, GroupVersionKind};
+use kube::ResourceExt;
+
+use crate::cluster::convert::{self, ConvertError, Interner, Warnings};
+use crate::cluster::convert_ome;
+use crate::cluster::live::slot::{Role, Slot, SourceStatus};
+use crate::cluster::live::store::Conversion;
+use crate::cluster::snapshot_file::is_interesting_config_map;
+use crate::engine::analysis::{ALFRED_CONFIG, ALFRED_JOURNAL, ALFRED_RECOMMENDATIONS};
+use crate::engine::model::{
+    BaseModel, ClusterSnapshot, ConfigMap, Event, InferenceReplica, InferenceService, Node, Pod,
+    PodGroup, VolumeClaim,
+};
+use crate::engine::scheduler_config::SCHEDULER_CONFIG_MAP;
+use crate::protocol::{Presence, SourceState};
+
+/// Suffix of the per-InferenceService migration audit ConfigMaps (`<isvc>-ome-migration-audit`).
+pub const AUDIT_SUFFIX: &str = "-ome-migration-audit";
+/// Field selector of the Node events Alfred records.
+pub const NODE_EVENTS: &str = "involvedObject.kind=Node,source=alfred";
+/// Field selector of the scheduler's `FailedScheduling` events about pods.
+pub const POD_EVENTS: &str = "involvedObject.kind=Pod,reason=FailedScheduling";
+
+/// `ome.io/v1beta1` InferenceService.
+pub fn isvc_resource() -> ApiResource {
+    let gvk = GroupVersionKind::gvk("ome.io", "v1beta1", "InferenceService");
+    ApiResource::from_gvk_with_plural(&gvk, "inferenceservices")
+}
+
+/// `ome.io/v1beta1` InferenceReplica.
+pub fn replica_resource() -> ApiResource {
+    let gvk = GroupVersionKind::gvk("ome.io", "v1beta1", "InferenceReplica");
+    ApiResource::from_gvk_with_plural(&gvk, "inferencereplicas")
+}
+
+/// `scheduling.x-k8s.io/v1alpha1` PodGroup.
+pub fn pod_group_resource() -> ApiResource {
+    let gvk = GroupVersionKind::gvk("scheduling.x-k8s.io", "v1alpha1", "PodGroup");
+    ApiResource::from_gvk_with_plural(&gvk, "podgroups")
+}
+
+/// `ome.io/v1beta1` BaseModel (namespaced).
+pub fn base_model_resource() -> ApiResource {
+    let gvk = GroupVersionKind::gvk("ome.io", "v1beta1", "BaseModel");
+    ApiResource::from_gvk_with_plural(&gvk, "basemodels")
+}
+
+/// `ome.io/v1beta1` ClusterBaseModel (cluster-scoped).
+pub fn cluster_base_model_resource() -> ApiResource {
+    let gvk = GroupVersionKind::gvk("ome.io", "v1beta1", "ClusterBaseModel");
+    ApiResource::from_gvk_with_plural(&gvk, "clusterbasemodels")
+}
+
+/// `namespace/name`, or `name` for cluster-scoped objects.
+pub fn key_of<K: kube::Resource>(obj: &K) -> String {
+    match obj.meta().namespace.as_deref() {
+        Some(ns) if !ns.is_empty() => format!("{ns}/{}", obj.name_any()),
+        _ => obj.name_any(),
+    }
+}
+
+fn node(i: &mut Interner, n: &core::Node, w: &mut Warnings) -> Result<Option<Node>, ConvertError> {
+    convert::node(i, n, w).map(Some)
+}
+
+fn pod(i: &mut Interner, p: &core::Pod, w: &mut Warnings) -> Result<Option<Pod>, ConvertError> {
+    convert::pod(i, p, w).map(Some)
+}
+
+fn config_map(
+    i: &mut Interner,
+    c: &core::ConfigMap,
+    _: &mut Warnings,
+) -> Result<Option<ConfigMap>, ConvertError> {
+    let wanted = c
+        .metadata
+        .name
+        .as_deref()
+        .is_some_and(is_interesting_config_map);
+    Ok(wanted.then(|| convert::config_map(i, c)))
+}
+
+fn audit_config_map(
+    i: &mut Interner,
+    c: &core::ConfigMap,
+    _: &mut Warnings,
+) -> Result<Option<ConfigMap>, ConvertError> {
+    let wanted = c
+        .metadata
+        .name
+        .as_deref()
+        .is_some_and(|n| n.ends_with(AUDIT_SUFFIX));
+    Ok(wanted.then(|| convert::config_map(i, c)))
+}
+
+fn event(
+    i: &mut Interner,
+    e: &core::Event,
+    _: &mut Warnings,
+) -> Result<Option<Event>, ConvertError> {
+    Ok(Some(convert::event(i, e)))
+}
+
+fn unstructured(obj: &DynamicObject, kind: &str) -> Result<serde_json::Value, ConvertError> {
+    serde_json::to_value(obj).map_err(|e| ConvertError {
+        object: convert::object_id(kind, &obj.metadata),
+        field: String::new(),
+        message: e.to_string(),
+    })
+}
+
+fn isvc(
+    i: &mut Interner,
+    o: &DynamicObject,
+    _: &mut Warnings,
+) -> Result<Option<InferenceService>, ConvertError> {
+    convert_ome::isvc(i, &unstructured(o, "InferenceService")?).map(Some)
+}
+
+fn replica(
+    i: &mut Interner,
+    o: &DynamicObject,
+    _: &mut Warnings,
+) -> Result<Option<InferenceReplica>, ConvertError> {
+    convert_ome::replica(i, &unstructured(o, "InferenceReplica")?).map(Some)
+}
+
+fn pod_group(
+    i: &mut Interner,
+    o: &DynamicObject,
+    _: &mut Warnings,
+) -> Result<Option<PodGroup>, ConvertError> {
+    convert_ome::pod_group(i, &unstructured(o, "PodGroup")?).map(Some)
+}
+
+fn base_model(
+    i: &mut Interner,
+    o: &DynamicObject,
+    _: &mut Warnings,
+) -> Result<Option<BaseModel>, ConvertError> {
+    convert_ome::base_model(i, &unstructured(o, "BaseModel")?).map(Some)
+}
+
+fn volume_claim(
+    i: &mut Interner,
+    c: &core::PersistentVolumeClaim,
+    _: &mut Warnings,
+) -> Result<Option<VolumeClaim>, ConvertError> {
+    Ok(Some(convert::volume_claim(i, c)))
+}
+
+/// BaseModels and ClusterBaseModels.
+pub const MODELS: Conversion<DynamicObject, BaseModel> = Conversion {
+    key: key_of,
+    convert: base_model,
+};
+/// PersistentVolumeClaims (access modes only).
+pub const VOLUME_CLAIMS: Conversion<core::PersistentVolumeClaim, VolumeClaim> = Conversion {
+    key: key_of,
+    convert: volume_claim,
+};
+/// Nodes.
+pub const NODES: Conversion<core::Node, Node> = Conversion {
+    key: key_of,
+    convert: node,
+};
+/// Pods.
+pub const PODS: Conversion<core::Pod, Pod> = Conversion {
+    key: key_of,
+    convert: pod,
+};
+/// ConfigMaps of interest (others are dropped on arrival).
+pub const CONFIG_MAPS: Conversion<core::ConfigMap, ConfigMap> = Conversion {
+    key: key_of,
+    convert: config_map,
+};
+/// Migration audit ConfigMaps; every other ConfigMap is dropped on arrival (there is no
+/// field selector for a name suffix, so this watcher sees all ConfigMaps in scope).
+pub const CONFIG_MAPS_AUDIT: Conversion<core::ConfigMap, ConfigMap> = Conversion {
+    key: key_of,
+    convert: audit_config_map,
+};
+/// Events.
+pub const EVENTS: Conversion<core::Event, Event> = Conversion {
+    key: key_of,
+    convert: event,
+};
+/// InferenceServices.
+pub const ISVCS: Conversion<DynamicObject, InferenceService> = Conversion {
+    key: key_of,
+    convert: isvc,
+};
+/// InferenceReplicas.
+pub const REPLICAS: Conversion<DynamicObject, InferenceReplica> = Conversion {
+    key: key_of,
+    convert: replica,
+};
+/// PodGroups.
+pub const POD_GROUPS: Conversion<DynamicObject, PodGroup> = Conversion {
+    key: key_of,
+    convert: pod_group,
+};
+
+/// The named ConfigMaps: `(header name, ConfigMap name, whether it lives in the scheduler
+/// namespace rather than Alfred's)`.
+pub const NAMED_CONFIG_MAPS: [(&str, &str, bool); 4] = [
+    ("alfred-config", ALFRED_CONFIG, false),
+    ("recommendations", ALFRED_RECOMMENDATIONS, false),
+    ("journal", ALFRED_JOURNAL, false),
+    ("scheduler-config", SCHEDULER_CONFIG_MAP, true),
+];
+
+/// The stores of every watched source.
+pub struct Stores {
+    /// Nodes (cluster-wide).
+    pub nodes: Slot<Node>,
+    /// Pods (all or the scoped namespace).
+    pub pods: Slot<Pod>,
+    /// InferenceServices.
+    pub isvcs: Slot<InferenceService>,
+    /// InferenceReplicas.
+    pub replicas: Slot<InferenceReplica>,
+    /// PodGroups.
+    pub pod_groups: Slot<PodGroup>,
+    /// The named ConfigMaps, in `NAMED_CONFIG_MAPS` order.
+    pub named: [Slot<ConfigMap>; 4],
+    /// Migration audit ConfigMaps (`<isvc>-ome-migration-audit`).
+    pub audit: Slot<ConfigMap>,
+    /// BaseModels (scoped like workloads).
+    pub models: Slot<BaseModel>,
+    /// ClusterBaseModels.
+    pub cluster_models: Slot<BaseModel>,
+    /// PersistentVolumeClaims (a model's `pvc://` storage).
+    pub volume_claims: Slot<VolumeClaim>,
+    /// Alfred's Node events.
+    pub node_events: Slot<Event>,
+    /// FailedScheduling Pod events.
+    pub pod_events: Slot<Event>,
+}
+
+impl Default for Stores {
+    fn default() -> Self {
+        let [a, b, c, d] = NAMED_CONFIG_MAPS.map(|(n, _, _)| n);
+        Stores {
+            nodes: Slot::new("nodes", Role::Required, "list nodes"),
+            pods: Slot::new("pods", Role::Required, "list pods"),
+            isvcs: Slot::new(
+                "inferenceservices",
+                Role::Optional,
+                "list inferenceservices",
+            ),
+            replicas: Slot::new(
+                "inferencereplicas",
+                Role::Optional,
+                "list inferencereplicas",
+            ),
+            pod_groups: Slot::new("podgroups", Role::Optional, "list podgroups"),
+            named: [
+                Slot::new(a, Role::Named, "list configmaps"),
+                Slot::new(b, Role::Named, "list configmaps"),
+                Slot::new(c, Role::Named, "list configmaps"),
+                Slot::new(d, Role::Named, "list configmaps"),
+            ],
+            audit: Slot::new("migration-audit", Role::Optional, "list configmaps"),
+            models: Slot::new("basemodels", Role::Optional, "list basemodels"),
+            cluster_models: Slot::new(
+                "clusterbasemodels",
+                Role::Optional,
+                "list clusterbasemodels",
+            ),
+            volume_claims: Slot::new("pvcs", Role::Optional, "list persistentvolumeclaims"),
+            node_events: Slot::new("node-events", Role::Optional, "list events"),
+            pod_events: Slot::new("scheduling-events", Role::Optional, "list events"),
+        }
+    }
+}
+
+impl Stores {
+    /// Every source, in header order.
+    pub fn all(&self) -> Vec<&dyn SourceStatus> {
+        let mut v: Vec<&dyn SourceStatus> = vec![
+            &self.nodes,
+            &self.pods,
+            &self.isvcs,
+            &self.replicas,
+            &self.pod_groups,
+        ];
+        v.extend(self.named.iter().map(|s| s as &dyn SourceStatus));
+        v.extend([
+            &self.audit as &dyn SourceStatus,
+            &self.models,
+            &self.cluster_models,
+            &self.volume_claims,
+            &self.node_events,
+            &self.pod_events,
+        ]);
+        v
+    }
+
+    /// The header rows of every source.
+    pub fn source_states(&self) -> Vec<SourceState> {
+        self.all().iter().map(|s| s.source_state()).collect()
+    }
+
+    /// Conversion warnings of every source.
+    pub fn warnings(&self) -> Vec<String> {
+        self.all().iter().flat_map(|s| s.warnings()).collect()
+    }
+
+    /// The engine's snapshot of everything held now.
+    pub fn snapshot(&self) -> ClusterSnapshot {
+        let mut snap = ClusterSnapshot::default();
+        self.nodes.extend_into(&mut snap.nodes);
+        self.pods.extend_into(&mut snap.pods);
+        self.isvcs.extend_into(&mut snap.isvcs);
+        self.replicas.extend_into(&mut snap.replicas);
+        self.pod_groups.extend_into(&mut snap.pod_groups);
+        for slot in &self.named {
+            slot.extend_into(&mut snap.config_maps);
+        }
+        self.audit.extend_into(&mut snap.config_maps);
+        self.models.extend_into(&mut snap.models);
+        self.cluster_models.extend_into(&mut snap.models);
+        self.volume_claims.extend_into(&mut snap.volume_claims);
+        // As in snapshot files: models count as listed when any is held (a `List` cannot say
+        // "listed, none"), so a dump reads back to the same analysis.
+        snap.models_listed = !snap.models.is_empty();
+        self.node_events.extend_into(&mut snap.events);
+        self.pod_events.extend_into(&mut snap.events);
+        // A failed (or impossible) InferenceReplica list invalidates OMENative components.
+        snap.replicas_listed = self.replicas.source_state().presence == Presence::Present;
+        snap
+    }
+}

@@ -1,0 +1,268 @@
+//! The watcher tasks: one `kube::runtime::watcher` per source with the default backoff and
+//! paginated initial lists, feeding each event into its `Slot` and waking the snapshot task.
+//!
+//! Owns: `Hub`, `Scope`, `spawn_watchers`. Must not import the app or the UI; reads time only
+//! through the clock function it is given.
+
+use std::fmt::Debug;
+use std::pin::pin;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures::{Stream, StreamExt};
+use k8s_openapi::api::core::v1 as core;
+use kube::api::{Api, ApiResource, DynamicObject};
+use kube::runtime::{watcher, WatchStreamExt};
+use kube::Client;
+use serde::de::DeserializeOwned;
+use tokio::sync::Notify;
+use tokio::task::JoinHandle;
+
+use crate::cluster::live::slot::{classify, ErrorClass, Slot, SourceStatus};
+use crate::cluster::live::sources::{self, Stores, NAMED_CONFIG_MAPS};
+use crate::cluster::live::store::Conversion;
+use crate::engine::model::Time;
+use crate::protocol::Permissions;
+
+/// Objects per page of an initial list (the API server's cost per request stays bounded).
+pub const PAGE_SIZE: u32 = 500;
+
+/// What the watcher tasks, the RBAC probe and the snapshot task share.
+pub struct Hub {
+    /// Every source's store.
+    pub stores: Stores,
+    /// Woken whenever a store, a presence or a failure changed.
+    pub changed: Notify,
+    /// The wall clock, handed in by the composition root.
+    pub clock: fn() -> Time,
+    /// The latest RBAC probe result (or the read-only switch).
+    pub permissions: Mutex<Permissions>,
+}
+
+impl Hub {
+    /// A hub with empty, pending stores.
+    pub fn new(clock: fn() -> Time, permissions: Permissions) -> Self {
+        Hub {
+            stores: Stores::default(),
+            changed: Notify::new(),
+            clock,
+            permissions: Mutex::new(permissions),
+        }
+    }
+}
+
+/// Which namespaces are watched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scope {
+    /// Workload namespace (`-n`); `None` = all namespaces.
+    pub namespace: Option<String>,
+    /// Alfred's namespace (its ConfigMaps).
+    pub alfred_namespace: String,
+    /// The OME scheduler's namespace (`ome-scheduler-config`).
+    pub scheduler_namespace: String,
+}
+
+impl Scope {
+    /// An `Api` for a namespaced kind over the workload scope.
+    pub fn typed<K>(&self, client: &Client) -> Api<K>
+    where
+        K: kube::Resource<Scope = k8s_openapi::NamespaceResourceScope>,
+        K::DynamicType: Default,
+    {
+        match &self.namespace {
+            Some(ns) => Api::namespaced(client.clone(), ns),
+            None => Api::all(client.clone()),
+        }
+    }
+
+    /// An `Api` for a custom resource over the workload scope.
+    pub fn dynamic(&self, client: &Client, ar: &ApiResource) -> Api<DynamicObject> {
+        match &self.namespace {
+            Some(ns) => Api::namespaced_with(client.clone(), ns, ar),
+            None => Api::all_with(client.clone(), ar),
+        }
+    }
+}
+
+/// Pause before a watcher is restarted after the first failure of an outage.
+pub const RESTART_PAUSE: Duration = Duration::from_millis(500);
+
+/// Feeds one watcher stream into its slot. Returns `true` when the stream should be replaced
+/// by a fresh watcher: the first transient failure after a working period. A resumed watch
+/// that sees no event would otherwise never show that the outage ended, whereas a fresh
+/// watcher relists and its `InitDone` ends the outage with the store equal to a fresh list.
+/// Later failures of the same outage stay with the stream, whose backoff paces the retries.
+async fn pump<K, T, S>(
+    stream: S,
+    hub: &Hub,
+    slot: fn(&Stores) -> &Slot<T>,
+    conv: &Conversion<K, T>,
+) -> bool
+where
+    S: Stream<Item = Result<watcher::Event<K>, watcher::Error>>,
+    T: Clone + Send,
+{
+    let mut stream = pin!(stream);
+    while let Some(item) = stream.next().await {
+        let now = (hub.clock)();
+        let target = slot(&hub.stores);
+        let (changed, restart) = match item {
+            Ok(event) => (target.on_event(event, conv, now), false),
+            Err(err) => {
+                let first = target.failure().is_none();
+                let transient = matches!(classify(&err), ErrorClass::Transient(_));
+                (target.on_error(&err, now), first && transient)
+            }
+        };
+        if changed {
+            hub.changed.notify_one();
+        }
+        if restart {
+            return true;
+        }
+    }
+    // kube's watcher never ends; if it does, start over.
+    true
+}
+
+fn spawn_one<K, T>(
+    api: Api<K>,
+    config: watcher::Config,
+    hub: &Arc<Hub>,
+    slot: fn(&Stores) -> &Slot<T>,
+    conv: Conversion<K, T>,
+) -> JoinHandle<()>
+where
+    K: kube::Resource + Clone + DeserializeOwned + Debug + Send + 'static,
+    T: Clone + Send + 'static,
+{
+    let hub = hub.clone();
+    let config = config.page_size(PAGE_SIZE);
+    tokio::spawn(async move {
+        loop {
+            let stream = watcher(api.clone(), config.clone()).default_backoff();
+            if pump(stream, &hub, slot, &conv).await {
+                tokio::time::sleep(RESTART_PAUSE).await;
+            }
+        }
+    })
+}
+
+/// Starts one watcher task per source. The tasks run until aborted.
+pub fn spawn_watchers(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> Vec<JoinHandle<()>> {
+    let mut tasks = spawn_objects(client, scope, hub);
+    tasks.extend(spawn_config_and_events(client, scope, hub));
+    tasks
+}
+
+/// Nodes, workloads, models and claims.
+fn spawn_objects(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> Vec<JoinHandle<()>> {
+    let all = watcher::Config::default;
+    vec![
+        spawn_one(
+            Api::<core::Node>::all(client.clone()),
+            all(),
+            hub,
+            |s| &s.nodes,
+            sources::NODES,
+        ),
+        spawn_one(
+            scope.typed::<core::Pod>(client),
+            all(),
+            hub,
+            |s| &s.pods,
+            sources::PODS,
+        ),
+        spawn_one(
+            scope.dynamic(client, &sources::isvc_resource()),
+            all(),
+            hub,
+            |s| &s.isvcs,
+            sources::ISVCS,
+        ),
+        spawn_one(
+            scope.dynamic(client, &sources::replica_resource()),
+            all(),
+            hub,
+            |s| &s.replicas,
+            sources::REPLICAS,
+        ),
+        spawn_one(
+            scope.dynamic(client, &sources::pod_group_resource()),
+            all(),
+            hub,
+            |s| &s.pod_groups,
+            sources::POD_GROUPS,
+        ),
+    ]
+}
+
+/// ConfigMaps and Events.
+fn spawn_config_and_events(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> Vec<JoinHandle<()>> {
+    let all = watcher::Config::default;
+    let mut tasks = vec![
+        spawn_one(
+            scope.typed::<core::ConfigMap>(client),
+            all(),
+            hub,
+            |s| &s.audit,
+            sources::CONFIG_MAPS_AUDIT,
+        ),
+        spawn_one(
+            scope.dynamic(client, &sources::base_model_resource()),
+            all(),
+            hub,
+            |s| &s.models,
+            sources::MODELS,
+        ),
+        spawn_one(
+            Api::all_with(client.clone(), &sources::cluster_base_model_resource()),
+            all(),
+            hub,
+            |s| &s.cluster_models,
+            sources::MODELS,
+        ),
+        spawn_one(
+            scope.typed::<core::PersistentVolumeClaim>(client),
+            all(),
+            hub,
+            |s| &s.volume_claims,
+            sources::VOLUME_CLAIMS,
+        ),
+        spawn_one(
+            Api::<core::Event>::all(client.clone()),
+            all().fields(sources::NODE_EVENTS),
+            hub,
+            |s| &s.node_events,
+            sources::EVENTS,
+        ),
+        spawn_one(
+            scope.typed::<core::Event>(client),
+            all().fields(sources::POD_EVENTS),
+            hub,
+            |s| &s.pod_events,
+            sources::EVENTS,
+        ),
+    ];
+    let named: [fn(&Stores) -> &Slot<_>; 4] = [
+        |s| &s.named[0],
+        |s| &s.named[1],
+        |s| &s.named[2],
+        |s| &s.named[3],
+    ];
+    for ((_, name, in_scheduler_ns), slot) in NAMED_CONFIG_MAPS.iter().zip(named) {
+        let ns = if *in_scheduler_ns {
+            &scope.scheduler_namespace
+        } else {
+            &scope.alfred_namespace
+        };
+        tasks.push(spawn_one(
+            Api::<core::ConfigMap>::namespaced(client.clone(), ns),
+            all().fields(&format!("metadata.name={name}")),
+            hub,
+            slot,
+            sources::CONFIG_MAPS,
+        ));
+    }
+    tasks
+}

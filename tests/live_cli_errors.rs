@@ -1,0 +1,88 @@
+//! The live commands' start-up errors through the real binary: a kubeconfig that does not
+//! load or a context that does not exist is a one-line error with exit code 2; a cluster that
+//! does not answer is exit code 3. No API server is needed.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn ome_top(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ome-top"))
+        .args(args)
+        .env_remove("KUBECONFIG")
+        .output()
+        .unwrap()
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ome-top-live-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A kubeconfig whose only context points at a port nothing listens on.
+fn closed_port_kubeconfig() -> PathBuf {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    temp_file(
+        &format!("closed-{port}.yaml"),
+        &format!(
+            "apiVersion: v1\nkind: Config\ncurrent-context: nowhere\n\
+             clusters:\n- name: nowhere\n  cluster:\n    server: https://127.0.0.1:{port}\n    \
+             insecure-skip-tls-verify: true\n\
+             users:\n- name: someone\n  user:\n    token: not-a-real-token\n\
+             contexts:\n- name: nowhere\n  context:\n    cluster: nowhere\n    user: someone\n"
+        ),
+    )
+}
+
+fn assert_one_line_error(out: &Output, code: i32, needle: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "stderr: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.contains(needle), "{needle:?} in {stderr}");
+    assert!(out.stdout.is_empty(), "nothing on stdout");
+}
+
+#[test]
+fn a_kubeconfig_that_does_not_load_is_exit_2() {
+    let missing = std::env::temp_dir().join("ome-top-no-such-kubeconfig.yaml");
+    for cmd in [vec!["analyze"], vec!["dump", "-o", "/dev/null"]] {
+        let mut args = cmd.clone();
+        args.extend(["--kubeconfig", missing.to_str().unwrap()]);
+        assert_one_line_error(&ome_top(&args), 2, "cannot load kubeconfig");
+    }
+    let garbage = temp_file("garbage.yaml", "clusters: [this is: not: a kubeconfig\n");
+    let out = ome_top(&["analyze", "--kubeconfig", garbage.to_str().unwrap()]);
+    assert_one_line_error(&out, 2, "cannot load kubeconfig");
+}
+
+#[test]
+fn a_context_that_does_not_exist_is_exit_2() {
+    let kubeconfig = closed_port_kubeconfig();
+    let out = ome_top(&[
+        "analyze",
+        "--kubeconfig",
+        kubeconfig.to_str().unwrap(),
+        "--context",
+        "no-such-context",
+    ]);
+    assert_one_line_error(&out, 2, "no-such-context");
+}
+
+#[test]
+fn an_unreachable_cluster_is_exit_3() {
+    let kubeconfig = closed_port_kubeconfig();
+    let path = kubeconfig.to_str().unwrap();
+    assert_one_line_error(
+        &ome_top(&["analyze", "--kubeconfig", path]),
+        3,
+        "cluster unreachable",
+    );
+    let out = ome_top(&["dump", "-o", "/dev/null", "--kubeconfig", path]);
+    assert_one_line_error(&out, 3, "cluster unreachable");
+}
