@@ -1,9 +1,10 @@
 //! The only layer that talks to Kubernetes: conversion of Kubernetes objects into the engine's
-//! model, snapshot files, and (live) listing.
+//! model, snapshot files, (live) listing, and the operator's writes (`ops`).
 //!
 //! Must not import `app`, `ui`, `ratatui` or `crossterm`.
 
 pub mod convert;
 pub mod convert_ome;
 pub mod convert_placement;
+pub mod ops;
 pub mod snapshot_file;
