@@ -8,10 +8,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "live_ops/fixtures.rs"]
+#[allow(dead_code)] // Shared with tests/live_ops, which uses all of it.
+mod fixtures;
 #[path = "support/mod.rs"]
 mod support;
-#[path = "live_ops/fixtures.rs"]
-mod fixtures;
 
 use std::time::Duration;
 
@@ -42,7 +43,8 @@ fn audit_events(tc: &TestCluster, from: usize, user: &str) -> Vec<(String, Strin
 /// Sends a GET for a unique name and waits until the audit log holds it: every request sent
 /// before it has been logged too (blocking audit mode, requests sent one after another).
 async fn audit_barrier(tc: &TestCluster, client: &Client, marker: &str) {
-    let api = kube::Api::<k8s_openapi::api::core::v1::ConfigMap>::namespaced(client.clone(), "default");
+    let api =
+        kube::Api::<k8s_openapi::api::core::v1::ConfigMap>::namespaced(client.clone(), "default");
     let _ = api.get_opt(marker).await.unwrap();
     wait_for("the audit barrier", Duration::from_secs(30), || async {
         let text = std::fs::read_to_string(tc.audit_log_path())?;
@@ -60,7 +62,12 @@ async fn read_only_sends_zero_requests_of_any_kind() {
     let nodes = tc.create_gpu_nodes("ops-readonly", 1, "H100-ops").await;
     let setup = tc.admin_client().await;
     let (uid, rv) = seen(&create_isvc(&setup, &ns, "chat", None).await);
-    let cm = create_journal(&setup, &ns, &journal(vec![entry(&uuid(6, 0), "stalled", 1)])).await;
+    let cm = create_journal(
+        &setup,
+        &ns,
+        &journal(vec![entry(&uuid(6, 0), "stalled", 1)]),
+    )
+    .await;
     let cm_rv = cm.metadata.resource_version.clone().unwrap();
     let node = nodes[0].clone();
     let node_seen = node_rv(&setup, &node).await;
@@ -91,16 +98,32 @@ async fn read_only_sends_zero_requests_of_any_kind() {
     read_only.read_only = Some("--readonly".into());
     for op in &ops {
         let out = execute(&actor, op, &read_only).await;
-        let OpOutcome::Refused { message } = &out else { panic!("{out:?}") };
+        let OpOutcome::Refused { message } = &out else {
+            panic!("{out:?}")
+        };
         assert!(message.contains("read-only (--readonly)"), "{message}");
     }
     let (cmd_tx, cmd_rx) = tokio::sync::mpsc::channel(8);
     let (upd_tx, mut upd_rx) = tokio::sync::mpsc::channel(8);
     let now = read_only.now;
-    let worker = spawn_ops_worker(actor.clone(), read_only.clone(), move || now, cmd_rx, upd_tx);
+    let worker = spawn_ops_worker(
+        actor.clone(),
+        read_only.clone(),
+        move || now,
+        cmd_rx,
+        upd_tx,
+    );
     for (id, op) in ops.iter().enumerate() {
-        cmd_tx.send(Command { id: id as u64, op: op.clone() }).await.unwrap();
-        let Some(Update::OpDone { outcome, .. }) = upd_rx.recv().await else { panic!() };
+        cmd_tx
+            .send(Command {
+                id: id as u64,
+                op: op.clone(),
+            })
+            .await
+            .unwrap();
+        let Some(Update::OpDone { outcome, .. }) = upd_rx.recv().await else {
+            panic!()
+        };
         assert!(matches!(outcome, OpOutcome::Refused { .. }), "{outcome:?}");
     }
     drop(cmd_tx);
@@ -113,14 +136,23 @@ async fn read_only_sends_zero_requests_of_any_kind() {
         .filter(|(verb, _)| !matches!(verb.as_str(), "get" | "list" | "watch"))
         .collect();
     assert!(mutating.is_empty(), "read-only sent writes: {mutating:?}");
-    let not_barrier: Vec<_> = seen_in_window.iter().filter(|(_, uri)| !uri.contains("barrier-")).collect();
-    assert!(not_barrier.is_empty(), "read-only sent requests: {not_barrier:?}");
+    let not_barrier: Vec<_> = seen_in_window
+        .iter()
+        .filter(|(_, uri)| !uri.contains("barrier-"))
+        .collect();
+    assert!(
+        not_barrier.is_empty(),
+        "read-only sent requests: {not_barrier:?}"
+    );
 
     // Control: the same op without read-only is visible in the same log.
     let out = execute(&actor, &ops[0], &ctx(&ns)).await;
     assert!(matches!(out, OpOutcome::Done { .. }), "{out:?}");
     audit_barrier(tc, &setup, "barrier-after-control").await;
-    let verbs: Vec<String> = audit_events(tc, from, Identity::Admin.user()).into_iter().map(|(v, _)| v).collect();
+    let verbs: Vec<String> = audit_events(tc, from, Identity::Admin.user())
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect();
     assert!(verbs.iter().any(|v| v == "patch"), "{verbs:?}");
     assert!(verbs.iter().any(|v| v == "create"), "the Event: {verbs:?}");
 }

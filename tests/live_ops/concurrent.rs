@@ -46,14 +46,20 @@ fn edit(cm: &mut ConfigMap, i: usize, w: &mut Written) {
     match i % 5 {
         0 if w.entries.len() < OWNED + MAX_ADDED => {
             let id = uuid(5, i);
-            doc["entries"].as_array_mut().unwrap().push(entry(&id, "submitted", stamp));
+            doc["entries"]
+                .as_array_mut()
+                .unwrap()
+                .push(entry(&id, "submitted", stamp));
             w.entries.insert(id, stamp);
         }
         0 | 1 => {
             let owned: Vec<String> = w.entries.keys().cloned().collect();
             let id = owned[i % owned.len()].clone();
             let entries = doc["entries"].as_array_mut().unwrap();
-            let slot = entries.iter_mut().find(|e| e["uuid"] == id.as_str()).unwrap();
+            let slot = entries
+                .iter_mut()
+                .find(|e| e["uuid"] == id.as_str())
+                .unwrap();
             *slot = entry(&id, "submitted", stamp);
             w.entries.insert(id, stamp);
         }
@@ -118,7 +124,11 @@ async fn clearer(client: Client, ns: String, targets: Vec<String>) -> usize {
     let mut conflicts = 0;
     for id in targets {
         loop {
-            let rv = read_journal(&client, &ns).await.metadata.resource_version.unwrap();
+            let rv = read_journal(&client, &ns)
+                .await
+                .metadata
+                .resource_version
+                .unwrap();
             match execute(&client, &clear(&ns, &id, &rv), &ctx(&ns)).await {
                 OpOutcome::Done { .. } => break,
                 OpOutcome::Conflict { message } => {
@@ -150,7 +160,11 @@ async fn a_concurrent_writer_loses_nothing_and_exactly_the_cleared_entries_go() 
     let targets: Vec<String> = (0..STALLED).map(|i| uuid(4, i)).collect();
 
     let writing = tokio::spawn(writer(tc.admin_client().await, ns.clone(), oracle));
-    let clearing = tokio::spawn(clearer(tc.admin_client().await, ns.clone(), targets.clone()));
+    let clearing = tokio::spawn(clearer(
+        tc.admin_client().await,
+        ns.clone(),
+        targets.clone(),
+    ));
     let (written, writer_conflicts) = writing.await.unwrap();
     let clear_conflicts = clearing.await.unwrap();
     eprintln!("writer conflicts: {writer_conflicts}, clear conflicts: {clear_conflicts}");
@@ -169,10 +183,17 @@ async fn a_concurrent_writer_loses_nothing_and_exactly_the_cleared_entries_go() 
         assert!(!by_uuid.contains_key(id), "cleared entry {id} is back");
     }
     for i in STALLED..STALLED + KEPT_STALLED {
-        assert!(by_uuid.contains_key(&uuid(4, i)), "uncleared stalled entry lost");
+        assert!(
+            by_uuid.contains_key(&uuid(4, i)),
+            "uncleared stalled entry lost"
+        );
     }
     for (id, stamp) in &written.entries {
-        assert_eq!(by_uuid.get(id).copied(), Some(&entry(id, "submitted", *stamp)), "{id}");
+        assert_eq!(
+            by_uuid.get(id).copied(),
+            Some(&entry(id, "submitted", *stamp)),
+            "{id}"
+        );
     }
     assert_eq!(parsed.entries.len(), KEPT_STALLED + written.entries.len());
     assert_eq!(doc["backoffUntil"].as_str(), written.backoff.as_deref());

@@ -109,8 +109,7 @@ pub fn entry(uuid: &str, phase: &str, stamp: u64) -> Value {
 
 /// `{"version":"v1","entries":[…],"backoffUntil":…}`, compact.
 pub fn journal(entries: Vec<Value>) -> String {
-    json!({"version": "v1", "entries": entries, "backoffUntil": "2026-09-28T10:30:00Z"})
-        .to_string()
+    json!({"version": "v1", "entries": entries, "backoffUntil": "2026-09-28T10:30:00Z"}).to_string()
 }
 
 /// Creates `alfred-dispatch-state` in `namespace` with `state_json` and one extra key.

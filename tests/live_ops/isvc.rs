@@ -112,7 +112,13 @@ async fn isvc_ops_conflict_when_the_object_changed_since_seen() {
         api.patch(&name, &PatchParams::default(), &Patch::Merge(&label))
             .await
             .unwrap();
-        let now_rv = api.get(&name).await.unwrap().metadata.resource_version.unwrap();
+        let now_rv = api
+            .get(&name)
+            .await
+            .unwrap()
+            .metadata
+            .resource_version
+            .unwrap();
         let out = execute(&admin, &make(&ns, &name, &uid, &rv), &ctx("alfred")).await;
         let OpOutcome::Conflict { message } = &out else {
             panic!("{out:?}")

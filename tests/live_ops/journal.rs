@@ -40,7 +40,12 @@ async fn clearing_removes_exactly_one_stalled_entry() {
     ];
     let before = journal(entries);
     let created = create_journal(&admin, &ns, &before).await;
-    let out = execute(&admin, &clear(&ns, &uuid(1, 1), &rv_of(&created)), &ctx(&ns)).await;
+    let out = execute(
+        &admin,
+        &clear(&ns, &uuid(1, 1), &rv_of(&created)),
+        &ctx(&ns),
+    )
+    .await;
     assert!(matches!(out, OpOutcome::Done { .. }), "{out:?}");
     let after = read_journal(&viewer, &ns).await;
     let state = state_of(&after);
@@ -67,22 +72,29 @@ async fn a_changed_journal_is_a_conflict_and_bad_requests_are_refused() {
     let ns = tc.fresh_namespace("ops-journal-cas").await;
     let admin = tc.admin_client().await;
     let api = Api::<ConfigMap>::namespaced(tc.admin_client().await, &ns);
-    let entries = vec![entry(&uuid(2, 0), "submitted", 1), entry(&uuid(2, 1), "stalled", 2)];
+    let entries = vec![
+        entry(&uuid(2, 0), "submitted", 1),
+        entry(&uuid(2, 1), "stalled", 2),
+    ];
     let looked = rv_of(&create_journal(&admin, &ns, &journal(entries)).await);
 
     let touch = json!({"data": {"other-key": "changed"}});
-    api.patch("alfred-dispatch-state", &PatchParams::default(), &Patch::Merge(&touch))
-        .await
-        .unwrap();
+    api.patch(
+        "alfred-dispatch-state",
+        &PatchParams::default(),
+        &Patch::Merge(&touch),
+    )
+    .await
+    .unwrap();
     let now = rv_of(&read_journal(&admin, &ns).await);
     let out = execute(&admin, &clear(&ns, &uuid(2, 1), &looked), &ctx(&ns)).await;
-    let OpOutcome::Conflict { message } = &out else {
+    let OpOutcome::Conflict { message: said } = &out else {
         panic!("{out:?}")
     };
     let want = format!(
         "changed since you looked: configmap/{ns}/alfred-dispatch-state is at resourceVersion {now} now"
     );
-    assert!(message.starts_with(&want), "{message}");
+    assert!(said.starts_with(&want), "{said}");
 
     let refusals = [
         (clear(&ns, &uuid(2, 0), &now), "not stalled"),
@@ -95,11 +107,19 @@ async fn a_changed_journal_is_a_conflict_and_bad_requests_are_refused() {
         assert!(message(&out).contains(why), "{out:?}");
     }
     // A document Alfred's strict reader rejects (unknown field) is never edited.
-    let bad = journal(vec![entry(&uuid(2, 1), "stalled", 2)]).replacen("\"phase\"", "\"x\":1,\"phase\"", 1);
+    let bad = journal(vec![entry(&uuid(2, 1), "stalled", 2)]).replacen(
+        "\"phase\"",
+        "\"x\":1,\"phase\"",
+        1,
+    );
     let patch = json!({"data": {"state.json": bad}});
-    api.patch("alfred-dispatch-state", &PatchParams::default(), &Patch::Merge(&patch))
-        .await
-        .unwrap();
+    api.patch(
+        "alfred-dispatch-state",
+        &PatchParams::default(),
+        &Patch::Merge(&patch),
+    )
+    .await
+    .unwrap();
     let rv = rv_of(&read_journal(&admin, &ns).await);
     let out = execute(&admin, &clear(&ns, &uuid(2, 1), &rv), &ctx(&ns)).await;
     assert!(message(&out).contains("strict reader"), "{out:?}");

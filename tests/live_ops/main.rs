@@ -55,7 +55,12 @@ async fn cordon_and_uncordon_are_seen_by_another_client_and_recorded() {
     let node = &nodes[0];
 
     let rv = node_rv(&admin, node).await;
-    let out = execute(&admin, &cordon(node, &rv, Some("disk errors")), &ctx("alfred")).await;
+    let out = execute(
+        &admin,
+        &cordon(node, &rv, Some("disk errors")),
+        &ctx("alfred"),
+    )
+    .await;
     assert!(matches!(out, OpOutcome::Done { .. }), "{out:?}");
     assert!(is_cordoned(&viewer, node).await);
     let events = ome_top_events(&viewer, "default", node).await;
@@ -74,7 +79,9 @@ async fn cordon_and_uncordon_are_seen_by_another_client_and_recorded() {
     assert!(matches!(out, OpOutcome::Done { .. }), "{out:?}");
     assert!(!is_cordoned(&viewer, node).await);
     let events = ome_top_events(&viewer, "default", node).await;
-    assert!(events.iter().any(|e| e.reason.as_deref() == Some("OmeTopUncordon")));
+    assert!(events
+        .iter()
+        .any(|e| e.reason.as_deref() == Some("OmeTopUncordon")));
 }
 
 #[tokio::test]
@@ -106,7 +113,10 @@ async fn node_metadata_churn_is_not_a_conflict_but_a_cordon_state_change_is() {
     let OpOutcome::Conflict { message } = &out else {
         panic!("{out:?}")
     };
-    assert!(message.starts_with("changed since you looked: node/"), "{message}");
+    assert!(
+        message.starts_with("changed since you looked: node/"),
+        "{message}"
+    );
     assert!(message.contains("already schedulable"), "{message}");
 
     // The same state seen at the current resourceVersion is simply nothing to do.
@@ -114,7 +124,10 @@ async fn node_metadata_churn_is_not_a_conflict_but_a_cordon_state_change_is() {
     let out = execute(&admin, &uncordon(node, &rv), &ctx("alfred")).await;
     assert!(matches!(out, OpOutcome::Refused { .. }), "{out:?}");
     let out = execute(&admin, &cordon("no-such-node", "1", None), &ctx("alfred")).await;
-    assert!(message_of_conflict(&out).contains("no longer exists"), "{out:?}");
+    assert!(
+        message_of_conflict(&out).contains("no longer exists"),
+        "{out:?}"
+    );
 }
 
 fn message_of_conflict(out: &OpOutcome) -> &str {
@@ -146,7 +159,11 @@ async fn failed_patch_tests_on_the_server_are_conflicts() {
         {"op": "add", "path": "/spec/unschedulable", "value": true},
     ]);
     let err = api
-        .patch(&nodes[0], &PatchParams::default(), &Patch::Json::<()>(typed(stale_rv).unwrap()))
+        .patch(
+            &nodes[0],
+            &PatchParams::default(),
+            &Patch::Json::<()>(typed(stale_rv).unwrap()),
+        )
         .await
         .unwrap_err();
     assert!(matches!(classify(&err), ApiFailure::Conflict(_)), "{err:?}");
@@ -165,7 +182,13 @@ async fn the_worker_answers_each_command_with_its_id() {
     for (id, node) in nodes.iter().enumerate() {
         let rv = node_rv(&admin, node).await;
         let op = cordon(node, &rv, None);
-        cmd_tx.send(Command { id: id as u64 + 7, op }).await.unwrap();
+        cmd_tx
+            .send(Command {
+                id: id as u64 + 7,
+                op,
+            })
+            .await
+            .unwrap();
     }
     for (id, node) in nodes.iter().enumerate() {
         let Some(Update::OpDone { id: got, outcome }) = upd_rx.recv().await else {

@@ -4,7 +4,9 @@
 use ome_top::cluster::ops::execute;
 use ome_top::protocol::OpOutcome;
 
-use crate::fixtures::{create_isvc, create_journal, ctx, entry, journal, node_rv, read_journal, seen, state_of, uuid};
+use crate::fixtures::{
+    create_isvc, create_journal, ctx, entry, journal, node_rv, read_journal, seen, state_of, uuid,
+};
 use crate::isvc::{approve, opt_out};
 use crate::journal::clear;
 use crate::support::cluster::TestCluster;
@@ -22,9 +24,18 @@ async fn a_viewer_is_refused_with_the_missing_permission_named() {
     let node_seen = node_rv(&admin, &nodes[0]).await;
 
     let cases = [
-        (crate::cordon(&nodes[0], &node_seen, None), "\"patch nodes\""),
-        (approve(&ns, "chat", &uid, &rv), "\"patch inferenceservices.ome.io\""),
-        (opt_out(&ns, "chat", &uid, &rv), "\"patch inferenceservices.ome.io\""),
+        (
+            crate::cordon(&nodes[0], &node_seen, None),
+            "\"patch nodes\"",
+        ),
+        (
+            approve(&ns, "chat", &uid, &rv),
+            "\"patch inferenceservices.ome.io\"",
+        ),
+        (
+            opt_out(&ns, "chat", &uid, &rv),
+            "\"patch inferenceservices.ome.io\"",
+        ),
         (clear(&ns, &uuid(3, 0), &cm_rv), "\"update configmaps\""),
     ];
     for (op, permission) in cases {
@@ -35,7 +46,10 @@ async fn a_viewer_is_refused_with_the_missing_permission_named() {
         assert!(message.contains("forbidden"), "{message}");
         assert!(message.contains(permission), "{message}");
     }
-    let isvc = crate::fixtures::isvc_api(&admin, &ns).get("chat").await.unwrap();
+    let isvc = crate::fixtures::isvc_api(&admin, &ns)
+        .get("chat")
+        .await
+        .unwrap();
     assert_eq!(isvc.metadata.resource_version.as_deref(), Some(rv.as_str()));
     assert_eq!(state_of(&read_journal(&admin, &ns).await), state);
     assert!(!crate::is_cordoned(&admin, &nodes[0]).await);
