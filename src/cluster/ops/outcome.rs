@@ -24,8 +24,13 @@ pub enum ApiFailure {
 
 /// Text fragments of a failed JSON Patch `test`. The API server answers an unapplicable JSON
 /// Patch with 422 and the patch library's error, e.g. `testing value /metadata/uid failed: test
-/// failed`; a validation failure is also 422 but names fields instead.
-const TEST_FAILURE_MARKERS: [&str; 2] = ["test failed", "testing value"];
+/// failed`, or `test operation does not apply: is missing path` when the tested member is gone;
+/// a validation failure is also 422 but names fields instead.
+const TEST_FAILURE_MARKERS: [&str; 3] = [
+    "test failed",
+    "testing value",
+    "test operation does not apply",
+];
 
 /// Sorts a kube error into an [`ApiFailure`]; the text is the server's message (one line).
 pub fn classify(err: &kube::Error) -> ApiFailure {
