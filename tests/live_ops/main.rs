@@ -42,6 +42,26 @@ fn uncordon(node: &str, rv: &str) -> Op {
     }
 }
 
+/// Waits (≤ 10 s, never failing) until the node lifecycle controller has caught up with a
+/// cordon state change (the `node.kubernetes.io/unschedulable` taint follows the flag). Its
+/// taint edit is a spec change, so an op racing it is (correctly) a conflict.
+async fn settle(client: &kube::Client, node: &str) {
+    let api = Api::<Node>::all(client.clone());
+    for _ in 0..50 {
+        let spec = api.get(node).await.unwrap().spec.unwrap_or_default();
+        let flag = spec.unschedulable.unwrap_or(false);
+        let taint = spec
+            .taints
+            .unwrap_or_default()
+            .iter()
+            .any(|t| t.key == "node.kubernetes.io/unschedulable");
+        if flag == taint {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
+
 async fn is_cordoned(client: &kube::Client, node: &str) -> bool {
     let n = Api::<Node>::all(client.clone()).get(node).await.unwrap();
     n.spec.and_then(|s| s.unschedulable).unwrap_or(false)
@@ -74,6 +94,7 @@ async fn cordon_and_uncordon_are_seen_by_another_client_and_recorded() {
     let regarding = ev.regarding.as_ref().unwrap();
     assert_eq!(regarding.kind.as_deref(), Some("Node"));
 
+    settle(&admin, node).await;
     let rv = node_rv(&admin, node).await;
     let out = execute(&admin, &uncordon(node, &rv), &ctx("alfred")).await;
     assert!(matches!(out, OpOutcome::Done { .. }), "{out:?}");
@@ -110,19 +131,28 @@ async fn node_metadata_churn_is_not_a_conflict_but_a_cordon_state_change_is() {
         .await
         .unwrap();
     let out = execute(&admin, &uncordon(node, &looked), &ctx("alfred")).await;
-    let OpOutcome::Conflict { message } = &out else {
-        panic!("{out:?}")
-    };
+    let said = message_of_conflict(&out);
     assert!(
-        message.starts_with("changed since you looked: node/"),
-        "{message}"
+        said.starts_with("changed since you looked: node/"),
+        "{said}"
     );
-    assert!(message.contains("already schedulable"), "{message}");
+    assert!(said.contains("already schedulable"), "{said}");
 
-    // The same state seen at the current resourceVersion is simply nothing to do.
-    let rv = node_rv(&admin, node).await;
-    let out = execute(&admin, &uncordon(node, &rv), &ctx("alfred")).await;
-    assert!(matches!(out, OpOutcome::Refused { .. }), "{out:?}");
+    // The same state seen at the current resourceVersion is simply nothing to do. (A
+    // heartbeat or the taint controller may move the resourceVersion between our read and the
+    // op; that turns the answer into a conflict, so look again a few times.)
+    let mut refused = None;
+    for _ in 0..10 {
+        let rv = node_rv(&admin, node).await;
+        let out = execute(&admin, &uncordon(node, &rv), &ctx("alfred")).await;
+        assert!(message(&out).contains("already schedulable"), "{out:?}");
+        if matches!(out, OpOutcome::Refused { .. }) {
+            refused = Some(out);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+    assert!(refused.is_some(), "never refused as nothing to do");
     let out = execute(&admin, &cordon("no-such-node", "1", None), &ctx("alfred")).await;
     assert!(
         message_of_conflict(&out).contains("no longer exists"),
