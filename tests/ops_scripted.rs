@@ -230,13 +230,13 @@ async fn approve_sends_the_engine_patch_and_a_stale_view_sends_no_write() {
     }));
     let out = execute(&client, &op, &ctx()).await;
     assert!(matches!(out, OpOutcome::Done { .. }), "{out:?}");
-    let log = log.lock().unwrap();
+    let seen = log.lock().unwrap().clone();
     assert_eq!(
-        log[1].1,
+        seen[1].1,
         "/apis/ome.io/v1beta1/namespaces/prod/inferenceservices/chat?"
     );
     assert_eq!(
-        log[1].3,
+        seen[1].3,
         json!([
             {"op": "test", "path": "/metadata/uid", "value": "isvc-uid"},
             {"op": "test", "path": "/metadata/resourceVersion", "value": "10"},
@@ -245,7 +245,7 @@ async fn approve_sends_the_engine_patch_and_a_stale_view_sends_no_write() {
              "value": VALUE},
         ])
     );
-    assert_eq!(log[2].1, "/apis/events.k8s.io/v1/namespaces/prod/events?");
+    assert_eq!(seen[2].1, "/apis/events.k8s.io/v1/namespaces/prod/events?");
 
     let (client, log) = scripted(Box::new(move |_, _| (200, isvc("12"))));
     let out = execute(&client, &op, &ctx()).await;
