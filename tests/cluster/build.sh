@@ -90,7 +90,15 @@ START=$(date +%s)
 WORK="$TARGET/testcluster/$STAMP/bin.build.$$"
 rm -rf "$WORK"
 mkdir -p "$WORK/kwok-stages"
-trap 'rm -rf "$WORK"' EXIT
+# Go's scratch space (object files before linking) takes GBs; put it on tmpfs when there is
+# one, so a nearly full disk fails less often (it did once while building kube-apiserver).
+if [ -z "${GOTMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+  GOTMPDIR=$(mktemp -d /dev/shm/ome-top-gotmp.XXXXXX)
+  export GOTMPDIR
+  trap 'rm -rf "$WORK" "$GOTMPDIR"' EXIT
+else
+  trap 'rm -rf "$WORK"' EXIT
+fi
 
 (
   cd "$HERE/etcd"
@@ -128,7 +136,6 @@ echo "$STAMP built with $GO_VERSION in $(($(date +%s) - START))s" >"$WORK/.compl
 
 rm -rf "$OUT"
 mv -T "$WORK" "$OUT"
-trap - EXIT
 install_copy "$OUT" "$CACHE"
 link_current
 echo "test control plane: built in $(($(date +%s) - START))s"

@@ -78,7 +78,7 @@ use kube::{Api, Client, Config};
 use super::binaries::{self, BinDir};
 pub use super::files::Identity;
 use super::files::{self, kubeconfig_path, write_kubeconfig};
-use super::objects::{self, wait_for};
+use super::objects::{self, wait_for, Fatal};
 use super::procs::{self, Proc, Watchdog};
 use super::start;
 
@@ -182,14 +182,18 @@ impl TestCluster {
     /// Waits (≤ 120 s) for `/readyz` with the admin token; fails early with the log tail if
     /// the apiserver process exits.
     pub(super) async fn wait_apiserver_ready(&self) -> Result<()> {
-        let admin = self.client(Identity::Admin).await?;
         wait_for(
             "kube-apiserver /readyz",
             Duration::from_secs(120),
             || async {
                 if let Some(proc) = self.apiserver.lock().map_err(|e| anyhow!("{e}"))?.as_mut() {
-                    procs::ensure_running(&self.dir, proc).map_err(|e| anyhow!("fatal: {e:#}"))?;
+                    procs::ensure_running(&self.dir, proc).map_err(|e| Fatal(format!("{e:#}")))?;
                 }
+                // The client loads the CA file, which the apiserver writes only once it starts.
+                if !files::apiserver_ca_path(&self.dir).is_file() {
+                    return Ok(None);
+                }
+                let admin = self.client(Identity::Admin).await?;
                 let request = http::Request::get("/readyz").body(Vec::new())?;
                 let body = admin.request_text(request).await?;
                 Ok((body.trim() == "ok").then_some(()))

@@ -23,9 +23,22 @@ pub const GPU: &str = "nvidia.com/gpu";
 /// Node label carrying the GPU product; the engine keys pools by it.
 pub const GPU_PRODUCT_LABEL: &str = "nvidia.com/gpu.product";
 
+/// An error that ends `wait_for` at once (e.g. the server process exited), unlike the
+/// transient errors it retries.
+#[derive(Debug)]
+pub struct Fatal(pub String);
+
+impl std::fmt::Display for Fatal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Fatal {}
+
 /// Polls `probe` every 200 ms until it returns `Ok(Some(value))`, for at most `timeout`.
-/// Errors from the probe are retried (the server may be restarting); on timeout the error
-/// names `what` and the last probe error.
+/// Errors from the probe are retried (the server may be restarting) unless they are `Fatal`;
+/// on timeout the error names `what` and the last probe error.
 pub async fn wait_for<T, F, Fut>(what: &str, timeout: Duration, mut probe: F) -> Result<T>
 where
     F: FnMut() -> Fut,
@@ -37,6 +50,9 @@ where
         match probe().await {
             Ok(Some(value)) => return Ok(value),
             Ok(None) => {}
+            Err(e) if e.downcast_ref::<Fatal>().is_some() => {
+                return Err(e.context(format!("while waiting for {what}")))
+            }
             Err(e) => last_error = format!("{e:#}"),
         }
         if tokio::time::Instant::now() >= deadline {

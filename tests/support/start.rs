@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use super::binaries::BinDir;
 use super::cluster::{ensure, locate_binaries, prepare_dir, TestCluster};
 use super::files::{apiserver_ca_path, kubeconfig_path, Identity};
-use super::objects::{self, wait_for};
+use super::objects::{self, wait_for, Fatal};
 use super::procs::{self, Proc};
 
 const ATTEMPTS: usize = 3;
@@ -131,7 +131,7 @@ async fn start_etcd(c: &TestCluster) -> Result<()> {
     let result = wait_for("etcd /health", TIMEOUT, || {
         let running = procs::ensure_running(&c.dir, &mut etcd);
         async move {
-            running.map_err(|e| anyhow::anyhow!("fatal: {e:#}"))?;
+            running.map_err(|e| Fatal(format!("{e:#}")))?;
             let body = procs::http_get(port, "/health").unwrap_or_default();
             Ok(body.contains("\"health\":\"true\"").then_some(()))
         }
