@@ -85,8 +85,9 @@ pub fn build_event(
     let instance = truncate_to(reporting_instance, SHORT_FIELD_MAX_BYTES);
     Event {
         metadata: ObjectMeta {
+            // generateName is validated as a DNS subdomain that may end only in a dash.
             generate_name: Some(format!(
-                "{}.",
+                "{}-",
                 truncate_to(&target.name, NAME_PREFIX_MAX_BYTES)
             )),
             namespace: Some(namespace),
@@ -171,7 +172,7 @@ mod tests {
         };
         let ev = build_event(&node(), &text, "alice@laptop", now);
         assert_eq!(ev.metadata.namespace.as_deref(), Some("default"));
-        assert_eq!(ev.metadata.generate_name.as_deref(), Some("gpu-1."));
+        assert_eq!(ev.metadata.generate_name.as_deref(), Some("gpu-1-"));
         assert_eq!(ev.reporting_controller.as_deref(), Some("ome-top"));
         assert_eq!(ev.reporting_instance.as_deref(), Some("alice@laptop"));
         assert_eq!(ev.reason.as_deref(), Some("OmeTopCordon"));

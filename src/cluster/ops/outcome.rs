@@ -47,9 +47,16 @@ pub fn classify(err: &kube::Error) -> ApiFailure {
         }
     }
     let text = one_line(&text);
+    // A JSON Patch that cannot be applied (our `test`s come first, so in practice a failed
+    // `test`) is answered 422 with the generic "rejected our request" message and no field
+    // causes (seen on kube-apiserver 1.36); validation failures name fields.
+    let names_fields = status
+        .details
+        .as_ref()
+        .is_some_and(|d| d.causes.iter().any(|c| !c.field.is_empty()));
     match status.code {
         409 => ApiFailure::Conflict(text),
-        422 if is_test_failure(&text) => ApiFailure::Conflict(text),
+        422 if is_test_failure(&text) || !names_fields => ApiFailure::Conflict(text),
         422 => ApiFailure::Invalid(text),
         401 | 403 => ApiFailure::Forbidden(text),
         404 => ApiFailure::NotFound(text),
@@ -162,7 +169,17 @@ mod tests {
             Some("testing value /metadata/resourceVersion failed: test failed"),
         );
         assert!(matches!(classify(&e), ApiFailure::Conflict(t) if t.contains("resourceVersion")));
-        let e = api(422, "ConfigMap \"x\" is invalid: data: Invalid value", None);
+        let e = api(
+            422,
+            "the server rejected our request due to an error in our request",
+            None,
+        );
+        assert!(matches!(classify(&e), ApiFailure::Conflict(_)));
+        let invalid: Status = serde_json::from_value(serde_json::json!({"code": 422,
+            "message": "ConfigMap \"x\" is invalid: data: Invalid value",
+            "details": {"causes": [{"field": "data", "message": "Invalid value"}]}}))
+        .unwrap();
+        let e = kube::Error::Api(Box::new(invalid));
         assert!(matches!(classify(&e), ApiFailure::Invalid(_)));
         let e = api(
             403,
