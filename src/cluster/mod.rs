@@ -1,5 +1,5 @@
 //! The only layer that talks to Kubernetes: conversion of Kubernetes objects into the engine's
-//! model, snapshot files, and (live) listing.
+//! model, snapshot files, (live) listing, and the operator's writes (`ops`).
 //!
 //! Must not import `app`, `ui`, `ratatui` or `crossterm`.
 
@@ -7,4 +7,5 @@ pub mod convert;
 pub mod convert_ome;
 pub mod convert_placement;
 pub mod live;
+pub mod ops;
 pub mod snapshot_file;

@@ -72,6 +72,6 @@ pub mod surge;
 pub mod workloads;
 
 #[cfg(test)]
-mod journal_fixtures;
+pub(crate) mod journal_fixtures;
 #[cfg(test)]
 pub mod testkit;

@@ -1,0 +1,179 @@
+//! Clearing one stalled entry from Alfred's dispatch journal (ConfigMap
+//! `alfred-dispatch-state`, key `state.json`), following alfred.md §2.4: re-read the ConfigMap,
+//! insist on the resourceVersion the operator saw, parse strictly, remove exactly that entry
+//! (`engine::journal_edit::remove_entry_checked`), and `replace` (PUT) the ConfigMap carrying
+//! the same resourceVersion, so a concurrent writer makes the PUT fail with 409 instead of being
+//! overwritten. Every other key, label and annotation of the ConfigMap is sent back unchanged.
+//!
+//! Never writes a document that fails Alfred's strict reader. Must not import `app`, `ui`,
+//! `ratatui` or `crossterm`.
+
+use k8s_openapi::api::core::v1::ConfigMap;
+use kube::api::{Api, PostParams};
+
+use super::event::{EventTarget, EventText};
+use super::outcome::{classify, conflict, failure, ApiFailure, CurrentState};
+use super::{finish, OpContext};
+use crate::engine::journal::{parse_journal, Phase};
+use crate::engine::journal_edit::remove_entry_checked;
+use crate::protocol::OpOutcome;
+
+/// Name of Alfred's journal ConfigMap (fixed by the chart).
+pub const JOURNAL_CONFIGMAP: &str = "alfred-dispatch-state";
+/// The journal's only key.
+pub const JOURNAL_KEY: &str = "state.json";
+
+const UPDATE_CONFIGMAPS: &str = "update configmaps";
+const GET_CONFIGMAPS: &str = "get configmaps";
+
+/// A clear request, from `Op::ClearJournalEntry`.
+#[derive(Debug, Clone, Copy)]
+pub struct Clear<'a> {
+    /// Namespace of the ConfigMap (must be Alfred's).
+    pub namespace: &'a str,
+    /// UUID of the entry to remove (exact match).
+    pub uuid: &'a str,
+    /// The ConfigMap's resourceVersion the operator saw.
+    pub seen_rv: &'a str,
+    /// The operator overrode failing §2.4 checks (recorded in the Event note).
+    pub override_checks: bool,
+}
+
+/// Why a document may not be edited, or the edited `state.json`.
+pub fn edited_state(state_json: &str, uuid: &str) -> Result<String, String> {
+    let journal = parse_journal(state_json.as_bytes()).map_err(|e| {
+        format!("{JOURNAL_KEY} fails Alfred's strict reader ({e}); nothing written")
+    })?;
+    let entry = journal
+        .entries
+        .iter()
+        .find(|e| e.uuid == uuid)
+        .ok_or_else(|| format!("no journal entry {uuid}; nothing written"))?;
+    if entry.phase != Phase::Stalled {
+        return Err(format!(
+            "journal entry {uuid} is {}, not stalled; only stalled entries may be cleared",
+            entry.phase.as_str()
+        ));
+    }
+    remove_entry_checked(state_json, uuid)
+        .map_err(|e| format!("refused to edit {JOURNAL_KEY}: {e}"))
+}
+
+/// Executes the clear. Sends one GET, then one PUT, then one Event create.
+pub async fn clear_entry(client: &kube::Client, ctx: &OpContext, c: Clear<'_>) -> OpOutcome {
+    let object = format!("configmap/{}/{JOURNAL_CONFIGMAP}", c.namespace);
+    if c.namespace != ctx.alfred_namespace {
+        return OpOutcome::Refused {
+            message: format!(
+                "{object}: the journal lives in Alfred's namespace {}",
+                ctx.alfred_namespace
+            ),
+        };
+    }
+    let api: Api<ConfigMap> = Api::namespaced(client.clone(), c.namespace);
+    let mut cm = match api.get(JOURNAL_CONFIGMAP).await {
+        Ok(cm) => cm,
+        Err(e) => return failure(&object, GET_CONFIGMAPS, classify(&e)),
+    };
+    let rv = cm.metadata.resource_version.clone().unwrap_or_default();
+    if rv != c.seen_rv {
+        return conflict(&object, c.seen_rv, &CurrentState::At(rv));
+    }
+    let Some(state) = cm.data.as_ref().and_then(|d| d.get(JOURNAL_KEY)) else {
+        return OpOutcome::Refused {
+            message: format!("{object} has no {JOURNAL_KEY}; nothing written"),
+        };
+    };
+    let edited = match edited_state(state, c.uuid) {
+        Ok(text) => text,
+        Err(why) => {
+            return OpOutcome::Refused {
+                message: format!("{object}: {why}"),
+            }
+        }
+    };
+    if let Some(data) = cm.data.as_mut() {
+        data.insert(JOURNAL_KEY.to_string(), edited);
+    }
+    // The PUT carries metadata.resourceVersion == seen_rv: the compare-and-swap.
+    let written = match api
+        .replace(JOURNAL_CONFIGMAP, &PostParams::default(), &cm)
+        .await
+    {
+        Ok(cm) => cm,
+        Err(e) => return after_failure(&api, &object, c.seen_rv, classify(&e)).await,
+    };
+    let new_rv = written.metadata.resource_version.clone();
+    let target = EventTarget {
+        api_version: "v1",
+        kind: "ConfigMap",
+        namespace: Some(c.namespace.to_string()),
+        name: JOURNAL_CONFIGMAP.to_string(),
+        uid: written.metadata.uid.clone().unwrap_or_default(),
+        resource_version: new_rv.clone(),
+    };
+    let checks = if c.override_checks {
+        "the operator overrode failing clearing checks"
+    } else {
+        "clearing checks passed"
+    };
+    let text = EventText {
+        action: "ClearJournalEntry",
+        reason: "OmeTopClearJournalEntry",
+        note: format!(
+            "stalled journal entry {} removed by {} with ome-top ({checks})",
+            c.uuid, ctx.actor
+        ),
+    };
+    let done = format!("journal entry {} cleared from {object}", c.uuid);
+    finish(client, ctx, &target, &text, done, new_rv).await
+}
+
+/// A failed PUT: a 409 re-reads the ConfigMap to report its resourceVersion now.
+async fn after_failure(
+    api: &Api<ConfigMap>,
+    object: &str,
+    seen_rv: &str,
+    why: ApiFailure,
+) -> OpOutcome {
+    if !matches!(why, ApiFailure::Conflict(_) | ApiFailure::NotFound(_)) {
+        return failure(object, UPDATE_CONFIGMAPS, why);
+    }
+    let now = match api.get_opt(JOURNAL_CONFIGMAP).await {
+        Ok(Some(cm)) => CurrentState::At(cm.metadata.resource_version.unwrap_or_default()),
+        Ok(None) => CurrentState::Gone,
+        Err(e) => CurrentState::Unknown(e.to_string()),
+    };
+    conflict(object, seen_rv, &now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::journal_fixtures as fx;
+
+    #[test]
+    fn only_stalled_entries_are_removed() {
+        let doc = fx::full();
+        let out = edited_state(&doc, &fx::uuid(5)).unwrap();
+        let journal = parse_journal(out.as_bytes()).unwrap();
+        assert_eq!(journal.entries.len(), 5);
+        assert!(journal.entries.iter().all(|e| e.uuid != fx::uuid(5)));
+        for i in 0..5 {
+            let why = edited_state(&doc, &fx::uuid(i)).unwrap_err();
+            assert!(why.contains("not stalled"), "{why}");
+        }
+        assert!(edited_state(&doc, &fx::uuid(9))
+            .unwrap_err()
+            .contains("no journal entry"));
+    }
+
+    #[test]
+    fn unreadable_documents_are_never_edited() {
+        let doc = fx::journal(vec![fx::entry(0, "stalled")]);
+        let unknown = doc.replacen(r#""phase""#, r#""extra":1,"phase""#, 1);
+        let why = edited_state(&unknown, &fx::uuid(0)).unwrap_err();
+        assert!(why.contains("strict reader"), "{why}");
+        assert!(edited_state("{", &fx::uuid(0)).is_err());
+    }
+}

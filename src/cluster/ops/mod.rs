@@ -1,0 +1,136 @@
+//! The write side of the cluster layer: executes the operator's confirmed [`Op`]s against the
+//! API server as compare-and-swap writes, records a Kubernetes Event for each, and answers with
+//! an [`OpOutcome`]. The rules per action (request, CAS rule, Event, refusals) are in
+//! docs/actions.md.
+//!
+//! Owns: `OpContext`, `execute`, `spawn_ops_worker`. Files: `node` (cordon/uncordon), `isvc`
+//! (approve a move, opt out), `journal` (clear a stalled entry), `event`, `patches` (pure
+//! bodies), `outcome` (error mapping). Must not import `app`, `ui`, `ratatui` or `crossterm`.
+
+pub mod event;
+pub mod isvc;
+pub mod journal;
+pub mod node;
+pub mod outcome;
+pub mod patches;
+
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::engine::model::Time;
+use crate::protocol::{Command, Op, OpOutcome, Update};
+use event::{record_event, EventTarget, EventText};
+
+/// Everything an op needs besides the op itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpContext {
+    /// Alfred's namespace: the only namespace whose `alfred-dispatch-state` may be edited.
+    pub alfred_namespace: String,
+    /// Who acts (e.g. `alice@laptop`): the Event's `reportingInstance` and note.
+    pub actor: String,
+    /// When `Some`, every op is refused with this reason before any request is sent
+    /// (`--readonly`, `--snapshot`): zero requests, mutating or not.
+    pub read_only: Option<String>,
+    /// The clock value for this op (Event `eventTime`); time is an argument, never read here.
+    pub now: Time,
+}
+
+/// Executes one op. Never panics and never retries a conflict: a conflict is reported so the
+/// operator can look again. Requests sent: at most one read, one write and one Event create
+/// (plus one read after a conflict, to report the current resourceVersion).
+pub async fn execute(client: &kube::Client, op: &Op, ctx: &OpContext) -> OpOutcome {
+    if let Some(why) = &ctx.read_only {
+        return OpOutcome::Refused {
+            message: format!("read-only ({why}): {} not changed", op.object()),
+        };
+    }
+    match op {
+        Op::Cordon {
+            node,
+            resource_version,
+            reason,
+        }
+        | Op::Uncordon {
+            node,
+            resource_version,
+            reason,
+        } => {
+            let w = node::NodeWrite {
+                node,
+                seen_rv: resource_version,
+                unschedulable: matches!(op, Op::Cordon { .. }),
+                reason: reason.as_deref(),
+            };
+            node::set_unschedulable(client, ctx, w).await
+        }
+        Op::ApproveMove { .. } | Op::OptOut { .. } => isvc::annotate(client, ctx, op).await,
+        Op::ClearJournalEntry {
+            namespace,
+            uuid,
+            resource_version,
+            override_checks,
+        } => {
+            let clear = journal::Clear {
+                namespace,
+                uuid,
+                seen_rv: resource_version,
+                override_checks: *override_checks,
+            };
+            journal::clear_entry(client, ctx, clear).await
+        }
+    }
+}
+
+/// Runs ops one at a time, in arrival order, until `rx` closes or the app stops listening.
+/// `clock` is read once per op (it is the composition root's clock; this module reads none).
+pub fn spawn_ops_worker<C>(
+    client: kube::Client,
+    ctx: OpContext,
+    clock: C,
+    mut rx: mpsc::Receiver<Command>,
+    tx: mpsc::Sender<Update>,
+) -> JoinHandle<()>
+where
+    C: Fn() -> Time + Send + 'static,
+{
+    tokio::spawn(async move {
+        while let Some(command) = rx.recv().await {
+            let op_ctx = OpContext {
+                now: clock(),
+                ..ctx.clone()
+            };
+            let outcome = execute(&client, &command.op, &op_ctx).await;
+            let update = Update::OpDone {
+                id: command.id,
+                outcome,
+            };
+            if tx.send(update).await.is_err() {
+                break;
+            }
+        }
+    })
+}
+
+/// After a successful write: records the Event and builds `Done`. A failed Event create is
+/// appended to the message; the write stands.
+pub(crate) async fn finish(
+    client: &kube::Client,
+    ctx: &OpContext,
+    target: &EventTarget,
+    text: &EventText,
+    done: String,
+    resource_version: Option<String>,
+) -> OpOutcome {
+    let rv_text = resource_version
+        .as_deref()
+        .map(|rv| format!(" (resourceVersion {rv})"))
+        .unwrap_or_default();
+    let message = match record_event(client, target, text, &ctx.actor, ctx.now).await {
+        Ok(()) => format!("{done}{rv_text}"),
+        Err(why) => format!("{done}{rv_text}; the Event was not recorded: {why}"),
+    };
+    OpOutcome::Done {
+        message,
+        resource_version,
+    }
+}

@@ -1,0 +1,167 @@
+//! Cordon and uncordon (`spec.unschedulable`) with the Node compare-and-swap rule of
+//! docs/actions.md: the write goes ahead only while the Node's cordon state is still the one the
+//! operator acted on, and lands only on the exact `metadata.uid` and `spec` just read (JSON
+//! Patch `test`s). Status heartbeats, which move the resourceVersion every few seconds, do not
+//! count as "changed since you looked".
+//!
+//! Must not import `app`, `ui`, `ratatui` or `crossterm`.
+
+use k8s_openapi::api::core::v1::Node;
+use kube::api::{Api, ApiResource, DynamicObject, Patch, PatchParams};
+use serde_json::Value;
+
+use super::event::{EventTarget, EventText};
+use super::outcome::{classify, conflict, conflict_because, failure, ApiFailure, CurrentState};
+use super::patches::{node_unschedulable_patch, typed};
+use super::{finish, OpContext};
+use crate::protocol::OpOutcome;
+
+/// A cordon or uncordon request, from `Op::Cordon`/`Op::Uncordon`.
+#[derive(Debug, Clone, Copy)]
+pub struct NodeWrite<'a> {
+    /// Node name.
+    pub node: &'a str,
+    /// resourceVersion the operator saw (reported in messages; see the module doc).
+    pub seen_rv: &'a str,
+    /// `true` = cordon, `false` = uncordon.
+    pub unschedulable: bool,
+    /// The operator's reason for the Event note.
+    pub reason: Option<&'a str>,
+}
+
+const PATCH_NODES: &str = "patch nodes";
+const GET_NODES: &str = "get nodes";
+
+/// Performs one cordon/uncordon. Sends a GET, then (if the state is as expected) one PATCH,
+/// then one Event create.
+pub async fn set_unschedulable(
+    client: &kube::Client,
+    ctx: &OpContext,
+    w: NodeWrite<'_>,
+) -> OpOutcome {
+    let object = format!("node/{}", w.node);
+    let api: Api<DynamicObject> = Api::all_with(client.clone(), &ApiResource::erase::<Node>(&()));
+    let current = match api.get(w.node).await {
+        Ok(n) => n,
+        Err(e) => return failure(&object, GET_NODES, classify(&e)),
+    };
+    let uid = current.metadata.uid.clone().unwrap_or_default();
+    let rv = current
+        .metadata
+        .resource_version
+        .clone()
+        .unwrap_or_default();
+    let spec = current
+        .data
+        .get("spec")
+        .cloned()
+        .unwrap_or(Value::Object(Default::default()));
+    let is_cordoned = spec
+        .get("unschedulable")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    if is_cordoned == w.unschedulable {
+        let state = if is_cordoned {
+            "is already cordoned"
+        } else {
+            "is already schedulable"
+        };
+        if rv == w.seen_rv {
+            return OpOutcome::Refused {
+                message: format!("{object} {state}; nothing to do"),
+            };
+        }
+        return conflict_because(
+            &object,
+            &format!("{state} (resourceVersion {rv} now, you saw {})", w.seen_rv),
+        );
+    }
+    let body = match typed(node_unschedulable_patch(&uid, &spec, w.unschedulable)) {
+        Ok(b) => b,
+        Err(why) => return OpOutcome::Failed { message: why },
+    };
+    let params = PatchParams::default();
+    let written = match api.patch(w.node, &params, &Patch::Json::<()>(body)).await {
+        Ok(n) => n,
+        Err(e) => return after_failure(&api, &object, w, &uid, classify(&e)).await,
+    };
+    let (verb, action, reason) = if w.unschedulable {
+        ("cordoned", "Cordon", "OmeTopCordon")
+    } else {
+        ("uncordoned", "Uncordon", "OmeTopUncordon")
+    };
+    let new_rv = written.metadata.resource_version.clone();
+    let target = EventTarget {
+        api_version: "v1",
+        kind: "Node",
+        namespace: None,
+        name: w.node.to_string(),
+        uid,
+        resource_version: new_rv.clone(),
+    };
+    let text = EventText {
+        action,
+        reason,
+        note: note(verb, &ctx.actor, w.reason),
+    };
+    finish(
+        client,
+        ctx,
+        &target,
+        &text,
+        format!("{verb} {object}"),
+        new_rv,
+    )
+    .await
+}
+
+/// The Event note: `<verb> by <actor>[: <reason>]`.
+pub fn note(verb: &str, actor: &str, reason: Option<&str>) -> String {
+    match reason.map(str::trim).filter(|r| !r.is_empty()) {
+        Some(r) => format!("{verb} by {actor} with ome-top: {r}"),
+        None => format!("{verb} by {actor} with ome-top"),
+    }
+}
+
+/// A failed PATCH: conflicts re-read the Node to say what it looks like now.
+async fn after_failure(
+    api: &Api<DynamicObject>,
+    object: &str,
+    w: NodeWrite<'_>,
+    uid: &str,
+    why: ApiFailure,
+) -> OpOutcome {
+    if !matches!(why, ApiFailure::Conflict(_) | ApiFailure::NotFound(_)) {
+        return failure(object, PATCH_NODES, why);
+    }
+    let now = match api.get_opt(w.node).await {
+        Ok(Some(n)) if n.metadata.uid.as_deref() != Some(uid) => CurrentState::Recreated {
+            uid: n.metadata.uid.unwrap_or_default(),
+        },
+        Ok(Some(n)) => CurrentState::At(n.metadata.resource_version.unwrap_or_default()),
+        Ok(None) => CurrentState::Gone,
+        Err(e) => CurrentState::Unknown(e.to_string()),
+    };
+    conflict(object, w.seen_rv, &now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_name_the_actor_and_reason() {
+        assert_eq!(
+            note("cordoned", "alice", Some(" disk errors ")),
+            "cordoned by alice with ome-top: disk errors"
+        );
+        assert_eq!(
+            note("uncordoned", "bob", Some("")),
+            "uncordoned by bob with ome-top"
+        );
+        assert_eq!(
+            note("uncordoned", "bob", None),
+            "uncordoned by bob with ome-top"
+        );
+    }
+}
