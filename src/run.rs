@@ -1,0 +1,343 @@
+//! The TUI's composition root: owns the terminal (raw mode, alternate screen, mouse, restored
+//! on every exit path including panics and SIGINT/SIGTERM), wires a data source's channels to
+//! the reducer, and runs the event loop: select over input, feed, op replies and ticks; drain
+//! what is ready; draw only when dirty, at most 10 frames a second. With `main.rs`, the only
+//! place that reads the clock.
+//!
+//! Owns: `DataSource`, `TuiOptions`, `run_tui`, `snapshot_feed`, `RandomIds`.
+
+use std::hash::{BuildHasher, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event as TermEvent, EventStream};
+use futures::{FutureExt, StreamExt};
+use ratatui::DefaultTerminal;
+use tokio::sync::{mpsc, watch};
+
+use crate::app::keys::{DefaultKeys, KeyResolver};
+use crate::app::state::{AppState, IdSource};
+use crate::app::{update, Effect, Event};
+use crate::cluster::snapshot_file::read_snapshot;
+use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
+use crate::engine::gang::PlacementOptions;
+use crate::engine::model::Time;
+use crate::protocol::{ApiStatus, Command, Feed, OpOutcome, Permissions, SourceKind, Update};
+use crate::ui::theme::{Theme, THEME_NAMES};
+
+/// Shortest time between two frames (≤ 10 redraws a second).
+const FRAME_INTERVAL: Duration = Duration::from_millis(100);
+/// Events taken from one source before drawing.
+const DRAIN_CAP: usize = 256;
+
+/// Where the TUI's data comes from.
+pub enum DataSource {
+    /// Replay a snapshot file once, offline and read-only.
+    Snapshot(PathBuf),
+    /// Any live source (cluster, demo): its feed, command and update channels.
+    Channels {
+        /// Latest feed.
+        feed: watch::Receiver<Arc<Feed>>,
+        /// Confirmed operator commands (bounded).
+        commands: mpsc::Sender<Command>,
+        /// Replies.
+        updates: mpsc::Receiver<Update>,
+    },
+}
+
+/// TUI options from the command line.
+#[derive(Debug, Clone)]
+pub struct TuiOptions {
+    /// Alfred's namespace.
+    pub alfred_namespace: String,
+    /// The OME scheduler ConfigMap's namespace.
+    pub scheduler_namespace: String,
+    /// Initial theme name.
+    pub theme: String,
+}
+
+impl Default for TuiOptions {
+    fn default() -> Self {
+        TuiOptions {
+            alfred_namespace: "ome".into(),
+            scheduler_namespace: "ome".into(),
+            theme: "default".into(),
+        }
+    }
+}
+
+/// The wall clock: read here (and in `main.rs`) only.
+#[allow(clippy::disallowed_methods)] // The composition root is where time enters the app.
+fn wall_now() -> Time {
+    chrono::Utc::now()
+}
+
+#[allow(clippy::disallowed_methods)] // Frame pacing needs a monotonic clock.
+fn mono_now() -> Instant {
+    Instant::now()
+}
+
+/// Request UUIDs (v4 layout) from the process's randomly keyed hasher.
+pub struct RandomIds {
+    keys: std::collections::hash_map::RandomState,
+    counter: u64,
+}
+
+impl RandomIds {
+    /// A fresh generator.
+    pub fn new() -> Self {
+        RandomIds {
+            keys: std::collections::hash_map::RandomState::new(),
+            counter: 0,
+        }
+    }
+}
+
+impl Default for RandomIds {
+    fn default() -> Self {
+        RandomIds::new()
+    }
+}
+
+impl IdSource for RandomIds {
+    fn next_uuid(&mut self) -> String {
+        let mut bytes = [0u8; 16];
+        for (half, chunk) in bytes.chunks_mut(8).enumerate() {
+            let mut h = self.keys.build_hasher();
+            h.write_u64(self.counter);
+            h.write_u64(half as u64);
+            chunk.copy_from_slice(&h.finish().to_le_bytes());
+        }
+        self.counter += 1;
+        bytes[6] = (bytes[6] & 0x0f) | 0x40;
+        bytes[8] = (bytes[8] & 0x3f) | 0x80;
+        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        format!(
+            "{}-{}-{}-{}-{}",
+            &hex[..8],
+            &hex[8..12],
+            &hex[12..16],
+            &hex[16..20],
+            &hex[20..]
+        )
+    }
+}
+
+/// Reads and analyses a snapshot file into the one feed of offline mode.
+pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> anyhow::Result<Feed> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (snap, warnings) = read_snapshot(&bytes).with_context(|| path.display().to_string())?;
+    let options = AnalysisOptions {
+        now,
+        alfred_namespace: opts.alfred_namespace.clone(),
+        executor: ExecutorSetting::Auto,
+        placement: PlacementOptions {
+            scheduler_namespace: opts.scheduler_namespace.clone(),
+            ..PlacementOptions::default()
+        },
+    };
+    let analysis = analyze(&snap, &options);
+    Ok(Feed {
+        generation: 0,
+        source: SourceKind::Snapshot(path.display().to_string()),
+        api: ApiStatus::Offline,
+        sources: Vec::new(),
+        snapshot: Arc::new(snap),
+        analysis: Arc::new(analysis),
+        permissions: Permissions::read_only("offline snapshot: actions disabled"),
+        warnings,
+    })
+}
+
+/// Channels of offline mode: one feed; every command is refused.
+fn offline_channels(
+    feed: Feed,
+) -> (
+    watch::Receiver<Arc<Feed>>,
+    mpsc::Sender<Command>,
+    mpsc::Receiver<Update>,
+) {
+    let (feed_tx, feed_rx) = watch::channel(Arc::new(feed));
+    let (cmd_tx, mut cmd_rx) = mpsc::channel::<Command>(16);
+    let (upd_tx, upd_rx) = mpsc::channel::<Update>(16);
+    tokio::spawn(async move {
+        let _keep = feed_tx;
+        while let Some(c) = cmd_rx.recv().await {
+            let outcome = OpOutcome::Refused {
+                message: "offline snapshot: actions disabled".into(),
+            };
+            if upd_tx
+                .send(Update::OpDone { id: c.id, outcome })
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    (feed_rx, cmd_tx, upd_rx)
+}
+
+/// Runs the TUI on `source` until the operator quits or a signal arrives.
+pub async fn run_tui(source: DataSource, opts: TuiOptions) -> anyhow::Result<()> {
+    let (feed, commands, updates) = match source {
+        DataSource::Snapshot(path) => offline_channels(snapshot_feed(&path, &opts, wall_now())?),
+        DataSource::Channels {
+            feed,
+            commands,
+            updates,
+        } => (feed, commands, updates),
+    };
+    let mut state = AppState::new(
+        Box::new(DefaultKeys),
+        Box::new(RandomIds::new()),
+        wall_now(),
+    );
+    state.themes = THEME_NAMES.iter().map(|s| s.to_string()).collect();
+    state.theme = state
+        .themes
+        .iter()
+        .position(|t| *t == opts.theme)
+        .unwrap_or(0);
+    run_with_keys(&mut state, feed, commands, updates).await
+}
+
+/// Runs the loop with a prepared state (the lead plugs a configured keymap in here).
+pub async fn run_with_keys(
+    state: &mut AppState,
+    feed: watch::Receiver<Arc<Feed>>,
+    commands: mpsc::Sender<Command>,
+    updates: mpsc::Receiver<Update>,
+) -> anyhow::Result<()> {
+    let mut terminal = ratatui::init();
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+        previous(info);
+    }));
+    let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    let result = event_loop(&mut terminal, state, feed, commands, updates).await;
+    let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    result
+}
+
+/// Replaces the key resolver (for the config crate's keymap).
+pub fn set_keys(state: &mut AppState, keys: Box<dyn KeyResolver>) {
+    state.keys = keys;
+}
+
+fn term_event(e: TermEvent) -> Option<Event> {
+    match e {
+        TermEvent::Key(k) => Some(Event::Key(k)),
+        TermEvent::Mouse(m) => Some(Event::Mouse(m)),
+        TermEvent::Resize(w, h) => Some(Event::Resize(w, h)),
+        _ => None,
+    }
+}
+
+/// Applies effects; returns `true` on quit.
+fn apply(
+    effects: Vec<Effect>,
+    dirty: &mut bool,
+    commands: &mpsc::Sender<Command>,
+    state: &mut AppState,
+) -> bool {
+    let mut quit = false;
+    for e in effects {
+        match e {
+            Effect::Quit => quit = true,
+            Effect::Redraw => *dirty = true,
+            Effect::Send(cmd) => {
+                let id = cmd.id;
+                if let Err(e) = commands.try_send(cmd) {
+                    let outcome = OpOutcome::Failed {
+                        message: format!("not sent: {e}"),
+                    };
+                    let more = update(state, Event::OpDone { id, outcome }, wall_now());
+                    quit |= apply(more, dirty, commands, state);
+                }
+            }
+            // The history store is not attached yet; its branch records these.
+            Effect::RecordDismissal { .. } | Effect::RecordAudit { .. } => {}
+        }
+    }
+    quit
+}
+
+async fn event_loop(
+    terminal: &mut DefaultTerminal,
+    state: &mut AppState,
+    mut feed: watch::Receiver<Arc<Feed>>,
+    commands: mpsc::Sender<Command>,
+    mut updates: mpsc::Receiver<Update>,
+) -> anyhow::Result<()> {
+    let size = terminal.size()?;
+    let mut dirty = true;
+    let _ = update(state, Event::Resize(size.width, size.height), wall_now());
+    let first = feed.borrow_and_update().clone();
+    let _ = update(state, Event::Feed(first), wall_now());
+    let mut input = EventStream::new();
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut feed_open = true;
+    let mut last_draw: Option<Instant> = None;
+    #[cfg(unix)]
+    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    loop {
+        let since = last_draw.map(|t| mono_now().duration_since(t));
+        if dirty && since.is_none_or(|d| d >= FRAME_INTERVAL) {
+            terminal.draw(|f| crate::ui::draw(f, state, &Theme::by_name(state.theme_name())))?;
+            dirty = false;
+            last_draw = Some(mono_now());
+        }
+        let wait = since.map_or(Duration::ZERO, |d| FRAME_INTERVAL.saturating_sub(d));
+        #[cfg(unix)]
+        let term = sigterm.recv();
+        #[cfg(not(unix))]
+        let term = std::future::pending::<Option<()>>();
+        let mut events = Vec::new();
+        tokio::select! {
+            e = input.next() => match e {
+                Some(Ok(e)) => events.extend(term_event(e)),
+                Some(Err(e)) => return Err(e.into()),
+                None => return Ok(()),
+            },
+            changed = feed.changed(), if feed_open => match changed {
+                Ok(()) => events.push(Event::Feed(feed.borrow_and_update().clone())),
+                Err(_) => feed_open = false,
+            },
+            Some(Update::OpDone { id, outcome }) = updates.recv() => events.push(Event::OpDone { id, outcome }),
+            _ = tick.tick() => events.push(Event::Tick(wall_now())),
+            _ = tokio::time::sleep(wait), if dirty => {}
+            _ = tokio::signal::ctrl_c() => return Ok(()),
+            _ = term => return Ok(()),
+        }
+        // Drain what is already waiting so a burst costs one frame.
+        for _ in 0..DRAIN_CAP {
+            match input.next().now_or_never() {
+                Some(Some(Ok(e))) => events.extend(term_event(e)),
+                _ => break,
+            }
+        }
+        while let Ok(Update::OpDone { id, outcome }) = updates.try_recv() {
+            events.push(Event::OpDone { id, outcome });
+        }
+        for e in events {
+            let effects = update(state, e, wall_now());
+            if apply(effects, &mut dirty, &commands, state) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Runs the TUI on a new multi-threaded runtime (for `main.rs`).
+pub fn run_tui_blocking(source: DataSource, opts: TuiOptions) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    rt.block_on(run_tui(source, opts))
+}
