@@ -341,3 +341,41 @@ pub fn run_tui_blocking(source: DataSource, opts: TuiOptions) -> anyhow::Result<
         .build()?;
     rt.block_on(run_tui(source, opts))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_ids_are_distinct_v4_uuids() {
+        let mut ids = RandomIds::new();
+        let (a, b) = (ids.next_uuid(), ids.next_uuid());
+        assert_ne!(a, b);
+        for u in [&a, &b] {
+            let parts: Vec<&str> = u.split('-').collect();
+            let lens: Vec<usize> = parts.iter().map(|p| p.len()).collect();
+            assert_eq!(lens, [8, 4, 4, 4, 12]);
+            assert!(parts[2].starts_with('4'));
+            assert!(matches!(parts[3].as_bytes()[0], b'8' | b'9' | b'a' | b'b'));
+            assert!(u
+                .chars()
+                .all(|c| c == '-' || c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        }
+    }
+
+    #[test]
+    fn offline_feed_is_read_only() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/mixed-fleet.json");
+        let now = chrono::DateTime::parse_from_rfc3339("2026-09-28T10:15:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        let feed = snapshot_feed(&path, &TuiOptions::default(), now).unwrap();
+        assert_eq!(feed.api, ApiStatus::Offline);
+        assert_eq!(
+            feed.permissions
+                .check(crate::protocol::Capability::CordonNode),
+            Err("offline snapshot: actions disabled".to_string())
+        );
+        assert_eq!(feed.snapshot.nodes.len(), feed.analysis.nodes.len());
+    }
+}

@@ -88,7 +88,7 @@ pub fn move_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailMod
         ),
     }
     out.heading("Progress");
-    progress(state, feed, at, &mut out);
+    progress(state, feed, (at, f.workload), &mut out);
     Some(DetailModel {
         kind: DetailKind::Move(key.to_string()),
         title: format!("move {}", f.workload),
@@ -96,7 +96,12 @@ pub fn move_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailMod
     })
 }
 
-fn progress(state: &AppState, feed: &Feed, at: Option<(usize, usize)>, out: &mut Lines) {
+fn progress(
+    state: &AppState,
+    feed: &Feed,
+    (at, workload): (Option<(usize, usize)>, &str),
+    out: &mut Lines,
+) {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
     let ir = at
         .and_then(|(c, _)| a.workloads.components[c].ir)
@@ -134,10 +139,12 @@ fn progress(state: &AppState, feed: &Feed, at: Option<(usize, usize)>, out: &mut
         );
     }
     for r in state.requested.iter().filter(|r| {
-        !ir.status
-            .migrations
-            .iter()
-            .any(|m| *m.request_uuid == *r.uuid)
+        r.workload == workload
+            && !ir
+                .status
+                .migrations
+                .iter()
+                .any(|m| *m.request_uuid == *r.uuid)
     }) {
         out.push(
             format!(

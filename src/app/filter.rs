@@ -39,10 +39,11 @@ impl Filter {
         f
     }
 
-    /// Whether a lower-cased haystack passes.
+    /// Whether a lower-cased haystack (cells separated by U+001F) passes. A regex is tried
+    /// on each cell, so `^` and `$` anchor to a cell.
     pub fn matches(&self, haystack: &str) -> bool {
         match &self.regex {
-            Some(r) => r.is_match(haystack),
+            Some(r) => haystack.split('\u{1f}').any(|cell| r.is_match(cell)),
             None => haystack.contains(&self.needle),
         }
     }

@@ -19,6 +19,7 @@ pub mod keys;
 pub mod layout;
 pub mod nav;
 pub mod ops;
+pub mod ops_journal;
 pub mod rows;
 pub mod rows_journal;
 pub mod rows_moves;

@@ -2,20 +2,16 @@
 //! exact change (refused up front with the permission's reason when not allowed); `confirm`
 //! turns it into a `Command`; `OpDone` closes the loop with a notice and an audit effect.
 //!
-//! Owns: `start_cordon`, `start_approve`, `start_reject`, `start_clear`, `confirm`, `op_done`,
-//! `notify`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `start_cordon`, `start_approve`, `start_reject`, `start_opt_out`, `confirm`, `op_done`,
+//! `notify` (`ops_journal` owns clearing). Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::app::approve::plan_approval;
 use crate::app::detail::check_line;
-use crate::app::detail_journal::clearing_lines;
 use crate::app::dialogs::{ConfirmDialog, Modal};
 use crate::app::effect::Effect;
 use crate::app::rows_moves::move_ref;
 use crate::app::state::{AppState, Notice, NoticeLevel, PendingOp, RequestedMove, View};
 use crate::app::table::Tone;
-use crate::engine::analysis::ALFRED_JOURNAL;
-use crate::engine::journal::Phase;
-use crate::engine::journal_clearing::ClearingDecision;
 use crate::protocol::{Capability, Command, Op, OpOutcome};
 
 /// Notices kept.
@@ -33,7 +29,7 @@ pub fn notify(state: &mut AppState, text: impl Into<String>, level: NoticeLevel)
     }
 }
 
-fn allowed(state: &mut AppState, cap: Capability, what: &str) -> bool {
+pub(crate) fn allowed(state: &mut AppState, cap: Capability, what: &str) -> bool {
     let Some(feed) = state.shown() else {
         return false;
     };
@@ -46,7 +42,7 @@ fn allowed(state: &mut AppState, cap: Capability, what: &str) -> bool {
     }
 }
 
-fn dialog(title: String, lines: Vec<(String, Tone)>, op: Option<Op>) -> ConfirmDialog {
+pub(crate) fn dialog(title: String, lines: Vec<(String, Tone)>, op: Option<Op>) -> ConfirmDialog {
     ConfirmDialog {
         title,
         lines,
@@ -241,84 +237,6 @@ pub fn start_opt_out(state: &mut AppState, workload: &str, reason: String) {
         lines,
         Some(op),
     )));
-}
-
-/// `clear-journal-entry` on the selected entry: only `stalled`; the §2.4 checks must pass or
-/// be overridden explicitly.
-pub fn start_clear(state: &mut AppState) {
-    let Some(i) = state.selected_source(View::Journal) else {
-        return notify(
-            state,
-            "clear: no journal entry selected",
-            NoticeLevel::Error,
-        );
-    };
-    let Some(feed) = state.shown().cloned() else {
-        return;
-    };
-    let Some(e) = feed
-        .analysis
-        .journal
-        .journal()
-        .and_then(|j| j.entries.get(i))
-    else {
-        return;
-    };
-    if e.phase != Phase::Stalled {
-        let text = format!(
-            "clear: only stalled entries can be cleared ({} is {})",
-            &e.uuid,
-            e.phase.shown_as()
-        );
-        return notify(state, text, NoticeLevel::Error);
-    }
-    if !allowed(state, Capability::ClearJournalEntry, "clear") {
-        return;
-    }
-    let Some(cm) = feed
-        .snapshot
-        .config_maps
-        .iter()
-        .find(|c| c.name.as_ref() == ALFRED_JOURNAL)
-    else {
-        return;
-    };
-    let verdict = feed
-        .analysis
-        .clearing
-        .iter()
-        .find(|(u, _)| *u == e.uuid)
-        .map(|(_, v)| v);
-    let mut lines = vec![(
-        format!(
-            "remove entry {} from configmap/{}/{ALFRED_JOURNAL} state.json (nothing else)",
-            e.uuid, cm.namespace
-        ),
-        Tone::Danger,
-    )];
-    lines.push((
-        format!(
-            "compare-and-swap on resourceVersion {}",
-            cm.resource_version
-        ),
-        Tone::Normal,
-    ));
-    lines.extend(verdict.map(clearing_lines).unwrap_or_default());
-    let blocked = match verdict.map(|v| &v.decision) {
-        Some(ClearingDecision::Clearable) => None,
-        Some(ClearingDecision::Wait(why)) => Some(format!("checks say wait: {why}")),
-        _ => Some("no clearing verdict".to_string()),
-    };
-    let op = Op::ClearJournalEntry {
-        namespace: cm.namespace.clone(),
-        uuid: e.uuid.clone(),
-        resource_version: cm.resource_version.clone(),
-        override_checks: false,
-    };
-    let mut d = dialog(format!("Clear stalled entry {}", e.uuid), lines, Some(op));
-    d.overridable = blocked.is_some();
-    d.blocked = blocked;
-    state.modals.push(Modal::Confirm(d));
 }
 
 fn with_reason(op: Op, reason: Option<String>, override_armed: bool) -> Op {

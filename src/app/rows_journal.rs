@@ -30,13 +30,13 @@ pub fn blocking_text(a: &Analysis) -> Option<String> {
     match &a.journal {
         JournalView::Absent => None,
         JournalView::MissingKey => {
-            Some("⛔ journal has no state.json: Alfred withholds every submission".into())
+            Some("⊘ journal has no state.json: Alfred withholds every submission".into())
         }
         JournalView::Unreadable(why) => Some(format!(
-            "⛔ journal unreadable ({why}): Alfred withholds every submission"
+            "⊘ journal unreadable ({why}): Alfred withholds every submission"
         )),
         JournalView::Valid(_, blocking) => blocking.withhold_reason().map(|r| {
-            format!("⛔ {r}: a stalled or unresolved entry blocks all of Alfred's submissions")
+            format!("⊘ {r}: a stalled or unresolved entry blocks all of Alfred's submissions")
         }),
     }
 }
@@ -99,7 +99,7 @@ pub fn journal_rows(a: &Analysis) -> TableModel {
                     age(a.now, Some(e.created_at)),
                 ),
                 if blocking {
-                    Cell::text("⛔ blocks").tone(Tone::Danger)
+                    Cell::text("⊘ blocks").tone(Tone::Danger)
                 } else {
                     Cell::text("-").tone(Tone::Muted)
                 },

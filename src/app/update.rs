@@ -120,7 +120,9 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
         Action::ApproveMove if state.view == View::Moves => ops::start_approve(state),
         Action::RejectMove if state.view == View::Moves => ops::start_reject(state),
-        Action::ClearJournalEntry if state.view == View::Journal => ops::start_clear(state),
+        Action::ClearJournalEntry if state.view == View::Journal => {
+            crate::app::ops_journal::start_clear(state)
+        }
         Action::Confirm => return ops::confirm(state),
         Action::Cancel => {
             state.modals.pop();

@@ -159,7 +159,10 @@ fn draw_confirm(frame: &mut Frame, full: Rect, d: &ConfirmDialog, theme: &Theme)
     }
     lines.push(Line::from(keys));
     let width = full.width.saturating_sub(8).min(110);
-    let height = (lines.len() as u16 + 4).min(full.height.saturating_sub(2));
+    // Lines wrap inside the borders: count the rows they take.
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+    let height = (rows as u16 + 2).min(full.height.saturating_sub(2));
     let area = centered(full, width, height);
     frame.render_widget(Clear, area);
     let p = Paragraph::new(lines)

@@ -21,7 +21,7 @@ use crate::ui::theme::{Slot, Theme};
 pub fn api_text(api: &ApiStatus, now: Time) -> (String, Slot) {
     match api {
         ApiStatus::Connecting => ("API connecting…".into(), Slot::HealthDegraded),
-        ApiStatus::Connected => ("API ✓ connected".into(), Slot::HealthOk),
+        ApiStatus::Connected => ("✓ connected".into(), Slot::HealthOk),
         ApiStatus::Reconnecting { since, .. } => (
             format!(
                 "API ✗ reconnecting since {} ({})",
@@ -91,16 +91,16 @@ pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         sep(theme),
         Span::styled(api, theme.style(api_slot)),
         sep(theme),
-        Span::raw(alfred),
-        sep(theme),
     ];
     match &feed.permissions.read_only {
         Some(why) => first.push(Span::styled(
-            format!("READ-ONLY: {why}"),
+            format!("READ-ONLY ({why})"),
             theme.style(Slot::HealthDegraded),
         )),
-        None => first.push(Span::styled("actions enabled", theme.style(Slot::Danger))),
+        None => first.push(Span::styled("read-write", theme.style(Slot::Danger))),
     }
+    first.push(sep(theme));
+    first.push(Span::raw(alfred));
     if state.frozen.is_some() {
         first.push(sep(theme));
         first.push(Span::styled("❄ FROZEN", theme.style(Slot::Accent)));
@@ -112,6 +112,13 @@ pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         }
         let (text, slot) = source_text(s, state.now);
         second.push(Span::styled(text, theme.style(slot)));
+    }
+    let warnings = feed.warnings.len() + a.warnings.len();
+    if warnings > 0 {
+        second.push(Span::styled(
+            format!("  ⚠ {warnings} warnings"),
+            theme.style(Slot::HealthDegraded),
+        ));
     }
     if feed.sources.is_empty() {
         second.push(Span::styled(

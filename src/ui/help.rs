@@ -38,9 +38,15 @@ pub fn help_lines(state: &AppState) -> Vec<(Option<String>, String, String)> {
             String::new(),
             String::new(),
         ));
+        // One line per action: `j, ↓  Down`.
+        let mut merged: Vec<(crate::action::Action, String, String)> = Vec::new();
         for b in bindings {
-            out.push((None, key_label(&b.keys), b.desc));
+            match merged.iter_mut().find(|(a, ..)| *a == b.action) {
+                Some((_, keys, _)) => keys.push_str(&format!(", {}", key_label(&b.keys))),
+                None => merged.push((b.action, key_label(&b.keys), b.desc)),
+            }
         }
+        out.extend(merged.into_iter().map(|(_, keys, desc)| (None, keys, desc)));
     }
     out
 }

@@ -142,3 +142,17 @@ pub fn draw_pools(frame: &mut Frame, table: Rect, panel: Rect, state: &AppState,
         draw_panel(frame, panel, state, theme);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::score_bar;
+
+    #[test]
+    fn bar_marks_the_threshold_and_fills_to_the_score() {
+        let bar: Vec<char> = score_bar(0.5, 0.25, 20).chars().collect();
+        assert_eq!(bar.len(), 20);
+        assert_eq!(bar[5], '┃');
+        assert_eq!(bar.iter().filter(|c| **c == '█').count(), 9);
+        assert_eq!(bar[19], '░');
+    }
+}
