@@ -94,8 +94,13 @@ fn gangs_view_expanded() {
 }
 
 #[test]
-fn lints_view() {
+fn lints_view_and_detail() {
     snap_at("lints", fixture("tests/fixtures/k8s/lints.json", "6"));
+    snap_at("lint_detail", |w, h| {
+        let mut s = fixture("tests/fixtures/k8s/lints.json", "6j")(w, h);
+        press(&mut s, KeyCode::Enter);
+        s
+    });
 }
 
 #[test]

@@ -17,6 +17,8 @@ pub enum DetailKind {
     Move(String),
     /// A journal entry, by UUID.
     Journal(String),
+    /// A placement lint, by row key.
+    Lint(String),
 }
 
 /// One line of a detail pane.
@@ -72,7 +74,27 @@ pub fn build_detail(state: &AppState, feed: &Feed, kind: &DetailKind) -> Option<
         DetailKind::Node(name) => crate::app::detail_node::node_detail(state, feed, name),
         DetailKind::Move(key) => crate::app::detail_move::move_detail(state, feed, key),
         DetailKind::Journal(uuid) => crate::app::detail_journal::journal_detail(feed, uuid),
+        DetailKind::Lint(key) => lint_detail(state, feed, key),
     }
+}
+
+/// A lint in full: the rule it breaks, the object, the message with its fix.
+fn lint_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailModel> {
+    let row = state.models.lints.rows.iter().find(|r| r.key == key)?;
+    let lint = feed.analysis.lints.get(row.source)?;
+    let mut out = Lines::default();
+    out.heading("Lint");
+    out.push(format!("rule: {}", lint.rule.id()), Tone::Degraded);
+    out.line(format!("object: {}", lint.object));
+    out.heading("Message and fix");
+    for part in lint.message.split("; ") {
+        out.line(part.to_string());
+    }
+    Some(DetailModel {
+        kind: DetailKind::Lint(key.to_string()),
+        title: format!("lint {}", lint.rule.id()),
+        lines: out.0,
+    })
 }
 
 /// Check mark words used in checklists: readable without colour.

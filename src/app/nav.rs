@@ -78,7 +78,7 @@ pub fn switch_view(state: &mut AppState, view: View) {
     refresh_view(state, view);
 }
 
-/// Enter: Pools → that pool's nodes; Nodes/Moves/Journal → detail; Gangs → expand/collapse.
+/// Enter: Pools → that pool's nodes; Nodes/Moves/Journal/Lints → detail; Gangs → expand/collapse.
 pub fn open(state: &mut AppState) {
     if state.detail.is_some() {
         return;
@@ -99,6 +99,7 @@ pub fn open(state: &mut AppState) {
         (View::Nodes, Some(node)) => open_detail(state, DetailKind::Node(node)),
         (View::Moves, Some(m)) => open_detail(state, DetailKind::Move(m)),
         (View::Journal, Some(uuid)) => open_detail(state, DetailKind::Journal(uuid)),
+        (View::Lints, Some(key)) => open_detail(state, DetailKind::Lint(key)),
         (View::Gangs, _) => {
             let height = viewport(state);
             state.gang_nav.toggle(&state.models.gangs, height);

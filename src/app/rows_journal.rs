@@ -132,9 +132,9 @@ pub fn lint_rows(a: &Analysis) -> TableModel {
         .collect();
     TableModel {
         columns: vec![
-            Column::text("RULE", ColWidth::Fixed(24)),
-            Column::text("OBJECT", ColWidth::Min(20)),
-            Column::text("MESSAGE", ColWidth::Min(30)),
+            Column::text("RULE", ColWidth::Fixed(22)),
+            Column::text("OBJECT", ColWidth::Min(18)),
+            Column::text("MESSAGE", ColWidth::Min(24)),
         ],
         rows,
     }

@@ -4,7 +4,7 @@
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::app::detail::DetailModel;
@@ -25,5 +25,10 @@ pub fn draw_detail(frame: &mut Frame, area: Rect, d: &DetailModel, scroll: usize
         .borders(Borders::ALL)
         .border_style(theme.style(Slot::BorderFocused))
         .title(Span::styled(title, theme.style(Slot::Header)));
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        area,
+    );
 }
