@@ -318,6 +318,7 @@ fn clearing_needs_a_stalled_entry_and_passing_checks_or_an_override() {
 #[test]
 fn freeze_keeps_rows_until_unfrozen() {
     let mut s = state_with(fleet_feed(), 120, 40);
+    type_keys(&mut s, "2");
     let rows = s.models.nodes.rows.len();
     type_keys(&mut s, "f");
     let mut snap = (*fleet_feed().snapshot).clone();

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::app::detail::{build_detail, DetailKind};
 use crate::app::layout::screen;
-use crate::app::rows::build_models;
+use crate::app::rows::build_view;
 use crate::app::rows_nodes::NODE_POOL_COLUMN;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::protocol::Feed;
@@ -70,9 +70,20 @@ pub fn jump(state: &mut AppState, last: bool) {
     step(state, if last { isize::MAX / 2 } else { isize::MIN / 2 });
 }
 
+/// Builds `view`'s rows if they are older than the shown feed.
+fn ensure_built(state: &mut AppState, view: View) {
+    let Some(feed) = state.shown().cloned() else {
+        return;
+    };
+    if state.models.built[view.index()] != Some(feed.generation) {
+        build_view(&mut state.models, &feed, &state.dismissed, view);
+    }
+}
+
 /// Shows `view` (closing any detail).
 pub fn switch_view(state: &mut AppState, view: View) {
     state.view = view;
+    ensure_built(state, view);
     state.detail = None;
     state.detail_scroll = 0;
     refresh_view(state, view);
@@ -180,15 +191,16 @@ pub fn toggle_freeze(state: &mut AppState) {
     }
 }
 
-/// Rebuilds every row model from the shown feed and refreshes all views.
+/// Marks every view's rows stale and rebuilds the current view's (others are rebuilt when
+/// shown: a feed costs one view's rows, not six).
 pub fn rebuild_models(state: &mut AppState) {
     let Some(feed) = state.shown().cloned() else {
         return;
     };
-    state.models = build_models(&feed, &state.dismissed);
-    for v in View::ALL {
-        refresh_view(state, v);
-    }
+    state.models.generation = Some(feed.generation);
+    state.models.built = [None; 6];
+    ensure_built(state, state.view);
+    refresh_view(state, state.view);
     rebuild_detail(state);
 }
 

@@ -1,29 +1,47 @@
-//! Builds every view's row models from one feed, once per feed generation, plus the small
+//! Builds a view's row models from one feed, once per feed generation and only for views
+//! that are shown, plus the small
 //! formatting helpers they share (ages, health words, fragmentation bands).
 //!
-//! Owns: `build_models`, `age`, `health_cell`, `frag_tone`. Plain data; must not import
+//! Owns: `build_view`, `build_models`, `age`, `health_cell`, `frag_tone`. Plain data; must not import
 //! `ratatui`, `tokio` or `kube`.
 
 use std::collections::HashMap;
 
 use crate::app::gang_tree::GangTree;
-use crate::app::state::Models;
+use crate::app::state::{Models, View};
 use crate::app::table::{Cell, Tone};
 use crate::engine::health::HealthState;
 use crate::engine::model::Time;
 use crate::protocol::Feed;
 
-/// Builds all row models of `feed`, hiding dismissed moves whose content is unchanged.
-pub fn build_models(feed: &Feed, dismissed: &HashMap<String, String>) -> Models {
-    Models {
-        generation: Some(feed.generation),
-        pools: crate::app::rows_pools::pool_rows(&feed.analysis),
-        nodes: crate::app::rows_nodes::node_rows(&feed.snapshot, &feed.analysis),
-        moves: crate::app::rows_moves::move_rows(&feed.analysis, dismissed),
-        journal: crate::app::rows_journal::journal_rows(&feed.analysis),
-        lints: crate::app::rows_journal::lint_rows(&feed.analysis),
-        gangs: GangTree::build(&feed.snapshot, &feed.analysis),
+/// Builds the row model of `view` from `feed` into `models` (hiding dismissed moves whose
+/// content is unchanged) and records the generation it was built from.
+pub fn build_view(
+    models: &mut Models,
+    feed: &Feed,
+    dismissed: &HashMap<String, String>,
+    view: View,
+) {
+    let (snap, a) = (&feed.snapshot, &feed.analysis);
+    match view {
+        View::Pools => models.pools = crate::app::rows_pools::pool_rows(a),
+        View::Nodes => models.nodes = crate::app::rows_nodes::node_rows(snap, a),
+        View::Moves => models.moves = crate::app::rows_moves::move_rows(a, dismissed),
+        View::Journal => models.journal = crate::app::rows_journal::journal_rows(a),
+        View::Gangs => models.gangs = GangTree::build(snap, a),
+        View::Lints => models.lints = crate::app::rows_journal::lint_rows(a),
     }
+    models.built[view.index()] = Some(feed.generation);
+}
+
+/// Builds every view's rows (tests and tools; the app builds views lazily).
+pub fn build_models(feed: &Feed, dismissed: &HashMap<String, String>) -> Models {
+    let mut models = Models::default();
+    for v in View::ALL {
+        build_view(&mut models, feed, dismissed, v);
+    }
+    models.generation = Some(feed.generation);
+    models
 }
 
 /// A compact age: `45s`, `12m`, `3h`, `2d`; `-` when unknown; `in 5m` for the future.

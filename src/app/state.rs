@@ -129,8 +129,10 @@ pub trait IdSource: Send {
 /// Row models of every view, built from one feed generation.
 #[derive(Debug, Clone, Default)]
 pub struct Models {
-    /// The feed generation they were built from.
+    /// The feed generation of the shown feed.
     pub generation: Option<u64>,
+    /// Per view (`View::index`): the generation its rows were built from (`None` = stale).
+    pub built: [Option<u64>; 6],
     /// Pools view rows.
     pub pools: TableModel,
     /// Nodes view rows.
