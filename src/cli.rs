@@ -32,14 +32,54 @@ pub const EXIT_UNREACHABLE: i32 = 3;
 #[derive(Debug, Parser)]
 #[command(name = "ome-top", version, about)]
 pub struct Cli {
-    /// What to do.
+    /// What to do; without a subcommand, the live TUI.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    /// The TUI's flags (used when no subcommand is given).
+    #[command(flatten)]
+    pub tui: TuiArgs,
+}
+
+/// Flags of the TUI (`ome-top` without a subcommand, product.md §1).
+#[derive(Debug, Clone, Args)]
+pub struct TuiArgs {
+    /// kubeconfig context to use (default: the current context).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// kubeconfig file (default: $KUBECONFIG or ~/.kube/config).
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// Scope workloads to this namespace (nodes are cluster-wide).
+    #[arg(short = 'n', long, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// Alfred's namespace.
+    #[arg(long = "alfred-namespace", default_value = "ome", value_name = "NS")]
+    pub alfred_namespace: String,
+    /// Namespace of the OME scheduler's ConfigMap.
+    #[arg(long = "scheduler-namespace", default_value = "ome", value_name = "NS")]
+    pub scheduler_namespace: String,
+    /// Never write: every action is disabled.
+    #[arg(long)]
+    pub readonly: bool,
+    /// Theme name.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// Keymap name.
+    #[arg(long, value_name = "NAME")]
+    pub keymap: Option<String>,
+    /// Replay a saved snapshot offline (actions disabled).
+    #[arg(long = "snapshot", value_name = "FILE")]
+    pub snapshot: Option<PathBuf>,
+    /// Config file (default: the user config dir's config.toml).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// The TUI on an embedded simulated OME fleet (no cluster needed).
+    Demo(crate::cli_tui::DemoArgs),
     /// One-shot analysis of the live cluster (or of `--snapshot FILE`), as a table or JSON.
     Analyze(AnalyzeArgs),
     /// Prints a node's health history and audit rows from the local history store.

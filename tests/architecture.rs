@@ -88,6 +88,7 @@ const RULES: &[(&str, &[&str])] = &[
             "ratatui",
             "crate::cluster",
             "crate::ui",
+            "crate::run",
             "std::fs",
             "Utc::now",
             "Instant::now",
@@ -161,6 +162,7 @@ const RULES: &[(&str, &[&str])] = &[
         "ui",
         &[
             "crate::cluster",
+            "crate::run",
             "tokio",
             "kube::",
             "k8s_openapi",

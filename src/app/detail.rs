@@ -1,0 +1,107 @@
+//! Detail panes (node, move, journal entry) as lines of text with tones, built when the pane
+//! opens and again on every feed, so a frame only copies lines.
+//!
+//! Owns: `DetailKind`, `DetailModel`, `DetailLine`, `build_detail`. Plain data; must not import
+//! `ratatui`, `tokio` or `kube`.
+
+use crate::app::state::AppState;
+use crate::app::table::Tone;
+use crate::protocol::Feed;
+
+/// What a detail pane shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DetailKind {
+    /// A node, by name.
+    Node(String),
+    /// A move, by identity key.
+    Move(String),
+    /// A journal entry, by UUID.
+    Journal(String),
+    /// A placement lint, by row key.
+    Lint(String),
+}
+
+/// One line of a detail pane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DetailLine {
+    /// Text (states spelled out in words).
+    pub text: String,
+    /// Colour slot.
+    pub tone: Tone,
+}
+
+/// A built detail pane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DetailModel {
+    /// What it shows.
+    pub kind: DetailKind,
+    /// Pane title.
+    pub title: String,
+    /// Lines, top to bottom.
+    pub lines: Vec<DetailLine>,
+}
+
+/// Accumulates detail lines.
+#[derive(Debug, Default)]
+pub struct Lines(pub Vec<DetailLine>);
+
+impl Lines {
+    /// A section heading (preceded by a blank line unless first).
+    pub fn heading(&mut self, text: impl Into<String>) {
+        if !self.0.is_empty() {
+            self.push("", Tone::Normal);
+        }
+        self.push(text, Tone::Accent);
+    }
+
+    /// A line.
+    pub fn push(&mut self, text: impl Into<String>, tone: Tone) {
+        self.0.push(DetailLine {
+            text: text.into(),
+            tone,
+        });
+    }
+
+    /// A plain line.
+    pub fn line(&mut self, text: impl Into<String>) {
+        self.push(text, Tone::Normal);
+    }
+}
+
+/// Builds the pane for `kind` from `feed`; `None` when the object is gone.
+pub fn build_detail(state: &AppState, feed: &Feed, kind: &DetailKind) -> Option<DetailModel> {
+    match kind {
+        DetailKind::Node(name) => crate::app::detail_node::node_detail(state, feed, name),
+        DetailKind::Move(key) => crate::app::detail_move::move_detail(state, feed, key),
+        DetailKind::Journal(uuid) => crate::app::detail_journal::journal_detail(feed, uuid),
+        DetailKind::Lint(key) => lint_detail(state, feed, key),
+    }
+}
+
+/// A lint in full: the rule it breaks, the object, the message with its fix.
+fn lint_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailModel> {
+    let row = state.models.lints.rows.iter().find(|r| r.key == key)?;
+    let lint = feed.analysis.lints.get(row.source)?;
+    let mut out = Lines::default();
+    out.heading("Lint");
+    out.push(format!("rule: {}", lint.rule.id()), Tone::Degraded);
+    out.line(format!("object: {}", lint.object));
+    out.heading("Message and fix");
+    for part in lint.message.split("; ") {
+        out.line(part.to_string());
+    }
+    Some(DetailModel {
+        kind: DetailKind::Lint(key.to_string()),
+        title: format!("lint {}", lint.rule.id()),
+        lines: out.0,
+    })
+}
+
+/// Check mark words used in checklists: readable without colour.
+pub fn check_line(ok: Option<bool>, text: &str) -> (String, Tone) {
+    match ok {
+        Some(true) => (format!("[✓ met]     {text}"), Tone::Ok),
+        Some(false) => (format!("[✗ not met] {text}"), Tone::Failed),
+        None => (format!("[? unknown] {text}"), Tone::Unknown),
+    }
+}

@@ -1,0 +1,130 @@
+//! Overlays and dialogs: help, the `:` palette, the `/` filter input, the confirm dialog that
+//! states the exact change, the reject choice and the reason input.
+//!
+//! Owns: `Modal`, `ConfirmDialog`, `ReasonPurpose`, `PaletteEntry`, `palette_entries`. Plain
+//! data; must not import `ratatui`, `tokio` or `kube`.
+
+use crate::action::Action;
+use crate::app::state::RequestedMove;
+use crate::app::table::Tone;
+use crate::protocol::Op;
+
+/// A confirm dialog: what will change, the checks behind it, and the op it sends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfirmDialog {
+    /// Title, e.g. `Cordon node gpu-01`.
+    pub title: String,
+    /// The exact change, checks and warnings, one line each.
+    pub lines: Vec<(String, Tone)>,
+    /// The op sent on confirm (its reason is filled in then); `None` = cannot confirm.
+    pub op: Option<Op>,
+    /// Why confirming is refused (a check failed), if it is.
+    pub blocked: Option<String>,
+    /// Whether `r` may add an optional reason.
+    pub reason_allowed: bool,
+    /// The reason typed so far.
+    pub reason: Option<String>,
+    /// Whether failing checks may be overridden with `o` (journal clearing).
+    pub overridable: bool,
+    /// The override is armed.
+    pub override_armed: bool,
+    /// The request to track once the op succeeds (approve).
+    pub tracks: Option<RequestedMove>,
+}
+
+impl ConfirmDialog {
+    /// Whether `confirm` would send now.
+    pub fn can_confirm(&self) -> bool {
+        self.op.is_some() && (self.blocked.is_none() || (self.overridable && self.override_armed))
+    }
+}
+
+/// What a reason input is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReasonPurpose {
+    /// The optional reason of the confirm dialog beneath.
+    ConfirmReason,
+    /// Dismiss a move locally.
+    Dismiss {
+        /// Identity key.
+        key: String,
+        /// Content fingerprint.
+        fingerprint: String,
+    },
+    /// Opt the move's workload out (a confirm dialog follows).
+    OptOut {
+        /// The move's identity key.
+        key: String,
+    },
+}
+
+/// One overlay.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Modal {
+    /// Key help, generated from the key table.
+    Help {
+        /// Scroll in lines.
+        scroll: usize,
+    },
+    /// The `:` palette.
+    Palette {
+        /// Typed text.
+        input: String,
+        /// Selected match.
+        selected: usize,
+    },
+    /// Editing the current view's filter (applied as typed).
+    FilterInput {
+        /// The filter text before editing (restored on Esc).
+        before: String,
+    },
+    /// Confirm a write.
+    Confirm(ConfirmDialog),
+    /// Reject a move: dismiss locally or opt the workload out.
+    RejectChoice {
+        /// The move's identity key.
+        key: String,
+        /// Its `ns/name`.
+        workload: String,
+    },
+    /// A line of text (a reason).
+    ReasonInput {
+        /// What it is for.
+        purpose: ReasonPurpose,
+        /// Prompt.
+        prompt: String,
+        /// Typed text.
+        buffer: String,
+    },
+}
+
+/// A palette entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PaletteEntry {
+    /// Run an action.
+    Action(Action),
+    /// Switch to a theme by name.
+    Theme(String),
+}
+
+impl PaletteEntry {
+    /// The text matched and shown.
+    pub fn label(&self) -> String {
+        match self {
+            PaletteEntry::Action(a) => format!("{:<22} {}", a.name(), a.description()),
+            PaletteEntry::Theme(t) => format!("theme {t:<16} Switch theme"),
+        }
+    }
+}
+
+/// Palette entries matching `input` (case-insensitive substring of the label).
+pub fn palette_entries(input: &str, themes: &[String]) -> Vec<PaletteEntry> {
+    let needle = input.to_lowercase();
+    Action::ALL
+        .iter()
+        .filter(|a| !matches!(a, Action::Confirm | Action::Cancel | Action::CommandPalette))
+        .map(|a| PaletteEntry::Action(*a))
+        .chain(themes.iter().map(|t| PaletteEntry::Theme(t.clone())))
+        .filter(|e| e.label().to_lowercase().contains(&needle))
+        .collect()
+}

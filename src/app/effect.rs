@@ -1,0 +1,38 @@
+//! What the reducer asks the composition root to do: send a command, quit, redraw, and record
+//! dismissals and audit rows in the history store. Plain data.
+//!
+//! Owns: `Effect`. Must not import `ratatui`, `tokio` or `kube`.
+
+use crate::engine::model::Time;
+use crate::protocol::{Command, Op, OpOutcome};
+
+/// Side work requested by `app::update`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Send a confirmed command to the data source.
+    Send(Command),
+    /// Leave ome-top (restore the terminal).
+    Quit,
+    /// The state changed: draw a frame (rate-limited by `run.rs`).
+    Redraw,
+    /// Remember a dismissed move (history store, §5): hidden until its content changes.
+    RecordDismissal {
+        /// The move's identity key.
+        key: String,
+        /// The content fingerprint at dismissal.
+        fingerprint: String,
+        /// The operator's reason.
+        reason: String,
+        /// When.
+        at: Time,
+    },
+    /// Record an operator action and its result (history store audit, §5).
+    RecordAudit {
+        /// The op.
+        op: Op,
+        /// How it ended.
+        outcome: OpOutcome,
+        /// When the outcome arrived.
+        at: Time,
+    },
+}

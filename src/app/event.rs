@@ -1,0 +1,45 @@
+//! What happens to the app: input, a new feed, an op finishing, time passing, and history
+//! rows arriving. `run.rs` turns terminal and channel events into these.
+//!
+//! Owns: `Event`. Plain data (crossterm event *types* only); must not import `ratatui`, `tokio`
+//! or `kube`.
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyEvent, MouseEvent};
+
+use crate::action::Action;
+use crate::app::state::HealthTransition;
+use crate::engine::model::Time;
+use crate::protocol::{Feed, OpOutcome};
+
+/// An input to `app::update`.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// A key press (releases and repeats are ignored by the reducer).
+    Key(KeyEvent),
+    /// A mouse event (click selects, wheel scrolls).
+    Mouse(MouseEvent),
+    /// The terminal was resized to (columns, rows).
+    Resize(u16, u16),
+    /// A new feed from the data source.
+    Feed(Arc<Feed>),
+    /// A command finished.
+    OpDone {
+        /// The command id.
+        id: u64,
+        /// Its outcome.
+        outcome: OpOutcome,
+    },
+    /// Time passed (notice expiry, ages).
+    Tick(Time),
+    /// An action from outside the keymap (tests, the palette).
+    Action(Action),
+    /// The history store's transitions for the node whose detail is open.
+    NodeHistory {
+        /// Node name.
+        node: String,
+        /// Transitions, any order.
+        rows: Vec<HealthTransition>,
+    },
+}

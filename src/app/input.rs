@@ -1,0 +1,316 @@
+//! Keyboard and mouse input: text entry for the filter, palette and reason prompts, the
+//! reject choice and confirm dialog keys, key sequences through the `KeyResolver`, and mouse
+//! clicks and wheel on the shared layout.
+//!
+//! Owns: `key`, `mouse`. Plain data (crossterm event *types* only); must not import `ratatui`,
+//! `tokio` or `kube`.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
+
+use crate::action::Action;
+use crate::app::dialogs::{palette_entries, Modal, PaletteEntry, ReasonPurpose};
+use crate::app::effect::Effect;
+use crate::app::filter::Filter;
+use crate::app::keys::{Chord, KeyResolution, Mode};
+use crate::app::layout::{screen, tab_spans};
+use crate::app::state::{AppState, NoticeLevel, View};
+use crate::app::update::apply_action;
+use crate::app::{nav, ops};
+
+fn view_mode(view: View) -> Mode {
+    match view {
+        View::Pools => Mode::Pools,
+        View::Nodes => Mode::Nodes,
+        View::Moves => Mode::Moves,
+        View::Journal => Mode::Journal,
+        View::Gangs => Mode::Gangs,
+        View::Lints => Mode::Lints,
+    }
+}
+
+/// The key table that applies now.
+pub fn current_mode(state: &AppState) -> Mode {
+    match state.modals.last() {
+        Some(Modal::Confirm(_)) | Some(Modal::RejectChoice { .. }) => Mode::Confirm,
+        Some(Modal::Help { .. }) => Mode::Help,
+        _ => view_mode(state.view),
+    }
+}
+
+/// Handles a key press.
+pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
+    if k.kind != KeyEventKind::Press {
+        return Vec::new();
+    }
+    match state.modals.last().cloned() {
+        Some(Modal::FilterInput { before }) => return filter_key(state, k, before),
+        Some(Modal::Palette { input, selected }) => return palette_key(state, k, input, selected),
+        Some(Modal::ReasonInput { .. }) => return reason_key(state, k),
+        Some(Modal::RejectChoice { key, workload }) => return reject_key(state, k, key, workload),
+        Some(Modal::Confirm(_)) if confirm_extra(state, k) => return vec![Effect::Redraw],
+        _ => {}
+    }
+    state.pending_keys.push(Chord::of(&k));
+    let mode = current_mode(state);
+    match state.keys.resolve(mode, &state.pending_keys) {
+        KeyResolution::Pending => Vec::new(),
+        KeyResolution::Unbound => {
+            state.pending_keys.clear();
+            Vec::new()
+        }
+        KeyResolution::Action(a) => {
+            state.pending_keys.clear();
+            if let Some(Modal::Help { scroll }) = state.modals.last_mut() {
+                match a {
+                    Action::Down => *scroll += 1,
+                    Action::Up => *scroll = scroll.saturating_sub(1),
+                    Action::Back | Action::Help => {
+                        state.modals.pop();
+                    }
+                    Action::Quit => return apply_action(state, a),
+                    _ => return Vec::new(),
+                }
+                return vec![Effect::Redraw];
+            }
+            apply_action(state, a)
+        }
+    }
+}
+
+/// `r` (reason) and `o` (override) inside a confirm dialog.
+fn confirm_extra(state: &mut AppState, k: KeyEvent) -> bool {
+    let Some(Modal::Confirm(d)) = state.modals.last_mut() else {
+        return false;
+    };
+    match k.code {
+        KeyCode::Char('r') if d.reason_allowed => {
+            let buffer = d.reason.clone().unwrap_or_default();
+            state.modals.push(Modal::ReasonInput {
+                purpose: ReasonPurpose::ConfirmReason,
+                prompt: "reason (optional, written into the Event)".into(),
+                buffer,
+            });
+            true
+        }
+        KeyCode::Char('o') if d.overridable => {
+            d.override_armed = !d.override_armed;
+            true
+        }
+        _ => false,
+    }
+}
+
+fn edit(buffer: &mut String, k: &KeyEvent) -> bool {
+    match k.code {
+        KeyCode::Char(c) => buffer.push(c),
+        KeyCode::Backspace => {
+            buffer.pop();
+        }
+        _ => return false,
+    }
+    true
+}
+
+fn set_filter(state: &mut AppState, text: &str) {
+    state.tables[state.view.index()].filter = Filter::new(text);
+    nav::refresh_view(state, state.view);
+}
+
+fn filter_key(state: &mut AppState, k: KeyEvent, before: String) -> Vec<Effect> {
+    let mut text = state.table(state.view).filter.text.clone();
+    match k.code {
+        KeyCode::Enter => {
+            state.modals.pop();
+        }
+        KeyCode::Esc => {
+            state.modals.pop();
+            set_filter(state, &before);
+        }
+        _ if edit(&mut text, &k) => set_filter(state, &text),
+        _ => return Vec::new(),
+    }
+    vec![Effect::Redraw]
+}
+
+fn palette_key(
+    state: &mut AppState,
+    k: KeyEvent,
+    mut input: String,
+    selected: usize,
+) -> Vec<Effect> {
+    let entries = palette_entries(&input, &state.themes);
+    let selected = match k.code {
+        KeyCode::Esc => {
+            state.modals.pop();
+            return vec![Effect::Redraw];
+        }
+        KeyCode::Enter => {
+            state.modals.pop();
+            return match entries.get(selected) {
+                Some(PaletteEntry::Action(a)) => apply_action(state, *a),
+                Some(PaletteEntry::Theme(t)) => {
+                    state.theme = state.themes.iter().position(|x| x == t).unwrap_or(0);
+                    vec![Effect::Redraw]
+                }
+                None => vec![Effect::Redraw],
+            };
+        }
+        KeyCode::Down => (selected + 1).min(entries.len().saturating_sub(1)),
+        KeyCode::Up => selected.saturating_sub(1),
+        _ if edit(&mut input, &k) => 0,
+        _ => return Vec::new(),
+    };
+    if let Some(Modal::Palette {
+        input: i,
+        selected: s,
+    }) = state.modals.last_mut()
+    {
+        *i = input;
+        *s = selected;
+    }
+    vec![Effect::Redraw]
+}
+
+fn reject_key(state: &mut AppState, k: KeyEvent, key: String, workload: String) -> Vec<Effect> {
+    let fingerprint = state
+        .models
+        .moves
+        .rows
+        .iter()
+        .find(|r| r.key == key)
+        .and_then(|r| crate::app::rows_moves::move_ref(&state.shown()?.analysis, r.source))
+        .map(|m| crate::app::rows_moves::fingerprint(&m.fields()));
+    let (purpose, prompt) = match (k.code, fingerprint) {
+        (KeyCode::Char('d'), Some(fingerprint)) => (
+            ReasonPurpose::Dismiss { key, fingerprint },
+            "dismiss: reason (hidden until the recommendation changes)".to_string(),
+        ),
+        (KeyCode::Char('o'), _) => (
+            ReasonPurpose::OptOut {
+                key: workload.clone(),
+            },
+            format!("opt {workload} out: reason (alfred.ome.io/opt-out-reason)"),
+        ),
+        (KeyCode::Esc | KeyCode::Char('n'), _) => {
+            state.modals.pop();
+            return vec![Effect::Redraw];
+        }
+        _ => return Vec::new(),
+    };
+    state.modals.pop();
+    state.modals.push(Modal::ReasonInput {
+        purpose,
+        prompt,
+        buffer: String::new(),
+    });
+    vec![Effect::Redraw]
+}
+
+fn reason_key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
+    let Some(Modal::ReasonInput { buffer, .. }) = state.modals.last_mut() else {
+        return Vec::new();
+    };
+    match k.code {
+        KeyCode::Esc => {
+            state.modals.pop();
+        }
+        KeyCode::Enter => {
+            let buffer = buffer.trim().to_string();
+            let Some(Modal::ReasonInput { purpose, .. }) = state.modals.pop() else {
+                return Vec::new();
+            };
+            return finish_reason(state, purpose, buffer);
+        }
+        _ if edit(buffer, &k) => {}
+        _ => return Vec::new(),
+    }
+    vec![Effect::Redraw]
+}
+
+fn finish_reason(state: &mut AppState, purpose: ReasonPurpose, reason: String) -> Vec<Effect> {
+    match purpose {
+        ReasonPurpose::ConfirmReason => {
+            if let Some(Modal::Confirm(d)) = state.modals.last_mut() {
+                d.reason = (!reason.is_empty()).then_some(reason);
+            }
+            vec![Effect::Redraw]
+        }
+        ReasonPurpose::Dismiss { .. } | ReasonPurpose::OptOut { .. } if reason.is_empty() => {
+            ops::notify(state, "a reason is required", NoticeLevel::Error);
+            vec![Effect::Redraw]
+        }
+        ReasonPurpose::Dismiss { key, fingerprint } => {
+            state.dismissed.insert(key.clone(), fingerprint.clone());
+            ops::notify(state, format!("dismissed: {reason}"), NoticeLevel::Info);
+            nav::rebuild_models(state);
+            vec![
+                Effect::RecordDismissal {
+                    key,
+                    fingerprint,
+                    reason,
+                    at: state.now,
+                },
+                Effect::Redraw,
+            ]
+        }
+        ReasonPurpose::OptOut { key } => {
+            ops::start_opt_out(state, &key, reason);
+            vec![Effect::Redraw]
+        }
+    }
+}
+
+/// Handles a mouse event: wheel scrolls, a click selects a row or a tab.
+pub fn mouse(state: &mut AppState, m: MouseEvent) -> Vec<Effect> {
+    if !state.modals.is_empty() {
+        return Vec::new();
+    }
+    match m.kind {
+        MouseEventKind::ScrollDown => nav::step(state, 3),
+        MouseEventKind::ScrollUp => nav::step(state, -3),
+        MouseEventKind::Down(MouseButton::Left) => return click(state, m.column, m.row),
+        _ => return Vec::new(),
+    }
+    vec![Effect::Redraw]
+}
+
+fn click(state: &mut AppState, col: u16, row: u16) -> Vec<Effect> {
+    let s = screen(state);
+    if s.tabs.contains(col, row) {
+        if let Some((v, ..)) = tab_spans()
+            .into_iter()
+            .find(|(_, _, a, b)| col >= *a && col < *b)
+        {
+            state.pool_scope = None;
+            nav::switch_view(state, v);
+            return vec![Effect::Redraw];
+        }
+        return Vec::new();
+    }
+    if state.detail.is_some() {
+        return Vec::new();
+    }
+    let height = nav::viewport(state);
+    if state.view == View::Gangs {
+        if !s.body.contains(col, row) || row <= s.body.y {
+            return Vec::new();
+        }
+        let pos = state.gang_nav.offset + usize::from(row - s.body.y - 1);
+        state.gang_nav.select(pos, height);
+        return vec![Effect::Redraw];
+    }
+    let first = s.first_row_y();
+    if !s.table.contains(col, row) || row < first || usize::from(row - first) >= s.table_rows() {
+        return Vec::new();
+    }
+    let view = state.view;
+    let Some(model) = state.models.table(view) else {
+        return Vec::new();
+    };
+    let t = &mut state.tables[view.index()];
+    let pos = t.offset + usize::from(row - first);
+    if pos < t.visible.len() {
+        t.select(model, pos, height);
+    }
+    vec![Effect::Redraw]
+}

@@ -1,0 +1,140 @@
+//! The screen's layout as plain rectangles, shared by the reducer (mouse hits, page size) and
+//! the UI (where to draw), so that a click lands on the row that is drawn there.
+//!
+//! Owns: `Area`, `Screen`, `screen`, `MIN_WIDTH`, `MIN_HEIGHT`. Plain arithmetic; must not
+//! import `ratatui`, `tokio` or `kube`.
+
+use crate::app::state::{AppState, View};
+use crate::protocol::ApiStatus;
+
+/// Below this many columns the UI shows "terminal too small".
+pub const MIN_WIDTH: u16 = 80;
+/// Below this many rows the UI shows "terminal too small".
+pub const MIN_HEIGHT: u16 = 24;
+/// Height of the Pools view's panel (gauge, ladder, sparkline) when the body is tall enough.
+pub const POOL_PANEL_HEIGHT: u16 = 9;
+
+/// A rectangle in terminal cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Area {
+    /// Left column.
+    pub x: u16,
+    /// Top row.
+    pub y: u16,
+    /// Width in columns.
+    pub width: u16,
+    /// Height in rows.
+    pub height: u16,
+}
+
+impl Area {
+    /// Whether the cell `(col, row)` is inside.
+    pub fn contains(&self, col: u16, row: u16) -> bool {
+        col >= self.x && col < self.x + self.width && row >= self.y && row < self.y + self.height
+    }
+
+    fn rows(x: u16, y: u16, width: u16, height: u16) -> Area {
+        Area {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+}
+
+/// Where everything goes on one frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Screen {
+    /// Context / API / Alfred line and the source freshness line.
+    pub header: Area,
+    /// The view tabs line.
+    pub tabs: Area,
+    /// The API-unreachable banner (height 0 when connected).
+    pub banner: Area,
+    /// The view body (table, tree or detail, plus panels).
+    pub body: Area,
+    /// The bordered table block (header row + rows) inside `body`.
+    pub table: Area,
+    /// The Pools panel, or the journal blocking banner (height 0 otherwise).
+    pub panel: Area,
+    /// Notice or filter input line.
+    pub notice: Area,
+    /// Key hints.
+    pub footer: Area,
+}
+
+impl Screen {
+    /// Rows of data the table shows (block borders and header row excluded).
+    pub fn table_rows(&self) -> usize {
+        usize::from(self.table.height.saturating_sub(3))
+    }
+
+    /// The screen row of the first data row.
+    pub fn first_row_y(&self) -> u16 {
+        self.table.y + 2
+    }
+}
+
+/// Whether the API banner shows.
+pub fn api_banner(state: &AppState) -> bool {
+    state.latest.as_ref().is_some_and(|f| {
+        matches!(
+            f.api,
+            ApiStatus::Reconnecting { .. } | ApiStatus::Forbidden { .. }
+        )
+    })
+}
+
+/// Whether the journal view shows its blocking banner.
+pub fn journal_banner(state: &AppState) -> bool {
+    state
+        .shown()
+        .is_some_and(|f| crate::app::rows_journal::blocking_text(&f.analysis).is_some())
+}
+
+/// The layout of `state` at its terminal size.
+pub fn screen(state: &AppState) -> Screen {
+    let (w, h) = state.size;
+    let banner_h = u16::from(api_banner(state));
+    let body_y = 3 + banner_h;
+    let body_h = h.saturating_sub(body_y + 2);
+    let body = Area::rows(0, body_y, w, body_h);
+    let (table, panel) = match state.view {
+        View::Pools if body_h >= POOL_PANEL_HEIGHT + 8 => (
+            Area::rows(0, body_y, w, body_h - POOL_PANEL_HEIGHT),
+            Area::rows(0, body_y + body_h - POOL_PANEL_HEIGHT, w, POOL_PANEL_HEIGHT),
+        ),
+        View::Journal if journal_banner(state) && body_h > 4 => (
+            Area::rows(0, body_y + 1, w, body_h - 1),
+            Area::rows(0, body_y, w, 1),
+        ),
+        _ => (body, Area::rows(0, body_y, w, 0)),
+    };
+    Screen {
+        header: Area::rows(0, 0, w, 2),
+        tabs: Area::rows(0, 2, w, 1),
+        banner: Area::rows(0, 3, w, banner_h),
+        body,
+        table,
+        panel,
+        notice: Area::rows(0, h.saturating_sub(2), w, 1),
+        footer: Area::rows(0, h.saturating_sub(1), w, 1),
+    }
+}
+
+/// Tab labels and their column ranges on the tabs line: ` 1 Pools ` …
+pub fn tab_spans() -> Vec<(View, String, u16, u16)> {
+    let mut x = 0u16;
+    View::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let label = format!(" {} {} ", i + 1, v.title());
+            let width = label.chars().count() as u16;
+            let span = (*v, label, x, x + width);
+            x += width + 1;
+            span
+        })
+        .collect()
+}

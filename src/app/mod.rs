@@ -1,0 +1,36 @@
+//! The app: state and a pure reducer. `update(&mut AppState, Event, now) -> Vec<Effect>` is the
+//! only mutation; the UI reads `AppState`; `run.rs` feeds events in and carries effects out.
+//!
+//! Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`, `cluster` or `ui`, and never reads
+//! a clock (time is an argument) or generates randomness (UUIDs come from an `IdSource`).
+
+pub mod approve;
+pub mod detail;
+pub mod detail_journal;
+pub mod detail_move;
+pub mod detail_node;
+pub mod dialogs;
+pub mod effect;
+pub mod event;
+pub mod filter;
+pub mod gang_tree;
+pub mod input;
+pub mod keys;
+pub mod keys_config;
+pub mod layout;
+pub mod nav;
+pub mod ops;
+pub mod ops_journal;
+pub mod rows;
+pub mod rows_journal;
+pub mod rows_moves;
+pub mod rows_nodes;
+pub mod rows_pools;
+pub mod state;
+pub mod table;
+pub mod update;
+
+pub use effect::Effect;
+pub use event::Event;
+pub use state::AppState;
+pub use update::update;

@@ -1,0 +1,226 @@
+//! Navigation: moving the selection, paging, switching views, opening and closing details,
+//! scoping the Nodes view to a pool, freezing, sorting, and taking in a new feed.
+//!
+//! Owns: `viewport`, `step`, `jump`, `switch_view`, `open`, `back`, `refresh_view`,
+//! `apply_feed`, `rebuild_detail`, `sort_next`, `sort_reverse`, `toggle_freeze`. Plain data;
+//! must not import `ratatui`, `tokio` or `kube`.
+
+use std::sync::Arc;
+
+use crate::app::detail::{build_detail, DetailKind};
+use crate::app::layout::screen;
+use crate::app::rows::build_view;
+use crate::app::rows_nodes::NODE_POOL_COLUMN;
+use crate::app::state::{AppState, View, SCORE_HISTORY};
+use crate::protocol::Feed;
+
+/// Rows the current list (table, tree or detail) shows at once.
+pub fn viewport(state: &AppState) -> usize {
+    let s = screen(state);
+    if state.detail.is_some() || state.view == View::Gangs {
+        usize::from(s.body.height.saturating_sub(2)).max(1)
+    } else {
+        s.table_rows().max(1)
+    }
+}
+
+/// Recomputes the visible rows of `view` (filter, sort, pool scope, selection by key).
+pub fn refresh_view(state: &mut AppState, view: View) {
+    let height = viewport(state);
+    if view == View::Gangs {
+        state.gang_nav.refresh(&state.models.gangs, height);
+        return;
+    }
+    let scope = match (view, &state.pool_scope) {
+        (View::Nodes, Some(p)) => Some((NODE_POOL_COLUMN, p.as_str())),
+        _ => None,
+    };
+    let Some(model) = state.models.table(view) else {
+        return;
+    };
+    let t = &mut state.tables[view.index()];
+    t.refresh(model, scope);
+    t.scroll_into_view(height);
+}
+
+/// Moves the selection (or the detail scroll) by `delta` lines.
+pub fn step(state: &mut AppState, delta: isize) {
+    if let Some(d) = &state.detail {
+        let max = d.lines.len().saturating_sub(1);
+        state.detail_scroll = state.detail_scroll.saturating_add_signed(delta).min(max);
+        return;
+    }
+    let height = viewport(state);
+    if state.view == View::Gangs {
+        let pos = state.gang_nav.cursor.saturating_add_signed(delta);
+        state.gang_nav.select(pos, height);
+        return;
+    }
+    let view = state.view;
+    let Some(model) = state.models.table(view) else {
+        return;
+    };
+    let t = &mut state.tables[view.index()];
+    let pos = t.selected.saturating_add_signed(delta);
+    t.select(model, pos, height);
+}
+
+/// Jumps to the first (`false`) or last (`true`) line.
+pub fn jump(state: &mut AppState, last: bool) {
+    step(state, if last { isize::MAX / 2 } else { isize::MIN / 2 });
+}
+
+/// Builds `view`'s rows if they are older than the shown feed.
+fn ensure_built(state: &mut AppState, view: View) {
+    let Some(feed) = state.shown().cloned() else {
+        return;
+    };
+    if state.models.built[view.index()] != Some(feed.generation) {
+        build_view(&mut state.models, &feed, &state.dismissed, view);
+    }
+}
+
+/// Shows `view` (closing any detail).
+pub fn switch_view(state: &mut AppState, view: View) {
+    state.view = view;
+    ensure_built(state, view);
+    state.detail = None;
+    state.detail_scroll = 0;
+    refresh_view(state, view);
+}
+
+/// Enter: Pools → that pool's nodes; Nodes/Moves/Journal/Lints → detail; Gangs → expand/collapse.
+pub fn open(state: &mut AppState) {
+    if state.detail.is_some() {
+        return;
+    }
+    let key = state.models.table(state.view).and_then(|m| {
+        Some(
+            m.rows
+                .get(state.table(state.view).selected_row()?)?
+                .key
+                .clone(),
+        )
+    });
+    match (state.view, key) {
+        (View::Pools, Some(pool)) => {
+            state.pool_scope = Some(pool);
+            switch_view(state, View::Nodes);
+        }
+        (View::Nodes, Some(node)) => open_detail(state, DetailKind::Node(node)),
+        (View::Moves, Some(m)) => open_detail(state, DetailKind::Move(m)),
+        (View::Journal, Some(uuid)) => open_detail(state, DetailKind::Journal(uuid)),
+        (View::Lints, Some(key)) => open_detail(state, DetailKind::Lint(key)),
+        (View::Gangs, _) => {
+            let height = viewport(state);
+            state.gang_nav.toggle(&state.models.gangs, height);
+        }
+        _ => {}
+    }
+}
+
+fn open_detail(state: &mut AppState, kind: DetailKind) {
+    state.detail_scroll = 0;
+    state.node_history = None;
+    state.detail = state
+        .shown()
+        .cloned()
+        .and_then(|f| build_detail(state, &f, &kind));
+}
+
+/// Rebuilds the open detail from the shown feed (it closes if its object is gone).
+pub fn rebuild_detail(state: &mut AppState) {
+    let Some(kind) = state.detail.as_ref().map(|d| d.kind.clone()) else {
+        return;
+    };
+    state.detail = state
+        .shown()
+        .cloned()
+        .and_then(|f| build_detail(state, &f, &kind));
+}
+
+/// Esc: close the detail, else drop the pool scope, else clear the filter. Returns whether
+/// anything changed.
+pub fn back(state: &mut AppState) -> bool {
+    if state.detail.take().is_some() {
+        state.node_history = None;
+        refresh_view(state, state.view);
+        return true;
+    }
+    if state.view == View::Nodes && state.pool_scope.take().is_some() {
+        refresh_view(state, View::Nodes);
+        return true;
+    }
+    let t = &mut state.tables[state.view.index()];
+    if t.filter.is_active() {
+        t.filter = Default::default();
+        refresh_view(state, state.view);
+        return true;
+    }
+    false
+}
+
+/// `sort-next`: engine order → column 0 → column 1 … → engine order.
+pub fn sort_next(state: &mut AppState) {
+    let view = state.view;
+    let Some(cols) = state.models.table(view).map(|m| m.columns.len()) else {
+        return;
+    };
+    let t = &mut state.tables[view.index()];
+    t.sort = match t.sort {
+        None => Some((0, false)),
+        Some((c, d)) if c + 1 < cols => Some((c + 1, d)),
+        Some(_) => None,
+    };
+    refresh_view(state, view);
+}
+
+/// `sort-reverse`: flips the direction (sorting by the first column if unsorted).
+pub fn sort_reverse(state: &mut AppState) {
+    let t = &mut state.tables[state.view.index()];
+    t.sort = Some(t.sort.map_or((0, true), |(c, d)| (c, !d)));
+    refresh_view(state, state.view);
+}
+
+/// `freeze`: keep showing the current feed while new ones keep arriving.
+pub fn toggle_freeze(state: &mut AppState) {
+    if state.frozen.take().is_none() {
+        state.frozen = state.latest.clone();
+    } else {
+        rebuild_models(state);
+    }
+}
+
+/// Marks every view's rows stale and rebuilds the current view's (others are rebuilt when
+/// shown: a feed costs one view's rows, not six).
+pub fn rebuild_models(state: &mut AppState) {
+    let Some(feed) = state.shown().cloned() else {
+        return;
+    };
+    state.models.generation = Some(feed.generation);
+    state.models.built = [None; 6];
+    ensure_built(state, state.view);
+    refresh_view(state, state.view);
+    rebuild_detail(state);
+}
+
+/// Takes in a new feed: record the score history, and unless frozen rebuild the rows.
+pub fn apply_feed(state: &mut AppState, feed: Arc<Feed>) {
+    let new_generation = state
+        .latest
+        .as_ref()
+        .is_none_or(|f| f.generation != feed.generation);
+    if new_generation {
+        for p in &feed.analysis.pools {
+            let h = state.score_history.entry(p.name.clone()).or_default();
+            h.push_back((p.score.clamp(0.0, 1.0) * 1000.0).round() as u64);
+            while h.len() > SCORE_HISTORY {
+                h.pop_front();
+            }
+        }
+    }
+    state.latest = Some(feed);
+    if state.frozen.is_none() {
+        rebuild_models(state);
+    }
+}

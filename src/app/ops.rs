@@ -1,0 +1,361 @@
+//! The operator's writes as two-step flows: an action opens a confirm dialog that states the
+//! exact change (refused up front with the permission's reason when not allowed); `confirm`
+//! turns it into a `Command`; `OpDone` closes the loop with a notice and an audit effect.
+//!
+//! Owns: `start_cordon`, `start_approve`, `start_reject`, `start_opt_out`, `confirm`, `op_done`,
+//! `notify` (`ops_journal` owns clearing). Plain data; must not import `ratatui`, `tokio` or `kube`.
+
+use crate::app::approve::plan_approval;
+use crate::app::detail::check_line;
+use crate::app::dialogs::{ConfirmDialog, Modal};
+use crate::app::effect::Effect;
+use crate::app::rows_moves::move_ref;
+use crate::app::state::{AppState, Notice, NoticeLevel, PendingOp, RequestedMove, View};
+use crate::app::table::Tone;
+use crate::protocol::{Capability, Command, Op, OpOutcome};
+
+/// Notices kept.
+const NOTICES_KEPT: usize = 32;
+
+/// Raises a notice.
+pub fn notify(state: &mut AppState, text: impl Into<String>, level: NoticeLevel) {
+    state.notices.push_back(Notice {
+        text: text.into(),
+        level,
+        at: state.now,
+    });
+    while state.notices.len() > NOTICES_KEPT {
+        state.notices.pop_front();
+    }
+}
+
+pub(crate) fn allowed(state: &mut AppState, cap: Capability, what: &str) -> bool {
+    let Some(feed) = state.shown() else {
+        return false;
+    };
+    match feed.permissions.check(cap) {
+        Ok(()) => true,
+        Err(why) => {
+            notify(state, format!("{what} refused: {why}"), NoticeLevel::Error);
+            false
+        }
+    }
+}
+
+pub(crate) fn dialog(title: String, lines: Vec<(String, Tone)>, op: Option<Op>) -> ConfirmDialog {
+    ConfirmDialog {
+        title,
+        lines,
+        op,
+        blocked: None,
+        reason_allowed: false,
+        reason: None,
+        overridable: false,
+        override_armed: false,
+        tracks: None,
+    }
+}
+
+/// `cordon-node` / `uncordon-node` on the selected node.
+pub fn start_cordon(state: &mut AppState, cordon: bool) {
+    let what = if cordon { "cordon" } else { "uncordon" };
+    let Some(i) = state.selected_source(View::Nodes) else {
+        return notify(
+            state,
+            format!("{what}: no node selected"),
+            NoticeLevel::Error,
+        );
+    };
+    if !allowed(state, Capability::CordonNode, what) {
+        return;
+    }
+    let Some(feed) = state.shown().cloned() else {
+        return;
+    };
+    let Some(node) = feed.snapshot.nodes.get(i) else {
+        return;
+    };
+    if node.unschedulable == cordon {
+        let is = if cordon {
+            "already cordoned"
+        } else {
+            "not cordoned"
+        };
+        return notify(
+            state,
+            format!("{what}: node/{} is {is}", node.name),
+            NoticeLevel::Error,
+        );
+    }
+    let (node_name, rv) = (node.name.clone(), node.resource_version.clone());
+    let lines = vec![
+        (
+            format!(
+                "node/{node_name}: spec.unschedulable {} → {cordon}",
+                !cordon
+            ),
+            Tone::Danger,
+        ),
+        (
+            format!("compare-and-swap on resourceVersion {rv}"),
+            Tone::Normal,
+        ),
+        (
+            "an Event with reportingController ome-top records it".into(),
+            Tone::Muted,
+        ),
+    ];
+    let op = if cordon {
+        Op::Cordon {
+            node: node_name.clone(),
+            resource_version: rv,
+            reason: None,
+        }
+    } else {
+        Op::Uncordon {
+            node: node_name.clone(),
+            resource_version: rv,
+            reason: None,
+        }
+    };
+    let title = format!(
+        "{} node {node_name}",
+        if cordon { "Cordon" } else { "Uncordon" }
+    );
+    let mut d = dialog(title, lines, Some(op));
+    d.reason_allowed = true;
+    state.modals.push(Modal::Confirm(d));
+}
+
+/// `approve-move` on the selected move: pre-checks, the annotation, the warning.
+pub fn start_approve(state: &mut AppState) {
+    let Some(source) = state.selected_source(View::Moves) else {
+        return notify(state, "approve: no move selected", NoticeLevel::Error);
+    };
+    if !allowed(state, Capability::ApproveMove, "approve") {
+        return;
+    }
+    let Some(feed) = state.shown().cloned() else {
+        return;
+    };
+    let Some(m) = move_ref(&feed.analysis, source) else {
+        return;
+    };
+    let f = m.fields();
+    let uuid = state.ids.next_uuid();
+    let plan = plan_approval(&feed.snapshot, &feed.analysis, &f, &uuid, state.now);
+    let mut lines = vec![(
+        format!(
+            "Pre-checks for {} {}/{}",
+            f.workload, f.component, f.instance
+        ),
+        Tone::Accent,
+    )];
+    lines.extend(plan.checks.iter().map(|(ok, text)| check_line(*ok, text)));
+    match &plan.annotation {
+        Ok((key, value)) => {
+            lines.push((format!("add annotation {key}"), Tone::Danger));
+            lines.push((format!("  = {value}"), Tone::Normal));
+        }
+        Err(why) => lines.push((format!("cannot build the request: {why}"), Tone::Failed)),
+    }
+    lines.push((
+        "⚠ a request counts against Alfred's in-flight cap (InFlightCap) and starts the workload's cooldown".into(),
+        Tone::Degraded,
+    ));
+    let blocked = plan.op.is_none().then(|| "a pre-check failed".to_string());
+    let mut d = dialog(format!("Approve move of {}", f.workload), lines, plan.op);
+    d.blocked = blocked;
+    d.tracks = Some(RequestedMove {
+        uuid,
+        workload: f.workload.to_string(),
+        component: f.component.to_string(),
+        instance: f.instance,
+    });
+    state.modals.push(Modal::Confirm(d));
+}
+
+/// `reject-move`: choose dismiss (local) or opt out (annotation).
+pub fn start_reject(state: &mut AppState) {
+    let Some(source) = state.selected_source(View::Moves) else {
+        return notify(state, "reject: no move selected", NoticeLevel::Error);
+    };
+    let Some(feed) = state.shown().cloned() else {
+        return;
+    };
+    let Some(m) = move_ref(&feed.analysis, source) else {
+        return;
+    };
+    let f = m.fields();
+    state.modals.push(Modal::RejectChoice {
+        key: crate::app::rows_moves::identity_key(&f),
+        workload: f.workload.to_string(),
+    });
+}
+
+/// The confirm dialog of opting `workload` out with `reason`.
+pub fn start_opt_out(state: &mut AppState, workload: &str, reason: String) {
+    if !allowed(state, Capability::OptOut, "opt out") {
+        return;
+    }
+    let Some(feed) = state.shown().cloned() else {
+        return;
+    };
+    let Some(w) = feed.snapshot.isvcs.iter().find(|w| w.key() == workload) else {
+        return notify(
+            state,
+            format!("opt out: {workload} is gone"),
+            NoticeLevel::Error,
+        );
+    };
+    let lines = vec![
+        (
+            format!("inferenceservice/{workload}: alfred.ome.io/movable = \"false\""),
+            Tone::Danger,
+        ),
+        (
+            format!("alfred.ome.io/opt-out-reason = {reason:?}"),
+            Tone::Danger,
+        ),
+        (
+            format!(
+                "JSON Patch with test on uid {} and resourceVersion {}",
+                w.uid, w.resource_version
+            ),
+            Tone::Normal,
+        ),
+    ];
+    let op = Op::OptOut {
+        namespace: w.namespace.clone(),
+        name: w.name.clone(),
+        uid: w.uid.clone(),
+        resource_version: w.resource_version.clone(),
+        reason,
+    };
+    state.modals.push(Modal::Confirm(dialog(
+        format!("Opt {workload} out"),
+        lines,
+        Some(op),
+    )));
+}
+
+fn with_reason(op: Op, reason: Option<String>, override_armed: bool) -> Op {
+    match op {
+        Op::Cordon {
+            node,
+            resource_version,
+            ..
+        } => Op::Cordon {
+            node,
+            resource_version,
+            reason,
+        },
+        Op::Uncordon {
+            node,
+            resource_version,
+            ..
+        } => Op::Uncordon {
+            node,
+            resource_version,
+            reason,
+        },
+        Op::ClearJournalEntry {
+            namespace,
+            uuid,
+            resource_version,
+            ..
+        } => Op::ClearJournalEntry {
+            namespace,
+            uuid,
+            resource_version,
+            override_checks: override_armed,
+        },
+        other => other,
+    }
+}
+
+/// Confirms the top dialog: sends its op, or says why it cannot.
+pub fn confirm(state: &mut AppState) -> Vec<Effect> {
+    let Some(Modal::Confirm(d)) = state.modals.last().cloned() else {
+        return Vec::new();
+    };
+    if !d.can_confirm() {
+        let why = d.blocked.clone().unwrap_or_else(|| "nothing to do".into());
+        let hint = if d.overridable {
+            " (press o to override)"
+        } else {
+            ""
+        };
+        notify(
+            state,
+            format!("cannot confirm: {why}{hint}"),
+            NoticeLevel::Error,
+        );
+        return vec![Effect::Redraw];
+    }
+    state.modals.pop();
+    let Some(op) = d.op else { return Vec::new() };
+    let op = with_reason(op, d.reason, d.override_armed);
+    let id = state.next_op_id;
+    state.next_op_id += 1;
+    if let Some(t) = d.tracks {
+        state.requested.push(t);
+    }
+    notify(
+        state,
+        format!("sent: {} {}", op_verb(&op), op.object()),
+        NoticeLevel::Info,
+    );
+    state.pending.insert(
+        id,
+        PendingOp {
+            op: op.clone(),
+            sent_at: state.now,
+        },
+    );
+    vec![Effect::Send(Command { id, op }), Effect::Redraw]
+}
+
+fn op_verb(op: &Op) -> &'static str {
+    match op {
+        Op::Cordon { .. } => "cordon",
+        Op::Uncordon { .. } => "uncordon",
+        Op::ApproveMove { .. } => "approve",
+        Op::OptOut { .. } => "opt out",
+        Op::ClearJournalEntry { .. } => "clear",
+    }
+}
+
+/// A command finished: notice and audit; unknown ids (stale replies) are ignored.
+pub fn op_done(state: &mut AppState, id: u64, outcome: OpOutcome) -> Vec<Effect> {
+    let Some(p) = state.pending.remove(&id) else {
+        return Vec::new();
+    };
+    let verb = op_verb(&p.op);
+    let (text, level) = match &outcome {
+        OpOutcome::Done { message, .. } => (format!("{verb} done: {message}"), NoticeLevel::Info),
+        OpOutcome::Conflict { message } => (
+            format!("{verb} conflict: {message} — review and retry"),
+            NoticeLevel::Error,
+        ),
+        OpOutcome::Refused { message } => {
+            (format!("{verb} refused: {message}"), NoticeLevel::Error)
+        }
+        OpOutcome::Failed { message } => (format!("{verb} failed: {message}"), NoticeLevel::Error),
+    };
+    if let (Op::ApproveMove { uuid, .. }, false) =
+        (&p.op, matches!(outcome, OpOutcome::Done { .. }))
+    {
+        let uuid = uuid.clone();
+        state.requested.retain(|r| r.uuid != uuid);
+    }
+    notify(state, text, level);
+    vec![
+        Effect::RecordAudit {
+            op: p.op,
+            outcome,
+            at: state.now,
+        },
+        Effect::Redraw,
+    ]
+}

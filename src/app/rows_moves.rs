@@ -1,0 +1,227 @@
+//! Moves view rows: Alfred's published `last-cycle.json` rows (`alfred`) beside ome-top's own
+//! computed rows (`computed`), with the same field meanings as `analyze -o json` `moves[]`.
+//!
+//! Owns: `move_rows`, `MoveRef`, `move_ref`, identity keys and content fingerprints (what a
+//! dismissal remembers). Plain data; must not import `ratatui`, `tokio` or `kube`.
+
+use std::collections::HashMap;
+
+use crate::app::rows::age;
+use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
+use crate::engine::analysis::Analysis;
+use crate::engine::moves::MoveRow;
+use crate::engine::recommendations::{freshness, Row};
+
+/// A move row of either origin.
+#[derive(Debug, Clone, Copy)]
+pub enum MoveRef<'a> {
+    /// Published by Alfred.
+    Alfred(&'a Row),
+    /// Computed by ome-top for this snapshot.
+    Computed(&'a MoveRow),
+}
+
+/// The common fields of a move row, borrowed.
+#[derive(Debug, Clone)]
+pub struct MoveFields<'a> {
+    /// `alfred` or `computed`.
+    pub source: &'static str,
+    /// `ns/name`.
+    pub workload: &'a str,
+    /// Component name.
+    pub component: &'a str,
+    /// Instance index.
+    pub instance: i64,
+    /// Policy.
+    pub policy: &'a str,
+    /// Reason.
+    pub reason: &'a str,
+    /// Outcome.
+    pub outcome: &'a str,
+    /// Advisory, reject or dispatch reason (first present).
+    pub why: Option<&'a str>,
+    /// Source node.
+    pub from_node: Option<&'a str>,
+    /// Target node.
+    pub target: Option<&'a str>,
+    /// Hint targets.
+    pub hints: Vec<&'a str>,
+    /// Score.
+    pub score: f64,
+}
+
+impl MoveRef<'_> {
+    /// The shared fields.
+    pub fn fields(&self) -> MoveFields<'_> {
+        match self {
+            MoveRef::Alfred(r) => MoveFields {
+                source: "alfred",
+                workload: &r.workload,
+                component: &r.component,
+                instance: i64::from(r.instance),
+                policy: &r.policy,
+                reason: &r.reason,
+                outcome: &r.outcome,
+                why: r
+                    .advisory_reason
+                    .as_deref()
+                    .or(r.reject_reason.as_deref())
+                    .or(r.dispatch_reason.as_deref()),
+                from_node: r.from_node.as_deref(),
+                target: r.target.as_deref(),
+                hints: r.hint_targets.iter().map(String::as_str).collect(),
+                score: r.score,
+            },
+            MoveRef::Computed(m) => MoveFields {
+                source: "computed",
+                workload: &m.workload,
+                component: &m.component,
+                instance: m.instance,
+                policy: m.policy,
+                reason: m.reason,
+                outcome: m.outcome,
+                why: m.advisory_reason.or(m.reject_reason).or(m.dispatch_reason),
+                from_node: m.from_node.as_deref(),
+                target: m.target.as_deref(),
+                hints: m.hint_targets.iter().map(|h| h.as_ref()).collect(),
+                score: m.score,
+            },
+        }
+    }
+}
+
+/// Alfred's published rows (empty when absent or unreadable).
+pub fn alfred_rows(a: &Analysis) -> &[Row] {
+    a.published
+        .as_ref()
+        .and_then(|p| p.last_cycle.as_ref())
+        .and_then(|c| c.as_ref().ok())
+        .map_or(&[][..], |c| c.rows())
+}
+
+/// The move at `source` (Alfred rows first, then computed rows).
+pub fn move_ref(a: &Analysis, source: usize) -> Option<MoveRef<'_>> {
+    let alfred = alfred_rows(a);
+    match alfred.get(source) {
+        Some(r) => Some(MoveRef::Alfred(r)),
+        None => a.moves.get(source - alfred.len()).map(MoveRef::Computed),
+    }
+}
+
+/// Identity of a move: source, policy, workload, component, instance, from node, reason.
+pub fn identity_key(f: &MoveFields<'_>) -> String {
+    format!(
+        "{}|{}|{}|{}|{}|{}|{}",
+        f.source,
+        f.policy,
+        f.workload,
+        f.component,
+        f.instance,
+        f.from_node.unwrap_or("-"),
+        f.reason
+    )
+}
+
+/// The content a dismissal hides; a change in it shows the move again.
+pub fn fingerprint(f: &MoveFields<'_>) -> String {
+    format!(
+        "{}|{}|{}|{}|{:.4}",
+        f.outcome,
+        f.why.unwrap_or("-"),
+        f.target.unwrap_or("-"),
+        f.hints.join(","),
+        f.score
+    )
+}
+
+fn columns() -> Vec<Column> {
+    vec![
+        Column::text("SRC", ColWidth::Fixed(8)),
+        Column::text("OUTCOME", ColWidth::Fixed(10)),
+        Column::text("POLICY", ColWidth::Fixed(10)),
+        Column::text("REASON", ColWidth::Fixed(15)),
+        Column::text("WORKLOAD", ColWidth::Min(16)),
+        Column::text("INST", ColWidth::Fixed(9)),
+        Column::text("FROM", ColWidth::Min(10)),
+        Column::text("→ TARGETS", ColWidth::Min(10)),
+        Column::num("SCORE", 6),
+        Column::text("WHY", ColWidth::Min(12)),
+        Column::text("FRESH", ColWidth::Fixed(9)),
+    ]
+}
+
+fn outcome_tone(outcome: &str) -> Tone {
+    match outcome {
+        "dispatched" | "submitted" | "executable" => Tone::Ok,
+        "rejected" => Tone::Failed,
+        "withheld" => Tone::Degraded,
+        _ => Tone::Normal,
+    }
+}
+
+fn row(f: &MoveFields<'_>, source: usize, fresh: &str) -> RowModel {
+    let targets = match (f.target, f.hints.is_empty()) {
+        (Some(t), _) => t.to_string(),
+        (None, false) => f.hints.join(","),
+        (None, true) => "-".to_string(),
+    };
+    let cells = vec![
+        Cell::text(f.source),
+        Cell::text(f.outcome).tone(outcome_tone(f.outcome)),
+        Cell::text(f.policy),
+        Cell::text(f.reason),
+        Cell::text(f.workload),
+        Cell::text(format!("{}/{}", f.component, f.instance)),
+        Cell::text(f.from_node.unwrap_or("-")),
+        Cell::text(targets),
+        Cell::num(f.score, format!("{:.3}", f.score)),
+        Cell::text(f.why.unwrap_or("-")),
+        Cell::text(fresh).tone(if fresh.starts_with("stale") {
+            Tone::Degraded
+        } else {
+            Tone::Normal
+        }),
+    ];
+    RowModel::new(identity_key(f), source, cells)
+}
+
+/// Alfred's rows then computed rows; dismissed rows with unchanged content are left out.
+pub fn move_rows(a: &Analysis, dismissed: &HashMap<String, String>) -> TableModel {
+    let alfred = alfred_rows(a);
+    let cycle_time = a
+        .published
+        .as_ref()
+        .and_then(|p| p.last_cycle.as_ref())
+        .and_then(|c| c.as_ref().ok())
+        .and_then(|c| c.timestamp);
+    let fresh = match cycle_time {
+        Some(t) if freshness(t, a.config.decision_loop_interval, a.now).stale => {
+            format!("stale {}", age(a.now, Some(t)))
+        }
+        Some(t) => age(a.now, Some(t)),
+        None => "-".to_string(),
+    };
+    let refs = alfred
+        .iter()
+        .map(MoveRef::Alfred)
+        .chain(a.moves.iter().map(MoveRef::Computed));
+    let rows = refs
+        .enumerate()
+        .filter_map(|(i, m)| {
+            let f = m.fields();
+            let hidden = dismissed
+                .get(&identity_key(&f))
+                .is_some_and(|fp| *fp == fingerprint(&f));
+            let fresh = if i < alfred.len() {
+                fresh.as_str()
+            } else {
+                "now"
+            };
+            (!hidden).then(|| row(&f, i, fresh))
+        })
+        .collect();
+    TableModel {
+        columns: columns(),
+        rows,
+    }
+}

@@ -1,0 +1,71 @@
+//! Nodes view rows: name, pool, health (symbol + word), maintenance triggers, cordoned, spot,
+//! GPUs used/total, OME occupants and the age of the last condition change.
+//!
+//! Owns: `node_rows`, `NODE_POOL_COLUMN`. Plain data; must not import `ratatui`, `tokio` or
+//! `kube`.
+
+use crate::app::rows::{age, age_secs, health_cell};
+use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
+use crate::engine::analysis::Analysis;
+use crate::engine::model::ClusterSnapshot;
+
+/// Column of the pool name (Enter on a pool scopes the Nodes view by it).
+pub const NODE_POOL_COLUMN: usize = 1;
+
+fn columns() -> Vec<Column> {
+    vec![
+        Column::text("NAME", ColWidth::Min(18)),
+        Column::text("POOL", ColWidth::Min(12)),
+        Column::text("HEALTH", ColWidth::Fixed(11)),
+        Column::text("MAINT", ColWidth::Fixed(10)),
+        Column::text("CORDON", ColWidth::Fixed(8)),
+        Column::text("SPOT", ColWidth::Fixed(4)),
+        Column::num("GPU", 5),
+        Column::num("OME", 4),
+        Column::num("COND", 5),
+    ]
+}
+
+/// One row per node, sorted by name.
+pub fn node_rows(snap: &ClusterSnapshot, a: &Analysis) -> TableModel {
+    let now = a.now;
+    let rows = a
+        .node_order
+        .iter()
+        .filter_map(|i| Some((*i, snap.nodes.get(*i)?, a.nodes.get(*i)?)))
+        .map(|(i, node, st)| {
+            let changed = node
+                .conditions
+                .iter()
+                .filter_map(|c| c.last_transition)
+                .max();
+            let maint = if st.maintenance.is_empty() {
+                Cell::text("-")
+            } else {
+                Cell::text(st.maintenance.join(",")).tone(Tone::Degraded)
+            };
+            let cordon = if st.cordoned {
+                Cell::text("cordoned").tone(Tone::Danger)
+            } else {
+                Cell::text("-").tone(Tone::Muted)
+            };
+            let used = st.total.saturating_sub(st.free);
+            let cells = vec![
+                Cell::text(node.name.to_string()),
+                Cell::text(st.pool.as_deref().unwrap_or("-")),
+                health_cell(&st.health),
+                maint,
+                cordon,
+                Cell::text(if st.preemptible { "spot" } else { "-" }),
+                Cell::num(f64::from(used), format!("{used}/{}", st.total)),
+                Cell::num(f64::from(st.ome_occupants), st.ome_occupants.to_string()),
+                Cell::num(age_secs(now, changed), age(now, changed)),
+            ];
+            RowModel::new(node.name.to_string(), i, cells)
+        })
+        .collect();
+    TableModel {
+        columns: columns(),
+        rows,
+    }
+}

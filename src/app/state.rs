@@ -1,0 +1,280 @@
+//! The app's whole state: the latest feed and the frozen copy, the current view, per-view table
+//! state, the modal stack, pending operations and notices. The UI draws from it; only
+//! `app::update` mutates it.
+//!
+//! Owns: `View`, `AppState`, `Notice`, `PendingOp`, `IdSource`, `Models`. Plain data; must not
+//! import `ratatui`, `tokio`, `kube` or read a clock.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
+
+use crate::app::detail::DetailModel;
+use crate::app::dialogs::Modal;
+use crate::app::gang_tree::{GangNav, GangTree};
+use crate::app::keys::{Chord, KeyResolver};
+use crate::app::table::{TableModel, TableView};
+use crate::engine::model::Time;
+use crate::protocol::{Feed, Op};
+
+/// The six views, in tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum View {
+    /// Pools: fragmentation per pool.
+    Pools,
+    /// Nodes: health, cordon, GPUs.
+    Nodes,
+    /// Moves: Alfred's rows and computed rows.
+    Moves,
+    /// Journal: Alfred's dispatch journal.
+    Journal,
+    /// Gangs: topology key → domain → gang → pods.
+    Gangs,
+    /// Lints: placement lints.
+    Lints,
+}
+
+impl View {
+    /// Every view, in tab order.
+    pub const ALL: [View; 6] = [
+        View::Pools,
+        View::Nodes,
+        View::Moves,
+        View::Journal,
+        View::Gangs,
+        View::Lints,
+    ];
+
+    /// Tab title.
+    pub fn title(self) -> &'static str {
+        match self {
+            View::Pools => "Pools",
+            View::Nodes => "Nodes",
+            View::Moves => "Moves",
+            View::Journal => "Journal",
+            View::Gangs => "Gangs",
+            View::Lints => "Lints",
+        }
+    }
+
+    /// Position in `ALL`.
+    pub fn index(self) -> usize {
+        View::ALL.iter().position(|v| *v == self).unwrap_or(0)
+    }
+}
+
+/// How long a notice stays in the notice line, in seconds.
+pub const NOTICE_SECONDS: i64 = 8;
+/// Score samples kept per pool for the sparkline.
+pub const SCORE_HISTORY: usize = 120;
+
+/// Severity of a notice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoticeLevel {
+    /// Information (an op was sent or finished).
+    Info,
+    /// A refusal or a failure.
+    Error,
+}
+
+/// One line in the notice bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    /// The text.
+    pub text: String,
+    /// Severity.
+    pub level: NoticeLevel,
+    /// When it was raised.
+    pub at: Time,
+}
+
+/// A command sent and not yet answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingOp {
+    /// What was sent.
+    pub op: Op,
+    /// When.
+    pub sent_at: Time,
+}
+
+/// A migration request this session wrote, tracked to its end in the move detail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestedMove {
+    /// The request UUID.
+    pub uuid: String,
+    /// `ns/name`.
+    pub workload: String,
+    /// Component name.
+    pub component: String,
+    /// Instance index.
+    pub instance: i64,
+}
+
+/// One health transition from the history store (filled in when the store is plugged in).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HealthTransition {
+    /// When the state changed.
+    pub at: Time,
+    /// The new state (`Clear`, `Suspect`, …).
+    pub state: String,
+    /// Conditions / triggers behind it, one line.
+    pub detail: String,
+}
+
+/// Produces request UUIDs (lower-case). `run.rs` passes a random source; tests a counter.
+pub trait IdSource: Send {
+    /// A fresh UUID.
+    fn next_uuid(&mut self) -> String;
+}
+
+/// Row models of every view, built from one feed generation.
+#[derive(Debug, Clone, Default)]
+pub struct Models {
+    /// The feed generation of the shown feed.
+    pub generation: Option<u64>,
+    /// Per view (`View::index`): the generation its rows were built from (`None` = stale).
+    pub built: [Option<u64>; 6],
+    /// Pools view rows.
+    pub pools: TableModel,
+    /// Nodes view rows.
+    pub nodes: TableModel,
+    /// Moves view rows.
+    pub moves: TableModel,
+    /// Journal view rows.
+    pub journal: TableModel,
+    /// Lints view rows.
+    pub lints: TableModel,
+    /// Gangs tree.
+    pub gangs: GangTree,
+}
+
+impl Models {
+    /// The table model of a list view (`None` for Gangs).
+    pub fn table(&self, view: View) -> Option<&TableModel> {
+        match view {
+            View::Pools => Some(&self.pools),
+            View::Nodes => Some(&self.nodes),
+            View::Moves => Some(&self.moves),
+            View::Journal => Some(&self.journal),
+            View::Lints => Some(&self.lints),
+            View::Gangs => None,
+        }
+    }
+}
+
+/// Everything the UI shows and the reducer changes.
+pub struct AppState {
+    /// The newest feed received.
+    pub latest: Option<Arc<Feed>>,
+    /// The feed the views show while frozen (`None` = live).
+    pub frozen: Option<Arc<Feed>>,
+    /// The current view.
+    pub view: View,
+    /// Per-view table state, indexed by `View::index`.
+    pub tables: [TableView; 6],
+    /// Row models of the shown feed.
+    pub models: Models,
+    /// Gangs tree navigation (open branches, selection), kept across feeds.
+    pub gang_nav: GangNav,
+    /// The open detail pane's model (Nodes, Moves, Journal), rebuilt on every feed.
+    pub detail: Option<DetailModel>,
+    /// Scroll of the detail pane, in lines.
+    pub detail_scroll: usize,
+    /// Nodes view scoped to one pool (Enter on a pool).
+    pub pool_scope: Option<String>,
+    /// Overlays and dialogs, top last.
+    pub modals: Vec<Modal>,
+    /// Commands sent, by id.
+    pub pending: BTreeMap<u64, PendingOp>,
+    /// The next command id.
+    pub next_op_id: u64,
+    /// Notices, newest last (bounded).
+    pub notices: VecDeque<Notice>,
+    /// Requests written this session.
+    pub requested: Vec<RequestedMove>,
+    /// Dismissed moves: identity key → content fingerprint at dismissal.
+    pub dismissed: HashMap<String, String>,
+    /// Score history per pool, in thousandths (0..=1000), oldest first, ≤ `SCORE_HISTORY`.
+    pub score_history: BTreeMap<String, VecDeque<u64>>,
+    /// The selected node's health history from the local store (`None` = store not plugged).
+    pub node_history: Option<Vec<HealthTransition>>,
+    /// Keys typed so far of an unfinished sequence.
+    pub pending_keys: Vec<Chord>,
+    /// Terminal size (columns, rows).
+    pub size: (u16, u16),
+    /// The last time the reducer saw.
+    pub now: Time,
+    /// Theme names (palette, `next-theme`), and the current one's index.
+    pub themes: Vec<String>,
+    /// Index into `themes`.
+    pub theme: usize,
+    /// Set by `quit`.
+    pub quitting: bool,
+    /// Key → action resolution.
+    pub keys: Box<dyn KeyResolver>,
+    /// Request UUIDs.
+    pub ids: Box<dyn IdSource>,
+}
+
+impl AppState {
+    /// A fresh state before the first feed.
+    pub fn new(keys: Box<dyn KeyResolver>, ids: Box<dyn IdSource>, now: Time) -> Self {
+        AppState {
+            latest: None,
+            frozen: None,
+            view: View::Pools,
+            tables: Default::default(),
+            models: Models::default(),
+            gang_nav: GangNav::default(),
+            detail: None,
+            detail_scroll: 0,
+            pool_scope: None,
+            modals: Vec::new(),
+            pending: BTreeMap::new(),
+            next_op_id: 1,
+            notices: VecDeque::new(),
+            requested: Vec::new(),
+            dismissed: HashMap::new(),
+            score_history: BTreeMap::new(),
+            node_history: None,
+            pending_keys: Vec::new(),
+            size: (80, 24),
+            now,
+            themes: vec!["default".into()],
+            theme: 0,
+            quitting: false,
+            keys,
+            ids,
+        }
+    }
+
+    /// The feed the views show: the frozen copy, else the latest.
+    pub fn shown(&self) -> Option<&Arc<Feed>> {
+        self.frozen.as_ref().or(self.latest.as_ref())
+    }
+
+    /// The table state of `view`.
+    pub fn table(&self, view: View) -> &TableView {
+        &self.tables[view.index()]
+    }
+
+    /// The newest notice still in force at `self.now`.
+    pub fn notice(&self) -> Option<&Notice> {
+        self.notices
+            .back()
+            .filter(|n| (self.now - n.at).num_seconds() < NOTICE_SECONDS)
+    }
+
+    /// The current theme's name.
+    pub fn theme_name(&self) -> &str {
+        self.themes
+            .get(self.theme)
+            .map_or("default", String::as_str)
+    }
+
+    /// The row index (into the view's model rows) of the selection, and its source index.
+    pub fn selected_source(&self, view: View) -> Option<usize> {
+        let model = self.models.table(view)?;
+        let row = self.table(view).selected_row()?;
+        model.rows.get(row).map(|r| r.source)
+    }
+}

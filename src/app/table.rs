@@ -1,0 +1,261 @@
+//! Table row models shared by every list view: columns, cells with a sort key and a semantic
+//! tone, and the per-view table state (selection by stable key, scroll offset, sort, filter,
+//! the visible row order). Rows are built once per feed; filtering and sorting only reorder
+//! indices, so neither a keystroke nor a frame re-reads the analysis.
+//!
+//! Owns: `Tone`, `ColWidth`, `Column`, `Cell`, `RowModel`, `TableModel`, `TableView`. Plain data;
+//! must not import `ratatui`, `tokio` or `kube`.
+
+use std::cmp::Ordering;
+
+use crate::app::filter::Filter;
+
+/// A semantic colour slot; the theme maps it to a style. Every toned cell also carries a word
+/// or symbol, so nothing depends on colour alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Tone {
+    /// Ordinary text.
+    #[default]
+    Normal,
+    /// Healthy (`Clear`, completed, met).
+    Ok,
+    /// Degraded (`Suspect`, waiting, advisory).
+    Degraded,
+    /// Failed (`Unhealthy`, failed, not met).
+    Failed,
+    /// Unknown state.
+    Unknown,
+    /// Fragmentation below half the threshold.
+    FragLow,
+    /// Fragmentation between half the threshold and the threshold.
+    FragMid,
+    /// Fragmentation above the threshold.
+    FragHigh,
+    /// Something that blocks or will write.
+    Danger,
+    /// De-emphasised text.
+    Muted,
+    /// Section headings and highlighted values.
+    Accent,
+}
+
+/// How wide a column is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColWidth {
+    /// Exactly this many cells.
+    Fixed(u16),
+    /// At least this many cells, sharing what remains.
+    Min(u16),
+}
+
+/// A column header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    /// Upper-case title.
+    pub title: &'static str,
+    /// Width rule.
+    pub width: ColWidth,
+    /// Numeric columns align right.
+    pub numeric: bool,
+}
+
+impl Column {
+    /// A text column.
+    pub const fn text(title: &'static str, width: ColWidth) -> Self {
+        Column {
+            title,
+            width,
+            numeric: false,
+        }
+    }
+
+    /// A numeric column.
+    pub const fn num(title: &'static str, width: u16) -> Self {
+        Column {
+            title,
+            width: ColWidth::Fixed(width),
+            numeric: true,
+        }
+    }
+}
+
+/// What a cell sorts by.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortKey {
+    /// Numeric order (NaN sorts last).
+    Num(f64),
+    /// Lexicographic order of the text.
+    Text,
+}
+
+/// One cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// What is printed (already includes a symbol or word for any toned state).
+    pub text: String,
+    /// Sort key.
+    pub sort: SortKey,
+    /// Colour slot.
+    pub tone: Tone,
+}
+
+impl Cell {
+    /// A plain text cell.
+    pub fn text(text: impl Into<String>) -> Self {
+        Cell {
+            text: text.into(),
+            sort: SortKey::Text,
+            tone: Tone::Normal,
+        }
+    }
+
+    /// A numeric cell printed as `text`.
+    pub fn num(value: f64, text: impl Into<String>) -> Self {
+        Cell {
+            text: text.into(),
+            sort: SortKey::Num(value),
+            tone: Tone::Normal,
+        }
+    }
+
+    /// The same cell with a tone.
+    pub fn tone(mut self, tone: Tone) -> Self {
+        self.tone = tone;
+        self
+    }
+}
+
+/// One row of a view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowModel {
+    /// Stable identity across feeds (selection follows it).
+    pub key: String,
+    /// Cells in column order.
+    pub cells: Vec<Cell>,
+    /// Index of the source item (pool, node, move, entry, lint) in its analysis array.
+    pub source: usize,
+    /// Lower-cased text of every cell, for filtering.
+    pub haystack: String,
+}
+
+impl RowModel {
+    /// A row; the haystack is derived from the cells.
+    pub fn new(key: String, source: usize, cells: Vec<Cell>) -> Self {
+        let mut haystack = String::new();
+        for c in &cells {
+            haystack.push_str(&c.text.to_lowercase());
+            haystack.push('\u{1f}');
+        }
+        RowModel {
+            key,
+            cells,
+            source,
+            haystack,
+        }
+    }
+}
+
+/// Every row of a view for one feed.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TableModel {
+    /// Column headers.
+    pub columns: Vec<Column>,
+    /// Rows in the engine's order.
+    pub rows: Vec<RowModel>,
+}
+
+/// Per-view table state. Invariant: `visible` indexes `rows` of the current model and
+/// `selected < visible.len()` unless `visible` is empty; `offset ≤ selected`.
+#[derive(Debug, Clone, Default)]
+pub struct TableView {
+    /// Key of the selected row; survives feeds, sorting and filtering.
+    pub selected_key: Option<String>,
+    /// Position of the selection in `visible`.
+    pub selected: usize,
+    /// First visible position (scroll).
+    pub offset: usize,
+    /// Sort column and descending flag; `None` = engine order.
+    pub sort: Option<(usize, bool)>,
+    /// Row filter.
+    pub filter: Filter,
+    /// Row indices after filtering and sorting.
+    pub visible: Vec<usize>,
+}
+
+fn compare(a: &Cell, b: &Cell) -> Ordering {
+    match (&a.sort, &b.sort) {
+        (SortKey::Num(x), SortKey::Num(y)) => x.total_cmp(y),
+        _ => a.text.cmp(&b.text),
+    }
+}
+
+impl TableView {
+    /// Recomputes `visible` from `model` and re-finds the selection by key.
+    pub fn refresh(&mut self, model: &TableModel, scope: Option<(usize, &str)>) {
+        self.visible = (0..model.rows.len())
+            .filter(|i| {
+                let row = &model.rows[*i];
+                scope.is_none_or(|(col, want)| row.cells.get(col).is_some_and(|c| c.text == want))
+                    && self.filter.matches(&row.haystack)
+            })
+            .collect();
+        if let Some((col, desc)) = self.sort {
+            self.visible.sort_by(|a, b| {
+                let (x, y) = (&model.rows[*a].cells, &model.rows[*b].cells);
+                let ord = match (x.get(col), y.get(col)) {
+                    (Some(x), Some(y)) => compare(x, y),
+                    _ => Ordering::Equal,
+                };
+                if desc {
+                    ord.reverse()
+                } else {
+                    ord
+                }
+            });
+        }
+        let found = self
+            .selected_key
+            .as_ref()
+            .and_then(|k| self.visible.iter().position(|i| model.rows[*i].key == *k));
+        match found {
+            Some(p) => self.selected = p,
+            None => {
+                self.selected = self.selected.min(self.visible.len().saturating_sub(1));
+                self.selected_key = self
+                    .visible
+                    .get(self.selected)
+                    .map(|i| model.rows[*i].key.clone());
+            }
+        }
+    }
+
+    /// Moves the selection to position `pos` (clamped) and keeps it inside a viewport of
+    /// `height` rows.
+    pub fn select(&mut self, model: &TableModel, pos: usize, height: usize) {
+        if self.visible.is_empty() {
+            self.selected = 0;
+            self.offset = 0;
+            return;
+        }
+        self.selected = pos.min(self.visible.len() - 1);
+        self.selected_key = Some(model.rows[self.visible[self.selected]].key.clone());
+        self.scroll_into_view(height);
+    }
+
+    /// Adjusts `offset` so that the selection is visible in `height` rows.
+    pub fn scroll_into_view(&mut self, height: usize) {
+        let height = height.max(1);
+        if self.selected < self.offset {
+            self.offset = self.selected;
+        } else if self.selected >= self.offset + height {
+            self.offset = self.selected + 1 - height;
+        }
+        let max_offset = self.visible.len().saturating_sub(height);
+        self.offset = self.offset.min(max_offset).min(self.selected);
+    }
+
+    /// The selected row's index into the model's rows.
+    pub fn selected_row(&self) -> Option<usize> {
+        self.visible.get(self.selected).copied()
+    }
+}

@@ -1,0 +1,133 @@
+//! The reducer: `update(&mut AppState, Event, now) -> Vec<Effect>`. Pure: no I/O, no clock,
+//! no randomness (request UUIDs come from the injected `IdSource`).
+//!
+//! Owns: `update`, `apply_action`. Must not import `ratatui`, `tokio` or `kube`.
+
+use crate::action::Action;
+use crate::app::detail::DetailKind;
+use crate::app::dialogs::Modal;
+use crate::app::effect::Effect;
+use crate::app::event::Event;
+use crate::app::nav;
+use crate::app::ops;
+use crate::app::state::{AppState, View, NOTICE_SECONDS};
+use crate::engine::model::Time;
+
+/// Applies one event at time `now`; returns the side work to do.
+pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
+    let before = state.now;
+    state.now = now;
+    match event {
+        Event::Key(k) => crate::app::input::key(state, k),
+        Event::Mouse(m) => crate::app::input::mouse(state, m),
+        Event::Resize(w, h) => {
+            state.size = (w, h);
+            nav::refresh_view(state, state.view);
+            vec![Effect::Redraw]
+        }
+        Event::Feed(feed) => {
+            nav::apply_feed(state, feed);
+            vec![Effect::Redraw]
+        }
+        Event::OpDone { id, outcome } => ops::op_done(state, id, outcome),
+        Event::Tick(t) => tick(state, before, t),
+        Event::Action(a) => apply_action(state, a),
+        Event::NodeHistory { node, rows } => {
+            if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
+                state.node_history = Some(rows);
+                nav::rebuild_detail(state);
+                vec![Effect::Redraw]
+            } else {
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// Redraw when a notice expires or the shown ages may have changed (every 5 s).
+fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
+    state.now = t;
+    let expired = state.notices.back().is_some_and(|n| {
+        (before - n.at).num_seconds() < NOTICE_SECONDS && (t - n.at).num_seconds() >= NOTICE_SECONDS
+    });
+    if expired || before.timestamp() / 5 != t.timestamp() / 5 {
+        vec![Effect::Redraw]
+    } else {
+        Vec::new()
+    }
+}
+
+fn view_of(action: Action) -> Option<View> {
+    match action {
+        Action::ViewPools => Some(View::Pools),
+        Action::ViewNodes => Some(View::Nodes),
+        Action::ViewMoves => Some(View::Moves),
+        Action::ViewJournal => Some(View::Journal),
+        Action::ViewGangs => Some(View::Gangs),
+        Action::ViewLints => Some(View::Lints),
+        _ => None,
+    }
+}
+
+/// Applies an action to the view (no modal on top, or one that passes actions through).
+pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
+    if let Some(v) = view_of(action) {
+        if v != View::Nodes {
+            state.pool_scope = None;
+        }
+        nav::switch_view(state, v);
+        return vec![Effect::Redraw];
+    }
+    let page = nav::viewport(state) as isize;
+    match action {
+        Action::Quit => {
+            state.quitting = true;
+            return vec![Effect::Quit];
+        }
+        Action::Help => state.modals.push(Modal::Help { scroll: 0 }),
+        Action::CommandPalette => state.modals.push(Modal::Palette {
+            input: String::new(),
+            selected: 0,
+        }),
+        Action::Filter if state.view != View::Gangs && state.detail.is_none() => {
+            let before = state.table(state.view).filter.text.clone();
+            state.modals.push(Modal::FilterInput { before });
+        }
+        Action::Back => {
+            if !nav::back(state) {
+                return Vec::new();
+            }
+        }
+        Action::Down => nav::step(state, 1),
+        Action::Up => nav::step(state, -1),
+        Action::PageDown => nav::step(state, page),
+        Action::PageUp => nav::step(state, -page),
+        Action::Top => nav::jump(state, false),
+        Action::Bottom => nav::jump(state, true),
+        Action::Open => nav::open(state),
+        Action::Toggle if state.view == View::Gangs => nav::open(state),
+        Action::NextView | Action::PrevView => {
+            let n = View::ALL.len();
+            let d = if action == Action::NextView { 1 } else { n - 1 };
+            state.pool_scope = None;
+            nav::switch_view(state, View::ALL[(state.view.index() + d) % n]);
+        }
+        Action::SortNext => nav::sort_next(state),
+        Action::SortReverse => nav::sort_reverse(state),
+        Action::Freeze => nav::toggle_freeze(state),
+        Action::NextTheme => state.theme = (state.theme + 1) % state.themes.len().max(1),
+        Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
+        Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
+        Action::ApproveMove if state.view == View::Moves => ops::start_approve(state),
+        Action::RejectMove if state.view == View::Moves => ops::start_reject(state),
+        Action::ClearJournalEntry if state.view == View::Journal => {
+            crate::app::ops_journal::start_clear(state)
+        }
+        Action::Confirm => return ops::confirm(state),
+        Action::Cancel => {
+            state.modals.pop();
+        }
+        _ => return Vec::new(),
+    }
+    vec![Effect::Redraw]
+}

@@ -1,0 +1,195 @@
+//! `ome-top` (live TUI), `ome-top --snapshot FILE` and `ome-top demo`: loads the configuration,
+//! builds the data source (cluster watchers + ops worker, the demo driver, or a snapshot file),
+//! attaches the history store, and hands everything to `run::run_tui`.
+//!
+//! Owns: `DemoArgs`, `run_tui_command`. Composition only, no business logic; reads no clock
+//! itself (`main.rs` passes one).
+
+use std::io::Write;
+
+use clap::Args;
+
+use crate::cli::{TuiArgs, EXIT_BAD_INPUT, EXIT_OK};
+use crate::cluster::live::{self, LiveOptions};
+use crate::cluster::ops::{spawn_ops_worker, OpContext};
+use crate::config::{load, ConfigPaths, Overrides};
+use crate::demo_driver::{spawn_demo, DemoOptions};
+use crate::engine::analysis::{AnalysisOptions, ExecutorSetting};
+use crate::engine::gang::PlacementOptions;
+use crate::engine::model::Time;
+use crate::history::ClusterKey;
+use crate::run::{run_tui, DataSource, TuiOptions};
+use crate::run_history::HistoryHook;
+use crate::ui::theme::Theme;
+
+/// Flags of `ome-top demo`.
+#[derive(Debug, Clone, Args)]
+pub struct DemoArgs {
+    /// Seed of the simulated fleet (the same seed gives the same fleet).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// GPU nodes in the simulated fleet (40–2000).
+    #[arg(long, default_value_t = crate::sim::demo::DEFAULT_NODES)]
+    pub nodes: usize,
+    /// Sim seconds per wall second.
+    #[arg(long, default_value_t = 5.0)]
+    pub speed: f64,
+}
+
+/// Which data source the TUI runs on.
+pub enum Launch<'a> {
+    /// The current (or `--context`) kubeconfig context, or `--snapshot FILE`.
+    Cluster,
+    /// `ome-top demo`.
+    Demo(&'a DemoArgs),
+}
+
+/// Runs the TUI; returns the process exit code.
+pub fn run_tui_command(
+    args: &TuiArgs,
+    launch: Launch<'_>,
+    clock: fn() -> Time,
+    err: &mut dyn Write,
+) -> i32 {
+    let config = match load(
+        &ConfigPaths::discover(args.config.as_deref()),
+        &Overrides {
+            theme: args.theme.clone(),
+            keymap: args.keymap.clone(),
+        },
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let opts = TuiOptions {
+        alfred_namespace: args.alfred_namespace.clone(),
+        scheduler_namespace: args.scheduler_namespace.clone(),
+        theme: config.theme.name.clone(),
+        themes: config.themes.iter().map(Theme::from_config).collect(),
+        keymap: Some(config.keymap.clone()),
+        history: None,
+    };
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: cannot start the runtime: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let retention = config.settings.history_retention_days;
+    let result = rt.block_on(async {
+        match launch {
+            Launch::Demo(d) => run_demo(d, opts, retention, clock).await,
+            Launch::Cluster => match &args.snapshot {
+                Some(path) => {
+                    let key = ClusterKey::snapshot(path);
+                    let opts = with_history(opts, key, retention, clock, None);
+                    run_tui(DataSource::Snapshot(path.clone()), opts).await
+                }
+                None => run_live(args, opts, retention, clock).await,
+            },
+        }
+    });
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: {e:#}");
+            e.downcast_ref::<live::LiveError>()
+                .map_or(EXIT_BAD_INPUT, live::LiveError::exit_code)
+        }
+    }
+}
+
+/// Attaches the history store (a missing or broken store is a notice, never fatal).
+fn with_history(
+    mut opts: TuiOptions,
+    key: ClusterKey,
+    retention_days: u32,
+    clock: fn() -> Time,
+    feed: Option<tokio::sync::watch::Receiver<std::sync::Arc<crate::protocol::Feed>>>,
+) -> TuiOptions {
+    opts.history = HistoryHook::open(key, retention_days, clock, feed);
+    opts
+}
+
+async fn run_demo(
+    d: &DemoArgs,
+    opts: TuiOptions,
+    retention: u32,
+    clock: fn() -> Time,
+) -> anyhow::Result<()> {
+    let ch = spawn_demo(
+        DemoOptions {
+            seed: d.seed,
+            nodes: d.nodes,
+            speed: d.speed,
+        },
+        clock,
+    );
+    let opts = with_history(
+        opts,
+        ClusterKey::demo(d.seed),
+        retention,
+        clock,
+        Some(ch.feed.clone()),
+    );
+    let source = DataSource::Channels {
+        feed: ch.feed,
+        commands: ch.commands,
+        updates: ch.updates,
+    };
+    run_tui(source, opts).await
+}
+
+async fn run_live(
+    args: &TuiArgs,
+    opts: TuiOptions,
+    retention: u32,
+    clock: fn() -> Time,
+) -> anyhow::Result<()> {
+    let read_only = args.readonly;
+    let session = live::connect(LiveOptions {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.context.clone(),
+        namespace: args.namespace.clone(),
+        alfred_namespace: args.alfred_namespace.clone(),
+        scheduler_namespace: args.scheduler_namespace.clone(),
+        read_only,
+        analysis: AnalysisOptions {
+            now: clock(),
+            alfred_namespace: args.alfred_namespace.clone(),
+            executor: ExecutorSetting::Auto,
+            placement: PlacementOptions {
+                scheduler_namespace: args.scheduler_namespace.clone(),
+                ..PlacementOptions::default()
+            },
+        },
+        clock,
+    })
+    .await?;
+    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::channel(16);
+    let (upd_tx, upd_rx) = tokio::sync::mpsc::channel(16);
+    let ctx = OpContext {
+        alfred_namespace: args.alfred_namespace.clone(),
+        actor: "ome-top".into(),
+        read_only: read_only.then(|| "read-only mode (--readonly)".to_string()),
+        now: clock(),
+    };
+    let _worker = spawn_ops_worker(session.client.clone(), ctx, clock, cmd_rx, upd_tx);
+    let server = session.client.default_namespace().to_string();
+    let key = ClusterKey::live(&server, &session.context);
+    let opts = with_history(opts, key, retention, clock, Some(session.feed.clone()));
+    let source = DataSource::Channels {
+        feed: session.feed.clone(),
+        commands: cmd_tx,
+        updates: upd_rx,
+    };
+    run_tui(source, opts).await
+}

@@ -1,0 +1,447 @@
+//! The TUI's composition root: owns the terminal (raw mode, alternate screen, mouse, restored
+//! on every exit path including panics and SIGINT/SIGTERM), wires a data source's channels to
+//! the reducer, and runs the event loop: select over input, feed, op replies and ticks; drain
+//! what is ready; draw only when dirty, at most 10 frames a second. With `main.rs`, the only
+//! place that reads the clock.
+//!
+//! Owns: `DataSource`, `TuiOptions`, `run_tui`, `snapshot_feed`, `RandomIds`.
+
+use std::hash::{BuildHasher, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event as TermEvent, EventStream};
+use futures::{FutureExt, StreamExt};
+use ratatui::DefaultTerminal;
+use tokio::sync::{mpsc, watch};
+
+use crate::app::detail::DetailKind;
+use crate::app::keys::{DefaultKeys, KeyResolver};
+use crate::app::keys_config::ConfigKeys;
+use crate::app::state::{AppState, IdSource};
+use crate::app::{update, Effect, Event};
+use crate::cluster::snapshot_file::read_snapshot;
+use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
+use crate::engine::gang::PlacementOptions;
+use crate::engine::model::Time;
+use crate::protocol::{ApiStatus, Command, Feed, OpOutcome, Permissions, SourceKind, Update};
+use crate::run_history::HistoryHook;
+use crate::ui::theme::{Theme, THEME_NAMES};
+
+/// Shortest time between two frames (≤ 10 redraws a second).
+const FRAME_INTERVAL: Duration = Duration::from_millis(100);
+/// Events taken from one source before drawing.
+const DRAIN_CAP: usize = 256;
+
+/// Where the TUI's data comes from.
+pub enum DataSource {
+    /// Replay a snapshot file once, offline and read-only.
+    Snapshot(PathBuf),
+    /// Any live source (cluster, demo): its feed, command and update channels.
+    Channels {
+        /// Latest feed.
+        feed: watch::Receiver<Arc<Feed>>,
+        /// Confirmed operator commands (bounded).
+        commands: mpsc::Sender<Command>,
+        /// Replies.
+        updates: mpsc::Receiver<Update>,
+    },
+}
+
+/// TUI options from the command line and the loaded configuration.
+pub struct TuiOptions {
+    /// Alfred's namespace.
+    pub alfred_namespace: String,
+    /// The OME scheduler ConfigMap's namespace.
+    pub scheduler_namespace: String,
+    /// Initial theme name.
+    pub theme: String,
+    /// Every theme `next-theme` cycles through (empty: the built-ins).
+    pub themes: Vec<Theme>,
+    /// The configured keymap (`None`: the built-in k9s-like table).
+    pub keymap: Option<crate::config::Keymap>,
+    /// The history store, when it opened.
+    pub history: Option<HistoryHook>,
+}
+
+impl Default for TuiOptions {
+    fn default() -> Self {
+        TuiOptions {
+            alfred_namespace: "ome".into(),
+            scheduler_namespace: "ome".into(),
+            theme: "default".into(),
+            themes: Vec::new(),
+            keymap: None,
+            history: None,
+        }
+    }
+}
+
+/// The wall clock: read here (and in `main.rs`) only.
+#[allow(clippy::disallowed_methods)] // The composition root is where time enters the app.
+fn wall_now() -> Time {
+    chrono::Utc::now()
+}
+
+#[allow(clippy::disallowed_methods)] // Frame pacing needs a monotonic clock.
+fn mono_now() -> Instant {
+    Instant::now()
+}
+
+/// Request UUIDs (v4 layout) from the process's randomly keyed hasher.
+pub struct RandomIds {
+    keys: std::collections::hash_map::RandomState,
+    counter: u64,
+}
+
+impl RandomIds {
+    /// A fresh generator.
+    pub fn new() -> Self {
+        RandomIds {
+            keys: std::collections::hash_map::RandomState::new(),
+            counter: 0,
+        }
+    }
+}
+
+impl Default for RandomIds {
+    fn default() -> Self {
+        RandomIds::new()
+    }
+}
+
+impl IdSource for RandomIds {
+    fn next_uuid(&mut self) -> String {
+        let mut bytes = [0u8; 16];
+        for (half, chunk) in bytes.chunks_mut(8).enumerate() {
+            let mut h = self.keys.build_hasher();
+            h.write_u64(self.counter);
+            h.write_u64(half as u64);
+            chunk.copy_from_slice(&h.finish().to_le_bytes());
+        }
+        self.counter += 1;
+        bytes[6] = (bytes[6] & 0x0f) | 0x40;
+        bytes[8] = (bytes[8] & 0x3f) | 0x80;
+        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        format!(
+            "{}-{}-{}-{}-{}",
+            &hex[..8],
+            &hex[8..12],
+            &hex[12..16],
+            &hex[16..20],
+            &hex[20..]
+        )
+    }
+}
+
+/// Reads and analyses a snapshot file into the one feed of offline mode.
+pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> anyhow::Result<Feed> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (snap, warnings) = read_snapshot(&bytes).with_context(|| path.display().to_string())?;
+    let options = AnalysisOptions {
+        now,
+        alfred_namespace: opts.alfred_namespace.clone(),
+        executor: ExecutorSetting::Auto,
+        placement: PlacementOptions {
+            scheduler_namespace: opts.scheduler_namespace.clone(),
+            ..PlacementOptions::default()
+        },
+    };
+    let analysis = analyze(&snap, &options);
+    Ok(Feed {
+        generation: 0,
+        source: SourceKind::Snapshot(path.display().to_string()),
+        api: ApiStatus::Offline,
+        sources: Vec::new(),
+        snapshot: Arc::new(snap),
+        analysis: Arc::new(analysis),
+        permissions: Permissions::read_only("offline snapshot: actions disabled"),
+        warnings,
+    })
+}
+
+/// Channels of offline mode: one feed; every command is refused.
+fn offline_channels(
+    feed: Feed,
+) -> (
+    watch::Receiver<Arc<Feed>>,
+    mpsc::Sender<Command>,
+    mpsc::Receiver<Update>,
+) {
+    let (feed_tx, feed_rx) = watch::channel(Arc::new(feed));
+    let (cmd_tx, mut cmd_rx) = mpsc::channel::<Command>(16);
+    let (upd_tx, upd_rx) = mpsc::channel::<Update>(16);
+    tokio::spawn(async move {
+        let _keep = feed_tx;
+        while let Some(c) = cmd_rx.recv().await {
+            let outcome = OpOutcome::Refused {
+                message: "offline snapshot: actions disabled".into(),
+            };
+            if upd_tx
+                .send(Update::OpDone { id: c.id, outcome })
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    (feed_rx, cmd_tx, upd_rx)
+}
+
+/// Runs the TUI on `source` until the operator quits or a signal arrives.
+pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result<()> {
+    let (feed, commands, updates) = match source {
+        DataSource::Snapshot(path) => offline_channels(snapshot_feed(&path, &opts, wall_now())?),
+        DataSource::Channels {
+            feed,
+            commands,
+            updates,
+        } => (feed, commands, updates),
+    };
+    let mut state = AppState::new(
+        Box::new(DefaultKeys),
+        Box::new(RandomIds::new()),
+        wall_now(),
+    );
+    if opts.themes.is_empty() {
+        opts.themes = THEME_NAMES.iter().map(|n| Theme::by_name(n)).collect();
+    }
+    state.themes = opts.themes.iter().map(|t| t.name.clone()).collect();
+    state.theme = state
+        .themes
+        .iter()
+        .position(|t| *t == opts.theme)
+        .unwrap_or(0);
+    if let Some(keymap) = opts.keymap.take() {
+        set_keys(&mut state, Box::new(ConfigKeys(keymap)));
+    }
+    let mut extras = Extras {
+        themes: opts.themes,
+        history: opts.history,
+    };
+    if let Some(h) = &extras.history {
+        for n in &h.notices {
+            state.notices.push_back(crate::app::state::Notice {
+                text: n.clone(),
+                level: crate::app::state::NoticeLevel::Error,
+                at: wall_now(),
+            });
+        }
+    }
+    run_with_keys(&mut state, &mut extras, feed, commands, updates).await
+}
+
+/// What the loop needs besides the state: themes to draw with and the history store.
+pub struct Extras {
+    /// Themes by position in `AppState::themes`.
+    pub themes: Vec<Theme>,
+    /// The history store, when it opened.
+    pub history: Option<HistoryHook>,
+}
+
+impl Extras {
+    fn theme(&self, name: &str) -> Theme {
+        self.themes
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
+            .unwrap_or_else(|| Theme::by_name(name))
+    }
+
+    /// Loads the open node detail's recorded timeline once per opening.
+    fn node_history(&self, state: &mut AppState) {
+        let Some(h) = &self.history else { return };
+        let node = match state.detail.as_ref().map(|d| &d.kind) {
+            Some(DetailKind::Node(n)) if state.node_history.is_none() => n.clone(),
+            _ => return,
+        };
+        let rows = h.node_rows(&node);
+        let _ = update(state, Event::NodeHistory { node, rows }, wall_now());
+    }
+}
+
+/// Runs the loop with a prepared state (the lead plugs a configured keymap in here).
+pub async fn run_with_keys(
+    state: &mut AppState,
+    extras: &mut Extras,
+    feed: watch::Receiver<Arc<Feed>>,
+    commands: mpsc::Sender<Command>,
+    updates: mpsc::Receiver<Update>,
+) -> anyhow::Result<()> {
+    let mut terminal = ratatui::init();
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+        previous(info);
+    }));
+    let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    let result = event_loop(&mut terminal, state, extras, feed, commands, updates).await;
+    let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    result
+}
+
+/// Replaces the key resolver (for the config crate's keymap).
+pub fn set_keys(state: &mut AppState, keys: Box<dyn KeyResolver>) {
+    state.keys = keys;
+}
+
+fn term_event(e: TermEvent) -> Option<Event> {
+    match e {
+        TermEvent::Key(k) => Some(Event::Key(k)),
+        TermEvent::Mouse(m) => Some(Event::Mouse(m)),
+        TermEvent::Resize(w, h) => Some(Event::Resize(w, h)),
+        _ => None,
+    }
+}
+
+/// Applies effects; returns `true` on quit.
+fn apply(
+    effects: Vec<Effect>,
+    dirty: &mut bool,
+    commands: &mpsc::Sender<Command>,
+    state: &mut AppState,
+) -> bool {
+    let mut quit = false;
+    for e in effects {
+        match e {
+            Effect::Quit => quit = true,
+            Effect::Redraw => *dirty = true,
+            Effect::Send(cmd) => {
+                let id = cmd.id;
+                if let Err(e) = commands.try_send(cmd) {
+                    let outcome = OpOutcome::Failed {
+                        message: format!("not sent: {e}"),
+                    };
+                    let more = update(state, Event::OpDone { id, outcome }, wall_now());
+                    quit |= apply(more, dirty, commands, state);
+                }
+            }
+            // The history store is not attached yet; its branch records these.
+            Effect::RecordDismissal { .. } | Effect::RecordAudit { .. } => {}
+        }
+    }
+    quit
+}
+
+async fn event_loop(
+    terminal: &mut DefaultTerminal,
+    state: &mut AppState,
+    extras: &mut Extras,
+    mut feed: watch::Receiver<Arc<Feed>>,
+    commands: mpsc::Sender<Command>,
+    mut updates: mpsc::Receiver<Update>,
+) -> anyhow::Result<()> {
+    let size = terminal.size()?;
+    let mut dirty = true;
+    let _ = update(state, Event::Resize(size.width, size.height), wall_now());
+    let first = feed.borrow_and_update().clone();
+    let _ = update(state, Event::Feed(first), wall_now());
+    let mut input = EventStream::new();
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut feed_open = true;
+    let mut last_draw: Option<Instant> = None;
+    #[cfg(unix)]
+    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    loop {
+        let since = last_draw.map(|t| mono_now().duration_since(t));
+        if dirty && since.is_none_or(|d| d >= FRAME_INTERVAL) {
+            let theme = extras.theme(state.theme_name());
+            terminal.draw(|f| crate::ui::draw(f, state, &theme))?;
+            dirty = false;
+            last_draw = Some(mono_now());
+        }
+        let wait = since.map_or(Duration::ZERO, |d| FRAME_INTERVAL.saturating_sub(d));
+        #[cfg(unix)]
+        let term = sigterm.recv();
+        #[cfg(not(unix))]
+        let term = std::future::pending::<Option<()>>();
+        let mut events = Vec::new();
+        tokio::select! {
+            e = input.next() => match e {
+                Some(Ok(e)) => events.extend(term_event(e)),
+                Some(Err(e)) => return Err(e.into()),
+                None => return Ok(()),
+            },
+            changed = feed.changed(), if feed_open => match changed {
+                Ok(()) => events.push(Event::Feed(feed.borrow_and_update().clone())),
+                Err(_) => feed_open = false,
+            },
+            Some(Update::OpDone { id, outcome }) = updates.recv() => events.push(Event::OpDone { id, outcome }),
+            _ = tick.tick() => events.push(Event::Tick(wall_now())),
+            _ = tokio::time::sleep(wait), if dirty => {}
+            _ = tokio::signal::ctrl_c() => return Ok(()),
+            _ = term => return Ok(()),
+        }
+        // Drain what is already waiting so a burst costs one frame.
+        for _ in 0..DRAIN_CAP {
+            match input.next().now_or_never() {
+                Some(Some(Ok(e))) => events.extend(term_event(e)),
+                _ => break,
+            }
+        }
+        while let Ok(Update::OpDone { id, outcome }) = updates.try_recv() {
+            events.push(Event::OpDone { id, outcome });
+        }
+        for e in events {
+            let effects = update(state, e, wall_now());
+            if let Some(h) = extras.history.as_mut() {
+                effects.iter().for_each(|e| h.apply(e));
+            }
+            if apply(effects, &mut dirty, &commands, state) {
+                return Ok(());
+            }
+        }
+        extras.node_history(state);
+    }
+}
+
+/// Runs the TUI on a new multi-threaded runtime (for `main.rs`).
+pub fn run_tui_blocking(source: DataSource, opts: TuiOptions) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    rt.block_on(run_tui(source, opts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_ids_are_distinct_v4_uuids() {
+        let mut ids = RandomIds::new();
+        let (a, b) = (ids.next_uuid(), ids.next_uuid());
+        assert_ne!(a, b);
+        for u in [&a, &b] {
+            let parts: Vec<&str> = u.split('-').collect();
+            let lens: Vec<usize> = parts.iter().map(|p| p.len()).collect();
+            assert_eq!(lens, [8, 4, 4, 4, 12]);
+            assert!(parts[2].starts_with('4'));
+            assert!(matches!(parts[3].as_bytes()[0], b'8' | b'9' | b'a' | b'b'));
+            assert!(u
+                .chars()
+                .all(|c| c == '-' || c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        }
+    }
+
+    #[test]
+    fn offline_feed_is_read_only() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/mixed-fleet.json");
+        let now = chrono::DateTime::parse_from_rfc3339("2026-09-28T10:15:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        let feed = snapshot_feed(&path, &TuiOptions::default(), now).unwrap();
+        assert_eq!(feed.api, ApiStatus::Offline);
+        assert_eq!(
+            feed.permissions
+                .check(crate::protocol::Capability::CordonNode),
+            Err("offline snapshot: actions disabled".to_string())
+        );
+        assert_eq!(feed.snapshot.nodes.len(), feed.analysis.nodes.len());
+    }
+}

@@ -1,0 +1,172 @@
+//! Modal overlays: help, the `:` palette, the confirm dialog (the exact change, its checks and
+//! warnings), the reject choice and the reason input.
+//!
+//! Owns: `draw_modals`. Must not import `cluster`, `tokio` or `kube`.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+
+use crate::app::dialogs::{palette_entries, ConfirmDialog, Modal};
+use crate::app::state::AppState;
+use crate::ui::centered;
+use crate::ui::theme::{Slot, Theme};
+
+fn boxed<'a>(title: String, theme: &Theme, danger: bool) -> Block<'a> {
+    let slot = if danger {
+        Slot::Danger
+    } else {
+        Slot::BorderFocused
+    };
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.style(slot))
+        .title(Span::styled(title, theme.style(Slot::Header)))
+}
+
+/// Draws every modal, bottom first.
+pub fn draw_modals(frame: &mut Frame, full: Rect, state: &AppState, theme: &Theme) {
+    for m in &state.modals {
+        match m {
+            Modal::Help { scroll } => {
+                crate::ui::help::draw_help(frame, full, state, *scroll, theme)
+            }
+            Modal::Palette { input, selected } => {
+                draw_palette(frame, full, state, input, *selected, theme)
+            }
+            Modal::FilterInput { .. } => {}
+            Modal::Confirm(d) => draw_confirm(frame, full, d, theme),
+            Modal::RejectChoice { workload, .. } => {
+                let lines = vec![
+                    Line::from(format!("Reject the move of {workload}:")),
+                    Line::from(""),
+                    Line::from(vec![
+                        Span::styled("  d ", theme.style(Slot::Accent)),
+                        Span::raw("dismiss locally (with a reason; hidden until it changes)"),
+                    ]),
+                    Line::from(vec![
+                        Span::styled("  o ", theme.style(Slot::Accent)),
+                        Span::raw("opt the workload out (alfred.ome.io/movable: \"false\")"),
+                    ]),
+                    Line::from(vec![
+                        Span::styled("  esc ", theme.style(Slot::Accent)),
+                        Span::raw("cancel"),
+                    ]),
+                ];
+                let area = centered(full, 70, 7);
+                frame.render_widget(Clear, area);
+                frame.render_widget(
+                    Paragraph::new(lines).block(boxed(" Reject move ".into(), theme, false)),
+                    area,
+                );
+            }
+            Modal::ReasonInput { prompt, buffer, .. } => {
+                let area = centered(full, 70, 4);
+                let lines = vec![
+                    Line::styled(prompt.clone(), theme.style(Slot::Muted)),
+                    Line::from(vec![
+                        Span::raw(format!("> {buffer}")),
+                        Span::styled("▏", theme.style(Slot::Accent)),
+                    ]),
+                ];
+                frame.render_widget(Clear, area);
+                frame.render_widget(
+                    Paragraph::new(lines).block(boxed(" Reason ".into(), theme, false)),
+                    area,
+                );
+            }
+        }
+    }
+}
+
+fn draw_palette(
+    frame: &mut Frame,
+    full: Rect,
+    state: &AppState,
+    input: &str,
+    selected: usize,
+    theme: &Theme,
+) {
+    let area = centered(full, 64, full.height.saturating_sub(6).min(20));
+    let entries = palette_entries(input, &state.themes);
+    let height = usize::from(area.height.saturating_sub(3));
+    let first = selected.saturating_sub(height.saturating_sub(1));
+    let mut lines = vec![Line::from(vec![
+        Span::styled(":", theme.style(Slot::Accent)),
+        Span::raw(input.to_string()),
+        Span::styled("▏", theme.style(Slot::Accent)),
+    ])];
+    for (i, e) in entries.iter().enumerate().skip(first).take(height) {
+        let style = if i == selected {
+            theme.style(Slot::Selection)
+        } else {
+            theme.style(Slot::Text)
+        };
+        let mark = if i == selected { "▶ " } else { "  " };
+        lines.push(Line::styled(format!("{mark}{}", e.label()), style));
+    }
+    if entries.is_empty() {
+        lines.push(Line::styled("  no match", theme.style(Slot::Muted)));
+    }
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines).block(boxed(" Command palette ".into(), theme, false)),
+        area,
+    );
+}
+
+fn draw_confirm(frame: &mut Frame, full: Rect, d: &ConfirmDialog, theme: &Theme) {
+    let mut lines: Vec<Line> = d
+        .lines
+        .iter()
+        .map(|(text, tone)| Line::styled(text.clone(), theme.tone(*tone)))
+        .collect();
+    lines.push(Line::from(""));
+    if let Some(r) = &d.reason {
+        lines.push(Line::from(format!("reason: {r}")));
+    }
+    if let Some(why) = &d.blocked {
+        lines.push(Line::styled(
+            format!("✗ cannot confirm: {why}"),
+            theme.style(Slot::Danger),
+        ));
+        if d.overridable {
+            let armed = if d.override_armed {
+                "ARMED — confirming overrides the failing checks"
+            } else {
+                "off"
+            };
+            lines.push(Line::styled(
+                format!("override (o): {armed}"),
+                theme.style(Slot::HealthDegraded),
+            ));
+        }
+    }
+    let mut keys = vec![
+        Span::styled("y/enter ", theme.style(Slot::Accent)),
+        Span::raw("confirm  "),
+        Span::styled("n/esc ", theme.style(Slot::Accent)),
+        Span::raw("cancel  "),
+    ];
+    if d.reason_allowed {
+        keys.push(Span::styled("r ", theme.style(Slot::Accent)));
+        keys.push(Span::raw("add reason  "));
+    }
+    if d.overridable {
+        keys.push(Span::styled("o ", theme.style(Slot::Accent)));
+        keys.push(Span::raw("override checks"));
+    }
+    lines.push(Line::from(keys));
+    let width = full.width.saturating_sub(8).min(110);
+    // Lines wrap inside the borders: count the rows they take.
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+    let height = (rows as u16 + 2).min(full.height.saturating_sub(2));
+    let area = centered(full, width, height);
+    frame.render_widget(Clear, area);
+    let p = Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(boxed(format!(" {} ", d.title), theme, true));
+    frame.render_widget(p, area);
+}

@@ -1,0 +1,80 @@
+//! The Gangs view: `tui-tree-widget` over topology key → domain → gang → pods. Only open
+//! branches are turned into tree items (a closed branch gets one placeholder child so it
+//! still shows as expandable), so a frame costs what is visible, not the whole fleet.
+//!
+//! Owns: `draw_gangs`. Must not import `cluster`, `tokio` or `kube`.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders};
+use ratatui::Frame;
+use tui_tree_widget::{Tree, TreeItem, TreeState};
+
+use crate::app::gang_tree::TreeNode;
+use crate::app::state::AppState;
+use crate::ui::theme::{Slot, Theme};
+
+fn items<'a>(
+    nodes: &'a [TreeNode],
+    path: &mut Vec<String>,
+    state: &AppState,
+    theme: &Theme,
+) -> Vec<TreeItem<'a, String>> {
+    nodes
+        .iter()
+        .filter_map(|n| {
+            path.push(n.id.clone());
+            let text = Line::styled(n.label.as_str(), theme.tone(n.tone));
+            let item = if n.children.is_empty() {
+                Some(TreeItem::new_leaf(n.id.clone(), text))
+            } else {
+                let children = if state.gang_nav.open.contains(path) {
+                    items(&n.children, path, state, theme)
+                } else {
+                    vec![TreeItem::new_leaf(String::new(), "")]
+                };
+                TreeItem::new(n.id.clone(), text, children).ok()
+            };
+            path.pop();
+            item
+        })
+        .collect()
+}
+
+/// Draws the gang tree in `area`.
+pub fn draw_gangs(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    let tree_items = items(&state.models.gangs.roots, &mut Vec::new(), state, theme);
+    let gangs = state.shown().map_or(0, |f| f.analysis.gangs.gangs.len());
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.style(Slot::BorderFocused))
+        .title(Span::styled(
+            format!(" Gangs [{gangs}] (space/enter expand) "),
+            theme.style(Slot::Header),
+        ));
+    if tree_items.is_empty() {
+        frame.render_widget(
+            Line::styled(
+                "  no gangs (no PodGroups or gang pods)",
+                theme.style(Slot::Muted),
+            ),
+            block.inner(area),
+        );
+        frame.render_widget(block, area);
+        return;
+    }
+    let Ok(tree) = Tree::new(&tree_items) else {
+        return;
+    };
+    let tree = tree
+        .block(block)
+        .highlight_style(theme.style(Slot::Selection))
+        .highlight_symbol("▶ ");
+    let mut ts = TreeState::default();
+    for path in &state.gang_nav.open {
+        ts.open(path.clone());
+    }
+    ts.select(state.gang_nav.selected.clone());
+    ts.scroll_down(state.gang_nav.offset);
+    frame.render_stateful_widget(tree, area, &mut ts);
+}

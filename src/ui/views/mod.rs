@@ -1,0 +1,60 @@
+//! The view bodies: loading, a detail pane, or the current view (Pools with its panel, the
+//! list views, the Gangs tree).
+//!
+//! Owns: `draw_body`. Must not import `cluster`, `tokio` or `kube`.
+
+pub mod detail;
+pub mod gangs;
+pub mod lists;
+pub mod pools;
+
+use ratatui::layout::{Alignment, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+
+use crate::app::layout::Screen;
+use crate::app::state::{AppState, View};
+use crate::protocol::ApiStatus;
+use crate::ui::rect;
+use crate::ui::theme::{Slot, Theme};
+
+/// Draws the body for the current state.
+pub fn draw_body(frame: &mut Frame, s: &Screen, full: Rect, state: &AppState, theme: &Theme) {
+    let body = rect(s.body, full);
+    let Some(feed) = state.shown() else {
+        let text = vec![
+            Line::from("loading…"),
+            Line::from("waiting for the first complete view of the cluster"),
+        ];
+        let p = Paragraph::new(text)
+            .alignment(Alignment::Center)
+            .style(theme.style(Slot::Muted))
+            .block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .border_style(theme.style(Slot::Border)),
+            );
+        frame.render_widget(p, body);
+        return;
+    };
+    if matches!(feed.api, ApiStatus::Connecting) && feed.snapshot.nodes.is_empty() {
+        let p = Paragraph::new("loading… initial lists in progress")
+            .alignment(Alignment::Center)
+            .style(theme.style(Slot::Muted));
+        frame.render_widget(p, body);
+        return;
+    }
+    if let Some(d) = &state.detail {
+        detail::draw_detail(frame, body, d, state.detail_scroll, theme);
+        return;
+    }
+    let table = rect(s.table, full);
+    let panel = rect(s.panel, full);
+    match state.view {
+        View::Pools => pools::draw_pools(frame, table, panel, state, theme),
+        View::Gangs => gangs::draw_gangs(frame, body, state, theme),
+        View::Journal => lists::draw_journal(frame, table, panel, state, theme),
+        v => lists::draw_list(frame, table, state, v, theme),
+    }
+}

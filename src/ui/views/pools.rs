@@ -1,0 +1,158 @@
+//! The Pools view: the pool table, and for the selected pool a score gauge against Alfred's
+//! threshold (a bar with the threshold marked, readable without colour), the per-size ladder
+//! and a sparkline of the score over the session.
+//!
+//! Owns: `draw_pools`, `score_bar`. Must not import `cluster`, `tokio` or `kube`.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
+use ratatui::Frame;
+
+use crate::app::rows::{frag_tone, frag_word};
+use crate::app::state::{AppState, View};
+use crate::engine::pools::PoolReport;
+use crate::ui::table::{draw_table, title};
+use crate::ui::theme::{Slot, Theme};
+
+/// A `width`-cell bar: `█` up to the score, `░` beyond, `┃` at the threshold.
+pub fn score_bar(score: f64, threshold: f64, width: usize) -> String {
+    let cell =
+        |x: f64| ((x.clamp(0.0, 1.0) * width as f64).round() as usize).min(width.saturating_sub(1));
+    let filled = (score.clamp(0.0, 1.0) * width as f64).round() as usize;
+    let mark = cell(threshold);
+    (0..width)
+        .map(|i| {
+            if i == mark {
+                '┃'
+            } else if i < filled {
+                '█'
+            } else {
+                '░'
+            }
+        })
+        .collect()
+}
+
+fn ladder(p: &PoolReport) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::from(format!(
+        "{:>5} {:>6} {:>13} {:>15}",
+        "SIZE", "WEIGHT", "SLOTS obs/best", "FRAG obs/best"
+    ))];
+    for s in &p.sizes {
+        lines.push(Line::from(format!(
+            "{:>5} {:>6.3} {:>13} {:>15}",
+            s.size,
+            s.weight,
+            format!("{}/{}", s.slots_observed, s.slots_best),
+            format!("{:.3}/{:.3}", s.frag_observed, s.frag_best)
+        )));
+    }
+    lines.push(Line::from(format!(
+        "largest fit now {} GPU · after repack {} · movable pods {}",
+        p.largest_fit_now, p.largest_fit_after, p.movable_pods
+    )));
+    lines
+}
+
+fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    let Some(feed) = state.shown() else { return };
+    let Some(p) = state
+        .selected_source(View::Pools)
+        .and_then(|i| feed.analysis.pools.get(i))
+    else {
+        return;
+    };
+    let threshold = feed
+        .analysis
+        .config
+        .policies
+        .defragmentation
+        .fragmentation_threshold;
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.style(Slot::Border))
+        .title(Span::styled(
+            format!(" {} ", p.name),
+            theme.style(Slot::Header),
+        ));
+    let inner = block.inner(left);
+    frame.render_widget(block, left);
+    let tone = frag_tone(p.score, threshold);
+    let verdict = if p.above_threshold {
+        "▲ above"
+    } else {
+        "below"
+    };
+    let mut lines = vec![
+        Line::from(vec![Span::styled(
+            score_bar(
+                p.score,
+                threshold,
+                usize::from(inner.width.saturating_sub(2)).min(50),
+            ),
+            theme.tone(tone),
+        )]),
+        Line::from(vec![
+            Span::styled(
+                format!("score {:.3} ({})", p.score, frag_word(tone)),
+                theme.tone(tone),
+            ),
+            Span::raw(format!(" · threshold {threshold:.3} ┃ · {verdict}")),
+        ]),
+    ];
+    lines.extend(ladder(p));
+    frame.render_widget(Paragraph::new(lines), inner);
+    let history: Vec<u64> = state
+        .score_history
+        .get(&p.name)
+        .map(|h| h.iter().copied().collect())
+        .unwrap_or_default();
+    let spark = Sparkline::default()
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_style(theme.style(Slot::Border))
+                .title(format!(
+                    " score over session ({} samples, max 1.0) ",
+                    history.len()
+                )),
+        )
+        .data(&history)
+        .max(1000)
+        .style(theme.tone(tone));
+    frame.render_widget(spark, right);
+}
+
+/// Draws the pool table in `table` and the selected pool's panel in `panel`.
+pub fn draw_pools(frame: &mut Frame, table: Rect, panel: Rect, state: &AppState, theme: &Theme) {
+    let model = &state.models.pools;
+    let tv = state.table(View::Pools);
+    draw_table(
+        frame,
+        table,
+        model,
+        tv,
+        title("Pools", model, tv, ""),
+        theme,
+    );
+    if panel.height > 0 {
+        draw_panel(frame, panel, state, theme);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::score_bar;
+
+    #[test]
+    fn bar_marks_the_threshold_and_fills_to_the_score() {
+        let bar: Vec<char> = score_bar(0.5, 0.25, 20).chars().collect();
+        assert_eq!(bar.len(), 20);
+        assert_eq!(bar[5], '┃');
+        assert_eq!(bar.iter().filter(|c| **c == '█').count(), 9);
+        assert_eq!(bar[19], '░');
+    }
+}

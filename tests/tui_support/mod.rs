@@ -1,0 +1,161 @@
+//! Shared builders for the TUI tests: feeds from the repository's fixtures at a fixed `now`,
+//! an app state with the default keys and a counting UUID source, key helpers, and rendering
+//! into a ratatui `TestBackend`.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use chrono::{DateTime, TimeZone, Utc};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use serde_json::json;
+
+use ome_top::app::keys::DefaultKeys;
+use ome_top::app::state::{AppState, IdSource};
+use ome_top::app::{update, Effect, Event};
+use ome_top::cluster::snapshot_file::read_snapshot;
+use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
+use ome_top::engine::model::{ClusterSnapshot, ConfigMap};
+use ome_top::protocol::{ApiStatus, Feed, Permissions, Presence, SourceKind, SourceState};
+use ome_top::ui::theme::Theme;
+
+/// The fixed observation time of every TUI test.
+pub fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).unwrap()
+}
+
+/// UUIDs `00000000-0000-4000-8000-00000000000N`, counting from 1.
+pub struct CountingIds(pub u64);
+
+impl IdSource for CountingIds {
+    fn next_uuid(&mut self) -> String {
+        self.0 += 1;
+        format!("00000000-0000-4000-8000-{:012x}", self.0)
+    }
+}
+
+fn journal_entry(i: usize, phase: &str, reason: &str) -> serde_json::Value {
+    json!({
+        "uuid": format!("00000000-0000-4000-8000-{i:012x}"),
+        "workload": {"Namespace": "prod", "Name": "chat"},
+        "workloadUID": "isvc-uid-1",
+        "irName": "chat-engine",
+        "irUID": "ir-uid-1",
+        "component": "engine",
+        "instance": i,
+        "fromNode": "h100-04",
+        "targets": ["h100-07"],
+        "payload": "{\"schemaVersion\":\"v1\",\"component\":\"engine\",\"instance\":0,\"from_node\":\"h100-04\",\"reason\":\"NodeUnhealthy\",\"requested_at\":\"2026-09-28T09:15:02Z\",\"requested_by\":\"alfred\"}",
+        "sourceFingerprint": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "createdAt": "2026-09-28T09:15:02Z",
+        "lastAttempt": "2026-09-28T09:15:03Z",
+        "phase": phase,
+        "reason": reason,
+    })
+}
+
+/// Adds `ome/alfred-dispatch-state` with one stalled and one acknowledged entry.
+pub fn add_journal(snap: &mut ClusterSnapshot) {
+    let state = json!({
+        "version": "v1",
+        "entries": [
+            journal_entry(1, "stalled", "AcknowledgementTimeout"),
+            journal_entry(2, "acknowledged", "UUIDStatusObserved"),
+        ],
+    });
+    let mut data = BTreeMap::new();
+    data.insert("state.json".to_string(), state.to_string());
+    snap.config_maps.push(ConfigMap {
+        namespace: Arc::from("ome"),
+        name: Arc::from("alfred-dispatch-state"),
+        resource_version: Arc::from("4711"),
+        data,
+    });
+}
+
+/// Reads a fixture (path relative to the crate root) into a snapshot.
+pub fn snapshot(path: &str) -> ClusterSnapshot {
+    let bytes = std::fs::read(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    read_snapshot(&bytes).unwrap().0
+}
+
+/// A live-looking feed of `snap` at `now()` with every action allowed.
+pub fn feed_of(snap: ClusterSnapshot, generation: u64) -> Feed {
+    let opts = AnalysisOptions {
+        now: now(),
+        alfred_namespace: "ome".into(),
+        executor: ExecutorSetting::Auto,
+        placement: Default::default(),
+    };
+    let analysis = analyze(&snap, &opts);
+    let t = |mins: i64| Some(now() - chrono::Duration::minutes(mins));
+    let source = |name, presence, last_change| SourceState {
+        name,
+        presence,
+        last_change,
+        objects: 1,
+    };
+    Feed {
+        generation,
+        source: SourceKind::Live("prod-gpu".into()),
+        api: ApiStatus::Connected,
+        sources: vec![
+            source("nodes", Presence::Present, t(0)),
+            source("pods", Presence::Present, t(0)),
+            source("recommendations", Presence::Absent, None),
+            source("journal", Presence::Present, t(3)),
+        ],
+        snapshot: Arc::new(snap),
+        analysis: Arc::new(analysis),
+        permissions: Permissions::all_allowed(),
+        warnings: Vec::new(),
+    }
+}
+
+/// The mixed fleet (docs/examples) with a journal holding a stalled entry.
+pub fn fleet_feed() -> Feed {
+    let mut snap = snapshot("docs/examples/mixed-fleet.json");
+    add_journal(&mut snap);
+    feed_of(snap, 1)
+}
+
+/// A state of `w`×`h` that has received `feed`.
+pub fn state_with(feed: Feed, w: u16, h: u16) -> AppState {
+    let mut s = AppState::new(Box::new(DefaultKeys), Box::new(CountingIds(0)), now());
+    s.themes = vec!["default".into(), "mono".into()];
+    update(&mut s, Event::Resize(w, h), now());
+    update(&mut s, Event::Feed(Arc::new(feed)), now());
+    s
+}
+
+/// A key press event.
+pub fn key(code: KeyCode) -> Event {
+    Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// Types `text` key by key; returns every effect.
+pub fn type_keys(s: &mut AppState, text: &str) -> Vec<Effect> {
+    text.chars()
+        .flat_map(|c| update(s, key(KeyCode::Char(c)), now()))
+        .collect()
+}
+
+/// Presses `code`.
+pub fn press(s: &mut AppState, code: KeyCode) -> Vec<Effect> {
+    update(s, key(code), now())
+}
+
+/// Renders `s` with the default theme into a test terminal of its size.
+pub fn render(s: &AppState) -> Terminal<TestBackend> {
+    render_with(s, &Theme::default_theme())
+}
+
+/// Renders `s` with `theme`.
+pub fn render_with(s: &AppState, theme: &Theme) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(s.size.0, s.size.1)).unwrap();
+    t.draw(|f| ome_top::ui::draw(f, s, theme)).unwrap();
+    t
+}
