@@ -2,5 +2,6 @@
 //! seed; no I/O and no clock (time is handed in). Must not import `cluster`, `ui` or `tokio`.
 
 pub mod fleet;
+pub mod gang_heavy;
 pub mod replica;
 pub mod rng;
