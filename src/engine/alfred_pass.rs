@@ -6,13 +6,14 @@
 
 use crate::engine::alfred_config::Mode;
 use crate::engine::arbiter::{arbitrate, ArbiterState};
-use crate::engine::defrag_policy::defrag_rows;
-use crate::engine::health_policy::health_rows;
+use crate::engine::defrag_policy::defrag_rows_keyed;
+use crate::engine::health_policy::health_rows_keyed;
 use crate::engine::journal::{parse_journal, Journal};
 use crate::engine::journal_blocking::{blocking_state, journal_unavailable_message, Blocking};
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::moves::MoveRow;
 use crate::engine::planning::PlanContext;
+use crate::engine::row_order::{identity_keys, permute};
 
 /// The dispatch journal as read from `alfred-dispatch-state`.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,20 +87,30 @@ fn arbiter_state(ctx: &PlanContext<'_>, journal: &JournalView) -> ArbiterState {
 /// Runs both policies and, in execute mode, the arbiter. Rows are in Alfred's arbitration
 /// order: class, executable first, score desc, footprint asc, identity.
 pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRow> {
-    let mut rows = health_rows(ctx);
-    rows.extend(defrag_rows(ctx));
+    let (mut rows, mut known) = health_rows_keyed(ctx);
+    let (defrag, defrag_keys) = defrag_rows_keyed(ctx);
+    rows.extend(defrag);
+    known.extend(defrag_keys.into_iter().map(Some));
     if ctx.cfg.mode == Mode::Execute {
         let state = arbiter_state(ctx, journal);
         arbitrate(ctx, &state, &mut rows);
     }
-    rows.sort_by(|a, b| {
-        b.class()
-            .cmp(&a.class())
-            .then_with(|| (b.outcome != "advisory").cmp(&(a.outcome != "advisory")))
-            .then_with(|| b.score.total_cmp(&a.score))
-            .then_with(|| a.footprint.cmp(&b.footprint))
-            .then_with(|| a.identity().cmp(&b.identity()))
-            .then_with(|| a.policy.cmp(b.policy))
+    let keys = identity_keys(&rows, known);
+    // Class and executable: compared as small integers, not strings.
+    let facts: Vec<(u8, bool)> = rows
+        .iter()
+        .map(|r| (r.class(), r.outcome != "advisory"))
+        .collect();
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|a, b| {
+        let (x, y) = (&rows[*a], &rows[*b]);
+        let (fx, fy) = (facts[*a], facts[*b]);
+        fy.0.cmp(&fx.0)
+            .then_with(|| fy.1.cmp(&fx.1))
+            .then_with(|| y.score.total_cmp(&x.score))
+            .then_with(|| x.footprint.cmp(&y.footprint))
+            .then_with(|| keys[*a].cmp(&keys[*b]))
+            .then_with(|| x.policy.cmp(y.policy))
     });
-    rows
+    permute(rows, &order)
 }

@@ -2,8 +2,8 @@
 //! MultiNode and RawDeployment components, and for OMENative Instances the eligibility verdict,
 //! the surge plan, benefit − cost, the emergency and spot boosts, and maintenance windows.
 //!
-//! Owns: `defrag_rows`. Pure; must not import anything outside `std`, `chrono` types and
-//! `engine`.
+//! Owns: `defrag_rows`, `defrag_rows_keyed`. Pure; must not import anything outside `std`,
+//! `chrono` types and `engine`.
 
 use crate::engine::eligibility::{cooldown_minutes, is_movable};
 use crate::engine::migration_state::in_cooldown;
@@ -13,30 +13,47 @@ use crate::engine::moves::{
     RAW_UNSUPPORTED, REASON_FRAGMENTATION,
 };
 use crate::engine::planning::{InstanceFacts, PlanContext};
+use crate::engine::row_order::{identity_key, permute, IdentityKey};
 use crate::engine::workloads::{Component, DeploymentMode};
 
 /// Every defragmentation row of the pass, ranked: score desc, footprint asc, identity.
 pub fn defrag_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
+    defrag_rows_keyed(ctx).0
+}
+
+/// `defrag_rows` with each row's identity key (aligned).
+pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKey>) {
     if !ctx.cfg.policies.defragmentation.enabled {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let open = |p: usize| ctx.pools[p].above_threshold || ctx.pools[p].advisory_open;
     let mut rows = Vec::new();
+    let mut keys = Vec::new();
     for (c, comp) in ctx.workloads.components.iter().enumerate() {
+        let before = rows.len();
         match comp.mode {
             DeploymentMode::MultiNode => rows.extend(lws_row(ctx, c, &open)),
             DeploymentMode::RawDeployment => raw_rows(ctx, c, &open, &mut rows),
             DeploymentMode::OMENative => omenative_rows(ctx, c, &open, &mut rows),
             DeploymentMode::VirtualDeployment => {}
         }
+        let ranks = &ctx.workload_ranks;
+        keys.extend(
+            rows[before..]
+                .iter()
+                .map(|r| identity_key(ranks, comp, r.instance)),
+        );
     }
-    rows.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| a.footprint.cmp(&b.footprint))
-            .then_with(|| a.identity().cmp(&b.identity()))
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|a, b| {
+        let (x, y) = (&rows[*a], &rows[*b]);
+        y.score
+            .total_cmp(&x.score)
+            .then_with(|| x.footprint.cmp(&y.footprint))
+            .then_with(|| keys[*a].cmp(&keys[*b]))
     });
-    rows
+    let keys = order.iter().map(|i| keys[*i]).collect();
+    (permute(rows, &order), keys)
 }
 
 fn identity(ctx: &PlanContext<'_>, comp: &Component, instance: i64) -> (Name, Name, i64) {
