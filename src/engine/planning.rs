@@ -297,7 +297,9 @@ impl<'a> PlanContext<'a> {
                 }
             }
         }
-        per_node.extend(single);
+        if per_node.is_empty() {
+            return single.map(|(n, _)| n); // No list allocated for one node.
+        }
         per_node
             .iter()
             .max_by(|a, b| a.1.cmp(&b.1).then_with(|| self.index.cmp_nodes(b.0, a.0)))
