@@ -5,7 +5,7 @@
 //! `chrono` types and `engine`.
 
 use crate::engine::alfred_config::Mode;
-use crate::engine::arbiter::{arbitrate, ArbiterState};
+use crate::engine::arbiter::{arbitrate_in, ArbiterState};
 use crate::engine::defrag_policy::defrag_rows_keyed;
 use crate::engine::health_policy::health_rows_keyed;
 use crate::engine::journal::{parse_journal, Journal};
@@ -88,12 +88,17 @@ fn arbiter_state(ctx: &PlanContext<'_>, journal: &JournalView) -> ArbiterState {
 /// order: class, executable first, score desc, footprint asc, identity.
 pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRow> {
     let (mut rows, mut known) = health_rows_keyed(ctx);
-    let (defrag, defrag_keys) = defrag_rows_keyed(ctx);
+    let (defrag, defrag_keys, defrag_order) = defrag_rows_keyed(ctx);
+    // Health rows come ranked; defrag rows stay where they were generated and the pass order
+    // lists them ranked after the health rows.
+    let health = rows.len();
+    let mut pass_order: Vec<usize> = (0..health).collect();
+    pass_order.extend(defrag_order.iter().map(|i| health + i));
     rows.extend(defrag);
     known.extend(defrag_keys.into_iter().map(Some));
     if ctx.cfg.mode == Mode::Execute {
         let state = arbiter_state(ctx, journal);
-        arbitrate(ctx, &state, &mut rows);
+        arbitrate_in(ctx, &state, &mut rows, &pass_order);
     }
     let keys = identity_keys(&rows, known);
     // Class and executable: compared as small integers, not strings.
@@ -101,8 +106,8 @@ pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRo
         .iter()
         .map(|r| (r.class(), r.outcome != "advisory"))
         .collect();
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by(|a, b| {
+    // A stable sort of the pass order: ties keep the ranked order of each policy.
+    pass_order.sort_by(|a, b| {
         let (x, y) = (&rows[*a], &rows[*b]);
         let (fx, fy) = (facts[*a], facts[*b]);
         fy.0.cmp(&fx.0)
@@ -112,5 +117,5 @@ pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRo
             .then_with(|| keys[*a].cmp(&keys[*b]))
             .then_with(|| x.policy.cmp(y.policy))
     });
-    permute(rows, &order)
+    permute(rows, &pass_order)
 }

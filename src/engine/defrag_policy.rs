@@ -18,13 +18,15 @@ use crate::engine::workloads::{Component, DeploymentMode};
 
 /// Every defragmentation row of the pass, ranked: score desc, footprint asc, identity.
 pub fn defrag_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
-    defrag_rows_keyed(ctx).0
+    let (rows, _, order) = defrag_rows_keyed(ctx);
+    permute(rows, &order)
 }
 
-/// `defrag_rows` with each row's identity key (aligned).
-pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKey>) {
+/// The defragmentation rows in generation order, each row's identity key (aligned), and the
+/// ranked order (`defrag_rows` is `rows` permuted by it). Moving rows is left to the caller.
+pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKey>, Vec<usize>) {
     if !ctx.cfg.policies.defragmentation.enabled {
-        return (Vec::new(), Vec::new());
+        return (Vec::new(), Vec::new(), Vec::new());
     }
     let open = |p: usize| ctx.pools[p].above_threshold || ctx.pools[p].advisory_open;
     let mut rows = Vec::new();
@@ -52,8 +54,7 @@ pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKe
             .then_with(|| x.footprint.cmp(&y.footprint))
             .then_with(|| keys[*a].cmp(&keys[*b]))
     });
-    let keys = order.iter().map(|i| keys[*i]).collect();
-    (permute(rows, &order), keys)
+    (rows, keys, order)
 }
 
 fn identity(ctx: &PlanContext<'_>, comp: &Component, instance: i64) -> (Name, Name, i64) {
