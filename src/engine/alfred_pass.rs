@@ -101,21 +101,20 @@ pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRo
         arbitrate_in(ctx, &state, &mut rows, &pass_order);
     }
     let keys = identity_keys(&rows, known);
-    // Class and executable: compared as small integers, not strings.
-    let facts: Vec<(u8, bool)> = rows
+    // Class, executable, score, footprint and identity as one compact key per row.
+    let sort_keys: Vec<(u8, bool, f64, u32)> = rows
         .iter()
-        .map(|r| (r.class(), r.outcome != "advisory"))
+        .map(|r| (r.class(), r.outcome != "advisory", r.score, r.footprint))
         .collect();
     // A stable sort of the pass order: ties keep the ranked order of each policy.
     pass_order.sort_by(|a, b| {
-        let (x, y) = (&rows[*a], &rows[*b]);
-        let (fx, fy) = (facts[*a], facts[*b]);
-        fy.0.cmp(&fx.0)
-            .then_with(|| fy.1.cmp(&fx.1))
-            .then_with(|| y.score.total_cmp(&x.score))
-            .then_with(|| x.footprint.cmp(&y.footprint))
+        let (x, y) = (&sort_keys[*a], &sort_keys[*b]);
+        y.0.cmp(&x.0)
+            .then_with(|| y.1.cmp(&x.1))
+            .then_with(|| y.2.total_cmp(&x.2))
+            .then_with(|| x.3.cmp(&y.3))
             .then_with(|| keys[*a].cmp(&keys[*b]))
-            .then_with(|| x.policy.cmp(y.policy))
+            .then_with(|| rows[*a].policy.cmp(rows[*b].policy))
     });
     permute(rows, &pass_order)
 }

@@ -46,13 +46,18 @@ pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKe
                 .map(|r| identity_key(ranks, comp, r.instance)),
         );
     }
+    // The sort reads a compact key per row, not the rows themselves.
+    let sort_keys: Vec<(f64, u32, IdentityKey)> = rows
+        .iter()
+        .zip(&keys)
+        .map(|(r, k)| (r.score, r.footprint, *k))
+        .collect();
     let mut order: Vec<usize> = (0..rows.len()).collect();
     order.sort_by(|a, b| {
-        let (x, y) = (&rows[*a], &rows[*b]);
-        y.score
-            .total_cmp(&x.score)
-            .then_with(|| x.footprint.cmp(&y.footprint))
-            .then_with(|| keys[*a].cmp(&keys[*b]))
+        let (x, y) = (&sort_keys[*a], &sort_keys[*b]);
+        y.0.total_cmp(&x.0)
+            .then_with(|| x.1.cmp(&y.1))
+            .then_with(|| x.2.cmp(&y.2))
     });
     (rows, keys, order)
 }
