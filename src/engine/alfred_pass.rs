@@ -5,14 +5,15 @@
 //! `chrono` types and `engine`.
 
 use crate::engine::alfred_config::Mode;
-use crate::engine::arbiter::{arbitrate, ArbiterState};
-use crate::engine::defrag_policy::defrag_rows;
-use crate::engine::health_policy::health_rows;
+use crate::engine::arbiter::{arbitrate_in, ArbiterState};
+use crate::engine::defrag_policy::defrag_rows_keyed;
+use crate::engine::health_policy::health_rows_keyed;
 use crate::engine::journal::{parse_journal, Journal};
 use crate::engine::journal_blocking::{blocking_state, journal_unavailable_message, Blocking};
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::moves::MoveRow;
 use crate::engine::planning::PlanContext;
+use crate::engine::row_order::{identity_keys, permute};
 
 /// The dispatch journal as read from `alfred-dispatch-state`.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,20 +87,34 @@ fn arbiter_state(ctx: &PlanContext<'_>, journal: &JournalView) -> ArbiterState {
 /// Runs both policies and, in execute mode, the arbiter. Rows are in Alfred's arbitration
 /// order: class, executable first, score desc, footprint asc, identity.
 pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRow> {
-    let mut rows = health_rows(ctx);
-    rows.extend(defrag_rows(ctx));
+    let (mut rows, mut known) = health_rows_keyed(ctx);
+    let (defrag, defrag_keys, defrag_order) = defrag_rows_keyed(ctx);
+    // Health rows come ranked; defrag rows stay where they were generated and the pass order
+    // lists them ranked after the health rows.
+    let health = rows.len();
+    let mut pass_order: Vec<usize> = (0..health).collect();
+    pass_order.extend(defrag_order.iter().map(|i| health + i));
+    rows.extend(defrag);
+    known.extend(defrag_keys.into_iter().map(Some));
     if ctx.cfg.mode == Mode::Execute {
         let state = arbiter_state(ctx, journal);
-        arbitrate(ctx, &state, &mut rows);
+        arbitrate_in(ctx, &state, &mut rows, &pass_order);
     }
-    rows.sort_by(|a, b| {
-        b.class()
-            .cmp(&a.class())
-            .then_with(|| (b.outcome != "advisory").cmp(&(a.outcome != "advisory")))
-            .then_with(|| b.score.total_cmp(&a.score))
-            .then_with(|| a.footprint.cmp(&b.footprint))
-            .then_with(|| a.identity().cmp(&b.identity()))
-            .then_with(|| a.policy.cmp(b.policy))
+    let keys = identity_keys(&rows, known);
+    // Class, executable, score, footprint and identity as one compact key per row.
+    let sort_keys: Vec<(u8, bool, f64, u32)> = rows
+        .iter()
+        .map(|r| (r.class(), r.outcome != "advisory", r.score, r.footprint))
+        .collect();
+    // A stable sort of the pass order: ties keep the ranked order of each policy.
+    pass_order.sort_by(|a, b| {
+        let (x, y) = (&sort_keys[*a], &sort_keys[*b]);
+        y.0.cmp(&x.0)
+            .then_with(|| y.1.cmp(&x.1))
+            .then_with(|| y.2.total_cmp(&x.2))
+            .then_with(|| x.3.cmp(&y.3))
+            .then_with(|| keys[*a].cmp(&keys[*b]))
+            .then_with(|| rows[*a].policy.cmp(rows[*b].policy))
     });
-    rows
+    permute(rows, &pass_order)
 }

@@ -5,8 +5,8 @@
 //! Alfred's in-memory state (dispatch ledger, circuit-breaker ring) is reconstructed from its
 //! dispatch journal, the only durable record of its own dispatches.
 //!
-//! Owns: `arbitrate`, `ArbiterState`. Pure; must not import anything outside `std`, `chrono`
-//! types and `engine`.
+//! Owns: `arbitrate`, `arbitrate_in`, `ArbiterState`. Pure; must not import anything outside
+//! `std`, `chrono` types and `engine`.
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -96,8 +96,22 @@ struct Pass {
 /// reason, or admitted (`withheld` with a dispatch reason, or `admitted` for the first one
 /// Alfred would try to submit). Non-candidates are left untouched.
 pub fn arbitrate(ctx: &PlanContext<'_>, state: &ArbiterState, rows: &mut [MoveRow]) {
-    let mut order: Vec<usize> = (0..rows.len())
-        .filter(|i| rows[*i].outcome == "candidate")
+    let pass_order: Vec<usize> = (0..rows.len()).collect();
+    arbitrate_in(ctx, state, rows, &pass_order);
+}
+
+/// `arbitrate` over `rows` taken in `pass_order` (a permutation of their positions), as if
+/// they were laid out in that order: the rows themselves are not moved.
+pub fn arbitrate_in(
+    ctx: &PlanContext<'_>,
+    state: &ArbiterState,
+    rows: &mut [MoveRow],
+    pass_order: &[usize],
+) {
+    let mut order: Vec<usize> = pass_order
+        .iter()
+        .copied()
+        .filter(|i| rows.get(*i).is_some_and(|r| r.outcome == "candidate"))
         .collect();
     order.sort_by(|a, b| {
         let (x, y) = (&rows[*a], &rows[*b]);

@@ -2,8 +2,8 @@
 //! MultiNode and RawDeployment components, and for OMENative Instances the eligibility verdict,
 //! the surge plan, benefit − cost, the emergency and spot boosts, and maintenance windows.
 //!
-//! Owns: `defrag_rows`. Pure; must not import anything outside `std`, `chrono` types and
-//! `engine`.
+//! Owns: `defrag_rows`, `defrag_rows_keyed`. Pure; must not import anything outside `std`,
+//! `chrono` types and `engine`.
 
 use crate::engine::eligibility::{cooldown_minutes, is_movable};
 use crate::engine::migration_state::in_cooldown;
@@ -14,30 +14,53 @@ use crate::engine::moves::{
     RAW_UNSUPPORTED, REASON_FRAGMENTATION,
 };
 use crate::engine::planning::{InstanceFacts, PlanContext};
+use crate::engine::row_order::{identity_key, permute, IdentityKey};
 use crate::engine::workloads::{Component, DeploymentMode};
 
 /// Every defragmentation row of the pass, ranked: score desc, footprint asc, identity.
 pub fn defrag_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
+    let (rows, _, order) = defrag_rows_keyed(ctx);
+    permute(rows, &order)
+}
+
+/// The defragmentation rows in generation order, each row's identity key (aligned), and the
+/// ranked order (`defrag_rows` is `rows` permuted by it). Moving rows is left to the caller.
+pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKey>, Vec<usize>) {
     if !ctx.cfg.policies.defragmentation.enabled {
-        return Vec::new();
+        return (Vec::new(), Vec::new(), Vec::new());
     }
     let open = |p: usize| ctx.pools[p].above_threshold || ctx.pools[p].advisory_open;
     let mut rows = Vec::new();
+    let mut keys = Vec::new();
     for (c, comp) in ctx.workloads.components.iter().enumerate() {
+        let before = rows.len();
         match comp.mode {
             DeploymentMode::MultiNode => rows.extend(lws_row(ctx, c, &open)),
             DeploymentMode::RawDeployment => raw_rows(ctx, c, &open, &mut rows),
             DeploymentMode::OMENative => omenative_rows(ctx, c, &open, &mut rows),
             DeploymentMode::VirtualDeployment => {}
         }
+        let ranks = &ctx.workload_ranks;
+        keys.extend(
+            rows[before..]
+                .iter()
+                .map(|r| identity_key(ranks, comp, r.instance)),
+        );
     }
-    rows.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| a.footprint.cmp(&b.footprint))
-            .then_with(|| a.identity().cmp(&b.identity()))
+    // The sort reads a compact key per row, not the rows themselves.
+    let sort_keys: Vec<(f64, u32, IdentityKey)> = rows
+        .iter()
+        .zip(&keys)
+        .map(|(r, k)| (r.score, r.footprint, *k))
+        .collect();
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|a, b| {
+        let (x, y) = (&sort_keys[*a], &sort_keys[*b]);
+        y.0.total_cmp(&x.0)
+            .then_with(|| x.1.cmp(&y.1))
+            .then_with(|| x.2.cmp(&y.2))
     });
-    rows
+    (rows, keys, order)
 }
 
 fn identity(ctx: &PlanContext<'_>, comp: &Component, instance: i64) -> (Name, Name, i64) {

@@ -3,7 +3,7 @@
 //! (`NodeMaintenance`), planned like defragmentation but without threshold, cost or windows,
 //! scored by the workload's priority.
 //!
-//! Owns: `health_rows`, `priority`. Pure; must not import anything outside `std`, `chrono`
+//! Owns: `health_rows`, `health_rows_keyed`, `priority`. Pure; must not import anything outside `std`, `chrono`
 //! types and `engine`.
 
 use std::collections::BTreeSet;
@@ -16,6 +16,7 @@ use crate::engine::moves::{
     REASON_MAINTENANCE, REASON_UNHEALTHY,
 };
 use crate::engine::planning::PlanContext;
+use crate::engine::row_order::{identity_key, identity_keys, permute, IdentityKey};
 use crate::engine::workloads::{Component, DeploymentMode, Instance};
 
 /// The node-health score of a workload: `alfred.ome.io/priority` in [0, 1], default 0.5.
@@ -59,11 +60,18 @@ fn evacuation(ctx: &PlanContext<'_>, inst: &Instance) -> Option<(&'static str, u
 /// Every node-health row of the pass, ranked: NodeUnhealthy first, executable first, score
 /// desc, footprint asc, identity.
 pub fn health_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
+    health_rows_keyed(ctx).0
+}
+
+/// `health_rows` with each row's identity key (aligned; `None` for rows of pods no ISVC
+/// component covers, whose identity is ranked from the text).
+pub fn health_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<Option<IdentityKey>>) {
     let h = &ctx.cfg.policies.node_health;
     if !h.enabled || h.signal_only {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let mut rows = Vec::new();
+    let mut known = Vec::new();
     for (c, comp) in ctx.workloads.components.iter().enumerate() {
         if comp.mode == DeploymentMode::VirtualDeployment {
             continue;
@@ -74,19 +82,26 @@ pub fn health_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
             }
             if let Some((reason, from)) = evacuation(ctx, inst) {
                 rows.push(instance_row(ctx, (c, i), comp, inst, (reason, from)));
+                known.push(Some(identity_key(&ctx.workload_ranks, comp, inst.index)));
             }
         }
     }
-    rows.extend(uncovered_rows(ctx));
-    rows.sort_by(|a, b| {
-        b.class()
-            .cmp(&a.class())
-            .then_with(|| b.plan.is_some().cmp(&a.plan.is_some()))
-            .then_with(|| b.score.total_cmp(&a.score))
-            .then_with(|| a.footprint.cmp(&b.footprint))
-            .then_with(|| a.identity().cmp(&b.identity()))
+    let uncovered = uncovered_rows(ctx);
+    known.extend(uncovered.iter().map(|_| None));
+    rows.extend(uncovered);
+    let keys = identity_keys(&rows, known.clone());
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|a, b| {
+        let (x, y) = (&rows[*a], &rows[*b]);
+        y.class()
+            .cmp(&x.class())
+            .then_with(|| y.plan.is_some().cmp(&x.plan.is_some()))
+            .then_with(|| y.score.total_cmp(&x.score))
+            .then_with(|| x.footprint.cmp(&y.footprint))
+            .then_with(|| keys[*a].cmp(&keys[*b]))
     });
-    rows
+    let known = order.iter().map(|i| known[*i]).collect();
+    (permute(rows, &order), known)
 }
 
 fn instance_row(

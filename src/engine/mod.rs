@@ -66,6 +66,7 @@ pub mod pools;
 pub mod quantity;
 pub mod recommendations;
 pub mod recommendations_node;
+pub mod row_order;
 pub mod scheduler_config;
 pub mod scoring;
 pub mod surge;

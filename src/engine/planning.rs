@@ -19,6 +19,7 @@ use crate::engine::model::{ClusterSnapshot, Name, Time, COMPONENTS};
 use crate::engine::moves::{PlannedMove, SIMULATION_RECOMMEND_ONLY};
 use crate::engine::nodes::NodeState;
 use crate::engine::pools::{pool_bins, PoolReport};
+use crate::engine::row_order::workload_ranks;
 use crate::engine::surge::{PoolTargets, SurgePlan};
 use crate::engine::workloads::{Component, Instance, Workloads};
 
@@ -62,6 +63,8 @@ pub struct PlanContext<'a> {
     workload_keys: Vec<OnceCell<Name>>,
     /// `COMPONENTS` as shared names.
     component_names: [Name; 3],
+    /// Rank of each ISVC's `ns/name` (`row_order::workload_ranks`), for row sort keys.
+    pub workload_ranks: Vec<u32>,
 }
 
 /// Where an Instance sits and what it would move. Its footprints and used nodes live in the
@@ -146,6 +149,7 @@ impl<'a> PlanContext<'a> {
             verdicts: vec![None; total],
             workload_keys: vec![OnceCell::new(); snap.isvcs.len()],
             component_names: COMPONENTS.map(Name::from),
+            workload_ranks: workload_ranks(snap, workloads),
         };
         for v in verdicts {
             if let Some(slot) = ctx.slot(v.component, v.instance) {
@@ -293,7 +297,9 @@ impl<'a> PlanContext<'a> {
                 }
             }
         }
-        per_node.extend(single);
+        if per_node.is_empty() {
+            return single.map(|(n, _)| n); // No list allocated for one node.
+        }
         per_node
             .iter()
             .max_by(|a, b| a.1.cmp(&b.1).then_with(|| self.index.cmp_nodes(b.0, a.0)))

@@ -29,6 +29,10 @@ impl<'a> PodKey<'a> {
 
 impl Ord for PodKey<'_> {
     fn cmp(&self, other: &Self) -> Ordering {
+        // Pods of one namespace usually share its interned text: then the names decide.
+        if std::ptr::eq(self.namespace, other.namespace) {
+            return self.name.cmp(other.name);
+        }
         cmp_joined(
             [self.namespace.as_bytes(), b"/", self.name.as_bytes()],
             [other.namespace.as_bytes(), b"/", other.name.as_bytes()],

@@ -134,7 +134,13 @@ pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Work
     let mut order: Vec<usize> = (0..snap.isvcs.len()).collect();
     order.sort_by(|a, b| {
         let (x, y) = (&snap.isvcs[*a], &snap.isvcs[*b]);
-        (x.namespace.as_ref(), x.name.as_ref()).cmp(&(y.namespace.as_ref(), y.name.as_ref()))
+        // Shared namespace text (the common case) needs no namespace comparison.
+        let ns = if std::sync::Arc::ptr_eq(&x.namespace, &y.namespace) {
+            std::cmp::Ordering::Equal
+        } else {
+            x.namespace.cmp(&y.namespace)
+        };
+        ns.then_with(|| x.name.cmp(&y.name))
     });
     let routed = route_pods(snap, idx, &keys, &groups);
     let replicas = ReplicaIndex::new(snap, &keys);

@@ -3,5 +3,6 @@
 
 pub mod demo;
 pub mod fleet;
+pub mod gang_heavy;
 pub mod replica;
 pub mod rng;

@@ -1,0 +1,181 @@
+//! Integer sort keys for move rows. Alfred orders rows by score, footprint and identity
+//! `(ns/name, component, instance)`; comparing those strings in every sort step dominated the
+//! decision pass. Here each ISVC's `ns/name` gets a rank once per pass, so the sorts compare
+//! small integers and move row indices instead of rows.
+//!
+//! Owns: `workload_ranks`, `IdentityKey`, `identity_key`, `identity_keys`, `permute`. Pure; must not import
+//! anything outside `std` and `engine`.
+
+use std::cmp::Ordering;
+
+use crate::engine::model::ClusterSnapshot;
+use crate::engine::moves::MoveRow;
+use crate::engine::workloads::{Component, Workloads};
+
+/// A row identity as integers: comparing keys compares `MoveRow::identity()`.
+/// `(rank of ns/name, rank of the component name, instance)`.
+pub type IdentityKey = (u32, u8, i64);
+
+/// `ns/name` of `a` against that of `b`, without building the strings.
+fn cmp_joined(a: (&str, &str), b: (&str, &str)) -> Ordering {
+    if a.0 == b.0 {
+        return a.1.cmp(b.1);
+    }
+    let joined = |(ns, name): (&str, &str)| {
+        ns.bytes()
+            .chain(std::iter::once(b'/'))
+            .chain(name.bytes())
+            .collect::<Vec<u8>>()
+    };
+    // Namespaces differ: their common prefix decides unless one is a prefix of the other.
+    let common = a.0.len().min(b.0.len());
+    match a.0.as_bytes()[..common].cmp(&b.0.as_bytes()[..common]) {
+        Ordering::Equal => joined(a).cmp(&joined(b)),
+        other => other,
+    }
+}
+
+/// The rank of every ISVC's `ns/name` among the ISVCs that have components (equal keys share
+/// a rank; ISVCs without components get `u32::MAX`). Components are sorted by
+/// `(namespace, name)`, which is nearly `ns/name` order, so the sort here is close to linear.
+pub fn workload_ranks(snap: &ClusterSnapshot, workloads: &Workloads) -> Vec<u32> {
+    let mut seen = vec![false; snap.isvcs.len()];
+    let mut order: Vec<usize> = Vec::with_capacity(snap.isvcs.len());
+    for c in &workloads.components {
+        if let Some(slot) = seen.get_mut(c.isvc).filter(|s| !**s) {
+            *slot = true;
+            order.push(c.isvc);
+        }
+    }
+    let key = |i: usize| {
+        let w = &snap.isvcs[i];
+        (w.namespace.as_ref(), w.name.as_ref())
+    };
+    order.sort_by(|a, b| cmp_joined(key(*a), key(*b)));
+    let mut ranks = vec![u32::MAX; snap.isvcs.len()];
+    let mut rank = 0u32;
+    for (k, i) in order.iter().enumerate() {
+        if k > 0 && cmp_joined(key(order[k - 1]), key(*i)) != Ordering::Equal {
+            rank += 1;
+        }
+        ranks[*i] = rank;
+    }
+    ranks
+}
+
+/// Rank of a component name in text order (`decoder` < `engine` < `router`).
+pub fn component_rank(c: usize) -> u8 {
+    match c {
+        0 => 1,
+        1 => 0,
+        _ => 2,
+    }
+}
+
+/// The identity key of a row built for Instance `instance` of `comp`.
+pub fn identity_key(ranks: &[u32], comp: &Component, instance: i64) -> IdentityKey {
+    let rank = ranks.get(comp.isvc).copied().unwrap_or(u32::MAX);
+    (rank, component_rank(comp.component), instance)
+}
+
+/// Identity keys of `rows`; `known[i]` is row `i`'s key when it was built from an ISVC
+/// component. When any row has none, every key is ranked from the row text instead.
+pub fn identity_keys(rows: &[MoveRow], known: Vec<Option<IdentityKey>>) -> Vec<IdentityKey> {
+    if known.iter().all(Option::is_some) && known.len() == rows.len() {
+        return known.into_iter().flatten().collect();
+    }
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|a, b| rows[*a].identity().cmp(&rows[*b].identity()));
+    let mut keys = vec![(0, 0, 0); rows.len()];
+    let mut rank = 0u32;
+    for (k, i) in order.iter().enumerate() {
+        if k > 0 && rows[order[k - 1]].identity() != rows[*i].identity() {
+            rank += 1;
+        }
+        keys[*i] = (rank, 0, 0);
+    }
+    keys
+}
+
+/// Reorders `items` so that position `k` holds the old `items[order[k]]` (`order` is a
+/// permutation of the positions).
+pub fn permute<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    order
+        .iter()
+        .filter_map(|i| slots.get_mut(*i).and_then(Option::take))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testkit::isvc;
+    use crate::engine::workloads::DeploymentMode;
+
+    fn component(isvc: usize) -> Component {
+        Component {
+            isvc,
+            component: 0,
+            mode: DeploymentMode::RawDeployment,
+            instances: Vec::new(),
+            ir: None,
+            observation: Ok(()),
+            desired_pods: 0,
+        }
+    }
+
+    #[test]
+    fn ranks_follow_the_joined_text_not_the_tuple() {
+        // ("a-b", "x") sorts after ("a", "y") as a tuple but before it as "a-b/x" < "a/y".
+        let snap = ClusterSnapshot {
+            isvcs: vec![
+                isvc("a", "y"),
+                isvc("a-b", "x"),
+                isvc("b", "z"),
+                isvc("a", "y"),
+            ],
+            ..Default::default()
+        };
+        let workloads = Workloads {
+            components: vec![component(0), component(3), component(1), component(2)],
+            migrations: Vec::new(),
+        };
+        let ranks = workload_ranks(&snap, &workloads);
+        let mut texts: Vec<String> = snap.isvcs.iter().map(|w| w.key()).collect();
+        texts.sort();
+        for (i, w) in snap.isvcs.iter().enumerate() {
+            let pos = texts.iter().position(|t| *t == w.key()).unwrap();
+            let below = texts[..pos].iter().filter(|t| **t != w.key()).count();
+            let distinct_below = {
+                let mut d: Vec<&String> = texts[..pos].iter().collect();
+                d.dedup();
+                d.len()
+            };
+            assert!(below >= distinct_below);
+            assert_eq!(ranks[i] as usize, distinct_below, "{}", w.key());
+        }
+        assert_eq!(ranks[0], ranks[3]);
+        assert!(ranks[1] < ranks[0]);
+    }
+
+    #[test]
+    fn component_ranks_follow_the_names() {
+        let mut names: Vec<(u8, &str)> = crate::engine::model::COMPONENTS
+            .iter()
+            .enumerate()
+            .map(|(c, n)| (component_rank(c), *n))
+            .collect();
+        names.sort();
+        let sorted: Vec<&str> = names.iter().map(|(_, n)| *n).collect();
+        assert_eq!(sorted, vec!["decoder", "engine", "router"]);
+    }
+
+    #[test]
+    fn permute_moves_items_into_the_given_order() {
+        assert_eq!(
+            permute(vec!['a', 'b', 'c'], &[2, 0, 1]),
+            vec!['c', 'a', 'b']
+        );
+    }
+}
