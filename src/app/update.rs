@@ -16,7 +16,10 @@ use crate::engine::model::Time;
 /// Applies one event at time `now`; returns the side work to do.
 pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
     let before = state.now;
-    state.now = now;
+    // A source whose clock runs ahead of the wall (the demo at --speed > 1) sets the pace:
+    // ages and request times never fall before the analysis they describe.
+    let analysed = state.latest.as_ref().map(|f| f.analysis.now);
+    state.now = analysed.map_or(now, |a| now.max(a));
     match event {
         Event::Key(k) => crate::app::input::key(state, k),
         Event::Mouse(m) => crate::app::input::mouse(state, m),
@@ -46,6 +49,7 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
 
 /// Redraw when a notice expires or the shown ages may have changed (every 5 s).
 fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
+    let t = t.max(state.now);
     state.now = t;
     let expired = state.notices.back().is_some_and(|n| {
         (before - n.at).num_seconds() < NOTICE_SECONDS && (t - n.at).num_seconds() >= NOTICE_SECONDS
