@@ -3,6 +3,7 @@
 //! checks the captured pane each time. Needs `tmux` (a missing tmux fails with what to install).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
+#![allow(clippy::disallowed_methods)] // Waiting on a real terminal needs a monotonic deadline.
 
 use std::process::Command;
 use std::thread::sleep;
