@@ -223,6 +223,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
         history: opts.history,
     };
     if let Some(h) = &extras.history {
+        state.dismissed.extend(h.dismissed());
         for n in &h.notices {
             state.notices.push_back(crate::app::state::Notice {
                 text: n.clone(),

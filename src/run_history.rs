@@ -14,6 +14,7 @@ use crate::app::state::HealthTransition;
 use crate::app::Effect;
 use crate::engine::model::Time;
 use crate::history::audit::{AuditEntry, AuditResult, ObjectRef};
+use crate::history::dismissals::{Dismissal, RecommendationKey};
 use crate::history::{ClusterKey, HistoryStore, StoreOptions};
 use crate::protocol::{Feed, Op, OpOutcome};
 
@@ -53,6 +54,27 @@ impl HistoryHook {
         })
     }
 
+    /// Wraps an open store (tests, or a caller that opened it elsewhere).
+    pub fn with_store(store: HistoryStore, cluster: ClusterKey) -> HistoryHook {
+        HistoryHook {
+            store,
+            cluster,
+            notices: Vec::new(),
+        }
+    }
+
+    /// The moves dismissed earlier, as the app's `(identity key, fingerprint)` pairs: restored
+    /// at start so a dismissal survives a restart (and still ends when the content changes).
+    pub fn dismissed(&self) -> Vec<(String, String)> {
+        let rows = self.store.dismissals(&self.cluster).unwrap_or_default();
+        rows.into_iter()
+            .filter_map(|d| {
+                let (key, fp) = d.content_hash.split_once(SEP)?;
+                Some((key.to_string(), fp.to_string()))
+            })
+            .collect()
+    }
+
     /// The node's recorded transitions, oldest first (empty when the store fails).
     pub fn node_rows(&self, node: &str) -> Vec<HealthTransition> {
         let rows = self
@@ -78,26 +100,39 @@ impl HistoryHook {
                     .record_audit(&self.cluster, &audit_entry(op, outcome, *at));
             }
             Effect::RecordDismissal {
-                key, reason, at, ..
+                key,
+                fingerprint,
+                reason,
+                at,
             } => {
-                let entry = AuditEntry {
-                    at: *at,
-                    actor: "ome-top".into(),
-                    action: "reject-move".into(),
-                    object: ObjectRef {
-                        kind: "Recommendation".into(),
-                        namespace: String::new(),
-                        name: key.clone(),
+                // The store writes the dismissal and its audit row in one transaction.
+                let _ = self.store.dismiss(
+                    &self.cluster,
+                    &Dismissal {
+                        key: recommendation_key(key),
+                        content_hash: format!("{key}{SEP}{fingerprint}"),
+                        reason: reason.clone(),
+                        actor: "ome-top".into(),
+                        at: *at,
                     },
-                    rv_before: None,
-                    rv_after: None,
-                    result: AuditResult::Done,
-                    message: format!("dismissed: {reason}"),
-                };
-                let _ = self.store.record_audit(&self.cluster, &entry);
+                );
             }
             _ => {}
         }
+    }
+}
+
+/// Separates the app's identity key from its fingerprint in the stored content hash.
+const SEP: char = '#';
+
+/// The store's key from the app's `source|policy|workload|component|instance|from|reason`.
+fn recommendation_key(key: &str) -> RecommendationKey {
+    let parts: Vec<&str> = key.split('|').collect();
+    let part = |i: usize| parts.get(i).copied().unwrap_or_default().to_string();
+    RecommendationKey {
+        workload: part(2),
+        component: part(3),
+        instance: part(4).parse().unwrap_or(-1),
     }
 }
 
@@ -208,5 +243,59 @@ fn audit_entry(op: &Op, outcome: &OpOutcome, at: Time) -> AuditEntry {
         rv_after,
         result,
         message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::OpOutcome;
+    use std::sync::Arc;
+
+    fn at() -> Time {
+        "2026-09-28T10:00:00Z".parse().unwrap()
+    }
+
+    #[test]
+    fn dismissals_and_audit_rows_survive_a_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.sqlite3");
+        let key = ClusterKey::demo(1);
+        let open = || HistoryStore::open_at(&path, StoreOptions::default(), at()).unwrap();
+        let mut hook = HistoryHook::with_store(open().store, key.clone());
+        let move_key = "computed|defragmentation|prod/a|engine|0|gpu-1|Fragmentation";
+        hook.apply(&Effect::RecordDismissal {
+            key: move_key.into(),
+            fingerprint: "candidate|-|gpu-2|gpu-2|0.1000".into(),
+            reason: "peak hours".into(),
+            at: at(),
+        });
+        let op = Op::Cordon {
+            node: Arc::from("gpu-1"),
+            resource_version: Arc::from("7"),
+            reason: None,
+        };
+        let outcome = OpOutcome::Done {
+            message: "cordoned".into(),
+            resource_version: Some("8".into()),
+        };
+        hook.apply(&Effect::RecordAudit {
+            op,
+            outcome,
+            at: at(),
+        });
+        drop(hook);
+        let again = HistoryHook::with_store(open().store, key.clone());
+        assert_eq!(
+            again.dismissed(),
+            vec![(
+                move_key.to_string(),
+                "candidate|-|gpu-2|gpu-2|0.1000".to_string()
+            )]
+        );
+        let audit = again.store.audit_for_object(&key, "Node", "gpu-1").unwrap();
+        assert_eq!(audit.len(), 1);
+        assert_eq!(audit[0].rv_before.as_deref(), Some("7"));
+        assert_eq!(audit[0].rv_after.as_deref(), Some("8"));
     }
 }
