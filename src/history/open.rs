@@ -42,7 +42,7 @@ fn classify(e: rusqlite::Error, doing: &str) -> OpenError {
 /// `<path>.corrupt-<now>` and replaced by a fresh database; `notices` then gets one sentence
 /// naming both files.
 pub fn open_connection(path: &Path, now: Time, notices: &mut Vec<String>) -> Result<Connection> {
-    match try_open(path) {
+    match try_open_patiently(path) {
         Ok(conn) => Ok(conn),
         Err(OpenError::Other(e)) => Err(e),
         Err(OpenError::Corrupt(why)) => {
@@ -63,6 +63,38 @@ pub fn open_connection(path: &Path, now: Time, notices: &mut Vec<String>) -> Res
             })
         }
     }
+}
+
+/// Attempts before a lock held by another process is reported.
+const LOCKED_ATTEMPTS: u32 = 50;
+/// Pause between those attempts.
+const LOCKED_PAUSE: StdDuration = StdDuration::from_millis(100);
+
+/// `try_open`, retried while another process holds the file locked: switching a fresh file to
+/// WAL needs an exclusive lock, and SQLite reports that conflict at once instead of waiting
+/// for the busy timeout when two processes open the same new file together.
+fn try_open_patiently(path: &Path) -> Result<Connection, OpenError> {
+    let mut attempt = 0;
+    loop {
+        match try_open(path) {
+            Err(OpenError::Other(e)) if attempt < LOCKED_ATTEMPTS && is_locked(&e) => {
+                attempt += 1;
+                std::thread::sleep(LOCKED_PAUSE);
+            }
+            other => return other,
+        }
+    }
+}
+
+fn is_locked(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<rusqlite::Error>().is_some_and(|r| {
+            matches!(
+                r.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            )
+        })
+    })
 }
 
 /// One attempt: settings that only read come first, so a refused file (newer schema) is left
