@@ -183,8 +183,7 @@ async fn run_live(
         now: clock(),
     };
     let _worker = spawn_ops_worker(session.client.clone(), ctx, clock, cmd_rx, upd_tx);
-    let server = session.client.default_namespace().to_string();
-    let key = ClusterKey::live(&server, &session.context);
+    let key = ClusterKey::live(&session.server, &session.context);
     let opts = with_history(opts, key, retention, clock, Some(session.feed.clone()));
     let source = DataSource::Channels {
         feed: session.feed.clone(),

@@ -5,94 +5,16 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 #![allow(clippy::disallowed_methods)] // Waiting on a real terminal needs a monotonic deadline.
 
-use std::process::Command;
+mod support;
+
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-struct Tmux {
-    socket: String,
-    session: &'static str,
-    _home: tempfile::TempDir,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux is required for the end-to-end test: install it (apt install tmux)");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn start(cols: u16, rows: u16) -> Tmux {
-        let home = tempfile::tempdir().unwrap();
-        let t = Tmux {
-            socket: format!("ome-top-e2e-{}", std::process::id()),
-            session: "e2e",
-            _home: home,
-        };
-        let cmd = format!(
-            "env HOME={} XDG_DATA_HOME={0}/data XDG_CONFIG_HOME={0}/config {} demo --seed 1",
-            t._home.path().display(),
-            env!("CARGO_BIN_EXE_ome-top")
-        );
-        let (w, h) = (cols.to_string(), rows.to_string());
-        t.run(&[
-            "new-session",
-            "-d",
-            "-s",
-            t.session,
-            "-x",
-            &w,
-            "-y",
-            &h,
-            &cmd,
-        ]);
-        t
-    }
-
-    fn pane(&self) -> String {
-        self.run(&["capture-pane", "-p", "-t", self.session])
-    }
-
-    fn keys(&self, keys: &str) {
-        self.run(&["send-keys", "-t", self.session, keys]);
-    }
-
-    /// Waits until the pane shows `text` (the demo publishes a feed every second).
-    fn wait_for(&self, text: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let pane = self.pane();
-            if pane.contains(text) {
-                return pane;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "pane never showed {text:?}:\n{pane}"
-            );
-            sleep(Duration::from_millis(200));
-        }
-    }
-
-    fn alive(&self) -> bool {
-        self.run(&["list-sessions"]).contains(self.session)
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.socket, "kill-server"])
-            .output();
-    }
-}
+use support::tmux::Tmux;
 
 #[test]
 fn demo_in_a_real_terminal_walks_every_view() {
-    let t = Tmux::start(160, 45);
+    let t = Tmux::start(160, 45, "demo --seed 1");
     let pools = t.wait_for("Pools [3/3]");
     assert!(pools.contains("demo seed 1"), "{pools}");
     assert!(pools.contains("NVIDIA-H100-80GB-HBM3"), "{pools}");

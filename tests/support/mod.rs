@@ -13,3 +13,4 @@ pub mod files;
 pub mod objects;
 pub mod procs;
 mod start;
+pub mod tmux;

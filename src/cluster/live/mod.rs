@@ -102,6 +102,8 @@ pub struct LiveSession {
     pub client: Client,
     /// The kubeconfig context in use.
     pub context: String,
+    /// The API server URL (with the context, the history store's cluster key).
+    pub server: String,
     tasks: Vec<JoinHandle<()>>,
 }
 
@@ -159,7 +161,7 @@ impl LiveSession {
 async fn client_for(
     kubeconfig: Option<&Path>,
     context: Option<&str>,
-) -> Result<(Client, String), LiveError> {
+) -> Result<(Client, String, String), LiveError> {
     let wanted_context = context;
     let kubeconfig = match kubeconfig {
         Some(path) => Kubeconfig::read_from(path).map_err(|e| {
@@ -190,9 +192,10 @@ async fn client_for(
     let config = Config::from_custom_kubeconfig(kubeconfig, &options)
         .await
         .map_err(|e| LiveError::Config(format!("kubeconfig: {}", one_line(&e))))?;
+    let server = config.cluster_url.to_string();
     let client = Client::try_from(config)
         .map_err(|e| LiveError::Config(format!("kubeconfig: {}", one_line(&e))))?;
-    Ok((client, context))
+    Ok((client, context, server))
 }
 
 /// Loads the kubeconfig and checks that the API server answers, without watching anything
@@ -201,9 +204,19 @@ pub async fn client(
     kubeconfig: Option<&Path>,
     context: Option<&str>,
 ) -> Result<(Client, String), LiveError> {
-    let (client, context) = client_for(kubeconfig, context).await?;
+    reachable(kubeconfig, context)
+        .await
+        .map(|(c, ctx, _)| (c, ctx))
+}
+
+/// `client`, also returning the API server URL.
+async fn reachable(
+    kubeconfig: Option<&Path>,
+    context: Option<&str>,
+) -> Result<(Client, String, String), LiveError> {
+    let (client, context, server) = client_for(kubeconfig, context).await?;
     match tokio::time::timeout(REACH_TIMEOUT, client.apiserver_version()).await {
-        Ok(Ok(_)) => Ok((client, context)),
+        Ok(Ok(_)) => Ok((client, context, server)),
         Ok(Err(kube::Error::Api(s))) if s.code == 403 || s.code == 401 => {
             Err(LiveError::Forbidden(format!(
                 "the API server refused the identity: {}",
@@ -221,7 +234,8 @@ pub async fn client(
 /// Connects: loads the kubeconfig, checks reachability, starts the watchers, the RBAC probe
 /// (unless read-only) and the snapshot task. Must run inside a tokio runtime.
 pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
-    let (client, context) = client(opts.kubeconfig.as_deref(), opts.context.as_deref()).await?;
+    let (client, context, server) =
+        reachable(opts.kubeconfig.as_deref(), opts.context.as_deref()).await?;
     let permissions = if opts.read_only {
         Permissions::read_only("read-only mode (--readonly)")
     } else {
@@ -256,6 +270,7 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
         feed,
         client,
         context,
+        server,
         tasks,
     })
 }

@@ -1,0 +1,98 @@
+//! Driving the real `ome-top` binary in a real terminal: tmux with its own socket, keys sent
+//! with `send-keys`, the screen read with `capture-pane`. Needs `tmux` (a missing tmux fails
+//! with what to install).
+
+#![allow(clippy::disallowed_methods)] // Waiting on a real terminal needs a monotonic deadline.
+
+use std::process::Command;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// A tmux server of its own (socket per process) running one command in a fixed-size pane.
+pub struct Tmux {
+    socket: String,
+    pub session: &'static str,
+    _home: tempfile::TempDir,
+}
+
+impl Tmux {
+    pub fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux is required for the end-to-end test: install it (apt install tmux)");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Starts `ome-top ARGS` (the test binary's build) with a private HOME, so the history
+    /// store and config live in a temp dir.
+    pub fn start(cols: u16, rows: u16, args: &str) -> Tmux {
+        let home = tempfile::tempdir().unwrap();
+        let t = Tmux {
+            socket: format!("ome-top-e2e-{}", std::process::id()),
+            session: "e2e",
+            _home: home,
+        };
+        let cmd = format!(
+            "env HOME={} XDG_DATA_HOME={0}/data XDG_CONFIG_HOME={0}/config {} {args}",
+            t._home.path().display(),
+            env!("CARGO_BIN_EXE_ome-top")
+        );
+        let (w, h) = (cols.to_string(), rows.to_string());
+        t.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            t.session,
+            "-x",
+            &w,
+            "-y",
+            &h,
+            &cmd,
+        ]);
+        t
+    }
+
+    /// The private HOME the binary runs with (its history store lives below it).
+    pub fn home(&self) -> &std::path::Path {
+        self._home.path()
+    }
+
+    pub fn pane(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", self.session])
+    }
+
+    pub fn keys(&self, keys: &str) {
+        self.run(&["send-keys", "-t", self.session, keys]);
+    }
+
+    /// Waits until the pane shows `text` (the demo publishes a feed every second).
+    pub fn wait_for(&self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let pane = self.pane();
+            if pane.contains(text) {
+                return pane;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "pane never showed {text:?}:\n{pane}"
+            );
+            sleep(Duration::from_millis(200));
+        }
+    }
+
+    pub fn alive(&self) -> bool {
+        self.run(&["list-sessions"]).contains(self.session)
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
