@@ -298,4 +298,40 @@ mod tests {
         assert_eq!(audit[0].rv_before.as_deref(), Some("7"));
         assert_eq!(audit[0].rv_after.as_deref(), Some("8"));
     }
+
+    #[test]
+    fn a_node_timeline_survives_a_reopen() {
+        use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
+        use crate::sim::fleet::{generate_fleet, FleetSpec};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.sqlite3");
+        let key = ClusterKey::demo(3);
+        let spec = FleetSpec {
+            seed: 3,
+            nodes: 12,
+            pods: 60,
+        };
+        let mut snap = generate_fleet(&spec, at());
+        snap.nodes[0].unschedulable = true;
+        let opts = AnalysisOptions {
+            now: at(),
+            alfred_namespace: "ome".into(),
+            executor: ExecutorSetting::Auto,
+            placement: Default::default(),
+        };
+        let analysis = analyze(&snap, &opts);
+        let mut store = HistoryStore::open_at(&path, StoreOptions::default(), at())
+            .unwrap()
+            .store;
+        store
+            .record_observation(&key, &analysis, &snap, at())
+            .unwrap();
+        drop(store);
+        let reopened = HistoryStore::open_at(&path, StoreOptions::default(), at()).unwrap();
+        let hook = HistoryHook::with_store(reopened.store, key);
+        let rows = hook.node_rows(&snap.nodes[0].name);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0].at, at());
+        assert!(rows[0].detail.contains("cordoned"), "{rows:?}");
+    }
 }
