@@ -86,7 +86,7 @@ pub enum Capability {
     OptOut,
     /// `update configmaps` in Alfred's namespace (clear a journal entry).
     ClearJournalEntry,
-    /// `create events` (the Event every action records).
+    /// `create events.events.k8s.io` (the Event every action records).
     RecordEvent,
 }
 
@@ -106,7 +106,7 @@ impl Capability {
             Capability::CordonNode => "patch nodes",
             Capability::ApproveMove | Capability::OptOut => "patch inferenceservices.ome.io",
             Capability::ClearJournalEntry => "update configmaps",
-            Capability::RecordEvent => "create events",
+            Capability::RecordEvent => "create events.events.k8s.io",
         }
     }
 }

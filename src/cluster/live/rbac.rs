@@ -26,7 +26,8 @@ pub fn review_for(
             ("patch", "ome.io", "inferenceservices", namespace)
         }
         Capability::ClearJournalEntry => ("update", "", "configmaps", Some(alfred_namespace)),
-        Capability::RecordEvent => ("create", "", "events", namespace),
+        // The ops worker records `events.k8s.io/v1` Events; probe that group.
+        Capability::RecordEvent => ("create", "events.k8s.io", "events", namespace),
     };
     SelfSubjectAccessReview {
         spec: SelfSubjectAccessReviewSpec {
