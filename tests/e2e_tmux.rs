@@ -30,6 +30,7 @@ fn demo_in_a_real_terminal_walks_every_view() {
     let detail = t.wait_for("health:");
     assert!(detail.contains("Node"), "{detail}");
     t.keys("Escape");
+    t.wait_without("health:");
 
     t.keys("3");
     let moves = t.wait_for("Moves [");
@@ -50,6 +51,7 @@ fn demo_in_a_real_terminal_walks_every_view() {
     t.keys("?");
     t.wait_for("Keys (esc to close");
     t.keys("Escape");
+    t.wait_without("Keys (esc to close");
 
     t.keys("q");
     let deadline = Instant::now() + Duration::from_secs(10);

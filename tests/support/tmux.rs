@@ -84,6 +84,20 @@ impl Tmux {
         }
     }
 
+    /// Waits until the pane no longer shows `text` (e.g. an overlay closed). Needed after
+    /// `Escape`: a key sent right behind it would arrive as Alt+key.
+    pub fn wait_without(&self, text: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while self.pane().contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "pane kept showing {text:?}:\n{}",
+                self.pane()
+            );
+            sleep(Duration::from_millis(100));
+        }
+    }
+
     pub fn alive(&self) -> bool {
         self.run(&["list-sessions"]).contains(self.session)
     }
