@@ -244,12 +244,13 @@ pub struct Extras {
 }
 
 impl Extras {
-    fn theme(&self, name: &str) -> Theme {
+    /// The theme named `name`; the first one when the name is unknown. `run_tui` never leaves
+    /// `themes` empty, so drawing borrows a theme instead of building one per frame.
+    fn theme(&self, name: &str) -> Option<&Theme> {
         self.themes
             .iter()
             .find(|t| t.name == name)
-            .cloned()
-            .unwrap_or_else(|| Theme::by_name(name))
+            .or(self.themes.first())
     }
 
     /// Loads the open node detail's recorded timeline once per opening.
@@ -350,8 +351,15 @@ async fn event_loop(
     loop {
         let since = last_draw.map(|t| mono_now().duration_since(t));
         if dirty && since.is_none_or(|d| d >= FRAME_INTERVAL) {
-            let theme = extras.theme(state.theme_name());
-            terminal.draw(|f| crate::ui::draw(f, state, &theme))?;
+            let fallback;
+            let theme = match extras.theme(state.theme_name()) {
+                Some(t) => t,
+                None => {
+                    fallback = Theme::default_theme();
+                    &fallback
+                }
+            };
+            terminal.draw(|f| crate::ui::draw(f, state, theme))?;
             dirty = false;
             last_draw = Some(mono_now());
         }
