@@ -266,7 +266,7 @@ mod tests {
         let move_key = "computed|defragmentation|prod/a|engine|0|gpu-1|Fragmentation";
         hook.apply(&Effect::RecordDismissal {
             key: move_key.into(),
-            fingerprint: "candidate|-|gpu-2|gpu-2|0.1000".into(),
+            fingerprint: "gpu-2|gpu-2".into(),
             reason: "peak hours".into(),
             at: at(),
         });

@@ -14,7 +14,6 @@ use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::model::Time;
 use ome_top::history::audit::{AuditEntry, AuditResult, ObjectRef};
-use ome_top::history::dismissals::move_content_hash;
 use ome_top::history::schema::SCHEMA_VERSION;
 use ome_top::history::{ClusterKey, HistoryStore, StoreOptions};
 
@@ -358,34 +357,4 @@ fn history_command_reports_a_corrupt_file_moved_aside() {
     let aside = format!("{db_arg}.corrupt-20260928T100000Z");
     assert!(err.contains("moved aside") && err.contains(&aside), "{err}");
     assert!(Path::new(&aside).exists());
-}
-
-#[test]
-fn a_moves_content_hash_ignores_score_and_outcome_but_not_targets() {
-    let example = include_str!("../docs/examples/worked-example-6-5.json");
-    let (snap, _) = read_snapshot(example.as_bytes()).unwrap();
-    let analysis = analyze(
-        &snap,
-        &AnalysisOptions {
-            now: t("2026-09-28T10:15:00Z"),
-            alfred_namespace: "ome".into(),
-            executor: ExecutorSetting::Auto,
-            placement: Default::default(),
-        },
-    );
-    let row = analysis
-        .moves
-        .first()
-        .expect("the worked example has moves");
-    let hash = move_content_hash(row);
-    let mut rescored = row.clone();
-    rescored.score += 1.5;
-    rescored.outcome = "withheld";
-    assert_eq!(move_content_hash(&rescored), hash);
-    let mut retargeted = row.clone();
-    retargeted.hint_targets.push("gpu-elsewhere".into());
-    assert_ne!(move_content_hash(&retargeted), hash);
-    let mut elsewhere = row.clone();
-    elsewhere.from_node = Some("gpu-other".into());
-    assert_ne!(move_content_hash(&elsewhere), hash);
 }

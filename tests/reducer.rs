@@ -275,6 +275,49 @@ fn reject_dismiss_hides_the_row_and_records_it() {
 }
 
 #[test]
+fn a_dismissal_survives_a_rescore_and_ends_when_the_targets_change() {
+    let mut s = state_with(fleet_feed(), 120, 40);
+    type_keys(&mut s, "3G");
+    let before = s.models.moves.rows.len();
+    type_keys(&mut s, "rd");
+    type_keys(&mut s, "seen it");
+    press(&mut s, KeyCode::Enter);
+    assert_eq!(s.models.moves.rows.len(), before - 1);
+    let with_moves = |edit: &dyn Fn(&mut ome_top::engine::moves::MoveRow), generation| {
+        let mut feed = fleet_feed();
+        let mut analysis = (*feed.analysis).clone();
+        assert!(
+            !analysis.moves.is_empty(),
+            "the mixed fleet has computed moves"
+        );
+        analysis.moves.iter_mut().for_each(edit);
+        feed.analysis = Arc::new(analysis);
+        feed.generation = generation;
+        Event::Feed(Arc::new(feed))
+    };
+    let rescored = with_moves(
+        &|m| {
+            m.score += 0.5;
+            m.outcome = "withheld";
+        },
+        2,
+    );
+    update(&mut s, rescored, now());
+    assert_eq!(
+        s.models.moves.rows.len(),
+        before - 1,
+        "a rescore keeps it hidden"
+    );
+    let retargeted = with_moves(&|m| m.hint_targets.push("gpu-elsewhere".into()), 3);
+    update(&mut s, retargeted, now());
+    assert_eq!(
+        s.models.moves.rows.len(),
+        before,
+        "new targets show it again"
+    );
+}
+
+#[test]
 fn clearing_needs_a_stalled_entry_and_passing_checks_or_an_override() {
     let mut s = state_with(fleet_feed(), 120, 40);
     type_keys(&mut s, "4j");

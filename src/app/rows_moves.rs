@@ -122,16 +122,12 @@ pub fn identity_key(f: &MoveFields<'_>) -> String {
     )
 }
 
-/// The content a dismissal hides; a change in it shows the move again.
+/// The content a dismissal hides: where the move goes (target and hint targets). A change
+/// there shows the move again; its score, outcome and gate reason are left out because they
+/// move every pass without the recommendation changing for the operator (the identity key
+/// already holds the workload, instance, policy, reason and source node).
 pub fn fingerprint(f: &MoveFields<'_>) -> String {
-    format!(
-        "{}|{}|{}|{}|{:.4}",
-        f.outcome,
-        f.why.unwrap_or("-"),
-        f.target.unwrap_or("-"),
-        f.hints.join(","),
-        f.score
-    )
+    format!("{}|{}", f.target.unwrap_or("-"), f.hints.join(","))
 }
 
 fn columns() -> Vec<Column> {

@@ -1,7 +1,7 @@
 //! Dismissed recommendations (product.md §6 "Reject a move → dismiss"): local, with a reason,
 //! audited, and hiding the recommendation only until its content changes.
 //!
-//! Owns: `RecommendationKey`, `Dismissal`, `content_hash`, `move_content_hash`, the
+//! Owns: `RecommendationKey`, `Dismissal`, `content_hash`, the
 //! `dismissals` table. Must not import `app`, `ui`, `cluster`, `tokio`, `kube` or `ratatui`;
 //! reads no clock.
 
@@ -64,24 +64,6 @@ pub fn content_hash(fields: &[&str]) -> String {
         }
     }
     format!("{h:016x}")
-}
-
-/// The content of a move that a dismissal is about: what is moved, why, from where and to
-/// which targets. The score, outcome and gates are left out: they move every pass without
-/// the recommendation changing for the operator.
-pub fn move_content_hash(row: &MoveRow) -> String {
-    let instance = row.instance.to_string();
-    let mut fields = vec![
-        row.workload.as_ref(),
-        row.component.as_ref(),
-        instance.as_str(),
-        row.policy,
-        row.reason,
-        row.from_node.as_deref().unwrap_or(""),
-        row.target.as_deref().unwrap_or(""),
-    ];
-    fields.extend(row.hint_targets.iter().map(AsRef::as_ref));
-    content_hash(&fields)
 }
 
 impl HistoryStore {
