@@ -288,10 +288,7 @@ mod tests {
         let again = HistoryHook::with_store(open().store, key.clone());
         assert_eq!(
             again.dismissed(),
-            vec![(
-                move_key.to_string(),
-                "candidate|-|gpu-2|gpu-2|0.1000".to_string()
-            )]
+            vec![(move_key.to_string(), "gpu-2|gpu-2".to_string())]
         );
         let audit = again.store.audit_for_object(&key, "Node", "gpu-1").unwrap();
         assert_eq!(audit.len(), 1);
