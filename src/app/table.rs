@@ -141,9 +141,18 @@ pub struct RowModel {
 impl RowModel {
     /// A row; the haystack is derived from the cells.
     pub fn new(key: String, source: usize, cells: Vec<Cell>) -> Self {
-        let mut haystack = String::new();
+        // One allocation per row; ASCII text (nearly every cell) is lower-cased in place
+        // instead of through a temporary `to_lowercase` String per cell.
+        let len = cells.iter().map(|c| c.text.len() + 1).sum();
+        let mut haystack = String::with_capacity(len);
         for c in &cells {
-            haystack.push_str(&c.text.to_lowercase());
+            if c.text.is_ascii() {
+                let start = haystack.len();
+                haystack.push_str(&c.text);
+                haystack[start..].make_ascii_lowercase();
+            } else {
+                haystack.push_str(&c.text.to_lowercase());
+            }
             haystack.push('\u{1f}');
         }
         RowModel {
@@ -257,5 +266,26 @@ impl TableView {
     /// The selected row's index into the model's rows.
     pub fn selected_row(&self) -> Option<usize> {
         self.visible.get(self.selected).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_haystack_lower_cases_every_cell_ascii_or_not() {
+        let row = RowModel::new(
+            "k".into(),
+            0,
+            vec![
+                Cell::text("GPU-H100-07"),
+                Cell::text("✖ Ünhealthy"),
+                Cell::text(""),
+            ],
+        );
+        assert_eq!(row.haystack, "gpu-h100-07\u{1f}✖ ünhealthy\u{1f}\u{1f}");
+        assert!(Filter::new("ÜNHEALTHY").matches(&row.haystack));
+        assert!(Filter::new("h100-07").matches(&row.haystack));
     }
 }
