@@ -52,8 +52,14 @@ pub struct Config {
     pub churn_workers: usize,
     /// `SCALE_SETTLE_SECS`: wait after the first complete analysis before reading RSS.
     pub settle: Duration,
+    /// `SCALE_RUNNING_WAIT_SECS`: how long to wait for kwok to mark the bound pods Running
+    /// after each load (default 0: measure at once; kwok on 2 loaded cores marks ≈ 20 pods/s).
+    pub running_wait: Duration,
     /// `SCALE_TUI=0` skips the TUI measurement.
     pub tui: bool,
+    /// `SCALE_HOLD_SECS`: keep the loaded cluster this long after the results (for profiling
+    /// by hand with the printed kubeconfig); 0 by default.
+    pub hold: Duration,
 }
 
 fn env_num(key: &str, default: u64) -> u64 {
@@ -75,7 +81,9 @@ impl Config {
             concurrency: env_num("SCALE_CONCURRENCY", 48) as usize,
             churn_workers: env_num("SCALE_CHURN_WORKERS", 48) as usize,
             settle: Duration::from_secs(env_num("SCALE_SETTLE_SECS", 20)),
+            running_wait: Duration::from_secs(env_num("SCALE_RUNNING_WAIT_SECS", 0)),
             tui: env_num("SCALE_TUI", 1) != 0,
+            hold: Duration::from_secs(env_num("SCALE_HOLD_SECS", 0)),
         }
     }
 }
@@ -146,6 +154,15 @@ fn main() {
     let outcome = runtime.block_on(phases::run(&cfg, tc, &mut results));
     results.print();
     phases::print_conditions(tc);
+    if !cfg.hold.is_zero() {
+        eprintln!(
+            "scale: holding the cluster for {:?}: kubeconfig {}",
+            cfg.hold,
+            tc.kubeconfig_path(support::cluster::Identity::Viewer)
+                .display()
+        );
+        std::thread::sleep(cfg.hold);
+    }
     if let Err(e) = outcome {
         eprintln!("scale: stopped early: {e:#}");
         std::process::exit(1);
