@@ -145,6 +145,10 @@ pub struct AnalyzeArgs {
     /// descheduler's HighNodeUtilization view in the lints.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub repack_threshold: u32,
+    /// Live mode only, hidden: keep watching and print one line per published feed instead
+    /// of one analysis (the scale test's headless probe, benches/scale.rs).
+    #[arg(long, hide = true, conflicts_with = "snapshot")]
+    pub watch: bool,
 }
 
 /// Capacity model of predicted gang pins (gangpack.md §0).

@@ -1,7 +1,8 @@
 //! The headless commands that talk to a live cluster: `analyze` without `--snapshot`, and
 //! `dump -o FILE`. Each builds its own tokio runtime; the clock function comes from main.rs.
 //!
-//! Owns: `ClusterArgs`, `DumpArgs`, `run_analyze_live`, `run_dump`. May import `engine`,
+//! Owns: `ClusterArgs`, `DumpArgs`, `run_analyze_live` (and its hidden `--watch` probe),
+//! `run_dump`. May import `engine`,
 //! `cluster`, `report` and `cli`; holds no business logic of its own.
 
 use std::io::Write;
@@ -13,9 +14,10 @@ use clap::Args;
 use crate::cli::{analysis_options, print_analysis, AnalyzeArgs, EXIT_BAD_INPUT, EXIT_OK};
 use crate::cluster::live::dump::dump;
 use crate::cluster::live::watch::Scope;
-use crate::cluster::live::{self, LiveError, LiveOptions};
+use crate::cluster::live::{self, LiveError, LiveOptions, LiveSession};
 use crate::engine::analysis::analyze;
 use crate::engine::model::Time;
+use crate::protocol::{ApiStatus, Feed};
 use crate::report::json::Source;
 
 /// How long `analyze` waits for the initial lists of a live cluster.
@@ -97,6 +99,12 @@ pub fn run_analyze_live(
         analysis: opts.clone(),
         clock,
     };
+    if args.watch {
+        return match rt.block_on(watch_feeds(live_opts, out)) {
+            Ok(()) => EXIT_OK,
+            Err(e) => fail(&e, err),
+        };
+    }
     let synced = rt.block_on(async {
         let mut session = live::connect(live_opts).await?;
         session.wait_synced(SYNC_TIMEOUT).await
@@ -114,6 +122,47 @@ pub fn run_analyze_live(
         &feed.warnings,
         out,
         err,
+    )
+}
+
+/// `analyze --watch`: connects like the TUI (read-only) and prints one line per published feed
+/// until the session ends or stdout is closed, e.g.
+/// `feed generation=7 api=connected nodes=5000 pods=100000 events_applied=105012
+/// events_in_feed=104988`. The reader timestamps the lines; nothing here reads the clock.
+async fn watch_feeds(opts: LiveOptions, out: &mut dyn Write) -> Result<(), LiveError> {
+    let mut session = live::connect(opts).await?;
+    loop {
+        let feed = session.feed.borrow_and_update().clone();
+        if writeln!(out, "{}", feed_line(&feed, &session))
+            .and_then(|()| out.flush())
+            .is_err()
+        {
+            return Ok(());
+        }
+        if session.feed.changed().await.is_err() {
+            return Ok(());
+        }
+    }
+}
+
+/// One `--watch` line (see `watch_feeds`).
+fn feed_line(feed: &Feed, session: &LiveSession) -> String {
+    let api = match feed.api {
+        ApiStatus::Connecting => "connecting",
+        ApiStatus::Connected => "connected",
+        ApiStatus::Reconnecting { .. } => "reconnecting",
+        ApiStatus::Forbidden { .. } => "forbidden",
+        ApiStatus::Offline => "offline",
+        ApiStatus::Simulated => "simulated",
+    };
+    let counts = session.event_counts();
+    format!(
+        "feed generation={} api={api} nodes={} pods={} events_applied={} events_in_feed={}",
+        feed.generation,
+        feed.snapshot.nodes.len(),
+        feed.snapshot.pods.len(),
+        counts.applied,
+        counts.in_feed
     )
 }
 

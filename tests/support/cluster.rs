@@ -30,6 +30,8 @@
 //!   to the calling test's runtime (a client must not outlive the runtime that made it).
 //! * `kubeconfig_path(Identity)`: a kubeconfig file (absolute CA path, bearer token).
 //! * `server_url()`: `https://127.0.0.1:<port>`; `dir()`: the cluster's data dir.
+//! * `stop_component(name)`: stops KCM, the scheduler or kwok for good (the scale test stops
+//!   KCM, whose node lifecycle would taint and evict under its load).
 //! * `stop_apiserver()` / `start_apiserver().await`: stop (SIGTERM, then SIGKILL) and restart
 //!   the apiserver on the same port, certificates and etcd; `start_apiserver` returns once
 //!   `/readyz` answers. Tests that do this share the cluster with others in the same binary,
@@ -156,6 +158,19 @@ impl TestCluster {
     /// A fresh client of the restricted read-only `viewer` identity.
     pub async fn viewer_client(&self) -> Client {
         self.client(Identity::Viewer).await.expect("viewer client")
+    }
+
+    /// Stops one of the other components (`kube-controller-manager`, `kube-scheduler`,
+    /// `kwok`) for good; returns whether it was running.
+    pub fn stop_component(&self, name: &str) -> bool {
+        let mut others = self.others.lock().expect("components lock");
+        let Some(at) = others.iter().position(|p| p.name == name) else {
+            return false;
+        };
+        let proc = others.remove(at);
+        drop(others);
+        procs::stop(&self.dir, proc).expect("stopping a component");
+        true
     }
 
     /// Stops the apiserver (etcd and the other components keep running). No-op when stopped.

@@ -6,7 +6,7 @@
 //! relist replaces each store exactly. A 404 on a CRD is `Presence::CrdAbsent`, a refusal
 //! `Presence::Forbidden`; neither is retried faster than the backoff.
 //!
-//! Owns: `LiveOptions`, `LiveError`, `LiveSession`, `connect`. Must not import the app or the
+//! Owns: `LiveOptions`, `LiveError`, `LiveSession`, `EventCounts`, `connect`. Must not import the app or the
 //! UI; never reads the clock (the composition root hands in `LiveOptions::clock`).
 
 pub mod dump;
@@ -19,6 +19,7 @@ pub mod watch;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
@@ -104,7 +105,17 @@ pub struct LiveSession {
     pub context: String,
     /// The API server URL (with the context, the history store's cluster key).
     pub server: String,
+    hub: Arc<watch::Hub>,
     tasks: Vec<JoinHandle<()>>,
+}
+
+/// How far the analyses are behind the watchers, in object events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventCounts {
+    /// Object events applied to the stores since the session started.
+    pub applied: u64,
+    /// Of those, the events included in the latest published feed.
+    pub in_feed: u64,
 }
 
 impl Drop for LiveSession {
@@ -116,6 +127,15 @@ impl Drop for LiveSession {
 }
 
 impl LiveSession {
+    /// The event counters of the watchers and the snapshot task (read now, not atomically
+    /// together: `in_feed` may lag `applied` by the events of one analysis).
+    pub fn event_counts(&self) -> EventCounts {
+        EventCounts {
+            applied: self.hub.events_applied.load(Ordering::Relaxed),
+            in_feed: self.hub.events_in_feed.load(Ordering::Relaxed),
+        }
+    }
+
     /// Waits until a feed satisfies `done`, at most `timeout`; returns it, or `None` on
     /// timeout (or when the snapshot task ended).
     pub async fn wait_for(
@@ -265,12 +285,18 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
     let source = SourceKind::Live(context.clone());
     let first = snapshot::initial_feed(&hub, source.clone(), &analysis);
     let (tx, feed) = channel::channel(Arc::new(first));
-    tasks.push(snapshot::spawn_snapshot_task(hub, source, analysis, tx));
+    tasks.push(snapshot::spawn_snapshot_task(
+        hub.clone(),
+        source,
+        analysis,
+        tx,
+    ));
     Ok(LiveSession {
         feed,
         client,
         context,
         server,
+        hub,
         tasks,
     })
 }

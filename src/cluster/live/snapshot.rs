@@ -4,6 +4,7 @@
 //! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings. Must not import the app
 //! or the UI; reads time only through the hub's clock function.
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
@@ -117,9 +118,13 @@ pub fn spawn_snapshot_task(
             }
             tokio::time::sleep(COALESCE).await;
             generation += 1;
+            // Read before the snapshot is taken: every event counted is in this feed.
+            let events = hub.events_applied.load(Ordering::Relaxed);
             let Some(feed) = build_feed(&hub, &source, &options, generation).await else {
                 continue;
             };
+            // Stored before the send, so a receiver of this feed never reads an older count.
+            hub.events_in_feed.store(events, Ordering::Relaxed);
             if tx.send(Arc::new(feed)).is_err() {
                 return;
             }

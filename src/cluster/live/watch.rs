@@ -6,6 +6,7 @@
 
 use std::fmt::Debug;
 use std::pin::pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -37,6 +38,12 @@ pub struct Hub {
     pub clock: fn() -> Time,
     /// The latest RBAC probe result (or the read-only switch).
     pub permissions: Mutex<Permissions>,
+    /// Object events (`InitApply`, `Apply`, `Delete`) applied to the stores since the start.
+    pub events_applied: AtomicU64,
+    /// `events_applied` as read just before the snapshot of the latest feed (stored just before
+    /// that feed is published): every event counted here is in it (the scale test's measure
+    /// of analyses keeping up).
+    pub events_in_feed: AtomicU64,
 }
 
 impl Hub {
@@ -47,6 +54,8 @@ impl Hub {
             changed: Notify::new(),
             clock,
             permissions: Mutex::new(permissions),
+            events_applied: AtomicU64::new(0),
+            events_in_feed: AtomicU64::new(0),
         }
     }
 }
@@ -107,7 +116,12 @@ where
         let now = (hub.clock)();
         let target = slot(&hub.stores);
         let (changed, restart) = match item {
-            Ok(event) => (target.on_event(event, conv, now), false),
+            Ok(event) => {
+                if !matches!(event, watcher::Event::Init | watcher::Event::InitDone) {
+                    hub.events_applied.fetch_add(1, Ordering::Relaxed);
+                }
+                (target.on_event(event, conv, now), false)
+            }
             Err(err) => {
                 let first = target.failure().is_none();
                 let transient = matches!(classify(&err), ErrorClass::Transient(_));

@@ -1,0 +1,170 @@
+//! The scale test of issue 5 (product.md §10): ome-top against a real API server holding
+//! 5,000 kwok GPU nodes and 100,000 pods. Not a `cargo test` test and never pass/fail: it
+//! prints what it measured, to be recorded in docs/performance.md.
+//!
+//! ```sh
+//! TESTCLUSTER_BIN=<dir of tests/cluster/build.sh> cargo bench --bench scale
+//! SCALE_NODES=500 SCALE_PODS=10000 SCALE_FIRST_PODS=5000 SCALE_CHURN_PODS=1000 \
+//!   cargo bench --bench scale          # a smoke run
+//! ```
+//!
+//! Phases: start the test control plane (tests/support, loopback only); create the nodes
+//! (Ready by kwok), the InferenceServices and the first `SCALE_FIRST_PODS` pods (bound, so
+//! kwok marks them Running); measure the time to the first complete analysis (headless
+//! `analyze --watch` and one-shot `analyze -o json`); create the rest; measure RSS after
+//! sync (headless, then the TUI in tmux); churn `SCALE_CHURN_PODS` pods for
+//! `SCALE_CHURN_SECS` while the headless probe reports events applied and analysed.
+//!
+//! Owns: the phases and the results table. Measures a separate `ome-top` process only.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // A harness may fail loudly.
+#![allow(clippy::disallowed_methods)] // Wall-clock figures are what this program measures.
+
+#[path = "../../tests/support/mod.rs"]
+mod support;
+
+mod churn;
+mod load;
+mod phases;
+mod plan;
+mod probe;
+
+use std::time::Duration;
+
+use support::cluster::TestCluster;
+
+/// The run's parameters (environment variables, defaults = the issue's sizes).
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `SCALE_NODES`: kwok nodes (8 GPUs each).
+    pub nodes: usize,
+    /// `SCALE_PODS`: pods in total.
+    pub pods: usize,
+    /// `SCALE_FIRST_PODS`: pods present when the first-analysis time is measured.
+    pub first_pods: usize,
+    /// `SCALE_CHURN_PODS`: pods deleted and recreated during the churn.
+    pub churn_pods: usize,
+    /// `SCALE_CHURN_SECS`: how long the churn runs.
+    pub churn: Duration,
+    /// `SCALE_CONCURRENCY`: create requests in flight while loading.
+    pub concurrency: usize,
+    /// `SCALE_CHURN_WORKERS`: churn slots in flight.
+    pub churn_workers: usize,
+    /// `SCALE_SETTLE_SECS`: wait after the first complete analysis before reading RSS.
+    pub settle: Duration,
+    /// `SCALE_RUNNING_WAIT_SECS`: how long to wait for kwok to mark the bound pods Running
+    /// after each load (default 0: measure at once; kwok on 2 loaded cores marks ≈ 20 pods/s).
+    pub running_wait: Duration,
+    /// `SCALE_TUI=0` skips the TUI measurement.
+    pub tui: bool,
+    /// `SCALE_HOLD_SECS`: keep the loaded cluster this long after the results (for profiling
+    /// by hand with the printed kubeconfig); 0 by default.
+    pub hold: Duration,
+}
+
+fn env_num(key: &str, default: u64) -> u64 {
+    std::env::var(key)
+        .ok()
+        .and_then(|v| v.replace('_', "").parse().ok())
+        .unwrap_or(default)
+}
+
+impl Config {
+    fn from_env() -> Config {
+        let pods = env_num("SCALE_PODS", 100_000) as usize;
+        Config {
+            nodes: env_num("SCALE_NODES", 5_000) as usize,
+            pods,
+            first_pods: (env_num("SCALE_FIRST_PODS", 50_000) as usize).min(pods),
+            churn_pods: (env_num("SCALE_CHURN_PODS", 10_000) as usize).min(pods),
+            churn: Duration::from_secs(env_num("SCALE_CHURN_SECS", 60)),
+            concurrency: env_num("SCALE_CONCURRENCY", 48) as usize,
+            churn_workers: env_num("SCALE_CHURN_WORKERS", 48) as usize,
+            settle: Duration::from_secs(env_num("SCALE_SETTLE_SECS", 20)),
+            running_wait: Duration::from_secs(env_num("SCALE_RUNNING_WAIT_SECS", 0)),
+            tui: env_num("SCALE_TUI", 1) != 0,
+            hold: Duration::from_secs(env_num("SCALE_HOLD_SECS", 0)),
+        }
+    }
+}
+
+/// One row of the results table.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// What was measured.
+    pub what: String,
+    /// The budget, if the spec sets one.
+    pub budget: &'static str,
+    /// The figure.
+    pub value: String,
+}
+
+/// Collects the results table.
+#[derive(Debug, Default)]
+pub struct Results {
+    /// Rows in measurement order.
+    pub rows: Vec<Row>,
+}
+
+impl Results {
+    /// Records (and prints at once, so a crash later keeps it) one figure.
+    pub fn add(&mut self, what: impl Into<String>, budget: &'static str, value: impl Into<String>) {
+        let row = Row {
+            what: what.into(),
+            budget,
+            value: value.into(),
+        };
+        eprintln!(
+            "RESULT {} = {} (budget {})",
+            row.what, row.value, row.budget
+        );
+        self.rows.push(row);
+    }
+
+    fn print(&self) {
+        let w = self.rows.iter().map(|r| r.what.len()).max().unwrap_or(0);
+        println!(
+            "\n| {:w$} | Budget | Measured |\n|{}|---|---|",
+            "Figure",
+            "-".repeat(w + 2)
+        );
+        for r in &self.rows {
+            println!("| {:w$} | {} | {} |", r.what, r.budget, r.value);
+        }
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` does not, and must not start a
+    // 100,000-pod cluster.
+    if !std::env::args().any(|a| a == "--bench") {
+        eprintln!("scale: run it with `cargo bench --bench scale` (nothing done without --bench)");
+        return;
+    }
+    let cfg = Config::from_env();
+    eprintln!("scale: {cfg:?}");
+    eprintln!("scale: starting the test control plane");
+    let tc = TestCluster::shared();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let mut results = Results::default();
+    let outcome = runtime.block_on(phases::run(&cfg, tc, &mut results));
+    results.print();
+    phases::print_conditions(tc);
+    if !cfg.hold.is_zero() {
+        eprintln!(
+            "scale: holding the cluster for {:?}: kubeconfig {}",
+            cfg.hold,
+            tc.kubeconfig_path(support::cluster::Identity::Viewer)
+                .display()
+        );
+        std::thread::sleep(cfg.hold);
+    }
+    if let Err(e) = outcome {
+        eprintln!("scale: stopped early: {e:#}");
+        std::process::exit(1);
+    }
+}

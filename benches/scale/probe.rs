@@ -1,0 +1,284 @@
+//! Measuring the `ome-top` binary (this bench's release build) as a separate process: the
+//! hidden headless `analyze --watch` (one line per published feed, timestamped here on
+//! arrival), one-shot `analyze -o json` wall time, the TUI in tmux, and memory from
+//! `/proc/<pid>/status` and `/proc/<pid>/smaps_rollup`.
+//!
+//! Owns: `Watcher`, `FeedLine`, `Memory`, `analyze_once`, `memory`, `Tui`. Never talks to
+//! the API itself.
+
+#![allow(clippy::disallowed_methods)] // Wall times of a separate process need a clock.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Context, Result};
+
+/// The binary under test (built with this bench's profile, i.e. release).
+pub const OME_TOP: &str = env!("CARGO_BIN_EXE_ome-top");
+
+/// One `analyze --watch` line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeedLine {
+    /// When the line arrived.
+    pub at: Instant,
+    /// Feed generation.
+    pub generation: u64,
+    /// `connecting`, `connected`, …
+    pub api: String,
+    /// Nodes in the feed's snapshot.
+    pub nodes: usize,
+    /// Pods in the feed's snapshot.
+    pub pods: usize,
+    /// Object events applied by the watchers when the line was printed.
+    pub applied: u64,
+    /// Object events included in the latest published feed.
+    pub in_feed: u64,
+}
+
+fn field<T: std::str::FromStr>(line: &str, key: &str) -> Option<T> {
+    line.split(' ')
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+        .and_then(|v| v.parse().ok())
+}
+
+fn parse(line: &str, at: Instant) -> Option<FeedLine> {
+    Some(FeedLine {
+        at,
+        generation: field(line, "generation")?,
+        api: field(line, "api")?,
+        nodes: field(line, "nodes")?,
+        pods: field(line, "pods")?,
+        applied: field(line, "events_applied")?,
+        in_feed: field(line, "events_in_feed")?,
+    })
+}
+
+/// A running `ome-top analyze --watch`.
+pub struct Watcher {
+    child: Child,
+    /// When the process was started.
+    pub started: Instant,
+    lines: Receiver<FeedLine>,
+}
+
+impl Watcher {
+    /// Starts `ome-top analyze --watch --kubeconfig K` (read-only, like `analyze`).
+    pub fn start(kubeconfig: &Path) -> Result<Watcher> {
+        let started = Instant::now();
+        let mut child = Command::new(OME_TOP)
+            .args(["analyze", "--watch", "--kubeconfig"])
+            .arg(kubeconfig)
+            .env_remove("KUBECONFIG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .context("starting ome-top analyze --watch")?;
+        let stdout = child.stdout.take().context("watch stdout")?;
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(parsed) = parse(&line, Instant::now()) {
+                    if tx.send(parsed).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        Ok(Watcher {
+            child,
+            started,
+            lines,
+        })
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits for the first line satisfying `done`; returns it and every line seen meanwhile.
+    pub fn wait(
+        &self,
+        timeout: Duration,
+        done: impl Fn(&FeedLine) -> bool,
+    ) -> Result<(FeedLine, Vec<FeedLine>)> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if done(&line) => return Ok((line, seen)),
+                Ok(line) => seen.push(line),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(anyhow!("no matching feed after {timeout:?}; last {seen:?}"))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(anyhow!("ome-top analyze --watch ended"))
+                }
+            }
+        }
+    }
+
+    /// Every line that arrived since the last call.
+    pub fn drain(&self) -> Vec<FeedLine> {
+        self.lines.try_iter().collect()
+    }
+
+    /// Stops the process.
+    pub fn stop(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Memory of a process, from `/proc/<pid>/status` and `smaps_rollup`, in KiB.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Memory {
+    /// Resident set now.
+    pub rss: u64,
+    /// Peak resident set.
+    pub hwm: u64,
+    /// Anonymous resident memory (the heap, mostly).
+    pub anon: u64,
+    /// Resident file-backed memory (the mapped binary and libraries).
+    pub file: u64,
+}
+
+/// Reads a process's memory figures.
+pub fn memory(pid: u32) -> Result<Memory> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    let kib = |key: &str| -> u64 {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            .unwrap_or(0)
+    };
+    Ok(Memory {
+        rss: kib("VmRSS:"),
+        hwm: kib("VmHWM:"),
+        anon: kib("RssAnon:"),
+        file: kib("RssFile:"),
+    })
+}
+
+/// Runs `ome-top analyze --kubeconfig K -o json` once; returns its wall time and peak RSS
+/// (KiB, from GNU time) after checking the output is an analysis of `pods` pods.
+pub fn analyze_once(kubeconfig: &Path) -> Result<(Duration, u64, usize)> {
+    let start = Instant::now();
+    let out = Command::new("/usr/bin/time")
+        .args([
+            "-f",
+            "maxrss_kib=%M",
+            OME_TOP,
+            "analyze",
+            "-o",
+            "json",
+            "--kubeconfig",
+        ])
+        .arg(kubeconfig)
+        .env_remove("KUBECONFIG")
+        .output()
+        .context("running /usr/bin/time ome-top analyze")?;
+    let took = start.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        return Err(anyhow!("ome-top analyze failed: {stderr}"));
+    }
+    let maxrss = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("maxrss_kib="))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let nodes = json["nodes"].as_array().map_or(0, Vec::len);
+    Ok((took, maxrss, nodes))
+}
+
+/// The TUI (`ome-top --readonly`) in a detached tmux session of its own.
+pub struct Tui {
+    socket: String,
+    /// The TUI's pid.
+    pub pid: u32,
+    /// When it was started.
+    pub started: Instant,
+    _home: tempfile::TempDir,
+}
+
+impl Tui {
+    fn tmux(socket: &str, args: &[&str]) -> Result<String> {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(socket)
+            .args(args)
+            .output()?;
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    /// Starts the TUI at 200×60 with a private HOME and finds its pid.
+    pub fn start(kubeconfig: &Path) -> Result<Tui> {
+        let home = tempfile::tempdir()?;
+        let socket = format!("ome-top-scale-{}", std::process::id());
+        let cmd = format!(
+            "exec env -u KUBECONFIG HOME={h} XDG_DATA_HOME={h}/data XDG_CONFIG_HOME={h}/config \
+             {OME_TOP} --readonly --kubeconfig {k}",
+            h = home.path().display(),
+            k = kubeconfig.display()
+        );
+        let started = Instant::now();
+        Self::tmux(
+            &socket,
+            &[
+                "new-session",
+                "-d",
+                "-s",
+                "scale",
+                "-x",
+                "200",
+                "-y",
+                "60",
+                &cmd,
+            ],
+        )?;
+        let pid = Self::tmux(&socket, &["list-panes", "-t", "scale", "-F", "#{pane_pid}"])?
+            .trim()
+            .parse()
+            .context("the tmux pane's pid")?;
+        Ok(Tui {
+            socket,
+            pid,
+            started,
+            _home: home,
+        })
+    }
+
+    /// The visible screen.
+    pub fn screen(&self) -> String {
+        Self::tmux(&self.socket, &["capture-pane", "-p", "-t", "scale"]).unwrap_or_default()
+    }
+
+    /// Waits until the screen contains `text`; returns the time since the start.
+    pub fn wait_for(&self, text: &str, timeout: Duration) -> Result<Duration> {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if self.screen().contains(text) {
+                return Ok(self.started.elapsed());
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Err(anyhow!(
+            "{text:?} not on screen after {timeout:?}:\n{}",
+            self.screen()
+        ))
+    }
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        let _ = Self::tmux(&self.socket, &["kill-server"]);
+    }
+}
