@@ -1,0 +1,130 @@
+//! Approve a move from the Moves view (`a`, `y`) and follow it: the confirm dialog shows the
+//! pre-checks and the throttling warning; another client then reads the migration request
+//! annotation Alfred's consumer would parse, the Event and the audit row exist; the test plays
+//! the InferenceReplica controller (`status.migrations`, inferencereplica.md §1) through every
+//! Manual phase and the move detail follows it to `Completed`.
+
+use chrono::{SecondsFormat, TimeDelta, Utc};
+use kube::api::{Patch, PatchParams};
+use serde_json::{json, Value};
+
+use crate::fixtures::{isvc_api, ome_top_events};
+use crate::support::cluster::TestCluster;
+use crate::world::{ir_api, ir_status, seed, IR, ISVC};
+use crate::{eventually, tui};
+
+const KEY_PREFIX: &str = "ome.io/migration-request-v1-";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approve_a_move_and_follow_it_to_completion() {
+    let tc = TestCluster::shared();
+    let world = seed(tc, "e2e-approve").await;
+    let (from, hint) = (&world.nodes[0], &world.nodes[4]);
+    let t = tui::start(tc, &world);
+    tui::open_view(&t, "3", "Moves [", from);
+    t.wait_for("engine/0");
+
+    t.keys("a");
+    let dialog = t.wait_for("Pre-checks for");
+    for text in [
+        "[✓ met]     the Instance is still Ready (2/2 pods ready)",
+        "[✓ met]     no in-flight request for the workload (0 active)",
+        "[✓ met]     the workload is not opted out",
+        "[✓ met]     OMENative eligibility baseline",
+        "InFlightCap",
+        "starts the workload's cooldown",
+        &format!("add annotation {KEY_PREFIX}"),
+    ] {
+        assert!(dialog.contains(text), "{text:?} missing:\n{dialog}");
+    }
+    assert!(!dialog.contains("not met"), "{dialog}");
+    t.keys("y");
+
+    let viewer = tc.viewer_client().await;
+    let isvcs = isvc_api(&viewer, &world.ns);
+    let (uuid, value) = eventually(&t, "saw the request annotation", || async {
+        let obj = isvcs.get(ISVC).await.ok()?;
+        let annotations = obj.metadata.annotations?;
+        annotations.into_iter().find_map(|(k, v)| {
+            let uuid = k.strip_prefix(KEY_PREFIX)?.to_string();
+            Some((uuid, v))
+        })
+    })
+    .await;
+    let request: Value = serde_json::from_str(&value).unwrap();
+    assert_eq!(request["schemaVersion"], "v1");
+    assert_eq!(request["component"], "engine");
+    assert_eq!(request["instance"], 0);
+    assert_eq!(request["from_node"], from.as_str());
+    assert_eq!(request["hint_target_nodes"], json!([hint]));
+    assert_eq!(request["reason"], "Fragmentation");
+    assert_eq!(request["requested_by"], "ome-top");
+    // The Event follows the write.
+    let event = eventually(&t, "saw the approve Event", || async {
+        let events = ome_top_events(&viewer, &world.ns, ISVC).await;
+        events
+            .into_iter()
+            .find(|e| e.reason.as_deref() == Some("OmeTopApproveMove"))
+    })
+    .await;
+    assert!(event.note.as_deref().unwrap().contains(&uuid), "{event:?}");
+    let audit = tui::wait_audit(&t, "approve-move", &world.workload());
+    assert_eq!(audit.result.as_str(), "done", "{audit:?}");
+
+    follow_to_completion(tc, &t, &world.ns, &uuid, from).await;
+    t.keys("Escape");
+    t.wait_without("Progress");
+    t.keys("q");
+}
+
+/// The InferenceReplica controller's record of the request in `phase`.
+fn migration(uuid: &str, from: &str, phase: &str) -> Value {
+    let started = Utc::now() - TimeDelta::seconds(5);
+    let stamp = |t: chrono::DateTime<Utc>| t.to_rfc3339_opts(SecondsFormat::Secs, true);
+    let mut row = json!({"requestUUID": uuid, "trigger": "Manual", "sourceInstance": 0,
+        "fromNode": from, "phase": phase, "reason": "Fragmentation",
+        "startedAt": stamp(started), "deadline": stamp(started + TimeDelta::minutes(30))});
+    if phase != "Accepted" {
+        row["surgeInstance"] = json!(2);
+        row["allocatedAt"] = json!(stamp(started));
+    }
+    if phase == "Completed" {
+        row["completedAt"] = json!(stamp(Utc::now()));
+    }
+    row
+}
+
+/// Opens the move detail: "requested here, waiting" until the controller records the request,
+/// then each phase as the test writes it.
+async fn follow_to_completion(
+    tc: &TestCluster,
+    t: &crate::support::tmux::Tmux,
+    ns: &str,
+    uuid: &str,
+    from: &str,
+) {
+    t.keys("Enter");
+    let detail = t.wait_for("Progress");
+    assert!(
+        detail.contains(&format!(
+            "★ {uuid} requested here: waiting for the IR to acknowledge"
+        )),
+        "{detail}"
+    );
+    let irs = ir_api(&tc.admin_client().await, ns);
+    for phase in [
+        "Accepted",
+        "SurgePending",
+        "SurgeReady",
+        "Draining",
+        "Completed",
+    ] {
+        let status = json!({"status": ir_status(json!([migration(uuid, from, phase)]))});
+        irs.patch_status(IR, &PatchParams::default(), &Patch::Merge(&status))
+            .await
+            .unwrap();
+        let pane = t.wait_for(&format!("phase {phase}"));
+        assert!(pane.contains(&format!("★ {uuid}")), "{pane}");
+        assert!(pane.contains("(requested here)"), "{pane}");
+    }
+}
