@@ -191,6 +191,9 @@ pub struct AppState {
     pub notices: VecDeque<Notice>,
     /// Requests written this session.
     pub requested: Vec<RequestedMove>,
+    /// The IR `status.migrations[]` phase last seen per requested UUID (absent until the
+    /// consumer records the request); see `app::track`.
+    pub request_phases: HashMap<String, String>,
     /// Dismissed moves: identity key → content fingerprint at dismissal.
     pub dismissed: HashMap<String, String>,
     /// Score history per pool, in thousandths (0..=1000), oldest first, ≤ `SCORE_HISTORY`.
@@ -233,6 +236,7 @@ impl AppState {
             next_op_id: 1,
             notices: VecDeque::new(),
             requested: Vec::new(),
+            request_phases: HashMap::new(),
             dismissed: HashMap::new(),
             score_history: BTreeMap::new(),
             node_history: None,

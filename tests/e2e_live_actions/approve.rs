@@ -2,7 +2,7 @@
 //! pre-checks and the throttling warning; another client then reads the migration request
 //! annotation Alfred's consumer would parse, the Event and the audit row exist; the test plays
 //! the InferenceReplica controller (`status.migrations`, inferencereplica.md §1) through every
-//! Manual phase and the move detail follows it to `Completed`.
+//! Manual phase and the move detail follows it to `Completed`, which a notice announces.
 
 use chrono::{SecondsFormat, TimeDelta, Utc};
 use kube::api::{Patch, PatchParams};
@@ -33,6 +33,7 @@ async fn approve_a_move_and_follow_it_to_completion() {
         "[✓ met]     OMENative eligibility baseline",
         "InFlightCap",
         "starts the workload's cooldown",
+        "y/enter confirm",
         &format!("add annotation {KEY_PREFIX}"),
     ] {
         assert!(dialog.contains(text), "{text:?} missing:\n{dialog}");
@@ -127,4 +128,10 @@ async fn follow_to_completion(
         assert!(pane.contains(&format!("★ {uuid}")), "{pane}");
         assert!(pane.contains("(requested here)"), "{pane}");
     }
+    // The end is also announced, wherever the operator looks by then.
+    let pane = t.wait_for("Completed (ended)");
+    assert!(
+        pane.contains(&format!("migration {uuid} of {ns}/{ISVC} engine/0")),
+        "{pane}"
+    );
 }

@@ -27,7 +27,8 @@ pub fn open_view(t: &Tmux, key: &str, title: &str, text: &str) -> String {
     t.keys("/");
     t.type_text(text);
     t.keys("Enter");
-    t.wait_for(text)
+    // The view's title shows the filter once applied (while typed it shows in the prompt).
+    t.wait_for(&format!("] /{text} "))
 }
 
 /// The history file below the binary's private HOME (`None` before its first write).
