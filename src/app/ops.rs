@@ -159,6 +159,17 @@ pub fn start_approve(state: &mut AppState) {
         }
         Err(why) => lines.push((format!("cannot build the request: {why}"), Tone::Failed)),
     }
+    if let Some(Op::ApproveMove {
+        uid,
+        resource_version,
+        ..
+    }) = &plan.op
+    {
+        lines.push((
+            format!("JSON Patch with test on uid {uid} and resourceVersion {resource_version}"),
+            Tone::Normal,
+        ));
+    }
     lines.push((
         "⚠ a request counts against Alfred's in-flight cap (InFlightCap) and starts the workload's cooldown".into(),
         Tone::Degraded,

@@ -1,5 +1,7 @@
 //! Approve a move from the Moves view (`a`, `y`) and follow it: the confirm dialog shows the
-//! pre-checks and the throttling warning; another client then reads the migration request
+//! pre-checks and the throttling warning; a change to the InferenceService while the dialog is
+//! open makes the confirm a "changed since you looked" conflict that writes nothing; after
+//! looking again and confirming, another client reads the migration request
 //! annotation Alfred's consumer would parse, the Event and the audit row exist; the test plays
 //! the InferenceReplica controller (`status.migrations`, inferencereplica.md §1) through every
 //! Manual phase and the move detail follows it to `Completed`, which a notice announces.
@@ -24,8 +26,9 @@ async fn approve_a_move_and_follow_it_to_completion() {
     tui::open_view(&t, "3", "Moves [", from);
     t.wait_for("engine/0");
 
-    t.keys("a");
-    let dialog = t.wait_for("Pre-checks for");
+    let admin_isvcs = isvc_api(&tc.admin_client().await, &world.ns);
+    let seen = admin_isvcs.get(ISVC).await.unwrap().metadata;
+    let dialog = tui::open_dialog_at(&t, "a", "Pre-checks for", &seen.resource_version.unwrap());
     for text in [
         "[✓ met]     the Instance is still Ready (2/2 pods ready)",
         "[✓ met]     no in-flight request for the workload (0 active)",
@@ -39,6 +42,29 @@ async fn approve_a_move_and_follow_it_to_completion() {
         assert!(dialog.contains(text), "{text:?} missing:\n{dialog}");
     }
     assert!(!dialog.contains("not met"), "{dialog}");
+    // Another writer changes the InferenceService while the operator reads the dialog.
+    let label = json!({"metadata": {"labels": {"team": "search"}}});
+    let changed = admin_isvcs
+        .patch(ISVC, &PatchParams::default(), &Patch::Merge(&label))
+        .await
+        .unwrap();
+    t.keys("y");
+    t.wait_for(&format!(
+        "approve conflict: changed since you looked: inferenceservice/{}",
+        world.workload()
+    ));
+    let annotations = admin_isvcs.get(ISVC).await.unwrap().metadata.annotations;
+    assert!(
+        !annotations
+            .unwrap()
+            .keys()
+            .any(|k| k.starts_with(KEY_PREFIX)),
+        "nothing written"
+    );
+    tui::wait_audit(&t, "approve-move", &world.workload(), "conflict");
+    // The operator looks again (the dialog now holds the new resourceVersion) and confirms.
+    let rv = changed.metadata.resource_version.unwrap();
+    tui::open_dialog_at(&t, "a", "Pre-checks for", &rv);
     t.keys("y");
 
     let viewer = tc.viewer_client().await;
@@ -69,8 +95,7 @@ async fn approve_a_move_and_follow_it_to_completion() {
     })
     .await;
     assert!(event.note.as_deref().unwrap().contains(&uuid), "{event:?}");
-    let audit = tui::wait_audit(&t, "approve-move", &world.workload());
-    assert_eq!(audit.result.as_str(), "done", "{audit:?}");
+    tui::wait_audit(&t, "approve-move", &world.workload(), "done");
 
     follow_to_completion(tc, &t, &world.ns, &uuid, from).await;
     t.keys("Escape");

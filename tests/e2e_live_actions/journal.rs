@@ -20,21 +20,8 @@ fn rv(cm: &ConfigMap) -> String {
     cm.metadata.resource_version.clone().unwrap()
 }
 
-/// Opens the clear dialog until it was built from resourceVersion `rv` (the feed may lag a
-/// change by a moment); returns the dialog.
 fn open_clear_dialog(t: &Tmux, uuid: &str, rv: &str) -> String {
-    let want = format!("compare-and-swap on resourceVersion {rv}");
-    for _ in 0..20 {
-        t.keys("x");
-        let dialog = t.wait_for(&format!("Clear stalled entry {uuid}"));
-        if dialog.contains(&want) {
-            return dialog;
-        }
-        t.keys("Escape");
-        t.wait_without("Clear stalled entry");
-        std::thread::sleep(std::time::Duration::from_millis(300));
-    }
-    panic!("the dialog never showed {want:?}:\n{}", t.pane());
+    tui::open_dialog_at(t, "x", &format!("Clear stalled entry {uuid}"), rv)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -77,8 +64,7 @@ async fn clear_a_stalled_entry_after_a_conflict() {
     let after_conflict = read_journal(&viewer, &world.ns).await;
     assert_eq!(rv(&after_conflict), rv(&changed), "nothing written");
     assert_eq!(state_of(&after_conflict), before);
-    let audit = tui::wait_audit(&t, "clear-journal-entry", &world.ns);
-    assert_eq!(audit.result.as_str(), "conflict", "{audit:?}");
+    tui::wait_audit(&t, "clear-journal-entry", &world.ns, "conflict");
 
     open_clear_dialog(&t, &world.stalled, &rv(&changed));
     t.keys("y");

@@ -62,21 +62,40 @@ pub fn audit_rows(t: &Tmux) -> Vec<AuditEntry> {
     rows
 }
 
-/// Waits (≤ 30 s) for an audit row with `action` whose object display contains `object`.
+/// Presses `key` until the dialog it opens (recognised by `marker`) was built from
+/// resourceVersion `rv`: the feed may lag a change by a moment, and an operator who sees an
+/// older version closes the dialog and looks again. Returns the dialog.
+pub fn open_dialog_at(t: &Tmux, key: &str, marker: &str, rv: &str) -> String {
+    let want = format!("resourceVersion {rv}");
+    for _ in 0..20 {
+        t.keys(key);
+        let dialog = t.wait_for(marker);
+        if dialog.contains(&want) {
+            return dialog;
+        }
+        t.keys("Escape");
+        t.wait_without(marker);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    panic!("the dialog never showed {want:?}:\n{}", t.pane());
+}
+
+/// Waits (≤ 30 s) for an audit row with `action` and `result` (`done`, `conflict`, …) whose
+/// object display contains `object`.
 #[allow(clippy::disallowed_methods)] // A real process writes it: a monotonic deadline.
-pub fn wait_audit(t: &Tmux, action: &str, object: &str) -> AuditEntry {
+pub fn wait_audit(t: &Tmux, action: &str, object: &str, result: &str) -> AuditEntry {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let rows = audit_rows(t);
-        let found = rows
-            .iter()
-            .find(|r| r.action == action && r.object.display().contains(object));
+        let found = rows.iter().find(|r| {
+            r.action == action && r.result.as_str() == result && r.object.display().contains(object)
+        });
         if let Some(row) = found {
             return row.clone();
         }
         assert!(
             Instant::now() < deadline,
-            "no {action} audit row about {object}: {rows:?}"
+            "no {action} audit row ({result}) about {object}: {rows:?}"
         );
         std::thread::sleep(Duration::from_millis(250));
     }
