@@ -8,14 +8,27 @@
 
 use chrono::{SecondsFormat, TimeDelta, Utc};
 use kube::api::{Patch, PatchParams};
+use ome_top::engine::migration_request::parse_request_annotation;
 use serde_json::{json, Value};
 
 use crate::fixtures::{isvc_api, ome_top_events};
 use crate::support::cluster::TestCluster;
-use crate::world::{ir_api, ir_status, seed, IR, ISVC};
+use crate::support::tmux::Tmux;
+use crate::world::{ir_api, ir_status, seed, World, IR, ISVC};
 use crate::{eventually, tui};
 
 const KEY_PREFIX: &str = "ome.io/migration-request-v1-";
+
+/// What the approval dialog must show: every pre-check met, the change, the warning, the keys.
+const DIALOG: [&str; 7] = [
+    "[✓ met]     the Instance is still Ready (2/2 pods ready)",
+    "[✓ met]     no in-flight request for the workload (0 active)",
+    "[✓ met]     the workload is not opted out",
+    "[✓ met]     OMENative eligibility baseline",
+    "⚠ a request counts against Alfred's in-flight cap (InFlightCap) and starts the workload's cooldown",
+    "add annotation ome.io/migration-request-v1-",
+    "y/enter confirm",
+];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn approve_a_move_and_follow_it_to_completion() {
@@ -25,67 +38,28 @@ async fn approve_a_move_and_follow_it_to_completion() {
     let t = tui::start(tc, &world);
     tui::open_view(&t, "3", "Moves [", from);
     t.wait_for("engine/0");
-
-    let admin_isvcs = isvc_api(&tc.admin_client().await, &world.ns);
-    let seen = admin_isvcs.get(ISVC).await.unwrap().metadata;
-    let dialog = tui::open_dialog_at(&t, "a", "Pre-checks for", &seen.resource_version.unwrap());
-    for text in [
-        "[✓ met]     the Instance is still Ready (2/2 pods ready)",
-        "[✓ met]     no in-flight request for the workload (0 active)",
-        "[✓ met]     the workload is not opted out",
-        "[✓ met]     OMENative eligibility baseline",
-        "InFlightCap",
-        "starts the workload's cooldown",
-        "y/enter confirm",
-        &format!("add annotation {KEY_PREFIX}"),
-    ] {
-        assert!(dialog.contains(text), "{text:?} missing:\n{dialog}");
-    }
-    assert!(!dialog.contains("not met"), "{dialog}");
-    // Another writer changes the InferenceService while the operator reads the dialog.
-    let label = json!({"metadata": {"labels": {"team": "search"}}});
-    let changed = admin_isvcs
-        .patch(ISVC, &PatchParams::default(), &Patch::Merge(&label))
-        .await
-        .unwrap();
-    t.keys("y");
-    t.wait_for(&format!(
-        "approve conflict: changed since you looked: inferenceservice/{}",
-        world.workload()
-    ));
-    let annotations = admin_isvcs.get(ISVC).await.unwrap().metadata.annotations;
-    assert!(
-        !annotations
-            .unwrap()
-            .keys()
-            .any(|k| k.starts_with(KEY_PREFIX)),
-        "nothing written"
-    );
-    tui::wait_audit(&t, "approve-move", &world.workload(), "conflict");
-    // The operator looks again (the dialog now holds the new resourceVersion) and confirms.
-    let rv = changed.metadata.resource_version.unwrap();
-    tui::open_dialog_at(&t, "a", "Pre-checks for", &rv);
-    t.keys("y");
+    confirm_after_a_conflict(tc, &t, &world).await;
 
     let viewer = tc.viewer_client().await;
     let isvcs = isvc_api(&viewer, &world.ns);
-    let (uuid, value) = eventually(&t, "saw the request annotation", || async {
-        let obj = isvcs.get(ISVC).await.ok()?;
-        let annotations = obj.metadata.annotations?;
-        annotations.into_iter().find_map(|(k, v)| {
-            let uuid = k.strip_prefix(KEY_PREFIX)?.to_string();
-            Some((uuid, v))
-        })
+    let (key, value) = eventually(&t, "saw the request annotation", || async {
+        let annotations = isvcs.get(ISVC).await.ok()?.metadata.annotations?;
+        annotations
+            .into_iter()
+            .find(|(k, _)| k.starts_with(KEY_PREFIX))
     })
     .await;
-    let request: Value = serde_json::from_str(&value).unwrap();
-    assert_eq!(request["schemaVersion"], "v1");
-    assert_eq!(request["component"], "engine");
-    assert_eq!(request["instance"], 0);
-    assert_eq!(request["from_node"], from.as_str());
-    assert_eq!(request["hint_target_nodes"], json!([hint]));
-    assert_eq!(request["reason"], "Fragmentation");
-    assert_eq!(request["requested_by"], "ome-top");
+    // What Alfred's consumer reads from it (alfred.md §3.1).
+    let request = parse_request_annotation(&key, &value).unwrap();
+    assert_eq!(request.component.as_str(), "engine");
+    assert_eq!(request.instance, 0);
+    assert_eq!(request.from_node, *from);
+    assert_eq!(request.hint_target_nodes, [hint.clone()]);
+    assert!(request.requested_at.is_some(), "{value}");
+    let fields: Value = serde_json::from_str(&value).unwrap();
+    assert_eq!(fields["reason"], "Fragmentation");
+    assert_eq!(fields["requested_by"], "ome-top");
+    let uuid = request.uuid;
     // The Event follows the write.
     let event = eventually(&t, "saw the approve Event", || async {
         let events = ome_top_events(&viewer, &world.ns, ISVC).await;
@@ -101,6 +75,39 @@ async fn approve_a_move_and_follow_it_to_completion() {
     t.keys("Escape");
     t.wait_without("Progress");
     t.keys("q");
+}
+
+/// Opens the approval dialog; another writer changes the InferenceService while the operator
+/// reads it, so `y` is a conflict that writes nothing; the operator looks again (the dialog now
+/// holds the new resourceVersion) and confirms.
+async fn confirm_after_a_conflict(tc: &TestCluster, t: &Tmux, world: &World) {
+    let admin_isvcs = isvc_api(&tc.admin_client().await, &world.ns);
+    let seen = admin_isvcs.get(ISVC).await.unwrap().metadata;
+    let dialog = tui::open_dialog_at(t, "a", "Pre-checks for", &seen.resource_version.unwrap());
+    for text in DIALOG {
+        assert!(dialog.contains(text), "{text:?} missing:\n{dialog}");
+    }
+    assert!(!dialog.contains("not met"), "{dialog}");
+    let label = json!({"metadata": {"labels": {"team": "search"}}});
+    let changed = admin_isvcs
+        .patch(ISVC, &PatchParams::default(), &Patch::Merge(&label))
+        .await
+        .unwrap();
+    t.keys("y");
+    t.wait_for(&format!(
+        "approve conflict: changed since you looked: inferenceservice/{}",
+        world.workload()
+    ));
+    let annotations = admin_isvcs.get(ISVC).await.unwrap().metadata.annotations;
+    let written = annotations
+        .unwrap()
+        .into_keys()
+        .any(|k| k.starts_with(KEY_PREFIX));
+    assert!(!written, "a conflict wrote the request");
+    tui::wait_audit(t, "approve-move", &world.workload(), "conflict");
+    let rv = changed.metadata.resource_version.unwrap();
+    tui::open_dialog_at(t, "a", "Pre-checks for", &rv);
+    t.keys("y");
 }
 
 /// The InferenceReplica controller's record of the request in `phase`.
@@ -122,13 +129,7 @@ fn migration(uuid: &str, from: &str, phase: &str) -> Value {
 
 /// Opens the move detail: "requested here, waiting" until the controller records the request,
 /// then each phase as the test writes it.
-async fn follow_to_completion(
-    tc: &TestCluster,
-    t: &crate::support::tmux::Tmux,
-    ns: &str,
-    uuid: &str,
-    from: &str,
-) {
+async fn follow_to_completion(tc: &TestCluster, t: &Tmux, ns: &str, uuid: &str, from: &str) {
     t.keys("Enter");
     let detail = t.wait_for("Progress");
     assert!(

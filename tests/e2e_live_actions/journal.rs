@@ -15,6 +15,8 @@ use crate::world::{local_entry, seed};
 use crate::{eventually, tui};
 
 const JOURNAL: &str = "alfred-dispatch-state";
+/// An annotation the other writer (Alfred) adds while the dialog is open.
+const ALFRED_PASS: &str = "2026-11-30T07:00:00Z";
 
 fn rv(cm: &ConfigMap) -> String {
     cm.metadata.resource_version.clone().unwrap()
@@ -49,7 +51,7 @@ async fn clear_a_stalled_entry_after_a_conflict() {
     // Alfred's next pass touches the journal's ConfigMap while the operator reads the dialog.
     let alfred = json!({
         "metadata": {"labels": {"app.kubernetes.io/name": "ome-alfred"},
-            "annotations": {"alfred.ome.io/last-pass": "2026-11-30T07:00:00Z"}},
+            "annotations": {"alfred.ome.io/last-pass": ALFRED_PASS}},
         "data": {"other-key": "changed by alfred"},
         "binaryData": {"blob": "AAEC"},
     });
@@ -74,21 +76,7 @@ async fn clear_a_stalled_entry_after_a_conflict() {
         (!state_of(&cm).contains(stalled)).then_some(cm)
     })
     .await;
-    let state = state_of(&cleared);
-    assert_eq!(uuids_of(&state), [uuid(7, 0), uuid(7, 2)]);
-    let removed = local_entry(ns, stalled, "stalled", 2).to_string();
-    assert_eq!(state, before.replacen(&format!("{removed},"), "", 1));
-    let data = cleared.data.clone().unwrap();
-    assert_eq!(data["other-key"], "changed by alfred");
-    assert_eq!(cleared.binary_data.as_ref().unwrap()["blob"].0, [0, 1, 2]);
-    let labels = cleared.metadata.labels.clone().unwrap();
-    assert_eq!(labels["app.kubernetes.io/name"], "ome-alfred");
-    let annotations = cleared.metadata.annotations.clone().unwrap();
-    assert_eq!(annotations["helm.sh/resource-policy"], "keep");
-    assert_eq!(
-        annotations["alfred.ome.io/last-pass"],
-        "2026-11-30T07:00:00Z"
-    );
+    assert_only_the_entry_went(&cleared, &before, ns, stalled);
     // The Event follows the write.
     let event = eventually(&t, "saw the clear Event", || async {
         let events = ome_top_events(&viewer, ns, JOURNAL).await;
@@ -101,5 +89,23 @@ async fn clear_a_stalled_entry_after_a_conflict() {
         event.note.as_deref().unwrap().contains(stalled),
         "{event:?}"
     );
+    tui::wait_audit(&t, "clear-journal-entry", ns, "done");
     t.keys("q");
+}
+
+/// `state.json` is the document before minus exactly the stalled entry (byte for byte: the
+/// input is compact), and everything the other writer put in the ConfigMap is still there.
+fn assert_only_the_entry_went(cleared: &ConfigMap, before: &str, ns: &str, stalled: &str) {
+    let state = state_of(cleared);
+    assert_eq!(uuids_of(&state), [uuid(7, 0), uuid(7, 2)]);
+    let removed = local_entry(ns, stalled, "stalled", 2).to_string();
+    assert_eq!(state, before.replacen(&format!("{removed},"), "", 1));
+    let data = cleared.data.clone().unwrap();
+    assert_eq!(data["other-key"], "changed by alfred");
+    assert_eq!(cleared.binary_data.as_ref().unwrap()["blob"].0, [0, 1, 2]);
+    let labels = cleared.metadata.labels.clone().unwrap();
+    assert_eq!(labels["app.kubernetes.io/name"], "ome-alfred");
+    let annotations = cleared.metadata.annotations.clone().unwrap();
+    assert_eq!(annotations["helm.sh/resource-policy"], "keep");
+    assert_eq!(annotations["alfred.ome.io/last-pass"], ALFRED_PASS);
 }
