@@ -54,7 +54,7 @@ async fn approve_a_move_and_follow_it_to_completion() {
     assert_eq!(request.component.as_str(), "engine");
     assert_eq!(request.instance, 0);
     assert_eq!(request.from_node, *from);
-    assert_eq!(request.hint_target_nodes, [hint.clone()]);
+    assert_eq!(request.hint_target_nodes, std::slice::from_ref(hint));
     assert!(request.requested_at.is_some(), "{value}");
     let fields: Value = serde_json::from_str(&value).unwrap();
     assert_eq!(fields["reason"], "Fragmentation");
