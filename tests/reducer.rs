@@ -394,3 +394,32 @@ fn help_palette_and_mouse() {
     update(&mut s, Event::Mouse(click), now());
     assert_eq!(s.table(View::Nodes).selected, 3);
 }
+
+#[test]
+fn an_action_in_a_detail_applies_to_the_detail_not_the_moved_selection() {
+    let mut s = state_with(fleet_feed(), 160, 48);
+    type_keys(&mut s, "3/~ProfileNotConfigured|NonExecutable");
+    press(&mut s, KeyCode::Enter);
+    press(&mut s, KeyCode::Enter);
+    let on_the_move = |s: &ome_top::app::AppState| {
+        let lines = &s.detail.as_ref().unwrap().lines;
+        lines
+            .iter()
+            .any(|l| l.text == "prod/chat / engine / instance 2")
+    };
+    assert!(on_the_move(&s));
+    // The next feed changes the move's content (same identity): the filter now hides its row,
+    // the table selection moves to the next one, the detail stays on its move.
+    let mut feed = fleet_feed();
+    feed.generation = 2;
+    let mut analysis = (*feed.analysis).clone();
+    analysis.moves[0].advisory_reason = Some("NoSurgeHeadroom");
+    feed.analysis = Arc::new(analysis);
+    update(&mut s, Event::Feed(Arc::new(feed)), now());
+    assert!(on_the_move(&s));
+    type_keys(&mut s, "a");
+    let Some(Modal::Confirm(d)) = s.modals.last() else {
+        panic!("no confirm dialog")
+    };
+    assert_eq!(d.lines[0].0, "Pre-checks for prod/chat engine/2");
+}

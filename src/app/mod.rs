@@ -28,6 +28,7 @@ pub mod rows_nodes;
 pub mod rows_pools;
 pub mod state;
 pub mod table;
+pub mod track;
 pub mod update;
 
 pub use effect::Effect;

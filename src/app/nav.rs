@@ -222,5 +222,6 @@ pub fn apply_feed(state: &mut AppState, feed: Arc<Feed>) {
     state.latest = Some(feed);
     if state.frozen.is_none() {
         rebuild_models(state);
+        crate::app::track::track_requests(state);
     }
 }

@@ -59,7 +59,7 @@ pub(crate) fn dialog(title: String, lines: Vec<(String, Tone)>, op: Option<Op>) 
 /// `cordon-node` / `uncordon-node` on the selected node.
 pub fn start_cordon(state: &mut AppState, cordon: bool) {
     let what = if cordon { "cordon" } else { "uncordon" };
-    let Some(i) = state.selected_source(View::Nodes) else {
+    let Some(i) = state.action_source(View::Nodes) else {
         return notify(
             state,
             format!("{what}: no node selected"),
@@ -129,7 +129,7 @@ pub fn start_cordon(state: &mut AppState, cordon: bool) {
 
 /// `approve-move` on the selected move: pre-checks, the annotation, the warning.
 pub fn start_approve(state: &mut AppState) {
-    let Some(source) = state.selected_source(View::Moves) else {
+    let Some(source) = state.action_source(View::Moves) else {
         return notify(state, "approve: no move selected", NoticeLevel::Error);
     };
     if !allowed(state, Capability::ApproveMove, "approve") {
@@ -159,6 +159,17 @@ pub fn start_approve(state: &mut AppState) {
         }
         Err(why) => lines.push((format!("cannot build the request: {why}"), Tone::Failed)),
     }
+    if let Some(Op::ApproveMove {
+        uid,
+        resource_version,
+        ..
+    }) = &plan.op
+    {
+        lines.push((
+            format!("JSON Patch with test on uid {uid} and resourceVersion {resource_version}"),
+            Tone::Normal,
+        ));
+    }
     lines.push((
         "⚠ a request counts against Alfred's in-flight cap (InFlightCap) and starts the workload's cooldown".into(),
         Tone::Degraded,
@@ -177,7 +188,7 @@ pub fn start_approve(state: &mut AppState) {
 
 /// `reject-move`: choose dismiss (local) or opt out (annotation).
 pub fn start_reject(state: &mut AppState) {
-    let Some(source) = state.selected_source(View::Moves) else {
+    let Some(source) = state.action_source(View::Moves) else {
         return notify(state, "reject: no move selected", NoticeLevel::Error);
     };
     let Some(feed) = state.shown().cloned() else {

@@ -17,7 +17,7 @@ use crate::protocol::{Capability, Op};
 /// `clear-journal-entry` on the selected entry: only `stalled`; the §2.4 checks must pass or
 /// be overridden explicitly.
 pub fn start_clear(state: &mut AppState) {
-    let Some(i) = state.selected_source(View::Journal) else {
+    let Some(i) = state.action_source(View::Journal) else {
         return notify(
             state,
             "clear: no journal entry selected",

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
-use crate::app::detail::DetailModel;
+use crate::app::detail::{DetailKind, DetailModel};
 use crate::app::dialogs::Modal;
 use crate::app::gang_tree::{GangNav, GangTree};
 use crate::app::keys::{Chord, KeyResolver};
@@ -191,6 +191,9 @@ pub struct AppState {
     pub notices: VecDeque<Notice>,
     /// Requests written this session.
     pub requested: Vec<RequestedMove>,
+    /// The IR `status.migrations[]` phase last seen per requested UUID (absent until the
+    /// consumer records the request); see `app::track`.
+    pub request_phases: HashMap<String, String>,
     /// Dismissed moves: identity key → content fingerprint at dismissal.
     pub dismissed: HashMap<String, String>,
     /// Score history per pool, in thousandths (0..=1000), oldest first, ≤ `SCORE_HISTORY`.
@@ -233,6 +236,7 @@ impl AppState {
             next_op_id: 1,
             notices: VecDeque::new(),
             requested: Vec::new(),
+            request_phases: HashMap::new(),
             dismissed: HashMap::new(),
             score_history: BTreeMap::new(),
             node_history: None,
@@ -276,5 +280,19 @@ impl AppState {
         let model = self.models.table(view)?;
         let row = self.table(view).selected_row()?;
         model.rows.get(row).map(|r| r.source)
+    }
+
+    /// The source index of the row an action in `view` applies to: the open detail's object
+    /// when that view's detail is open (under a filter the table selection can move while the
+    /// detail stays on its object), else the selected row.
+    pub fn action_source(&self, view: View) -> Option<usize> {
+        let key = match (view, self.detail.as_ref().map(|d| &d.kind)) {
+            (View::Nodes, Some(DetailKind::Node(k)))
+            | (View::Moves, Some(DetailKind::Move(k)))
+            | (View::Journal, Some(DetailKind::Journal(k))) => k,
+            _ => return self.selected_source(view),
+        };
+        let model = self.models.table(view)?;
+        model.rows.iter().find(|r| r.key == *key).map(|r| r.source)
     }
 }

@@ -159,14 +159,17 @@ fn draw_confirm(frame: &mut Frame, full: Rect, d: &ConfirmDialog, theme: &Theme)
     }
     lines.push(Line::from(keys));
     let width = full.width.saturating_sub(8).min(110);
-    // Lines wrap inside the borders: count the rows they take.
-    let inner = usize::from(width.saturating_sub(2)).max(1);
-    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
-    let height = (rows as u16 + 2).min(full.height.saturating_sub(2));
-    let area = centered(full, width, height);
-    frame.render_widget(Clear, area);
     let p = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(boxed(format!(" {} ", d.title), theme, true));
+    // The rows ratatui's word wrap really takes inside the borders (plus the borders): a long
+    // word after a space (an annotation value) starts a row of its own, which a width-based
+    // count misses, and the last line (the keys) would be cut off.
+    let rows = p.line_count(width.saturating_sub(2));
+    let height = u16::try_from(rows)
+        .unwrap_or(u16::MAX)
+        .min(full.height.saturating_sub(2));
+    let area = centered(full, width, height);
+    frame.render_widget(Clear, area);
     frame.render_widget(p, area);
 }

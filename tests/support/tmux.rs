@@ -5,15 +5,21 @@
 #![allow(clippy::disallowed_methods)] // Waiting on a real terminal needs a monotonic deadline.
 
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-/// A tmux server of its own (socket per process) running one command in a fixed-size pane.
+/// A tmux server of its own (socket per instance, so tests of one binary may run side by side)
+/// running one command in a fixed-size pane.
 pub struct Tmux {
     socket: String,
     pub session: &'static str,
     _home: tempfile::TempDir,
+    size: (u16, u16),
 }
+
+/// Tmux instances started by this process (part of each socket name).
+static STARTED: AtomicUsize = AtomicUsize::new(0);
 
 impl Tmux {
     pub fn run(&self, args: &[&str]) -> String {
@@ -30,29 +36,51 @@ impl Tmux {
     /// store and config live in a temp dir.
     pub fn start(cols: u16, rows: u16, args: &str) -> Tmux {
         let home = tempfile::tempdir().unwrap();
+        let n = STARTED.fetch_add(1, Ordering::Relaxed);
         let t = Tmux {
-            socket: format!("ome-top-e2e-{}", std::process::id()),
+            socket: format!("ome-top-e2e-{}-{n}", std::process::id()),
             session: "e2e",
             _home: home,
+            size: (cols, rows),
         };
+        t.launch(args);
+        t
+    }
+
+    /// Quits the running `ome-top` with `q` (the screen must have no overlay open) and starts
+    /// `ome-top ARGS` again with the same HOME, hence the same history store and config.
+    pub fn restart(&self, args: &str) {
+        self.keys("q");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.alive() {
+            assert!(
+                Instant::now() < deadline,
+                "q did not quit:\n{}",
+                self.pane()
+            );
+            sleep(Duration::from_millis(100));
+        }
+        self.launch(args);
+    }
+
+    fn launch(&self, args: &str) {
         let cmd = format!(
             "env HOME={} XDG_DATA_HOME={0}/data XDG_CONFIG_HOME={0}/config {} {args}",
-            t._home.path().display(),
+            self._home.path().display(),
             env!("CARGO_BIN_EXE_ome-top")
         );
-        let (w, h) = (cols.to_string(), rows.to_string());
-        t.run(&[
+        let (w, h) = (self.size.0.to_string(), self.size.1.to_string());
+        self.run(&[
             "new-session",
             "-d",
             "-s",
-            t.session,
+            self.session,
             "-x",
             &w,
             "-y",
             &h,
             &cmd,
         ]);
-        t
     }
 
     /// The private HOME the binary runs with (its history store lives below it).
@@ -66,6 +94,11 @@ impl Tmux {
 
     pub fn keys(&self, keys: &str) {
         self.run(&["send-keys", "-t", self.session, keys]);
+    }
+
+    /// Types `text` literally (no key-name lookup).
+    pub fn type_text(&self, text: &str) {
+        self.run(&["send-keys", "-t", self.session, "-l", text]);
     }
 
     /// Waits until the pane shows `text` (the demo publishes a feed every second).

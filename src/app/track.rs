@@ -1,0 +1,63 @@
+//! Tracking the migration requests this session approved to their end (product.md §6 "then
+//! track it to its end"): on each new feed, a request whose InferenceReplica
+//! `status.migrations[]` row changed phase raises a notice, so the operator sees the progress
+//! and the terminal phase even after the move's row (and its detail) is gone — a completed
+//! move removes its source Instance.
+//!
+//! Owns: `track_requests`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+
+use crate::app::ops::notify;
+use crate::app::state::{AppState, NoticeLevel};
+
+fn terminal(phase: &str) -> bool {
+    matches!(phase, "Completed" | "Failed" | "Relocated")
+}
+
+/// Compares each tracked request with the shown feed's IR rows and raises one notice per
+/// phase change (an error notice for `Failed`); a request that ended is not looked up again.
+pub fn track_requests(state: &mut AppState) {
+    let open = |uuid: &str, phases: &std::collections::HashMap<String, String>| {
+        !phases.get(uuid).is_some_and(|p| terminal(p))
+    };
+    if !state
+        .requested
+        .iter()
+        .any(|r| open(&r.uuid, &state.request_phases))
+    {
+        return;
+    }
+    let Some(feed) = state.shown().cloned() else {
+        return;
+    };
+    let mut changes = Vec::new();
+    for r in state
+        .requested
+        .iter()
+        .filter(|r| open(&r.uuid, &state.request_phases))
+    {
+        let row = feed
+            .snapshot
+            .replicas
+            .iter()
+            .flat_map(|ir| ir.status.migrations.iter())
+            .find(|m| *m.request_uuid == *r.uuid);
+        let Some(row) = row else { continue };
+        if state.request_phases.get(&r.uuid).map(String::as_str) != Some(row.phase.as_ref()) {
+            let ended = if terminal(&row.phase) { " (ended)" } else { "" };
+            let text = format!(
+                "migration {} of {} {}/{}: {}{ended}",
+                r.uuid, r.workload, r.component, r.instance, row.phase
+            );
+            changes.push((r.uuid.clone(), row.phase.to_string(), text));
+        }
+    }
+    for (uuid, phase, text) in changes {
+        let level = if phase == "Failed" {
+            NoticeLevel::Error
+        } else {
+            NoticeLevel::Info
+        };
+        state.request_phases.insert(uuid, phase);
+        notify(state, text, level);
+    }
+}
