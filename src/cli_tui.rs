@@ -90,7 +90,7 @@ pub fn run_tui_command(
             Launch::Cluster => match &args.snapshot {
                 Some(path) => {
                     let key = ClusterKey::snapshot(path);
-                    let opts = with_history(opts, key, retention, clock, None);
+                    let opts = with_history(opts, key, "snapshot", retention, clock, None);
                     run_tui(DataSource::Snapshot(path.clone()), opts).await
                 }
                 None => run_live(args, opts, retention, clock).await,
@@ -111,11 +111,13 @@ pub fn run_tui_command(
 fn with_history(
     mut opts: TuiOptions,
     key: ClusterKey,
+    actor: &str,
     retention_days: u32,
     clock: fn() -> Time,
     feed: Option<tokio::sync::watch::Receiver<std::sync::Arc<crate::protocol::Feed>>>,
 ) -> TuiOptions {
-    opts.history = HistoryHook::open(key, retention_days, clock, feed);
+    opts.history =
+        HistoryHook::open(key, retention_days, clock, feed).map(|h| h.with_actor(actor.into()));
     opts
 }
 
@@ -136,6 +138,7 @@ async fn run_demo(
     let opts = with_history(
         opts,
         ClusterKey::demo(d.seed),
+        "demo",
         retention,
         clock,
         Some(ch.feed.clone()),
@@ -174,17 +177,29 @@ async fn run_live(
         clock,
     })
     .await?;
+    // Audit rows and Events name the Kubernetes user; a cluster that refuses the review
+    // still gets a truthful actor.
+    let actor = live::identity::whoami(&session.client)
+        .await
+        .unwrap_or_else(|| format!("unknown user (context {})", session.context));
     let (cmd_tx, cmd_rx) = tokio::sync::mpsc::channel(16);
     let (upd_tx, upd_rx) = tokio::sync::mpsc::channel(16);
     let ctx = OpContext {
         alfred_namespace: args.alfred_namespace.clone(),
-        actor: "ome-top".into(),
+        actor: actor.clone(),
         read_only: read_only.then(|| "read-only mode (--readonly)".to_string()),
         now: clock(),
     };
     let _worker = spawn_ops_worker(session.client.clone(), ctx, clock, cmd_rx, upd_tx);
     let key = ClusterKey::live(&session.server, &session.context);
-    let opts = with_history(opts, key, retention, clock, Some(session.feed.clone()));
+    let opts = with_history(
+        opts,
+        key,
+        &actor,
+        retention,
+        clock,
+        Some(session.feed.clone()),
+    );
     let source = DataSource::Channels {
         feed: session.feed.clone(),
         commands: cmd_tx,

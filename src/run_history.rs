@@ -22,6 +22,8 @@ use crate::protocol::{Feed, Op, OpOutcome};
 pub struct HistoryHook {
     store: HistoryStore,
     cluster: ClusterKey,
+    /// Who acts: the Kubernetes user from SelfSubjectReview (`demo` in the demo).
+    actor: String,
     /// Why the store was moved aside or what went wrong while opening it, for the notice bar.
     pub notices: Vec<String>,
 }
@@ -50,6 +52,7 @@ impl HistoryHook {
         Some(HistoryHook {
             store: opened.store,
             cluster,
+            actor: UNKNOWN_ACTOR.to_string(),
             notices: opened.notices,
         })
     }
@@ -59,8 +62,15 @@ impl HistoryHook {
         HistoryHook {
             store,
             cluster,
+            actor: UNKNOWN_ACTOR.to_string(),
             notices: Vec::new(),
         }
+    }
+
+    /// The same hook recording `actor` as who did each action.
+    pub fn with_actor(mut self, actor: String) -> HistoryHook {
+        self.actor = actor;
+        self
     }
 
     /// The moves dismissed earlier, as the app's `(identity key, fingerprint)` pairs: restored
@@ -97,7 +107,7 @@ impl HistoryHook {
             Effect::RecordAudit { op, outcome, at } => {
                 let _ = self
                     .store
-                    .record_audit(&self.cluster, &audit_entry(op, outcome, *at));
+                    .record_audit(&self.cluster, &audit_entry(&self.actor, op, outcome, *at));
             }
             Effect::RecordDismissal {
                 key,
@@ -112,7 +122,7 @@ impl HistoryHook {
                         key: recommendation_key(key),
                         content_hash: format!("{key}{SEP}{fingerprint}"),
                         reason: reason.clone(),
-                        actor: "ome-top".into(),
+                        actor: self.actor.clone(),
                         at: *at,
                     },
                 );
@@ -121,6 +131,10 @@ impl HistoryHook {
         }
     }
 }
+
+/// The actor recorded before (or without) an identity: never shown for a live action, whose
+/// caller sets the reviewed user name.
+const UNKNOWN_ACTOR: &str = "unknown";
 
 /// Separates the app's identity key from its fingerprint in the stored content hash.
 const SEP: char = '#';
@@ -224,7 +238,7 @@ fn rv_before(op: &Op) -> String {
     }
 }
 
-fn audit_entry(op: &Op, outcome: &OpOutcome, at: Time) -> AuditEntry {
+fn audit_entry(actor: &str, op: &Op, outcome: &OpOutcome, at: Time) -> AuditEntry {
     let (result, message, rv_after) = match outcome {
         OpOutcome::Done {
             message,
@@ -236,7 +250,7 @@ fn audit_entry(op: &Op, outcome: &OpOutcome, at: Time) -> AuditEntry {
     };
     AuditEntry {
         at,
-        actor: "ome-top".into(),
+        actor: actor.to_string(),
         action: op_action(op).into(),
         object: object_ref(op),
         rv_before: Some(rv_before(op)),

@@ -74,5 +74,14 @@ async fn cordon_a_node_from_the_tui_on_a_live_cluster() {
         text.contains(tc.server_url()),
         "history not keyed by the API server: {text}"
     );
+    // The actor is the Kubernetes user the API server authenticated (SelfSubjectReview).
+    let audit_row = text
+        .lines()
+        .find(|l| l.contains("cordon-node"))
+        .unwrap_or_default();
+    assert!(
+        audit_row.split_whitespace().any(|w| w == "admin"),
+        "the audit row does not name the user: {audit_row}"
+    );
     t.keys("q");
 }
