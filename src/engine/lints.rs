@@ -5,15 +5,14 @@
 //! holding otherwise empty nodes (the descheduler's `HighNodeUtilization` view).
 //!
 //! Owns: `Lint`, `LintRule`, `placement_lints`. Pod rules are in `lints_pods`, pool and node
-//! rules in `lints_nodes`. Pure; must not import anything outside `std` and `engine`.
+//! rules in `lints_nodes` and `lints_small_pods`. Pure; must not import anything outside `std` and `engine`.
 
 use crate::engine::gang::PlacementOptions;
-use crate::engine::lints_nodes::{
-    mixed_schedulers, reservation_cordons, small_pods_on_empty_nodes,
-};
+use crate::engine::index::SnapshotIndex;
+use crate::engine::lints_nodes::{mixed_schedulers, reservation_cordons};
 use crate::engine::lints_pods::{disproportional_requests, pod_rules};
+use crate::engine::lints_small_pods::small_pods_on_empty_nodes;
 use crate::engine::model::{ClusterSnapshot, Pod};
-use crate::engine::node_index::NodeIndex;
 use crate::engine::nodes::NodeState;
 use rustc_hash::FxHashMap as FastMap;
 
@@ -60,33 +59,36 @@ pub struct Lint {
     pub message: String,
 }
 
-/// Every placement lint of the snapshot, sorted by (rule, object, message). `states` are the
-/// analysis's node states (aligned with `snap.nodes`).
-/// `index` is [`node_index`](crate::engine::gang::node_index) of the snapshot.
+/// Every placement lint of the snapshot, sorted by (rule, object, message). `index` is the
+/// analysis's [`SnapshotIndex`] of the snapshot; `states` are its node states (aligned with
+/// `snap.nodes`).
 pub fn placement_lints(
     snap: &ClusterSnapshot,
-    index: &NodeIndex<'_>,
+    index: &SnapshotIndex,
     states: &[NodeState],
     opts: &PlacementOptions,
 ) -> Vec<Lint> {
     let pools = Pools::new(states);
-    let bound: Vec<BoundGpuPod<'_>> = snap
-        .pods
+    // `live` holds every non-terminal GPU pod, in pod order.
+    let bound: Vec<BoundGpuPod<'_>> = index
+        .live
         .iter()
-        .filter(|p| p.gpus > 0 && !p.phase.is_terminal())
-        .filter_map(|p| Some((p, index.get(p.node.as_ref()?)?)))
+        .filter(|&&p| snap.pods[p].gpus > 0)
+        .filter_map(|&p| Some((&snap.pods[p], index.node_of(p)?)))
         .collect();
-    let mut out = pod_rules(snap);
+    let mut out = pod_rules(snap, index);
     out.extend(reservation_cordons(snap, states));
     out.extend(mixed_schedulers(&pools, &bound));
     out.extend(disproportional_requests(snap, &pools, &bound));
+    out.sort_unstable();
+    // Already in (object, message) order, and the last rule: appended unsorted.
     out.extend(small_pods_on_empty_nodes(
         snap,
-        states,
+        index,
+        (states, &pools),
         &bound,
         opts.repack_threshold_percent,
     ));
-    out.sort();
     out
 }
 
