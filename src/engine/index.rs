@@ -58,7 +58,7 @@ impl SnapshotIndex {
     /// Builds every index of `snap` (one pass over the pods).
     pub fn new(snap: &ClusterSnapshot) -> Self {
         let (node_order, node_rank) = rank_nodes(snap);
-        let lists = resolve_pods(snap);
+        let lists = resolve_pods(snap, &node_rank);
         let modes = snap
             .isvcs
             .iter()
@@ -127,9 +127,9 @@ fn rank_nodes(snap: &ClusterSnapshot) -> (Vec<usize>, Vec<u32>) {
 }
 
 /// Each pod's node index and the pod lists. A duplicated node name resolves to its last node,
-/// as a name → index map would.
-fn resolve_pods(snap: &ClusterSnapshot) -> PodLists {
-    let nodes = NodeIndex::new(snap);
+/// as a name → index map would (`ranks`: the node name ranks).
+fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
+    let nodes = NodeIndex::with_ranks(snap, ranks);
     let mut lists = PodLists {
         pod_node: Vec::with_capacity(snap.pods.len()),
         live: Vec::new(),

@@ -95,6 +95,9 @@ pub fn placement_lints(
 /// A non-terminal GPU pod and the index of the known node it is bound to.
 pub type BoundGpuPod<'a> = (&'a Pod, usize);
 
+/// Pools found by a scan of the first names before the map is asked.
+const FEW_POOLS: usize = 8;
+
 /// Pool names as small integers, so per-pod work indexes arrays instead of hashing names.
 #[derive(Debug)]
 pub struct Pools<'a> {
@@ -108,15 +111,25 @@ impl<'a> Pools<'a> {
     /// Numbers the pools of `states` in order of first appearance.
     pub fn new(states: &'a [NodeState]) -> Self {
         let mut ids: FastMap<&str, usize> = FastMap::default();
-        let mut names = Vec::new();
+        let mut names: Vec<&str> = Vec::new();
+        let mut last: Option<(&str, usize)> = None;
         let of_node = states
             .iter()
             .map(|s| {
                 let name = s.pool.as_deref()?;
-                Some(*ids.entry(name).or_insert_with(|| {
-                    names.push(name);
-                    names.len() - 1
-                }))
+                // Fleets have a few pools: a repeat or a short scan avoids hashing the name.
+                let id = match last {
+                    Some((l, id)) if l == name => id,
+                    _ => match names.iter().take(FEW_POOLS).position(|n| *n == name) {
+                        Some(id) => id,
+                        None => *ids.entry(name).or_insert_with(|| {
+                            names.push(name);
+                            names.len() - 1
+                        }),
+                    },
+                };
+                last = Some((name, id));
+                Some(id)
             })
             .collect();
         Pools { names, of_node }

@@ -53,7 +53,9 @@ pub fn mixed_schedulers(pools: &Pools<'_>, bound: &[BoundGpuPod<'_>]) -> Vec<Lin
             continue;
         };
         let scheduler = effective_scheduler(pod);
-        match counts[pool].iter_mut().find(|(s, _)| *s == scheduler) {
+        // Scheduler names are shared strings: equal addresses skip the byte compare.
+        let same = |s: &str| std::ptr::eq(s, scheduler) || s == scheduler;
+        match counts[pool].iter_mut().find(|(s, _)| same(s)) {
             Some((_, n)) => *n += 1,
             None => counts[pool].push((scheduler, 1)),
         }

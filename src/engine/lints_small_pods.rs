@@ -287,9 +287,7 @@ fn push_num(m: &mut String, mut n: u64) {
             break;
         }
     }
-    for &d in &digits[at..] {
-        m.push(char::from(d));
-    }
+    m.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 #[cfg(test)]

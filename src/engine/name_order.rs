@@ -2,10 +2,10 @@
 //! sort by name gives), computed with integer keys instead of string comparisons.
 //!
 //! Node names share long prefixes (`gpu-h100-00042`), so a comparison sort on strings spends
-//! its time in `memcmp`. Here a run of names is split eight bytes at a time past the run's
-//! common prefix (a most-significant-digit radix split, each level one sort of
-//! `(u64 key, index)` pairs): one integer compare per comparison, and a level that is already
-//! in order (API servers list nodes by name) costs one linear check.
+//! its time in `memcmp`. Here names are split eight bytes at a time (a most-significant-digit
+//! radix split, each level one pass over `(u64 key, index)` pairs): a level that is already in
+//! order (API servers list nodes by name) costs one linear check, a level with a few distinct
+//! keys (pool prefixes) a counting sort, and any other level one sort of integer pairs.
 //!
 //! Owns: `name_order`. Pure; must not import anything outside `std`.
 
@@ -20,53 +20,37 @@ pub fn name_order(names: &[&str]) -> Vec<usize> {
 }
 
 /// The eight bytes of `name` from `at`, big-endian, padded with zeros past its end. For two
-/// names equal before `at`, a smaller key means a smaller name; equal keys decide nothing.
+/// names equal before `at`, a smaller key means a smaller name; equal keys decide nothing
+/// unless both names reach `at + 8`.
 fn key_at(name: &str, at: usize) -> u64 {
-    let bytes = name.as_bytes().get(at..).unwrap_or(&[]);
+    let bytes = name.as_bytes();
+    if let Some(chunk) = bytes.get(at..at + 8) {
+        let mut buf = [0u8; 8];
+        buf.copy_from_slice(chunk);
+        return u64::from_be_bytes(buf);
+    }
+    let rest = bytes.get(at..).unwrap_or(&[]);
     let mut buf = [0u8; 8];
-    let n = bytes.len().min(8);
-    buf[..n].copy_from_slice(&bytes[..n]);
+    buf[..rest.len()].copy_from_slice(rest);
     u64::from_be_bytes(buf)
 }
 
-/// Sorts `run` (indices of names that all agree on their first `from` bytes).
-fn sort_run(names: &[&str], run: &mut [u32], from: usize) {
-    if run.len() < 2 {
-        return;
-    }
+fn by_string(names: &[&str], run: &mut [u32]) {
+    run.sort_unstable_by(|a, b| names[*a as usize].cmp(names[*b as usize]).then(a.cmp(b)));
+}
+
+/// Sorts `run` (ascending indices of names that all agree on their first `at` bytes).
+fn sort_run(names: &[&str], run: &mut [u32], at: usize) {
     if run.len() <= SHORT_RUN {
-        run.sort_unstable_by(|a, b| names[*a as usize].cmp(names[*b as usize]).then(a.cmp(b)));
-        return;
-    }
-    let first = names[run[0] as usize].as_bytes();
-    let mut lcp = first.len();
-    let mut same = true;
-    for &i in &run[1..] {
-        let b = names[i as usize].as_bytes();
-        let shared = first[from.min(lcp)..lcp]
-            .iter()
-            .zip(b.get(from..).unwrap_or(&[]))
-            .take_while(|(x, y)| x == y)
-            .count();
-        lcp = from + shared;
-        same &= b.len() == first.len();
-    }
-    if same && lcp == first.len() {
-        // Every name is the same: index order.
-        run.sort_unstable();
+        by_string(names, run);
         return;
     }
     let mut keyed: Vec<(u64, u32)> = run
         .iter()
-        .map(|&i| (key_at(names[i as usize], lcp), i))
+        .map(|&i| (key_at(names[i as usize], at), i))
         .collect();
-    if !keyed.is_sorted() {
+    if !keyed.is_sorted() && !bucket_sort(&mut keyed) {
         keyed.sort_unstable();
-    }
-    if keyed.first().map(|k| k.0) == keyed.last().map(|k| k.0) {
-        // Only NUL bytes against a name's end can tie every key: compare the strings.
-        run.sort_unstable_by(|a, b| names[*a as usize].cmp(names[*b as usize]).then(a.cmp(b)));
-        return;
     }
     for (slot, (_, i)) in run.iter_mut().zip(&keyed) {
         *slot = *i;
@@ -75,9 +59,62 @@ fn sort_run(names: &[&str], run: &mut [u32], from: usize) {
     while start < keyed.len() {
         let key = keyed[start].0;
         let end = start + keyed[start..].iter().take_while(|k| k.0 == key).count();
-        sort_run(names, &mut run[start..end], lcp);
+        let group = &mut run[start..end];
+        if group.len() > 1 {
+            if group.iter().all(|&i| names[i as usize].len() >= at + 8) {
+                // The group shares eight more bytes: split on the next eight.
+                sort_run(names, group, at + 8);
+            } else {
+                by_string(names, group);
+            }
+        }
         start = end;
     }
+}
+
+/// Keys with at most this many distinct values are placed by counting instead of sorting.
+const FEW_KEYS: usize = 32;
+
+/// Stable counting sort of `keyed` (in index order within equal keys) when it holds at most
+/// `FEW_KEYS` distinct keys (node names of a few pools); `false`, untouched, otherwise.
+fn bucket_sort(keyed: &mut [(u64, u32)]) -> bool {
+    let mut distinct: Vec<u64> = Vec::new();
+    let mut slot_of: Vec<u8> = Vec::with_capacity(keyed.len());
+    let mut last = 0usize;
+    for (k, _) in keyed.iter() {
+        if distinct.get(last) != Some(k) {
+            match distinct.iter().position(|d| d == k) {
+                Some(p) => last = p,
+                None if distinct.len() < FEW_KEYS => {
+                    last = distinct.len();
+                    distinct.push(*k);
+                }
+                None => return false,
+            }
+        }
+        slot_of.push(last as u8);
+    }
+    // Start of each distinct key's bucket, in key order.
+    let mut by_key: Vec<usize> = (0..distinct.len()).collect();
+    by_key.sort_unstable_by_key(|&d| distinct[d]);
+    let mut counts = vec![0usize; distinct.len()];
+    for &d in &slot_of {
+        counts[usize::from(d)] += 1;
+    }
+    let mut starts = vec![0usize; distinct.len()];
+    let mut next = 0;
+    for &d in &by_key {
+        starts[d] = next;
+        next += counts[d];
+    }
+    let mut out = vec![(0u64, 0u32); keyed.len()];
+    for (item, &d) in keyed.iter().zip(&slot_of) {
+        let at = &mut starts[usize::from(d)];
+        out[*at] = *item;
+        *at += 1;
+    }
+    keyed.copy_from_slice(&out);
+    true
 }
 
 #[cfg(test)]
