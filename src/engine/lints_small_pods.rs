@@ -287,7 +287,9 @@ fn push_num(m: &mut String, mut n: u64) {
             break;
         }
     }
-    m.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    for &d in &digits[at..] {
+        m.push(char::from(d));
+    }
 }
 
 #[cfg(test)]
