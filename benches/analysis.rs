@@ -7,7 +7,8 @@ use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
-use ome_top::engine::gang::{compute_gangs, node_index};
+use ome_top::engine::gang::compute_gangs;
+use ome_top::engine::index::SnapshotIndex;
 use ome_top::engine::lints::placement_lints;
 use ome_top::sim::fleet::{generate_fleet, FleetSpec};
 use ome_top::sim::gang_heavy::make_gang_heavy;
@@ -36,7 +37,7 @@ fn full_analysis(c: &mut Criterion) {
     let mut heavy = snap.clone();
     make_gang_heavy(&mut heavy);
     let states = analyze(&heavy, &opts).nodes;
-    let index = node_index(&heavy);
+    let index = SnapshotIndex::new(&heavy);
     group.bench_function("gangs_gang_heavy", |b| {
         b.iter(|| compute_gangs(&heavy, &index, &opts.placement))
     });

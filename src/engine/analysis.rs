@@ -7,7 +7,7 @@
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 use crate::engine::alfred_pass::{decision_pass, JournalView};
 use crate::engine::eligibility::{baseline, defrag_eligibility, EligibilityRules};
-use crate::engine::gang::{compute_gangs, node_index, GangReport, PlacementOptions};
+use crate::engine::gang::{compute_gangs, GangReport, PlacementOptions};
 use crate::engine::index::SnapshotIndex;
 use crate::engine::journal_clearing::ClearingVerdict;
 use crate::engine::journal_snapshot::stalled_verdicts;
@@ -154,10 +154,9 @@ pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
         .config_map(ns, ALFRED_RECOMMENDATIONS)
         .map(|c| parse_recommendations(&c.data));
     warnings.extend(published.iter().flat_map(|p| p.warnings.iter().cloned()));
-    let index = node_index(snap);
-    let gangs = compute_gangs(snap, &index, &opts.placement);
+    let gangs = compute_gangs(snap, &idx, &opts.placement);
     warnings.extend(gangs.warnings.iter().cloned());
-    let lints = placement_lints(snap, &index, &states, &opts.placement);
+    let lints = placement_lints(snap, &idx, &states, &opts.placement);
     Analysis {
         now: opts.now,
         config,

@@ -20,8 +20,8 @@ use crate::engine::gang_predict::{
 use crate::engine::gang_reasons::EventIndex;
 use crate::engine::gang_reasons::{effective_scheduler, PendingReason, ReasonSource};
 use crate::engine::gang_state::{reconstruct, GangInputs};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, PodGroup, Time};
-use crate::engine::node_index::NodeIndex;
 use crate::engine::scheduler_config::{load_scheduler_config, SchedulerConfig};
 use rustc_hash::FxHashMap as FastMap;
 
@@ -182,16 +182,11 @@ pub struct GangReport {
     pub warnings: Vec<String>,
 }
 
-/// Node name → index into `snap.nodes`.
-pub fn node_index(snap: &ClusterSnapshot) -> NodeIndex<'_> {
-    NodeIndex::new(snap)
-}
-
 /// Reconstructs every gang of the snapshot (gangpack.md §7.2) and predicts pins (§7.3).
-/// `index` is [`node_index`] of the snapshot.
+/// `index` is the analysis's [`SnapshotIndex`] of the snapshot.
 pub fn compute_gangs(
     snap: &ClusterSnapshot,
-    index: &NodeIndex<'_>,
+    index: &SnapshotIndex,
     opts: &PlacementOptions,
 ) -> GangReport {
     let (config, mut warnings) = load_scheduler_config(snap, &opts.scheduler_namespace);
@@ -208,7 +203,7 @@ pub fn compute_gangs(
         events: &events,
         pod_groups: &pod_groups,
     };
-    let (groups, standalone) = scan_pods(snap, &config.scheduler_name);
+    let (groups, standalone) = scan_pods(snap, index, &config.scheduler_name);
     let mut gangs: Vec<Gang> = groups
         .into_iter()
         .map(|((ns, name), members)| reconstruct(&inputs, ns, name, members, &mut warnings))
@@ -229,25 +224,33 @@ pub fn compute_gangs(
 /// sorted by key.
 type Groups = Vec<((Name, Name), Vec<usize>)>;
 
-/// One pass over pods: live pods (not Succeeded/Failed) with a pod-group label by
+/// From the index's pod lists: live pods (not Succeeded/Failed) with a pod-group label by
 /// `(namespace, label)`, each list sorted by pod name; and the unplaced standalone pods of
 /// the OME scheduler (reservation evidence).
-fn scan_pods(snap: &ClusterSnapshot, scheduler: &str) -> (Groups, Vec<usize>) {
+fn scan_pods(
+    snap: &ClusterSnapshot,
+    index: &SnapshotIndex,
+    scheduler: &str,
+) -> (Groups, Vec<usize>) {
     let mut groups: FastMap<(&str, &str), Vec<usize>> = FastMap::default();
-    let mut standalone = Vec::new();
-    for (i, pod) in snap.pods.iter().enumerate() {
-        match pod.ome.pod_group.as_deref() {
-            Some(group) if !pod.phase.is_terminal() => groups
+    for &i in &index.grouped {
+        let pod = &snap.pods[i];
+        if let Some(group) = pod.ome.pod_group.as_deref() {
+            groups
                 .entry((pod.namespace.as_ref(), group))
                 .or_default()
-                .push(i),
-            Some(_) => {}
-            None if pod.node.is_none() && effective_scheduler(pod) == scheduler => {
-                standalone.push(i);
-            }
-            None => {}
+                .push(i);
         }
     }
+    let standalone = index
+        .unbound
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let pod = &snap.pods[i];
+            pod.ome.pod_group.is_none() && effective_scheduler(pod) == scheduler
+        })
+        .collect();
     let mut out: Groups = groups
         .into_values()
         .map(|mut members| {

@@ -86,8 +86,25 @@ pub fn domain_capacity(
         .map(|i| node_room(ctx, nodes[i], t, &fits, i, per_node, model))
         .collect();
     let t0_can_start = (0..nodes.len()).any(|i| fits[0][i] && room[i] > 0);
-    let supply: Vec<u32> = t.classes.iter().map(|(_, n)| *n).collect();
-    if t0_can_start && max_flow(&fits, &supply, &room, need) >= need {
+    if !t0_can_start {
+        return 0;
+    }
+    let placeable = match &t.classes[..] {
+        // One class: every fitting node's room is reachable, so the flow is a sum.
+        [(_, supply)] => {
+            let reachable: u32 = room
+                .iter()
+                .zip(&fits[0])
+                .filter(|(_, f)| **f)
+                .fold(0u32, |sum, (r, _)| sum.saturating_add(*r));
+            reachable.min(*supply)
+        }
+        classes => {
+            let supply: Vec<u32> = classes.iter().map(|(_, n)| *n).collect();
+            max_flow(&fits, &supply, &room, need)
+        }
+    };
+    if placeable >= need {
         room.iter().sum()
     } else {
         0
@@ -104,23 +121,26 @@ fn node_room(
     per_node: u32,
     model: CapacityModel,
 ) -> u32 {
-    let fitting: Vec<&Pod> = t
+    let mut fitting = t
         .classes
         .iter()
         .zip(fits)
         .filter(|(_, f)| f[i])
         .map(|((p, _), _)| *p)
-        .collect();
-    if fitting.is_empty() {
+        .peekable();
+    if fitting.peek().is_none() {
         return 0;
     }
     if model == CapacityModel::WholeNode {
         return 1;
     }
+    let (mut cpu, mut mem, mut gpus) = (0u64, 0u64, 0u64);
+    for p in fitting {
+        cpu = cpu.max(p.cpu_milli);
+        mem = mem.max(p.memory);
+        gpus = gpus.max(u64::from(p.gpus));
+    }
     let free = &ctx.free[n];
-    let cpu = fitting.iter().map(|p| p.cpu_milli).max().unwrap_or(0);
-    let mem = fitting.iter().map(|p| p.memory).max().unwrap_or(0);
-    let gpus = fitting.iter().map(|p| u64::from(p.gpus)).max().unwrap_or(0);
     let mut copies = free.pods;
     for (have, want) in [
         (free.cpu_milli, cpu),

@@ -8,8 +8,8 @@
 //! overhead beyond what the converter adds. Pure; must not import anything outside `std` and
 //! `engine`.
 
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Node, Pod};
-use crate::engine::node_index::NodeIndex;
 use crate::engine::placement::{node_matches, tolerates, NodeTerm, Toleration};
 
 /// What is left on one node: allocatable minus the requests of its pods (never negative).
@@ -25,7 +25,7 @@ pub struct NodeFree {
     pub pods: u64,
 }
 
-/// The free resources of every node, indexed like `snap.nodes`, and a name → index map.
+/// The free resources of every node, indexed like `snap.nodes`.
 #[derive(Debug)]
 pub struct FitContext<'a> {
     /// The snapshot.
@@ -35,11 +35,15 @@ pub struct FitContext<'a> {
 }
 
 impl<'a> FitContext<'a> {
-    /// Sums the requests of every non-terminal pod bound to a known node. One pass over pods.
-    pub fn new(snap: &'a ClusterSnapshot, index: &NodeIndex<'_>) -> Self {
+    /// Sums the requests of every non-terminal pod bound to a known node. One pass over pods,
+    /// their nodes read from `index` (the snapshot's [`SnapshotIndex`]).
+    pub fn new(snap: &'a ClusterSnapshot, index: &SnapshotIndex) -> Self {
         let mut used = vec![(0u64, 0u64, 0u32, 0u64); snap.nodes.len()];
-        for pod in snap.pods.iter().filter(|p| !p.phase.is_terminal()) {
-            let Some(i) = pod.node.as_ref().and_then(|n| index.get(n)) else {
+        for (p, pod) in snap.pods.iter().enumerate() {
+            if pod.phase.is_terminal() {
+                continue;
+            }
+            let Some(i) = index.node_of(p) else {
                 continue;
             };
             let node = &snap.nodes[i];
@@ -122,13 +126,13 @@ mod tests {
         let mut terminating = testkit::pod("ns", "c", Some("n1"), 1);
         terminating.terminating = true;
         snap.pods.push(terminating);
-        let index = NodeIndex::new(&snap);
+        let index = SnapshotIndex::new(&snap);
         let ctx = FitContext::new(&snap, &index);
         assert_eq!(ctx.free[0].gpus, 4);
         assert!(ctx.fits(0, &testkit::pod("ns", "d", None, 4)));
         assert!(!ctx.fits(0, &testkit::pod("ns", "e", None, 5)));
         snap.nodes[0].unschedulable = true;
-        let index = NodeIndex::new(&snap);
+        let index = SnapshotIndex::new(&snap);
         let ctx = FitContext::new(&snap, &index);
         assert!(!ctx.fits(0, &testkit::pod("ns", "d", None, 1)));
     }
@@ -142,7 +146,7 @@ mod tests {
             pods: vec![testkit::pod("ns", "a", Some("n1"), 0)],
             ..Default::default()
         };
-        let index = NodeIndex::new(&snap);
+        let index = SnapshotIndex::new(&snap);
         let ctx = FitContext::new(&snap, &index);
         assert!(!ctx.fits(0, &testkit::pod("ns", "b", None, 0)));
         let mut gaudi = testkit::pod("ns", "g", None, 1);

@@ -267,8 +267,8 @@ mod tests {
 
     #[test]
     fn landing_prefers_the_fuller_node_of_the_fuller_domain() {
+        use crate::engine::index::SnapshotIndex;
         use crate::engine::model::{ClusterSnapshot, Labels};
-        use crate::engine::node_index::NodeIndex;
         use crate::engine::scheduler_config::ResourceWeight;
         use crate::engine::testkit;
         use std::sync::Arc;
@@ -282,7 +282,7 @@ mod tests {
             pods: vec![testkit::pod("ns", "busy", Some("a1"), 4)],
             ..Default::default()
         };
-        let index = NodeIndex::new(&snap);
+        let index = SnapshotIndex::new(&snap);
         let ctx = FitContext::new(&snap, &index);
         let mut cfg = SchedulerConfig::default();
         cfg.gang_pack.topology_key = "rack".into();

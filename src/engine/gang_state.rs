@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use crate::engine::gang::{inferred, ns_key, Gang, GangState, PinSource, Reservation, UNLABELLED};
 use crate::engine::gang_classify::{Reason, ReasonCode};
 use crate::engine::gang_reasons::{effective_scheduler, pod_reason, roll_up, EventIndex};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Pod, PodGroup};
-use crate::engine::node_index::NodeIndex;
 use crate::engine::scheduler_config::SchedulerConfig;
 use rustc_hash::FxHashMap as FastMap;
 
@@ -22,8 +22,8 @@ pub struct GangInputs<'a> {
     pub snap: &'a ClusterSnapshot,
     /// The effective scheduler configuration.
     pub config: &'a SchedulerConfig,
-    /// Node name → index.
-    pub index: &'a NodeIndex<'a>,
+    /// The analysis's cross-references (pod → node, the pod lists).
+    pub index: &'a SnapshotIndex,
     /// FailedScheduling events by pod.
     pub events: &'a EventIndex<'a>,
     /// PodGroups by `(namespace, name)`.
@@ -173,23 +173,25 @@ fn blocked(
     })
 }
 
-/// The domain value of a placed pod under `key` (`<unlabelled>` when the node is missing or
-/// lacks the label).
-fn placed_domain<'a>(inputs: &GangInputs<'a>, pod: &Pod, key: &str) -> &'a str {
-    pod.node
-        .as_ref()
-        .and_then(|n| inputs.index.get(n))
+/// The domain value of placed pod `pod` (snapshot index) under `key` (`<unlabelled>` when the
+/// node is missing or lacks the label).
+fn placed_domain<'a>(inputs: &GangInputs<'a>, pod: usize, key: &str) -> &'a str {
+    inputs
+        .index
+        .node_of(pod)
         .and_then(|i| inputs.snap.nodes[i].labels.get(key))
         .filter(|v| !v.is_empty())
         .unwrap_or(UNLABELLED)
 }
 
-/// §7.2 step 5 for a gang whose PodGroup facts allow a pin.
+/// §7.2 step 5 for a gang whose PodGroup facts allow a pin (`pods` aligned with
+/// `gang.members`).
 fn placement_state(inputs: &GangInputs<'_>, gang: &mut Gang, pods: &[&Pod], key: &str) {
     let domains: BTreeSet<&str> = pods
         .iter()
-        .filter(|p| p.node.is_some())
-        .map(|p| placed_domain(inputs, p, key))
+        .zip(&gang.members)
+        .filter(|(p, _)| p.node.is_some())
+        .map(|(_, &i)| placed_domain(inputs, i, key))
         .collect();
     let min = gang.min_member.unwrap_or(1);
     if domains.len() >= 2 || domains.contains(UNLABELLED) {

@@ -1,16 +1,17 @@
 //! Cross-references of one snapshot, resolved once per analysis instead of once per stage:
-//! each pod's node index, the pods any engine reads (live OME/GPU pods), node name ranks,
-//! and every InferenceService's component modes.
+//! each pod's node index, the pods any engine reads (live OME/GPU pods, gang members, unbound
+//! pods, OME-managed pods outside `live`), node name ranks, and every InferenceService's
+//! component modes.
 //!
-//! Owns: `SnapshotIndex`. A pod is scanned once here; later stages walk the short `live` list
-//! and small integers instead of re-hashing names over 100,000 pods. Pure; must not import
-//! anything outside `std` and `engine`.
+//! Owns: `SnapshotIndex`. A pod is scanned once here; later stages (workloads, pools, gangs,
+//! lints) walk the short lists and small integers instead of re-hashing names over 100,000
+//! pods. Pure; must not import anything outside `std` and `engine`.
 
 use std::cmp::Ordering;
 
-use rustc_hash::FxHashMap as HashMap;
-
 use crate::engine::model::{ClusterSnapshot, Pod, COMPONENTS};
+use crate::engine::name_order::name_order;
+use crate::engine::node_index::NodeIndex;
 use crate::engine::workloads::{component_mode, DeploymentMode};
 
 /// `pod_node` value of a pod that is unbound or names no node.
@@ -30,6 +31,22 @@ pub struct SnapshotIndex {
     pub node_order: Vec<usize>,
     /// Deployment mode of each component of each ISVC (`COMPONENTS` order).
     pub modes: Vec<[Option<DeploymentMode>; 3]>,
+    /// Non-terminal pods with a pod-group label (gang members), ascending.
+    pub grouped: Vec<usize>,
+    /// Pods without `spec.nodeName` (any phase), ascending.
+    pub unbound: Vec<usize>,
+    /// Non-terminal pods outside `live` that carry OME's `managed-by` label, ascending: with
+    /// `live` they hold every pod a placement lint can call a model pod.
+    pub managed_only: Vec<usize>,
+}
+
+/// The per-pod lists of one pass over the pods.
+struct PodLists {
+    pod_node: Vec<u32>,
+    live: Vec<usize>,
+    grouped: Vec<usize>,
+    unbound: Vec<usize>,
+    managed_only: Vec<usize>,
 }
 
 /// Whether an engine reads this pod: non-terminal, and with GPUs, an ISVC label or a controller.
@@ -41,18 +58,21 @@ impl SnapshotIndex {
     /// Builds every index of `snap` (one pass over the pods).
     pub fn new(snap: &ClusterSnapshot) -> Self {
         let (node_order, node_rank) = rank_nodes(snap);
-        let (pod_node, live) = resolve_pods(snap);
+        let lists = resolve_pods(snap, &node_rank);
         let modes = snap
             .isvcs
             .iter()
             .map(|w| std::array::from_fn(|c| component_mode(w, c)))
             .collect();
         SnapshotIndex {
-            pod_node,
-            live,
+            pod_node: lists.pod_node,
+            live: lists.live,
             node_rank,
             node_order,
             modes,
+            grouped: lists.grouped,
+            unbound: lists.unbound,
+            managed_only: lists.managed_only,
         }
     }
 
@@ -93,13 +113,12 @@ impl SnapshotIndex {
 /// Node indices in name order and each node's name rank.
 fn rank_nodes(snap: &ClusterSnapshot) -> (Vec<usize>, Vec<u32>) {
     let nodes = &snap.nodes;
-    let mut order: Vec<usize> = (0..nodes.len()).collect();
-    // Unstable sort with the index as last key = the stable sort by name.
-    order.sort_unstable_by(|a, b| nodes[*a].name.cmp(&nodes[*b].name).then(a.cmp(b)));
+    let names: Vec<&str> = nodes.iter().map(|n| n.name.as_ref()).collect();
+    let order = name_order(&names);
     let mut rank = vec![0u32; nodes.len()];
     let mut r = 0u32;
     for (k, n) in order.iter().enumerate() {
-        if k > 0 && nodes[order[k - 1]].name != nodes[*n].name {
+        if k > 0 && names[order[k - 1]] != names[*n] {
             r += 1;
         }
         rank[*n] = r;
@@ -107,37 +126,39 @@ fn rank_nodes(snap: &ClusterSnapshot) -> (Vec<usize>, Vec<u32>) {
     (order, rank)
 }
 
-/// Each pod's node index and the live pods. Node names are looked up by `Arc` address first
-/// (pods normally share their node's interned name) and by text otherwise; either way a
-/// duplicated node name resolves to its last node, as a name → index map would.
-fn resolve_pods(snap: &ClusterSnapshot) -> (Vec<u32>, Vec<usize>) {
-    let mut by_name: HashMap<&str, u32> = HashMap::default();
-    by_name.reserve(snap.nodes.len());
-    for (i, n) in snap.nodes.iter().enumerate() {
-        by_name.insert(n.name.as_ref(), i as u32);
-    }
-    let mut by_addr: HashMap<usize, u32> = HashMap::default();
-    by_addr.reserve(snap.nodes.len());
-    for n in &snap.nodes {
-        if let Some(i) = by_name.get(n.name.as_ref()) {
-            by_addr.insert(n.name.as_ptr() as usize, *i);
-        }
-    }
-    let mut pod_node = Vec::with_capacity(snap.pods.len());
-    let mut live = Vec::new();
+/// Each pod's node index and the pod lists. A duplicated node name resolves to its last node,
+/// as a name → index map would (`ranks`: the node name ranks).
+fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
+    let nodes = NodeIndex::with_ranks(snap, ranks);
+    let mut lists = PodLists {
+        pod_node: Vec::with_capacity(snap.pods.len()),
+        live: Vec::new(),
+        grouped: Vec::new(),
+        unbound: Vec::new(),
+        managed_only: Vec::new(),
+    };
     for (p, pod) in snap.pods.iter().enumerate() {
-        let node = pod.node.as_deref().map_or(NO_NODE, |name| {
-            match by_addr.get(&(name.as_ptr() as usize)) {
-                Some(i) => *i,
-                None => by_name.get(name).copied().unwrap_or(NO_NODE),
+        let node = match &pod.node {
+            Some(name) => nodes.get(name).map_or(NO_NODE, |i| i as u32),
+            None => {
+                lists.unbound.push(p);
+                NO_NODE
             }
-        });
-        pod_node.push(node);
+        };
+        lists.pod_node.push(node);
+        if pod.phase.is_terminal() {
+            continue;
+        }
         if is_live(pod) {
-            live.push(p);
+            lists.live.push(p);
+        } else if pod.ome.managed_by.is_some() {
+            lists.managed_only.push(p);
+        }
+        if pod.ome.pod_group.is_some() {
+            lists.grouped.push(p);
         }
     }
-    (pod_node, live)
+    lists
 }
 
 /// Index of a component name in `COMPONENTS`.
@@ -188,6 +209,22 @@ mod tests {
     fn live_pods_skip_agents_and_finished_pods() {
         let idx = SnapshotIndex::new(&snap());
         assert_eq!(idx.live, vec![0, 1, 2, 5]);
+    }
+
+    #[test]
+    fn gang_members_unbound_and_managed_pods_are_listed() {
+        let mut s = snap();
+        s.pods[0].ome.pod_group = Some(Arc::from("g"));
+        s.pods[4].ome.pod_group = Some(Arc::from("g"));
+        s.pods[3].ome.managed_by = Some(Arc::from("OMENative"));
+        let mut finished = pod("ns", "gone", None, 0);
+        finished.phase = PodPhase::Failed;
+        finished.ome.managed_by = Some(Arc::from("OMENative"));
+        s.pods.push(finished);
+        let idx = SnapshotIndex::new(&s);
+        assert_eq!(idx.grouped, vec![0], "the Succeeded member is not listed");
+        assert_eq!(idx.unbound, vec![2, 6], "unbound pods of any phase");
+        assert_eq!(idx.managed_only, vec![3]);
     }
 
     #[test]

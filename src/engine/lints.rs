@@ -5,15 +5,14 @@
 //! holding otherwise empty nodes (the descheduler's `HighNodeUtilization` view).
 //!
 //! Owns: `Lint`, `LintRule`, `placement_lints`. Pod rules are in `lints_pods`, pool and node
-//! rules in `lints_nodes`. Pure; must not import anything outside `std` and `engine`.
+//! rules in `lints_nodes` and `lints_small_pods`. Pure; must not import anything outside `std` and `engine`.
 
 use crate::engine::gang::PlacementOptions;
-use crate::engine::lints_nodes::{
-    mixed_schedulers, reservation_cordons, small_pods_on_empty_nodes,
-};
+use crate::engine::index::SnapshotIndex;
+use crate::engine::lints_nodes::{mixed_schedulers, reservation_cordons};
 use crate::engine::lints_pods::{disproportional_requests, pod_rules};
+use crate::engine::lints_small_pods::small_pods_on_empty_nodes;
 use crate::engine::model::{ClusterSnapshot, Pod};
-use crate::engine::node_index::NodeIndex;
 use crate::engine::nodes::NodeState;
 use rustc_hash::FxHashMap as FastMap;
 
@@ -60,38 +59,44 @@ pub struct Lint {
     pub message: String,
 }
 
-/// Every placement lint of the snapshot, sorted by (rule, object, message). `states` are the
-/// analysis's node states (aligned with `snap.nodes`).
-/// `index` is [`node_index`](crate::engine::gang::node_index) of the snapshot.
+/// Every placement lint of the snapshot, sorted by (rule, object, message). `index` is the
+/// analysis's [`SnapshotIndex`] of the snapshot; `states` are its node states (aligned with
+/// `snap.nodes`).
 pub fn placement_lints(
     snap: &ClusterSnapshot,
-    index: &NodeIndex<'_>,
+    index: &SnapshotIndex,
     states: &[NodeState],
     opts: &PlacementOptions,
 ) -> Vec<Lint> {
     let pools = Pools::new(states);
-    let bound: Vec<BoundGpuPod<'_>> = snap
-        .pods
+    // `live` holds every non-terminal GPU pod, in pod order.
+    let bound: Vec<BoundGpuPod<'_>> = index
+        .live
         .iter()
-        .filter(|p| p.gpus > 0 && !p.phase.is_terminal())
-        .filter_map(|p| Some((p, index.get(p.node.as_ref()?)?)))
+        .filter(|&&p| snap.pods[p].gpus > 0)
+        .filter_map(|&p| Some((&snap.pods[p], index.node_of(p)?)))
         .collect();
-    let mut out = pod_rules(snap);
+    let mut out = pod_rules(snap, index);
     out.extend(reservation_cordons(snap, states));
     out.extend(mixed_schedulers(&pools, &bound));
     out.extend(disproportional_requests(snap, &pools, &bound));
+    out.sort_unstable();
+    // Already in (object, message) order, and the last rule: appended unsorted.
     out.extend(small_pods_on_empty_nodes(
         snap,
-        states,
+        index,
+        (states, &pools),
         &bound,
         opts.repack_threshold_percent,
     ));
-    out.sort();
     out
 }
 
 /// A non-terminal GPU pod and the index of the known node it is bound to.
 pub type BoundGpuPod<'a> = (&'a Pod, usize);
+
+/// Pools found by a scan of the first names before the map is asked.
+const FEW_POOLS: usize = 8;
 
 /// Pool names as small integers, so per-pod work indexes arrays instead of hashing names.
 #[derive(Debug)]
@@ -106,15 +111,25 @@ impl<'a> Pools<'a> {
     /// Numbers the pools of `states` in order of first appearance.
     pub fn new(states: &'a [NodeState]) -> Self {
         let mut ids: FastMap<&str, usize> = FastMap::default();
-        let mut names = Vec::new();
+        let mut names: Vec<&str> = Vec::new();
+        let mut last: Option<(&str, usize)> = None;
         let of_node = states
             .iter()
             .map(|s| {
                 let name = s.pool.as_deref()?;
-                Some(*ids.entry(name).or_insert_with(|| {
-                    names.push(name);
-                    names.len() - 1
-                }))
+                // Fleets have a few pools: a repeat or a short scan avoids hashing the name.
+                let id = match last {
+                    Some((l, id)) if l == name => id,
+                    _ => match names.iter().take(FEW_POOLS).position(|n| *n == name) {
+                        Some(id) => id,
+                        None => *ids.entry(name).or_insert_with(|| {
+                            names.push(name);
+                            names.len() - 1
+                        }),
+                    },
+                };
+                last = Some((name, id));
+                Some(id)
             })
             .collect();
         Pools { names, of_node }

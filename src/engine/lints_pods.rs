@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::engine::index::SnapshotIndex;
 use crate::engine::lints::{
     cores, gib, is_model_pod, owner_object, BoundGpuPod, Lint, LintRule, Pools,
 };
@@ -23,11 +24,14 @@ const PIN_FIX: &str = "Pins go stale when nodes fail, defeat autoscaling and sta
 Fix: remove the pin and let the scheduler place the pod; add capacity by raising the model's \
 autoscaler floor, and make the pod check at start for what a node may lack.";
 
-/// Host pins (one lint per pod) and required anti-affinity (one lint per owner).
-pub fn pod_rules(snap: &ClusterSnapshot) -> Vec<Lint> {
+/// Host pins (one lint per pod) and required anti-affinity (one lint per owner). Only the
+/// index's `live` and `managed_only` pods can be model pods (the rest are terminal, or have
+/// no GPUs, no OME label and no controller).
+pub fn pod_rules(snap: &ClusterSnapshot, index: &SnapshotIndex) -> Vec<Lint> {
     let mut out = Vec::new();
     let mut anti: BTreeMap<String, Vec<&Pod>> = BTreeMap::new();
-    for pod in snap.pods.iter().filter(|p| !p.phase.is_terminal()) {
+    let candidates = index.live.iter().chain(&index.managed_only);
+    for pod in candidates.map(|&p| &snap.pods[p]) {
         // Cheap fields first: most pods have no pin and no placement facts at all.
         let maybe_pinned = !pod.node_selector.is_empty()
             || pod.placement.is_some()
@@ -137,16 +141,17 @@ pub fn disproportional_requests(
     pools: &Pools<'_>,
     bound: &[BoundGpuPod<'_>],
 ) -> Vec<Lint> {
-    let shares = per_card_shares(snap, pools);
+    // The shares sort every node's figures: computed only when some pod requests CPU or memory.
+    let mut shares: Option<Vec<(Option<f64>, Option<f64>)>> = None;
     let mut worst: BTreeMap<(String, String), (f64, f64, u32, usize)> = BTreeMap::new();
     for &(pod, node) in bound {
         let Some(id) = pools.of_node[node] else {
             continue;
         };
-        let (cpu_share, mem_share) = shares[id];
         if pod.cpu_milli == 0 && pod.memory == 0 {
             continue;
         }
+        let (cpu_share, mem_share) = shares.get_or_insert_with(|| per_card_shares(snap, pools))[id];
         let cards = f64::from(pod.gpus);
         let cpu = pod.cpu_milli as f64 / cards;
         let mem = pod.memory as f64 / cards;
@@ -160,10 +165,11 @@ pub fn disproportional_requests(
             e.2 += 1;
         }
     }
+    let shares = shares.unwrap_or_default();
     worst
         .into_iter()
         .map(|((pool, object), (cpu, mem, count, p))| {
-            let (cpu_share, mem_share) = shares[p];
+            let (cpu_share, mem_share) = shares.get(p).copied().unwrap_or((None, None));
             Lint {
                 rule: LintRule::RequestsNotProportional,
                 object,

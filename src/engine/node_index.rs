@@ -1,53 +1,144 @@
-//! Node name → index into `snap.nodes`, looked up once per pod by the gang and lint engines.
-//! The converter interns names, so a pod's `spec.nodeName` is usually the very `Arc` of its
-//! node's name: the index first tries the pointer (one multiply to hash, no string compare),
-//! then the string. Two live `Arc`s at one address are the same allocation, so a pointer hit
-//! is always the right node.
+//! Node name → index into `snap.nodes`, looked up once per pod when the analysis builds its
+//! `SnapshotIndex`. The converter interns names, so a pod's `spec.nodeName` is usually the
+//! very `Arc` of its node's name: the index first tries the pointer in a small open-addressing
+//! table (a multiply, a shift and one or two loads), then the string. Two live `Arc`s at one
+//! address are the same allocation, so a pointer hit names the right text; a duplicated node
+//! name resolves to its last node either way, as a name → index map would.
 //!
 //! Owns: `NodeIndex`. Pure; must not import anything outside `std` and `engine`.
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
-use crate::engine::model::{ClusterSnapshot, Name};
+use crate::engine::model::{ClusterSnapshot, Name, Node};
 use rustc_hash::FxHashMap as FastMap;
+
+/// An empty slot of the address table (no allocation lives at address 0).
+const EMPTY: usize = 0;
 
 /// Node lookup by name (see the module doc).
 #[derive(Debug, Default)]
 pub struct NodeIndex<'a> {
-    by_ptr: FastMap<usize, usize>,
-    by_name: FastMap<&'a str, usize>,
+    /// `(name address, node index)`, open addressing with linear probing; a power of two long.
+    slots: Vec<(usize, u32)>,
+    /// `64 − log2(slots.len())`: the hash keeps the top bits of the product.
+    shift: u32,
+    nodes: &'a [Node],
+    /// Name → last node with it, built on the first lookup the addresses cannot answer.
+    by_name: OnceCell<FastMap<&'a str, u32>>,
 }
 
 fn address(name: &Name) -> usize {
     Arc::as_ptr(name).cast::<u8>() as usize
 }
 
+fn names_of(nodes: &[Node]) -> FastMap<&str, u32> {
+    let mut by_name: FastMap<&str, u32> =
+        FastMap::with_capacity_and_hasher(nodes.len(), Default::default());
+    for (i, node) in nodes.iter().enumerate() {
+        by_name.insert(node.name.as_ref(), i as u32);
+    }
+    by_name
+}
+
 impl<'a> NodeIndex<'a> {
     /// Indexes `snap.nodes` (a duplicate name keeps the last node, as a map would).
     pub fn new(snap: &'a ClusterSnapshot) -> Self {
-        let n = snap.nodes.len();
+        let by_name = names_of(&snap.nodes);
+        let last: Vec<u32> = snap
+            .nodes
+            .iter()
+            .map(|n| by_name.get(n.name.as_ref()).copied().unwrap_or(0))
+            .collect();
+        let index = Self::with_last(&snap.nodes, &last);
+        let _ = index.by_name.set(by_name);
+        index
+    }
+
+    /// Indexes `snap.nodes` given each node's name rank (equal names share a rank, as
+    /// `SnapshotIndex` ranks them): no name is hashed unless a lookup misses every address.
+    pub fn with_ranks(snap: &'a ClusterSnapshot, ranks: &[u32]) -> Self {
+        let mut last_of_rank = vec![0u32; snap.nodes.len()];
+        for (i, r) in ranks.iter().enumerate() {
+            if let Some(slot) = last_of_rank.get_mut(*r as usize) {
+                *slot = i as u32;
+            }
+        }
+        let last: Vec<u32> = (0..snap.nodes.len())
+            .map(|i| {
+                let r = ranks.get(i).copied().unwrap_or(u32::MAX) as usize;
+                last_of_rank.get(r).copied().unwrap_or(i as u32)
+            })
+            .collect();
+        Self::with_last(&snap.nodes, &last)
+    }
+
+    /// The address table, each node's address pointing at `last[i]`.
+    fn with_last(nodes: &'a [Node], last: &[u32]) -> Self {
+        // At most half full, so probes stay short.
+        let len = (2 * nodes.len()).next_power_of_two().max(16);
         let mut index = NodeIndex {
-            by_ptr: FastMap::with_capacity_and_hasher(n, Default::default()),
-            by_name: FastMap::with_capacity_and_hasher(n, Default::default()),
+            slots: vec![(EMPTY, 0); len],
+            shift: 64 - len.trailing_zeros(),
+            nodes,
+            by_name: OnceCell::new(),
         };
-        for (i, node) in snap.nodes.iter().enumerate() {
-            index.by_ptr.insert(address(&node.name), i);
-            index.by_name.insert(node.name.as_ref(), i);
+        for (node, &i) in nodes.iter().zip(last) {
+            index.insert(address(&node.name), i);
         }
         index
     }
 
+    #[inline]
+    fn slot_of(&self, addr: usize) -> usize {
+        ((addr as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    fn insert(&mut self, addr: usize, node: u32) {
+        let mask = self.slots.len() - 1;
+        let mut s = self.slot_of(addr);
+        loop {
+            match self.slots.get_mut(s) {
+                Some(slot) if slot.0 == EMPTY || slot.0 == addr => {
+                    *slot = (addr, node);
+                    return;
+                }
+                Some(_) => s = (s + 1) & mask,
+                None => return,
+            }
+        }
+    }
+
+    #[inline]
+    fn by_address(&self, addr: usize) -> Option<u32> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut s = self.slot_of(addr);
+        loop {
+            let (a, node) = *self.slots.get(s)?;
+            if a == addr {
+                return Some(node);
+            }
+            if a == EMPTY {
+                return None;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
     /// The index of the node named `name`.
+    #[inline]
     pub fn get(&self, name: &Name) -> Option<usize> {
-        self.by_ptr
-            .get(&address(name))
-            .or_else(|| self.by_name.get(name.as_ref()))
-            .copied()
+        match self.by_address(address(name)) {
+            Some(i) => Some(i as usize),
+            None => self.get_str(name),
+        }
     }
 
     /// The index of the node `name` (string lookup only).
+    #[cold]
     pub fn get_str(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).copied()
+        let by_name = self.by_name.get_or_init(|| names_of(self.nodes));
+        by_name.get(name).copied().map(|i| i as usize)
     }
 }
 
@@ -67,5 +158,36 @@ mod tests {
         assert_eq!(index.get(&Arc::from("a")), Some(0));
         assert_eq!(index.get(&Arc::from("c")), None);
         assert_eq!(index.get_str("b"), Some(1));
+    }
+
+    #[test]
+    fn many_nodes_and_duplicates_resolve_to_the_last_node() {
+        let mut nodes: Vec<_> = (0..300)
+            .map(|i| testkit::node(&format!("n{i}"), 8))
+            .collect();
+        nodes.push(testkit::node("n7", 4));
+        let snap = ClusterSnapshot {
+            nodes,
+            ..Default::default()
+        };
+        let index = NodeIndex::new(&snap);
+        for (i, n) in snap.nodes.iter().enumerate() {
+            let want = if n.name.as_ref() == "n7" { 300 } else { i };
+            assert_eq!(index.get(&n.name), Some(want), "{}", n.name);
+        }
+        assert_eq!(NodeIndex::default().get(&Arc::from("n1")), None);
+        let ranks: Vec<u32> = {
+            let mut names: Vec<&str> = snap.nodes.iter().map(|n| n.name.as_ref()).collect();
+            names.sort_unstable();
+            names.dedup();
+            let rank = |n: &str| names.binary_search(&n).unwrap() as u32;
+            snap.nodes.iter().map(|n| rank(&n.name)).collect()
+        };
+        let ranked = NodeIndex::with_ranks(&snap, &ranks);
+        for n in &snap.nodes {
+            assert_eq!(ranked.get(&n.name), index.get(&n.name));
+            assert_eq!(ranked.get(&Arc::from(n.name.as_ref())), index.get(&n.name));
+        }
+        assert_eq!(ranked.get_str("nope"), None);
     }
 }
