@@ -13,7 +13,7 @@ use crate::engine::journal_blocking::{blocking_state, journal_unavailable_messag
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::moves::MoveRow;
 use crate::engine::planning::PlanContext;
-use crate::engine::row_order::{identity_keys, permute};
+use crate::engine::row_order::{descending_score_key, identity_keys, permute, ranked_order};
 
 /// The dispatch journal as read from `alfred-dispatch-state`.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,20 +101,33 @@ pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRo
         arbitrate_in(ctx, &state, &mut rows, &pass_order);
     }
     let keys = identity_keys(&rows, known);
-    // Class, executable, score, footprint and identity as one compact key per row.
-    let sort_keys: Vec<(u8, bool, f64, u32)> = rows
-        .iter()
-        .map(|r| (r.class(), r.outcome != "advisory", r.score, r.footprint))
-        .collect();
-    // A stable sort of the pass order: ties keep the ranked order of each policy.
-    pass_order.sort_by(|a, b| {
-        let (x, y) = (&sort_keys[*a], &sort_keys[*b]);
-        y.0.cmp(&x.0)
-            .then_with(|| y.1.cmp(&x.1))
-            .then_with(|| y.2.total_cmp(&x.2))
-            .then_with(|| x.3.cmp(&y.3))
-            .then_with(|| keys[*a].cmp(&keys[*b]))
-            .then_with(|| rows[*a].policy.cmp(rows[*b].policy))
-    });
-    permute(rows, &pass_order)
+    // Class desc, executable first, score desc, footprint, identity, then policy text — one
+    // packed integer key per row; ties keep the pass order (each policy's ranked order).
+    let policy_ranks = policy_ranks(&rows);
+    let ranked = ranked_order(pass_order.iter().map(|i| {
+        let r = &rows[*i];
+        (
+            u8::MAX - r.class(),
+            r.outcome == "advisory",
+            descending_score_key(r.score),
+            r.footprint,
+            keys[*i],
+            policy_ranks[*i],
+        )
+    }));
+    let order: Vec<usize> = ranked.iter().map(|k| pass_order[*k]).collect();
+    permute(rows, &order)
+}
+
+/// The rank of each row's policy text among the policies of `rows` (text order).
+fn policy_ranks(rows: &[MoveRow]) -> Vec<u32> {
+    let mut policies: Vec<&str> = Vec::new();
+    for r in rows {
+        if !policies.contains(&r.policy) {
+            policies.push(r.policy);
+        }
+    }
+    policies.sort_unstable();
+    let rank = |p: &str| policies.iter().position(|q| *q == p).unwrap_or(0) as u32;
+    rows.iter().map(|r| rank(r.policy)).collect()
 }

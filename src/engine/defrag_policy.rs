@@ -14,7 +14,9 @@ use crate::engine::moves::{
     RAW_UNSUPPORTED, REASON_FRAGMENTATION,
 };
 use crate::engine::planning::{InstanceFacts, PlanContext};
-use crate::engine::row_order::{identity_key, permute, IdentityKey};
+use crate::engine::row_order::{
+    descending_score_key, identity_key, permute, ranked_order, IdentityKey,
+};
 use crate::engine::workloads::{Component, DeploymentMode};
 
 /// Every defragmentation row of the pass, ranked: score desc, footprint asc, identity.
@@ -30,8 +32,15 @@ pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKe
         return (Vec::new(), Vec::new(), Vec::new());
     }
     let open = |p: usize| ctx.pools[p].above_threshold || ctx.pools[p].advisory_open;
-    let mut rows = Vec::new();
-    let mut keys = Vec::new();
+    // At most one row per Instance or component: one allocation, rows never move on growth.
+    let bound: usize = ctx
+        .workloads
+        .components
+        .iter()
+        .map(|c| c.instances.len().max(1))
+        .sum();
+    let mut rows = Vec::with_capacity(bound);
+    let mut keys = Vec::with_capacity(bound);
     for (c, comp) in ctx.workloads.components.iter().enumerate() {
         let before = rows.len();
         match comp.mode {
@@ -47,19 +56,12 @@ pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKe
                 .map(|r| identity_key(ranks, comp, r.instance)),
         );
     }
-    // The sort reads a compact key per row, not the rows themselves.
-    let sort_keys: Vec<(f64, u32, IdentityKey)> = rows
-        .iter()
-        .zip(&keys)
-        .map(|(r, k)| (r.score, r.footprint, *k))
-        .collect();
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by(|a, b| {
-        let (x, y) = (&sort_keys[*a], &sort_keys[*b]);
-        y.0.total_cmp(&x.0)
-            .then_with(|| x.1.cmp(&y.1))
-            .then_with(|| x.2.cmp(&y.2))
-    });
+    // The sort compares one packed integer key per row, not the rows themselves.
+    let order = ranked_order(
+        rows.iter()
+            .zip(&keys)
+            .map(|(r, k)| (descending_score_key(r.score), r.footprint, *k)),
+    );
     (rows, keys, order)
 }
 
@@ -255,7 +257,7 @@ fn omenative_rows(
                 row.advisory_reason = None;
             }
         }
-        row.plan = ctx.planned_move((c, i), facts, pool, &plan);
+        row.plan = ctx.planned_move((c, i), facts, pool, &plan).map(Box::new);
         rows.push(row);
     }
 }

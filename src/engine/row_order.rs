@@ -3,8 +3,8 @@
 //! decision pass. Here each ISVC's `ns/name` gets a rank once per pass, so the sorts compare
 //! small integers and move row indices instead of rows.
 //!
-//! Owns: `workload_ranks`, `IdentityKey`, `identity_key`, `identity_keys`, `permute`. Pure; must not import
-//! anything outside `std` and `engine`.
+//! Owns: `workload_ranks`, `IdentityKey`, `identity_key`, `identity_keys`, `descending_score_key`,
+//! `ranked_order`, `permute`. Pure; must not import anything outside `std` and `engine`.
 
 use std::cmp::Ordering;
 
@@ -18,7 +18,8 @@ pub type IdentityKey = (u32, u8, i64);
 
 /// `ns/name` of `a` against that of `b`, without building the strings.
 fn cmp_joined(a: (&str, &str), b: (&str, &str)) -> Ordering {
-    if a.0 == b.0 {
+    // Shared namespace text (the common case) needs no namespace comparison.
+    if std::ptr::eq(a.0, b.0) || a.0 == b.0 {
         return a.1.cmp(b.1);
     }
     let joined = |(ns, name): (&str, &str)| {
@@ -51,16 +52,35 @@ pub fn workload_ranks(snap: &ClusterSnapshot, workloads: &Workloads) -> Vec<u32>
         let w = &snap.isvcs[i];
         (w.namespace.as_ref(), w.name.as_ref())
     };
-    order.sort_by(|a, b| cmp_joined(key(*a), key(*b)));
     let mut ranks = vec![u32::MAX; snap.isvcs.len()];
+    // Component order is `(namespace, name)` order, which is `ns/name` order unless one
+    // namespace continues another with a byte below `/`: one pass ranks it, else sort first.
+    if !assign_ranks(&order, &key, &mut ranks) {
+        order.sort_by(|a, b| cmp_joined(key(*a), key(*b)));
+        assign_ranks(&order, &key, &mut ranks);
+    }
+    ranks
+}
+
+/// Ranks `order` (ISVC indices) by their joined keys into `ranks`, equal keys sharing one;
+/// `false` (ranks incomplete) when `order` is not in ascending joined order.
+fn assign_ranks<'a>(
+    order: &[usize],
+    key: &impl Fn(usize) -> (&'a str, &'a str),
+    ranks: &mut [u32],
+) -> bool {
     let mut rank = 0u32;
     for (k, i) in order.iter().enumerate() {
-        if k > 0 && cmp_joined(key(order[k - 1]), key(*i)) != Ordering::Equal {
-            rank += 1;
+        if k > 0 {
+            match cmp_joined(key(order[k - 1]), key(*i)) {
+                Ordering::Equal => {}
+                Ordering::Less => rank += 1,
+                Ordering::Greater => return false,
+            }
         }
         ranks[*i] = rank;
     }
-    ranks
+    true
 }
 
 /// Rank of a component name in text order (`decoder` < `engine` < `router`).
@@ -95,6 +115,23 @@ pub fn identity_keys(rows: &[MoveRow], known: Vec<Option<IdentityKey>>) -> Vec<I
         keys[*i] = (rank, 0, 0);
     }
     keys
+}
+
+/// A key whose ascending order is `score`'s descending `f64::total_cmp` order, so row sorts
+/// compare plain integers.
+pub fn descending_score_key(score: f64) -> u64 {
+    let bits = score.to_bits() as i64;
+    // `total_cmp`'s own mapping to a signed integer in total order.
+    let ordered = bits ^ ((((bits >> 63) as u64) >> 1) as i64);
+    !((ordered as u64) ^ (1 << 63))
+}
+
+/// The ranked order of rows from one packed key per row (`keys[i]` for row `i`), ties by row
+/// position: the order a stable sort by the key gives, from an unstable sort of integers.
+pub fn ranked_order<K: Ord + Copy>(keys: impl Iterator<Item = K>) -> Vec<usize> {
+    let mut packed: Vec<(K, u32)> = keys.zip(0u32..).collect();
+    packed.sort_unstable();
+    packed.into_iter().map(|(_, i)| i as usize).collect()
 }
 
 /// Reorders `items` so that position `k` holds the old `items[order[k]]` (`order` is a
@@ -169,6 +206,33 @@ mod tests {
         names.sort();
         let sorted: Vec<&str> = names.iter().map(|(_, n)| *n).collect();
         assert_eq!(sorted, vec!["decoder", "engine", "router"]);
+    }
+
+    #[test]
+    fn score_keys_order_like_total_cmp_descending() {
+        let scores = [
+            f64::NAN,
+            f64::INFINITY,
+            1.5,
+            0.25,
+            0.0,
+            -0.0,
+            -0.25,
+            f64::NEG_INFINITY,
+            -f64::NAN,
+        ];
+        for a in scores {
+            for b in scores {
+                let want = b.total_cmp(&a);
+                let got = descending_score_key(a).cmp(&descending_score_key(b));
+                assert_eq!(got, want, "{a} vs {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn ranked_order_is_stable() {
+        assert_eq!(ranked_order([2u8, 1, 2, 0].into_iter()), vec![3, 1, 0, 2]);
     }
 
     #[test]

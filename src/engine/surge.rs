@@ -7,6 +7,7 @@
 //! cheap. Pure; must not import anything outside `std` and `engine`.
 
 use crate::engine::nodes::NodeState;
+use crate::engine::small_key_sort::{is_non_decreasing, stable_sort_by_small_key};
 
 /// Alfred names at most this many hint targets.
 pub const MAX_HINTS: usize = 3;
@@ -45,7 +46,12 @@ impl PoolTargets {
             })
             .map(|n| (states[*n].free, *n))
             .collect();
-        sorted.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| names[a.1].cmp(&names[b.1])));
+        // Pool node lists come in name order: then a stable sort by free GPUs is enough.
+        if is_non_decreasing(sorted.iter().map(|(_, n)| &names[*n])) {
+            stable_sort_by_small_key(&mut sorted, |(free, _)| *free);
+        } else {
+            sorted.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| names[a.1].cmp(&names[b.1])));
+        }
         PoolTargets { sorted }
     }
 
