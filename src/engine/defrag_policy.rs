@@ -14,9 +14,8 @@ use crate::engine::moves::{
     RAW_UNSUPPORTED, REASON_FRAGMENTATION,
 };
 use crate::engine::planning::{InstanceFacts, PlanContext};
-use crate::engine::row_order::{
-    descending_score_key, identity_key, permute, ranked_order, IdentityKey,
-};
+use crate::engine::row_order::{identity_key, permute, rank_by_score, IdentityKey};
+use crate::engine::surge::SurgePlan;
 use crate::engine::workloads::{Component, DeploymentMode};
 
 /// Every defragmentation row of the pass, ranked: score desc, footprint asc, identity.
@@ -56,12 +55,10 @@ pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKe
                 .map(|r| identity_key(ranks, comp, r.instance)),
         );
     }
-    // The sort compares one packed integer key per row, not the rows themselves.
-    let order = ranked_order(
-        rows.iter()
-            .zip(&keys)
-            .map(|(r, k)| (descending_score_key(r.score), r.footprint, *k)),
-    );
+    // The sort reads compact per-row keys, not the rows themselves.
+    let scores: Vec<f64> = rows.iter().map(|r| r.score).collect();
+    let footprints: Vec<u32> = rows.iter().map(|r| r.footprint).collect();
+    let order = rank_by_score(&scores, &footprints, &keys);
     (rows, keys, order)
 }
 
@@ -220,8 +217,11 @@ fn omenative_rows(
             rows.push(advice(NON_EXECUTABLE, 0.0));
             continue;
         }
-        let plan = ctx.plan(comp, facts, pool).filter(|_| facts.from.is_some());
-        let Some(plan) = plan else {
+        // Placements first: the hints matter only for a move worth making.
+        let placements = ctx
+            .placements(comp, facts, pool)
+            .filter(|_| facts.from.is_some());
+        let Some(placements) = placements else {
             rows.push(advice(NO_SURGE_HEADROOM, 0.0));
             continue;
         };
@@ -234,7 +234,7 @@ fn omenative_rows(
             * MOVE_COST;
         let before = ctx.profiles[pool].observed;
         let benefit = ctx
-            .after_plan(pool, &plan)
+            .after_placements(pool, &placements)
             .map_or(0.0, |after| before - after);
         let score = benefit - cost;
         if score <= 0.0 {
@@ -246,6 +246,10 @@ fn omenative_rows(
         if !emergency && !ctx.cfg.defrag_window_open_at(ctx.now) {
             continue; // Outside every maintenance window: the move is dropped, advice stays.
         }
+        let plan = SurgePlan {
+            hints: ctx.hints(comp, facts, pool),
+            placements,
+        };
         let mut row = advice(NON_EXECUTABLE, score);
         row.score = score * if emergency { 2.0 } else { 1.0 } * if spot { 1.25 } else { 1.0 };
         row.emergency = emergency;

@@ -46,19 +46,37 @@ fn namespace_ranks<'a>(namespaces: impl Iterator<Item = &'a Name> + Clone) -> Ve
 pub fn by_namespace_name(snap: &ClusterSnapshot) -> Vec<usize> {
     let isvcs = &snap.isvcs;
     let ranks = namespace_ranks(isvcs.iter().map(|w| &w.namespace));
-    let mut keys: Vec<(u32, u128, u32)> = isvcs
+    // One packed integer pair per ISVC: (namespace rank, name bytes 0..12) and
+    // (name bytes 12..16, index), compared as plain integers.
+    let mut keys: Vec<(u128, u64)> = isvcs
         .iter()
         .zip(ranks)
-        .zip(0u32..)
-        .map(|((w, ns), i)| (ns, prefix(&w.name), i))
+        .zip(0u64..)
+        .map(|((w, ns), i)| {
+            let p = prefix(&w.name);
+            let high = (u128::from(ns) << 96) | (p >> 32);
+            let low = ((p as u64) << 32) | i;
+            (high, low)
+        })
         .collect();
-    keys.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0)
-            .then(a.1.cmp(&b.1))
-            .then_with(|| isvcs[a.2 as usize].name.cmp(&isvcs[b.2 as usize].name))
-            .then(a.2.cmp(&b.2))
-    });
-    keys.into_iter().map(|(_, _, i)| i as usize).collect()
+    keys.sort_unstable();
+    let mut order: Vec<usize> = keys
+        .iter()
+        .map(|(_, low)| (low & 0xffff_ffff) as usize)
+        .collect();
+    // Equal namespaces and 16-byte prefixes (long names, duplicates): the full names decide,
+    // then the index (already ascending within the run, and the sort below is stable).
+    let same_prefix = |a: &(u128, u64), b: &(u128, u64)| a.0 == b.0 && a.1 >> 32 == b.1 >> 32;
+    let mut start = 0;
+    for end in 1..=keys.len() {
+        if end == keys.len() || !same_prefix(&keys[start], &keys[end]) {
+            if end - start > 1 {
+                order[start..end].sort_by(|a, b| isvcs[*a].name.cmp(&isvcs[*b].name));
+            }
+            start = end;
+        }
+    }
+    order
 }
 
 #[cfg(test)]

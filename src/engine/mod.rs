@@ -69,6 +69,7 @@ pub mod recommendations;
 pub mod recommendations_node;
 pub mod row_order;
 pub mod scheduler_config;
+pub mod scheduling_gate;
 pub mod scoring;
 pub mod small_key_sort;
 pub mod surge;

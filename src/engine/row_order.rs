@@ -4,12 +4,13 @@
 //! small integers and move row indices instead of rows.
 //!
 //! Owns: `workload_ranks`, `IdentityKey`, `identity_key`, `identity_keys`, `descending_score_key`,
-//! `ranked_order`, `permute`. Pure; must not import anything outside `std` and `engine`.
+//! `ranked_order`, `rank_by_score`, `permute`. Pure; must not import anything outside `std` and `engine`.
 
 use std::cmp::Ordering;
 
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::moves::MoveRow;
+use crate::engine::small_key_sort::stable_sort_by_small_key;
 use crate::engine::workloads::{Component, Workloads};
 
 /// A row identity as integers: comparing keys compares `MoveRow::identity()`.
@@ -134,14 +135,39 @@ pub fn ranked_order<K: Ord + Copy>(keys: impl Iterator<Item = K>) -> Vec<usize> 
     packed.into_iter().map(|(_, i)| i as usize).collect()
 }
 
+/// The order of rows by score descending, footprint ascending and identity, ties by position
+/// (what one stable sort by that key gives), as three stable passes from the least significant
+/// key: identity (rows are generated nearly in identity order, so that pass is close to
+/// linear), footprint (a counting sort) and score (integers, mostly equal).
+pub fn rank_by_score(scores: &[f64], footprints: &[u32], keys: &[IdentityKey]) -> Vec<usize> {
+    let mut order: Vec<u32> = (0..scores.len() as u32).collect();
+    let key = |i: u32| keys.get(i as usize).copied().unwrap_or((u32::MAX, 0, 0));
+    if !order.iter().map(|i| key(*i)).is_sorted() {
+        order.sort_by_key(|i| key(*i));
+    }
+    stable_sort_by_small_key(&mut order, |i| {
+        footprints.get(*i as usize).copied().unwrap_or(0)
+    });
+    let mut scored: Vec<(u64, u32)> = order
+        .iter()
+        .map(|i| (descending_score_key(scores[*i as usize]), *i))
+        .collect();
+    scored.sort_by_key(|(score, _)| *score);
+    scored.into_iter().map(|(_, i)| i as usize).collect()
+}
+
 /// Reorders `items` so that position `k` holds the old `items[order[k]]` (`order` is a
 /// permutation of the positions).
 pub fn permute<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
     let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
-    order
-        .iter()
-        .filter_map(|i| slots.get_mut(*i).and_then(Option::take))
-        .collect()
+    // Sized once: rows are large, and regrowing would copy them again.
+    let mut out = Vec::with_capacity(order.len());
+    out.extend(
+        order
+            .iter()
+            .filter_map(|i| slots.get_mut(*i).and_then(Option::take)),
+    );
+    out
 }
 
 #[cfg(test)]
@@ -227,6 +253,28 @@ mod tests {
                 let got = descending_score_key(a).cmp(&descending_score_key(b));
                 assert_eq!(got, want, "{a} vs {b}");
             }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn rank_by_score_equals_one_stable_sort(
+            rows in proptest::collection::vec(
+                (0u8..4, 0u32..5, (0u32..6, 0u8..3, -1i64..3)),
+                0..50,
+            ),
+        ) {
+            let scores: Vec<f64> = rows.iter().map(|r| f64::from(r.0) - 1.5).collect();
+            let footprints: Vec<u32> = rows.iter().map(|r| r.1).collect();
+            let keys: Vec<IdentityKey> = rows.iter().map(|r| r.2).collect();
+            let mut want: Vec<usize> = (0..rows.len()).collect();
+            want.sort_by(|a, b| {
+                scores[*b]
+                    .total_cmp(&scores[*a])
+                    .then(footprints[*a].cmp(&footprints[*b]))
+                    .then(keys[*a].cmp(&keys[*b]))
+            });
+            proptest::prop_assert_eq!(rank_by_score(&scores, &footprints, &keys), want);
         }
     }
 

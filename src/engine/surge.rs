@@ -70,14 +70,39 @@ impl PoolTargets {
         used: &[usize],
         skip: &dyn Fn(usize) -> bool,
     ) -> Option<SurgePlan> {
+        let hints = self.hints(footprints, used, skip)?;
+        let placements = self.placements(footprints, used, skip)?;
+        Some(SurgePlan { placements, hints })
+    }
+
+    /// The hint targets of `plan` alone (`None` without footprints).
+    pub fn hints(
+        &self,
+        footprints: &[(usize, u32)],
+        used: &[usize],
+        skip: &dyn Fn(usize) -> bool,
+    ) -> Option<Vec<usize>> {
         let smallest = footprints.iter().map(|(_, g)| *g).min()?;
         let allowed = |n: usize| !used.contains(&n) && !skip(n);
-        let hints: Vec<usize> = self
-            .candidates(smallest)
-            .filter(|(_, n)| allowed(*n))
-            .take(MAX_HINTS)
-            .map(|(_, n)| n)
-            .collect();
+        Some(
+            self.candidates(smallest)
+                .filter(|(_, n)| allowed(*n))
+                .take(MAX_HINTS)
+                .map(|(_, n)| n)
+                .collect(),
+        )
+    }
+
+    /// The placements of `plan` alone (`None` = `NoSurgeHeadroom` or no footprints), for
+    /// callers that need the hints only when the move is worth it.
+    pub fn placements(
+        &self,
+        footprints: &[(usize, u32)],
+        used: &[usize],
+        skip: &dyn Fn(usize) -> bool,
+    ) -> Option<Vec<(usize, usize)>> {
+        footprints.first()?;
+        let allowed = |n: usize| !used.contains(&n) && !skip(n);
         let mut placements: Vec<(usize, usize)> = Vec::with_capacity(footprints.len());
         for (k, (pod, gpus)) in footprints.iter().enumerate() {
             // A target keeps its free GPUs minus what this plan already put on it.
@@ -95,7 +120,7 @@ impl PoolTargets {
             })?;
             placements.push((*pod, target));
         }
-        Some(SurgePlan { placements, hints })
+        Some(placements)
     }
 }
 
