@@ -13,7 +13,7 @@ use crate::engine::journal_blocking::{blocking_state, journal_unavailable_messag
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::moves::MoveRow;
 use crate::engine::planning::PlanContext;
-use crate::engine::row_order::{descending_score_key, identity_keys, permute, ranked_order};
+use crate::engine::row_order::{descending_score_key, identity_keys, permute, IdentityKey};
 
 /// The dispatch journal as read from `alfred-dispatch-state`.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,22 +102,39 @@ pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRo
     }
     let keys = identity_keys(&rows, known);
     // Class desc, executable first, score desc, footprint, identity, then policy text — one
-    // packed integer key per row; ties keep the pass order (each policy's ranked order).
+    // integer key per row; a stable sort keeps the pass order (each policy's ranked order)
+    // among equal keys.
     let policy_ranks = policy_ranks(&rows);
-    let ranked = ranked_order(pass_order.iter().map(|i| {
-        let r = &rows[*i];
-        (
-            u8::MAX - r.class(),
-            r.outcome == "advisory",
-            descending_score_key(r.score),
-            r.footprint,
-            keys[*i],
-            policy_ranks[*i],
-        )
-    }));
-    let order: Vec<usize> = ranked.iter().map(|k| pass_order[*k]).collect();
+    let advisory = |i: &usize| rows[*i].outcome == "advisory";
+    // The defrag rows, executable ones first, are already in key order (one class, ranked by
+    // score, footprint and identity): the sort then merges long runs. Rows with equal keys
+    // share the executable flag, so this keeps their pass order.
+    let (defrag_exec, defrag_advice): (Vec<usize>, Vec<usize>) =
+        pass_order[health..].iter().partition(|i| !advisory(i));
+    let mut keyed: Vec<(SortKey, usize)> = pass_order[..health]
+        .iter()
+        .chain(&defrag_exec)
+        .chain(&defrag_advice)
+        .map(|i| {
+            let r = &rows[*i];
+            let key = (
+                u8::MAX - r.class(),
+                advisory(i),
+                descending_score_key(r.score),
+                r.footprint,
+                keys[*i],
+                policy_ranks[*i],
+            );
+            (key, *i)
+        })
+        .collect();
+    keyed.sort_by_key(|(key, _)| *key);
+    let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
     permute(rows, &order)
 }
+
+/// A row's pass sort key: class desc, advisory last, score desc, footprint, identity, policy.
+type SortKey = (u8, bool, u64, u32, IdentityKey, u32);
 
 /// The rank of each row's policy text among the policies of `rows` (text order).
 fn policy_ranks(rows: &[MoveRow]) -> Vec<u32> {

@@ -4,7 +4,7 @@
 //! small integers and move row indices instead of rows.
 //!
 //! Owns: `workload_ranks`, `IdentityKey`, `identity_key`, `identity_keys`, `descending_score_key`,
-//! `ranked_order`, `rank_by_score`, `permute`. Pure; must not import anything outside `std` and `engine`.
+//! `rank_by_score`, `permute`. Pure; must not import anything outside `std` and `engine`.
 
 use std::cmp::Ordering;
 
@@ -125,14 +125,6 @@ pub fn descending_score_key(score: f64) -> u64 {
     // `total_cmp`'s own mapping to a signed integer in total order.
     let ordered = bits ^ ((((bits >> 63) as u64) >> 1) as i64);
     !((ordered as u64) ^ (1 << 63))
-}
-
-/// The ranked order of rows from one packed key per row (`keys[i]` for row `i`), ties by row
-/// position: the order a stable sort by the key gives, from an unstable sort of integers.
-pub fn ranked_order<K: Ord + Copy>(keys: impl Iterator<Item = K>) -> Vec<usize> {
-    let mut packed: Vec<(K, u32)> = keys.zip(0u32..).collect();
-    packed.sort_unstable();
-    packed.into_iter().map(|(_, i)| i as usize).collect()
 }
 
 /// The order of rows by score descending, footprint ascending and identity, ties by position
@@ -276,11 +268,6 @@ mod tests {
             });
             proptest::prop_assert_eq!(rank_by_score(&scores, &footprints, &keys), want);
         }
-    }
-
-    #[test]
-    fn ranked_order_is_stable() {
-        assert_eq!(ranked_order([2u8, 1, 2, 0].into_iter()), vec![3, 1, 0, 2]);
     }
 
     #[test]
