@@ -13,7 +13,7 @@ use crate::engine::journal_blocking::{blocking_state, journal_unavailable_messag
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::moves::MoveRow;
 use crate::engine::planning::PlanContext;
-use crate::engine::row_order::{identity_keys, permute};
+use crate::engine::row_order::{descending_score_key, identity_keys, permute, IdentityKey};
 
 /// The dispatch journal as read from `alfred-dispatch-state`.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,20 +101,50 @@ pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRo
         arbitrate_in(ctx, &state, &mut rows, &pass_order);
     }
     let keys = identity_keys(&rows, known);
-    // Class, executable, score, footprint and identity as one compact key per row.
-    let sort_keys: Vec<(u8, bool, f64, u32)> = rows
+    // Class desc, executable first, score desc, footprint, identity, then policy text — one
+    // integer key per row; a stable sort keeps the pass order (each policy's ranked order)
+    // among equal keys.
+    let policy_ranks = policy_ranks(&rows);
+    let advisory = |i: &usize| rows[*i].outcome == "advisory";
+    // The defrag rows, executable ones first, are already in key order (one class, ranked by
+    // score, footprint and identity): the sort then merges long runs. Rows with equal keys
+    // share the executable flag, so this keeps their pass order.
+    let (defrag_exec, defrag_advice): (Vec<usize>, Vec<usize>) =
+        pass_order[health..].iter().partition(|i| !advisory(i));
+    let mut keyed: Vec<(SortKey, usize)> = pass_order[..health]
         .iter()
-        .map(|r| (r.class(), r.outcome != "advisory", r.score, r.footprint))
+        .chain(&defrag_exec)
+        .chain(&defrag_advice)
+        .map(|i| {
+            let r = &rows[*i];
+            let key = (
+                u8::MAX - r.class(),
+                advisory(i),
+                descending_score_key(r.score),
+                r.footprint,
+                keys[*i],
+                policy_ranks[*i],
+            );
+            (key, *i)
+        })
         .collect();
-    // A stable sort of the pass order: ties keep the ranked order of each policy.
-    pass_order.sort_by(|a, b| {
-        let (x, y) = (&sort_keys[*a], &sort_keys[*b]);
-        y.0.cmp(&x.0)
-            .then_with(|| y.1.cmp(&x.1))
-            .then_with(|| y.2.total_cmp(&x.2))
-            .then_with(|| x.3.cmp(&y.3))
-            .then_with(|| keys[*a].cmp(&keys[*b]))
-            .then_with(|| rows[*a].policy.cmp(rows[*b].policy))
-    });
-    permute(rows, &pass_order)
+    keyed.sort_by_key(|(key, _)| *key);
+    let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
+    permute(rows, &order)
+}
+
+/// A row's pass sort key: class desc, advisory last, score desc, footprint, identity, policy.
+type SortKey = (u8, bool, u64, u32, IdentityKey, u32);
+
+/// The rank of each row's policy text among the policies of `rows` (text order).
+fn policy_ranks(rows: &[MoveRow]) -> Vec<u32> {
+    let mut policies: Vec<&str> = Vec::new();
+    for r in rows {
+        if !policies.contains(&r.policy) {
+            policies.push(r.policy);
+        }
+    }
+    policies.sort_unstable();
+    let rank = |p: &str| policies.iter().position(|q| *q == p).unwrap_or(0) as u32;
+    rows.iter().map(|r| rank(r.policy)).collect()
 }

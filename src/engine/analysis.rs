@@ -6,7 +6,7 @@
 
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 use crate::engine::alfred_pass::{decision_pass, JournalView};
-use crate::engine::eligibility::{baseline, defrag_eligibility, EligibilityRules};
+use crate::engine::eligibility::{baseline, defrag_verdict, EligibilityRules};
 use crate::engine::gang::{compute_gangs, GangReport, PlacementOptions};
 use crate::engine::index::SnapshotIndex;
 use crate::engine::journal_clearing::ClearingVerdict;
@@ -204,11 +204,12 @@ pub fn instance_verdicts(
             continue;
         }
         for (i, inst) in comp.instances.iter().enumerate() {
+            let baseline = baseline(snap, workloads, comp, inst, rules);
             out.push(InstanceVerdict {
                 component: c,
                 instance: i,
-                baseline: baseline(snap, workloads, comp, inst, rules),
-                defrag: defrag_eligibility(snap, workloads, comp, inst, rules, now),
+                baseline,
+                defrag: defrag_verdict(snap, workloads, comp, rules, now, || baseline),
             });
         }
     }

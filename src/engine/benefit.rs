@@ -7,6 +7,9 @@
 
 use crate::engine::fragmentation::{frag, Bin};
 
+/// Bins a plan's moves may touch before `after_moves_iter` falls back to a `Vec`.
+const FEW_BINS: usize = 8;
+
 /// What the benefit of a move in one pool needs: the observed bins, weights and slots.
 #[derive(Debug, Clone, Default)]
 pub struct PoolProfile {
@@ -87,8 +90,70 @@ impl PoolProfile {
     where
         I: Iterator<Item = (usize, usize, u32)> + Clone,
     {
-        let changed = self.changed_bins_iter(moves)?;
-        Some(self.weighted_after(&changed))
+        // A move touches a handful of bins: they fit a buffer on the stack.
+        let mut few = [(0usize, Bin { free: 0, cap: 0 }); FEW_BINS];
+        let mut len = 0;
+        let mut fits = true;
+        'count: for (source, target, _) in moves.clone() {
+            for node in [target, source] {
+                if !few[..len].iter().any(|(n, _)| *n == node) {
+                    let Some(slot) = few.get_mut(len) else {
+                        fits = false;
+                        break 'count;
+                    };
+                    *slot = (node, Bin { free: 0, cap: 0 });
+                    len += 1;
+                }
+            }
+        }
+        if !fits {
+            let changed = self.changed_bins_iter(moves)?;
+            return Some(self.weighted_after(&changed));
+        }
+        let changed = self.apply_moves(moves, &mut few[..len])?;
+        Some(self.weighted_after(changed))
+    }
+
+    /// `changed_bins_iter` into `slots`, which holds every node the moves touch (values
+    /// unset); returns the touched bins in first-touched order.
+    fn apply_moves<'s, I>(
+        &self,
+        moves: I,
+        slots: &'s mut [(usize, Bin)],
+    ) -> Option<&'s [(usize, Bin)]>
+    where
+        I: Iterator<Item = (usize, usize, u32)> + Clone,
+    {
+        let mut len = 0;
+        fn entry(
+            changed: &mut [(usize, Bin)],
+            len: &mut usize,
+            node: usize,
+            bin: Bin,
+        ) -> Option<usize> {
+            let pos = match changed[..*len].iter().position(|(n, _)| *n == node) {
+                Some(pos) => pos,
+                None => {
+                    *changed.get_mut(*len)? = (node, bin);
+                    *len += 1;
+                    *len - 1
+                }
+            };
+            Some(pos)
+        }
+        for (_, target, gpus) in moves.clone() {
+            let pos = entry(slots, &mut len, target, self.bin(target)?)?;
+            let bin = &mut slots[pos].1;
+            bin.free = bin.free.checked_sub(gpus)?;
+        }
+        for (source, _, gpus) in moves {
+            if let Some(b) = self.bin(source) {
+                let pos = entry(slots, &mut len, source, b)?;
+                let bin = &mut slots[pos].1;
+                bin.free = bin.free.saturating_add(gpus).min(bin.cap);
+            }
+        }
+        Some(&slots[..len])
     }
 
     /// The bins a set of moves changes, with their free GPUs after the moves (each node once,
@@ -193,6 +258,50 @@ mod tests {
         assert!(a.abs() < 1e-12, "{a}");
         // A target without room is not a plan.
         assert_eq!(move_benefit(&p, &[(0, 2, 1)]), None);
+    }
+
+    #[test]
+    fn many_touched_bins_equal_a_full_rescoring() {
+        // Ten bins, five moves touching all of them: more than the stack buffer holds.
+        let bins: Vec<(usize, Bin)> = (0..10)
+            .map(|n| {
+                (
+                    n,
+                    Bin {
+                        free: n as u32 % 4,
+                        cap: 8,
+                    },
+                )
+            })
+            .collect();
+        let ladder = [1, 2, 4, 8];
+        let w = weights(&[1, 2, 4, 8], &[0.25; 4], 0.3);
+        let plain: Vec<Bin> = bins.iter().map(|(_, b)| *b).collect();
+        let total: u64 = plain.iter().map(|b| u64::from(b.free)).sum();
+        let before = profile(&plain, &ladder, &w, total);
+        let p = PoolProfile::new(&bins, &ladder, &w, &before.slots);
+        let moves = [(0, 3, 1), (1, 7, 2), (2, 9, 1), (4, 6, 1), (8, 5, 1)];
+        let mut after = plain.clone();
+        for (source, target, gpus) in moves {
+            after[target].free -= gpus;
+            after[source].free = (after[source].free + gpus).min(8);
+        }
+        let full = profile(&after, &ladder, &w, total).weighted;
+        let incremental = p.after_moves(&moves).unwrap();
+        assert!(
+            (full - incremental).abs() < 1e-12,
+            "{full} vs {incremental}"
+        );
+        assert!(
+            (p.after_moves(&moves[..1]).unwrap() - {
+                let mut one = plain.clone();
+                one[3].free -= 1;
+                one[0].free += 1;
+                profile(&one, &ladder, &w, total).weighted
+            })
+            .abs()
+                < 1e-12
+        );
     }
 
     #[test]

@@ -14,7 +14,8 @@ use crate::engine::moves::{
     RAW_UNSUPPORTED, REASON_FRAGMENTATION,
 };
 use crate::engine::planning::{InstanceFacts, PlanContext};
-use crate::engine::row_order::{identity_key, permute, IdentityKey};
+use crate::engine::row_order::{identity_key, permute, rank_by_score, IdentityKey};
+use crate::engine::surge::SurgePlan;
 use crate::engine::workloads::{Component, DeploymentMode};
 
 /// Every defragmentation row of the pass, ranked: score desc, footprint asc, identity.
@@ -30,8 +31,15 @@ pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKe
         return (Vec::new(), Vec::new(), Vec::new());
     }
     let open = |p: usize| ctx.pools[p].above_threshold || ctx.pools[p].advisory_open;
-    let mut rows = Vec::new();
-    let mut keys = Vec::new();
+    // At most one row per Instance or component: one allocation, rows never move on growth.
+    let bound: usize = ctx
+        .workloads
+        .components
+        .iter()
+        .map(|c| c.instances.len().max(1))
+        .sum();
+    let mut rows = Vec::with_capacity(bound);
+    let mut keys = Vec::with_capacity(bound);
     for (c, comp) in ctx.workloads.components.iter().enumerate() {
         let before = rows.len();
         match comp.mode {
@@ -47,19 +55,10 @@ pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKe
                 .map(|r| identity_key(ranks, comp, r.instance)),
         );
     }
-    // The sort reads a compact key per row, not the rows themselves.
-    let sort_keys: Vec<(f64, u32, IdentityKey)> = rows
-        .iter()
-        .zip(&keys)
-        .map(|(r, k)| (r.score, r.footprint, *k))
-        .collect();
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by(|a, b| {
-        let (x, y) = (&sort_keys[*a], &sort_keys[*b]);
-        y.0.total_cmp(&x.0)
-            .then_with(|| x.1.cmp(&y.1))
-            .then_with(|| x.2.cmp(&y.2))
-    });
+    // The sort reads compact per-row keys, not the rows themselves.
+    let scores: Vec<f64> = rows.iter().map(|r| r.score).collect();
+    let footprints: Vec<u32> = rows.iter().map(|r| r.footprint).collect();
+    let order = rank_by_score(&scores, &footprints, &keys);
     (rows, keys, order)
 }
 
@@ -218,8 +217,11 @@ fn omenative_rows(
             rows.push(advice(NON_EXECUTABLE, 0.0));
             continue;
         }
-        let plan = ctx.plan(comp, facts, pool).filter(|_| facts.from.is_some());
-        let Some(plan) = plan else {
+        // Placements first: the hints matter only for a move worth making.
+        let placements = ctx
+            .placements(comp, facts, pool)
+            .filter(|_| facts.from.is_some());
+        let Some(placements) = placements else {
             rows.push(advice(NO_SURGE_HEADROOM, 0.0));
             continue;
         };
@@ -232,7 +234,7 @@ fn omenative_rows(
             * MOVE_COST;
         let before = ctx.profiles[pool].observed;
         let benefit = ctx
-            .after_plan(pool, &plan)
+            .after_placements(pool, &placements)
             .map_or(0.0, |after| before - after);
         let score = benefit - cost;
         if score <= 0.0 {
@@ -244,6 +246,10 @@ fn omenative_rows(
         if !emergency && !ctx.cfg.defrag_window_open_at(ctx.now) {
             continue; // Outside every maintenance window: the move is dropped, advice stays.
         }
+        let plan = SurgePlan {
+            hints: ctx.hints(comp, facts, pool),
+            placements,
+        };
         let mut row = advice(NON_EXECUTABLE, score);
         row.score = score * if emergency { 2.0 } else { 1.0 } * if spot { 1.25 } else { 1.0 };
         row.emergency = emergency;
@@ -255,7 +261,7 @@ fn omenative_rows(
                 row.advisory_reason = None;
             }
         }
-        row.plan = ctx.planned_move((c, i), facts, pool, &plan);
+        row.plan = ctx.planned_move((c, i), facts, pool, &plan).map(Box::new);
         rows.push(row);
     }
 }

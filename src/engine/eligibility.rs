@@ -1,7 +1,7 @@
 //! OMENative migration eligibility (`inferencereplica.md` §5.4, the seed's eligibility table):
 //! the baseline checks in Alfred's exact order, and the defragmentation pre-checks around it.
 //!
-//! Owns: `baseline`, `defrag_eligibility`, the advisory reason strings. Pure; must not import
+//! Owns: `baseline`, `defrag_eligibility`, `defrag_verdict`, the advisory reason strings. Pure; must not import
 //! anything outside `std`, `chrono` types and `engine`.
 
 use crate::engine::model::{ClusterSnapshot, InferenceService, Time};
@@ -154,6 +154,21 @@ pub fn defrag_eligibility(
     rules: &EligibilityRules,
     now: Time,
 ) -> Result<(), &'static str> {
+    defrag_verdict(snap, workloads, comp, rules, now, || {
+        baseline(snap, workloads, comp, inst, rules)
+    })
+}
+
+/// `defrag_eligibility` with the Instance's baseline supplied by `baseline` (called only when
+/// the earlier checks pass), so a caller that already has the baseline need not recompute it.
+pub fn defrag_verdict(
+    snap: &ClusterSnapshot,
+    workloads: &Workloads,
+    comp: &Component,
+    rules: &EligibilityRules,
+    now: Time,
+    baseline: impl FnOnce() -> Result<(), &'static str>,
+) -> Result<(), &'static str> {
     let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
     // The model check runs before every other defragmentation check (alfred.md §6.4).
     crate::engine::model_check::model_check(snap, isvc)?;
@@ -168,5 +183,5 @@ pub fn defrag_eligibility(
     if crate::engine::migration_state::in_cooldown(last, window, now) {
         return Err(STATE_INELIGIBLE);
     }
-    baseline(snap, workloads, comp, inst, rules)
+    baseline()
 }

@@ -2,9 +2,10 @@
 //! first-fit repack ("best"), pending pressure and the pool score.
 //!
 //! Owns: the pure formulas over bins. Knows nothing of Kubernetes objects; must not import
-//! anything outside `std` and `engine::binsearch`.
+//! anything outside `std`, `engine::fit` and `engine::small_key_sort`.
 
 use crate::engine::fit::FirstFit;
+use crate::engine::small_key_sort::{is_non_decreasing, stable_sort_by_small_key};
 
 /// One schedulable bin (a node that could take a new pod) of a pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,24 +147,12 @@ pub fn repack_by<N: Ord, T>(
             b.free = b.free.saturating_add(gpus);
         }
     }
-    let mut order: Vec<usize> = (0..lifted.len()).collect();
-    order.sort_by(|a, b| {
-        lifted[*a]
-            .free
-            .cmp(&lifted[*b].free)
-            .then_with(|| names.get(*a).cmp(&names.get(*b)))
-    });
+    let order = bin_order(&lifted, names);
     let mut position = vec![0usize; order.len()];
     for (pos, bin) in order.iter().enumerate() {
         position[*bin] = pos;
     }
-    let mut item_order: Vec<&T> = items.iter().collect();
-    item_order.sort_by(|a, b| {
-        footprint(b)
-            .0
-            .cmp(&footprint(a).0)
-            .then_with(|| key_order(a, b))
-    });
+    let item_order = item_order(items, &footprint, &key_order);
     // The fit tree holds, per sorted position, the room an item may use: min(free, cap) bounds
     // both conditions of the first-fit rule (`free ≥ gpus` and `gpus ≤ cap`) in one number.
     let room: Vec<u32> = order
@@ -189,6 +178,42 @@ pub fn repack_by<N: Ord, T>(
         }
     }
     lifted
+}
+
+/// Bins by lifted free GPUs ascending, then `names`. Bins usually arrive in name order; then
+/// a stable counting sort by free GPUs alone gives the same order in linear time.
+fn bin_order<N: Ord>(lifted: &[Bin], names: &[N]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..lifted.len()).collect();
+    let in_name_order = names.len() >= lifted.len() && is_non_decreasing(names.iter());
+    if in_name_order {
+        stable_sort_by_small_key(&mut order, |b| lifted[*b].free);
+    } else {
+        order.sort_by(|a, b| {
+            lifted[*a]
+                .free
+                .cmp(&lifted[*b].free)
+                .then_with(|| names.get(*a).cmp(&names.get(*b)))
+        });
+    }
+    order
+}
+
+/// Items by GPUs descending, then key. A stable sort by GPUs first leaves each GPU class in
+/// input order, which is nearly key order (items come workload by workload), so the stable
+/// key sort of each class runs in close to linear time; the result equals one stable sort by
+/// `(GPUs desc, key)`.
+fn item_order<'t, T>(
+    items: &'t [T],
+    footprint: &impl Fn(&T) -> (u32, Option<usize>),
+    key_order: &impl Fn(&T, &T) -> std::cmp::Ordering,
+) -> Vec<&'t T> {
+    let mut order: Vec<&T> = items.iter().collect();
+    let most = order.iter().map(|t| footprint(t).0).max().unwrap_or(0);
+    stable_sort_by_small_key(&mut order, |t| most - footprint(t).0);
+    for class in order.chunk_by_mut(|a, b| footprint(a).0 == footprint(b).0) {
+        class.sort_by(|a, b| key_order(a, b));
+    }
+    order
 }
 
 /// Urgency of one pending pod: `1 − exp(−age/τ)`, age clamped at 0, both in minutes.

@@ -162,7 +162,7 @@ fn instance_row(
             row.advisory_reason = None;
         }
     }
-    row.plan = Some(planned);
+    row.plan = Some(Box::new(planned));
     row
 }
 
@@ -182,12 +182,8 @@ fn uncovered_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
     // Only live pods can qualify (a GPU pod that is not terminal).
     for &p in &ctx.index.live {
         let pod = &ctx.snap.pods[p];
-        let omenative = pod.ome.managed_by.as_deref() == Some("OMENative")
-            || pod
-                .controller
-                .as_ref()
-                .is_some_and(|o| o.kind.as_ref() == "InferenceReplica");
-        if !omenative || pod.gpus == 0 || pod.phase.is_terminal() || covered[p] {
+        // The cheap integer checks first: most pods sit on healthy nodes.
+        if pod.gpus == 0 || covered[p] {
             continue;
         }
         let Some(n) = ctx.node_of(p) else { continue };
@@ -197,6 +193,14 @@ fn uncovered_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
             (false, false) => REASON_MAINTENANCE,
             _ => continue,
         };
+        let omenative = pod.ome.managed_by.as_deref() == Some("OMENative")
+            || pod
+                .controller
+                .as_ref()
+                .is_some_and(|o| o.kind.as_ref() == "InferenceReplica");
+        if !omenative || pod.phase.is_terminal() {
+            continue;
+        }
         let workload = format!(
             "{}/{}",
             pod.namespace,

@@ -31,6 +31,7 @@ pub mod health_policy;
 pub mod index;
 pub mod indexset;
 pub mod irstatus;
+pub mod isvc_order;
 pub mod journal;
 pub mod journal_blocking;
 pub mod journal_clearing;
@@ -70,7 +71,9 @@ pub mod recommendations;
 pub mod recommendations_node;
 pub mod row_order;
 pub mod scheduler_config;
+pub mod scheduling_gate;
 pub mod scoring;
+pub mod small_key_sort;
 pub mod surge;
 pub mod workloads;
 

@@ -67,8 +67,9 @@ pub struct MoveRow {
     pub cooldown_overridden: bool,
     /// Σ GPUs of the Instance (ranking tie-break).
     pub footprint: u32,
-    /// The planned move, for the arbiter and the what-if view; `None` for advice.
-    pub plan: Option<PlannedMove>,
+    /// The planned move, for the arbiter and the what-if view; `None` for advice. Boxed: most
+    /// rows are advice, and a smaller row is cheaper to rank and move.
+    pub plan: Option<Box<PlannedMove>>,
 }
 
 /// An executable candidate's plan.

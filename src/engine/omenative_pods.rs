@@ -165,7 +165,8 @@ impl<'a> InstanceBuilder<'a> {
             .enumerate()
             .map(|(pos, r)| Instance {
                 index: r.index,
-                pods: Vec::new(),
+                // A steady Instance has `d` pods: one allocation, no regrowth.
+                pods: Vec::with_capacity(d.clamp(0, 64) as usize),
                 joined_pods: 0,
                 gpus: 0,
                 row: Some(pos),

@@ -1,6 +1,6 @@
 //! Shared context of Alfred's policies for one decision pass: node and pool indices, per-pool
 //! target lists and benefit profiles, Instance facts (pool, source node, footprints), the
-//! surge plan of one Instance and the scheduling gate.
+//! surge plan of one Instance (the scheduling gate is in `scheduling_gate`).
 //!
 //! Owns: `PlanContext`, `InstanceFacts`. Pure; must not import anything outside `std`,
 //! `chrono` types and `engine`.
@@ -9,14 +9,14 @@ use std::cell::OnceCell;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::alfred_config::{AlfredConfig, Mode};
+use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::analysis::InstanceVerdict;
 use crate::engine::benefit::PoolProfile;
 use crate::engine::eligibility::EligibilityRules;
 use crate::engine::fragmentation::Bin;
 use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Time, COMPONENTS};
-use crate::engine::moves::{PlannedMove, SIMULATION_RECOMMEND_ONLY};
+use crate::engine::moves::PlannedMove;
 use crate::engine::nodes::NodeState;
 use crate::engine::pools::{pool_bins, PoolReport};
 use crate::engine::row_order::workload_ranks;
@@ -308,16 +308,45 @@ impl<'a> PlanContext<'a> {
 
     /// The surge plan of an Instance in pool `pool` (`None` = `NoSurgeHeadroom`).
     pub fn plan(&self, comp: &Component, facts: &InstanceFacts, pool: usize) -> Option<SurgePlan> {
+        let skip = self.spot_skip(comp);
+        self.targets[pool].plan(self.footprints(facts), self.used(facts), &skip)
+    }
+
+    /// The placements of `plan` alone (`None` = `NoSurgeHeadroom`).
+    pub fn placements(
+        &self,
+        comp: &Component,
+        facts: &InstanceFacts,
+        pool: usize,
+    ) -> Option<Vec<(usize, usize)>> {
+        let skip = self.spot_skip(comp);
+        self.targets[pool].placements(self.footprints(facts), self.used(facts), &skip)
+    }
+
+    /// The hint targets of `plan` alone.
+    pub fn hints(&self, comp: &Component, facts: &InstanceFacts, pool: usize) -> Vec<usize> {
+        let skip = self.spot_skip(comp);
+        self.targets[pool]
+            .hints(self.footprints(facts), self.used(facts), &skip)
+            .unwrap_or_default()
+    }
+
+    /// Nodes an Instance of `comp` must not target: spot nodes under an `avoid` annotation.
+    fn spot_skip(&self, comp: &Component) -> impl Fn(usize) -> bool + '_ {
         let avoid =
             self.snap.isvcs[comp.isvc].annotation("alfred.ome.io/spot-policy") == Some("avoid");
-        let skip = |n: usize| avoid && self.states[n].preemptible;
-        self.targets[pool].plan(self.footprints(facts), self.used(facts), &skip)
+        move |n: usize| avoid && self.states[n].preemptible
     }
 
     /// The pool's weighted fragmentation after the plan's moves (`None` when a target lacks
     /// room or is not a bin).
     pub fn after_plan(&self, pool: usize, plan: &SurgePlan) -> Option<f64> {
-        let moves = plan.placements.iter().filter_map(|(pod, target)| {
+        self.after_placements(pool, &plan.placements)
+    }
+
+    /// `after_plan` from the placements alone.
+    pub fn after_placements(&self, pool: usize, placements: &[(usize, usize)]) -> Option<f64> {
+        let moves = placements.iter().filter_map(|(pod, target)| {
             Some((self.node_of(*pod)?, *target, self.snap.pods[*pod].gpus))
         });
         self.profiles[pool].after_moves_iter(moves)
@@ -342,40 +371,6 @@ impl<'a> PlanContext<'a> {
             before: self.profiles[pool].observed,
             after: self.after_plan(pool, plan),
         })
-    }
-
-    /// The scheduling gate in recommend-only mode: the reason an otherwise executable move is
-    /// advice. Without simulation results ome-top can only check the profile configuration:
-    /// mixed schedulers, a missing profile, or a multi-pod Instance without gang support.
-    pub fn recommend_only_reason(&self, inst: &Instance) -> Option<&'static str> {
-        if self.cfg.mode == Mode::Execute {
-            return None;
-        }
-        Some(
-            self.scheduling_problem(inst)
-                .unwrap_or(SIMULATION_RECOMMEND_ONLY),
-        )
-    }
-
-    /// `MixedSchedulers`, `ProfileNotConfigured` or `GangUnsupported` for an Instance.
-    pub fn scheduling_problem(&self, inst: &Instance) -> Option<&'static str> {
-        let scheduler = |p: &usize| {
-            let s = self.snap.pods[*p].scheduler_name.as_ref();
-            if s.is_empty() {
-                "default-scheduler"
-            } else {
-                s
-            }
-        };
-        let first = inst.pods.first().map(scheduler)?;
-        if inst.pods.iter().map(scheduler).any(|s| s != first) {
-            return Some("MixedSchedulers");
-        }
-        match self.cfg.scheduling.profiles.get(first) {
-            None => Some("ProfileNotConfigured"),
-            Some(p) if inst.pods.len() > 1 && !p.gang_scheduling => Some("GangUnsupported"),
-            Some(_) => None,
-        }
     }
 
     /// Node names of `nodes`.

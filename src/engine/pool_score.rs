@@ -26,13 +26,16 @@ pub fn score_pool(
 ) -> PoolReport {
     let rules = input.rules;
     let ladder = &rules.ladder;
-    let observed_bins = pool_bins(&pool.nodes, input.states, rules.avoid_spot);
+    let idx = input.index;
+    // Name order first: the repack's bin sort then only orders by free GPUs.
+    let mut nodes = pool.nodes;
+    nodes.sort_by_key(|n| idx.node_rank(*n));
+    let observed_bins = pool_bins(&nodes, input.states, rules.avoid_spot);
     let bins: Vec<Bin> = observed_bins.iter().map(|(_, b)| *b).collect();
     let total_free: u64 = bins.iter().map(|b| u64::from(b.free)).sum();
     let weights = fragmentation::weights(&pool.demand, &rules.prior, rules.lambda);
     let before = profile(&bins, ladder, &weights, total_free);
 
-    let idx = input.index;
     let bin_of = bin_positions(&observed_bins);
     let items: Vec<PoolItem<'_>> = pool
         .items
@@ -79,8 +82,6 @@ pub fn score_pool(
             frag_best: after.frag[i],
         })
         .collect();
-    let mut nodes = pool.nodes;
-    nodes.sort_by_key(|n| idx.node_rank(*n));
     let states = input.states;
     PoolReport {
         name: pool.name.to_string(),

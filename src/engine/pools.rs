@@ -110,18 +110,38 @@ pub fn attribute_pending(
         .enumerate()
         .map(|(i, p)| (p.as_str(), i))
         .collect();
-    let pool_of_node = |n: usize| pool_index.get(states.get(n)?.pool.as_deref()?).copied();
-    attribute_pending_in(snap, 0..snap.pods.len(), pools.len(), &pool_of_node)
+    let mut pool_nodes = vec![Vec::new(); pools.len()];
+    for (n, s) in states.iter().enumerate() {
+        if let Some(p) = s.pool.as_deref().and_then(|k| pool_index.get(k)) {
+            pool_nodes[*p].push(n);
+        }
+    }
+    attribute_pending_in(snap, 0..snap.pods.len(), &pool_nodes)
 }
 
-/// `attribute_pending` over the candidate pods `pods` (ascending), with `pool_of_node` giving
-/// a node's pool among `pool_count` pools.
+/// `attribute_pending` over the candidate pods `pods` (ascending), with the nodes of each
+/// pool in `pool_nodes`.
 fn attribute_pending_in(
     snap: &ClusterSnapshot,
     pods: impl Iterator<Item = usize>,
-    pool_count: usize,
-    pool_of_node: &dyn Fn(usize) -> Option<usize>,
+    pool_nodes: &[Vec<usize>],
 ) -> Vec<(usize, Option<usize>)> {
+    let pool_count = pool_nodes.len();
+    // The one pool holding every node that matches `selector` (nodes outside pools do not
+    // count): a pool needs one matching node to count, so its scan stops at the first.
+    let pool_of_selector = |selector: &[(Name, Name)]| {
+        let mut found = None;
+        for (p, nodes) in pool_nodes.iter().enumerate() {
+            let labels = |n: &usize| &snap.nodes[*n].labels;
+            if nodes.iter().any(|n| labels(n).matches_all(selector)) {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(p);
+            }
+        }
+        found
+    };
     let mut cache: HashMap<&[(Name, Name)], Option<usize>> = HashMap::default();
     let mut out = Vec::new();
     for i in pods {
@@ -134,16 +154,9 @@ fn attribute_pending_in(
         } else if pod.node_selector.is_empty() {
             None
         } else {
-            *cache.entry(&pod.node_selector).or_insert_with(|| {
-                let mut matching = snap
-                    .nodes
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, n)| n.labels.matches_all(&pod.node_selector))
-                    .filter_map(|(n, _)| pool_of_node(n));
-                let first = matching.next()?;
-                matching.all(|p| p == first).then_some(first)
-            })
+            *cache
+                .entry(&pod.node_selector)
+                .or_insert_with(|| pool_of_selector(&pod.node_selector))
         };
         out.push((i, pool));
     }
@@ -165,7 +178,7 @@ pub struct PoolItem<'a> {
 pub fn score_pools(snap: &ClusterSnapshot, input: &PoolInputs<'_>) -> Vec<PoolReport> {
     let (idx, m) = (input.index, input.membership);
     // Pending GPU pods are live pods.
-    let pending = attribute_pending_in(snap, idx.live.iter().copied(), m.len(), &|n| m.of_node(n));
+    let pending = attribute_pending_in(snap, idx.live.iter().copied(), &m.nodes);
     let pod_pool = |p: usize| {
         let n = idx.node_of(p)?;
         Some((n, m.of_node(n)?))

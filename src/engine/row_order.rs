@@ -3,13 +3,14 @@
 //! decision pass. Here each ISVC's `ns/name` gets a rank once per pass, so the sorts compare
 //! small integers and move row indices instead of rows.
 //!
-//! Owns: `workload_ranks`, `IdentityKey`, `identity_key`, `identity_keys`, `permute`. Pure; must not import
-//! anything outside `std` and `engine`.
+//! Owns: `workload_ranks`, `IdentityKey`, `identity_key`, `identity_keys`, `descending_score_key`,
+//! `rank_by_score`, `permute`. Pure; must not import anything outside `std` and `engine`.
 
 use std::cmp::Ordering;
 
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::moves::MoveRow;
+use crate::engine::small_key_sort::stable_sort_by_small_key;
 use crate::engine::workloads::{Component, Workloads};
 
 /// A row identity as integers: comparing keys compares `MoveRow::identity()`.
@@ -18,7 +19,8 @@ pub type IdentityKey = (u32, u8, i64);
 
 /// `ns/name` of `a` against that of `b`, without building the strings.
 fn cmp_joined(a: (&str, &str), b: (&str, &str)) -> Ordering {
-    if a.0 == b.0 {
+    // Shared namespace text (the common case) needs no namespace comparison.
+    if std::ptr::eq(a.0, b.0) || a.0 == b.0 {
         return a.1.cmp(b.1);
     }
     let joined = |(ns, name): (&str, &str)| {
@@ -51,16 +53,35 @@ pub fn workload_ranks(snap: &ClusterSnapshot, workloads: &Workloads) -> Vec<u32>
         let w = &snap.isvcs[i];
         (w.namespace.as_ref(), w.name.as_ref())
     };
-    order.sort_by(|a, b| cmp_joined(key(*a), key(*b)));
     let mut ranks = vec![u32::MAX; snap.isvcs.len()];
+    // Component order is `(namespace, name)` order, which is `ns/name` order unless one
+    // namespace continues another with a byte below `/`: one pass ranks it, else sort first.
+    if !assign_ranks(&order, &key, &mut ranks) {
+        order.sort_by(|a, b| cmp_joined(key(*a), key(*b)));
+        assign_ranks(&order, &key, &mut ranks);
+    }
+    ranks
+}
+
+/// Ranks `order` (ISVC indices) by their joined keys into `ranks`, equal keys sharing one;
+/// `false` (ranks incomplete) when `order` is not in ascending joined order.
+fn assign_ranks<'a>(
+    order: &[usize],
+    key: &impl Fn(usize) -> (&'a str, &'a str),
+    ranks: &mut [u32],
+) -> bool {
     let mut rank = 0u32;
     for (k, i) in order.iter().enumerate() {
-        if k > 0 && cmp_joined(key(order[k - 1]), key(*i)) != Ordering::Equal {
-            rank += 1;
+        if k > 0 {
+            match cmp_joined(key(order[k - 1]), key(*i)) {
+                Ordering::Equal => {}
+                Ordering::Less => rank += 1,
+                Ordering::Greater => return false,
+            }
         }
         ranks[*i] = rank;
     }
-    ranks
+    true
 }
 
 /// Rank of a component name in text order (`decoder` < `engine` < `router`).
@@ -97,14 +118,48 @@ pub fn identity_keys(rows: &[MoveRow], known: Vec<Option<IdentityKey>>) -> Vec<I
     keys
 }
 
+/// A key whose ascending order is `score`'s descending `f64::total_cmp` order, so row sorts
+/// compare plain integers.
+pub fn descending_score_key(score: f64) -> u64 {
+    let bits = score.to_bits() as i64;
+    // `total_cmp`'s own mapping to a signed integer in total order.
+    let ordered = bits ^ ((((bits >> 63) as u64) >> 1) as i64);
+    !((ordered as u64) ^ (1 << 63))
+}
+
+/// The order of rows by score descending, footprint ascending and identity, ties by position
+/// (what one stable sort by that key gives), as three stable passes from the least significant
+/// key: identity (rows are generated nearly in identity order, so that pass is close to
+/// linear), footprint (a counting sort) and score (integers, mostly equal).
+pub fn rank_by_score(scores: &[f64], footprints: &[u32], keys: &[IdentityKey]) -> Vec<usize> {
+    let mut order: Vec<u32> = (0..scores.len() as u32).collect();
+    let key = |i: u32| keys.get(i as usize).copied().unwrap_or((u32::MAX, 0, 0));
+    if !order.iter().map(|i| key(*i)).is_sorted() {
+        order.sort_by_key(|i| key(*i));
+    }
+    stable_sort_by_small_key(&mut order, |i| {
+        footprints.get(*i as usize).copied().unwrap_or(0)
+    });
+    let mut scored: Vec<(u64, u32)> = order
+        .iter()
+        .map(|i| (descending_score_key(scores[*i as usize]), *i))
+        .collect();
+    scored.sort_by_key(|(score, _)| *score);
+    scored.into_iter().map(|(_, i)| i as usize).collect()
+}
+
 /// Reorders `items` so that position `k` holds the old `items[order[k]]` (`order` is a
 /// permutation of the positions).
 pub fn permute<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
     let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
-    order
-        .iter()
-        .filter_map(|i| slots.get_mut(*i).and_then(Option::take))
-        .collect()
+    // Sized once: rows are large, and regrowing would copy them again.
+    let mut out = Vec::with_capacity(order.len());
+    out.extend(
+        order
+            .iter()
+            .filter_map(|i| slots.get_mut(*i).and_then(Option::take)),
+    );
+    out
 }
 
 #[cfg(test)]
@@ -169,6 +224,50 @@ mod tests {
         names.sort();
         let sorted: Vec<&str> = names.iter().map(|(_, n)| *n).collect();
         assert_eq!(sorted, vec!["decoder", "engine", "router"]);
+    }
+
+    #[test]
+    fn score_keys_order_like_total_cmp_descending() {
+        let scores = [
+            f64::NAN,
+            f64::INFINITY,
+            1.5,
+            0.25,
+            0.0,
+            -0.0,
+            -0.25,
+            f64::NEG_INFINITY,
+            -f64::NAN,
+        ];
+        for a in scores {
+            for b in scores {
+                let want = b.total_cmp(&a);
+                let got = descending_score_key(a).cmp(&descending_score_key(b));
+                assert_eq!(got, want, "{a} vs {b}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn rank_by_score_equals_one_stable_sort(
+            rows in proptest::collection::vec(
+                (0u8..4, 0u32..5, (0u32..6, 0u8..3, -1i64..3)),
+                0..50,
+            ),
+        ) {
+            let scores: Vec<f64> = rows.iter().map(|r| f64::from(r.0) - 1.5).collect();
+            let footprints: Vec<u32> = rows.iter().map(|r| r.1).collect();
+            let keys: Vec<IdentityKey> = rows.iter().map(|r| r.2).collect();
+            let mut want: Vec<usize> = (0..rows.len()).collect();
+            want.sort_by(|a, b| {
+                scores[*b]
+                    .total_cmp(&scores[*a])
+                    .then(footprints[*a].cmp(&footprints[*b]))
+                    .then(keys[*a].cmp(&keys[*b]))
+            });
+            proptest::prop_assert_eq!(rank_by_score(&scores, &footprints, &keys), want);
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! cheap. Pure; must not import anything outside `std` and `engine`.
 
 use crate::engine::nodes::NodeState;
+use crate::engine::small_key_sort::{is_non_decreasing, stable_sort_by_small_key};
 
 /// Alfred names at most this many hint targets.
 pub const MAX_HINTS: usize = 3;
@@ -45,7 +46,12 @@ impl PoolTargets {
             })
             .map(|n| (states[*n].free, *n))
             .collect();
-        sorted.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| names[a.1].cmp(&names[b.1])));
+        // Pool node lists come in name order: then a stable sort by free GPUs is enough.
+        if is_non_decreasing(sorted.iter().map(|(_, n)| &names[*n])) {
+            stable_sort_by_small_key(&mut sorted, |(free, _)| *free);
+        } else {
+            sorted.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| names[a.1].cmp(&names[b.1])));
+        }
         PoolTargets { sorted }
     }
 
@@ -64,14 +70,39 @@ impl PoolTargets {
         used: &[usize],
         skip: &dyn Fn(usize) -> bool,
     ) -> Option<SurgePlan> {
+        let hints = self.hints(footprints, used, skip)?;
+        let placements = self.placements(footprints, used, skip)?;
+        Some(SurgePlan { placements, hints })
+    }
+
+    /// The hint targets of `plan` alone (`None` without footprints).
+    pub fn hints(
+        &self,
+        footprints: &[(usize, u32)],
+        used: &[usize],
+        skip: &dyn Fn(usize) -> bool,
+    ) -> Option<Vec<usize>> {
         let smallest = footprints.iter().map(|(_, g)| *g).min()?;
         let allowed = |n: usize| !used.contains(&n) && !skip(n);
-        let hints: Vec<usize> = self
-            .candidates(smallest)
-            .filter(|(_, n)| allowed(*n))
-            .take(MAX_HINTS)
-            .map(|(_, n)| n)
-            .collect();
+        Some(
+            self.candidates(smallest)
+                .filter(|(_, n)| allowed(*n))
+                .take(MAX_HINTS)
+                .map(|(_, n)| n)
+                .collect(),
+        )
+    }
+
+    /// The placements of `plan` alone (`None` = `NoSurgeHeadroom` or no footprints), for
+    /// callers that need the hints only when the move is worth it.
+    pub fn placements(
+        &self,
+        footprints: &[(usize, u32)],
+        used: &[usize],
+        skip: &dyn Fn(usize) -> bool,
+    ) -> Option<Vec<(usize, usize)>> {
+        footprints.first()?;
+        let allowed = |n: usize| !used.contains(&n) && !skip(n);
         let mut placements: Vec<(usize, usize)> = Vec::with_capacity(footprints.len());
         for (k, (pod, gpus)) in footprints.iter().enumerate() {
             // A target keeps its free GPUs minus what this plan already put on it.
@@ -89,7 +120,7 @@ impl PoolTargets {
             })?;
             placements.push((*pod, target));
         }
-        Some(SurgePlan { placements, hints })
+        Some(placements)
     }
 }
 

@@ -7,6 +7,7 @@
 //! `engine`.
 
 use crate::engine::index::SnapshotIndex;
+use crate::engine::isvc_order::by_namespace_name;
 use crate::engine::migration_state::workload_migrations;
 use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, COMPONENTS};
 use crate::engine::omenative::{omenative_components, ReplicaIndex, WorkloadMigrations};
@@ -131,17 +132,7 @@ pub fn build_workloads(snap: &ClusterSnapshot) -> Workloads {
 pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Workloads {
     let keys = IsvcKeys::new(snap);
     let groups = LabelGroups::new(snap, idx, &keys);
-    let mut order: Vec<usize> = (0..snap.isvcs.len()).collect();
-    order.sort_by(|a, b| {
-        let (x, y) = (&snap.isvcs[*a], &snap.isvcs[*b]);
-        // Shared namespace text (the common case) needs no namespace comparison.
-        let ns = if std::sync::Arc::ptr_eq(&x.namespace, &y.namespace) {
-            std::cmp::Ordering::Equal
-        } else {
-            x.namespace.cmp(&y.namespace)
-        };
-        ns.then_with(|| x.name.cmp(&y.name))
-    });
+    let order = by_namespace_name(snap);
     let routed = route_pods(snap, idx, &keys, &groups);
     let replicas = ReplicaIndex::new(snap, &keys);
     let mut migrations = vec![WorkloadMigrations::default(); snap.isvcs.len()];
