@@ -71,6 +71,7 @@ pub fn run_tui_command(
         themes: config.themes.iter().map(Theme::from_config).collect(),
         keymap: Some(config.keymap.clone()),
         history: None,
+        demo_clock: None,
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -135,6 +136,10 @@ async fn run_demo(
         },
         clock,
     );
+    let opts = TuiOptions {
+        demo_clock: Some(ch.clock),
+        ..opts
+    };
     let opts = with_history(
         opts,
         ClusterKey::demo(d.seed),

@@ -50,6 +50,8 @@ pub struct DemoChannels {
     pub commands: mpsc::Sender<Command>,
     /// Replies to commands.
     pub updates: mpsc::Receiver<Update>,
+    /// The sim clock the world runs on (the TUI runs its own time on it too).
+    pub clock: DemoClock,
 }
 
 /// Builds the world at `clock()` and spawns the task that drives it on the current tokio
@@ -78,6 +80,7 @@ pub fn spawn_demo(opts: DemoOptions, clock: fn() -> Time) -> DemoChannels {
         feed: feed_rx,
         commands: cmd_tx,
         updates: upd_rx,
+        clock: sim,
     }
 }
 

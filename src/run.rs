@@ -28,6 +28,7 @@ use crate::engine::gang::PlacementOptions;
 use crate::engine::model::Time;
 use crate::protocol::{ApiStatus, Command, Feed, OpOutcome, Permissions, SourceKind, Update};
 use crate::run_history::HistoryHook;
+use crate::sim::demo::DemoClock;
 use crate::ui::theme::{Theme, THEME_NAMES};
 
 /// Shortest time between two frames (≤ 10 redraws a second).
@@ -64,6 +65,9 @@ pub struct TuiOptions {
     pub keymap: Option<crate::config::Keymap>,
     /// The history store, when it opened.
     pub history: Option<HistoryHook>,
+    /// The demo's sim clock: the app's time then runs at the simulation's speed, so ages and
+    /// request timestamps agree with the simulated data (`None`: the wall clock).
+    pub demo_clock: Option<DemoClock>,
 }
 
 impl Default for TuiOptions {
@@ -75,6 +79,7 @@ impl Default for TuiOptions {
             themes: Vec::new(),
             keymap: None,
             history: None,
+            demo_clock: None,
         }
     }
 }
@@ -201,10 +206,11 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
             updates,
         } => (feed, commands, updates),
     };
+    let clock = AppClock(opts.demo_clock);
     let mut state = AppState::new(
         Box::new(DefaultKeys),
         Box::new(RandomIds::new()),
-        wall_now(),
+        clock.now(),
     );
     if opts.themes.is_empty() {
         opts.themes = THEME_NAMES.iter().map(|n| Theme::by_name(n)).collect();
@@ -221,6 +227,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
     let mut extras = Extras {
         themes: opts.themes,
         history: opts.history,
+        clock,
     };
     if let Some(h) = &extras.history {
         state.dismissed.extend(h.dismissed());
@@ -228,7 +235,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
             state.notices.push_back(crate::app::state::Notice {
                 text: n.clone(),
                 level: crate::app::state::NoticeLevel::Error,
-                at: wall_now(),
+                at: clock.now(),
             });
         }
     }
@@ -241,6 +248,20 @@ pub struct Extras {
     pub themes: Vec<Theme>,
     /// The history store, when it opened.
     pub history: Option<HistoryHook>,
+    /// The time the app runs on.
+    pub clock: AppClock,
+}
+
+/// The app's time: the wall clock, or the demo's sim clock driven by it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct AppClock(pub Option<DemoClock>);
+
+impl AppClock {
+    /// Now, on this clock.
+    pub fn now(self) -> Time {
+        let wall = wall_now();
+        self.0.map_or(wall, |sim| sim.sim_time(wall))
+    }
 }
 
 impl Extras {
@@ -261,7 +282,7 @@ impl Extras {
             _ => return,
         };
         let rows = h.node_rows(&node);
-        let _ = update(state, Event::NodeHistory { node, rows }, wall_now());
+        let _ = update(state, Event::NodeHistory { node, rows }, self.clock.now());
     }
 }
 
@@ -318,7 +339,9 @@ fn apply(
                     let outcome = OpOutcome::Failed {
                         message: format!("not sent: {e}"),
                     };
-                    let more = update(state, Event::OpDone { id, outcome }, wall_now());
+                    // Same instant as the update that produced the effect.
+                    let now = state.now;
+                    let more = update(state, Event::OpDone { id, outcome }, now);
                     quit |= apply(more, dirty, commands, state);
                 }
             }
@@ -339,9 +362,13 @@ async fn event_loop(
 ) -> anyhow::Result<()> {
     let size = terminal.size()?;
     let mut dirty = true;
-    let _ = update(state, Event::Resize(size.width, size.height), wall_now());
+    let _ = update(
+        state,
+        Event::Resize(size.width, size.height),
+        extras.clock.now(),
+    );
     let first = feed.borrow_and_update().clone();
-    let _ = update(state, Event::Feed(first), wall_now());
+    let _ = update(state, Event::Feed(first), extras.clock.now());
     let mut input = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     let mut feed_open = true;
@@ -380,7 +407,7 @@ async fn event_loop(
                 Err(_) => feed_open = false,
             },
             Some(Update::OpDone { id, outcome }) = updates.recv() => events.push(Event::OpDone { id, outcome }),
-            _ = tick.tick() => events.push(Event::Tick(wall_now())),
+            _ = tick.tick() => events.push(Event::Tick(extras.clock.now())),
             _ = tokio::time::sleep(wait), if dirty => {}
             _ = tokio::signal::ctrl_c() => return Ok(()),
             _ = term => return Ok(()),
@@ -396,7 +423,7 @@ async fn event_loop(
             events.push(Event::OpDone { id, outcome });
         }
         for e in events {
-            let effects = update(state, e, wall_now());
+            let effects = update(state, e, extras.clock.now());
             if let Some(h) = extras.history.as_mut() {
                 effects.iter().for_each(|e| h.apply(e));
             }
@@ -420,6 +447,21 @@ pub fn run_tui_blocking(source: DataSource, opts: TuiOptions) -> anyhow::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_demo_runs_the_app_on_its_sim_clock() {
+        let wall = AppClock(None).now();
+        let t0: Time = "2026-09-28T10:00:00Z".parse().unwrap();
+        let sim = DemoClock {
+            start: t0,
+            wall_start: wall - chrono::Duration::seconds(10),
+            speed: 5.0,
+        };
+        let now = AppClock(Some(sim)).now();
+        // 10 wall seconds at 5× are 50 sim seconds (plus the instants this test takes).
+        assert!(now >= t0 + chrono::Duration::seconds(50), "{now}");
+        assert!(now < t0 + chrono::Duration::seconds(60), "{now}");
+    }
 
     #[test]
     fn request_ids_are_distinct_v4_uuids() {
