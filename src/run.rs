@@ -2,11 +2,11 @@
 //! on every exit path including panics and SIGINT/SIGTERM), wires a data source's channels to
 //! the reducer, and runs the event loop: select over input, feed, op replies and ticks; drain
 //! what is ready; draw only when dirty, at most 10 frames a second. With `main.rs`, the only
-//! place that reads the clock.
+//! place that reads the clock (in its `clock` submodule).
 //!
-//! Owns: `DataSource`, `TuiOptions`, `run_tui`, `snapshot_feed`, `RandomIds`.
+//! Owns: `DataSource`, `TuiOptions`, `run_tui`, `snapshot_feed`; re-exports `AppClock` and
+//! `RandomIds` from `run::clock`.
 
-use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,7 +20,7 @@ use tokio::sync::{mpsc, watch};
 use crate::app::detail::DetailKind;
 use crate::app::keys::{DefaultKeys, KeyResolver};
 use crate::app::keys_config::ConfigKeys;
-use crate::app::state::{AppState, IdSource};
+use crate::app::state::AppState;
 use crate::app::{update, Effect, Event};
 use crate::cluster::snapshot_file::read_snapshot;
 use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
@@ -29,7 +29,11 @@ use crate::engine::model::Time;
 use crate::protocol::{ApiStatus, Command, Feed, OpOutcome, Permissions, SourceKind, Update};
 use crate::run_history::HistoryHook;
 use crate::sim::demo::DemoClock;
+
+mod clock;
 use crate::ui::theme::{Theme, THEME_NAMES};
+use clock::{mono_now, wall_now};
+pub use clock::{AppClock, RandomIds};
 
 /// Shortest time between two frames (≤ 10 redraws a second).
 const FRAME_INTERVAL: Duration = Duration::from_millis(100);
@@ -81,63 +85,6 @@ impl Default for TuiOptions {
             history: None,
             demo_clock: None,
         }
-    }
-}
-
-/// The wall clock: read here (and in `main.rs`) only.
-#[allow(clippy::disallowed_methods)] // The composition root is where time enters the app.
-fn wall_now() -> Time {
-    chrono::Utc::now()
-}
-
-#[allow(clippy::disallowed_methods)] // Frame pacing needs a monotonic clock.
-fn mono_now() -> Instant {
-    Instant::now()
-}
-
-/// Request UUIDs (v4 layout) from the process's randomly keyed hasher.
-pub struct RandomIds {
-    keys: std::collections::hash_map::RandomState,
-    counter: u64,
-}
-
-impl RandomIds {
-    /// A fresh generator.
-    pub fn new() -> Self {
-        RandomIds {
-            keys: std::collections::hash_map::RandomState::new(),
-            counter: 0,
-        }
-    }
-}
-
-impl Default for RandomIds {
-    fn default() -> Self {
-        RandomIds::new()
-    }
-}
-
-impl IdSource for RandomIds {
-    fn next_uuid(&mut self) -> String {
-        let mut bytes = [0u8; 16];
-        for (half, chunk) in bytes.chunks_mut(8).enumerate() {
-            let mut h = self.keys.build_hasher();
-            h.write_u64(self.counter);
-            h.write_u64(half as u64);
-            chunk.copy_from_slice(&h.finish().to_le_bytes());
-        }
-        self.counter += 1;
-        bytes[6] = (bytes[6] & 0x0f) | 0x40;
-        bytes[8] = (bytes[8] & 0x3f) | 0x80;
-        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        format!(
-            "{}-{}-{}-{}-{}",
-            &hex[..8],
-            &hex[8..12],
-            &hex[12..16],
-            &hex[16..20],
-            &hex[20..]
-        )
     }
 }
 
@@ -250,18 +197,6 @@ pub struct Extras {
     pub history: Option<HistoryHook>,
     /// The time the app runs on.
     pub clock: AppClock,
-}
-
-/// The app's time: the wall clock, or the demo's sim clock driven by it.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct AppClock(pub Option<DemoClock>);
-
-impl AppClock {
-    /// Now, on this clock.
-    pub fn now(self) -> Time {
-        let wall = wall_now();
-        self.0.map_or(wall, |sim| sim.sim_time(wall))
-    }
 }
 
 impl Extras {
@@ -447,38 +382,6 @@ pub fn run_tui_blocking(source: DataSource, opts: TuiOptions) -> anyhow::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_demo_runs_the_app_on_its_sim_clock() {
-        let wall = AppClock(None).now();
-        let t0: Time = "2026-09-28T10:00:00Z".parse().unwrap();
-        let sim = DemoClock {
-            start: t0,
-            wall_start: wall - chrono::Duration::seconds(10),
-            speed: 5.0,
-        };
-        let now = AppClock(Some(sim)).now();
-        // 10 wall seconds at 5× are 50 sim seconds (plus the instants this test takes).
-        assert!(now >= t0 + chrono::Duration::seconds(50), "{now}");
-        assert!(now < t0 + chrono::Duration::seconds(60), "{now}");
-    }
-
-    #[test]
-    fn request_ids_are_distinct_v4_uuids() {
-        let mut ids = RandomIds::new();
-        let (a, b) = (ids.next_uuid(), ids.next_uuid());
-        assert_ne!(a, b);
-        for u in [&a, &b] {
-            let parts: Vec<&str> = u.split('-').collect();
-            let lens: Vec<usize> = parts.iter().map(|p| p.len()).collect();
-            assert_eq!(lens, [8, 4, 4, 4, 12]);
-            assert!(parts[2].starts_with('4'));
-            assert!(matches!(parts[3].as_bytes()[0], b'8' | b'9' | b'a' | b'b'));
-            assert!(u
-                .chars()
-                .all(|c| c == '-' || c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
-        }
-    }
 
     #[test]
     fn offline_feed_is_read_only() {
