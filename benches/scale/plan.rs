@@ -8,6 +8,7 @@
 
 use serde_json::{json, Value};
 
+use ome_top::sim::fleet::pick_size;
 use ome_top::sim::rng::Rng;
 
 /// GPU products of the pools and their share of the nodes in tenths.
@@ -31,8 +32,6 @@ const AGENTS: [&str; 6] = [
     "gpu-feature-discovery",
     "kube-proxy",
 ];
-/// GPUs per pod and weight in percent (as `sim::fleet`).
-const SIZES: [(u32, u64); 4] = [(1, 40), (2, 25), (4, 20), (8, 15)];
 /// Share of the cluster's devices the bound GPU pods use.
 const GPU_FILL_PERCENT: usize = 70;
 
@@ -73,17 +72,6 @@ pub struct Plan {
     pub pods: Vec<PodPlan>,
     /// How many of `pods` (at the end) form the churn set.
     pub churn: usize,
-}
-
-fn pick_size(rng: &mut Rng) -> u32 {
-    let mut roll = rng.below(100);
-    for (size, weight) in SIZES {
-        if roll < weight {
-            return size;
-        }
-        roll -= weight;
-    }
-    8
 }
 
 /// The pool of node `i` (deterministic, in the `POOLS` shares).

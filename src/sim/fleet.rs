@@ -188,9 +188,10 @@ pub fn isvc(ns: &Name, name: &str, mode: &str, leader: bool) -> InferenceService
 }
 
 /// Instance sizes (GPUs per pod) and their weights in percent.
-const SIZES: [(u32, u64); 4] = [(1, 40), (2, 25), (4, 20), (8, 15)];
+pub const SIZES: [(u32, u64); 4] = [(1, 40), (2, 25), (4, 20), (8, 15)];
 
-fn pick_size(rng: &mut Rng) -> u32 {
+/// One Instance size drawn from `SIZES` (GPUs per pod: 1, 2, 4 or 8).
+pub fn pick_size(rng: &mut Rng) -> u32 {
     let mut roll = rng.below(100);
     for (size, weight) in SIZES {
         if roll < weight {
