@@ -17,7 +17,7 @@ use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::model::ClusterSnapshot;
 use ome_top::report::json::{analysis_json, Source};
 use ome_top::report::table::analysis_table;
-use ome_top::sim::fleet::{generate_fleet, FleetSpec};
+use ome_top::sim::fleet::{generate_fleet, generate_fleet_unpublished, FleetSpec};
 use ome_top::sim::gang_heavy::make_gang_heavy;
 
 fn fixture(name: &str) -> PathBuf {
@@ -76,9 +76,28 @@ fn check(name: &str, got: &str) {
     }
 }
 
+/// A fleet in generation order with its strings as generated: the shape the fixtures of the
+/// first performance passes were written from.
 fn fleet(seed: u64, nodes: usize, pods: usize) -> ClusterSnapshot {
     let now = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).unwrap();
-    generate_fleet(&FleetSpec { seed, nodes, pods }, now)
+    generate_fleet_unpublished(&FleetSpec { seed, nodes, pods }, now)
+}
+
+#[test]
+fn published_fleet_analysis_is_unchanged() {
+    // The shape the live store publishes (store key order, interned strings); fixture written
+    // by the engine of 2026-11-30 before the storage-order passes.
+    let now = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).unwrap();
+    let spec = FleetSpec {
+        seed: 7,
+        nodes: 300,
+        pods: 3_000,
+    };
+    let snap = generate_fleet(&spec, now);
+    check(
+        "fleet-300-published.txt",
+        &render(&snap, ExecutorSetting::Auto),
+    );
 }
 
 #[test]

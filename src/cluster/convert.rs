@@ -1,13 +1,12 @@
 //! Conversion of core Kubernetes objects (k8s-openapi types) into the engine's compact model:
 //! only the fields the engines use survive; `managedFields` and the rest are dropped here.
 //!
-//! Owns: `Interner`, `ConvertError`, node/pod/ConfigMap/Event conversion. Pure functions; must
+//! Owns: `ConvertError`, node/pod/ConfigMap/Event conversion. Pure functions; must
 //! not import the UI, the app or anything that reads a clock. OME custom resources are in
 //! `cluster::convert_ome`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use k8s_openapi::api::core::v1 as core;
@@ -22,28 +21,7 @@ use crate::engine::model::{
 };
 use crate::engine::quantity::{parse_quantity, whole_devices};
 
-/// Shares repeated strings (namespaces, label keys and values, node names) between objects.
-#[derive(Debug, Default)]
-pub struct Interner {
-    names: HashMap<Box<str>, Name>,
-}
-
-impl Interner {
-    /// The shared copy of `s`.
-    pub fn name(&mut self, s: &str) -> Name {
-        if let Some(n) = self.names.get(s) {
-            return n.clone();
-        }
-        let n: Name = Arc::from(s);
-        self.names.insert(Box::from(s), n.clone());
-        n
-    }
-
-    /// The shared copy of an optional string (`None` and `""` both give `None`).
-    pub fn opt(&mut self, s: Option<&str>) -> Option<Name> {
-        s.filter(|s| !s.is_empty()).map(|s| self.name(s))
-    }
-}
+pub use crate::engine::intern::Interner;
 
 /// A field of an object that could not be converted.
 #[derive(Debug, Clone, PartialEq, Eq)]

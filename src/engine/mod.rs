@@ -30,6 +30,7 @@ pub mod health;
 pub mod health_policy;
 pub mod index;
 pub mod indexset;
+pub mod intern;
 pub mod irstatus;
 pub mod isvc_order;
 pub mod journal;

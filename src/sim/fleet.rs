@@ -3,7 +3,7 @@
 //! pods, system pods without GPUs, and pending GPU pods, placed the way LeastAllocated scheduling
 //! spreads them (so the fleet fragments).
 //!
-//! Owns: `FleetSpec`, `generate_fleet`. Deterministic for a seed; no I/O and no clock (the
+//! Owns: `FleetSpec`, `generate_fleet`, `generate_fleet_unpublished`. Deterministic for a seed; no I/O and no clock (the
 //! observation time is an argument). Must not import `cluster`, `ui` or `tokio`.
 
 use std::collections::BTreeMap;
@@ -15,6 +15,7 @@ use crate::engine::model::{
     Allocatable, ClusterSnapshot, ComponentSpec, ConfigMap, InferenceService, LabelInt, Labels,
     Name, Node, OmeLabels, OwnerRef, Pod, PodPhase, Time,
 };
+use crate::sim::published::as_published;
 use crate::sim::replica::omenative_replica;
 use crate::sim::rng::Rng;
 
@@ -202,8 +203,14 @@ pub fn pick_size(rng: &mut Rng) -> u32 {
     8
 }
 
-/// Generates a fleet observed at `now`.
+/// Generates a fleet observed at `now`, in the shape the live store publishes it (objects in
+/// store key order, strings interned: `sim::published`).
 pub fn generate_fleet(spec: &FleetSpec, now: Time) -> ClusterSnapshot {
+    as_published(generate_fleet_unpublished(spec, now))
+}
+
+/// Generates a fleet observed at `now`, objects in generation order, strings as generated.
+pub fn generate_fleet_unpublished(spec: &FleetSpec, now: Time) -> ClusterSnapshot {
     let mut rng = Rng::new(spec.seed);
     let (nodes, mut placer) = nodes(spec, &mut rng);
     let mut snap = ClusterSnapshot {

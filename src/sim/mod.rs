@@ -4,5 +4,6 @@
 pub mod demo;
 pub mod fleet;
 pub mod gang_heavy;
+pub mod published;
 pub mod replica;
 pub mod rng;

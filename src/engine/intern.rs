@@ -1,0 +1,52 @@
+//! One shared `Name` per distinct string, as the live store publishes them: namespaces, label
+//! keys and values, owner names and UIDs point at one allocation each, so comparing two equal
+//! names is a pointer comparison and hot strings stay in cache.
+//!
+//! Owns: `Interner`. Used by the cluster converters and by the simulated fleets (which must
+//! look like what the live store publishes). Pure; must not import anything outside `std` and
+//! `engine`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::engine::model::Name;
+
+/// Shares repeated strings (namespaces, label keys and values, node names) between objects.
+#[derive(Debug, Default)]
+pub struct Interner {
+    names: HashMap<Box<str>, Name>,
+}
+
+impl Interner {
+    /// The shared copy of `s`.
+    pub fn name(&mut self, s: &str) -> Name {
+        if let Some(n) = self.names.get(s) {
+            return n.clone();
+        }
+        let n: Name = Arc::from(s);
+        self.names.insert(Box::from(s), n.clone());
+        n
+    }
+
+    /// The shared copy of an optional string (`None` and `""` both give `None`).
+    pub fn opt(&mut self, s: Option<&str>) -> Option<Name> {
+        s.filter(|s| !s.is_empty()).map(|s| self.name(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_strings_share_one_allocation() {
+        let mut i = Interner::default();
+        let a = i.name("team-0");
+        let b = i.name(&String::from("team-0"));
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!Arc::ptr_eq(&a, &i.name("team-1")));
+        assert_eq!(i.opt(Some("")), None);
+        assert_eq!(i.opt(None), None);
+        assert!(i.opt(Some("team-0")).is_some_and(|n| Arc::ptr_eq(&n, &a)));
+    }
+}
