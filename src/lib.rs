@@ -33,3 +33,10 @@ pub mod run;
 pub mod run_history;
 pub mod sim;
 pub mod ui;
+
+/// The process allocator of the product and of every test and benchmark built on this crate
+/// (so that benchmarks measure what ships). An analysis allocates and frees ~10^5 small blocks
+/// on a heap the live store keeps fragmented: glibc malloc spent ~20 % of an analysis in
+/// `_int_malloc` and `malloc_consolidate` (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

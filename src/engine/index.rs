@@ -129,7 +129,7 @@ fn rank_nodes(snap: &ClusterSnapshot) -> (Vec<usize>, Vec<u32>) {
 /// Each pod's node index and the pod lists. A duplicated node name resolves to its last node,
 /// as a name → index map would (`ranks`: the node name ranks).
 fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
-    let nodes = NodeIndex::with_ranks(snap, ranks);
+    let mut nodes = NodeIndex::with_ranks(snap, ranks);
     let mut lists = PodLists {
         pod_node: Vec::with_capacity(snap.pods.len()),
         live: Vec::new(),

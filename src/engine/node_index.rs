@@ -1,9 +1,12 @@
 //! Node name → index into `snap.nodes`, looked up once per pod when the analysis builds its
-//! `SnapshotIndex`. The converter interns names, so a pod's `spec.nodeName` is usually the
-//! very `Arc` of its node's name: the index first tries the pointer in a small open-addressing
-//! table (a multiply, a shift and one or two loads), then the string. Two live `Arc`s at one
-//! address are the same allocation, so a pointer hit names the right text; a duplicated node
-//! name resolves to its last node either way, as a name → index map would.
+//! `SnapshotIndex`. Converters intern names: in a snapshot file a pod's `spec.nodeName` is the
+//! very `Arc` of its node's name, and in the live store (one interner per kind) the pods of a
+//! node share one `Arc` of their own. So the index first tries the pointer in a small
+//! open-addressing table (a multiply, a shift and one or two loads), and only then the string —
+//! after which it remembers the pointer, so the string is hashed about once per node, not once
+//! per pod. Looked-up names borrow from the snapshot for the index's lifetime: two live `Arc`s
+//! at one address are the same allocation, so a pointer hit names the right text. A
+//! duplicated node name resolves to its last node either way, as a name → index map would.
 //!
 //! Owns: `NodeIndex`. Pure; must not import anything outside `std` and `engine`.
 
@@ -15,12 +18,17 @@ use rustc_hash::FxHashMap as FastMap;
 
 /// An empty slot of the address table (no allocation lives at address 0).
 const EMPTY: usize = 0;
+/// Node value of a remembered address whose name names no node.
+const NO_NODE: u32 = u32::MAX;
 
 /// Node lookup by name (see the module doc).
 #[derive(Debug, Default)]
 pub struct NodeIndex<'a> {
-    /// `(name address, node index)`, open addressing with linear probing; a power of two long.
+    /// `(name address, node index or NO_NODE)`, open addressing with linear probing; a power
+    /// of two long, at most half full.
     slots: Vec<(usize, u32)>,
+    /// Occupied slots.
+    used: usize,
     /// `64 − log2(slots.len())`: the hash keeps the top bits of the product.
     shift: u32,
     nodes: &'a [Node],
@@ -79,6 +87,7 @@ impl<'a> NodeIndex<'a> {
         let len = (2 * nodes.len()).next_power_of_two().max(16);
         let mut index = NodeIndex {
             slots: vec![(EMPTY, 0); len],
+            used: 0,
             shift: 64 - len.trailing_zeros(),
             nodes,
             by_name: OnceCell::new(),
@@ -95,17 +104,32 @@ impl<'a> NodeIndex<'a> {
     }
 
     fn insert(&mut self, addr: usize, node: u32) {
+        if 2 * (self.used + 1) > self.slots.len() {
+            self.grow();
+        }
         let mask = self.slots.len() - 1;
         let mut s = self.slot_of(addr);
         loop {
             match self.slots.get_mut(s) {
                 Some(slot) if slot.0 == EMPTY || slot.0 == addr => {
+                    self.used += usize::from(slot.0 == EMPTY);
                     *slot = (addr, node);
                     return;
                 }
                 Some(_) => s = (s + 1) & mask,
                 None => return,
             }
+        }
+    }
+
+    /// Doubles the table (rehashing every remembered address).
+    fn grow(&mut self) {
+        let len = (2 * self.slots.len()).max(16);
+        let old = std::mem::replace(&mut self.slots, vec![(EMPTY, 0); len]);
+        self.shift = 64 - len.trailing_zeros();
+        self.used = 0;
+        for (addr, node) in old.into_iter().filter(|(a, _)| *a != EMPTY) {
+            self.insert(addr, node);
         }
     }
 
@@ -125,13 +149,19 @@ impl<'a> NodeIndex<'a> {
         }
     }
 
-    /// The index of the node named `name`.
+    /// The index of the node named `name`; remembers `name`'s address for the next lookup.
     #[inline]
-    pub fn get(&self, name: &Name) -> Option<usize> {
-        match self.by_address(address(name)) {
-            Some(i) => Some(i as usize),
-            None => self.get_str(name),
-        }
+    pub fn get(&mut self, name: &'a Name) -> Option<usize> {
+        let addr = address(name);
+        let node = match self.by_address(addr) {
+            Some(node) => node,
+            None => {
+                let node = self.get_str(name).map_or(NO_NODE, |i| i as u32);
+                self.insert(addr, node);
+                node
+            }
+        };
+        (node != NO_NODE).then_some(node as usize)
     }
 
     /// The index of the node `name` (string lookup only).
@@ -153,10 +183,14 @@ mod tests {
             nodes: vec![testkit::node("a", 8), testkit::node("b", 8)],
             ..Default::default()
         };
-        let index = NodeIndex::new(&snap);
+        let (a, c) = (Arc::from("a"), Arc::from("c"));
+        let mut index = NodeIndex::new(&snap);
         assert_eq!(index.get(&snap.nodes[1].name), Some(1));
-        assert_eq!(index.get(&Arc::from("a")), Some(0));
-        assert_eq!(index.get(&Arc::from("c")), None);
+        assert_eq!(index.get(&a), Some(0));
+        assert_eq!(index.get(&c), None);
+        // Remembered addresses answer again, misses included.
+        assert_eq!(index.get(&a), Some(0));
+        assert_eq!(index.get(&c), None);
         assert_eq!(index.get_str("b"), Some(1));
     }
 
@@ -170,12 +204,13 @@ mod tests {
             nodes,
             ..Default::default()
         };
-        let index = NodeIndex::new(&snap);
+        let mut index = NodeIndex::new(&snap);
         for (i, n) in snap.nodes.iter().enumerate() {
             let want = if n.name.as_ref() == "n7" { 300 } else { i };
             assert_eq!(index.get(&n.name), Some(want), "{}", n.name);
         }
-        assert_eq!(NodeIndex::default().get(&Arc::from("n1")), None);
+        let n1: Name = Arc::from("n1");
+        assert_eq!(NodeIndex::default().get(&n1), None);
         let ranks: Vec<u32> = {
             let mut names: Vec<&str> = snap.nodes.iter().map(|n| n.name.as_ref()).collect();
             names.sort_unstable();
@@ -183,10 +218,20 @@ mod tests {
             let rank = |n: &str| names.binary_search(&n).unwrap() as u32;
             snap.nodes.iter().map(|n| rank(&n.name)).collect()
         };
-        let ranked = NodeIndex::with_ranks(&snap, &ranks);
-        for n in &snap.nodes {
-            assert_eq!(ranked.get(&n.name), index.get(&n.name));
-            assert_eq!(ranked.get(&Arc::from(n.name.as_ref())), index.get(&n.name));
+        // Copies at other addresses (a pod store's own interned names): more than the table
+        // was sized for, so it grows while remembering them.
+        let copies: Vec<Name> = snap
+            .nodes
+            .iter()
+            .chain(&snap.nodes)
+            .map(|n| Arc::from(n.name.as_ref()))
+            .collect();
+        let mut ranked = NodeIndex::with_ranks(&snap, &ranks);
+        for round in 0..2 {
+            for (n, copy) in snap.nodes.iter().cycle().zip(&copies) {
+                assert_eq!(ranked.get(&n.name), index.get(&n.name), "round {round}");
+                assert_eq!(ranked.get(copy), index.get(&n.name), "round {round}");
+            }
         }
         assert_eq!(ranked.get_str("nope"), None);
     }
