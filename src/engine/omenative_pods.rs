@@ -12,7 +12,7 @@ use crate::engine::irstatus::InstanceRow;
 use crate::engine::member_set::{MemberKey, MemberSet};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Pod, COMPONENTS};
 use crate::engine::pod_groups::{IsvcKeys, LabelGroups};
-use crate::engine::workloads::Instance;
+use crate::engine::workloads::{Instance, PodList};
 
 const RUNNER_DEFAULT: u8 = 0;
 const RUNNER_LEADER: u8 = 1;
@@ -166,7 +166,7 @@ impl<'a> InstanceBuilder<'a> {
             .map(|(pos, r)| Instance {
                 index: r.index,
                 // A steady Instance has `d` pods: one allocation, no regrowth.
-                pods: Vec::with_capacity(d.clamp(0, 64) as usize),
+                pods: PodList::with_capacity(d.clamp(0, 64) as usize),
                 joined_pods: 0,
                 gpus: 0,
                 row: Some(pos),

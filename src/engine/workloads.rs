@@ -6,6 +6,8 @@
 //! by `engine::omenative`. Pure; must not import anything outside `std`, `chrono` types and
 //! `engine`.
 
+use smallvec::{smallvec, SmallVec};
+
 use crate::engine::index::SnapshotIndex;
 use crate::engine::isvc_order::by_namespace_name;
 use crate::engine::migration_state::workload_migrations;
@@ -69,13 +71,18 @@ pub fn component_mode(isvc: &InferenceService, c: usize) -> Option<DeploymentMod
 /// Why an Instance's or component's observation is invalid (the "observation reason").
 pub type ObservationResult = Result<(), String>;
 
+/// The pods of one Instance. One or two pods (single-node, leader + worker) are kept inline:
+/// building the ~20,000 Instances of a large fleet then allocates nothing for them, and
+/// reading an Instance's pods follows no pointer.
+pub type PodList = SmallVec<[usize; 2]>;
+
 /// One Instance of a component.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Instance {
     /// Instance index (OMENative row index; RawDeployment name-sorted position; MultiNode 0).
     pub index: i64,
     /// Snapshot indices of the pods counted in this Instance.
-    pub pods: Vec<usize>,
+    pub pods: PodList,
     /// Pods joined to the Instance by index (counted or not).
     pub joined_pods: usize,
     /// Σ GPUs of the counted pods.
@@ -171,7 +178,7 @@ fn label_component(
 ) -> Component {
     let mut pods: Vec<usize> = labelled.to_vec();
     pods.sort_by(|a, b| snap.pods[*a].name.cmp(&snap.pods[*b].name));
-    let instance = |index: i64, members: Vec<usize>| Instance {
+    let instance = |index: i64, members: PodList| Instance {
         index,
         gpus: members.iter().map(|p| snap.pods[*p].gpus).sum(),
         ready_pods: members.iter().filter(|p| snap.pods[**p].ready).count() as i64,
@@ -181,13 +188,13 @@ fn label_component(
         observation: Ok(()),
     };
     let instances = match mode {
-        DeploymentMode::MultiNode if !pods.is_empty() => vec![instance(0, pods)],
+        DeploymentMode::MultiNode if !pods.is_empty() => vec![instance(0, PodList::from_vec(pods))],
         DeploymentMode::MultiNode => Vec::new(),
         _ => pods
             .into_iter()
             .filter(|p| snap.pods[*p].node.is_some())
             .enumerate()
-            .map(|(n, p)| instance(n as i64, vec![p]))
+            .map(|(n, p)| instance(n as i64, smallvec![p]))
             .collect(),
     };
     Component {
