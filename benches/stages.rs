@@ -3,7 +3,8 @@
 //! median time of every stage printed (figures in docs/performance.md). Not a criterion bench:
 //! the stages are timed inside one analysis, from the observer callback.
 //!
-//! `cargo bench --bench stages` (set `STAGES_RUNS` to change the number of analyses).
+//! `cargo bench --bench stages` (set `STAGES_RUNS` to change the number of analyses, and
+//! `STAGES_UNPUBLISHED=1` for the fleet in generation order).
 
 #![allow(clippy::disallowed_methods)] // Wall-clock figures are what this program measures.
 
@@ -12,7 +13,7 @@ use std::time::{Duration, Instant};
 use chrono::{TimeZone, Utc};
 
 use ome_top::engine::analysis::{analyze_observed, AnalysisOptions, ExecutorSetting, STAGES};
-use ome_top::sim::fleet::{generate_fleet, FleetSpec};
+use ome_top::sim::fleet::{generate_fleet, generate_fleet_unpublished, FleetSpec};
 
 /// Analyses timed after the warm-up ones.
 const RUNS: usize = 31;
@@ -27,14 +28,18 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(RUNS);
-    let snap = generate_fleet(
-        &FleetSpec {
-            seed: 1,
-            nodes: 10_000,
-            pods: 100_000,
-        },
-        now,
-    );
+    let spec = FleetSpec {
+        seed: 1,
+        nodes: 10_000,
+        pods: 100_000,
+    };
+    // `STAGES_UNPUBLISHED=1`: the fleet in generation order with its strings as generated (the
+    // shape the benchmarks used before 2026-11-30), to compare with what the live store
+    // publishes.
+    let snap = match std::env::var_os("STAGES_UNPUBLISHED") {
+        Some(_) => generate_fleet_unpublished(&spec, now),
+        None => generate_fleet(&spec, now),
+    };
     let opts = AnalysisOptions {
         now,
         alfred_namespace: "ome".into(),
