@@ -1,10 +1,10 @@
 //! Node name → index into `snap.nodes`, looked up once per pod when the analysis builds its
-//! `SnapshotIndex`. Converters intern names: in a snapshot file a pod's `spec.nodeName` is the
-//! very `Arc` of its node's name, and in the live store (one interner per kind) the pods of a
-//! node share one `Arc` of their own. So the index first tries the pointer in a small
-//! open-addressing table (a multiply, a shift and one or two loads), and only then the string —
-//! after which it remembers the pointer, so the string is hashed about once per node, not once
-//! per pod. Looked-up names borrow from the snapshot for the index's lifetime: two live `Arc`s
+//! `SnapshotIndex`. Converters intern names (one table per snapshot file, one shared by the
+//! live stores), so a pod's `spec.nodeName` is usually the very `Arc` of its node's name; after
+//! an interner renewal, or in a hand-built snapshot, a node's pods may share an `Arc` of their
+//! own. So the index first tries the pointer in a small open-addressing table (a multiply, a
+//! shift and one or two loads), and only then the string — after which it remembers the
+//! pointer, so a string is hashed about once per node, not once per pod. Looked-up names borrow from the snapshot for the index's lifetime: two live `Arc`s
 //! at one address are the same allocation, so a pointer hit names the right text. A
 //! duplicated node name resolves to its last node either way, as a name → index map would.
 //!

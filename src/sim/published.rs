@@ -1,7 +1,8 @@
 //! A generated fleet in the shape the live store publishes (`cluster::live`): objects in store
 //! key order (`namespace/name`, or `name` for cluster-scoped kinds — the apiserver lists in that
-//! order and the store keeps a `BTreeMap` by it), and every string interned once per kind,
-//! allocated in that order, as each kind's store converter does while it reads the list. Benchmarks and tests
+//! order and each store keeps a `BTreeMap` by it), and every string interned once in the
+//! table the stores share, allocated in that order, as the converters do while they read the
+//! lists. Benchmarks and tests
 //! then measure the snapshots the product really analyses, not a shape it never sees.
 //!
 //! Owns: `as_published`. No I/O, no clock. Must not import `cluster`, `ui` or `tokio`.
@@ -28,30 +29,25 @@ pub fn as_published(generated: ClusterSnapshot) -> ClusterSnapshot {
         .sort_by_cached_key(|g| key(&g.namespace, &g.name));
     snap.config_maps
         .sort_by_cached_key(|c| key(&c.namespace, &c.name));
-    // One store per kind, each with its own interner (`cluster::live::store`): strings are
-    // shared within a kind, not across kinds. Kinds are listed one after another.
+    // The stores of a session share one interner (`cluster::live::store::SharedNames`);
+    // kinds are listed one after another, nodes first.
     let mut i = Interner::default();
     for n in &mut snap.nodes {
         node(&mut i, n);
     }
-    let mut i = Interner::default();
     for p in &mut snap.pods {
         pod(&mut i, p);
     }
-    let mut i = Interner::default();
     for w in &mut snap.isvcs {
         isvc(&mut i, w);
     }
-    let mut i = Interner::default();
     for r in &mut snap.replicas {
         replica(&mut i, r);
     }
-    let mut i = Interner::default();
     for g in &mut snap.pod_groups {
         all(&mut i, [&mut g.namespace, &mut g.name, &mut g.uid]);
         labels(&mut i, &mut g.labels);
     }
-    let mut i = Interner::default();
     for c in &mut snap.config_maps {
         all(
             &mut i,
@@ -185,20 +181,23 @@ mod tests {
         after.sort();
         assert_eq!(before, after);
         assert_eq!(raw.isvcs.len(), published.isvcs.len());
-        // Within a kind equal strings share one allocation; across kinds they do not (one
-        // interner per store, as in `cluster::live`).
-        let owned: Vec<&Pod> = published
+        // Equal strings share one allocation, across kinds too: an owner reference names its
+        // replica with the replica's own `Arc`s, as in the live stores.
+        let pod = published
             .pods
             .iter()
-            .filter(|p| p.controller.is_some())
-            .collect();
-        let owner = |p: &Pod| p.controller.clone().unwrap();
-        assert!(Arc::ptr_eq(&owner(owned[0]).kind, &owner(owned[1]).kind));
+            .find(|p| p.controller.is_some())
+            .unwrap();
+        let owner = pod.controller.as_ref().unwrap();
         let ir = published
             .replicas
             .iter()
-            .find(|r| r.uid == owner(owned[0]).uid)
+            .find(|r| r.uid == owner.uid)
             .unwrap();
-        assert!(!Arc::ptr_eq(&ir.uid, &owner(owned[0]).uid));
+        assert!(Arc::ptr_eq(&ir.uid, &owner.uid));
+        assert!(Arc::ptr_eq(&ir.name, &owner.name));
+        let node = pod.node.as_ref().unwrap();
+        let named = published.nodes.iter().find(|n| n.name == *node).unwrap();
+        assert!(Arc::ptr_eq(&named.name, node));
     }
 }

@@ -9,7 +9,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use kube::runtime::watcher;
 
-use crate::cluster::live::store::{Conversion, Store};
+use crate::cluster::live::store::{Conversion, SharedNames, Store};
 use crate::engine::model::Time;
 use crate::protocol::{Presence, SourceState};
 
@@ -83,14 +83,24 @@ struct SlotInner<T> {
 }
 
 impl<T: Clone> Slot<T> {
-    /// An empty, pending source.
+    /// An empty, pending source with an interner of its own.
     pub fn new(name: &'static str, role: Role, what: &'static str) -> Self {
+        Slot::with_names(&SharedNames::default(), name, role, what)
+    }
+
+    /// An empty, pending source interning into the session's shared `names`.
+    pub fn with_names(
+        names: &SharedNames,
+        name: &'static str,
+        role: Role,
+        what: &'static str,
+    ) -> Self {
         Slot {
             name,
             role,
             what,
             inner: Mutex::new(SlotInner {
-                store: Store::default(),
+                store: Store::sharing(names.clone()),
                 presence: Presence::Pending,
                 last_change: None,
                 synced: false,

@@ -11,7 +11,7 @@ use kube::ResourceExt;
 use crate::cluster::convert::{self, ConvertError, Interner, Warnings};
 use crate::cluster::convert_ome;
 use crate::cluster::live::slot::{Role, Slot, SourceStatus};
-use crate::cluster::live::store::Conversion;
+use crate::cluster::live::store::{Conversion, SharedNames};
 use crate::cluster::snapshot_file::is_interesting_config_map;
 use crate::engine::analysis::{ALFRED_CONFIG, ALFRED_JOURNAL, ALFRED_RECOMMENDATIONS};
 use crate::engine::model::{
@@ -248,36 +248,51 @@ pub struct Stores {
 impl Default for Stores {
     fn default() -> Self {
         let [a, b, c, d] = NAMED_CONFIG_MAPS.map(|(n, _, _)| n);
+        // One interner for every kind: cross-references between objects share their strings.
+        let names = SharedNames::default();
         Stores {
-            nodes: Slot::new("nodes", Role::Required, "list nodes"),
-            pods: Slot::new("pods", Role::Required, "list pods"),
-            isvcs: Slot::new(
+            nodes: Slot::with_names(&names, "nodes", Role::Required, "list nodes"),
+            pods: Slot::with_names(&names, "pods", Role::Required, "list pods"),
+            isvcs: Slot::with_names(
+                &names,
                 "inferenceservices",
                 Role::Optional,
                 "list inferenceservices",
             ),
-            replicas: Slot::new(
+            replicas: Slot::with_names(
+                &names,
                 "inferencereplicas",
                 Role::Optional,
                 "list inferencereplicas",
             ),
-            pod_groups: Slot::new("podgroups", Role::Optional, "list podgroups"),
+            pod_groups: Slot::with_names(&names, "podgroups", Role::Optional, "list podgroups"),
             named: [
-                Slot::new(a, Role::Named, "list configmaps"),
-                Slot::new(b, Role::Named, "list configmaps"),
-                Slot::new(c, Role::Named, "list configmaps"),
-                Slot::new(d, Role::Named, "list configmaps"),
+                Slot::with_names(&names, a, Role::Named, "list configmaps"),
+                Slot::with_names(&names, b, Role::Named, "list configmaps"),
+                Slot::with_names(&names, c, Role::Named, "list configmaps"),
+                Slot::with_names(&names, d, Role::Named, "list configmaps"),
             ],
-            audit: Slot::new("migration-audit", Role::Optional, "list configmaps"),
-            models: Slot::new("basemodels", Role::Optional, "list basemodels"),
-            cluster_models: Slot::new(
+            audit: Slot::with_names(&names, "migration-audit", Role::Optional, "list configmaps"),
+            models: Slot::with_names(&names, "basemodels", Role::Optional, "list basemodels"),
+            cluster_models: Slot::with_names(
+                &names,
                 "clusterbasemodels",
                 Role::Optional,
                 "list clusterbasemodels",
             ),
-            volume_claims: Slot::new("pvcs", Role::Optional, "list persistentvolumeclaims"),
-            node_events: Slot::new("node-events", Role::Optional, "list events"),
-            pod_events: Slot::new("scheduling-events", Role::Optional, "list events"),
+            volume_claims: Slot::with_names(
+                &names,
+                "pvcs",
+                Role::Optional,
+                "list persistentvolumeclaims",
+            ),
+            node_events: Slot::with_names(&names, "node-events", Role::Optional, "list events"),
+            pod_events: Slot::with_names(
+                &names,
+                "scheduling-events",
+                Role::Optional,
+                "list events",
+            ),
         }
     }
 }

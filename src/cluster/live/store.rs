@@ -3,10 +3,15 @@
 //! `InitDone`) is buffered and then replaces the contents exactly, so the store after a
 //! recovery equals a fresh list.
 //!
-//! Owns: `Store`, `Conversion`. Pure over `kube::runtime::watcher::Event` values (no I/O, no
-//! clock); must not import the app or the UI.
+//! Strings are interned in `SharedNames`, one table for every store of a session: a pod's
+//! node name, owner name and UID and ISVC label are then the very `Arc`s of the node, replica
+//! and InferenceService, so the engine compares them by address and memory holds each once.
+//!
+//! Owns: `Store`, `Conversion`, `SharedNames`. Pure over `kube::runtime::watcher::Event`
+//! values (no I/O, no clock); must not import the app or the UI.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use kube::runtime::watcher::Event;
 
@@ -21,13 +26,26 @@ pub struct Conversion<K, T> {
     pub convert: fn(&mut Interner, &K, &mut Warnings) -> Result<Option<T>, ConvertError>,
 }
 
+/// The interner the stores of one session share (each store renews it when its own
+/// conversions outgrow what it holds; a renewal only loses sharing with older objects).
+#[derive(Debug, Clone, Default)]
+pub struct SharedNames(Arc<Mutex<Interner>>);
+
+impl SharedNames {
+    fn with<R>(&self, f: impl FnOnce(&mut Interner) -> R) -> R {
+        // A panic while interning leaves a table of valid strings behind: keep using it.
+        let mut interner = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut interner)
+    }
+}
+
 /// Objects of one source as the engine sees them, plus per-object conversion warnings.
 pub struct Store<T> {
     live: BTreeMap<String, T>,
     live_warnings: BTreeMap<String, Warnings>,
     /// `Some` between `Init` and `InitDone`: the relist being collected.
     relist: Option<Relist<T>>,
-    interner: Interner,
+    names: SharedNames,
     /// Conversions since the interner was last renewed (bounds its growth under churn).
     conversions: usize,
 }
@@ -38,12 +56,20 @@ struct Relist<T> {
 }
 
 impl<T> Default for Store<T> {
+    /// A store with an interner of its own.
     fn default() -> Self {
+        Store::sharing(SharedNames::default())
+    }
+}
+
+impl<T> Store<T> {
+    /// An empty store interning into `names`.
+    pub fn sharing(names: SharedNames) -> Self {
         Store {
             live: BTreeMap::new(),
             live_warnings: BTreeMap::new(),
             relist: None,
-            interner: Interner::default(),
+            names,
             conversions: 0,
         }
     }
@@ -145,7 +171,10 @@ impl<T: Clone> Store<T> {
         self.conversions += 1;
         let key = (conv.key)(obj);
         let mut warnings = Warnings::new();
-        let result = (conv.convert)(&mut self.interner, obj, &mut warnings).map(|t| (t, warnings));
+        let result = self
+            .names
+            .with(|i| (conv.convert)(i, obj, &mut warnings))
+            .map(|t| (t, warnings));
         (key, result)
     }
 
@@ -153,7 +182,7 @@ impl<T: Clone> Store<T> {
     /// only loses sharing with older objects.
     fn renew_interner_if_grown(&mut self) {
         if self.conversions > 2 * self.live.len() + 1024 {
-            self.interner = Interner::default();
+            self.names.with(|i| *i = Interner::default());
             self.conversions = 0;
         }
     }

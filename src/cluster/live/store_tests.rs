@@ -1,12 +1,13 @@
 //! Unit tests of `Store`: relist semantics, deletes and unconvertible objects.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::ConfigMap as K8sConfigMap;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube::runtime::watcher::Event;
 
-use super::{Conversion, Store};
+use super::{Conversion, SharedNames, Store};
 use crate::cluster::convert::{self, ConvertError, Interner, Warnings};
 use crate::engine::model::ConfigMap;
 
@@ -204,4 +205,19 @@ fn churn_keeps_the_contents_right_across_interner_renewals() {
     let mut expected: Vec<String> = (2990..3000).map(|n| format!("p{n}")).collect();
     expected.sort();
     assert_eq!(names, expected);
+}
+
+#[test]
+fn stores_of_one_session_share_their_strings() {
+    let names = SharedNames::default();
+    let mut journal: Store<ConfigMap> = Store::sharing(names.clone());
+    let mut audit: Store<ConfigMap> = Store::sharing(names);
+    let mut alone: Store<ConfigMap> = Store::default();
+    for store in [&mut journal, &mut audit, &mut alone] {
+        store.apply(Event::Apply(cm("x", "1")), &CONV);
+    }
+    let ns = |s: &Store<ConfigMap>| s.values()[0].namespace.clone();
+    assert!(Arc::ptr_eq(&ns(&journal), &ns(&audit)));
+    assert!(!Arc::ptr_eq(&ns(&journal), &ns(&alone)));
+    assert_eq!(ns(&journal), ns(&alone));
 }
