@@ -101,13 +101,21 @@ impl Tmux {
         self.run(&["send-keys", "-t", self.session, "-l", text]);
     }
 
-    /// Waits until the pane shows `text` (the demo publishes a feed every second).
+    /// Waits until the pane shows `text` (the demo publishes a feed every second) and has
+    /// settled: the terminal receives a frame in several writes, so a capture taken mid-frame
+    /// may show a title before its rows. The pane is returned once two captures 150 ms apart
+    /// agree.
     pub fn wait_for(&self, text: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let pane = self.pane();
             if pane.contains(text) {
-                return pane;
+                sleep(Duration::from_millis(150));
+                // Past the deadline an unsettled pane is still the best evidence there is.
+                if self.pane() == pane || Instant::now() >= deadline {
+                    return pane;
+                }
+                continue;
             }
             assert!(
                 Instant::now() < deadline,
