@@ -87,15 +87,17 @@ fn arbiter_state(ctx: &PlanContext<'_>, journal: &JournalView) -> ArbiterState {
 /// Runs both policies and, in execute mode, the arbiter. Rows are in Alfred's arbitration
 /// order: class, executable first, score desc, footprint asc, identity.
 pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRow> {
-    let (mut rows, mut known) = health_rows_keyed(ctx);
-    let (defrag, defrag_keys, defrag_order) = defrag_rows_keyed(ctx);
-    // Health rows come ranked; defrag rows stay where they were generated and the pass order
-    // lists them ranked after the health rows.
-    let health = rows.len();
-    let mut pass_order: Vec<usize> = (0..health).collect();
-    pass_order.extend(defrag_order.iter().map(|i| health + i));
-    rows.extend(defrag);
-    known.extend(defrag_keys.into_iter().map(Some));
+    let (health_rows, health_known) = health_rows_keyed(ctx);
+    let (mut rows, defrag_keys, defrag_order) = defrag_rows_keyed(ctx);
+    // Defrag rows (thousands, ~200 bytes each) stay where they were generated and the few
+    // health rows (ranked) follow them; the pass order lists the health rows first, then the
+    // defrag rows ranked. Every later step goes by index, so where a row sits does not matter.
+    let (defrag, health) = (rows.len(), health_rows.len());
+    let mut pass_order: Vec<usize> = (defrag..defrag + health).collect();
+    pass_order.extend(defrag_order.iter().copied());
+    rows.extend(health_rows);
+    let mut known: Vec<Option<IdentityKey>> = defrag_keys.into_iter().map(Some).collect();
+    known.extend(health_known);
     if ctx.cfg.mode == Mode::Execute {
         let state = arbiter_state(ctx, journal);
         arbitrate_in(ctx, &state, &mut rows, &pass_order);

@@ -150,8 +150,7 @@ pub fn analyze_observed(
     let verdicts = instance_verdicts(snap, &workloads, &rules, opts.now);
     stage_done("verdicts");
     let membership = PoolMembership::new(&states);
-    let (demand_pods, movable_pods) =
-        demand_and_movable(snap, &idx, &membership, &workloads, &verdicts);
+    let (demand_pods, movable_pods) = demand_and_movable(&idx, &membership, &workloads, &verdicts);
     stage_done("demand");
     let scoring = ScoringRules::from_config(&config);
     let pools = score_pools(
@@ -257,7 +256,6 @@ pub fn instance_verdicts(
 /// Pods of every Instance with GPUs (demand), and pods of OMENative Instances executable for
 /// defragmentation whose pods all sit in one pool (repack items).
 pub fn demand_and_movable(
-    snap: &ClusterSnapshot,
     idx: &SnapshotIndex,
     membership: &PoolMembership<'_>,
     workloads: &Workloads,
@@ -265,8 +263,11 @@ pub fn demand_and_movable(
 ) -> (Vec<usize>, Vec<usize>) {
     // Pools compare by index: equal indices are equal pool keys.
     let pool_of = |pod: usize| membership.of_node(idx.node_of(pod)?);
-    let has_gpus = |p: &usize| snap.pods[*p].gpus > 0;
-    let mut demand = Vec::new();
+    let has_gpus = |p: &usize| idx.facts(*p).gpus > 0;
+    let instance_pods = workloads.components.iter().flat_map(|c| &c.instances);
+    let instance_pods: usize = instance_pods.map(|i| i.pods.len()).sum();
+    // Both lists hold at most every Instance pod: sized once, never regrown.
+    let mut demand = Vec::with_capacity(instance_pods);
     for comp in &workloads.components {
         for inst in &comp.instances {
             demand.extend(
@@ -277,7 +278,7 @@ pub fn demand_and_movable(
             );
         }
     }
-    let mut movable = Vec::new();
+    let mut movable = Vec::with_capacity(instance_pods);
     for v in verdicts.iter().filter(|v| v.defrag.is_ok()) {
         let inst = &workloads.components[v.component].instances[v.instance];
         let mut pools = inst.pods.iter().map(|p| pool_of(*p));

@@ -181,9 +181,8 @@ fn uncovered_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
     let mut rows = Vec::new();
     // Only live pods can qualify (a GPU pod that is not terminal).
     for &p in &ctx.index.live {
-        let pod = &ctx.snap.pods[p];
-        // The cheap integer checks first: most pods sit on healthy nodes.
-        if pod.gpus == 0 || covered[p] {
+        // The index's integers first: most pods sit on healthy nodes and are never loaded.
+        if ctx.index.facts(p).gpus == 0 || covered[p] {
             continue;
         }
         let Some(n) = ctx.node_of(p) else { continue };
@@ -193,6 +192,7 @@ fn uncovered_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
             (false, false) => REASON_MAINTENANCE,
             _ => continue,
         };
+        let pod = &ctx.snap.pods[p];
         let omenative = pod.ome.managed_by.as_deref() == Some("OMENative")
             || pod
                 .controller

@@ -12,6 +12,7 @@ use std::cmp::Ordering;
 use crate::engine::model::{ClusterSnapshot, Pod, COMPONENTS};
 use crate::engine::name_order::name_order;
 use crate::engine::node_index::NodeIndex;
+use crate::engine::pod_facts::PodFacts;
 use crate::engine::workloads::{component_mode, DeploymentMode};
 
 /// `pod_node` value of a pod that is unbound or names no node.
@@ -22,6 +23,8 @@ const NO_NODE: u32 = u32::MAX;
 pub struct SnapshotIndex {
     /// Node index of each pod's `spec.nodeName` (`NO_NODE` when unbound or unknown).
     pod_node: Vec<u32>,
+    /// Hot facts of each pod, for filters that should not load the pod.
+    facts: Vec<PodFacts>,
     /// Pods some engine reads, ascending: non-terminal with GPUs, an ISVC label or a
     /// controller. Other pods (node agents, finished pods) count nowhere.
     pub live: Vec<usize>,
@@ -43,6 +46,7 @@ pub struct SnapshotIndex {
 /// The per-pod lists of one pass over the pods.
 struct PodLists {
     pod_node: Vec<u32>,
+    facts: Vec<PodFacts>,
     live: Vec<usize>,
     grouped: Vec<usize>,
     unbound: Vec<usize>,
@@ -66,6 +70,7 @@ impl SnapshotIndex {
             .collect();
         SnapshotIndex {
             pod_node: lists.pod_node,
+            facts: lists.facts,
             live: lists.live,
             node_rank,
             node_order,
@@ -82,6 +87,11 @@ impl SnapshotIndex {
             Some(&n) if n != NO_NODE => Some(n as usize),
             _ => None,
         }
+    }
+
+    /// The hot facts of pod `pod` (all zero for an index past the snapshot's pods).
+    pub fn facts(&self, pod: usize) -> PodFacts {
+        self.facts.get(pod).copied().unwrap_or_default()
     }
 
     /// The rank of node `node`'s name: comparing ranks compares names.
@@ -132,6 +142,7 @@ fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
     let mut nodes = NodeIndex::with_ranks(snap, ranks);
     let mut lists = PodLists {
         pod_node: Vec::with_capacity(snap.pods.len()),
+        facts: Vec::with_capacity(snap.pods.len()),
         live: Vec::new(),
         grouped: Vec::new(),
         unbound: Vec::new(),
@@ -146,6 +157,7 @@ fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
             }
         };
         lists.pod_node.push(node);
+        lists.facts.push(PodFacts::of(pod));
         if pod.phase.is_terminal() {
             continue;
         }

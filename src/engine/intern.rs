@@ -2,7 +2,7 @@
 //! keys and values, owner names and UIDs point at one allocation each, so comparing two equal
 //! names is a pointer comparison and hot strings stay in cache.
 //!
-//! Owns: `Interner`. Used by the cluster converters and by the simulated fleets (which must
+//! Owns: `Interner`, `address`. Used by the cluster converters and by the simulated fleets (which must
 //! look like what the live store publishes). Pure; must not import anything outside `std` and
 //! `engine`.
 
@@ -10,6 +10,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::engine::model::Name;
+
+/// The address of a name's shared text: equal addresses mean equal texts (the converse holds
+/// for names from one `Interner`). Valid as a key only while the name is alive.
+pub fn address(name: &Name) -> usize {
+    Arc::as_ptr(name).cast::<u8>() as usize
+}
 
 /// Shares repeated strings (namespaces, label keys and values, node names) between objects.
 #[derive(Debug, Default)]

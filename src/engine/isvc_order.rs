@@ -6,10 +6,9 @@
 //! Owns: `by_namespace_name`. Pure; must not import anything outside `std`, `rustc_hash` and
 //! `engine`.
 
-use std::sync::Arc;
-
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::engine::intern::address;
 use crate::engine::model::{ClusterSnapshot, Name};
 
 /// The first 16 bytes of `s` as a big-endian integer, zero padded. `prefix(a) < prefix(b)`
@@ -25,7 +24,7 @@ fn prefix(s: &str) -> u128 {
 /// shared text (`Arc` pointer) once.
 fn namespace_ranks<'a>(namespaces: impl Iterator<Item = &'a Name> + Clone) -> Vec<u32> {
     let mut distinct: HashMap<usize, &str> = HashMap::default();
-    let pointer = |ns: &Name| Arc::as_ptr(ns) as *const u8 as usize;
+    let pointer = address;
     for ns in namespaces.clone() {
         distinct.entry(pointer(ns)).or_insert(ns);
     }

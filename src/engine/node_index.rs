@@ -11,8 +11,8 @@
 //! Owns: `NodeIndex`. Pure; must not import anything outside `std` and `engine`.
 
 use std::cell::OnceCell;
-use std::sync::Arc;
 
+use crate::engine::intern::address;
 use crate::engine::model::{ClusterSnapshot, Name, Node};
 use rustc_hash::FxHashMap as FastMap;
 
@@ -34,10 +34,6 @@ pub struct NodeIndex<'a> {
     nodes: &'a [Node],
     /// Name → last node with it, built on the first lookup the addresses cannot answer.
     by_name: OnceCell<FastMap<&'a str, u32>>,
-}
-
-fn address(name: &Name) -> usize {
-    Arc::as_ptr(name).cast::<u8>() as usize
 }
 
 fn names_of(nodes: &[Node]) -> FastMap<&str, u32> {
@@ -176,6 +172,7 @@ impl<'a> NodeIndex<'a> {
 mod tests {
     use super::*;
     use crate::engine::testkit;
+    use std::sync::Arc;
 
     #[test]
     fn finds_nodes_by_shared_arc_and_by_equal_string() {

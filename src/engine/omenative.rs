@@ -63,11 +63,11 @@ impl ReplicaIndex {
     pub fn new(snap: &ClusterSnapshot, keys: &IsvcKeys<'_>) -> Self {
         let mut by_slot: HashMap<usize, (usize, usize)> = HashMap::default();
         for (i, ir) in snap.replicas.iter().enumerate() {
-            let Some(parent) = ir.parent.as_deref() else {
+            let Some(parent) = ir.parent.as_ref() else {
                 continue;
             };
             let (Some(key), Some(c)) = (
-                keys.id(&ir.namespace, parent),
+                keys.id_of(&ir.namespace, parent),
                 component_index(&ir.component),
             ) else {
                 continue; // No ISVC component can bind it.

@@ -8,9 +8,10 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::index::{component_index, SnapshotIndex};
+use crate::engine::intern::address;
 use crate::engine::irstatus::InstanceRow;
 use crate::engine::member_set::{MemberKey, MemberSet};
-use crate::engine::model::{ClusterSnapshot, InferenceReplica, Pod, COMPONENTS};
+use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Pod, COMPONENTS};
 use crate::engine::pod_groups::{IsvcKeys, LabelGroups};
 use crate::engine::workloads::{Instance, PodList};
 
@@ -67,6 +68,39 @@ impl RoutedPods {
     }
 }
 
+/// InferenceReplicas by UID (the last replica with a UID wins), looked up by the address of
+/// the UID's text first: a pod's owner UID is the replica's own shared text in a live
+/// snapshot, so routing 100,000 pods hashes integers and reads no UID.
+struct ReplicaUids<'a> {
+    by_text: HashMap<&'a str, usize>,
+    by_address: HashMap<usize, usize>,
+}
+
+impl<'a> ReplicaUids<'a> {
+    fn new(replicas: &'a [InferenceReplica]) -> Self {
+        let mut by_text: HashMap<&str, usize> = HashMap::default();
+        for (r, ir) in replicas.iter().enumerate() {
+            by_text.insert(ir.uid.as_ref(), r);
+        }
+        // Each address answers what the text map answers (the last replica of that UID).
+        let by_address = replicas
+            .iter()
+            .filter_map(|ir| Some((address(&ir.uid), *by_text.get(ir.uid.as_ref())?)))
+            .collect();
+        ReplicaUids {
+            by_text,
+            by_address,
+        }
+    }
+
+    fn get(&self, uid: &Name) -> Option<usize> {
+        match self.by_address.get(&address(uid)) {
+            Some(r) => Some(*r),
+            None => self.by_text.get(uid.as_ref()).copied(),
+        }
+    }
+}
+
 /// Step 9: routes live pods to OMENative components — by a valid controller owner matching an
 /// IR, else by labels, else (`managed-by=OMENative`) to every OMENative component of the ISVC.
 /// Candidates are live pods with both an ISVC and a component label, or with a controller.
@@ -76,17 +110,14 @@ pub fn route_pods(
     keys: &IsvcKeys<'_>,
     groups: &LabelGroups,
 ) -> RoutedPods {
-    let mut ir_by_uid: HashMap<&str, usize> = HashMap::default();
-    for (r, ir) in snap.replicas.iter().enumerate() {
-        ir_by_uid.insert(ir.uid.as_ref(), r);
-    }
+    let ir_by_uid = ReplicaUids::new(&snap.replicas);
     // The OMENative component each IR's parent and component name (namespace of the IR, which
     // a valid owner shares with the pod).
     let ir_target: Vec<Option<(usize, usize)>> = snap
         .replicas
         .iter()
         .map(|ir| {
-            let i = keys.last(keys.id(&ir.namespace, ir.parent.as_deref()?)?)?;
+            let i = keys.last(keys.id_of(&ir.namespace, ir.parent.as_ref()?)?)?;
             let c = component_index(&ir.component)?;
             idx.is_omenative(i, c).then_some((i, c))
         })
@@ -100,7 +131,7 @@ pub fn route_pods(
             continue;
         }
         let by_owner = pod.controller.as_ref().and_then(|o| {
-            let r = *ir_by_uid.get(o.uid.as_ref())?;
+            let r = ir_by_uid.get(&o.uid)?;
             let ir = &snap.replicas[r];
             let valid = o.api_version.as_ref() == "ome.io/v1beta1"
                 && o.kind.as_ref() == "InferenceReplica"
@@ -183,7 +214,7 @@ impl<'a> InstanceBuilder<'a> {
             d,
             isvc_name,
             component,
-            members: vec![MemberSet::default(); instances.len()],
+            members: (0..instances.len()).map(|_| MemberSet::default()).collect(),
             instances,
             by_index,
             component_error: None,

@@ -129,6 +129,12 @@ impl<'a> PlanContext<'a> {
             offsets.push(offsets[offsets.len() - 1] + c.instances.len());
         }
         let total = offsets[offsets.len() - 1];
+        let pods: usize = workloads
+            .components
+            .iter()
+            .flat_map(|c| &c.instances)
+            .map(|i| i.pods.len())
+            .sum();
         let mut ctx = PlanContext {
             snap,
             states,
@@ -144,8 +150,9 @@ impl<'a> PlanContext<'a> {
             node_pool,
             offsets,
             facts: Vec::with_capacity(total),
-            footprint_list: Vec::new(),
-            used_list: Vec::new(),
+            // Sized once: regrowing lists of ~100,000 entries copies them over and over.
+            footprint_list: Vec::with_capacity(pods),
+            used_list: Vec::with_capacity(pods),
             verdicts: vec![None; total],
             workload_keys: vec![OnceCell::new(); snap.isvcs.len()],
             component_names: COMPONENTS.map(Name::from),
@@ -246,7 +253,7 @@ impl<'a> PlanContext<'a> {
         self.footprint_list.extend(
             inst.pods
                 .iter()
-                .map(|p| (*p, self.snap.pods[*p].gpus))
+                .map(|p| (*p, self.index.facts(*p).gpus))
                 .filter(|(_, g)| *g > 0),
         );
         let footprints = &mut self.footprint_list[start..];

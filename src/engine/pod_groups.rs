@@ -7,7 +7,8 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::index::{component_index, SnapshotIndex};
-use crate::engine::model::{ClusterSnapshot, COMPONENTS};
+use crate::engine::intern::address;
+use crate::engine::model::{ClusterSnapshot, Name, COMPONENTS};
 
 /// Marks "no key" in per-pod key lists.
 pub const NO_KEY: u32 = u32::MAX;
@@ -15,6 +16,10 @@ pub const NO_KEY: u32 = u32::MAX;
 /// Distinct InferenceService keys `(namespace, name)`.
 pub struct IsvcKeys<'a> {
     ids: HashMap<(&'a str, &'a str), u32>,
+    /// The same ids by the addresses of each ISVC's namespace and name: a pod's namespace and
+    /// ISVC label share those texts in a live snapshot, so most lookups hash two integers and
+    /// read no string.
+    by_address: HashMap<(usize, usize), u32>,
     /// Per key id: the last ISVC with that key (what a key → index map would return).
     last: Vec<usize>,
     /// Per ISVC: its key id.
@@ -24,14 +29,21 @@ pub struct IsvcKeys<'a> {
 impl<'a> IsvcKeys<'a> {
     /// Assigns key ids to every ISVC of `snap`.
     pub fn new(snap: &'a ClusterSnapshot) -> Self {
+        let n = snap.isvcs.len();
         let mut ids: HashMap<(&str, &str), u32> = HashMap::default();
+        ids.reserve(n);
+        let mut by_address: HashMap<(usize, usize), u32> = HashMap::default();
+        by_address.reserve(n);
         let mut last = Vec::new();
-        let mut key_of = Vec::with_capacity(snap.isvcs.len());
+        let mut key_of = Vec::with_capacity(n);
         for (i, w) in snap.isvcs.iter().enumerate() {
             let next = last.len() as u32;
-            let id = *ids
-                .entry((w.namespace.as_ref(), w.name.as_ref()))
-                .or_insert(next);
+            let id = *by_address
+                .entry((address(&w.namespace), address(&w.name)))
+                .or_insert_with(|| {
+                    *ids.entry((w.namespace.as_ref(), w.name.as_ref()))
+                        .or_insert(next)
+                });
             if id == next {
                 last.push(i);
             } else {
@@ -39,12 +51,25 @@ impl<'a> IsvcKeys<'a> {
             }
             key_of.push(id);
         }
-        IsvcKeys { ids, last, key_of }
+        IsvcKeys {
+            ids,
+            by_address,
+            last,
+            key_of,
+        }
     }
 
     /// The key id of `(namespace, name)`.
     pub fn id(&self, namespace: &str, name: &str) -> Option<u32> {
         self.ids.get(&(namespace, name)).copied()
+    }
+
+    /// `id` for shared names: by address first, by text when the texts are not an ISVC's own.
+    pub fn id_of(&self, namespace: &Name, name: &Name) -> Option<u32> {
+        match self.by_address.get(&(address(namespace), address(name))) {
+            Some(id) => Some(*id),
+            None => self.id(namespace, name),
+        }
     }
 
     /// The last ISVC with key id `id`.
@@ -90,8 +115,8 @@ impl LabelGroups {
             let key = pod
                 .ome
                 .isvc
-                .as_deref()
-                .and_then(|name| keys.id(&pod.namespace, name))
+                .as_ref()
+                .and_then(|name| keys.id_of(&pod.namespace, name))
                 .unwrap_or(NO_KEY);
             live_keys.push(key);
             let c = pod.ome.component.as_deref().and_then(component_index);

@@ -25,7 +25,7 @@ pub fn omenative_replica(
             InstanceRow {
                 index,
                 incarnation: 1,
-                phase: if steady { "Ready" } else { "Creating" }.to_string(),
+                phase: if steady { "Ready" } else { "Creating" }.into(),
                 running_revision: revision.to_string(),
                 pod_count: per_instance,
                 serving_pod_count: if steady { per_instance } else { 0 },

@@ -177,7 +177,7 @@ fn expand(c: &Columns, m: &IndexSet, sets: &[Vec<IndexSet>; 7], flags: &[Flag; 2
     }
     let [phases, running, target, incarnations, pods, serving, available] = sets;
     for (set, g) in phases.iter().zip(groups(&c.phases)) {
-        each_row(&mut rows, m, set, |r| r.phase.clone_from(&g.value));
+        each_row(&mut rows, m, set, |r| r.phase = g.value.as_str().into());
     }
     for (set, g) in running.iter().zip(groups(&c.running_revisions)) {
         each_row(&mut rows, m, set, |r| {

@@ -41,7 +41,7 @@ fn dense_row(value: &Value) -> Result<InstanceRow, CodecError> {
     Ok(InstanceRow {
         index: row.index.ok_or(CodecError::ValueDomain)?.into(),
         incarnation: row.incarnation,
-        phase: row.phase,
+        phase: row.phase.into(),
         running_revision: row.running_revision,
         target_revision: row.target_revision,
         pod_count: row.pod_count.into(),

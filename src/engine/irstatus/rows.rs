@@ -1,10 +1,13 @@
 //! The logical Instance row both encodings decode into, and Alfred's row checks (spec §5.3
 //! step 8) with their error type.
 //!
-//! Must not import anything outside std/serde/serde_json/chrono and its parent `irstatus`.
+//! Must not import anything outside std/serde/serde_json/chrono/compact_str and its parent
+//! `irstatus`.
 
 use std::collections::HashSet;
 use std::fmt;
+
+use compact_str::CompactString;
 
 use super::columns::InstanceOperation;
 use super::{MAX_ROWS, PHASES, STATUS_INVALID};
@@ -12,12 +15,13 @@ use super::{MAX_ROWS, PHASES, STATUS_INVALID};
 /// One logical Instance row, identical whichever encoding it came from. Integers are `i64` so
 /// out-of-domain DenseV1 values (negative counts, `activeOrdinal: 7`) survive until
 /// [`check_rows`]; int32 JSON fields are still refused outside the int32 range when decoding.
-/// Invariant: `has_operation == operation.is_some()`.
+/// Invariant: `has_operation == operation.is_some()`. `phase` is held inline (every phase
+/// fits), so reading it follows no pointer.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InstanceRow {
     pub index: i64,
     pub incarnation: i64,
-    pub phase: String,
+    pub phase: CompactString,
     pub running_revision: String,
     pub target_revision: String,
     pub pod_count: i64,
