@@ -263,7 +263,7 @@ pub fn demand_and_movable(
 ) -> (Vec<usize>, Vec<usize>) {
     // Pools compare by index: equal indices are equal pool keys.
     let pool_of = |pod: usize| membership.of_node(idx.node_of(pod)?);
-    let has_gpus = |p: &usize| idx.facts(*p).gpus > 0;
+    let has_gpus = |p: &usize| idx.gpus(*p) > 0;
     let instance_pods = workloads.components.iter().flat_map(|c| &c.instances);
     let instance_pods: usize = instance_pods.map(|i| i.pods.len()).sum();
     // Both lists hold at most every Instance pod: sized once, never regrown.

@@ -182,7 +182,7 @@ fn uncovered_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
     // Only live pods can qualify (a GPU pod that is not terminal).
     for &p in &ctx.index.live {
         // The index's integers first: most pods sit on healthy nodes and are never loaded.
-        if ctx.index.facts(p).gpus == 0 || covered[p] {
+        if ctx.index.gpus(p) == 0 || covered[p] {
             continue;
         }
         let Some(n) = ctx.node_of(p) else { continue };

@@ -12,7 +12,6 @@ use std::cmp::Ordering;
 use crate::engine::model::{ClusterSnapshot, Pod, COMPONENTS};
 use crate::engine::name_order::name_order;
 use crate::engine::node_index::NodeIndex;
-use crate::engine::pod_facts::PodFacts;
 use crate::engine::workloads::{component_mode, DeploymentMode};
 
 /// `pod_node` value of a pod that is unbound or names no node.
@@ -23,8 +22,9 @@ const NO_NODE: u32 = u32::MAX;
 pub struct SnapshotIndex {
     /// Node index of each pod's `spec.nodeName` (`NO_NODE` when unbound or unknown).
     pod_node: Vec<u32>,
-    /// Hot facts of each pod, for filters that should not load the pod.
-    facts: Vec<PodFacts>,
+    /// `Pod::gpus` of each pod: filters and footprints read it here instead of loading the
+    /// pod (~400 bytes over seven cache lines; 4 bytes here).
+    gpus: Vec<u32>,
     /// Pods some engine reads, ascending: non-terminal with GPUs, an ISVC label or a
     /// controller. Other pods (node agents, finished pods) count nowhere.
     pub live: Vec<usize>,
@@ -46,7 +46,7 @@ pub struct SnapshotIndex {
 /// The per-pod lists of one pass over the pods.
 struct PodLists {
     pod_node: Vec<u32>,
-    facts: Vec<PodFacts>,
+    gpus: Vec<u32>,
     live: Vec<usize>,
     grouped: Vec<usize>,
     unbound: Vec<usize>,
@@ -70,7 +70,7 @@ impl SnapshotIndex {
             .collect();
         SnapshotIndex {
             pod_node: lists.pod_node,
-            facts: lists.facts,
+            gpus: lists.gpus,
             live: lists.live,
             node_rank,
             node_order,
@@ -89,9 +89,9 @@ impl SnapshotIndex {
         }
     }
 
-    /// The hot facts of pod `pod` (all zero for an index past the snapshot's pods).
-    pub fn facts(&self, pod: usize) -> PodFacts {
-        self.facts.get(pod).copied().unwrap_or_default()
+    /// `Pod::gpus` of pod `pod` (0 for an index past the snapshot's pods).
+    pub fn gpus(&self, pod: usize) -> u32 {
+        self.gpus.get(pod).copied().unwrap_or(0)
     }
 
     /// The rank of node `node`'s name: comparing ranks compares names.
@@ -142,7 +142,7 @@ fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
     let mut nodes = NodeIndex::with_ranks(snap, ranks);
     let mut lists = PodLists {
         pod_node: Vec::with_capacity(snap.pods.len()),
-        facts: Vec::with_capacity(snap.pods.len()),
+        gpus: Vec::with_capacity(snap.pods.len()),
         live: Vec::new(),
         grouped: Vec::new(),
         unbound: Vec::new(),
@@ -157,7 +157,9 @@ fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
             }
         };
         lists.pod_node.push(node);
-        lists.facts.push(PodFacts::of(pod));
+        // Only a field this pass loads anyway: a pending-GPU flag here (phase, binding,
+        // deletion) cost ~1 ms more per 100,000 pods than the filters it saved.
+        lists.gpus.push(pod.gpus);
         if pod.phase.is_terminal() {
             continue;
         }
@@ -215,6 +217,16 @@ mod tests {
         assert_eq!(idx.node_of(99), None);
         let addr = Arc::ptr_eq(s.pods[5].node.as_ref().unwrap(), &s.nodes[2].name);
         assert!(addr);
+    }
+
+    #[test]
+    fn gpus_are_the_pods_own() {
+        let s = snap();
+        let idx = SnapshotIndex::new(&s);
+        let got: Vec<u32> = (0..s.pods.len()).map(|p| idx.gpus(p)).collect();
+        let want: Vec<u32> = s.pods.iter().map(|p| p.gpus).collect();
+        assert_eq!(got, want);
+        assert_eq!(idx.gpus(99), 0);
     }
 
     #[test]

@@ -73,7 +73,7 @@ pub fn placement_lints(
     let bound: Vec<BoundGpuPod<'_>> = index
         .live
         .iter()
-        .filter(|&&p| index.facts(p).gpus > 0)
+        .filter(|&&p| index.gpus(p) > 0)
         .filter_map(|&p| Some((&snap.pods[p], index.node_of(p)?)))
         .collect();
     let mut out = pod_rules(snap, index);

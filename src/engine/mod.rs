@@ -62,7 +62,6 @@ pub mod omenative;
 pub mod omenative_pods;
 pub mod placement;
 pub mod planning;
-pub mod pod_facts;
 pub mod pod_groups;
 pub mod pod_key;
 pub mod pool_members;

@@ -253,7 +253,7 @@ impl<'a> PlanContext<'a> {
         self.footprint_list.extend(
             inst.pods
                 .iter()
-                .map(|p| (*p, self.index.facts(*p).gpus))
+                .map(|p| (*p, self.index.gpus(*p)))
                 .filter(|(_, g)| *g > 0),
         );
         let footprints = &mut self.footprint_list[start..];

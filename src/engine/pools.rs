@@ -177,10 +177,8 @@ pub struct PoolItem<'a> {
 /// Scores every pool. Pools are sorted by name.
 pub fn score_pools(snap: &ClusterSnapshot, input: &PoolInputs<'_>) -> Vec<PoolReport> {
     let (idx, m) = (input.index, input.membership);
-    // Pending GPU pods are live pods; the index's facts find them without loading the others.
-    let pending_gpu = idx.live.iter().copied();
-    let pending_gpu = pending_gpu.filter(|p| idx.facts(*p).is_pending_gpu());
-    let pending = attribute_pending_in(snap, pending_gpu, &m.nodes);
+    // Pending GPU pods are live pods.
+    let pending = attribute_pending_in(snap, idx.live.iter().copied(), &m.nodes);
     let pod_pool = |p: usize| {
         let n = idx.node_of(p)?;
         Some((n, m.of_node(n)?))
