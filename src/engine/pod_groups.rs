@@ -189,6 +189,35 @@ mod tests {
     }
 
     #[test]
+    fn shared_and_separate_texts_find_the_same_id() {
+        let mut shared = isvc("a", "x");
+        shared.namespace = Arc::from("a");
+        let mut twin = isvc("b", "y");
+        twin.namespace = shared.namespace.clone();
+        twin.name = shared.name.clone(); // the same texts, shared: one key
+        let snap = ClusterSnapshot {
+            isvcs: vec![shared.clone(), isvc("b", "y"), twin, isvc("a", "x")],
+            ..Default::default()
+        };
+        let keys = IsvcKeys::new(&snap);
+        assert_eq!(keys.len(), 2);
+        assert_eq!(
+            keys.last(0),
+            Some(3),
+            "separate copies of a text share its id"
+        );
+        // A pod's own copies of the texts (no shared address) and the ISVC's shared ones.
+        let (ns, name): (Name, Name) = (Arc::from("a"), Arc::from("x"));
+        assert_eq!(keys.id_of(&ns, &name), Some(0));
+        assert_eq!(keys.id_of(&shared.namespace, &shared.name), Some(0));
+        assert_eq!(
+            keys.id_of(&snap.isvcs[1].namespace, &snap.isvcs[1].name),
+            Some(1)
+        );
+        assert_eq!(keys.id_of(&shared.namespace, &Arc::from("nope")), None);
+    }
+
+    #[test]
     fn groups_by_key_and_component_in_pod_order() {
         let snap = ClusterSnapshot {
             isvcs: vec![isvc("a", "x"), isvc("b", "y")],
