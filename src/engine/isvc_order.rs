@@ -24,9 +24,8 @@ fn prefix(s: &str) -> u128 {
 /// shared text (`Arc` pointer) once.
 fn namespace_ranks<'a>(namespaces: impl Iterator<Item = &'a Name> + Clone) -> Vec<u32> {
     let mut distinct: HashMap<usize, &str> = HashMap::default();
-    let pointer = address;
     for ns in namespaces.clone() {
-        distinct.entry(pointer(ns)).or_insert(ns);
+        distinct.entry(address(ns)).or_insert(ns);
     }
     let mut texts: Vec<&str> = distinct.values().copied().collect();
     texts.sort_unstable();
@@ -36,7 +35,7 @@ fn namespace_ranks<'a>(namespaces: impl Iterator<Item = &'a Name> + Clone) -> Ve
         .map(|(p, t)| (*p, texts.binary_search(t).unwrap_or(0) as u32))
         .collect();
     namespaces
-        .map(|ns| rank_of.get(&pointer(ns)).copied().unwrap_or(0))
+        .map(|ns| rank_of.get(&address(ns)).copied().unwrap_or(0))
         .collect()
 }
 

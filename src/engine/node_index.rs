@@ -4,9 +4,10 @@
 //! an interner renewal, or in a hand-built snapshot, a node's pods may share an `Arc` of their
 //! own. So the index first tries the pointer in a small open-addressing table (a multiply, a
 //! shift and one or two loads), and only then the string — after which it remembers the
-//! pointer, so a string is hashed about once per node, not once per pod. Looked-up names borrow from the snapshot for the index's lifetime: two live `Arc`s
-//! at one address are the same allocation, so a pointer hit names the right text. A
-//! duplicated node name resolves to its last node either way, as a name → index map would.
+//! pointer, so a string is hashed about once per node, not once per pod. Looked-up names
+//! borrow from the snapshot for the index's lifetime: two live `Arc`s at one address are the
+//! same allocation, so a pointer hit names the right text. A duplicated node name resolves to
+//! its last node either way, as a name → index map would.
 //!
 //! Owns: `NodeIndex`. Pure; must not import anything outside `std` and `engine`.
 
