@@ -6,7 +6,9 @@
 
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 use crate::engine::alfred_pass::{decision_pass, JournalView};
-use crate::engine::eligibility::{baseline, defrag_verdict, EligibilityRules};
+use crate::engine::eligibility::{
+    component_baseline, defrag_prechecks, instance_baseline, EligibilityRules,
+};
 use crate::engine::gang::{compute_gangs, GangReport, PlacementOptions};
 use crate::engine::index::SnapshotIndex;
 use crate::engine::journal_clearing::ClearingVerdict;
@@ -240,13 +242,16 @@ pub fn instance_verdicts(
         if comp.mode != DeploymentMode::OMENative {
             continue;
         }
+        // Both verdicts start with per-component checks: run once, not per Instance.
+        let shared = component_baseline(snap, workloads, comp, rules);
+        let prechecks = defrag_prechecks(snap, workloads, comp, rules, now);
         for (i, inst) in comp.instances.iter().enumerate() {
-            let baseline = baseline(snap, workloads, comp, inst, rules);
+            let baseline = shared.and_then(|rev| instance_baseline(snap, comp, inst, rev));
             out.push(InstanceVerdict {
                 component: c,
                 instance: i,
                 baseline,
-                defrag: defrag_verdict(snap, workloads, comp, rules, now, || baseline),
+                defrag: prechecks.and(baseline),
             });
         }
     }

@@ -1,7 +1,8 @@
 //! OMENative migration eligibility (`inferencereplica.md` §5.4, the seed's eligibility table):
 //! the baseline checks in Alfred's exact order, and the defragmentation pre-checks around it.
 //!
-//! Owns: `baseline`, `defrag_eligibility`, `defrag_verdict`, the advisory reason strings. Pure; must not import
+//! Owns: `baseline` (with its per-component and per-Instance halves), `defrag_eligibility`,
+//! `defrag_verdict`, `defrag_prechecks`, the advisory reason strings. Pure; must not import
 //! anything outside `std`, `chrono` types and `engine`.
 
 use crate::engine::model::{ClusterSnapshot, InferenceService, Time};
@@ -71,6 +72,19 @@ pub fn baseline(
     inst: &Instance,
     rules: &EligibilityRules,
 ) -> Result<(), &'static str> {
+    let revision = component_baseline(snap, workloads, comp, rules)?;
+    instance_baseline(snap, comp, inst, revision)
+}
+
+/// Checks 1–10 of §5.4, the ones every Instance of `comp` shares, in Alfred's order; `Ok`
+/// carries the IR's current revision for the Instance checks. A caller with many Instances
+/// runs this once per component (annotation lookups and IR reads are not per Instance).
+pub fn component_baseline<'s>(
+    snap: &'s ClusterSnapshot,
+    workloads: &Workloads,
+    comp: &Component,
+    rules: &EligibilityRules,
+) -> Result<&'s str, &'static str> {
     let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
     let state = workloads
         .migrations
@@ -81,7 +95,7 @@ pub fn baseline(
     check(state.state_valid, STATE_INELIGIBLE)?;
     check(!state.malformed_request, STATE_INELIGIBLE)?;
     check(state.active == 0, STATE_INELIGIBLE)?;
-    let ir = comp.ir.map(|i| &snap.replicas[i]);
+    let ir = comp.ir.and_then(|i| snap.replicas.get(i));
     let ir = match (ir, &comp.observation) {
         (Some(ir), Ok(())) => ir,
         _ => return Err(OBSERVATION_INVALID),
@@ -100,8 +114,21 @@ pub fn baseline(
         STATE_INELIGIBLE,
     )?;
     check(rules.executor_available, UNAVAILABLE)?;
-    check(inst.observation.is_ok(), OBSERVATION_INVALID)?;
-    instance_checks(snap, comp, inst, &revisions.current_revision)
+    Ok(&revisions.current_revision)
+}
+
+/// Checks 11–15 of §5.4 for one Instance, after `component_baseline` passed with
+/// `current_revision`.
+pub fn instance_baseline(
+    snap: &ClusterSnapshot,
+    comp: &Component,
+    inst: &Instance,
+    current_revision: &str,
+) -> Result<(), &'static str> {
+    if inst.observation.is_err() {
+        return Err(OBSERVATION_INVALID);
+    }
+    instance_checks(snap, comp, inst, current_revision)
 }
 
 /// Checks 12–15 of §5.4 on the Instance's row and pods.
@@ -169,6 +196,19 @@ pub fn defrag_verdict(
     now: Time,
     baseline: impl FnOnce() -> Result<(), &'static str>,
 ) -> Result<(), &'static str> {
+    defrag_prechecks(snap, workloads, comp, rules, now)?;
+    baseline()
+}
+
+/// The checks defragmentation runs before the baseline, all per component: the model check,
+/// `MigrationSurfaceDisabled`, then the per-workload cooldown.
+pub fn defrag_prechecks(
+    snap: &ClusterSnapshot,
+    workloads: &Workloads,
+    comp: &Component,
+    rules: &EligibilityRules,
+    now: Time,
+) -> Result<(), &'static str> {
     let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
     // The model check runs before every other defragmentation check (alfred.md §6.4).
     crate::engine::model_check::model_check(snap, isvc)?;
@@ -183,5 +223,5 @@ pub fn defrag_verdict(
     if crate::engine::migration_state::in_cooldown(last, window, now) {
         return Err(STATE_INELIGIBLE);
     }
-    baseline()
+    Ok(())
 }

@@ -39,7 +39,12 @@ impl FirstFit {
         self.max[i] = room;
         while i > 1 {
             i /= 2;
-            self.max[i] = self.max[2 * i].max(self.max[2 * i + 1]);
+            let max = self.max[2 * i].max(self.max[2 * i + 1]);
+            // An unchanged maximum leaves every ancestor unchanged too.
+            if self.max[i] == max {
+                break;
+            }
+            self.max[i] = max;
         }
     }
 
@@ -83,6 +88,22 @@ mod tests {
             let f = FirstFit::new(&room);
             let linear = room.iter().position(|r| *r >= need);
             prop_assert_eq!(f.first_at_least(need), linear);
+        }
+
+        #[test]
+        fn agrees_with_a_linear_scan_after_updates(
+            mut room in proptest::collection::vec(0u32..10, 1..40),
+            sets in proptest::collection::vec((0usize..40, 0u32..10), 0..60),
+            need in 1u32..10,
+        ) {
+            let mut f = FirstFit::new(&room);
+            for (pos, value) in sets {
+                let pos = pos % room.len();
+                room[pos] = value;
+                f.set(pos, value);
+                let linear = room.iter().position(|r| *r >= need);
+                prop_assert_eq!(f.first_at_least(need), linear);
+            }
         }
     }
 }
