@@ -159,10 +159,7 @@ fn instance_checks(
     let revision = !row.running_revision.is_empty()
         && row.running_revision == current_revision
         && row.target_revision.is_empty();
-    let pods_live = inst
-        .pods
-        .iter()
-        .all(|p| snap.pods[*p].ready && !snap.pods[*p].terminating);
+    let pods_live = inst.serving_pods as usize == inst.pods.len();
     if steady && counts && revision && pods_live {
         Ok(())
     } else {

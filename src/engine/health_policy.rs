@@ -27,34 +27,55 @@ pub fn priority(isvc: &InferenceService) -> f64 {
         .unwrap_or(0.5)
 }
 
+/// Per node: why its pods are evacuated (`EVAC_NONE`, `EVAC_MAINTENANCE`, `EVAC_UNHEALTHY`;
+/// higher wins). One byte per node: the per-pod checks read a 10 KB list for a 10,000-node
+/// fleet instead of each pod's node state.
+fn evacuation_causes(ctx: &PlanContext<'_>) -> Vec<u8> {
+    ctx.states
+        .iter()
+        .map(|s| match (s.health == HealthState::Unhealthy, s.maintenance.is_empty()) {
+            (true, _) => EVAC_UNHEALTHY,
+            (false, false) => EVAC_MAINTENANCE,
+            _ => EVAC_NONE,
+        })
+        .collect()
+}
+
+const EVAC_NONE: u8 = 0;
+const EVAC_MAINTENANCE: u8 = 1;
+const EVAC_UNHEALTHY: u8 = 2;
+
+/// The reason string of an evacuation cause.
+fn evacuation_reason(cause: u8) -> Option<&'static str> {
+    match cause {
+        EVAC_UNHEALTHY => Some(REASON_UNHEALTHY),
+        EVAC_MAINTENANCE => Some(REASON_MAINTENANCE),
+        _ => None,
+    }
+}
+
 /// The evacuation reason and source node of an Instance, if it has a pod on an Unhealthy or
 /// maintenance node (the Unhealthy member is preferred, then name order).
-fn evacuation(ctx: &PlanContext<'_>, inst: &Instance) -> Option<(&'static str, usize)> {
-    let mut best: Option<(bool, usize)> = None;
+fn evacuation(
+    ctx: &PlanContext<'_>,
+    causes: &[u8],
+    inst: &Instance,
+) -> Option<(&'static str, usize)> {
+    let mut best: Option<(u8, usize)> = None;
     for pod in &inst.pods {
         let Some(n) = ctx.node_of(*pod) else { continue };
-        let s = &ctx.states[n];
-        let unhealthy = s.health == HealthState::Unhealthy;
-        if !unhealthy && s.maintenance.is_empty() {
+        let cause = causes.get(n).copied().unwrap_or(EVAC_NONE);
+        if cause == EVAC_NONE {
             continue;
         }
-        let better = best.is_none_or(|(u, b)| {
-            (unhealthy && !u) || (unhealthy == u && ctx.index.cmp_nodes(n, b).is_lt())
+        let better = best.is_none_or(|(c, b)| {
+            cause > c || (cause == c && ctx.index.cmp_nodes(n, b).is_lt())
         });
         if better {
-            best = Some((unhealthy, n));
+            best = Some((cause, n));
         }
     }
-    best.map(|(u, n)| {
-        (
-            if u {
-                REASON_UNHEALTHY
-            } else {
-                REASON_MAINTENANCE
-            },
-            n,
-        )
-    })
+    best.and_then(|(cause, n)| Some((evacuation_reason(cause)?, n)))
 }
 
 /// Every node-health row of the pass, ranked: NodeUnhealthy first, executable first, score
@@ -70,6 +91,7 @@ pub fn health_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<Option<Ide
     if !h.enabled || h.signal_only {
         return (Vec::new(), Vec::new());
     }
+    let causes = evacuation_causes(ctx);
     let mut rows = Vec::new();
     let mut known = Vec::new();
     for (c, comp) in ctx.workloads.components.iter().enumerate() {
@@ -80,13 +102,13 @@ pub fn health_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<Option<Ide
             if inst.gpus == 0 {
                 continue;
             }
-            if let Some((reason, from)) = evacuation(ctx, inst) {
+            if let Some((reason, from)) = evacuation(ctx, &causes, inst) {
                 rows.push(instance_row(ctx, (c, i), comp, inst, (reason, from)));
                 known.push(Some(identity_key(&ctx.workload_ranks, comp, inst.index)));
             }
         }
     }
-    let uncovered = uncovered_rows(ctx);
+    let uncovered = uncovered_rows(ctx, &causes);
     known.extend(uncovered.iter().map(|_| None));
     rows.extend(uncovered);
     let keys = identity_keys(&rows, known.clone());
@@ -168,7 +190,7 @@ fn instance_row(
 
 /// OMENative GPU pods on evacuation nodes that no resolvable Instance covers: one
 /// component-wide `OMENativeObservationInvalid` row per `(workload, component)`.
-fn uncovered_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
+fn uncovered_rows(ctx: &PlanContext<'_>, causes: &[u8]) -> Vec<MoveRow> {
     let mut covered = vec![false; ctx.snap.pods.len()];
     for c in &ctx.workloads.components {
         for p in c.instances.iter().flat_map(|i| i.pods.iter()) {
@@ -186,11 +208,9 @@ fn uncovered_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
             continue;
         }
         let Some(n) = ctx.node_of(p) else { continue };
-        let s = &ctx.states[n];
-        let reason = match (s.health == HealthState::Unhealthy, s.maintenance.is_empty()) {
-            (true, _) => REASON_UNHEALTHY,
-            (false, false) => REASON_MAINTENANCE,
-            _ => continue,
+        let cause = causes.get(n).copied().unwrap_or(EVAC_NONE);
+        let Some(reason) = evacuation_reason(cause) else {
+            continue;
         };
         let pod = &ctx.snap.pods[p];
         let omenative = pod.ome.managed_by.as_deref() == Some("OMENative")

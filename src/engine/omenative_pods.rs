@@ -200,6 +200,7 @@ impl<'a> InstanceBuilder<'a> {
                 pods: PodList::with_capacity(d.clamp(0, 64) as usize),
                 joined_pods: 0,
                 gpus: 0,
+                serving_pods: 0,
                 row: Some(pos),
                 ready_pods: 0,
                 observation: Ok(()),
@@ -295,6 +296,7 @@ impl<'a> InstanceBuilder<'a> {
         inst.pods.push(p);
         inst.gpus = inst.gpus.saturating_add(pod.gpus);
         inst.ready_pods += i64::from(pod.ready);
+        inst.serving_pods += u32::from(pod.ready && !pod.terminating);
     }
 
     fn layout_ok(&self, row: &InstanceRow, steady: bool, runner: &str, ordinal: i64) -> bool {

@@ -87,6 +87,9 @@ pub struct Instance {
     pub joined_pods: usize,
     /// Σ GPUs of the counted pods.
     pub gpus: u32,
+    /// Counted pods that are Ready and not terminating (eligibility reads this count instead
+    /// of loading every pod again).
+    pub serving_pods: u32,
     /// Position of the IR row (OMENative only).
     pub row: Option<usize>,
     /// Ready counted pods.
@@ -183,6 +186,10 @@ fn label_component(
         index,
         gpus: members.iter().map(|p| snap.pods[*p].gpus).sum(),
         ready_pods: members.iter().filter(|p| snap.pods[**p].ready).count() as i64,
+        serving_pods: members
+            .iter()
+            .filter(|p| snap.pods[**p].ready && !snap.pods[**p].terminating)
+            .count() as u32,
         joined_pods: members.len(),
         pods: members,
         row: None,
