@@ -442,12 +442,6 @@ pub struct ReplicaStatus {
     pub migrations: Vec<MigrationStatus>,
 }
 
-/// Controller owner references of an InferenceReplica.
-pub type OwnerRefs = smallvec::SmallVec<[OwnerRef; 1]>;
-
-/// `spec.runners[]` of an InferenceReplica: `default`, or `leader` and `worker`.
-pub type Runners = smallvec::SmallVec<[(Name, i64); 2]>;
-
 /// An InferenceReplica (`ome.io/v1beta1`), reduced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InferenceReplica {
@@ -459,9 +453,8 @@ pub struct InferenceReplica {
     pub uid: Name,
     /// `metadata.generation`.
     pub generation: i64,
-    /// Controller owner references (a projected IR has exactly one, kept inline: binding
-    /// 16,000 replicas then follows no pointer per replica).
-    pub controllers: OwnerRefs,
+    /// Controller owner references (a projected IR has exactly one).
+    pub controllers: Vec<OwnerRef>,
     /// `spec.parentRef.name`.
     pub parent: Option<Name>,
     /// `spec.component`.
@@ -472,8 +465,8 @@ pub struct InferenceReplica {
     pub paused: bool,
     /// `spec.lifecycle.migrationPolicy.mode` (absent = `Auto`).
     pub migration_policy: Option<Name>,
-    /// `spec.runners[]` as `(name, size)` (one or two, inline).
-    pub runners: Runners,
+    /// `spec.runners[]` as `(name, size)`.
+    pub runners: Vec<(Name, i64)>,
     /// `spec.topologyKey`.
     pub topology_key: Option<Name>,
     /// Status.

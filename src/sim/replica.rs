@@ -5,8 +5,6 @@
 
 use std::sync::Arc;
 
-use smallvec::smallvec;
-
 use crate::engine::irstatus::InstanceRow;
 use crate::engine::model::{InferenceReplica, InferenceService, Name, OwnerRef, ReplicaStatus};
 
@@ -39,9 +37,9 @@ pub fn omenative_replica(
         .collect();
     let steady = if ready { instances } else { instances - 1 };
     let runners = if per_instance == 1 {
-        smallvec![(Arc::from("default"), 1)]
+        vec![(Arc::from("default"), 1)]
     } else {
-        smallvec![
+        vec![
             (Arc::from("leader"), 1),
             (Arc::from("worker"), per_instance - 1),
         ]
@@ -51,7 +49,7 @@ pub fn omenative_replica(
         name: Arc::from(name),
         uid: uid.clone(),
         generation: 1,
-        controllers: smallvec![OwnerRef {
+        controllers: vec![OwnerRef {
             api_version: Arc::from("ome.io/v1beta1"),
             kind: Arc::from("InferenceService"),
             name: service.name.clone(),
