@@ -124,6 +124,17 @@ pub fn route_pods(
         .collect();
     let n = COMPONENTS.len();
     let mut decisions: Vec<(usize, usize)> = Vec::new();
+    // A replica's pods sit side by side in a live snapshot: the last owner UID's answer is
+    // asked again far more often than the map.
+    let mut last: Option<(usize, Option<usize>)> = None;
+    let mut replica_of = |uid: &Name| match last {
+        Some((seen, r)) if seen == address(uid) => r,
+        _ => {
+            let r = ir_by_uid.get(uid);
+            last = Some((address(uid), r));
+            r
+        }
+    };
     for (k, p) in idx.live.iter().copied().enumerate() {
         let pod = &snap.pods[p];
         let labelled = pod.ome.isvc.is_some() && pod.ome.component.is_some();
@@ -131,7 +142,7 @@ pub fn route_pods(
             continue;
         }
         let by_owner = pod.controller.as_ref().and_then(|o| {
-            let r = ir_by_uid.get(&o.uid)?;
+            let r = replica_of(&o.uid)?;
             let ir = &snap.replicas[r];
             let valid = o.api_version.as_ref() == "ome.io/v1beta1"
                 && o.kind.as_ref() == "InferenceReplica"

@@ -110,14 +110,25 @@ impl LabelGroups {
         let n = COMPONENTS.len();
         let mut live_keys = Vec::with_capacity(idx.live.len());
         let mut members: Vec<(u32, usize)> = Vec::new();
+        // Pods of one workload sit side by side in a live snapshot (store order): the last
+        // answer is asked again far more often than the map.
+        let mut last: Option<((usize, usize), u32)> = None;
         for p in &idx.live {
             let pod = &snap.pods[*p];
-            let key = pod
-                .ome
-                .isvc
-                .as_ref()
-                .and_then(|name| keys.id_of(&pod.namespace, name))
-                .unwrap_or(NO_KEY);
+            let key = match pod.ome.isvc.as_ref() {
+                None => NO_KEY,
+                Some(name) => {
+                    let at = (address(&pod.namespace), address(name));
+                    match last {
+                        Some((seen, key)) if seen == at => key,
+                        _ => {
+                            let key = keys.id_of(&pod.namespace, name).unwrap_or(NO_KEY);
+                            last = Some((at, key));
+                            key
+                        }
+                    }
+                }
+            };
             live_keys.push(key);
             let c = pod.ome.component.as_deref().and_then(component_index);
             if let (true, Some(c)) = (key != NO_KEY, c) {
