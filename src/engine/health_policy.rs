@@ -33,11 +33,13 @@ pub fn priority(isvc: &InferenceService) -> f64 {
 fn evacuation_causes(ctx: &PlanContext<'_>) -> Vec<u8> {
     ctx.states
         .iter()
-        .map(|s| match (s.health == HealthState::Unhealthy, s.maintenance.is_empty()) {
-            (true, _) => EVAC_UNHEALTHY,
-            (false, false) => EVAC_MAINTENANCE,
-            _ => EVAC_NONE,
-        })
+        .map(
+            |s| match (s.health == HealthState::Unhealthy, s.maintenance.is_empty()) {
+                (true, _) => EVAC_UNHEALTHY,
+                (false, false) => EVAC_MAINTENANCE,
+                _ => EVAC_NONE,
+            },
+        )
         .collect()
 }
 
@@ -68,9 +70,8 @@ fn evacuation(
         if cause == EVAC_NONE {
             continue;
         }
-        let better = best.is_none_or(|(c, b)| {
-            cause > c || (cause == c && ctx.index.cmp_nodes(n, b).is_lt())
-        });
+        let better = best
+            .is_none_or(|(c, b)| cause > c || (cause == c && ctx.index.cmp_nodes(n, b).is_lt()));
         if better {
             best = Some((cause, n));
         }
