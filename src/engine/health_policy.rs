@@ -15,6 +15,7 @@ use crate::engine::moves::{
     MoveRow, LWS_UNSUPPORTED, NO_SURGE_HEADROOM, POLICY_HEALTH, RAW_UNSUPPORTED,
     REASON_MAINTENANCE, REASON_UNHEALTHY,
 };
+use crate::engine::nodes::NodeState;
 use crate::engine::planning::PlanContext;
 use crate::engine::row_order::{identity_key, identity_keys, permute, IdentityKey};
 use crate::engine::workloads::{Component, DeploymentMode, Instance};
@@ -27,47 +28,54 @@ pub fn priority(isvc: &InferenceService) -> f64 {
         .unwrap_or(0.5)
 }
 
-/// Per node: why its pods are evacuated (`EVAC_NONE`, `EVAC_MAINTENANCE`, `EVAC_UNHEALTHY`;
-/// higher wins). One byte per node: the per-pod checks read a 10 KB list for a 10,000-node
-/// fleet instead of each pod's node state.
-fn evacuation_causes(ctx: &PlanContext<'_>) -> Vec<u8> {
-    ctx.states
-        .iter()
-        .map(
-            |s| match (s.health == HealthState::Unhealthy, s.maintenance.is_empty()) {
-                (true, _) => EVAC_UNHEALTHY,
-                (false, false) => EVAC_MAINTENANCE,
-                _ => EVAC_NONE,
-            },
-        )
-        .collect()
+/// Why a node's pods are evacuated; a later variant outranks an earlier one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Cause {
+    None,
+    Maintenance,
+    Unhealthy,
 }
 
-const EVAC_NONE: u8 = 0;
-const EVAC_MAINTENANCE: u8 = 1;
-const EVAC_UNHEALTHY: u8 = 2;
-
-/// The reason string of an evacuation cause.
-fn evacuation_reason(cause: u8) -> Option<&'static str> {
-    match cause {
-        EVAC_UNHEALTHY => Some(REASON_UNHEALTHY),
-        EVAC_MAINTENANCE => Some(REASON_MAINTENANCE),
-        _ => None,
+impl Cause {
+    /// The cause of `state`'s node.
+    fn of(state: &NodeState) -> Self {
+        if state.health == HealthState::Unhealthy {
+            Cause::Unhealthy
+        } else if !state.maintenance.is_empty() {
+            Cause::Maintenance
+        } else {
+            Cause::None
+        }
     }
+
+    /// The row reason of a cause.
+    fn reason(self) -> Option<&'static str> {
+        match self {
+            Cause::Unhealthy => Some(REASON_UNHEALTHY),
+            Cause::Maintenance => Some(REASON_MAINTENANCE),
+            Cause::None => None,
+        }
+    }
+}
+
+/// Each node's cause, one byte per node: the per-pod checks then read a 10 KB list for a
+/// 10,000-node fleet instead of each pod's node state.
+fn evacuation_causes(ctx: &PlanContext<'_>) -> Vec<Cause> {
+    ctx.states.iter().map(Cause::of).collect()
 }
 
 /// The evacuation reason and source node of an Instance, if it has a pod on an Unhealthy or
 /// maintenance node (the Unhealthy member is preferred, then name order).
 fn evacuation(
     ctx: &PlanContext<'_>,
-    causes: &[u8],
+    causes: &[Cause],
     inst: &Instance,
 ) -> Option<(&'static str, usize)> {
-    let mut best: Option<(u8, usize)> = None;
+    let mut best: Option<(Cause, usize)> = None;
     for pod in &inst.pods {
         let Some(n) = ctx.node_of(*pod) else { continue };
-        let cause = causes.get(n).copied().unwrap_or(EVAC_NONE);
-        if cause == EVAC_NONE {
+        let cause = causes.get(n).copied().unwrap_or(Cause::None);
+        if cause == Cause::None {
             continue;
         }
         let better = best
@@ -76,7 +84,7 @@ fn evacuation(
             best = Some((cause, n));
         }
     }
-    best.and_then(|(cause, n)| Some((evacuation_reason(cause)?, n)))
+    best.and_then(|(cause, n)| Some((cause.reason()?, n)))
 }
 
 /// Every node-health row of the pass, ranked: NodeUnhealthy first, executable first, score
@@ -191,7 +199,7 @@ fn instance_row(
 
 /// OMENative GPU pods on evacuation nodes that no resolvable Instance covers: one
 /// component-wide `OMENativeObservationInvalid` row per `(workload, component)`.
-fn uncovered_rows(ctx: &PlanContext<'_>, causes: &[u8]) -> Vec<MoveRow> {
+fn uncovered_rows(ctx: &PlanContext<'_>, causes: &[Cause]) -> Vec<MoveRow> {
     let mut covered = vec![false; ctx.snap.pods.len()];
     for c in &ctx.workloads.components {
         for p in c.instances.iter().flat_map(|i| i.pods.iter()) {
@@ -209,8 +217,7 @@ fn uncovered_rows(ctx: &PlanContext<'_>, causes: &[u8]) -> Vec<MoveRow> {
             continue;
         }
         let Some(n) = ctx.node_of(p) else { continue };
-        let cause = causes.get(n).copied().unwrap_or(EVAC_NONE);
-        let Some(reason) = evacuation_reason(cause) else {
+        let Some(reason) = causes.get(n).and_then(|c| c.reason()) else {
             continue;
         };
         let pod = &ctx.snap.pods[p];
