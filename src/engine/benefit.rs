@@ -5,6 +5,8 @@
 //! Owns: `PoolProfile`, `move_benefit`. Pure; must not import anything outside `std` and
 //! `engine`.
 
+use smallvec::{smallvec, SmallVec};
+
 use crate::engine::fragmentation::{frag, Bin};
 
 /// Bins a plan's moves may touch before `after_moves_iter` falls back to a `Vec`.
@@ -191,29 +193,35 @@ impl PoolProfile {
     }
 
     fn weighted_after(&self, changed: &[(usize, Bin)]) -> f64 {
+        // One walk over the changed bins collects every size's slot delta: each bin's
+        // observed state is read once, and bins whose free GPUs did not change are skipped.
+        let mut delta: SmallVec<[i64; 8]> = smallvec![0; self.ladder.len()];
         let mut fully_free = self.fully_free as i64;
         for (node, after) in changed {
-            let Some(before) = self.bin(*node) else {
+            let before = self.bin(*node);
+            if let Some(before) = before {
+                fully_free +=
+                    i64::from(self.is_fully_free(*after)) - i64::from(self.is_fully_free(before));
+            }
+            let before = before.unwrap_or(*after);
+            if before.free == after.free {
                 continue;
-            };
-            fully_free +=
-                i64::from(self.is_fully_free(*after)) - i64::from(self.is_fully_free(before));
+            }
+            for (d, size) in delta.iter_mut().zip(&self.ladder) {
+                if *size != 0 {
+                    *d += self.slot_count(*after, *size) as i64
+                        - self.slot_count(before, *size) as i64;
+                }
+            }
         }
         self.ladder
             .iter()
+            .zip(&delta)
             .enumerate()
-            .map(|(i, size)| {
+            .map(|(i, (size, delta))| {
                 let slots = if *size == 0 || self.max_cap == 0 {
                     0
                 } else if *size <= self.max_cap {
-                    let delta: i64 = changed
-                        .iter()
-                        .map(|(n, after)| {
-                            let before = self.bin(*n).unwrap_or(*after);
-                            self.slot_count(*after, *size) as i64
-                                - self.slot_count(before, *size) as i64
-                        })
-                        .sum();
                     (self.slots[i] as i64 + delta).max(0) as u64
                 } else {
                     fully_free.max(0) as u64 / u64::from(size.div_ceil(self.max_cap))

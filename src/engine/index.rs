@@ -148,7 +148,8 @@ fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
     let mut nodes = NodeIndex::with_ranks(snap, ranks);
     let mut lists = PodLists {
         pods: Vec::with_capacity(snap.pods.len()),
-        live: Vec::new(),
+        // Nearly every pod is live: one allocation instead of ~17 regrowths and copies.
+        live: Vec::with_capacity(snap.pods.len()),
         grouped: Vec::new(),
         unbound: Vec::new(),
         managed_only: Vec::new(),

@@ -123,7 +123,8 @@ pub fn route_pods(
         })
         .collect();
     let n = COMPONENTS.len();
-    let mut decisions: Vec<(usize, usize)> = Vec::new();
+    // About one decision per live pod: sized once instead of regrown.
+    let mut decisions: Vec<(usize, usize)> = Vec::with_capacity(idx.live.len());
     // A replica's pods sit side by side in a live snapshot: the last owner UID's answer is
     // asked again far more often than the map.
     let mut last: Option<(usize, Option<usize>)> = None;

@@ -109,7 +109,7 @@ impl LabelGroups {
     pub fn new(snap: &ClusterSnapshot, idx: &SnapshotIndex, keys: &IsvcKeys<'_>) -> Self {
         let n = COMPONENTS.len();
         let mut live_keys = Vec::with_capacity(idx.live.len());
-        let mut members: Vec<(u32, usize)> = Vec::new();
+        let mut members: Vec<(u32, usize)> = Vec::with_capacity(idx.live.len());
         // Pods of one workload sit side by side in a live snapshot (store order): the last
         // answer is asked again far more often than the map.
         let mut last: Option<((usize, usize), u32)> = None;

@@ -4,8 +4,10 @@
 //!
 //! Owns: `PoolMembership`. Pure; must not import anything outside `std` and `engine`.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
+use std::sync::Arc;
 
+use crate::engine::model::Name;
 use crate::engine::nodes::NodeState;
 
 /// Pools of one set of node states.
@@ -22,24 +24,38 @@ pub struct PoolMembership<'a> {
 impl<'a> PoolMembership<'a> {
     /// Groups the nodes of `states` by pool key.
     pub fn new(states: &'a [NodeState]) -> Self {
-        let mut by_pool: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-        let mut keys: Vec<Option<&str>> = Vec::with_capacity(states.len());
-        for (i, s) in states.iter().enumerate() {
-            let Some(p) = s.pool.as_deref() else {
-                keys.push(None);
+        // The nodes of a pool share its key's text in a live snapshot and come in runs (node
+        // name order): a key equal by address to the previous node's is not looked up again.
+        let mut distinct: BTreeSet<&'a str> = BTreeSet::new();
+        let mut last: Option<&Name> = None;
+        for key in states.iter().filter_map(|s| s.pool.as_ref()) {
+            if last.is_some_and(|l| Arc::ptr_eq(l, key)) {
                 continue;
-            };
-            keys.push(Some(p));
-            by_pool.entry(p).or_default().push(i);
+            }
+            distinct.insert(key);
+            last = Some(key);
         }
-        let names: Vec<&str> = by_pool.keys().copied().collect();
-        let of_node = keys
-            .into_iter()
-            .map(|k| names.binary_search(&k?).ok())
-            .collect();
+        let names: Vec<&'a str> = distinct.into_iter().collect();
+        let mut nodes = vec![Vec::new(); names.len()];
+        let mut of_node = Vec::with_capacity(states.len());
+        let mut last: Option<(&Name, usize)> = None;
+        for (i, s) in states.iter().enumerate() {
+            let pool = s.pool.as_ref().and_then(|key| match last {
+                Some((l, k)) if Arc::ptr_eq(l, key) => Some(k),
+                _ => {
+                    let k = names.binary_search(&key.as_ref()).ok()?;
+                    last = Some((key, k));
+                    Some(k)
+                }
+            });
+            if let Some(k) = pool {
+                nodes[k].push(i);
+            }
+            of_node.push(pool);
+        }
         PoolMembership {
             names,
-            nodes: by_pool.into_values().collect(),
+            nodes,
             of_node,
         }
     }

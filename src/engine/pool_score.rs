@@ -4,10 +4,12 @@
 //! Owns: `score_pool`. Pure; must not import anything outside `std`, `chrono` types and
 //! `engine`.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::fragmentation::{self, profile, repack_by, Bin};
-use crate::engine::model::ClusterSnapshot;
+use crate::engine::model::{ClusterSnapshot, Name};
 use crate::engine::pools::{pool_bins, PoolData, PoolInputs, PoolItem, PoolReport, SizeReport};
 
 /// Minutes a pending pod has waited at `now` (clamped at 0; 0 without a timestamp).
@@ -129,10 +131,24 @@ fn bin_positions(observed_bins: &[(usize, Bin)]) -> Vec<Option<usize>> {
 
 fn dominant_resource(snap: &ClusterSnapshot, nodes: &[usize]) -> String {
     let mut counts: HashMap<&str, usize> = HashMap::default();
+    // The nodes of a pool share one resource name (one shared text in a live snapshot): runs
+    // of the same name are counted first and hashed once per run, not once per node.
+    let mut run: Option<(&Name, usize)> = None;
     for n in nodes {
-        if let Some(r) = snap.nodes[*n].gpu_resource.as_deref() {
-            *counts.entry(r).or_default() += 1;
+        let Some(r) = snap.nodes[*n].gpu_resource.as_ref() else {
+            continue;
+        };
+        match &mut run {
+            Some((seen, count)) if Arc::ptr_eq(seen, r) => *count += 1,
+            _ => {
+                if let Some((seen, count)) = run.replace((r, 1)) {
+                    *counts.entry(seen).or_default() += count;
+                }
+            }
         }
+    }
+    if let Some((seen, count)) = run {
+        *counts.entry(seen).or_default() += count;
     }
     counts
         .into_iter()
