@@ -140,13 +140,16 @@ type SortKey = (u8, bool, u64, u32, IdentityKey, u32);
 
 /// The rank of each row's policy text among the policies of `rows` (text order).
 fn policy_ranks(rows: &[MoveRow]) -> Vec<u32> {
+    // Policies are a handful of static texts: the same text is nearly always the same
+    // pointer, compared before any bytes are.
+    let same = |a: &str, b: &str| std::ptr::eq(a, b) || a == b;
     let mut policies: Vec<&str> = Vec::new();
     for r in rows {
-        if !policies.contains(&r.policy) {
+        if !policies.iter().any(|q| same(q, r.policy)) {
             policies.push(r.policy);
         }
     }
     policies.sort_unstable();
-    let rank = |p: &str| policies.iter().position(|q| *q == p).unwrap_or(0) as u32;
+    let rank = |p: &str| policies.iter().position(|q| same(q, p)).unwrap_or(0) as u32;
     rows.iter().map(|r| rank(r.policy)).collect()
 }

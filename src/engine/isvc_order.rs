@@ -3,13 +3,16 @@
 //! integer, falling back to the full text only when those are equal. Sorting thousands of
 //! ISVCs with string comparisons was a visible share of building the workloads.
 //!
-//! Owns: `by_namespace_name`. Pure; must not import anything outside `std`, `rustc_hash` and
+//! A live snapshot lists ISVCs in store key order already: that is checked first (one
+//! comparison per neighbour pair), and then nothing is sorted.
+//!
+//! Owns: `by_namespace_name`, `in_namespace_name_order`. Pure; must not import anything outside `std`, `rustc_hash` and
 //! `engine`.
 
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::intern::address;
-use crate::engine::model::{ClusterSnapshot, Name};
+use crate::engine::model::{ClusterSnapshot, InferenceService, Name};
 
 /// The first 16 bytes of `s` as a big-endian integer, zero padded. `prefix(a) < prefix(b)`
 /// implies `a < b`; equal prefixes leave the order to the full text.
@@ -39,10 +42,29 @@ fn namespace_ranks<'a>(namespaces: impl Iterator<Item = &'a Name> + Clone) -> Ve
         .collect()
 }
 
+/// Whether `isvcs` are in ascending `(namespace, name)` text order (equal keys allowed).
+pub fn in_namespace_name_order(isvcs: &[InferenceService]) -> bool {
+    isvcs.windows(2).all(|pair| {
+        let (a, b) = (&pair[0], &pair[1]);
+        // Neighbours usually share their namespace's text: then only the names compare.
+        let namespaces = if std::ptr::eq(a.namespace.as_ptr(), b.namespace.as_ptr())
+            && a.namespace.len() == b.namespace.len()
+        {
+            std::cmp::Ordering::Equal
+        } else {
+            a.namespace.cmp(&b.namespace)
+        };
+        namespaces.then_with(|| a.name.cmp(&b.name)).is_le()
+    })
+}
+
 /// Indices of `snap.isvcs` sorted by `(namespace, name)` text, equal keys by index — the
 /// order a stable sort by that key gives.
 pub fn by_namespace_name(snap: &ClusterSnapshot) -> Vec<usize> {
     let isvcs = &snap.isvcs;
+    if in_namespace_name_order(isvcs) {
+        return (0..isvcs.len()).collect();
+    }
     let ranks = namespace_ranks(isvcs.iter().map(|w| &w.namespace));
     // One packed integer pair per ISVC: (namespace rank, name bytes 0..12) and
     // (name bytes 12..16, index), compared as plain integers.
@@ -122,6 +144,13 @@ mod tests {
                 ..Default::default()
             };
             prop_assert_eq!(by_namespace_name(&snap), stable_order(&snap));
+            // The same ISVCs in key order (the live store's order) take the sorted path.
+            let sorted = ClusterSnapshot {
+                isvcs: stable_order(&snap).iter().map(|i| snap.isvcs[*i].clone()).collect(),
+                ..Default::default()
+            };
+            prop_assert!(in_namespace_name_order(&sorted.isvcs));
+            prop_assert_eq!(by_namespace_name(&sorted), stable_order(&sorted));
         }
     }
 }

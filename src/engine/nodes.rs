@@ -78,14 +78,24 @@ pub fn node_states_with(
             occupants[i] += u32::from(pod.is_ome_gpu_occupant());
         }
     }
-    // Pool keys are shared: a fleet has a handful of pools and thousands of nodes.
+    // Pool keys are shared: a fleet has a handful of pools and thousands of nodes. A key
+    // at the address of the previous node's (the shared label text of a live snapshot, nodes
+    // of a pool side by side) is the same key and is not hashed again.
     let mut pools: HashMap<&str, Name> = HashMap::default();
+    let mut last: Option<(&str, Name)> = None;
     snap.nodes
         .iter()
         .enumerate()
         .map(|(i, node)| {
-            let pool = pool_key_str(&node.labels, node.gpu_resource.as_deref())
-                .map(|k| pools.entry(k).or_insert_with(|| Name::from(k)).clone());
+            let pool =
+                pool_key_str(&node.labels, node.gpu_resource.as_deref()).map(|k| match &last {
+                    Some((seen, name)) if std::ptr::eq(*seen, k) => name.clone(),
+                    _ => {
+                        let name = pools.entry(k).or_insert_with(|| Name::from(k)).clone();
+                        last = Some((k, name.clone()));
+                        name
+                    }
+                });
             let mut s = node_state_in(node, cfg, now, pool);
             s.allocated = allocated[i];
             s.free = s.total.saturating_sub(allocated[i]);

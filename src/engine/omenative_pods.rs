@@ -78,15 +78,20 @@ struct ReplicaUids<'a> {
 
 impl<'a> ReplicaUids<'a> {
     fn new(replicas: &'a [InferenceReplica]) -> Self {
+        // Sized once: growing a map rehashes every key inserted so far.
         let mut by_text: HashMap<&str, usize> = HashMap::default();
+        by_text.reserve(replicas.len());
         for (r, ir) in replicas.iter().enumerate() {
             by_text.insert(ir.uid.as_ref(), r);
         }
         // Each address answers what the text map answers (the last replica of that UID).
-        let by_address = replicas
-            .iter()
-            .filter_map(|ir| Some((address(&ir.uid), *by_text.get(ir.uid.as_ref())?)))
-            .collect();
+        let mut by_address: HashMap<usize, usize> = HashMap::default();
+        by_address.reserve(replicas.len());
+        by_address.extend(
+            replicas
+                .iter()
+                .filter_map(|ir| Some((address(&ir.uid), *by_text.get(ir.uid.as_ref())?))),
+        );
         ReplicaUids {
             by_text,
             by_address,

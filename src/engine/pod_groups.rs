@@ -8,14 +8,19 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::index::{component_index, SnapshotIndex};
 use crate::engine::intern::address;
-use crate::engine::model::{ClusterSnapshot, Name, COMPONENTS};
+use crate::engine::isvc_order::in_namespace_name_order;
+use crate::engine::model::{ClusterSnapshot, InferenceService, Name, COMPONENTS};
 
 /// Marks "no key" in per-pod key lists.
 pub const NO_KEY: u32 = u32::MAX;
 
 /// Distinct InferenceService keys `(namespace, name)`.
 pub struct IsvcKeys<'a> {
-    ids: HashMap<(&'a str, &'a str), u32>,
+    /// Key ids by text; `None` when the ISVCs are in key order (the live store's order), where
+    /// a binary search over them answers instead and equal keys are neighbours.
+    ids: Option<HashMap<(&'a str, &'a str), u32>>,
+    /// The ISVCs the ids were assigned to.
+    isvcs: &'a [InferenceService],
     /// The same ids by the addresses of each ISVC's namespace and name: a pod's namespace and
     /// ISVC label share those texts in a live snapshot, so most lookups hash two integers and
     /// read no string.
@@ -29,21 +34,40 @@ pub struct IsvcKeys<'a> {
 impl<'a> IsvcKeys<'a> {
     /// Assigns key ids to every ISVC of `snap`.
     pub fn new(snap: &'a ClusterSnapshot) -> Self {
-        let n = snap.isvcs.len();
-        let mut ids: HashMap<(&str, &str), u32> = HashMap::default();
-        ids.reserve(n);
+        let isvcs = &snap.isvcs[..];
+        let n = isvcs.len();
         let mut by_address: HashMap<(usize, usize), u32> = HashMap::default();
         by_address.reserve(n);
         let mut last = Vec::new();
         let mut key_of = Vec::with_capacity(n);
-        for (i, w) in snap.isvcs.iter().enumerate() {
+        let sorted = in_namespace_name_order(isvcs);
+        let mut ids: HashMap<(&str, &str), u32> = HashMap::default();
+        if !sorted {
+            ids.reserve(n);
+        }
+        for (i, w) in isvcs.iter().enumerate() {
             let next = last.len() as u32;
-            let id = *by_address
-                .entry((address(&w.namespace), address(&w.name)))
-                .or_insert_with(|| {
-                    *ids.entry((w.namespace.as_ref(), w.name.as_ref()))
-                        .or_insert(next)
-                });
+            let id = if sorted {
+                // Equal keys are neighbours: a new key starts a new id.
+                match i.checked_sub(1).map(|p| (p, &isvcs[p])) {
+                    Some((p, prev)) if prev.namespace == w.namespace && prev.name == w.name => {
+                        key_of[p]
+                    }
+                    _ => next,
+                }
+            } else {
+                *by_address
+                    .entry((address(&w.namespace), address(&w.name)))
+                    .or_insert_with(|| {
+                        *ids.entry((w.namespace.as_ref(), w.name.as_ref()))
+                            .or_insert(next)
+                    })
+            };
+            if sorted {
+                by_address
+                    .entry((address(&w.namespace), address(&w.name)))
+                    .or_insert(id);
+            }
             if id == next {
                 last.push(i);
             } else {
@@ -52,7 +76,8 @@ impl<'a> IsvcKeys<'a> {
             key_of.push(id);
         }
         IsvcKeys {
-            ids,
+            ids: (!sorted).then_some(ids),
+            isvcs,
             by_address,
             last,
             key_of,
@@ -61,7 +86,20 @@ impl<'a> IsvcKeys<'a> {
 
     /// The key id of `(namespace, name)`.
     pub fn id(&self, namespace: &str, name: &str) -> Option<u32> {
-        self.ids.get(&(namespace, name)).copied()
+        match &self.ids {
+            Some(ids) => ids.get(&(namespace, name)).copied(),
+            None => {
+                let wanted = (namespace, name);
+                let at = self
+                    .isvcs
+                    .partition_point(|w| (w.namespace.as_ref(), w.name.as_ref()) < wanted);
+                let found = self
+                    .isvcs
+                    .get(at)
+                    .filter(|w| (w.namespace.as_ref(), w.name.as_ref()) == wanted);
+                found.and_then(|_| self.key_of.get(at).copied())
+            }
+        }
     }
 
     /// `id` for shared names: by address first, by text when the texts are not an ISVC's own.
@@ -226,6 +264,37 @@ mod tests {
             Some(1)
         );
         assert_eq!(keys.id_of(&shared.namespace, &Arc::from("nope")), None);
+    }
+
+    proptest::proptest! {
+        /// Key order (the sorted path) and any order (the map path) both number keys by first
+        /// occurrence and answer every text lookup like a plain map.
+        #[test]
+        fn ids_equal_a_map_in_either_order(
+            pairs in proptest::collection::vec(("[ab]{0,2}", "[xy]{0,2}"), 0..24),
+            sort in proptest::bool::ANY,
+        ) {
+            let mut pairs = pairs;
+            if sort {
+                pairs.sort();
+            }
+            let snap = ClusterSnapshot {
+                isvcs: pairs.iter().map(|(ns, name)| isvc(ns, name)).collect(),
+                ..Default::default()
+            };
+            let keys = IsvcKeys::new(&snap);
+            let mut first: std::collections::HashMap<(&str, &str), u32> = Default::default();
+            for (i, (ns, name)) in pairs.iter().enumerate() {
+                let next = first.len() as u32;
+                let id = *first.entry((ns.as_str(), name.as_str())).or_insert(next);
+                proptest::prop_assert_eq!(keys.key_of(i), Some(id));
+                proptest::prop_assert_eq!(keys.id(ns, name), Some(id));
+                let last = pairs.iter().rposition(|p| p == &pairs[i]);
+                proptest::prop_assert_eq!(keys.last(id), last);
+            }
+            proptest::prop_assert_eq!(keys.len(), first.len());
+            proptest::prop_assert_eq!(keys.id("zz", "x"), None);
+        }
     }
 
     #[test]
