@@ -186,8 +186,9 @@ pub struct InstanceBuilder<'a> {
     ir: &'a InferenceReplica,
     rows: &'a [InstanceRow],
     d: i64,
-    isvc_name: &'a str,
-    component: &'a str,
+    isvc_name: &'a Name,
+    /// Index of the component in `COMPONENTS` (`None`: no pod's label can name it).
+    component: Option<usize>,
     instances: Vec<Instance>,
     /// Row position by Instance index (last row wins); only built for many rows.
     by_index: Option<HashMap<i64, usize>>,
@@ -205,7 +206,7 @@ impl<'a> InstanceBuilder<'a> {
         ir: &'a InferenceReplica,
         rows: &'a [InstanceRow],
         d: i64,
-        isvc_name: &'a str,
+        isvc_name: &'a Name,
         component: &'a str,
     ) -> Self {
         let instances: Vec<Instance> = rows
@@ -231,7 +232,7 @@ impl<'a> InstanceBuilder<'a> {
             rows,
             d,
             isvc_name,
-            component,
+            component: component_index(component),
             members: (0..instances.len()).map(|_| MemberSet::default()).collect(),
             instances,
             by_index,
@@ -250,8 +251,11 @@ impl<'a> InstanceBuilder<'a> {
     fn identity_valid(&self, pod: &Pod) -> bool {
         let o = &pod.ome;
         pod.ome.managed_by.as_deref() == Some("OMENative")
-            && o.isvc.as_deref() == Some(self.isvc_name)
-            && o.component.as_deref() == Some(self.component)
+            // Shared texts compare by address first (`Arc` equality); the component label by
+            // its index, without comparing bytes.
+            && o.isvc.as_ref() == Some(self.isvc_name)
+            && o.component.as_deref().and_then(component_index) == self.component
+            && self.component.is_some()
             && o.instance_index.value().is_some()
             && o.incarnation.value().is_some_and(|v| v > 0)
             && matches!(o.runner.as_deref(), Some("default" | "leader" | "worker"))
