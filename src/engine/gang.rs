@@ -21,6 +21,7 @@ use crate::engine::gang_reasons::EventIndex;
 use crate::engine::gang_reasons::{effective_scheduler, PendingReason, ReasonSource};
 use crate::engine::gang_state::{reconstruct, GangInputs};
 use crate::engine::index::SnapshotIndex;
+use crate::engine::intern::address;
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, PodGroup, Time};
 use crate::engine::scheduler_config::{load_scheduler_config, SchedulerConfig};
 use rustc_hash::FxHashMap as FastMap;
@@ -232,15 +233,32 @@ fn scan_pods(
     index: &SnapshotIndex,
     scheduler: &str,
 ) -> (Groups, Vec<usize>) {
-    let mut groups: FastMap<(&str, &str), Vec<usize>> = FastMap::default();
+    // Groups in first-seen order: pods come in store order, so that is nearly key order and
+    // the final sort has little to do. A gang's pods sit side by side: the previous pod's
+    // key, equal by address, is not hashed again.
+    let mut slot_of: FastMap<(&str, &str), usize> = FastMap::default();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut last: Option<((usize, usize), usize)> = None;
     for &i in &index.grouped {
         let pod = &snap.pods[i];
-        if let Some(group) = pod.ome.pod_group.as_deref() {
-            groups
-                .entry((pod.namespace.as_ref(), group))
-                .or_default()
-                .push(i);
-        }
+        let Some(group) = pod.ome.pod_group.as_ref() else {
+            continue;
+        };
+        let at = (address(&pod.namespace), address(group));
+        let slot = match last {
+            Some((seen, slot)) if seen == at => slot,
+            _ => {
+                let next = groups.len();
+                let key = (pod.namespace.as_ref(), group.as_ref());
+                let slot = *slot_of.entry(key).or_insert(next);
+                if slot == next {
+                    groups.push(Vec::new());
+                }
+                last = Some((at, slot));
+                slot
+            }
+        };
+        groups[slot].push(i);
     }
     let standalone = index
         .unbound
@@ -252,7 +270,7 @@ fn scan_pods(
         })
         .collect();
     let mut out: Groups = groups
-        .into_values()
+        .into_iter()
         .map(|mut members| {
             members.sort_by(|a, b| snap.pods[*a].name.cmp(&snap.pods[*b].name));
             let first = &snap.pods[members[0]];
