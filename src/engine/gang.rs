@@ -21,7 +21,7 @@ use crate::engine::gang_reasons::EventIndex;
 use crate::engine::gang_reasons::{effective_scheduler, PendingReason, ReasonSource};
 use crate::engine::gang_state::{reconstruct, GangInputs};
 use crate::engine::index::SnapshotIndex;
-use crate::engine::intern::address;
+use crate::engine::intern::{address, LastAnswer};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, PodGroup, Time};
 use crate::engine::scheduler_config::{load_scheduler_config, SchedulerConfig};
 use rustc_hash::FxHashMap as FastMap;
@@ -238,26 +238,22 @@ fn scan_pods(
     // key, equal by address, is not hashed again.
     let mut slot_of: FastMap<(&str, &str), usize> = FastMap::default();
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut last: Option<((usize, usize), usize)> = None;
+    let mut last = LastAnswer::default();
     for &i in &index.grouped {
         let pod = &snap.pods[i];
         let Some(group) = pod.ome.pod_group.as_ref() else {
             continue;
         };
         let at = (address(&pod.namespace), address(group));
-        let slot = match last {
-            Some((seen, slot)) if seen == at => slot,
-            _ => {
-                let next = groups.len();
-                let key = (pod.namespace.as_ref(), group.as_ref());
-                let slot = *slot_of.entry(key).or_insert(next);
-                if slot == next {
-                    groups.push(Vec::new());
-                }
-                last = Some((at, slot));
-                slot
+        let slot = last.get(at, || {
+            let next = groups.len();
+            let key = (pod.namespace.as_ref(), group.as_ref());
+            let slot = *slot_of.entry(key).or_insert(next);
+            if slot == next {
+                groups.push(Vec::new());
             }
-        };
+            slot
+        });
         groups[slot].push(i);
     }
     let standalone = index

@@ -2,7 +2,7 @@
 //! keys and values, owner names and UIDs point at one allocation each, so comparing two equal
 //! names is a pointer comparison and hot strings stay in cache.
 //!
-//! Owns: `Interner`, `address`. Used by the cluster converters and by the simulated fleets (which must
+//! Owns: `Interner`, `address`, `LastAnswer`. Used by the cluster converters and by the simulated fleets (which must
 //! look like what the live store publishes). Pure; must not import anything outside `std` and
 //! `engine`.
 
@@ -15,6 +15,38 @@ use crate::engine::model::Name;
 /// for names from one `Interner`). Valid as a key only while the name is alive.
 pub fn address(name: &Name) -> usize {
     Arc::as_ptr(name).cast::<u8>() as usize
+}
+
+/// The answer for the last key asked, remembered. Objects of one workload, gang or pool sit
+/// side by side in a live snapshot and share their texts, so most lookups by `address` repeat
+/// the previous key and skip the map behind it. Keys must stay valid for the whole use (the
+/// addresses of names that live as long as the snapshot being read).
+#[derive(Debug)]
+pub struct LastAnswer<K, V> {
+    last: Option<(K, V)>,
+}
+
+impl<K, V> Default for LastAnswer<K, V> {
+    fn default() -> Self {
+        LastAnswer { last: None }
+    }
+}
+
+impl<K: PartialEq, V: Clone> LastAnswer<K, V> {
+    /// The remembered answer when `key` equals the last key asked, else `compute()` (then
+    /// remembered for `key`). Inlined: it runs once per pod in several passes, and the
+    /// remembered case is a comparison and a copy.
+    #[inline]
+    pub fn get(&mut self, key: K, compute: impl FnOnce() -> V) -> V {
+        match &self.last {
+            Some((seen, answer)) if *seen == key => answer.clone(),
+            _ => {
+                let answer = compute();
+                self.last = Some((key, answer.clone()));
+                answer
+            }
+        }
+    }
 }
 
 /// Shares repeated strings (namespaces, label keys and values, node names) between objects.
@@ -43,6 +75,20 @@ impl Interner {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn last_answer_computes_only_when_the_key_changes() {
+        let mut last = LastAnswer::default();
+        let mut computed = 0;
+        for key in [1, 1, 2, 2, 2, 1] {
+            let answer = last.get(key, || {
+                computed += 1;
+                key * 10
+            });
+            assert_eq!(answer, key * 10);
+        }
+        assert_eq!(computed, 3);
+    }
 
     #[test]
     fn equal_strings_share_one_allocation() {

@@ -10,6 +10,7 @@ use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::gpu::pool_key_str;
 use crate::engine::health::{node_health, HealthState};
 use crate::engine::index::SnapshotIndex;
+use crate::engine::intern::LastAnswer;
 use crate::engine::model::{ClusterSnapshot, Name, Node, Time};
 
 /// Taint key that marks a node for scale-down by the cluster autoscaler (excluded as target).
@@ -82,20 +83,16 @@ pub fn node_states_with(
     // at the address of the previous node's (the shared label text of a live snapshot, nodes
     // of a pool side by side) is the same key and is not hashed again.
     let mut pools: HashMap<&str, Name> = HashMap::default();
-    let mut last: Option<(&str, Name)> = None;
+    let mut last = LastAnswer::default();
     snap.nodes
         .iter()
         .enumerate()
         .map(|(i, node)| {
-            let pool =
-                pool_key_str(&node.labels, node.gpu_resource.as_deref()).map(|k| match &last {
-                    Some((seen, name)) if std::ptr::eq(*seen, k) => name.clone(),
-                    _ => {
-                        let name = pools.entry(k).or_insert_with(|| Name::from(k)).clone();
-                        last = Some((k, name.clone()));
-                        name
-                    }
-                });
+            let pool = pool_key_str(&node.labels, node.gpu_resource.as_deref()).map(|k| {
+                last.get((k.as_ptr() as usize, k.len()), || {
+                    pools.entry(k).or_insert_with(|| Name::from(k)).clone()
+                })
+            });
             let mut s = node_state_in(node, cfg, now, pool);
             s.allocated = allocated[i];
             s.free = s.total.saturating_sub(allocated[i]);

@@ -8,7 +8,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::index::{component_index, SnapshotIndex};
-use crate::engine::intern::address;
+use crate::engine::intern::{address, LastAnswer};
 use crate::engine::irstatus::InstanceRow;
 use crate::engine::member_set::{MemberKey, MemberSet};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Pod, COMPONENTS};
@@ -128,19 +128,13 @@ pub fn route_pods(
         })
         .collect();
     let n = COMPONENTS.len();
-    // About one decision per live pod: sized once instead of regrown.
+    // Sized for one decision per live pod (only unlabelled OMENative pods can take several):
+    // no regrowth.
     let mut decisions: Vec<(usize, usize)> = Vec::with_capacity(idx.live.len());
     // A replica's pods sit side by side in a live snapshot: the last owner UID's answer is
     // asked again far more often than the map.
-    let mut last: Option<(usize, Option<usize>)> = None;
-    let mut replica_of = |uid: &Name| match last {
-        Some((seen, r)) if seen == address(uid) => r,
-        _ => {
-            let r = ir_by_uid.get(uid);
-            last = Some((address(uid), r));
-            r
-        }
-    };
+    let mut last = LastAnswer::default();
+    let mut replica_of = |uid: &Name| last.get(address(uid), || ir_by_uid.get(uid));
     for (k, p) in idx.live.iter().copied().enumerate() {
         let pod = &snap.pods[p];
         let labelled = pod.ome.isvc.is_some() && pod.ome.component.is_some();

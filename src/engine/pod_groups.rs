@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::index::{component_index, SnapshotIndex};
-use crate::engine::intern::address;
+use crate::engine::intern::{address, LastAnswer};
 use crate::engine::isvc_order::in_namespace_name_order;
 use crate::engine::model::{ClusterSnapshot, InferenceService, Name, COMPONENTS};
 
@@ -150,22 +150,14 @@ impl LabelGroups {
         let mut members: Vec<(u32, usize)> = Vec::with_capacity(idx.live.len());
         // Pods of one workload sit side by side in a live snapshot (store order): the last
         // answer is asked again far more often than the map.
-        let mut last: Option<((usize, usize), u32)> = None;
+        let mut last = LastAnswer::default();
         for p in &idx.live {
             let pod = &snap.pods[*p];
             let key = match pod.ome.isvc.as_ref() {
                 None => NO_KEY,
-                Some(name) => {
-                    let at = (address(&pod.namespace), address(name));
-                    match last {
-                        Some((seen, key)) if seen == at => key,
-                        _ => {
-                            let key = keys.id_of(&pod.namespace, name).unwrap_or(NO_KEY);
-                            last = Some((at, key));
-                            key
-                        }
-                    }
-                }
+                Some(name) => last.get((address(&pod.namespace), address(name)), || {
+                    keys.id_of(&pod.namespace, name).unwrap_or(NO_KEY)
+                }),
             };
             live_keys.push(key);
             let c = pod.ome.component.as_deref().and_then(component_index);

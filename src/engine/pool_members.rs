@@ -5,9 +5,8 @@
 //! Owns: `PoolMembership`. Pure; must not import anything outside `std` and `engine`.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
-use crate::engine::model::Name;
+use crate::engine::intern::{address, LastAnswer};
 use crate::engine::nodes::NodeState;
 
 /// Pools of one set of node states.
@@ -27,27 +26,21 @@ impl<'a> PoolMembership<'a> {
         // The nodes of a pool share its key's text in a live snapshot and come in runs (node
         // name order): a key equal by address to the previous node's is not looked up again.
         let mut distinct: BTreeSet<&'a str> = BTreeSet::new();
-        let mut last: Option<&Name> = None;
+        let mut last = LastAnswer::default();
         for key in states.iter().filter_map(|s| s.pool.as_ref()) {
-            if last.is_some_and(|l| Arc::ptr_eq(l, key)) {
-                continue;
-            }
-            distinct.insert(key);
-            last = Some(key);
+            last.get(address(key), || {
+                distinct.insert(key);
+            });
         }
         let names: Vec<&'a str> = distinct.into_iter().collect();
         let mut nodes = vec![Vec::new(); names.len()];
         let mut of_node = Vec::with_capacity(states.len());
-        let mut last: Option<(&Name, usize)> = None;
+        let mut last = LastAnswer::default();
         for (i, s) in states.iter().enumerate() {
-            let pool = s.pool.as_ref().and_then(|key| match last {
-                Some((l, k)) if Arc::ptr_eq(l, key) => Some(k),
-                _ => {
-                    let k = names.binary_search(&key.as_ref()).ok()?;
-                    last = Some((key, k));
-                    Some(k)
-                }
-            });
+            let pool = s
+                .pool
+                .as_ref()
+                .and_then(|key| last.get(address(key), || names.binary_search(&key.as_ref()).ok()));
             if let Some(k) = pool {
                 nodes[k].push(i);
             }
