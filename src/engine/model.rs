@@ -1,7 +1,8 @@
 //! The engine's compact cluster model: only the fields the engines and views use, with
 //! shared (`Arc<str>`) names so that 100,000 pods stay small.
 //!
-//! Owns: `ClusterSnapshot` and the object types in it. Conversion from Kubernetes objects
+//! Owns: `ClusterSnapshot` and the object types in it (nodes in `model_node`, pods in
+//! `model_pod`, both re-exported here). Conversion from Kubernetes objects
 //! lives in `cluster::convert`; this module must not import kube, k8s-openapi, tokio, the UI
 //! or anything that reads a clock.
 
@@ -11,7 +12,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use crate::engine::irstatus::InstanceRow;
-use crate::engine::placement::PodPlacement;
+pub use crate::engine::model_node::{Allocatable, Node, NodeCondition, Taint, UNREPORTED};
+pub use crate::engine::model_pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
 
 /// An interned object or label name. Cloning is a reference-count increment.
 pub type Name = Arc<str>;
@@ -55,261 +57,6 @@ impl Labels {
     pub fn matches_all(&self, selector: &[(Name, Name)]) -> bool {
         // `Name` equality compares shared texts by address before their bytes.
         selector.iter().all(|(k, v)| self.value(k) == Some(v))
-    }
-}
-
-/// A node condition: only what Alfred's health rules read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NodeCondition {
-    /// Condition type, e.g. `GpuUnhealthy`.
-    pub kind: Name,
-    /// `True`, `False`, `Unknown` or any other string (kept verbatim).
-    pub status: Name,
-    /// `lastTransitionTime`; `None` when absent or zero.
-    pub last_transition: Option<Time>,
-}
-
-/// A node taint.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Taint {
-    /// Taint key.
-    pub key: Name,
-    /// Taint value (empty when absent).
-    pub value: Name,
-    /// `NoSchedule`, `PreferNoSchedule`, `NoExecute` (kept verbatim).
-    pub effect: Name,
-}
-
-/// An allocatable value the node does not report; fit checks treat it as unlimited.
-pub const UNREPORTED: u64 = u64::MAX;
-
-/// Node allocatable besides GPUs (what the OMEGangPack fit predicate compares).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Allocatable {
-    /// `cpu`, millicores ([`UNREPORTED`] when absent).
-    pub cpu_milli: u64,
-    /// `memory`, bytes ([`UNREPORTED`] when absent).
-    pub memory: u64,
-    /// `pods`, the pod slots ([`UNREPORTED`] when absent).
-    pub pods: u64,
-}
-
-impl Default for Allocatable {
-    /// Nothing reported.
-    fn default() -> Self {
-        Allocatable {
-            cpu_milli: UNREPORTED,
-            memory: UNREPORTED,
-            pods: UNREPORTED,
-        }
-    }
-}
-
-/// A cluster node.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Node {
-    /// Node name.
-    pub name: Name,
-    /// `metadata.uid`.
-    pub uid: Name,
-    /// Node labels.
-    pub labels: Labels,
-    /// Taints.
-    pub taints: Vec<Taint>,
-    /// `spec.unschedulable` (cordoned).
-    pub unschedulable: bool,
-    /// All node conditions (a node has a handful).
-    pub conditions: Vec<NodeCondition>,
-    /// The GPU resource with the largest allocatable count, if the node has any.
-    pub gpu_resource: Option<Name>,
-    /// Allocatable count of `gpu_resource`, whole devices (0 without GPUs).
-    pub gpu_allocatable: u32,
-    /// Allocatable CPU, memory and pod slots.
-    pub allocatable: Allocatable,
-    /// `metadata.creationTimestamp`.
-    pub created: Option<Time>,
-    /// `metadata.resourceVersion` seen (for compare-and-swap writes).
-    pub resource_version: Name,
-}
-
-/// Pod phase; unknown strings are kept.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PodPhase {
-    /// `Pending`.
-    Pending,
-    /// `Running`.
-    Running,
-    /// `Succeeded`.
-    Succeeded,
-    /// `Failed`.
-    Failed,
-    /// `Unknown` or any other value.
-    Other(Name),
-}
-
-impl PodPhase {
-    /// Parses a phase string; anything unrecognised is kept as `Other`.
-    pub fn parse(s: &str) -> Self {
-        match s {
-            "Pending" => PodPhase::Pending,
-            "Running" => PodPhase::Running,
-            "Succeeded" => PodPhase::Succeeded,
-            "Failed" => PodPhase::Failed,
-            other => PodPhase::Other(Arc::from(other)),
-        }
-    }
-
-    /// Whether the pod has finished (its resources are released).
-    pub fn is_terminal(&self) -> bool {
-        matches!(self, PodPhase::Succeeded | PodPhase::Failed)
-    }
-}
-
-/// An integer label: absent, present but unparsable/out of domain, or a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum LabelInt {
-    /// The label is not set.
-    #[default]
-    Absent,
-    /// The label is set but is not a valid integer in its domain.
-    Invalid,
-    /// The parsed value.
-    Value(i64),
-}
-
-impl LabelInt {
-    /// Parses a signed base-10 label; `min` is the smallest valid value.
-    pub fn parse(value: Option<&str>, min: i64) -> Self {
-        match value {
-            None => LabelInt::Absent,
-            Some(s) => match s.parse::<i64>() {
-                Ok(v) if v >= min => LabelInt::Value(v),
-                _ => LabelInt::Invalid,
-            },
-        }
-    }
-
-    /// The value, if valid.
-    pub fn value(self) -> Option<i64> {
-        match self {
-            LabelInt::Value(v) => Some(v),
-            _ => None,
-        }
-    }
-}
-
-/// A controller owner reference.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OwnerRef {
-    /// `apiVersion`, e.g. `ome.io/v1beta1`.
-    pub api_version: Name,
-    /// `kind`, e.g. `InferenceReplica`.
-    pub kind: Name,
-    /// Owner name.
-    pub name: Name,
-    /// Owner UID.
-    pub uid: Name,
-}
-
-/// The OME identity labels of a pod (`alfred.md` §9, `inferencereplica.md` §5.1). `repr(C)`:
-/// the four labels the index and routing passes read share one cache line of `Pod`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[repr(C)]
-pub struct OmeLabels {
-    /// `ome.io/inferenceservice`.
-    pub isvc: Option<Name>,
-    /// `component` (`engine`, `decoder`, `router`).
-    pub component: Option<Name>,
-    /// `ome.io/managed-by`.
-    pub managed_by: Option<Name>,
-    /// `scheduling.x-k8s.io/pod-group`.
-    pub pod_group: Option<Name>,
-    /// `ome.io/runner` (`default`, `leader`, `worker`).
-    pub runner: Option<Name>,
-    /// `ome.io/instance-index` (≥ 0).
-    pub instance_index: LabelInt,
-    /// `ome.io/instance-incarnation` (> 0).
-    pub incarnation: LabelInt,
-    /// `ome.io/pod-ordinal` (≥ 0).
-    pub pod_ordinal: LabelInt,
-}
-
-/// A pod, reduced to what the engines read.
-///
-/// Laid out by hand (`repr(C)`, cache-line aligned) because a 100,000-pod analysis is bound by
-/// the cache lines its passes load, not by instructions: line 0 holds what every pass reads
-/// (node, phase, namespace, GPUs, flags), lines 1–2 the OME identity labels, line 3 the
-/// controller, line 4 what the placement lints read (placement, selector, scheduler,
-/// requests), and the rest (name, UID, GPU resource, times) last. The index pass then loads
-/// two lines per pod instead of seven.
-#[derive(Debug, Clone, PartialEq)]
-#[repr(C, align(64))]
-pub struct Pod {
-    /// `spec.nodeName`, when bound.
-    pub node: Option<Name>,
-    /// `status.phase`.
-    pub phase: PodPhase,
-    /// Namespace.
-    pub namespace: Name,
-    /// GPUs requested over every GPU resource (limit else request; containers and restartable
-    /// init containers), whole devices.
-    pub gpus: u32,
-    /// Condition `Ready` is `True`.
-    pub ready: bool,
-    /// `metadata.deletionTimestamp` is set.
-    pub terminating: bool,
-    /// A `PodScheduled` condition of any status is present (the scheduler's binding writes
-    /// one; a pod created with `nodeName` gets one only once the kubelet accepts it).
-    pub scheduled_condition: bool,
-    /// OME identity labels.
-    pub ome: OmeLabels,
-    /// The single controller owner reference; `None` when there is none or more than one.
-    pub controller: Option<OwnerRef>,
-    /// Placement facts only some pods have; `None` for pods with none of them.
-    pub placement: Option<Box<PodPlacement>>,
-    /// `spec.nodeSelector` pairs.
-    pub node_selector: Vec<(Name, Name)>,
-    /// `spec.schedulerName` (empty = `default-scheduler`).
-    pub scheduler_name: Name,
-    /// Effective CPU request, millicores (max of Σ containers + sidecars and the largest init
-    /// container, plus overhead; request, else limit).
-    pub cpu_milli: u64,
-    /// Effective memory request, bytes (same rule as `cpu_milli`).
-    pub memory: u64,
-    /// Name.
-    pub name: Name,
-    /// `metadata.uid`.
-    pub uid: Name,
-    /// The GPU resource name requested, when `gpus > 0`.
-    pub gpu_resource: Option<Name>,
-    /// `metadata.creationTimestamp`.
-    pub created: Option<Time>,
-    /// `status.startTime`.
-    pub started: Option<Time>,
-    /// `lastTransitionTime` of `PodScheduled=False`, when present.
-    pub unschedulable_since: Option<Time>,
-}
-
-impl Pod {
-    /// `ns/name`, used for deterministic ordering.
-    pub fn key(&self) -> String {
-        format!("{}/{}", self.namespace, self.name)
-    }
-
-    /// Whether the pod is an OME GPU occupant (`alfred.md` §7.3): an OME pod with GPUs.
-    pub fn is_ome_gpu_occupant(&self) -> bool {
-        let ome = self.ome.isvc.is_some()
-            || self.ome.managed_by.as_deref() == Some("OMENative")
-            || self
-                .controller
-                .as_ref()
-                .is_some_and(|o| o.kind.as_ref() == "InferenceReplica");
-        ome && self.gpus > 0
-    }
-
-    /// Whether the pod is pending for GPUs (`alfred.md` §6.1 "Pending pods").
-    pub fn is_pending_gpu(&self) -> bool {
-        self.gpus > 0 && self.node.is_none() && self.phase == PodPhase::Pending && !self.terminating
     }
 }
 
@@ -576,7 +323,6 @@ impl ClusterSnapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::mem::{offset_of, size_of};
 
     proptest::proptest! {
         /// The binary search finds what a linear scan finds.
@@ -593,20 +339,5 @@ mod tests {
             let selector = [(Name::from(key.as_str()), Name::from("x"))];
             proptest::prop_assert_eq!(labels.matches_all(&selector), scanned == Some("x"));
         }
-    }
-
-    #[test]
-    fn pod_hot_fields_share_the_first_cache_lines() {
-        // What the index pass reads sits in lines 0 and 1 (see `Pod`).
-        assert!(offset_of!(Pod, scheduled_condition) < 64);
-        assert!(offset_of!(Pod, namespace) + size_of::<Name>() <= 64);
-        let ome = offset_of!(Pod, ome);
-        assert_eq!(ome, 64);
-        assert!(offset_of!(OmeLabels, pod_group) + size_of::<Option<Name>>() <= 64);
-        assert_eq!(offset_of!(Pod, controller) % 64, 0);
-        // The placement lints' fields share line 4.
-        let lints = offset_of!(Pod, placement);
-        assert_eq!(lints % 64, 0);
-        assert!(offset_of!(Pod, memory) + size_of::<u64>() <= lints + 64);
     }
 }

@@ -9,6 +9,7 @@
 
 use serde_json::Value;
 
+use crate::engine::k8s_names::is_qualified_name;
 use crate::engine::model::ClusterSnapshot;
 
 /// Name of the scheduler's ConfigMap (`<scheduler.name>-config` with the chart default name).
@@ -308,34 +309,6 @@ fn gang_pack_args(args: &Value) -> Result<GangPackArgs, String> {
     })
 }
 
-/// A Kubernetes qualified name: `[prefix/]name`, prefix a DNS subdomain (≤ 253), name ≤ 63
-/// characters of `[A-Za-z0-9._-]` starting and ending alphanumeric.
-pub fn is_qualified_name(s: &str) -> bool {
-    let (prefix, name) = match s.split_once('/') {
-        Some((p, n)) => (Some(p), n),
-        None => (None, s),
-    };
-    let alnum = |c: char| c.is_ascii_alphanumeric();
-    let name_ok = !name.is_empty()
-        && name.len() <= 63
-        && name.starts_with(alnum)
-        && name.ends_with(alnum)
-        && name.chars().all(|c| alnum(c) || "-_.".contains(c));
-    let prefix_ok = prefix.is_none_or(|p| {
-        !p.is_empty()
-            && p.len() <= 253
-            && p.split('.').all(|part| {
-                !part.is_empty()
-                    && part.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-                    && part.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-                    && part
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-            })
-    });
-    name_ok && prefix_ok
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -414,21 +387,6 @@ profiles:
             let (cfg, warnings) = scheduler_config(bad);
             assert_eq!(cfg, SchedulerConfig::default(), "{bad}");
             assert_eq!(warnings.len(), 1, "{bad}");
-        }
-    }
-
-    #[test]
-    fn qualified_names() {
-        for good in [
-            "ome.io/topology-key",
-            "rack",
-            "topology.kubernetes.io/zone",
-            "a_b.c",
-        ] {
-            assert!(is_qualified_name(good), "{good}");
-        }
-        for bad in ["gpu clique", "", "-a", "a/", "/a", "UPPER.io/x", "a/b/c"] {
-            assert!(!is_qualified_name(bad), "{bad}");
         }
     }
 }

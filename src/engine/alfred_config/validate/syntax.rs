@@ -1,7 +1,12 @@
 //! The string syntaxes Alfred's decoder accepts: Go durations (`time.ParseDuration`), "HH:MM"
 //! clock times, and Kubernetes DNS-1123 subdomains, label tokens and qualified names.
 //!
-//! Pure functions on text. Must not import anything outside std.
+//! Pure functions on text. Must not import anything outside std and `engine::k8s_names`
+//! (where the Kubernetes name rules live, shared with the scheduler-config reader).
+
+pub(super) use crate::engine::k8s_names::{
+    is_dns1123_subdomain, is_label_token, is_qualified_name,
+};
 
 /// Go's `time.ParseDuration`: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` or "0", in nanoseconds.
 pub(super) fn parse_go_duration(text: &str) -> Option<i128> {
@@ -92,34 +97,4 @@ pub(super) fn parse_hhmm(s: &str) -> Option<u32> {
     }
     let (h, m) = (h.parse::<u32>().ok()?, m.parse::<u32>().ok()?);
     (h < 24 && m < 60).then_some(h * 60 + m)
-}
-
-/// Kubernetes `IsDNS1123Subdomain`.
-pub(super) fn is_dns1123_subdomain(s: &str) -> bool {
-    let alnum = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-    let label_ok = |l: &str| {
-        let b = l.as_bytes();
-        let inner = b.iter().all(|c| alnum(c) || *c == b'-');
-        inner && b.first().is_some_and(alnum) && b.last().is_some_and(alnum)
-    };
-    !s.is_empty() && s.len() <= 253 && s.split('.').all(label_ok)
-}
-
-/// The name part of a qualified name, and any non-empty label value: ≤ 63 characters of
-/// `[A-Za-z0-9._-]`, alphanumeric at both ends.
-pub(super) fn is_label_token(s: &str) -> bool {
-    let b = s.as_bytes();
-    let alnum = |c: &u8| c.is_ascii_alphanumeric();
-    let inner = b
-        .iter()
-        .all(|c| alnum(c) || matches!(c, b'-' | b'_' | b'.'));
-    s.len() <= 63 && inner && b.first().is_some_and(alnum) && b.last().is_some_and(alnum)
-}
-
-/// Kubernetes `IsQualifiedName`: `[prefix/]name`, the prefix a DNS-1123 subdomain.
-pub(super) fn is_qualified_name(s: &str) -> bool {
-    match s.split_once('/') {
-        Some((prefix, name)) => is_dns1123_subdomain(prefix) && is_label_token(name),
-        None => is_label_token(s),
-    }
 }
