@@ -9,3 +9,4 @@ pub mod convert_placement;
 pub mod live;
 pub mod ops;
 pub mod snapshot_file;
+pub mod wire;

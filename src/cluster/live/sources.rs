@@ -13,6 +13,7 @@ use crate::cluster::convert_ome;
 use crate::cluster::live::slot::{Role, Slot, SourceStatus};
 use crate::cluster::live::store::{Conversion, SharedNames};
 use crate::cluster::snapshot_file::is_interesting_config_map;
+use crate::cluster::wire::Slim;
 use crate::engine::analysis::{ALFRED_CONFIG, ALFRED_JOURNAL, ALFRED_RECOMMENDATIONS};
 use crate::engine::model::{
     BaseModel, ClusterSnapshot, ConfigMap, Event, InferenceReplica, InferenceService, Node, Pod,
@@ -66,12 +67,20 @@ pub fn key_of<K: kube::Resource>(obj: &K) -> String {
     }
 }
 
-fn node(i: &mut Interner, n: &core::Node, w: &mut Warnings) -> Result<Option<Node>, ConvertError> {
-    convert::node(i, n, w).map(Some)
+fn node(
+    i: &mut Interner,
+    n: &Slim<core::Node>,
+    w: &mut Warnings,
+) -> Result<Option<Node>, ConvertError> {
+    convert::node(i, &n.0, w).map(Some)
 }
 
-fn pod(i: &mut Interner, p: &core::Pod, w: &mut Warnings) -> Result<Option<Pod>, ConvertError> {
-    convert::pod(i, p, w).map(Some)
+fn pod(
+    i: &mut Interner,
+    p: &Slim<core::Pod>,
+    w: &mut Warnings,
+) -> Result<Option<Pod>, ConvertError> {
+    convert::pod(i, &p.0, w).map(Some)
 }
 
 fn config_map(
@@ -166,13 +175,13 @@ pub const VOLUME_CLAIMS: Conversion<core::PersistentVolumeClaim, VolumeClaim> = 
     key: key_of,
     convert: volume_claim,
 };
-/// Nodes.
-pub const NODES: Conversion<core::Node, Node> = Conversion {
+/// Nodes, decoded slim (`cluster::wire`).
+pub const NODES: Conversion<Slim<core::Node>, Node> = Conversion {
     key: key_of,
     convert: node,
 };
-/// Pods.
-pub const PODS: Conversion<core::Pod, Pod> = Conversion {
+/// Pods, decoded slim (`cluster::wire`).
+pub const PODS: Conversion<Slim<core::Pod>, Pod> = Conversion {
     key: key_of,
     convert: pod,
 };

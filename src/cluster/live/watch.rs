@@ -22,6 +22,7 @@ use tokio::task::JoinHandle;
 use crate::cluster::live::slot::{classify, ErrorClass, Slot, SourceStatus};
 use crate::cluster::live::sources::{self, Stores, NAMED_CONFIG_MAPS};
 use crate::cluster::live::store::Conversion;
+use crate::cluster::wire::Slim;
 use crate::engine::model::Time;
 use crate::protocol::Permissions;
 
@@ -174,14 +175,14 @@ fn spawn_objects(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> Vec<JoinHand
     let all = watcher::Config::default;
     vec![
         spawn_one(
-            Api::<core::Node>::all(client.clone()),
+            Api::<Slim<core::Node>>::all(client.clone()),
             all(),
             hub,
             |s| &s.nodes,
             sources::NODES,
         ),
         spawn_one(
-            scope.typed::<core::Pod>(client),
+            scope.typed::<Slim<core::Pod>>(client),
             all(),
             hub,
             |s| &s.pods,
