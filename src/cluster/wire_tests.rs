@@ -1,3 +1,6 @@
+//! Unit tests of `Slim`: slim and full decodes convert to the same model objects; bookmarks,
+//! nulls and bad input.
+
 use super::*;
 
 use crate::cluster::convert::{self, Interner, Warnings};

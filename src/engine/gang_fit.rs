@@ -143,7 +143,7 @@ mod tests {
         node.allocatable.pods = 1;
         let snap = ClusterSnapshot {
             nodes: vec![node],
-            pods: vec![testkit::pod("ns", "a", Some("n1"), 0)],
+            pods: vec![testkit::pod("ns", "a", Some("n1"), 0)].into(),
             ..Default::default()
         };
         let index = SnapshotIndex::new(&snap);

@@ -279,7 +279,7 @@ mod tests {
         };
         let snap = ClusterSnapshot {
             nodes: vec![rack("b2", "b"), rack("a1", "a"), rack("b1", "b")],
-            pods: vec![testkit::pod("ns", "busy", Some("a1"), 4)],
+            pods: vec![testkit::pod("ns", "busy", Some("a1"), 4)].into(),
             ..Default::default()
         };
         let index = SnapshotIndex::new(&snap);

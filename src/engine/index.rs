@@ -226,7 +226,7 @@ mod tests {
         pods[5].node = Some(nodes[2].name.clone());
         ClusterSnapshot {
             nodes,
-            pods,
+            pods: pods.into(),
             isvcs: vec![isvc("ns", "chat")],
             ..Default::default()
         }

@@ -57,6 +57,7 @@ pub mod model;
 pub mod model_check;
 pub mod model_node;
 pub mod model_pod;
+pub mod model_pods;
 pub mod moves;
 pub mod name_order;
 pub mod node_index;

@@ -14,6 +14,7 @@ use chrono::{DateTime, Utc};
 use crate::engine::irstatus::InstanceRow;
 pub use crate::engine::model_node::{Allocatable, Node, NodeCondition, Taint, UNREPORTED};
 pub use crate::engine::model_pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
+pub use crate::engine::model_pods::Pods;
 
 /// An interned object or label name. Cloning is a reference-count increment.
 pub type Name = Arc<str>;
@@ -287,8 +288,8 @@ pub struct ConfigMap {
 pub struct ClusterSnapshot {
     /// Nodes, in any order.
     pub nodes: Vec<Node>,
-    /// Pods, in any order.
-    pub pods: Vec<Pod>,
+    /// Pods, in any order, shared with the live store (`Pods`).
+    pub pods: Pods,
     /// InferenceServices.
     pub isvcs: Vec<InferenceService>,
     /// InferenceReplicas.

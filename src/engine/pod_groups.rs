@@ -300,7 +300,8 @@ mod tests {
                 labelled("a", "p3", "nope", Some("engine")),
                 labelled("b", "p4", "y", Some("engine")),
                 labelled("a", "p5", "x", Some("sidecar")),
-            ],
+            ]
+            .into(),
             ..Default::default()
         };
         let idx = SnapshotIndex::new(&snap);

@@ -334,7 +334,7 @@ mod tests {
         // One node with 3 free GPUs: frag(1)=0, frag(2)=1−2/3, frag(4)=1, frag(8)=1.
         let snap = ClusterSnapshot {
             nodes: vec![node("gpu-a", 8)],
-            pods: vec![pod("batch", "job", Some("gpu-a"), 5)],
+            pods: vec![pod("batch", "job", Some("gpu-a"), 5)].into(),
             replicas_listed: true,
             ..Default::default()
         };
@@ -359,7 +359,7 @@ mod tests {
         let plain = pod("ml", "plain", None, 8);
         let snap = ClusterSnapshot {
             nodes: vec![node("h-1", 8), a100("a-1")],
-            pods: vec![unique, both, plain],
+            pods: vec![unique, both, plain].into(),
             replicas_listed: true,
             ..Default::default()
         };
@@ -398,7 +398,8 @@ mod tests {
                 pod("x", "a", Some("gpu-a"), 4),
                 pod("x", "b", Some("gpu-b"), 4),
                 p,
-            ],
+            ]
+            .into(),
             replicas_listed: true,
             ..Default::default()
         };

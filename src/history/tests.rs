@@ -38,7 +38,7 @@ pub(super) fn fleet(unhealthy: bool, cordoned: bool) -> ClusterSnapshot {
     a.unschedulable = cordoned;
     ClusterSnapshot {
         nodes: vec![a, node("gpu-b", 8)],
-        pods: Vec::new(),
+        pods: Default::default(),
         isvcs: Vec::new(),
         replicas: Vec::new(),
         replicas_listed: true,

@@ -148,7 +148,7 @@ mod tests {
     fn snapshot(nodes: Vec<Node>) -> ClusterSnapshot {
         ClusterSnapshot {
             nodes,
-            pods: Vec::new(),
+            pods: Default::default(),
             isvcs: Vec::new(),
             replicas: Vec::new(),
             replicas_listed: true,

@@ -170,7 +170,7 @@ impl<T: Clone> Slot<T> {
     }
 
     /// Appends the objects held to `out`.
-    pub fn extend_into(&self, out: &mut Vec<T>) {
+    pub fn extend_into(&self, out: &mut impl Extend<T>) {
         self.lock().store.extend_into(out);
     }
 }

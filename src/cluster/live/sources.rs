@@ -4,6 +4,8 @@
 //! Owns: `Stores`, the per-kind `Conversion`s, the ConfigMap names and Event field selectors,
 //! the CRD `ApiResource`s. No I/O; must not import the app or the UI.
 
+use std::sync::Arc;
+
 use k8s_openapi::api::core::v1 as core;
 use kube::api::{ApiResource, DynamicObject, GroupVersionKind};
 use kube::ResourceExt;
@@ -75,12 +77,13 @@ fn node(
     convert::node(i, &n.0, w).map(Some)
 }
 
+/// A pod is held in an `Arc`: every snapshot shares the store's copy (`engine::model::Pods`).
 fn pod(
     i: &mut Interner,
     p: &Slim<core::Pod>,
     w: &mut Warnings,
-) -> Result<Option<Pod>, ConvertError> {
-    convert::pod(i, &p.0, w).map(Some)
+) -> Result<Option<Arc<Pod>>, ConvertError> {
+    convert::pod(i, &p.0, w).map(|pod| Some(Arc::new(pod)))
 }
 
 fn config_map(
@@ -181,7 +184,7 @@ pub const NODES: Conversion<Slim<core::Node>, Node> = Conversion {
     convert: node,
 };
 /// Pods, decoded slim (`cluster::wire`).
-pub const PODS: Conversion<Slim<core::Pod>, Pod> = Conversion {
+pub const PODS: Conversion<Slim<core::Pod>, Arc<Pod>> = Conversion {
     key: key_of,
     convert: pod,
 };
@@ -231,7 +234,7 @@ pub struct Stores {
     /// Nodes (cluster-wide).
     pub nodes: Slot<Node>,
     /// Pods (all or the scoped namespace).
-    pub pods: Slot<Pod>,
+    pub pods: Slot<Arc<Pod>>,
     /// InferenceServices.
     pub isvcs: Slot<InferenceService>,
     /// InferenceReplicas.

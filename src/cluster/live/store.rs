@@ -146,7 +146,7 @@ impl<T: Clone> Store<T> {
     }
 
     /// Appends the held objects to `out` (key order).
-    pub fn extend_into(&self, out: &mut Vec<T>) {
+    pub fn extend_into(&self, out: &mut impl Extend<T>) {
         out.extend(self.live.values().cloned());
     }
 
