@@ -39,8 +39,9 @@ impl Pods {
         self.0.iter().map(|p| &**p)
     }
 
-    /// The shared pods in order (for building another list that shares them).
-    pub fn shared(&self) -> &[Arc<Pod>] {
+    /// The shared pods in order (tests check what is shared by address).
+    #[cfg(test)]
+    fn shared(&self) -> &[Arc<Pod>] {
         &self.0
     }
 
