@@ -5,6 +5,7 @@
 //! `defrag_verdict`, `defrag_prechecks`, the advisory reason strings. Pure; must not import
 //! anything outside `std`, `chrono` types and `engine`.
 
+use crate::engine::intern::same;
 use crate::engine::model::{ClusterSnapshot, InferenceService, Time};
 use crate::engine::workloads::{Component, Instance, Workloads};
 
@@ -110,7 +111,7 @@ pub fn component_baseline<'s>(
     let revisions = &ir.status;
     check(
         !revisions.current_revision.is_empty()
-            && revisions.current_revision == revisions.update_revision,
+            && same(&revisions.current_revision, &revisions.update_revision),
         STATE_INELIGIBLE,
     )?;
     check(rules.executor_available, UNAVAILABLE)?;
@@ -148,7 +149,7 @@ fn instance_checks(
         .and_then(|r| rows.get(r))
         .ok_or(OBSERVATION_INVALID)?;
     let d = comp.desired_pods;
-    let steady = row.admitted && row.phase == "Ready" && !row.has_operation;
+    let steady = row.admitted && row.phase.as_str() == "Ready" && !row.has_operation;
     let counts = d > 0
         && row.pod_count == d
         && inst.pods.len() as i64 == d

@@ -9,6 +9,7 @@
 //! `engine`.
 
 use crate::engine::index::SnapshotIndex;
+use crate::engine::intern::same_opt;
 use crate::engine::model::{ClusterSnapshot, Node, Pod};
 use crate::engine::placement::{node_matches, tolerates, NodeTerm, Toleration};
 
@@ -50,7 +51,7 @@ impl<'a> FitContext<'a> {
             let u = &mut used[i];
             u.0 = u.0.saturating_add(pod.cpu_milli);
             u.1 = u.1.saturating_add(pod.memory);
-            if pod.gpu_resource == node.gpu_resource {
+            if same_opt(pod.gpu_resource.as_ref(), node.gpu_resource.as_ref()) {
                 u.2 = u.2.saturating_add(pod.gpus);
             }
             u.3 += 1;
@@ -86,7 +87,9 @@ pub fn placement_fits(node: &Node, pod: &Pod) -> bool {
 
 /// `free ≥ request` on every modelled dimension and a free pod slot.
 pub fn resources_fit(free: &NodeFree, node: &Node, pod: &Pod) -> bool {
-    let gpus_ok = pod.gpus == 0 || (pod.gpu_resource == node.gpu_resource && free.gpus >= pod.gpus);
+    let gpus_ok = pod.gpus == 0
+        || (same_opt(pod.gpu_resource.as_ref(), node.gpu_resource.as_ref())
+            && free.gpus >= pod.gpus);
     free.pods >= 1 && free.cpu_milli >= pod.cpu_milli && free.memory >= pod.memory && gpus_ok
 }
 
@@ -102,8 +105,8 @@ pub fn same_fit(a: &Pod, b: &Pod) -> bool {
     a.cpu_milli == b.cpu_milli
         && a.memory == b.memory
         && a.gpus == b.gpus
-        && a.gpu_resource == b.gpu_resource
-        && a.node == b.node
+        && same_opt(a.gpu_resource.as_ref(), b.gpu_resource.as_ref())
+        && same_opt(a.node.as_ref(), b.node.as_ref())
         && a.node_selector == b.node_selector
         && placement(a) == placement(b)
 }

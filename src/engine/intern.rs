@@ -1,10 +1,11 @@
 //! One shared `Name` per distinct string, as the live store publishes them: namespaces, label
-//! keys and values, owner names and UIDs point at one allocation each, so comparing two equal
-//! names is a pointer comparison and hot strings stay in cache.
+//! keys and values, owner names and UIDs point at one allocation each, so two equal names
+//! compare by pointer (`same`; plain `==` on `Name` reads the bytes) and hot strings stay in
+//! cache.
 //!
-//! Owns: `Interner`, `address`, `LastAnswer`. Used by the cluster converters and by the simulated fleets (which must
-//! look like what the live store publishes). Pure; must not import anything outside `std` and
-//! `engine`.
+//! Owns: `Interner`, `address`, `same`, `same_opt`, `LastAnswer`. Used by the cluster
+//! converters and by the simulated fleets (which must look like what the live store
+//! publishes). Pure; must not import anything outside `std` and `engine`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -15,6 +16,26 @@ use crate::engine::model::Name;
 /// for names from one `Interner`). Valid as a key only while the name is alive.
 pub fn address(name: &Name) -> usize {
     Arc::as_ptr(name).cast::<u8>() as usize
+}
+
+/// Whether two names hold the same text, deciding by address first. `Arc<str>`'s `==` does
+/// not: it checks the lengths and then compares the bytes even when both names point at one
+/// allocation (rustc 1.95 emits a `bcmp` call), and on a string no pass has touched lately
+/// that is a cache miss per comparison. Names from one `Interner` are equal exactly when
+/// their addresses are, so hot comparisons of shared texts use this.
+#[inline]
+pub fn same(a: &Name, b: &Name) -> bool {
+    Arc::ptr_eq(a, b) || a == b
+}
+
+/// `same` for optional names (two `None`s are the same).
+#[inline]
+pub fn same_opt(a: Option<&Name>, b: Option<&Name>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => same(a, b),
+        (None, None) => true,
+        _ => false,
+    }
 }
 
 /// The answer for the last key asked, remembered. Objects of one workload, gang or pool sit
@@ -88,6 +109,21 @@ mod tests {
             assert_eq!(answer, key * 10);
         }
         assert_eq!(computed, 3);
+    }
+
+    #[test]
+    fn same_is_text_equality() {
+        let a: Name = Arc::from("team-0");
+        let copy: Name = Arc::from("team-0");
+        let other: Name = Arc::from("team-1");
+        assert!(same(&a, &a.clone()));
+        assert!(same(&a, &copy), "equal texts in two allocations");
+        assert!(!same(&a, &other));
+        assert!(!same(&a, &Arc::from("team")));
+        assert!(same_opt(None, None));
+        assert!(same_opt(Some(&a), Some(&copy)));
+        assert!(!same_opt(Some(&a), None));
+        assert!(!same_opt(None, Some(&a)));
     }
 
     #[test]

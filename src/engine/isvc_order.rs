@@ -6,7 +6,7 @@
 //! A live snapshot lists ISVCs in store key order already: that is checked first (one
 //! comparison per neighbour pair), and then nothing is sorted.
 //!
-//! Owns: `by_namespace_name`, `in_namespace_name_order`. Pure; must not import anything outside `std`, `rustc_hash` and
+//! Owns: `by_namespace_name`, `by_namespace_name_known`, `in_namespace_name_order`. Pure; must not import anything outside `std`, `rustc_hash` and
 //! `engine`.
 
 use rustc_hash::FxHashMap as HashMap;
@@ -61,8 +61,14 @@ pub fn in_namespace_name_order(isvcs: &[InferenceService]) -> bool {
 /// Indices of `snap.isvcs` sorted by `(namespace, name)` text, equal keys by index — the
 /// order a stable sort by that key gives.
 pub fn by_namespace_name(snap: &ClusterSnapshot) -> Vec<usize> {
+    by_namespace_name_known(snap, in_namespace_name_order(&snap.isvcs))
+}
+
+/// `by_namespace_name` for a caller that already knows whether the ISVCs are in that order
+/// (`in_order` must be `in_namespace_name_order(&snap.isvcs)`): the check reads every name.
+pub fn by_namespace_name_known(snap: &ClusterSnapshot, in_order: bool) -> Vec<usize> {
     let isvcs = &snap.isvcs;
-    if in_namespace_name_order(isvcs) {
+    if in_order {
         return (0..isvcs.len()).collect();
     }
     let ranks = namespace_ranks(isvcs.iter().map(|w| &w.namespace));

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
+use crate::engine::intern::same;
 use crate::engine::irstatus::InstanceRow;
 pub use crate::engine::model_node::{Allocatable, Node, NodeCondition, Taint, UNREPORTED};
 pub use crate::engine::model_pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
@@ -56,8 +57,9 @@ impl Labels {
 
     /// Whether every `(key, value)` of `selector` is present with the same value.
     pub fn matches_all(&self, selector: &[(Name, Name)]) -> bool {
-        // `Name` equality compares shared texts by address before their bytes.
-        selector.iter().all(|(k, v)| self.value(k) == Some(v))
+        selector
+            .iter()
+            .all(|(k, v)| self.value(k).is_some_and(|have| same(have, v)))
     }
 }
 

@@ -8,6 +8,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::index::{component_index, SnapshotIndex};
+use crate::engine::intern::same;
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Time, COMPONENTS};
 use crate::engine::omenative_pods::{InstanceBuilder, RoutedPods};
 use crate::engine::pod_groups::IsvcKeys;
@@ -117,8 +118,8 @@ pub fn bind_replica(
     let owner_ok = matches!(ir.controllers.as_slice(), [o]
         if o.api_version.as_ref() == "ome.io/v1beta1"
             && o.kind.as_ref() == "InferenceService"
-            && o.name == w.name
-            && o.uid == w.uid);
+            && same(&o.name, &w.name)
+            && same(&o.uid, &w.uid));
     if !owner_ok {
         return Err(format!("inference replica {} owner is invalid", ir.name));
     }

@@ -8,7 +8,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::index::{component_index, SnapshotIndex};
-use crate::engine::intern::{address, LastAnswer};
+use crate::engine::intern::{address, same, LastAnswer};
 use crate::engine::irstatus::InstanceRow;
 use crate::engine::member_set::{MemberKey, MemberSet};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Pod, COMPONENTS};
@@ -146,8 +146,8 @@ pub fn route_pods(
             let ir = &snap.replicas[r];
             let valid = o.api_version.as_ref() == "ome.io/v1beta1"
                 && o.kind.as_ref() == "InferenceReplica"
-                && o.name == ir.name
-                && ir.namespace == pod.namespace;
+                && same(&o.name, &ir.name)
+                && same(&ir.namespace, &pod.namespace);
             ir_target[r].filter(|_| valid)
         });
         if let Some((i, c)) = by_owner {
@@ -245,9 +245,9 @@ impl<'a> InstanceBuilder<'a> {
     fn identity_valid(&self, pod: &Pod) -> bool {
         let o = &pod.ome;
         pod.ome.managed_by.as_deref() == Some("OMENative")
-            // Shared texts compare by address first (`Arc` equality); the component label by
-            // its index, without comparing bytes.
-            && o.isvc.as_ref() == Some(self.isvc_name)
+            // Shared texts compare by address first (`same`); the component label by its
+            // index, without comparing bytes.
+            && o.isvc.as_ref().is_some_and(|isvc| same(isvc, self.isvc_name))
             && o.component.as_deref().and_then(component_index) == self.component
             && self.component.is_some()
             && o.instance_index.value().is_some()
@@ -257,9 +257,9 @@ impl<'a> InstanceBuilder<'a> {
             && pod.controller.as_ref().is_some_and(|c| {
                 c.kind.as_ref() == "InferenceReplica"
                     && c.api_version.as_ref() == "ome.io/v1beta1"
-                    && c.name == self.ir.name
-                    && c.uid == self.ir.uid
-                    && pod.namespace == self.ir.namespace
+                    && same(&c.name, &self.ir.name)
+                    && same(&c.uid, &self.ir.uid)
+                    && same(&pod.namespace, &self.ir.namespace)
             })
     }
 
@@ -290,7 +290,7 @@ impl<'a> InstanceBuilder<'a> {
             return;
         }
         let row = &self.rows[pos];
-        let steady = row.phase == "Ready" && !row.has_operation;
+        let steady = row.phase.as_str() == "Ready" && !row.has_operation;
         if steady && pod.terminating {
             self.fail_instance(pos, format!("pod membership: {} is terminating", pod.name));
         }
@@ -334,7 +334,7 @@ impl<'a> InstanceBuilder<'a> {
     pub fn finish(mut self) -> (Vec<Instance>, Result<(), String>) {
         for pos in 0..self.instances.len() {
             let row = &self.rows[pos];
-            if row.phase != "Ready" || row.has_operation {
+            if row.phase.as_str() != "Ready" || row.has_operation {
                 continue;
             }
             // The expected set has D distinct members: (inc, default, activeOrdinal) when

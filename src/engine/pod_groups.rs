@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::index::{component_index, SnapshotIndex};
-use crate::engine::intern::{address, LastAnswer};
+use crate::engine::intern::{address, same, LastAnswer};
 use crate::engine::isvc_order::in_namespace_name_order;
 use crate::engine::model::{ClusterSnapshot, InferenceService, Name, COMPONENTS};
 
@@ -50,7 +50,9 @@ impl<'a> IsvcKeys<'a> {
             let id = if sorted {
                 // Equal keys are neighbours: a new key starts a new id.
                 match i.checked_sub(1).map(|p| (p, &isvcs[p])) {
-                    Some((p, prev)) if prev.namespace == w.namespace && prev.name == w.name => {
+                    Some((p, prev))
+                        if same(&prev.namespace, &w.namespace) && same(&prev.name, &w.name) =>
+                    {
                         key_of[p]
                     }
                     _ => next,
@@ -118,6 +120,11 @@ impl<'a> IsvcKeys<'a> {
     /// The key id of ISVC `isvc`.
     pub fn key_of(&self, isvc: usize) -> Option<u32> {
         self.key_of.get(isvc).copied()
+    }
+
+    /// Whether the ISVCs are in ascending `(namespace, name)` order (checked once, here).
+    pub fn in_key_order(&self) -> bool {
+        self.ids.is_none()
     }
 
     /// Number of distinct keys.
@@ -286,6 +293,8 @@ mod tests {
             }
             proptest::prop_assert_eq!(keys.len(), first.len());
             proptest::prop_assert_eq!(keys.id("zz", "x"), None);
+            let in_order = pairs.windows(2).all(|w| w[0] <= w[1]);
+            proptest::prop_assert_eq!(keys.in_key_order(), in_order);
         }
     }
 

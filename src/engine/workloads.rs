@@ -9,7 +9,7 @@
 use smallvec::{smallvec, SmallVec};
 
 use crate::engine::index::SnapshotIndex;
-use crate::engine::isvc_order::by_namespace_name;
+use crate::engine::isvc_order::by_namespace_name_known;
 use crate::engine::migration_state::workload_migrations;
 use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, COMPONENTS};
 use crate::engine::omenative::{omenative_components, ReplicaIndex, WorkloadMigrations};
@@ -142,7 +142,7 @@ pub fn build_workloads(snap: &ClusterSnapshot) -> Workloads {
 pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Workloads {
     let keys = IsvcKeys::new(snap);
     let groups = LabelGroups::new(snap, idx, &keys);
-    let order = by_namespace_name(snap);
+    let order = by_namespace_name_known(snap, keys.in_key_order());
     let routed = route_pods(snap, idx, &keys, &groups);
     let replicas = ReplicaIndex::new(snap, &keys);
     let mut migrations = vec![WorkloadMigrations::default(); snap.isvcs.len()];
