@@ -20,9 +20,9 @@ const NO_NODE: u32 = u32::MAX;
 /// Indices derived from a snapshot; valid only for the snapshot it was built from.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SnapshotIndex {
-    /// Each pod's node index and GPUs: filters and footprints read them here instead of
-    /// loading the pod (448 bytes over seven cache lines; 8 bytes here, both in one line, as
-    /// the stages that walk Instance pods in workload order read both).
+    /// Each pod's node index, GPUs and OME flags: filters and footprints read them here
+    /// instead of loading the pod (448 bytes over seven cache lines; 12 bytes here, all in one
+    /// line, as the stages that walk Instance pods in workload order read them together).
     pods: Vec<PodSlot>,
     /// Pods some engine reads, ascending: non-terminal with GPUs, an ISVC label or a
     /// controller. Other pods (node agents, finished pods) count nowhere.
@@ -49,6 +49,35 @@ struct PodSlot {
     node: u32,
     /// `Pod::gpus`.
     gpus: u32,
+    /// `ISVC_LABEL`, `ROUTABLE` and `MAYBE_MODEL` bits.
+    flags: u8,
+}
+
+/// `PodSlot::flags`: the pod carries the `ome.io/inferenceservice` label.
+const ISVC_LABEL: u8 = 1;
+/// `PodSlot::flags`: the pod carries that label or its controller is of kind
+/// `InferenceReplica` — the two ways a pod reaches an OMENative component.
+const ROUTABLE: u8 = 2;
+/// `PodSlot::flags`: the pod has GPUs, OME labels or a replica owner — a superset of the
+/// placement lints' model pods (`lints::is_model_pod`, which also rules out node agents).
+const MAYBE_MODEL: u8 = 4;
+
+/// The OME flags of a pod, from fields this pass loads anyway: every pod's labels, and the
+/// controller of an unlabelled one (`is_live` reads it). The passes that route pods to
+/// workloads or lint model pods then skip node agents (DaemonSet pods: live, ~80 % of a
+/// fleet's pods) without loading them again.
+fn ome_flags(pod: &Pod) -> u8 {
+    let labelled = pod.ome.isvc.is_some();
+    let routable = labelled
+        || pod
+            .controller
+            .as_ref()
+            .is_some_and(|c| c.kind.as_ref() == "InferenceReplica");
+    let maybe_model =
+        routable || pod.gpus > 0 || pod.ome.managed_by.as_deref() == Some("OMENative");
+    u8::from(labelled) * ISVC_LABEL
+        + u8::from(routable) * ROUTABLE
+        + u8::from(maybe_model) * MAYBE_MODEL
 }
 
 /// The per-pod lists of one pass over the pods.
@@ -98,6 +127,28 @@ impl SnapshotIndex {
     /// `Pod::gpus` of pod `pod` (0 for an index past the snapshot's pods).
     pub fn gpus(&self, pod: usize) -> u32 {
         self.pods.get(pod).map_or(0, |slot| slot.gpus)
+    }
+
+    /// Whether pod `pod` carries the `ome.io/inferenceservice` label
+    /// (`Pod::ome.isvc.is_some()`).
+    pub fn has_isvc_label(&self, pod: usize) -> bool {
+        self.pods
+            .get(pod)
+            .is_some_and(|s| s.flags & ISVC_LABEL != 0)
+    }
+
+    /// Whether pod `pod` may be a model pod of the placement lints: `false` rules it out
+    /// (no GPUs, no OME label, no `InferenceReplica` owner).
+    pub fn may_be_model_pod(&self, pod: usize) -> bool {
+        self.pods
+            .get(pod)
+            .is_some_and(|s| s.flags & MAYBE_MODEL != 0)
+    }
+
+    /// Whether pod `pod` carries the `ome.io/inferenceservice` label or is controlled by an
+    /// `InferenceReplica`: without either, no OMENative component can claim it.
+    pub fn is_routable(&self, pod: usize) -> bool {
+        self.pods.get(pod).is_some_and(|s| s.flags & ROUTABLE != 0)
     }
 
     /// The rank of node `node`'s name: comparing ranks compares names.
@@ -162,11 +213,13 @@ fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
                 NO_NODE
             }
         };
-        // Only fields this pass loads anyway: a pending-GPU flag here (phase, binding,
-        // deletion) cost ~1 ms more per 100,000 pods than the filters it saved.
+        // Only fields this pass loads anyway (the OME labels of every pod, the controller of
+        // the ~80 % without GPUs): a pending-GPU flag here (phase, binding, deletion) cost
+        // ~1 ms more per 100,000 pods than the filters it saved.
         lists.pods.push(PodSlot {
             node,
             gpus: pod.gpus,
+            flags: ome_flags(pod),
         });
         if pod.phase.is_terminal() {
             continue;
@@ -251,6 +304,37 @@ mod tests {
         let want: Vec<u32> = s.pods.iter().map(|p| p.gpus).collect();
         assert_eq!(got, want);
         assert_eq!(idx.gpus(99), 0);
+    }
+
+    #[test]
+    fn ome_flags_are_the_pods_own() {
+        let mut s = snap();
+        s.pods[0].ome.isvc = Some(Arc::from("chat"));
+        let owner = |kind: &str| crate::engine::model::OwnerRef {
+            api_version: Arc::from("ome.io/v1beta1"),
+            kind: Arc::from(kind),
+            name: Arc::from("chat-engine"),
+            uid: Arc::from("u1"),
+        };
+        s.pods[1].controller = Some(owner("InferenceReplica"));
+        s.pods[3].controller = Some(owner("DaemonSet"));
+        let idx = SnapshotIndex::new(&s);
+        for (p, pod) in s.pods.iter().enumerate() {
+            assert_eq!(idx.has_isvc_label(p), pod.ome.isvc.is_some(), "pod {p}");
+            let owned = pod.controller.as_ref().map(|c| c.kind.as_ref());
+            let routable = pod.ome.isvc.is_some() || owned == Some("InferenceReplica");
+            assert_eq!(idx.is_routable(p), routable, "pod {p}");
+            if crate::engine::lints::is_model_pod(pod) {
+                assert!(idx.may_be_model_pod(p), "pod {p}");
+            }
+        }
+        assert!(idx.may_be_model_pod(1) && idx.may_be_model_pod(2));
+        assert!(
+            !idx.may_be_model_pod(3),
+            "an agent without GPUs or OME labels"
+        );
+        assert!(idx.is_routable(0) && idx.is_routable(1) && !idx.is_routable(3));
+        assert!(!idx.has_isvc_label(99) && !idx.is_routable(99));
     }
 
     #[test]

@@ -31,6 +31,8 @@ pub fn pod_rules(snap: &ClusterSnapshot, index: &SnapshotIndex) -> Vec<Lint> {
     let mut out = Vec::new();
     let mut anti: BTreeMap<String, Vec<&Pod>> = BTreeMap::new();
     let candidates = index.live.iter().chain(&index.managed_only);
+    // Node agents (live: a DaemonSet controls them) are ruled out by the index, unloaded.
+    let candidates = candidates.filter(|&&p| index.may_be_model_pod(p));
     for pod in candidates.map(|&p| &snap.pods[p]) {
         // Cheap fields first: most pods have no pin and no placement facts at all.
         let maybe_pinned = !pod.node_selector.is_empty()

@@ -68,12 +68,13 @@ pub fn node_states_with(
 ) -> Vec<NodeState> {
     let mut allocated = vec![0u32; snap.nodes.len()];
     let mut occupants = vec![0u32; snap.nodes.len()];
-    // Terminal pods and pods without GPUs allocate nothing: only live pods can count.
+    // Terminal pods and pods without GPUs allocate nothing: only live pods can count, and the
+    // index's GPU counts skip the ~80 % without GPUs before their pod is loaded.
     for p in &idx.live {
-        let pod = &snap.pods[*p];
-        if pod.gpus == 0 {
+        if idx.gpus(*p) == 0 {
             continue;
         }
+        let pod = &snap.pods[*p];
         if let Some(i) = idx.node_of(*p) {
             allocated[i] = allocated[i].saturating_add(pod.gpus);
             occupants[i] += u32::from(pod.is_ome_gpu_occupant());

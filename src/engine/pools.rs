@@ -177,8 +177,9 @@ pub struct PoolItem<'a> {
 /// Scores every pool. Pools are sorted by name.
 pub fn score_pools(snap: &ClusterSnapshot, input: &PoolInputs<'_>) -> Vec<PoolReport> {
     let (idx, m) = (input.index, input.membership);
-    // Pending GPU pods are live pods.
-    let pending = attribute_pending_in(snap, idx.live.iter().copied(), &m.nodes);
+    // A pending GPU pod has no `spec.nodeName`: the unbound pods (a few thousand, ascending)
+    // hold every one, so the other ~100,000 pods are never loaded here.
+    let pending = attribute_pending_in(snap, idx.unbound.iter().copied(), &m.nodes);
     let pod_pool = |p: usize| {
         let n = idx.node_of(p)?;
         Some((n, m.of_node(n)?))

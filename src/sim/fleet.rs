@@ -349,15 +349,25 @@ fn add_omenative(
 fn add_system_pods(snap: &mut ClusterSnapshot, count: usize, now: Time) {
     let ns: Name = Arc::from("kube-system");
     let n = snap.nodes.len().max(1);
+    let daemon_sets = count.div_ceil(n).max(1);
     for i in 0..count {
         let node = snap.nodes.get(i % n).cloned();
-        let pod = base_pod(
+        let mut pod = base_pod(
             &ns,
             format!("agent-{i}"),
             node.as_ref(),
             0,
             now - Duration::days(3),
         );
+        // Node agents are DaemonSet pods, as on a real node (one DaemonSet per agent kind, one
+        // pod of each per node): their controller makes them live pods the engine walks.
+        let ds = i / n % daemon_sets;
+        pod.controller = Some(OwnerRef {
+            api_version: Arc::from("apps/v1"),
+            kind: Arc::from("DaemonSet"),
+            name: Arc::from(format!("node-agent-{ds}")),
+            uid: Arc::from(format!("uid-kube-system-node-agent-{ds}")),
+        });
         snap.pods.push(pod);
     }
 }

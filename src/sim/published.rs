@@ -186,7 +186,11 @@ mod tests {
         let pod = published
             .pods
             .iter()
-            .find(|p| p.controller.is_some())
+            .find(|p| {
+                p.controller
+                    .as_ref()
+                    .is_some_and(|c| c.kind.as_ref() == "InferenceReplica")
+            })
             .unwrap();
         let owner = pod.controller.as_ref().unwrap();
         let ir = published
