@@ -20,12 +20,13 @@ const NO_NODE: u32 = u32::MAX;
 /// Indices derived from a snapshot; valid only for the snapshot it was built from.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SnapshotIndex {
-    /// Each pod's node index, GPUs and OME flags: filters and footprints read them here
-    /// instead of loading the pod (448 bytes over seven cache lines; 12 bytes here, all in one
-    /// line, as the stages that walk Instance pods in workload order read them together).
+    /// Each pod's node index and GPUs: filters and footprints read them here instead of
+    /// loading the pod (448 bytes over seven cache lines; 8 bytes here, both in one line, as
+    /// the stages that walk Instance pods in workload order read both).
     pods: Vec<PodSlot>,
-    /// Pods some engine reads, ascending: non-terminal with GPUs, an ISVC label or a
-    /// controller. Other pods (node agents, finished pods) count nowhere.
+    /// Pods some engine reads, ascending: non-terminal with GPUs, an ISVC label or an
+    /// `InferenceReplica` controller (`is_live`). Other pods (node agents, finished pods)
+    /// count nowhere.
     pub live: Vec<usize>,
     /// Rank of each node's name (equal names share a rank).
     node_rank: Vec<u32>,
@@ -49,35 +50,6 @@ struct PodSlot {
     node: u32,
     /// `Pod::gpus`.
     gpus: u32,
-    /// `ISVC_LABEL`, `ROUTABLE` and `MAYBE_MODEL` bits.
-    flags: u8,
-}
-
-/// `PodSlot::flags`: the pod carries the `ome.io/inferenceservice` label.
-const ISVC_LABEL: u8 = 1;
-/// `PodSlot::flags`: the pod carries that label or its controller is of kind
-/// `InferenceReplica` — the two ways a pod reaches an OMENative component.
-const ROUTABLE: u8 = 2;
-/// `PodSlot::flags`: the pod has GPUs, OME labels or a replica owner — a superset of the
-/// placement lints' model pods (`lints::is_model_pod`, which also rules out node agents).
-const MAYBE_MODEL: u8 = 4;
-
-/// The OME flags of a pod, from fields this pass loads anyway: every pod's labels, and the
-/// controller of an unlabelled one (`is_live` reads it). The passes that route pods to
-/// workloads or lint model pods then skip node agents (DaemonSet pods: live, ~80 % of a
-/// fleet's pods) without loading them again.
-fn ome_flags(pod: &Pod) -> u8 {
-    let labelled = pod.ome.isvc.is_some();
-    let routable = labelled
-        || pod
-            .controller
-            .as_ref()
-            .is_some_and(|c| c.kind.as_ref() == "InferenceReplica");
-    let maybe_model =
-        routable || pod.gpus > 0 || pod.ome.managed_by.as_deref() == Some("OMENative");
-    u8::from(labelled) * ISVC_LABEL
-        + u8::from(routable) * ROUTABLE
-        + u8::from(maybe_model) * MAYBE_MODEL
 }
 
 /// The per-pod lists of one pass over the pods.
@@ -89,9 +61,20 @@ struct PodLists {
     managed_only: Vec<usize>,
 }
 
-/// Whether an engine reads this pod: non-terminal, and with GPUs, an ISVC label or a controller.
+/// Whether an engine reads this pod: non-terminal, and with GPUs, an ISVC label or an
+/// `InferenceReplica` controller. Every pass over `live` wants one of those (routing to
+/// workloads: the label or the replica owner; allocation, pools, health, lints: GPUs); a pod
+/// with none — a node agent, whose DaemonSet controller names no replica, ~80 % of a fleet's
+/// pods — is never loaded again after the index's one pass. A placement lint's model pod
+/// without any of them carries OME's `managed-by` label and is in `managed_only`.
 pub fn is_live(pod: &Pod) -> bool {
-    !pod.phase.is_terminal() && (pod.gpus > 0 || pod.ome.isvc.is_some() || pod.controller.is_some())
+    !pod.phase.is_terminal()
+        && (pod.gpus > 0
+            || pod.ome.isvc.is_some()
+            || pod
+                .controller
+                .as_ref()
+                .is_some_and(|c| c.kind.as_ref() == "InferenceReplica"))
 }
 
 impl SnapshotIndex {
@@ -127,28 +110,6 @@ impl SnapshotIndex {
     /// `Pod::gpus` of pod `pod` (0 for an index past the snapshot's pods).
     pub fn gpus(&self, pod: usize) -> u32 {
         self.pods.get(pod).map_or(0, |slot| slot.gpus)
-    }
-
-    /// Whether pod `pod` carries the `ome.io/inferenceservice` label
-    /// (`Pod::ome.isvc.is_some()`).
-    pub fn has_isvc_label(&self, pod: usize) -> bool {
-        self.pods
-            .get(pod)
-            .is_some_and(|s| s.flags & ISVC_LABEL != 0)
-    }
-
-    /// Whether pod `pod` may be a model pod of the placement lints: `false` rules it out
-    /// (no GPUs, no OME label, no `InferenceReplica` owner).
-    pub fn may_be_model_pod(&self, pod: usize) -> bool {
-        self.pods
-            .get(pod)
-            .is_some_and(|s| s.flags & MAYBE_MODEL != 0)
-    }
-
-    /// Whether pod `pod` carries the `ome.io/inferenceservice` label or is controlled by an
-    /// `InferenceReplica`: without either, no OMENative component can claim it.
-    pub fn is_routable(&self, pod: usize) -> bool {
-        self.pods.get(pod).is_some_and(|s| s.flags & ROUTABLE != 0)
     }
 
     /// The rank of node `node`'s name: comparing ranks compares names.
@@ -213,13 +174,11 @@ fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
                 NO_NODE
             }
         };
-        // Only fields this pass loads anyway (the OME labels of every pod, the controller of
-        // the ~80 % without GPUs): a pending-GPU flag here (phase, binding, deletion) cost
-        // ~1 ms more per 100,000 pods than the filters it saved.
+        // Only fields this pass loads anyway: a pending-GPU flag here (phase, binding,
+        // deletion) cost ~1 ms more per 100,000 pods than the filters it saved.
         lists.pods.push(PodSlot {
             node,
             gpus: pod.gpus,
-            flags: ome_flags(pod),
         });
         if pod.phase.is_terminal() {
             continue;
@@ -307,40 +266,43 @@ mod tests {
     }
 
     #[test]
-    fn ome_flags_are_the_pods_own() {
-        let mut s = snap();
-        s.pods[0].ome.isvc = Some(Arc::from("chat"));
-        let owner = |kind: &str| crate::engine::model::OwnerRef {
-            api_version: Arc::from("ome.io/v1beta1"),
-            kind: Arc::from(kind),
-            name: Arc::from("chat-engine"),
-            uid: Arc::from("u1"),
-        };
-        s.pods[1].controller = Some(owner("InferenceReplica"));
-        s.pods[3].controller = Some(owner("DaemonSet"));
-        let idx = SnapshotIndex::new(&s);
-        for (p, pod) in s.pods.iter().enumerate() {
-            assert_eq!(idx.has_isvc_label(p), pod.ome.isvc.is_some(), "pod {p}");
-            let owned = pod.controller.as_ref().map(|c| c.kind.as_ref());
-            let routable = pod.ome.isvc.is_some() || owned == Some("InferenceReplica");
-            assert_eq!(idx.is_routable(p), routable, "pod {p}");
-            if crate::engine::lints::is_model_pod(pod) {
-                assert!(idx.may_be_model_pod(p), "pod {p}");
-            }
-        }
-        assert!(idx.may_be_model_pod(1) && idx.may_be_model_pod(2));
-        assert!(
-            !idx.may_be_model_pod(3),
-            "an agent without GPUs or OME labels"
-        );
-        assert!(idx.is_routable(0) && idx.is_routable(1) && !idx.is_routable(3));
-        assert!(!idx.has_isvc_label(99) && !idx.is_routable(99));
-    }
-
-    #[test]
     fn live_pods_skip_agents_and_finished_pods() {
         let idx = SnapshotIndex::new(&snap());
         assert_eq!(idx.live, vec![0, 1, 2, 5]);
+    }
+
+    #[test]
+    fn live_pods_are_gpu_labelled_or_replica_owned_never_daemon_set_agents() {
+        let owner = |kind: &str| crate::engine::model::OwnerRef {
+            api_version: Arc::from("v1"),
+            kind: Arc::from(kind),
+            name: Arc::from("owner"),
+            uid: Arc::from("u1"),
+        };
+        let mut s = snap();
+        s.pods[3].controller = Some(owner("DaemonSet"));
+        let mut replica_pod = pod("ns", "r", Some("a"), 0);
+        replica_pod.controller = Some(owner("InferenceReplica"));
+        let mut labelled = pod("ns", "l", Some("a"), 0);
+        labelled.ome.isvc = Some(Arc::from("chat"));
+        let mut managed = pod("kube-system", "m", Some("a"), 0);
+        managed.controller = Some(owner("DaemonSet"));
+        managed.ome.managed_by = Some(Arc::from("OMENative"));
+        s.pods.extend([replica_pod, labelled, managed]);
+        let idx = SnapshotIndex::new(&s);
+        assert_eq!(
+            idx.live,
+            vec![0, 1, 2, 5, 6, 7],
+            "the DaemonSet agent (3) is not live"
+        );
+        assert_eq!(
+            idx.managed_only,
+            vec![8],
+            "a managed pod outside live is listed apart"
+        );
+        for (p, pod) in s.pods.iter().enumerate() {
+            assert_eq!(is_live(pod), idx.live.contains(&p), "pod {p}");
+        }
     }
 
     #[test]

@@ -26,13 +26,11 @@ autoscaler floor, and make the pod check at start for what a node may lack.";
 
 /// Host pins (one lint per pod) and required anti-affinity (one lint per owner). Only the
 /// index's `live` and `managed_only` pods can be model pods (the rest are terminal, or have
-/// no GPUs, no OME label and no controller).
+/// no GPUs, no OME label and no `InferenceReplica` owner).
 pub fn pod_rules(snap: &ClusterSnapshot, index: &SnapshotIndex) -> Vec<Lint> {
     let mut out = Vec::new();
     let mut anti: BTreeMap<String, Vec<&Pod>> = BTreeMap::new();
     let candidates = index.live.iter().chain(&index.managed_only);
-    // Node agents (live: a DaemonSet controls them) are ruled out by the index, unloaded.
-    let candidates = candidates.filter(|&&p| index.may_be_model_pod(p));
     for pod in candidates.map(|&p| &snap.pods[p]) {
         // Cheap fields first: most pods have no pin and no placement facts at all.
         let maybe_pinned = !pod.node_selector.is_empty()

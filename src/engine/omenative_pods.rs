@@ -136,11 +136,6 @@ pub fn route_pods(
     let mut last = LastAnswer::default();
     let mut replica_of = |uid: &Name| last.get(address(uid), || ir_by_uid.get(uid));
     for (k, p) in idx.live.iter().copied().enumerate() {
-        // Without an ISVC label and a replica owner a pod can take neither route below: the
-        // index says so without loading it (node agents, ~80 % of a fleet's pods).
-        if !idx.is_routable(p) {
-            continue;
-        }
         let pod = &snap.pods[p];
         let labelled = pod.ome.isvc.is_some() && pod.ome.component.is_some();
         if !labelled && pod.controller.is_none() {

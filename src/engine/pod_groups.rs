@@ -159,11 +159,6 @@ impl LabelGroups {
         // answer is asked again far more often than the map.
         let mut last = LastAnswer::default();
         for p in &idx.live {
-            if !idx.has_isvc_label(*p) {
-                // Node agents and other unlabelled pods: not loaded again.
-                live_keys.push(NO_KEY);
-                continue;
-            }
             let pod = &snap.pods[*p];
             let key = match pod.ome.isvc.as_ref() {
                 None => NO_KEY,
