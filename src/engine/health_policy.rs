@@ -101,6 +101,11 @@ pub fn health_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<Option<Ide
         return (Vec::new(), Vec::new());
     }
     let causes = evacuation_causes(ctx);
+    if causes.iter().all(|c| *c == Cause::None) {
+        // No node to evacuate (a healthy fleet): no row can come from any pod, so no pod
+        // and no Instance is read.
+        return (Vec::new(), Vec::new());
+    }
     let mut rows = Vec::new();
     let mut known = Vec::new();
     for (c, comp) in ctx.workloads.components.iter().enumerate() {

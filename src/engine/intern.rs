@@ -3,11 +3,12 @@
 //! compare by pointer (`same`; plain `==` on `Name` reads the bytes) and hot strings stay in
 //! cache.
 //!
-//! Owns: `Interner`, `address`, `same`, `same_opt`, `LastAnswer`. Used by the cluster
+//! Owns: `Interner`, `address`, `same`, `same_opt`, `PairsByAddress`, `LastAnswer`. Used by the cluster
 //! converters and by the simulated fleets (which must look like what the live store
 //! publishes). Pure; must not import anything outside `std` and `engine`.
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use crate::engine::model::Name;
@@ -37,6 +38,36 @@ pub fn same_opt(a: Option<&Name>, b: Option<&Name>) -> bool {
         _ => false,
     }
 }
+
+/// Name pairs (a node selector, say) as a map key by the addresses of their names: hashing
+/// and comparing read no text. Equal keys hold equal texts; equal texts in other allocations
+/// are other keys, so only a cache of a pure function of the text may use it (such a cache
+/// then computes an answer twice, never a wrong one). Valid while the names are alive.
+#[derive(Debug, Clone, Copy)]
+pub struct PairsByAddress<'a>(pub &'a [(Name, Name)]);
+
+impl Hash for PairsByAddress<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.len());
+        for (k, v) in self.0 {
+            state.write_usize(address(k));
+            state.write_usize(address(v));
+        }
+    }
+}
+
+impl PartialEq for PairsByAddress<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len()
+            && self
+                .0
+                .iter()
+                .zip(other.0)
+                .all(|((a, b), (c, d))| Arc::ptr_eq(a, c) && Arc::ptr_eq(b, d))
+    }
+}
+
+impl Eq for PairsByAddress<'_> {}
 
 /// The answer for the last key asked, remembered. Objects of one workload, gang or pool sit
 /// side by side in a live snapshot and share their texts, so most lookups by `address` repeat
@@ -124,6 +155,28 @@ mod tests {
         assert!(same_opt(Some(&a), Some(&copy)));
         assert!(!same_opt(Some(&a), None));
         assert!(!same_opt(None, Some(&a)));
+    }
+
+    #[test]
+    fn pairs_by_address_are_equal_only_for_the_same_names() {
+        let (k, v): (Name, Name) = (Arc::from("gpu"), Arc::from("h100"));
+        let shared = vec![(k.clone(), v.clone())];
+        let again = vec![(k.clone(), v.clone())];
+        let copied = vec![(Arc::from("gpu"), Arc::from("h100"))];
+        let mut map: HashMap<PairsByAddress<'_>, u32> = HashMap::new();
+        map.insert(PairsByAddress(&shared), 1);
+        assert_eq!(
+            map.get(&PairsByAddress(&again)),
+            Some(&1),
+            "same names, other list"
+        );
+        assert_eq!(
+            map.get(&PairsByAddress(&copied)),
+            None,
+            "equal texts, other names"
+        );
+        assert_eq!(map.get(&PairsByAddress(&[])), None);
+        assert_ne!(PairsByAddress(&shared), PairsByAddress(&shared[..0]));
     }
 
     #[test]

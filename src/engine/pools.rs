@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::fragmentation::{self, snap, Bin};
 use crate::engine::index::SnapshotIndex;
+use crate::engine::intern::PairsByAddress;
 use crate::engine::model::{ClusterSnapshot, Name, Time};
 use crate::engine::nodes::NodeState;
 use crate::engine::pod_key::PodKey;
@@ -142,7 +143,8 @@ fn attribute_pending_in(
         }
         found
     };
-    let mut cache: HashMap<&[(Name, Name)], Option<usize>> = HashMap::default();
+    // Keyed by the selector's shared names: no text is hashed or compared per pending pod.
+    let mut cache: HashMap<PairsByAddress<'_>, Option<usize>> = HashMap::default();
     let mut out = Vec::new();
     for i in pods {
         let pod = &snap.pods[i];
@@ -155,7 +157,7 @@ fn attribute_pending_in(
             None
         } else {
             *cache
-                .entry(&pod.node_selector)
+                .entry(PairsByAddress(&pod.node_selector))
                 .or_insert_with(|| pool_of_selector(&pod.node_selector))
         };
         out.push((i, pool));
