@@ -3,9 +3,9 @@
 //! compare by pointer (`same`; plain `==` on `Name` reads the bytes) and hot strings stay in
 //! cache.
 //!
-//! Owns: `Interner`, `address`, `same`, `same_opt`, `PairsByAddress`, `LastAnswer`. Used by the cluster
-//! converters and by the simulated fleets (which must look like what the live store
-//! publishes). Pure; must not import anything outside `std` and `engine`.
+//! Owns: `Interner`, `address`, `same`, `same_opt`, `PairsByAddress`, `LastAnswer`. Used by
+//! the cluster converters and by the simulated fleets (which must look like what the live
+//! store publishes). Pure; must not import anything outside `std` and `engine`.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
