@@ -48,7 +48,7 @@ pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKe
             DeploymentMode::OMENative => omenative_rows(ctx, c, &open, &mut rows),
             DeploymentMode::VirtualDeployment => {}
         }
-        let ranks = &ctx.workload_ranks;
+        let ranks = ctx.workload_ranks;
         keys.extend(
             rows[before..]
                 .iter()
@@ -156,7 +156,12 @@ fn raw_rows(
         if p.gpus == 0 || p.terminating || !pool.is_some_and(open) {
             continue;
         }
-        let from = p.node.clone();
+        // The pod's node is in an open pool, so it is a snapshot node: its name comes from
+        // the context's column (warm) rather than the pod's own handle (cold).
+        let from = ctx
+            .node_of(pod)
+            .map(|n| ctx.node_name(n))
+            .or_else(|| p.node.clone());
         let id = identity(ctx, comp, inst.index);
         let mut row = MoveRow::advice(
             POLICY_DEFRAG,

@@ -118,7 +118,7 @@ pub fn health_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<Option<Ide
             }
             if let Some((reason, from)) = evacuation(ctx, &causes, inst) {
                 rows.push(instance_row(ctx, (c, i), comp, inst, (reason, from)));
-                known.push(Some(identity_key(&ctx.workload_ranks, comp, inst.index)));
+                known.push(Some(identity_key(ctx.workload_ranks, comp, inst.index)));
             }
         }
     }

@@ -6,13 +6,14 @@
 //! A live snapshot lists ISVCs in store key order already: that is checked first (one
 //! comparison per neighbour pair), and then nothing is sorted.
 //!
-//! Owns: `by_namespace_name`, `by_namespace_name_known`, `in_namespace_name_order`. Pure; must not import anything outside `std`, `rustc_hash` and
-//! `engine`.
+//! Owns: `by_namespace_name`, `by_namespace_name_known`, `in_namespace_name_order`,
+//! `key_orders`. Pure; must not import anything outside `std`, `rustc_hash` and `engine`.
 
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::intern::address;
 use crate::engine::model::{ClusterSnapshot, InferenceService, Name};
+use crate::engine::pod_key::PodKey;
 
 /// The first 16 bytes of `s` as a big-endian integer, zero padded. `prefix(a) < prefix(b)`
 /// implies `a < b`; equal prefixes leave the order to the full text.
@@ -44,18 +45,32 @@ fn namespace_ranks<'a>(namespaces: impl Iterator<Item = &'a Name> + Clone) -> Ve
 
 /// Whether `isvcs` are in ascending `(namespace, name)` text order (equal keys allowed).
 pub fn in_namespace_name_order(isvcs: &[InferenceService]) -> bool {
-    isvcs.windows(2).all(|pair| {
+    key_orders(isvcs).0
+}
+
+/// Whether `isvcs` are in ascending `(namespace, name)` order, and whether they are in that
+/// order and in ascending `ns/name` text order as well, in one pass over the neighbours. The
+/// two orders differ only where one namespace continues another with a byte below `/`
+/// (`a-b/x` < `a/y`); the live store lists by `ns/name`, so both usually hold.
+pub fn key_orders(isvcs: &[InferenceService]) -> (bool, bool) {
+    let mut joined = true;
+    let tuple = isvcs.windows(2).all(|pair| {
         let (a, b) = (&pair[0], &pair[1]);
-        // Neighbours usually share their namespace's text: then only the names compare.
-        let namespaces = if std::ptr::eq(a.namespace.as_ptr(), b.namespace.as_ptr())
+        // Neighbours usually share their namespace's text: then only the names compare, and
+        // the two orders agree.
+        if std::ptr::eq(a.namespace.as_ptr(), b.namespace.as_ptr())
             && a.namespace.len() == b.namespace.len()
         {
-            std::cmp::Ordering::Equal
-        } else {
-            a.namespace.cmp(&b.namespace)
-        };
-        namespaces.then_with(|| a.name.cmp(&b.name)).is_le()
-    })
+            return a.name <= b.name;
+        }
+        let tuple =
+            (a.namespace.as_ref(), a.name.as_ref()) <= (b.namespace.as_ref(), b.name.as_ref());
+        joined = joined
+            && tuple
+            && PodKey::of_names(&a.namespace, &a.name) <= PodKey::of_names(&b.namespace, &b.name);
+        tuple
+    });
+    (tuple, tuple && joined)
 }
 
 /// Indices of `snap.isvcs` sorted by `(namespace, name)` text, equal keys by index — the
@@ -156,6 +171,14 @@ mod tests {
                 ..Default::default()
             };
             prop_assert!(in_namespace_name_order(&sorted.isvcs));
+            // Both orders hold exactly when the `ns/name` texts are ascending too.
+            let texts: Vec<String> = sorted.isvcs.iter().map(|w| w.key()).collect();
+            let joined = texts.windows(2).all(|t| t[0] <= t[1]);
+            prop_assert_eq!(key_orders(&sorted.isvcs), (true, joined));
+            prop_assert_eq!(key_orders(&snap.isvcs).1, key_orders(&snap.isvcs).0 && {
+                let texts: Vec<String> = snap.isvcs.iter().map(|w| w.key()).collect();
+                texts.windows(2).all(|t| t[0] <= t[1])
+            });
             prop_assert_eq!(by_namespace_name(&sorted), stable_order(&sorted));
         }
     }

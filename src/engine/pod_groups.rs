@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::index::{component_index, SnapshotIndex};
 use crate::engine::intern::{address, same, LastAnswer};
-use crate::engine::isvc_order::in_namespace_name_order;
+use crate::engine::isvc_order::key_orders;
 use crate::engine::model::{ClusterSnapshot, InferenceService, Name, COMPONENTS};
 
 /// Marks "no key" in per-pod key lists.
@@ -29,6 +29,8 @@ pub struct IsvcKeys<'a> {
     last: Vec<usize>,
     /// Per ISVC: its key id.
     key_of: Vec<u32>,
+    /// Whether the ISVCs are in `ns/name` text order as well as in key order.
+    text_order: bool,
 }
 
 impl<'a> IsvcKeys<'a> {
@@ -40,7 +42,7 @@ impl<'a> IsvcKeys<'a> {
         by_address.reserve(n);
         let mut last = Vec::new();
         let mut key_of = Vec::with_capacity(n);
-        let sorted = in_namespace_name_order(isvcs);
+        let (sorted, text_order) = key_orders(isvcs);
         let mut ids: HashMap<(&str, &str), u32> = HashMap::default();
         if !sorted {
             ids.reserve(n);
@@ -83,6 +85,7 @@ impl<'a> IsvcKeys<'a> {
             by_address,
             last,
             key_of,
+            text_order,
         }
     }
 
@@ -125,6 +128,13 @@ impl<'a> IsvcKeys<'a> {
     /// Whether the ISVCs are in ascending `(namespace, name)` order (checked once, here).
     pub fn in_key_order(&self) -> bool {
         self.ids.is_none()
+    }
+
+    /// Per ISVC, the rank of its `ns/name` text among the distinct texts, when the ISVCs are
+    /// in both key order and text order: key ids are then assigned in text order, so they are
+    /// those ranks. `None` otherwise (ranks then need a sort).
+    pub fn text_ranks(&self) -> Option<&[u32]> {
+        (self.in_key_order() && self.text_order).then_some(&self.key_of[..])
     }
 
     /// Number of distinct keys.

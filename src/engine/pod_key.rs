@@ -1,4 +1,4 @@
-//! A pod's `ns/name` ordering key without building the string: `PodKey` compares exactly like
+//! A pod's (or any namespaced object's) `ns/name` ordering key without building the string: `PodKey` compares exactly like
 //! `Pod::key()` strings do (byte order of `namespace + "/" + name`), so sorts that Alfred
 //! defines on `ns/name` need no allocation per pod.
 //!
@@ -20,10 +20,12 @@ pub struct PodKey<'a> {
 impl<'a> PodKey<'a> {
     /// The key of `pod`.
     pub fn of(pod: &'a Pod) -> Self {
-        PodKey {
-            namespace: &pod.namespace,
-            name: &pod.name,
-        }
+        Self::of_names(&pod.namespace, &pod.name)
+    }
+
+    /// The key of any namespaced object's `(namespace, name)`.
+    pub fn of_names(namespace: &'a str, name: &'a str) -> Self {
+        PodKey { namespace, name }
     }
 }
 

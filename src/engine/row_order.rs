@@ -6,82 +6,39 @@
 //! Owns: `workload_ranks`, `IdentityKey`, `identity_key`, `identity_keys`, `descending_score_key`,
 //! `rank_by_score`, `permute`. Pure; must not import anything outside `std` and `engine`.
 
-use std::cmp::Ordering;
-
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::moves::MoveRow;
+use crate::engine::pod_groups::IsvcKeys;
+use crate::engine::pod_key::PodKey;
 use crate::engine::small_key_sort::stable_sort_by_small_key;
-use crate::engine::workloads::{Component, Workloads};
+use crate::engine::workloads::Component;
 
 /// A row identity as integers: comparing keys compares `MoveRow::identity()`.
 /// `(rank of ns/name, rank of the component name, instance)`.
 pub type IdentityKey = (u32, u8, i64);
 
-/// `ns/name` of `a` against that of `b`, without building the strings.
-fn cmp_joined(a: (&str, &str), b: (&str, &str)) -> Ordering {
-    // Shared namespace text (the common case) needs no namespace comparison.
-    if std::ptr::eq(a.0, b.0) || a.0 == b.0 {
-        return a.1.cmp(b.1);
-    }
-    let joined = |(ns, name): (&str, &str)| {
-        ns.bytes()
-            .chain(std::iter::once(b'/'))
-            .chain(name.bytes())
-            .collect::<Vec<u8>>()
-    };
-    // Namespaces differ: their common prefix decides unless one is a prefix of the other.
-    let common = a.0.len().min(b.0.len());
-    match a.0.as_bytes()[..common].cmp(&b.0.as_bytes()[..common]) {
-        Ordering::Equal => joined(a).cmp(&joined(b)),
-        other => other,
-    }
-}
-
-/// The rank of every ISVC's `ns/name` among the ISVCs that have components (equal keys share
-/// a rank; ISVCs without components get `u32::MAX`). Components are sorted by
-/// `(namespace, name)`, which is nearly `ns/name` order, so the sort here is close to linear.
-pub fn workload_ranks(snap: &ClusterSnapshot, workloads: &Workloads) -> Vec<u32> {
-    let mut seen = vec![false; snap.isvcs.len()];
-    let mut order: Vec<usize> = Vec::with_capacity(snap.isvcs.len());
-    for c in &workloads.components {
-        if let Some(slot) = seen.get_mut(c.isvc).filter(|s| !**s) {
-            *slot = true;
-            order.push(c.isvc);
-        }
+/// The rank of every ISVC's `ns/name` among the distinct texts of all ISVCs (equal texts share
+/// a rank): an integer whose order is the text order, for row sort keys. A live snapshot lists
+/// ISVCs in text order, and then the key ids are those ranks and no name is read again.
+pub fn workload_ranks(snap: &ClusterSnapshot, keys: &IsvcKeys<'_>) -> Vec<u32> {
+    if let Some(ranks) = keys.text_ranks() {
+        return ranks.to_vec();
     }
     let key = |i: usize| {
         let w = &snap.isvcs[i];
-        (w.namespace.as_ref(), w.name.as_ref())
+        PodKey::of_names(&w.namespace, &w.name)
     };
-    let mut ranks = vec![u32::MAX; snap.isvcs.len()];
-    // Component order is `(namespace, name)` order, which is `ns/name` order unless one
-    // namespace continues another with a byte below `/`: one pass ranks it, else sort first.
-    if !assign_ranks(&order, &key, &mut ranks) {
-        order.sort_by(|a, b| cmp_joined(key(*a), key(*b)));
-        assign_ranks(&order, &key, &mut ranks);
-    }
-    ranks
-}
-
-/// Ranks `order` (ISVC indices) by their joined keys into `ranks`, equal keys sharing one;
-/// `false` (ranks incomplete) when `order` is not in ascending joined order.
-fn assign_ranks<'a>(
-    order: &[usize],
-    key: &impl Fn(usize) -> (&'a str, &'a str),
-    ranks: &mut [u32],
-) -> bool {
+    let mut order: Vec<usize> = (0..snap.isvcs.len()).collect();
+    order.sort_by_key(|i| key(*i));
+    let mut ranks = vec![0; snap.isvcs.len()];
     let mut rank = 0u32;
     for (k, i) in order.iter().enumerate() {
-        if k > 0 {
-            match cmp_joined(key(order[k - 1]), key(*i)) {
-                Ordering::Equal => {}
-                Ordering::Less => rank += 1,
-                Ordering::Greater => return false,
-            }
+        if k > 0 && key(order[k - 1]) != key(*i) {
+            rank += 1;
         }
         ranks[*i] = rank;
     }
-    true
+    ranks
 }
 
 /// Rank of a component name in text order (`decoder` < `engine` < `router`).
@@ -195,18 +152,16 @@ fn permutation_flags(order: &[usize], len: usize) -> Option<Vec<bool>> {
 mod tests {
     use super::*;
     use crate::engine::testkit::isvc;
-    use crate::engine::workloads::DeploymentMode;
 
-    fn component(isvc: usize) -> Component {
-        Component {
-            isvc,
-            component: 0,
-            mode: DeploymentMode::RawDeployment,
-            instances: Vec::new(),
-            ir: None,
-            observation: Ok(()),
-            desired_pods: 0,
-        }
+    /// Dense ranks of the `ns/name` texts, computed from the strings.
+    fn text_ranks(snap: &ClusterSnapshot) -> Vec<u32> {
+        let mut texts: Vec<String> = snap.isvcs.iter().map(|w| w.key()).collect();
+        texts.sort();
+        texts.dedup();
+        let rank = |w: &crate::engine::model::InferenceService| {
+            texts.iter().position(|t| *t == w.key()).unwrap() as u32
+        };
+        snap.isvcs.iter().map(rank).collect()
     }
 
     #[test]
@@ -221,26 +176,30 @@ mod tests {
             ],
             ..Default::default()
         };
-        let workloads = Workloads {
-            components: vec![component(0), component(3), component(1), component(2)],
-            migrations: Vec::new(),
-        };
-        let ranks = workload_ranks(&snap, &workloads);
-        let mut texts: Vec<String> = snap.isvcs.iter().map(|w| w.key()).collect();
-        texts.sort();
-        for (i, w) in snap.isvcs.iter().enumerate() {
-            let pos = texts.iter().position(|t| *t == w.key()).unwrap();
-            let below = texts[..pos].iter().filter(|t| **t != w.key()).count();
-            let distinct_below = {
-                let mut d: Vec<&String> = texts[..pos].iter().collect();
-                d.dedup();
-                d.len()
-            };
-            assert!(below >= distinct_below);
-            assert_eq!(ranks[i] as usize, distinct_below, "{}", w.key());
-        }
+        let ranks = workload_ranks(&snap, &IsvcKeys::new(&snap));
+        assert_eq!(ranks, text_ranks(&snap));
         assert_eq!(ranks[0], ranks[3]);
         assert!(ranks[1] < ranks[0]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ranks_equal_text_ranks_in_any_order(
+            pairs in proptest::collection::vec(("[ab/-]{0,3}", "[ab-]{0,3}"), 0..30),
+            sort in proptest::bool::ANY,
+        ) {
+            let mut isvcs: Vec<_> = pairs.iter().map(|(ns, name)| isvc(ns, name)).collect();
+            if sort {
+                // The live store's order: the key-id path, unless a namespace continues
+                // another with a byte below '/'.
+                isvcs.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+            }
+            let snap = ClusterSnapshot { isvcs, ..Default::default() };
+            proptest::prop_assert_eq!(
+                workload_ranks(&snap, &IsvcKeys::new(&snap)),
+                text_ranks(&snap)
+            );
+        }
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, COM
 use crate::engine::omenative::{omenative_components, ReplicaIndex, WorkloadMigrations};
 use crate::engine::omenative_pods::route_pods;
 use crate::engine::pod_groups::{IsvcKeys, LabelGroups};
+use crate::engine::row_order::workload_ranks;
 
 /// A component's deployment mode as Alfred reads it (ISVC only; unknown values never appear,
 /// they fall through the precedence rule).
@@ -131,6 +132,9 @@ pub struct Workloads {
     pub components: Vec<Component>,
     /// Per ISVC (same index as `ClusterSnapshot::isvcs`).
     pub migrations: Vec<WorkloadMigrations>,
+    /// Per ISVC: the rank of its `ns/name` among all ISVCs' (`row_order::workload_ranks`),
+    /// the integer move rows sort by.
+    pub workload_ranks: Vec<u32>,
 }
 
 /// Builds every component and Instance of the snapshot.
@@ -169,6 +173,7 @@ pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Work
     Workloads {
         components,
         migrations,
+        workload_ranks: workload_ranks(snap, &keys),
     }
 }
 
