@@ -141,6 +141,10 @@ fn shipped_snapshots_analysis_is_unchanged() {
     ] {
         let bytes = std::fs::read(root.join(file)).unwrap();
         let (snap, _) = read_snapshot(&bytes).unwrap();
+        // The converter builds each service's shared `ns/name` with it.
+        for w in &snap.isvcs {
+            assert_eq!(w.ns_name.as_ref(), w.key(), "{file}");
+        }
         check(name, &render(&snap, ExecutorSetting::Auto));
     }
 }

@@ -83,6 +83,7 @@ pub fn isvc(i: &mut Interner, v: &Value) -> Result<InferenceService, ConvertErro
     Ok(InferenceService {
         namespace: i.name(&ns),
         name: i.name(&name),
+        ns_name: i.name(&format!("{ns}/{name}")),
         uid: i.name(text(v, &["metadata", "uid"]).unwrap_or_default()),
         resource_version: i.name(text(v, &["metadata", "resourceVersion"]).unwrap_or_default()),
         deployment_mode: i.opt(text(v, &["spec", "deploymentMode"])),

@@ -84,6 +84,9 @@ pub struct InferenceService {
     pub namespace: Name,
     /// Name.
     pub name: Name,
+    /// `namespace/name` (`InferenceService::key`), built with the object: the store key, and
+    /// the workload key every move row of this service carries (shared, not rebuilt per pass).
+    pub ns_name: Name,
     /// `metadata.uid`.
     pub uid: Name,
     /// `metadata.resourceVersion` seen.
@@ -142,6 +145,11 @@ impl InferenceService {
     /// `ns/name`.
     pub fn key(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// Whether `ns_name` has the length of `namespace/name` (a check that reads no text).
+    pub fn ns_name_fits(&self) -> bool {
+        self.ns_name.len() == self.namespace.len() + 1 + self.name.len()
     }
 
     /// An annotation value by key.

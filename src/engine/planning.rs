@@ -5,8 +5,6 @@
 //! Owns: `PlanContext`, `InstanceFacts`. Pure; must not import anything outside `std`,
 //! `chrono` types and `engine`.
 
-use std::cell::OnceCell;
-
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
@@ -58,8 +56,6 @@ pub struct PlanContext<'a> {
     used_list: Vec<usize>,
     /// Verdict of every Instance (OMENative only), aligned with `facts`.
     verdicts: Vec<Option<&'a InstanceVerdict>>,
-    /// `ns/name` of each ISVC, built on first use.
-    workload_keys: Vec<OnceCell<Name>>,
     /// `COMPONENTS` as shared names.
     component_names: [Name; 3],
     /// Node names aligned with `snap.nodes`, cloned in node order when the context is built.
@@ -159,7 +155,6 @@ impl<'a> PlanContext<'a> {
             footprint_list: Vec::with_capacity(pods),
             used_list: Vec::with_capacity(pods),
             verdicts: vec![None; total],
-            workload_keys: vec![OnceCell::new(); snap.isvcs.len()],
             component_names: COMPONENTS.map(Name::from),
             node_names: snap.nodes.iter().map(|n| n.name.clone()).collect(),
             workload_ranks: &workloads.workload_ranks,
@@ -202,15 +197,12 @@ impl<'a> PlanContext<'a> {
         *self.verdicts.get(self.slot(c, i)?)?
     }
 
-    /// `ns/name` of ISVC `isvc` (built once, then shared).
+    /// `ns/name` of ISVC `isvc`: the object's own shared key, or one built here when that key
+    /// does not have the length of `namespace/name` (a hand-built object).
     pub fn workload_key(&self, isvc: usize) -> Name {
-        match self.workload_keys.get(isvc) {
-            Some(cell) => cell
-                .get_or_init(|| {
-                    let w = &self.snap.isvcs[isvc];
-                    joined_name(&w.namespace, &w.name)
-                })
-                .clone(),
+        match self.snap.isvcs.get(isvc) {
+            Some(w) if w.ns_name_fits() => w.ns_name.clone(),
+            Some(w) => joined_name(&w.namespace, &w.name),
             None => Name::from(""),
         }
     }
@@ -418,5 +410,33 @@ mod tests {
         let long = "x".repeat(200);
         assert_eq!(joined_name(&long, "y").as_ref(), format!("{long}/y"));
         assert_eq!(joined_name("é", "ü").as_ref(), "é/ü");
+    }
+
+    #[test]
+    fn workload_keys_are_the_services_own_or_rebuilt_when_they_do_not_fit() {
+        use crate::engine::testkit::isvc;
+        let mut odd = isvc("prod", "chat");
+        odd.ns_name = Name::from("stale");
+        let snap = ClusterSnapshot {
+            isvcs: vec![isvc("prod", "chat"), odd],
+            ..Default::default()
+        };
+        let workloads = Workloads::default();
+        let cfg = AlfredConfig::default();
+        let rules = EligibilityRules::from_config(&cfg, false);
+        let index = SnapshotIndex::new(&snap);
+        let ctx = PlanContext::new(
+            &snap,
+            &index,
+            &[],
+            &workloads,
+            &[],
+            &[],
+            (&cfg, &rules, Time::default()),
+        );
+        let own = ctx.workload_key(0);
+        assert!(std::sync::Arc::ptr_eq(&own, &snap.isvcs[0].ns_name));
+        assert_eq!(ctx.workload_key(1).as_ref(), "prod/chat");
+        assert_eq!(ctx.workload_key(2).as_ref(), "");
     }
 }

@@ -82,6 +82,7 @@ pub fn isvc(ns: &str, name: &str) -> InferenceService {
     InferenceService {
         namespace: Arc::from(ns),
         name: Arc::from(name),
+        ns_name: Arc::from(format!("{ns}/{name}")),
         uid: Arc::from(format!("uid-{ns}-{name}")),
         resource_version: Arc::from("1"),
         deployment_mode: None,

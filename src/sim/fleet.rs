@@ -171,6 +171,7 @@ pub fn isvc(ns: &Name, name: &str, mode: &str, leader: bool) -> InferenceService
     InferenceService {
         namespace: ns.clone(),
         name: Arc::from(name),
+        ns_name: Arc::from(format!("{ns}/{name}")),
         uid: Arc::from(format!("uid-isvc-{ns}-{name}")),
         resource_version: Arc::from("1"),
         deployment_mode: Some(Arc::from(mode)),

@@ -125,7 +125,10 @@ fn pod(i: &mut Interner, p: &mut Pod) {
 }
 
 fn isvc(i: &mut Interner, w: &mut InferenceService) {
-    all(i, [&mut w.namespace, &mut w.name, &mut w.uid]);
+    all(
+        i,
+        [&mut w.namespace, &mut w.name, &mut w.ns_name, &mut w.uid],
+    );
     all(i, [&mut w.resource_version]);
     opt(i, &mut w.deployment_mode);
     if let Some(m) = &mut w.model {
@@ -181,6 +184,9 @@ mod tests {
         after.sort();
         assert_eq!(before, after);
         assert_eq!(raw.isvcs.len(), published.isvcs.len());
+        for w in &published.isvcs {
+            assert_eq!(w.ns_name.as_ref(), w.key());
+        }
         // Equal strings share one allocation, across kinds too: an owner reference names its
         // replica with the replica's own `Arc`s, as in the live stores.
         let pod = published
