@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use smallvec::SmallVec;
 
 use crate::engine::intern::same;
 use crate::engine::irstatus::InstanceRow;
@@ -215,8 +216,9 @@ pub struct InferenceReplica {
     pub uid: Name,
     /// `metadata.generation`.
     pub generation: i64,
-    /// Controller owner references (a projected IR has exactly one).
-    pub controllers: Vec<OwnerRef>,
+    /// Controller owner references (a projected IR has exactly one). Held inline: binding
+    /// reads it for every replica, and a separate allocation was a cache miss apiece.
+    pub controllers: SmallVec<[OwnerRef; 1]>,
     /// `spec.parentRef.name`.
     pub parent: Option<Name>,
     /// `spec.component`.
@@ -227,8 +229,9 @@ pub struct InferenceReplica {
     pub paused: bool,
     /// `spec.lifecycle.migrationPolicy.mode` (absent = `Auto`).
     pub migration_policy: Option<Name>,
-    /// `spec.runners[]` as `(name, size)`.
-    pub runners: Vec<(Name, i64)>,
+    /// `spec.runners[]` as `(name, size)`; inline for the usual layouts (`default`, or
+    /// `leader` + `worker`), read for every replica like `controllers`.
+    pub runners: SmallVec<[(Name, i64); 2]>,
     /// `spec.topologyKey`.
     pub topology_key: Option<Name>,
     /// Status.

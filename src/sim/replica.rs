@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use smallvec::smallvec;
+
 use crate::engine::irstatus::InstanceRow;
 use crate::engine::model::{InferenceReplica, InferenceService, Name, OwnerRef, ReplicaStatus};
 
@@ -37,9 +39,9 @@ pub fn omenative_replica(
         .collect();
     let steady = if ready { instances } else { instances - 1 };
     let runners = if per_instance == 1 {
-        vec![(Arc::from("default"), 1)]
+        smallvec![(Arc::from("default"), 1)]
     } else {
-        vec![
+        smallvec![
             (Arc::from("leader"), 1),
             (Arc::from("worker"), per_instance - 1),
         ]
@@ -49,7 +51,7 @@ pub fn omenative_replica(
         name: Arc::from(name),
         uid: uid.clone(),
         generation: 1,
-        controllers: vec![OwnerRef {
+        controllers: smallvec![OwnerRef {
             api_version: Arc::from("ome.io/v1beta1"),
             kind: Arc::from("InferenceService"),
             name: service.name.clone(),
