@@ -285,11 +285,9 @@ fn drift_warnings(
     pod_groups: &FastMap<(&str, &str), &PodGroup>,
     gangs: &[Gang],
 ) -> Vec<String> {
-    let replicas: FastMap<(&str, &str), &InferenceReplica> = snap
-        .replicas
-        .iter()
-        .map(|r| ((r.namespace.as_ref(), r.name.as_ref()), r))
-        .collect();
+    // Built on first use: only a gang whose PodGroup names its replica reads it, and hashing
+    // every replica's name for none was a visible share of this pass.
+    let mut replicas: Option<FastMap<(&str, &str), &InferenceReplica>> = None;
     let mut values: FastMap<&str, HashSet<&str>> = FastMap::default();
     let mut out = Vec::new();
     for g in gangs {
@@ -301,9 +299,15 @@ fn drift_warnings(
             let isvc = pg.labels.get("ome.io/inferenceservice")?;
             Some(format!("{isvc}-{}", pg.labels.get("component")?))
         });
-        let ir = ir_name
-            .as_deref()
-            .and_then(|n| replicas.get(&(g.namespace.as_ref(), n)).copied());
+        let ir = ir_name.as_deref().and_then(|n| {
+            let replicas = replicas.get_or_insert_with(|| {
+                snap.replicas
+                    .iter()
+                    .map(|r| ((r.namespace.as_ref(), r.name.as_ref()), r))
+                    .collect()
+            });
+            replicas.get(&(g.namespace.as_ref(), n)).copied()
+        });
         if let Some(ir_key) = ir.and_then(|ir| ir.topology_key.as_deref()) {
             if ir_key != key {
                 out.push(format!(
