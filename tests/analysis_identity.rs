@@ -145,6 +145,24 @@ fn shipped_snapshots_analysis_is_unchanged() {
         for w in &snap.isvcs {
             assert_eq!(w.ns_name.as_ref(), w.key(), "{file}");
         }
+        // Rows' running revisions are interned with `currentRevision`: equal texts share
+        // one allocation, which the eligibility check compares first.
+        let mut shared = 0;
+        for ir in &snap.replicas {
+            let current = &ir.status.current_revision;
+            for row in ir.status.rows.iter().flatten() {
+                if row.running_revision == *current {
+                    assert!(
+                        std::sync::Arc::ptr_eq(&row.running_revision, current),
+                        "{file}"
+                    );
+                    shared += 1;
+                }
+            }
+        }
+        if file.contains("ir-example") {
+            assert!(shared > 0, "{file}: no steady row to check");
+        }
         check(name, &render(&snap, ExecutorSetting::Auto));
     }
 }

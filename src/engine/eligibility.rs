@@ -6,7 +6,7 @@
 //! anything outside `std`, `chrono` types and `engine`.
 
 use crate::engine::intern::same;
-use crate::engine::model::{ClusterSnapshot, InferenceService, Time};
+use crate::engine::model::{ClusterSnapshot, InferenceService, Name, Time};
 use crate::engine::workloads::{Component, Instance, Workloads};
 
 /// `OMENativeObservationInvalid`.
@@ -85,7 +85,7 @@ pub fn component_baseline<'s>(
     workloads: &Workloads,
     comp: &Component,
     rules: &EligibilityRules,
-) -> Result<&'s str, &'static str> {
+) -> Result<&'s Name, &'static str> {
     let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
     let state = workloads
         .migrations
@@ -124,7 +124,7 @@ pub fn instance_baseline(
     snap: &ClusterSnapshot,
     comp: &Component,
     inst: &Instance,
-    current_revision: &str,
+    current_revision: &Name,
 ) -> Result<(), &'static str> {
     if inst.observation.is_err() {
         return Err(OBSERVATION_INVALID);
@@ -137,7 +137,7 @@ fn instance_checks(
     snap: &ClusterSnapshot,
     comp: &Component,
     inst: &Instance,
-    current_revision: &str,
+    current_revision: &Name,
 ) -> Result<(), &'static str> {
     let ir = comp
         .ir
@@ -158,7 +158,7 @@ fn instance_checks(
         && row.serving_pod_count == d
         && row.available_pod_count == d;
     let revision = !row.running_revision.is_empty()
-        && row.running_revision == current_revision
+        && same(&row.running_revision, current_revision)
         && row.target_revision.is_empty();
     let pods_live = inst.serving_pods as usize == inst.pods.len();
     if steady && counts && revision && pods_live {

@@ -152,6 +152,9 @@ fn replica(i: &mut Interner, r: &mut InferenceReplica) {
     }
     let s = &mut r.status;
     all(i, [&mut s.current_revision, &mut s.update_revision]);
+    for row in s.rows.iter_mut().flatten() {
+        row.running_revision = i.name(&row.running_revision);
+    }
 }
 
 #[cfg(test)]

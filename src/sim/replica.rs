@@ -28,7 +28,7 @@ pub fn omenative_replica(
                 index,
                 incarnation: 1,
                 phase: if steady { "Ready" } else { "Creating" }.into(),
-                running_revision: revision.to_string(),
+                running_revision: revision.clone(),
                 pod_count: per_instance,
                 serving_pod_count: if steady { per_instance } else { 0 },
                 available_pod_count: if steady { per_instance } else { 0 },

@@ -180,9 +180,9 @@ fn expand(c: &Columns, m: &IndexSet, sets: &[Vec<IndexSet>; 7], flags: &[Flag; 2
         each_row(&mut rows, m, set, |r| r.phase = g.value.as_str().into());
     }
     for (set, g) in running.iter().zip(groups(&c.running_revisions)) {
-        each_row(&mut rows, m, set, |r| {
-            r.running_revision.clone_from(&g.value)
-        });
+        // One shared text per group, as the column holds it.
+        let value: std::sync::Arc<str> = g.value.as_str().into();
+        each_row(&mut rows, m, set, |r| r.running_revision = value.clone());
     }
     for (set, g) in target.iter().zip(groups(&c.target_revisions)) {
         each_row(&mut rows, m, set, |r| {

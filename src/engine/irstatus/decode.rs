@@ -42,7 +42,7 @@ fn dense_row(value: &Value) -> Result<InstanceRow, CodecError> {
         index: row.index.ok_or(CodecError::ValueDomain)?.into(),
         incarnation: row.incarnation,
         phase: row.phase.into(),
-        running_revision: row.running_revision,
+        running_revision: row.running_revision.into(),
         target_revision: row.target_revision,
         pod_count: row.pod_count.into(),
         serving_pod_count: row.serving_pod_count.into(),

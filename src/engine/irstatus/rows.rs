@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::Arc;
 
 use compact_str::CompactString;
 
@@ -22,7 +23,9 @@ pub struct InstanceRow {
     pub index: i64,
     pub incarnation: i64,
     pub phase: CompactString,
-    pub running_revision: String,
+    /// Shared text: the converter interns it with the replica's `currentRevision`, so the
+    /// eligibility check compares addresses before it reads any byte of it.
+    pub running_revision: Arc<str>,
     pub target_revision: String,
     pub pod_count: i64,
     pub serving_pod_count: i64,

@@ -158,7 +158,7 @@ pub fn new_row(index: i64, revision: &str) -> InstanceRow {
         index,
         incarnation: 1,
         phase: "Creating".into(),
-        running_revision: revision.to_string(),
+        running_revision: revision.into(),
         admitted: true,
         ..Default::default()
     }
