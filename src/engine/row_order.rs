@@ -158,8 +158,9 @@ mod tests {
         let mut texts: Vec<String> = snap.isvcs.iter().map(|w| w.key()).collect();
         texts.sort();
         texts.dedup();
+        // Distinct texts below the service's own: its dense rank.
         let rank = |w: &crate::engine::model::InferenceService| {
-            texts.iter().position(|t| *t == w.key()).unwrap() as u32
+            texts.iter().filter(|t| **t < w.key()).count() as u32
         };
         snap.isvcs.iter().map(rank).collect()
     }
