@@ -134,15 +134,10 @@ fn migrations(i: &mut Interner, status: &Value) -> Vec<MigrationStatus> {
 
 fn replica_status(i: &mut Interner, status: &Value) -> ReplicaStatus {
     let counter = |k: &str| int(status, &[k]).unwrap_or(0);
-    let mut rows = decode_rows(status, MAX_DECODED_INSTANCES)
+    let rows = decode_rows(status, MAX_DECODED_INSTANCES)
         .map_err(|e| e.to_string())
         .and_then(|rows| check_rows(&rows).map(|()| rows).map_err(|e| e.to_string()));
-    // Interned with the revisions below: a steady row's revision is then the very text of
-    // `currentRevision`, and the eligibility check compares addresses.
-    for row in rows.iter_mut().flatten() {
-        row.running_revision = i.name(&row.running_revision);
-    }
-    ReplicaStatus {
+    let mut out = ReplicaStatus {
         observed_generation: counter("observedGeneration"),
         counters: [
             counter("replicas"),
@@ -156,7 +151,9 @@ fn replica_status(i: &mut Interner, status: &Value) -> ReplicaStatus {
         update_revision: i.name(text(status, &["updateRevision"]).unwrap_or_default()),
         rows,
         migrations: migrations(i, status),
-    }
+    };
+    out.intern_row_revisions(i);
+    out
 }
 
 /// Converts an InferenceReplica, decoding its instance rows (DenseV1 or ColumnarV2).

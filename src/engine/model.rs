@@ -12,7 +12,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use smallvec::SmallVec;
 
-use crate::engine::intern::same;
+use crate::engine::intern::{same, Interner};
 use crate::engine::irstatus::InstanceRow;
 pub use crate::engine::model_node::{Allocatable, Node, NodeCondition, Taint, UNREPORTED};
 pub use crate::engine::model_pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
@@ -203,6 +203,17 @@ pub struct ReplicaStatus {
     pub rows: Result<Vec<InstanceRow>, String>,
     /// `status.migrations[]`.
     pub migrations: Vec<MigrationStatus>,
+}
+
+impl ReplicaStatus {
+    /// Interns every row's running revision in `names`, the table `current_revision` comes
+    /// from: a steady row's revision is then the very text of `currentRevision`, and the
+    /// eligibility check decides by address without reading it.
+    pub fn intern_row_revisions(&mut self, names: &mut Interner) {
+        for row in self.rows.iter_mut().flatten() {
+            row.running_revision = names.name(&row.running_revision);
+        }
+    }
 }
 
 /// An InferenceReplica (`ome.io/v1beta1`), reduced.

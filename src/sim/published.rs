@@ -152,9 +152,7 @@ fn replica(i: &mut Interner, r: &mut InferenceReplica) {
     }
     let s = &mut r.status;
     all(i, [&mut s.current_revision, &mut s.update_revision]);
-    for row in s.rows.iter_mut().flatten() {
-        row.running_revision = i.name(&row.running_revision);
-    }
+    s.intern_row_revisions(i);
 }
 
 #[cfg(test)]
