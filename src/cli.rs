@@ -12,8 +12,8 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::cluster::snapshot_file::read_snapshot;
 use crate::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
-use crate::engine::gang::PlacementOptions;
-use crate::engine::gang_capacity::CapacityModel;
+use crate::engine::gangs::capacity::CapacityModel;
+use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::ClusterSnapshot;
 use crate::report::json::{analysis_json, Source};
 use crate::report::table::analysis_table;

@@ -15,7 +15,7 @@ use crate::cluster::ops::{spawn_ops_worker, OpContext};
 use crate::config::{load, ConfigPaths, Overrides};
 use crate::demo_driver::{spawn_demo, DemoOptions};
 use crate::engine::analysis::{AnalysisOptions, ExecutorSetting};
-use crate::engine::gang::PlacementOptions;
+use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::Time;
 use crate::history::ClusterKey;
 use crate::run::{run_tui, DataSource, TuiOptions};

@@ -24,7 +24,7 @@ use crate::app::state::AppState;
 use crate::app::{update, Effect, Event};
 use crate::cluster::snapshot_file::read_snapshot;
 use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
-use crate::engine::gang::PlacementOptions;
+use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::Time;
 use crate::protocol::{ApiStatus, Command, Feed, OpOutcome, Permissions, SourceKind, Update};
 use crate::run_history::HistoryHook;

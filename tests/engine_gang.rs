@@ -10,11 +10,11 @@ use serde_json::{json, Value};
 
 use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
-use ome_top::engine::gang::{Gang, GangState, PinSource, PlacementOptions, Reservation};
-use ome_top::engine::gang_capacity::CapacityModel;
-use ome_top::engine::gang_classify::ReasonCode;
-use ome_top::engine::gang_predict::PredictedOutcome;
-use ome_top::engine::gang_reasons::ReasonSource;
+use ome_top::engine::gangs::capacity::CapacityModel;
+use ome_top::engine::gangs::classify::ReasonCode;
+use ome_top::engine::gangs::predict::PredictedOutcome;
+use ome_top::engine::gangs::reasons::ReasonSource;
+use ome_top::engine::gangs::{Gang, GangState, PinSource, PlacementOptions, Reservation};
 use ome_top::report::json::{analysis_json, Source};
 
 const FIXTURE: &str = include_str!("fixtures/k8s/gangs.json");

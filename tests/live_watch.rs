@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 use ome_top::cluster::live::sources::isvc_resource;
 use ome_top::cluster::live::{connect, LiveOptions, LiveSession};
 use ome_top::engine::analysis::{AnalysisOptions, ExecutorSetting};
-use ome_top::engine::gang::PlacementOptions;
+use ome_top::engine::gangs::PlacementOptions;
 use ome_top::engine::model::Time;
 use ome_top::protocol::{Capability, Permission, Presence};
 use support::cluster::{Identity, TestCluster};

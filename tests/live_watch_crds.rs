@@ -14,7 +14,7 @@ use kube::api::{Api, DeleteParams};
 
 use ome_top::cluster::live::{connect, LiveOptions};
 use ome_top::engine::analysis::{AnalysisOptions, ExecutorSetting};
-use ome_top::engine::gang::PlacementOptions;
+use ome_top::engine::gangs::PlacementOptions;
 use ome_top::engine::model::Time;
 use ome_top::protocol::{ApiStatus, Presence};
 use support::cluster::{Identity, TestCluster};

@@ -16,7 +16,7 @@ use kube::api::{Api, DeleteParams, PostParams};
 
 use ome_top::cluster::live::{connect, LiveOptions};
 use ome_top::engine::analysis::{AnalysisOptions, ExecutorSetting};
-use ome_top::engine::gang::PlacementOptions;
+use ome_top::engine::gangs::PlacementOptions;
 use ome_top::engine::model::{ClusterSnapshot, Time};
 use ome_top::protocol::ApiStatus;
 use support::cluster::{Identity, TestCluster};

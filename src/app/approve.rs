@@ -7,10 +7,10 @@
 
 use crate::app::rows_moves::MoveFields;
 use crate::engine::analysis::Analysis;
-use crate::engine::eligibility::is_movable;
-use crate::engine::migration_request::{annotation_key, Component};
-use crate::engine::migration_request_build::MigrationRequest;
+use crate::engine::migration::approval::MigrationRequest;
+use crate::engine::migration::request::{annotation_key, Component};
 use crate::engine::model::{ClusterSnapshot, Time};
+use crate::engine::workloads::eligibility::is_movable;
 use crate::protocol::Op;
 
 /// Who writes the request.

@@ -8,7 +8,7 @@
 use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::rows::age;
 use crate::app::table::Tone;
-use crate::engine::journal_clearing::{CheckResult, ClearingDecision, ClearingVerdict};
+use crate::engine::journal::clearing::{CheckResult, ClearingDecision, ClearingVerdict};
 use crate::protocol::Feed;
 use crate::report::rfc3339;
 

@@ -9,7 +9,7 @@ use crate::app::rows::{age, health_label};
 use crate::app::state::AppState;
 use crate::app::table::Tone;
 use crate::engine::model::{ClusterSnapshot, Time};
-use crate::engine::recommendations_node::NodeRecord;
+use crate::engine::recommendations::node_record::NodeRecord;
 use crate::protocol::Feed;
 use crate::report::rfc3339;
 

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use crate::app::table::Tone;
 use crate::engine::analysis::Analysis;
-use crate::engine::gang::{Gang, GangState, Reservation};
+use crate::engine::gangs::{Gang, GangState, Reservation};
 use crate::engine::model::ClusterSnapshot;
 
 /// One tree node. `id` is unique among its siblings.

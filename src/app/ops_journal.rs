@@ -10,8 +10,8 @@ use crate::app::ops::{allowed, dialog, notify};
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::table::Tone;
 use crate::engine::analysis::ALFRED_JOURNAL;
+use crate::engine::journal::clearing::ClearingDecision;
 use crate::engine::journal::Phase;
-use crate::engine::journal_clearing::ClearingDecision;
 use crate::protocol::{Capability, Op};
 
 /// `clear-journal-entry` on the selected entry: only `stalled`; the §2.4 checks must pass or

@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use crate::app::gang_tree::GangTree;
 use crate::app::state::{Models, View};
 use crate::app::table::{Cell, Tone};
-use crate::engine::health::HealthState;
 use crate::engine::model::Time;
+use crate::engine::nodes::health::HealthState;
 use crate::protocol::Feed;
 
 /// Builds the row model of `view` from `feed` into `models` (hiding dismissed moves whose

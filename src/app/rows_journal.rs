@@ -6,11 +6,11 @@
 
 use crate::app::rows::{age, age_secs};
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
-use crate::engine::alfred_pass::JournalView;
 use crate::engine::analysis::Analysis;
+use crate::engine::journal::blocking::Blocking;
+use crate::engine::journal::clearing::{ClearingDecision, ClearingVerdict};
 use crate::engine::journal::Phase;
-use crate::engine::journal_blocking::Blocking;
-use crate::engine::journal_clearing::{ClearingDecision, ClearingVerdict};
+use crate::engine::planning::pass::JournalView;
 
 /// Whether entry `uuid` blocks Alfred's submissions.
 pub fn blocks(blocking: &Blocking, uuid: &str) -> bool {

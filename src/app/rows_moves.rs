@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::app::rows::age;
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::engine::analysis::Analysis;
-use crate::engine::moves::MoveRow;
+use crate::engine::planning::moves::MoveRow;
 use crate::engine::recommendations::{freshness, Row};
 
 /// A move row of either origin.

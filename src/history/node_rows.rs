@@ -7,8 +7,8 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, Row};
 
 use crate::engine::analysis::Analysis;
-use crate::engine::health::HealthState;
 use crate::engine::model::{ClusterSnapshot, Time};
+use crate::engine::nodes::health::HealthState;
 use crate::history::transitions::{node_changes, LastObservations, NodeObservation};
 use crate::history::{from_ms, to_ms, ClusterCache, ClusterKey, HistoryStore};
 

@@ -10,9 +10,9 @@ use super::audit::{AuditEntry, AuditResult, ObjectRef};
 use super::dismissals::{Dismissal, RecommendationKey, DISMISS_ACTION};
 use super::*;
 use crate::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
-use crate::engine::health::HealthState;
+use crate::engine::model::testkit::{at, node};
 use crate::engine::model::{ClusterSnapshot, NodeCondition};
-use crate::engine::testkit::{at, node};
+use crate::engine::nodes::health::HealthState;
 
 pub(super) fn temp() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();

@@ -7,7 +7,7 @@ use super::audit::AuditResult;
 use super::schema::SCHEMA_VERSION;
 use super::tests::{cordon_entry, count, fleet, open, record, temp};
 use super::*;
-use crate::engine::testkit::at;
+use crate::engine::model::testkit::at;
 
 #[test]
 fn a_v0_file_on_disk_is_migrated() {

@@ -6,11 +6,11 @@
 
 use std::collections::HashMap;
 
+use crate::engine::alfred_config::rules::health_rules;
 use crate::engine::analysis::Analysis;
-use crate::engine::health::HealthState;
 use crate::engine::model::{ClusterSnapshot, Node};
+use crate::engine::nodes::health::HealthState;
 use crate::engine::nodes::NodeState;
-use crate::engine::scoring::health_rules;
 
 /// What the history records about one node at one observation. Two observations are the same
 /// state iff they are equal; any difference is a transition.
@@ -129,8 +129,8 @@ fn same_state(
 mod tests {
     use super::*;
     use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
+    use crate::engine::model::testkit::{at, node};
     use crate::engine::model::{NodeCondition, Time};
-    use crate::engine::testkit::{at, node};
     use std::sync::Arc;
 
     fn analysis(snap: &ClusterSnapshot, now: Time) -> Analysis {

@@ -7,9 +7,9 @@
 
 use serde::Serialize;
 
-use crate::engine::gang::{Gang, GangReport};
-use crate::engine::gang_classify::Reason;
-use crate::engine::gang_reasons::PendingReason;
+use crate::engine::gangs::classify::Reason;
+use crate::engine::gangs::reasons::PendingReason;
+use crate::engine::gangs::{Gang, GangReport};
 use crate::engine::lints::Lint;
 
 /// One `gangs[]` entry.
@@ -95,8 +95,8 @@ fn gang_json(g: &Gang) -> GangJson {
         members: g.members.len(),
         on_ome_scheduler: g.on_ome_scheduler,
         reservation: g.reservation.map(|r| match r {
-            crate::engine::gang::Reservation::Inferred => "inferred",
-            crate::engine::gang::Reservation::Hinted => "hinted",
+            crate::engine::gangs::Reservation::Inferred => "inferred",
+            crate::engine::gangs::Reservation::Hinted => "hinted",
         }),
         split_domains: g.split_domains.clone(),
         pin_as_of: g.pin_as_of.map(crate::report::rfc3339),

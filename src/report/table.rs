@@ -25,7 +25,8 @@ pub fn analysis_table(snap: &ClusterSnapshot, analysis: &Analysis, extra: &[Stri
         "PRESSURE",
         "SCORE"
     );
-    let threshold = crate::engine::scoring::ScoringRules::from_config(&analysis.config).threshold;
+    let threshold =
+        crate::engine::alfred_config::rules::ScoringRules::from_config(&analysis.config).threshold;
     for p in &analysis.pools {
         let _ = writeln!(
             out,

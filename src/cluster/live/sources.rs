@@ -17,11 +17,11 @@ use crate::cluster::live::store::{Conversion, SharedNames};
 use crate::cluster::snapshot_file::is_interesting_config_map;
 use crate::cluster::wire::Slim;
 use crate::engine::analysis::{ALFRED_CONFIG, ALFRED_JOURNAL, ALFRED_RECOMMENDATIONS};
+use crate::engine::gangs::scheduler_config::SCHEDULER_CONFIG_MAP;
 use crate::engine::model::{
     BaseModel, ClusterSnapshot, ConfigMap, Event, InferenceReplica, InferenceService, Node, Pod,
     PodGroup, VolumeClaim,
 };
-use crate::engine::scheduler_config::SCHEDULER_CONFIG_MAP;
 use crate::protocol::{Presence, SourceState};
 
 /// Suffix of the per-InferenceService migration audit ConfigMaps (`<isvc>-ome-migration-audit`).

@@ -18,6 +18,8 @@
 //! and preemptible-node helpers, `printing` how durations, days and clock times print in the JSON
 //! contract, and the private `validate` the strict decoder.
 
+pub mod rules;
+
 use std::fmt;
 use std::time::Duration;
 

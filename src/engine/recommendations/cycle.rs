@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::row::{Placement, PodRef, Row, Scheduling};
 use super::wire::Mode;
 use super::LAST_CYCLE_KEY;
-use crate::engine::recommendations_node::{kind, Fields};
+use crate::engine::recommendations::node_record::{kind, Fields};
 
 /// The parsed `last-cycle.json`. `timestamp`/`mode` are `None` when absent or malformed (with a
 /// warning); `recommendations` is `None` when the writer sent `null` (no candidates), when it

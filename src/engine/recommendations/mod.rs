@@ -12,9 +12,12 @@
 //! `wire` the string-backed enums, `row` the row types, `cycle` the `last-cycle.json` reader and
 //! `order` freshness, row identity and the display order.
 
+pub mod compare;
+pub mod node_record;
+
 use std::collections::BTreeMap;
 
-use super::recommendations_node::{parse_node_record, NodeRecord};
+use crate::engine::recommendations::node_record::{parse_node_record, NodeRecord};
 
 mod cycle;
 mod order;

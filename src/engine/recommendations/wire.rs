@@ -4,7 +4,7 @@
 //!
 //! Must not import anything outside std and the sibling module `recommendations_node`.
 
-use crate::engine::recommendations_node::wire_enum;
+use crate::engine::recommendations::node_record::wire_enum;
 
 wire_enum! {
     /// The mode of the config generation used in a pass.

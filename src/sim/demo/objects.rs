@@ -7,11 +7,11 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::engine::irstatus::InstanceRow;
 use crate::engine::model::{
     InferenceReplica, InferenceService, LabelInt, Name, Node, OmeLabels, OwnerRef, Pod, PodGroup,
     Time,
 };
+use crate::engine::workloads::irstatus::InstanceRow;
 use crate::sim::demo::{DemoWorld, Source};
 use crate::sim::fleet::{base_pod, isvc};
 

@@ -1,0 +1,324 @@
+//! One full analysis of a snapshot: the effective Alfred config, node states, workloads and
+//! per-pool fragmentation — everything a view or `ome-top analyze` shows.
+//!
+//! Owns: `Analysis`, `AnalysisOptions`, `analyze`. Pure and deterministic: time arrives in the
+//! options. Must not import anything outside `std`, `chrono` types and `engine`.
+
+pub mod index;
+
+use crate::engine::alfred_config::rules::ScoringRules;
+use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
+use crate::engine::analysis::index::SnapshotIndex;
+use crate::engine::gangs::{compute_gangs, GangReport, PlacementOptions};
+use crate::engine::journal::clearing::ClearingVerdict;
+use crate::engine::journal::snapshot::stalled_verdicts;
+use crate::engine::lints::{placement_lints, Lint};
+use crate::engine::model::{ClusterSnapshot, Time};
+use crate::engine::nodes::membership::PoolMembership;
+use crate::engine::nodes::{node_states_with, NodeState};
+use crate::engine::planning::moves::MoveRow;
+use crate::engine::planning::pass::{decision_pass, JournalView};
+use crate::engine::planning::PlanContext;
+use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
+use crate::engine::recommendations::{parse_recommendations, Recommendations};
+use crate::engine::workloads::eligibility::{
+    component_baseline, defrag_prechecks, instance_baseline, EligibilityRules,
+};
+use crate::engine::workloads::{build_workloads_with, DeploymentMode, Workloads};
+
+/// Whether the OMENative executor (chart `migration.apiVersion: v1`) is available. The chart
+/// value is not readable from the cluster; `Auto` infers it from the dispatch journal, which
+/// the chart renders only with `migration.apiVersion: v1` (`alfred.md` §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExecutorSetting {
+    /// Available iff `alfred-dispatch-state` exists in Alfred's namespace.
+    #[default]
+    Auto,
+    /// Assume `migration.apiVersion: v1`.
+    Available,
+    /// Assume the default install (no executor).
+    Unavailable,
+}
+
+/// Inputs of an analysis besides the snapshot.
+#[derive(Debug, Clone)]
+pub struct AnalysisOptions {
+    /// Observation time.
+    pub now: Time,
+    /// Alfred's namespace (default `ome`).
+    pub alfred_namespace: String,
+    /// Executor availability.
+    pub executor: ExecutorSetting,
+    /// Gang and placement-lint options (scheduler namespace, capacity model, threshold).
+    pub placement: PlacementOptions,
+}
+
+/// The stages `analyze_observed` reports, in order.
+pub const STAGES: [&str; 12] = [
+    "index",
+    "node states",
+    "workloads",
+    "verdicts",
+    "demand",
+    "pools",
+    "journal",
+    "plan context",
+    "decision pass",
+    "recommendations",
+    "gangs",
+    "lints",
+];
+
+/// Name of Alfred's config ConfigMap.
+pub const ALFRED_CONFIG: &str = "alfred-config";
+/// Name of Alfred's recommendations ConfigMap.
+pub const ALFRED_RECOMMENDATIONS: &str = "alfred-recommendations";
+/// Name of Alfred's dispatch journal ConfigMap.
+pub const ALFRED_JOURNAL: &str = "alfred-dispatch-state";
+
+/// The result of one analysis.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// Observation time.
+    pub now: Time,
+    /// The effective Alfred config (defaults applied).
+    pub config: AlfredConfig,
+    /// Why `alfred-config` was rejected (defaults are then in force), if it was.
+    pub config_error: Option<String>,
+    /// Whether `alfred-config` exists in Alfred's namespace.
+    pub config_present: bool,
+    /// Whether the executor is considered available.
+    pub executor_available: bool,
+    /// Node states, aligned with `snapshot.nodes`.
+    pub nodes: Vec<NodeState>,
+    /// Node indices sorted by name.
+    pub node_order: Vec<usize>,
+    /// Pools sorted by name.
+    pub pools: Vec<PoolReport>,
+    /// Components and Instances.
+    pub workloads: Workloads,
+    /// Eligibility of every OMENative Instance (in component, then Instance order).
+    pub verdicts: Vec<InstanceVerdict>,
+    /// Alfred's dispatch journal.
+    pub journal: JournalView,
+    /// The §2.4 clearing verdict of every stalled journal entry, by UUID.
+    pub clearing: Vec<(String, ClearingVerdict)>,
+    /// The rows ome-top computes for this pass, in arbitration order.
+    pub moves: Vec<MoveRow>,
+    /// What Alfred published in `alfred-recommendations` (`None` when the ConfigMap is absent).
+    pub published: Option<Recommendations>,
+    /// Gang pins (gangpack.md §7), sorted by gang.
+    pub gangs: GangReport,
+    /// Placement lints, sorted by (rule, object, message).
+    pub lints: Vec<Lint>,
+    /// Analysis warnings (conversion warnings are added by the caller).
+    pub warnings: Vec<String>,
+}
+
+/// Runs every engine of this analysis over `snap`.
+pub fn analyze(snap: &ClusterSnapshot, opts: &AnalysisOptions) -> Analysis {
+    analyze_observed(snap, opts, &mut |_| {})
+}
+
+/// `analyze`, calling `stage_done` with each stage's name as it finishes (in `STAGES` order).
+/// The engine has no clock: a benchmark times the stages from its own callback.
+pub fn analyze_observed(
+    snap: &ClusterSnapshot,
+    opts: &AnalysisOptions,
+    stage_done: &mut dyn FnMut(&'static str),
+) -> Analysis {
+    let ns = opts.alfred_namespace.as_str();
+    let config_cm = snap.config_map(ns, ALFRED_CONFIG);
+    let yaml = config_cm
+        .and_then(|c| c.data.get("config.yaml"))
+        .map(String::as_str);
+    let (config, config_error) = effective_alfred_config(yaml);
+    let mut warnings = Vec::new();
+    if config_cm.is_some() && yaml.is_none() {
+        warnings.push(format!(
+            "{ns}/{ALFRED_CONFIG} has no config.yaml key; defaults in force"
+        ));
+    }
+    let executor_available = match opts.executor {
+        ExecutorSetting::Auto => snap.config_map(ns, ALFRED_JOURNAL).is_some(),
+        ExecutorSetting::Available => true,
+        ExecutorSetting::Unavailable => false,
+    };
+    let idx = SnapshotIndex::new(snap);
+    stage_done("index");
+    let states = node_states_with(snap, &idx, &config, opts.now);
+    stage_done("node states");
+    let workloads = build_workloads_with(snap, &idx);
+    stage_done("workloads");
+    let rules = EligibilityRules::from_config(&config, executor_available);
+    let verdicts = instance_verdicts(snap, &workloads, &rules, opts.now);
+    stage_done("verdicts");
+    let membership = PoolMembership::new(&states);
+    let (demand_pods, movable_pods) = demand_and_movable(&idx, &membership, &workloads, &verdicts);
+    stage_done("demand");
+    let scoring = ScoringRules::from_config(&config);
+    let pools = score_pools(
+        snap,
+        &PoolInputs {
+            index: &idx,
+            states: &states,
+            membership: &membership,
+            demand_pods: &demand_pods,
+            movable_pods: &movable_pods,
+            rules: &scoring,
+            now: opts.now,
+        },
+    );
+    stage_done("pools");
+    let journal = JournalView::read(snap, ns);
+    let clearing = journal
+        .journal()
+        .map(|j| stalled_verdicts(snap, j))
+        .unwrap_or_default();
+    stage_done("journal");
+    let ctx = PlanContext::new(
+        snap,
+        &idx,
+        &states,
+        &workloads,
+        &pools,
+        &verdicts,
+        (&config, &rules, opts.now),
+    );
+    stage_done("plan context");
+    let moves = decision_pass(&ctx, &journal);
+    stage_done("decision pass");
+    let published = snap
+        .config_map(ns, ALFRED_RECOMMENDATIONS)
+        .map(|c| parse_recommendations(&c.data));
+    warnings.extend(published.iter().flat_map(|p| p.warnings.iter().cloned()));
+    stage_done("recommendations");
+    let gangs = compute_gangs(snap, &idx, &opts.placement);
+    warnings.extend(gangs.warnings.iter().cloned());
+    stage_done("gangs");
+    let lints = placement_lints(snap, &idx, &states, &opts.placement);
+    stage_done("lints");
+    Analysis {
+        now: opts.now,
+        config,
+        config_error: config_error.map(|e| e.to_string()),
+        config_present: config_cm.is_some(),
+        executor_available,
+        nodes: states,
+        node_order: idx.node_order,
+        pools,
+        workloads,
+        verdicts,
+        journal,
+        clearing,
+        moves,
+        published,
+        gangs,
+        lints,
+        warnings,
+    }
+}
+
+/// Eligibility of one OMENative Instance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstanceVerdict {
+    /// Index into `Workloads::components`.
+    pub component: usize,
+    /// Index into that component's `instances`.
+    pub instance: usize,
+    /// The baseline of `inferencereplica.md` §5.4 (`Err` = advisory reason).
+    pub baseline: Result<(), &'static str>,
+    /// Defragmentation's verdict (surface switch, cooldown, then the baseline).
+    pub defrag: Result<(), &'static str>,
+}
+
+/// The eligibility of every OMENative Instance.
+pub fn instance_verdicts(
+    snap: &ClusterSnapshot,
+    workloads: &Workloads,
+    rules: &EligibilityRules,
+    now: Time,
+) -> Vec<InstanceVerdict> {
+    // One verdict per OMENative Instance: sized once instead of regrown (~20,000 of them).
+    let omenative = workloads
+        .components
+        .iter()
+        .filter(|c| c.mode == DeploymentMode::OMENative);
+    let mut out = Vec::with_capacity(omenative.map(|c| c.instances.len()).sum());
+    for (c, comp) in workloads.components.iter().enumerate() {
+        if comp.mode != DeploymentMode::OMENative {
+            continue;
+        }
+        // Both verdicts start with per-component checks: run once, not per Instance.
+        let shared = component_baseline(snap, workloads, comp, rules);
+        let prechecks = defrag_prechecks(snap, workloads, comp, rules, now);
+        for (i, inst) in comp.instances.iter().enumerate() {
+            let baseline = shared.and_then(|rev| instance_baseline(snap, comp, inst, rev));
+            out.push(InstanceVerdict {
+                component: c,
+                instance: i,
+                baseline,
+                defrag: prechecks.and(baseline),
+            });
+        }
+    }
+    out
+}
+
+/// Pods of every Instance with GPUs (demand), and pods of OMENative Instances executable for
+/// defragmentation whose pods all sit in one pool (repack items).
+pub fn demand_and_movable(
+    idx: &SnapshotIndex,
+    membership: &PoolMembership<'_>,
+    workloads: &Workloads,
+    verdicts: &[InstanceVerdict],
+) -> (Vec<usize>, Vec<usize>) {
+    // Pools compare by index: equal indices are equal pool keys.
+    let pool_of = |pod: usize| membership.of_node(idx.node_of(pod)?);
+    let has_gpus = |p: &usize| idx.gpus(*p) > 0;
+    let instance_pods = workloads.components.iter().flat_map(|c| &c.instances);
+    let instance_pods: usize = instance_pods.map(|i| i.pods.len()).sum();
+    // Both lists hold at most every Instance pod: sized once, never regrown.
+    let mut demand = Vec::with_capacity(instance_pods);
+    for comp in &workloads.components {
+        for inst in &comp.instances {
+            demand.extend(
+                inst.pods
+                    .iter()
+                    .copied()
+                    .filter(|p| has_gpus(p) && pool_of(*p).is_some()),
+            );
+        }
+    }
+    let mut movable = Vec::with_capacity(instance_pods);
+    for v in verdicts.iter().filter(|v| v.defrag.is_ok()) {
+        let inst = &workloads.components[v.component].instances[v.instance];
+        let mut pools = inst.pods.iter().map(|p| pool_of(*p));
+        let first = pools.next().flatten();
+        if inst.gpus > 0 && first.is_some() && pools.all(|p| p == first) {
+            movable.extend(inst.pods.iter().copied().filter(has_gpus));
+        }
+    }
+    (demand, movable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn observer_sees_every_stage_in_order() {
+        let opts = AnalysisOptions {
+            now: Time::default(),
+            alfred_namespace: "ome".into(),
+            executor: ExecutorSetting::Auto,
+            placement: PlacementOptions::default(),
+        };
+        let mut seen = Vec::new();
+        let observed = analyze_observed(&ClusterSnapshot::default(), &opts, &mut |s| seen.push(s));
+        assert_eq!(seen, STAGES);
+        let plain = analyze(&ClusterSnapshot::default(), &opts);
+        assert_eq!(observed.moves, plain.moves);
+        assert_eq!(observed.nodes, plain.nodes);
+    }
+}

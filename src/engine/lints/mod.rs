@@ -1,0 +1,186 @@
+//! Placement lints (product.md §3.8, the Gaudi scheduling guide): each finding names the rule
+//! it breaks, the object, and the fix. Rules: host-pinned model pods, cordons without a
+//! health or maintenance reason, two schedulers binding into one GPU pool, required pod
+//! anti-affinity on model pods, CPU/memory requests not proportional per card, and small pods
+//! holding otherwise empty nodes (the descheduler's `HighNodeUtilization` view).
+//!
+//! Owns: `Lint`, `LintRule`, `placement_lints`. Pod rules are in `lints_pods`, pool and node
+//! rules in `lints_nodes` and `lints_small_pods`. Pure; must not import anything outside `std` and `engine`.
+
+pub mod nodes;
+pub mod pods;
+pub mod small_pods;
+
+use crate::engine::analysis::index::SnapshotIndex;
+use crate::engine::gangs::PlacementOptions;
+use crate::engine::lints::nodes::{mixed_schedulers, reservation_cordons};
+use crate::engine::lints::pods::{disproportional_requests, pod_rules};
+use crate::engine::lints::small_pods::small_pods_on_empty_nodes;
+use crate::engine::model::{ClusterSnapshot, Pod};
+use crate::engine::nodes::NodeState;
+use rustc_hash::FxHashMap as FastMap;
+
+/// A lint rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LintRule {
+    /// A model pod pinned to hosts (`kubernetes.io/hostname` selector, required node affinity
+    /// on a host list, or a user-set `nodeName` the scheduler never bound).
+    HostPinnedPod,
+    /// A cordoned node with no health reason and no maintenance trigger.
+    ReservationCordon,
+    /// Pods of two or more schedulers bound to one GPU pool.
+    MixedSchedulers,
+    /// Required (not preferred) pod anti-affinity on model pods.
+    RequiredAntiAffinity,
+    /// CPU or memory per card above the pool's per-card share.
+    RequestsNotProportional,
+    /// Small pods holding nodes below the `HighNodeUtilization` threshold.
+    SmallPodsHoldEmptyNode,
+}
+
+impl LintRule {
+    /// The rule's stable id (JSON `rule`).
+    pub fn id(self) -> &'static str {
+        match self {
+            LintRule::HostPinnedPod => "host-pinned-pod",
+            LintRule::ReservationCordon => "reservation-cordon",
+            LintRule::MixedSchedulers => "mixed-schedulers-pool",
+            LintRule::RequiredAntiAffinity => "required-pod-anti-affinity",
+            LintRule::RequestsNotProportional => "requests-not-proportional",
+            LintRule::SmallPodsHoldEmptyNode => "small-pods-hold-empty-node",
+        }
+    }
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Lint {
+    /// The rule broken.
+    pub rule: LintRule,
+    /// `Kind name` or `Kind ns/name` of the object (Pod, Node, Pool, or a pod's controller).
+    pub object: String,
+    /// What is wrong, the rule, and the fix.
+    pub message: String,
+}
+
+/// Every placement lint of the snapshot, sorted by (rule, object, message). `index` is the
+/// analysis's [`SnapshotIndex`] of the snapshot; `states` are its node states (aligned with
+/// `snap.nodes`).
+pub fn placement_lints(
+    snap: &ClusterSnapshot,
+    index: &SnapshotIndex,
+    states: &[NodeState],
+    opts: &PlacementOptions,
+) -> Vec<Lint> {
+    let pools = Pools::new(states);
+    // `live` holds every non-terminal GPU pod, in pod order.
+    let bound: Vec<BoundGpuPod<'_>> = index
+        .live
+        .iter()
+        .filter(|&&p| index.gpus(p) > 0)
+        .filter_map(|&p| Some((&snap.pods[p], index.node_of(p)?)))
+        .collect();
+    let mut out = pod_rules(snap, index);
+    out.extend(reservation_cordons(snap, states));
+    out.extend(mixed_schedulers(&pools, &bound));
+    out.extend(disproportional_requests(snap, &pools, &bound));
+    out.sort_unstable();
+    // Already in (object, message) order, and the last rule: appended unsorted.
+    out.extend(small_pods_on_empty_nodes(
+        snap,
+        index,
+        (states, &pools),
+        &bound,
+        opts.repack_threshold_percent,
+    ));
+    out
+}
+
+/// A non-terminal GPU pod and the index of the known node it is bound to.
+pub type BoundGpuPod<'a> = (&'a Pod, usize);
+
+/// Pools found by a scan of the first names before the map is asked.
+const FEW_POOLS: usize = 8;
+
+/// Pool names as small integers, so per-pod work indexes arrays instead of hashing names.
+#[derive(Debug)]
+pub struct Pools<'a> {
+    /// Pool names, by pool id.
+    pub names: Vec<&'a str>,
+    /// Pool id per node (aligned with `snap.nodes`); `None` for nodes without a pool.
+    pub of_node: Vec<Option<usize>>,
+}
+
+impl<'a> Pools<'a> {
+    /// Numbers the pools of `states` in order of first appearance.
+    pub fn new(states: &'a [NodeState]) -> Self {
+        let mut ids: FastMap<&str, usize> = FastMap::default();
+        let mut names: Vec<&str> = Vec::new();
+        let mut last: Option<(&str, usize)> = None;
+        let of_node = states
+            .iter()
+            .map(|s| {
+                let name = s.pool.as_deref()?;
+                // Fleets have a few pools: a repeat or a short scan avoids hashing the name.
+                let id = match last {
+                    Some((l, id)) if l == name => id,
+                    _ => match names.iter().take(FEW_POOLS).position(|n| *n == name) {
+                        Some(id) => id,
+                        None => *ids.entry(name).or_insert_with(|| {
+                            names.push(name);
+                            names.len() - 1
+                        }),
+                    },
+                };
+                last = Some((name, id));
+                Some(id)
+            })
+            .collect();
+        Pools { names, of_node }
+    }
+}
+
+/// Whether a pod serves a model: it requests GPUs or carries OME's identity (ISVC label,
+/// OMENative management, InferenceReplica owner). DaemonSet and static (mirror) pods never
+/// count: they are node agents by design.
+pub fn is_model_pod(p: &Pod) -> bool {
+    let agent = p
+        .controller
+        .as_ref()
+        .is_some_and(|c| matches!(c.kind.as_ref(), "DaemonSet" | "Node"));
+    let ome = p.ome.isvc.is_some()
+        || p.ome.managed_by.as_deref() == Some("OMENative")
+        || p.controller
+            .as_ref()
+            .is_some_and(|c| c.kind.as_ref() == "InferenceReplica");
+    !agent && (p.gpus > 0 || ome)
+}
+
+/// `Kind ns/name` of the pod's controller, else `Pod ns/name`: the object a fix is applied to.
+pub fn owner_object(p: &Pod) -> String {
+    match &p.controller {
+        Some(c) => format!("{} {}/{}", c.kind, p.namespace, c.name),
+        None => format!("Pod {}/{}", p.namespace, p.name),
+    }
+}
+
+/// Bytes as GiB with up to one decimal (`128Gi`, `0.5Gi`).
+pub fn gib(bytes: f64) -> String {
+    let g = bytes / f64::from(1u32 << 30);
+    let rounded = (g * 10.0).round() / 10.0;
+    if rounded.fract() == 0.0 {
+        format!("{rounded:.0}Gi")
+    } else {
+        format!("{rounded:.1}Gi")
+    }
+}
+
+/// Millicores as cores (`12`, `1.5`).
+pub fn cores(milli: f64) -> String {
+    let c = (milli / 100.0).round() / 10.0;
+    if c.fract() == 0.0 {
+        format!("{c:.0}")
+    } else {
+        format!("{c:.1}")
+    }
+}

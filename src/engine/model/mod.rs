@@ -1,0 +1,377 @@
+//! The engine's compact cluster model: only the fields the engines and views use, with
+//! shared (`Arc<str>`) names so that 100,000 pods stay small.
+//!
+//! Owns: `ClusterSnapshot` and the object types in it (nodes in `model_node`, pods in
+//! `model_pod`, both re-exported here). Conversion from Kubernetes objects
+//! lives in `cluster::convert`; this module must not import kube, k8s-openapi, tokio, the UI
+//! or anything that reads a clock.
+
+pub mod names;
+pub mod node;
+pub mod placement;
+pub mod pod;
+pub mod pods;
+pub mod quantity;
+#[cfg(test)]
+pub mod testkit;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use smallvec::SmallVec;
+
+use crate::engine::fast::intern::{same, Interner};
+pub use crate::engine::model::node::{Allocatable, Node, NodeCondition, Taint, UNREPORTED};
+pub use crate::engine::model::pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
+pub use crate::engine::model::pods::Pods;
+use crate::engine::workloads::irstatus::InstanceRow;
+
+/// An interned object or label name. Cloning is a reference-count increment.
+pub type Name = Arc<str>;
+
+/// A point in time, always UTC.
+pub type Time = DateTime<Utc>;
+
+/// Sorted `(key, value)` label pairs; sorted by key so lookups can binary-search.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Labels(pub Vec<(Name, Name)>);
+
+impl Labels {
+    /// Builds a label set from pairs in any order (last duplicate wins).
+    pub fn from_pairs(mut pairs: Vec<(Name, Name)>) -> Self {
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        pairs.dedup_by(|later, earlier| {
+            if later.0 == earlier.0 {
+                earlier.1 = later.1.clone();
+                true
+            } else {
+                false
+            }
+        });
+        Labels(pairs)
+    }
+
+    /// The value of `key`, if present.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.value(key).map(|v| v.as_ref())
+    }
+
+    /// The shared value of `key`, if present.
+    fn value(&self, key: &str) -> Option<&Name> {
+        self.0
+            .binary_search_by(|(k, _)| k.as_ref().cmp(key))
+            .ok()
+            .map(|i| &self.0[i].1)
+    }
+
+    /// Whether every `(key, value)` of `selector` is present with the same value.
+    pub fn matches_all(&self, selector: &[(Name, Name)]) -> bool {
+        selector
+            .iter()
+            .all(|(k, v)| self.value(k).is_some_and(|have| same(have, v)))
+    }
+}
+
+/// One component block of an InferenceService spec (`engine`, `decoder`, `router`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ComponentSpec {
+    /// `annotations["ome.io/deploymentMode"]` of the component block.
+    pub mode_annotation: Option<Name>,
+    /// A `leader` block is present (an empty object counts).
+    pub has_leader: bool,
+    /// A `worker` block is present.
+    pub has_worker: bool,
+}
+
+/// The three OME components, in Alfred's sort order.
+pub const COMPONENTS: [&str; 3] = ["engine", "decoder", "router"];
+
+/// An InferenceService (`ome.io/v1beta1`), reduced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InferenceService {
+    /// Namespace.
+    pub namespace: Name,
+    /// Name.
+    pub name: Name,
+    /// `namespace/name` (`InferenceService::key`), built with the object: the store key, and
+    /// the workload key every move row of this service carries (shared, not rebuilt per pass).
+    pub ns_name: Name,
+    /// `metadata.uid`.
+    pub uid: Name,
+    /// `metadata.resourceVersion` seen.
+    pub resource_version: Name,
+    /// `spec.deploymentMode`.
+    pub deployment_mode: Option<Name>,
+    /// `spec.engine`, `spec.decoder`, `spec.router` (in `COMPONENTS` order); `None` = null.
+    pub components: [Option<ComponentSpec>; 3],
+    /// `metadata.annotations` with keys starting `alfred.ome.io/` or `ome.io/migration-request-`.
+    pub annotations: BTreeMap<Name, String>,
+    /// `spec.model`: the base model it serves, if named.
+    pub model: Option<ModelRef>,
+}
+
+/// `spec.model` of an InferenceService: which BaseModel or ClusterBaseModel it serves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelRef {
+    /// `kind`: `BaseModel` (in the service's namespace) or `ClusterBaseModel` (the default
+    /// when absent); other strings are kept and never resolve.
+    pub kind: Name,
+    /// `name`.
+    pub name: Name,
+}
+
+/// A BaseModel or ClusterBaseModel (`ome.io/v1beta1`), reduced to what Alfred's model check
+/// reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseModel {
+    /// Namespace; empty for a ClusterBaseModel.
+    pub namespace: Name,
+    /// Name.
+    pub name: Name,
+    /// `spec.storage.storageUri` (`pvc://[ns:]claim/path`, `hf://…`, `oci://…`).
+    pub storage_uri: Option<String>,
+}
+
+impl BaseModel {
+    /// Whether this is a ClusterBaseModel (cluster-scoped).
+    pub fn is_cluster_scoped(&self) -> bool {
+        self.namespace.is_empty()
+    }
+}
+
+/// A PersistentVolumeClaim, reduced to its access modes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VolumeClaim {
+    /// Namespace.
+    pub namespace: Name,
+    /// Name.
+    pub name: Name,
+    /// `spec.accessModes` (e.g. `ReadWriteOnce`, `ReadWriteMany`, `ReadWriteOncePod`).
+    pub access_modes: Vec<Name>,
+}
+
+impl InferenceService {
+    /// `ns/name`.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// Whether `ns_name` has the length of `namespace/name` (a check that reads no text).
+    pub fn ns_name_fits(&self) -> bool {
+        self.ns_name.len() == self.namespace.len() + 1 + self.name.len()
+    }
+
+    /// An annotation value by key.
+    pub fn annotation(&self, key: &str) -> Option<&str> {
+        self.annotations.get(key).map(String::as_str)
+    }
+}
+
+/// One `status.migrations[]` row of an InferenceReplica.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MigrationStatus {
+    /// `requestUUID`.
+    pub request_uuid: Name,
+    /// `trigger`: `Manual`, `Auto` or other (kept).
+    pub trigger: Name,
+    /// `sourceInstance`; `None` when absent or not an integer.
+    pub source_instance: Option<i64>,
+    /// `phase` (kept verbatim).
+    pub phase: Name,
+    /// `fromNode`.
+    pub from_node: Option<Name>,
+    /// `startedAt`.
+    pub started_at: Option<Time>,
+    /// `deadline`.
+    pub deadline: Option<Time>,
+    /// `completedAt`.
+    pub completed_at: Option<Time>,
+}
+
+impl MigrationStatus {
+    /// Whether the phase is terminal (`Completed`, `Failed`, `Relocated`).
+    pub fn is_terminal(&self) -> bool {
+        matches!(self.phase.as_ref(), "Completed" | "Failed" | "Relocated")
+    }
+}
+
+/// InferenceReplica status aggregates and decoded rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplicaStatus {
+    /// `status.observedGeneration`.
+    pub observed_generation: i64,
+    /// `replicas`, `readyReplicas`, `servingReplicas`, `availableReplicas`, `updatedReplicas`,
+    /// `updatedReadyReplicas`, in that order.
+    pub counters: [i64; 6],
+    /// `currentRevision`.
+    pub current_revision: Name,
+    /// `updateRevision`.
+    pub update_revision: Name,
+    /// Decoded instance rows, or the codec/row-check failure text.
+    pub rows: Result<Vec<InstanceRow>, String>,
+    /// `status.migrations[]`.
+    pub migrations: Vec<MigrationStatus>,
+}
+
+impl ReplicaStatus {
+    /// Interns every row's running revision in `names`, the table `current_revision` comes
+    /// from: a steady row's revision is then the very text of `currentRevision`, and the
+    /// eligibility check decides by address without reading it.
+    pub fn intern_row_revisions(&mut self, names: &mut Interner) {
+        for row in self.rows.iter_mut().flatten() {
+            row.running_revision = names.name(&row.running_revision);
+        }
+    }
+}
+
+/// An InferenceReplica (`ome.io/v1beta1`), reduced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InferenceReplica {
+    /// Namespace.
+    pub namespace: Name,
+    /// Name (`{isvc}-{component}`).
+    pub name: Name,
+    /// `metadata.uid`.
+    pub uid: Name,
+    /// `metadata.generation`.
+    pub generation: i64,
+    /// Controller owner references (a projected IR has exactly one). Held inline: binding
+    /// reads it for every replica, and a separate allocation was a cache miss apiece.
+    pub controllers: SmallVec<[OwnerRef; 1]>,
+    /// `spec.parentRef.name`.
+    pub parent: Option<Name>,
+    /// `spec.component`.
+    pub component: Name,
+    /// `spec.replicas`; `None` = absent (desired 1).
+    pub replicas: Option<i64>,
+    /// `spec.paused`.
+    pub paused: bool,
+    /// `spec.lifecycle.migrationPolicy.mode` (absent = `Auto`).
+    pub migration_policy: Option<Name>,
+    /// `spec.runners[]` as `(name, size)`; inline for the usual layouts (`default`, or
+    /// `leader` + `worker`), read for every replica like `controllers`.
+    pub runners: SmallVec<[(Name, i64); 2]>,
+    /// `spec.topologyKey`.
+    pub topology_key: Option<Name>,
+    /// Status.
+    pub status: ReplicaStatus,
+}
+
+/// A PodGroup (`scheduling.x-k8s.io/v1alpha1`), reduced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodGroup {
+    /// Namespace.
+    pub namespace: Name,
+    /// Name.
+    pub name: Name,
+    /// `metadata.uid`.
+    pub uid: Name,
+    /// `spec.minMember`; `None` when absent or invalid.
+    pub min_member: Option<i64>,
+    /// `spec.scheduleTimeoutSeconds`.
+    pub schedule_timeout_seconds: Option<i64>,
+    /// Annotations (all but kubectl's last-applied copy); the scheduler reads the one named by
+    /// `podGroupTopologyKeyAnnotation` (default `ome.io/topology-key`).
+    pub annotations: BTreeMap<Name, String>,
+    /// Labels.
+    pub labels: Labels,
+}
+
+/// A core Event, reduced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// Namespace of the event.
+    pub namespace: Name,
+    /// `involvedObject.kind`.
+    pub object_kind: Name,
+    /// `involvedObject.namespace` (empty for nodes).
+    pub object_namespace: Name,
+    /// `involvedObject.name`.
+    pub object_name: Name,
+    /// `reason`.
+    pub reason: Name,
+    /// `message`.
+    pub message: String,
+    /// `source.component` or `reportingController`.
+    pub source: Name,
+    /// `type` (`Normal`, `Warning`).
+    pub kind: Name,
+    /// `lastTimestamp`, else `eventTime`, else `firstTimestamp`.
+    pub last_seen: Option<Time>,
+    /// `count` (1 when absent).
+    pub count: i64,
+}
+
+/// A ConfigMap: name and string data (binary data is ignored).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigMap {
+    /// Namespace.
+    pub namespace: Name,
+    /// Name.
+    pub name: Name,
+    /// `metadata.resourceVersion` seen.
+    pub resource_version: Name,
+    /// `data`.
+    pub data: BTreeMap<String, String>,
+}
+
+/// Everything the engines read from one observation of the cluster.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClusterSnapshot {
+    /// Nodes, in any order.
+    pub nodes: Vec<Node>,
+    /// Pods, in any order, shared with the live store (`Pods`).
+    pub pods: Pods,
+    /// InferenceServices.
+    pub isvcs: Vec<InferenceService>,
+    /// InferenceReplicas.
+    pub replicas: Vec<InferenceReplica>,
+    /// Whether the InferenceReplica list succeeded (a failed list invalidates every OMENative
+    /// component, `inferencereplica.md` §5.3 step 1).
+    pub replicas_listed: bool,
+    /// PodGroups.
+    pub pod_groups: Vec<PodGroup>,
+    /// ConfigMaps of interest (Alfred's, the scheduler's, migration audit ones).
+    pub config_maps: Vec<ConfigMap>,
+    /// Events of interest.
+    pub events: Vec<Event>,
+    /// BaseModels and ClusterBaseModels.
+    pub models: Vec<BaseModel>,
+    /// Whether models were listed: without a listing Alfred's model check cannot be
+    /// reproduced and every model is treated as resolvable.
+    pub models_listed: bool,
+    /// PersistentVolumeClaims (those a model's `pvc://` storage names).
+    pub volume_claims: Vec<VolumeClaim>,
+}
+
+impl ClusterSnapshot {
+    /// The ConfigMap `namespace/name`, if present.
+    pub fn config_map(&self, namespace: &str, name: &str) -> Option<&ConfigMap> {
+        self.config_maps
+            .iter()
+            .find(|c| c.namespace.as_ref() == namespace && c.name.as_ref() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The binary search finds what a linear scan finds.
+        #[test]
+        fn label_lookup_equals_a_scan(
+            pairs in proptest::collection::vec(("[ab/.]{0,4}", "[xy]{0,2}"), 0..12),
+            key in "[ab/.]{0,4}",
+        ) {
+            let labels = Labels::from_pairs(
+                pairs.iter().map(|(k, v)| (Name::from(k.as_str()), Name::from(v.as_str()))).collect(),
+            );
+            let scanned = labels.0.iter().find(|(k, _)| k.as_ref() == key).map(|(_, v)| v.as_ref());
+            proptest::prop_assert_eq!(labels.get(&key), scanned);
+            let selector = [(Name::from(key.as_str()), Name::from("x"))];
+            proptest::prop_assert_eq!(labels.matches_all(&selector), scanned == Some("x"));
+        }
+    }
+}

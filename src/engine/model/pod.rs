@@ -1,0 +1,213 @@
+//! Pods in the compact model: `Pod` with its phase, OME identity labels and controller
+//! reference, laid out by cache line for the passes that read 100,000 of them.
+//!
+//! Owns: `Pod`, `PodPhase`, `OmeLabels`, `OwnerRef`, `LabelInt` (re-exported by
+//! `engine::model`). Pure data; must not import anything outside `std`, `chrono` types and
+//! `engine`.
+
+use std::sync::Arc;
+
+use crate::engine::model::placement::PodPlacement;
+use crate::engine::model::{Name, Time};
+
+/// Pod phase; unknown strings are kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PodPhase {
+    /// `Pending`.
+    Pending,
+    /// `Running`.
+    Running,
+    /// `Succeeded`.
+    Succeeded,
+    /// `Failed`.
+    Failed,
+    /// `Unknown` or any other value.
+    Other(Name),
+}
+
+impl PodPhase {
+    /// Parses a phase string; anything unrecognised is kept as `Other`.
+    pub fn parse(s: &str) -> Self {
+        match s {
+            "Pending" => PodPhase::Pending,
+            "Running" => PodPhase::Running,
+            "Succeeded" => PodPhase::Succeeded,
+            "Failed" => PodPhase::Failed,
+            other => PodPhase::Other(Arc::from(other)),
+        }
+    }
+
+    /// Whether the pod has finished (its resources are released).
+    pub fn is_terminal(&self) -> bool {
+        matches!(self, PodPhase::Succeeded | PodPhase::Failed)
+    }
+}
+
+/// An integer label: absent, present but unparsable/out of domain, or a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LabelInt {
+    /// The label is not set.
+    #[default]
+    Absent,
+    /// The label is set but is not a valid integer in its domain.
+    Invalid,
+    /// The parsed value.
+    Value(i64),
+}
+
+impl LabelInt {
+    /// Parses a signed base-10 label; `min` is the smallest valid value.
+    pub fn parse(value: Option<&str>, min: i64) -> Self {
+        match value {
+            None => LabelInt::Absent,
+            Some(s) => match s.parse::<i64>() {
+                Ok(v) if v >= min => LabelInt::Value(v),
+                _ => LabelInt::Invalid,
+            },
+        }
+    }
+
+    /// The value, if valid.
+    pub fn value(self) -> Option<i64> {
+        match self {
+            LabelInt::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// A controller owner reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnerRef {
+    /// `apiVersion`, e.g. `ome.io/v1beta1`.
+    pub api_version: Name,
+    /// `kind`, e.g. `InferenceReplica`.
+    pub kind: Name,
+    /// Owner name.
+    pub name: Name,
+    /// Owner UID.
+    pub uid: Name,
+}
+
+/// The OME identity labels of a pod (`alfred.md` §9, `inferencereplica.md` §5.1). `repr(C)`:
+/// the four labels the index and routing passes read share one cache line of `Pod`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct OmeLabels {
+    /// `ome.io/inferenceservice`.
+    pub isvc: Option<Name>,
+    /// `component` (`engine`, `decoder`, `router`).
+    pub component: Option<Name>,
+    /// `ome.io/managed-by`.
+    pub managed_by: Option<Name>,
+    /// `scheduling.x-k8s.io/pod-group`.
+    pub pod_group: Option<Name>,
+    /// `ome.io/runner` (`default`, `leader`, `worker`).
+    pub runner: Option<Name>,
+    /// `ome.io/instance-index` (≥ 0).
+    pub instance_index: LabelInt,
+    /// `ome.io/instance-incarnation` (> 0).
+    pub incarnation: LabelInt,
+    /// `ome.io/pod-ordinal` (≥ 0).
+    pub pod_ordinal: LabelInt,
+}
+
+/// A pod, reduced to what the engines read.
+///
+/// Laid out by hand (`repr(C)`, cache-line aligned) because a 100,000-pod analysis is bound by
+/// the cache lines its passes load, not by instructions: line 0 holds what every pass reads
+/// (node, phase, namespace, GPUs, flags), lines 1–2 the OME identity labels, line 3 the
+/// controller, line 4 what the placement lints read (placement, selector, scheduler,
+/// requests), and the rest (name, UID, GPU resource, times) last. The index pass then loads
+/// two lines per pod instead of seven.
+#[derive(Debug, Clone, PartialEq)]
+#[repr(C, align(64))]
+pub struct Pod {
+    /// `spec.nodeName`, when bound.
+    pub node: Option<Name>,
+    /// `status.phase`.
+    pub phase: PodPhase,
+    /// Namespace.
+    pub namespace: Name,
+    /// GPUs requested over every GPU resource (limit else request; containers and restartable
+    /// init containers), whole devices.
+    pub gpus: u32,
+    /// Condition `Ready` is `True`.
+    pub ready: bool,
+    /// `metadata.deletionTimestamp` is set.
+    pub terminating: bool,
+    /// A `PodScheduled` condition of any status is present (the scheduler's binding writes
+    /// one; a pod created with `nodeName` gets one only once the kubelet accepts it).
+    pub scheduled_condition: bool,
+    /// OME identity labels.
+    pub ome: OmeLabels,
+    /// The single controller owner reference; `None` when there is none or more than one.
+    pub controller: Option<OwnerRef>,
+    /// Placement facts only some pods have; `None` for pods with none of them.
+    pub placement: Option<Box<PodPlacement>>,
+    /// `spec.nodeSelector` pairs.
+    pub node_selector: Vec<(Name, Name)>,
+    /// `spec.schedulerName` (empty = `default-scheduler`).
+    pub scheduler_name: Name,
+    /// Effective CPU request, millicores (max of Σ containers + sidecars and the largest init
+    /// container, plus overhead; request, else limit).
+    pub cpu_milli: u64,
+    /// Effective memory request, bytes (same rule as `cpu_milli`).
+    pub memory: u64,
+    /// Name.
+    pub name: Name,
+    /// `metadata.uid`.
+    pub uid: Name,
+    /// The GPU resource name requested, when `gpus > 0`.
+    pub gpu_resource: Option<Name>,
+    /// `metadata.creationTimestamp`.
+    pub created: Option<Time>,
+    /// `status.startTime`.
+    pub started: Option<Time>,
+    /// `lastTransitionTime` of `PodScheduled=False`, when present.
+    pub unschedulable_since: Option<Time>,
+}
+
+impl Pod {
+    /// `ns/name`, used for deterministic ordering.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// Whether the pod is an OME GPU occupant (`alfred.md` §7.3): an OME pod with GPUs.
+    pub fn is_ome_gpu_occupant(&self) -> bool {
+        let ome = self.ome.isvc.is_some()
+            || self.ome.managed_by.as_deref() == Some("OMENative")
+            || self
+                .controller
+                .as_ref()
+                .is_some_and(|o| o.kind.as_ref() == "InferenceReplica");
+        ome && self.gpus > 0
+    }
+
+    /// Whether the pod is pending for GPUs (`alfred.md` §6.1 "Pending pods").
+    pub fn is_pending_gpu(&self) -> bool {
+        self.gpus > 0 && self.node.is_none() && self.phase == PodPhase::Pending && !self.terminating
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{offset_of, size_of};
+
+    #[test]
+    fn pod_hot_fields_share_the_first_cache_lines() {
+        // What the index pass reads sits in lines 0 and 1 (see `Pod`).
+        assert!(offset_of!(Pod, scheduled_condition) < 64);
+        assert!(offset_of!(Pod, namespace) + size_of::<Name>() <= 64);
+        let ome = offset_of!(Pod, ome);
+        assert_eq!(ome, 64);
+        assert!(offset_of!(OmeLabels, pod_group) + size_of::<Option<Name>>() <= 64);
+        assert_eq!(offset_of!(Pod, controller) % 64, 0);
+        // The placement lints' fields share line 4.
+        let lints = offset_of!(Pod, placement);
+        assert_eq!(lints % 64, 0);
+        assert!(offset_of!(Pod, memory) + size_of::<u64>() <= lints + 64);
+    }
+}

@@ -1,0 +1,150 @@
+//! Per-node facts at one observation (`alfred.md` §6.1, §7.1): GPU allocation, health state,
+//! maintenance triggers, spot, and whether the node is excluded as a migration target.
+//!
+//! Owns: `NodeState`, `node_states`, `NodeRules`. Pure; must not import anything outside `std`,
+//! `chrono` types and `engine`.
+
+pub mod gpus;
+pub mod health;
+pub mod membership;
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::engine::alfred_config::AlfredConfig;
+use crate::engine::analysis::index::SnapshotIndex;
+use crate::engine::fast::intern::LastAnswer;
+use crate::engine::model::{ClusterSnapshot, Name, Node, Time};
+use crate::engine::nodes::gpus::pool_key_str;
+use crate::engine::nodes::health::{node_health, HealthState};
+
+/// Taint key that marks a node for scale-down by the cluster autoscaler (excluded as target).
+pub const TO_BE_DELETED_TAINT: &str = "ToBeDeletedByClusterAutoscaler";
+
+/// What one node looks like to Alfred's rules at `now`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeState {
+    /// Pool key (`None` for nodes without GPUs); shared between the nodes of a pool.
+    pub pool: Option<Name>,
+    /// Health state.
+    pub health: HealthState,
+    /// Names of the matching maintenance triggers, sorted.
+    pub maintenance: Vec<String>,
+    /// `spec.unschedulable`.
+    pub cordoned: bool,
+    /// Carries the `ToBeDeletedByClusterAutoscaler` taint.
+    pub to_be_deleted: bool,
+    /// Has one of `spotPolicy.preemptibleLabels` with a value other than `"false"`.
+    pub preemptible: bool,
+    /// `UnavailableAsTarget`: health ≠ Clear, maintenance requested, cordoned or to be deleted.
+    pub excluded_as_target: bool,
+    /// Allocatable GPUs.
+    pub total: u32,
+    /// Σ GPUs of non-terminal pods bound to the node.
+    pub allocated: u32,
+    /// `max(0, total − allocated)`.
+    pub free: u32,
+    /// OME GPU occupant pods bound to the node.
+    pub ome_occupants: u32,
+}
+
+/// Computes the state of every node (same order as `snap.nodes`) and a name → index map.
+pub fn node_states<'a>(
+    snap: &'a ClusterSnapshot,
+    cfg: &AlfredConfig,
+    now: Time,
+) -> (Vec<NodeState>, HashMap<&'a str, usize>) {
+    let index: HashMap<&str, usize> = snap
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.name.as_ref(), i))
+        .collect();
+    let states = node_states_with(snap, &SnapshotIndex::new(snap), cfg, now);
+    (states, index)
+}
+
+/// Computes the state of every node (same order as `snap.nodes`) with a prebuilt index.
+pub fn node_states_with(
+    snap: &ClusterSnapshot,
+    idx: &SnapshotIndex,
+    cfg: &AlfredConfig,
+    now: Time,
+) -> Vec<NodeState> {
+    let mut allocated = vec![0u32; snap.nodes.len()];
+    let mut occupants = vec![0u32; snap.nodes.len()];
+    // Terminal pods and pods without GPUs allocate nothing: only live pods can count, and the
+    // index's GPU counts skip the ~80 % without GPUs before their pod is loaded.
+    for p in &idx.live {
+        if idx.gpus(*p) == 0 {
+            continue;
+        }
+        let pod = &snap.pods[*p];
+        if let Some(i) = idx.node_of(*p) {
+            allocated[i] = allocated[i].saturating_add(pod.gpus);
+            occupants[i] += u32::from(pod.is_ome_gpu_occupant());
+        }
+    }
+    // Pool keys are shared: a fleet has a handful of pools and thousands of nodes. A key
+    // at the address of the previous node's (the shared label text of a live snapshot, nodes
+    // of a pool side by side) is the same key and is not hashed again.
+    let mut pools: HashMap<&str, Name> = HashMap::default();
+    let mut last = LastAnswer::default();
+    snap.nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
+            let pool = pool_key_str(&node.labels, node.gpu_resource.as_deref()).map(|k| {
+                last.get((k.as_ptr() as usize, k.len()), || {
+                    pools.entry(k).or_insert_with(|| Name::from(k)).clone()
+                })
+            });
+            let mut s = node_state_in(node, cfg, now, pool);
+            s.allocated = allocated[i];
+            s.free = s.total.saturating_sub(allocated[i]);
+            s.ome_occupants = occupants[i];
+            s
+        })
+        .collect()
+}
+
+/// The allocation-independent state of one node.
+pub fn node_state(node: &Node, cfg: &AlfredConfig, now: Time) -> NodeState {
+    let pool = pool_key_str(&node.labels, node.gpu_resource.as_deref()).map(Name::from);
+    node_state_in(node, cfg, now, pool)
+}
+
+/// `node_state` with the node's pool key already resolved.
+fn node_state_in(node: &Node, cfg: &AlfredConfig, now: Time, pool: Option<Name>) -> NodeState {
+    let (triggers, window) = crate::engine::alfred_config::rules::health_rules(cfg);
+    let health = node_health(&node.conditions, triggers, window, now);
+    let mut maintenance = crate::engine::alfred_config::rules::maintenance_triggers(cfg, node, now);
+    maintenance.sort();
+    let to_be_deleted = node
+        .taints
+        .iter()
+        .any(|t| t.key.as_ref() == TO_BE_DELETED_TAINT);
+    let preemptible = crate::engine::alfred_config::rules::is_preemptible(cfg, &node.labels);
+    let excluded_as_target =
+        health.excludes_target() || !maintenance.is_empty() || node.unschedulable || to_be_deleted;
+    NodeState {
+        pool,
+        health,
+        maintenance,
+        cordoned: node.unschedulable,
+        to_be_deleted,
+        preemptible,
+        excluded_as_target,
+        total: node.gpu_allocatable,
+        allocated: 0,
+        free: node.gpu_allocatable,
+        ome_occupants: 0,
+    }
+}
+
+impl NodeState {
+    /// Whether the node is a schedulable bin of its pool: GPUs > 0, not excluded, and not spot
+    /// when `avoid_spot` (`spotPolicy.avoidAsTarget`).
+    pub fn is_bin(&self, avoid_spot: bool) -> bool {
+        self.total > 0 && !self.excluded_as_target && !(avoid_spot && self.preemptible)
+    }
+}

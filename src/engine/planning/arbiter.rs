@@ -1,0 +1,332 @@
+//! Alfred's arbiter and dispatcher view (`alfred.md` §8): orders executable candidates, runs
+//! the gates in order (first failure = `rejectReason`), claims targets, and marks what the
+//! dispatcher would withhold and why — "what Alfred would do next and why it doesn't".
+//!
+//! Alfred's in-memory state (dispatch ledger, circuit-breaker ring) is reconstructed from its
+//! dispatch journal, the only durable record of its own dispatches.
+//!
+//! Owns: `arbitrate`, `arbitrate_in`, `ArbiterState`. Pure; must not import anything outside
+//! `std`, `chrono` types and `engine`.
+
+use rustc_hash::FxHashSet as HashSet;
+
+use chrono::Duration;
+
+use crate::engine::journal::{Journal, Phase};
+use crate::engine::planning::moves::{MoveRow, REASON_UNHEALTHY};
+use crate::engine::planning::surge::PoolTargets;
+use crate::engine::planning::PlanContext;
+use crate::engine::workloads::eligibility::{cooldown_minutes, is_movable};
+
+/// Alfred's per-pass view of its own history, rebuilt from the journal.
+#[derive(Debug, Clone, Default)]
+pub struct ArbiterState {
+    /// The circuit breaker is open (≥ 4 recent terminal outcomes, more than half failed).
+    pub breaker_open: bool,
+    /// `(node, time)` of nodes touched by Alfred's own dispatches (source or target).
+    pub node_touches: Vec<(String, chrono::DateTime<chrono::Utc>)>,
+    /// Alfred's own dispatches created within the last hour.
+    pub ledger_last_hour: u32,
+    /// A pass-wide dispatch withhold reason (`JournalUnavailable`, `UnresolvedRequest`, …).
+    pub pass_withhold: Option<&'static str>,
+    /// A preflight reason of the first admitted candidate (`InFlightCap` while any request is
+    /// pending anywhere in the cluster).
+    pub first_preflight: Option<&'static str>,
+}
+
+impl ArbiterState {
+    /// Rebuilds the state from a parsed journal (`None` = absent: migration API off).
+    pub fn from_journal(journal: Option<&Journal>, now: chrono::DateTime<chrono::Utc>) -> Self {
+        let Some(j) = journal else {
+            return ArbiterState::default();
+        };
+        let mut terminal: Vec<(chrono::DateTime<chrono::Utc>, bool)> = j
+            .entries
+            .iter()
+            .filter_map(|e| match (e.phase, e.completed_at) {
+                (Phase::Completed, Some(t)) => Some((t, false)),
+                (Phase::Failed, Some(t)) => Some((t, true)),
+                _ => None,
+            })
+            .collect();
+        terminal.sort_by_key(|(t, _)| *t);
+        let ring: Vec<_> = terminal.iter().rev().take(10).collect();
+        let failures = ring.iter().filter(|(_, failed)| *failed).count();
+        let newest = ring.first().map(|(t, _)| *t);
+        let breaker_open = ring.len() >= 4
+            && failures * 2 > ring.len()
+            && newest.is_some_and(|t| now - t < Duration::minutes(60));
+        let mut node_touches = Vec::new();
+        for e in &j.entries {
+            let at = e.completed_at.unwrap_or(e.created_at);
+            node_touches.push((e.from_node.clone(), at));
+            node_touches.extend(e.targets.iter().map(|t| (t.clone(), at)));
+        }
+        let ledger_last_hour = j
+            .entries
+            .iter()
+            .filter(|e| now - e.created_at < Duration::hours(1))
+            .count() as u32;
+        ArbiterState {
+            breaker_open,
+            node_touches,
+            ledger_last_hour,
+            pass_withhold: None,
+            first_preflight: None,
+        }
+    }
+
+    fn cooling(&self, node: &str, window: Duration, now: chrono::DateTime<chrono::Utc>) -> bool {
+        self.node_touches
+            .iter()
+            .any(|(n, t)| n == node && now - *t < window)
+    }
+}
+
+/// Per-pass bookkeeping of the arbiter.
+struct Pass {
+    evacuating: HashSet<usize>,
+    landed: HashSet<usize>,
+    claims: Vec<(usize, u32)>,
+    workloads: HashSet<usize>,
+    admitted: u32,
+}
+
+/// Orders the executable candidates among `rows` and decides each: `rejected` with a gate
+/// reason, or admitted (`withheld` with a dispatch reason, or `admitted` for the first one
+/// Alfred would try to submit). Non-candidates are left untouched.
+pub fn arbitrate(ctx: &PlanContext<'_>, state: &ArbiterState, rows: &mut [MoveRow]) {
+    let pass_order: Vec<usize> = (0..rows.len()).collect();
+    arbitrate_in(ctx, state, rows, &pass_order);
+}
+
+/// `arbitrate` over `rows` taken in `pass_order` (a permutation of their positions), as if
+/// they were laid out in that order: the rows themselves are not moved.
+pub fn arbitrate_in(
+    ctx: &PlanContext<'_>,
+    state: &ArbiterState,
+    rows: &mut [MoveRow],
+    pass_order: &[usize],
+) {
+    let mut order: Vec<usize> = pass_order
+        .iter()
+        .copied()
+        .filter(|i| rows.get(*i).is_some_and(|r| r.outcome == "candidate"))
+        .collect();
+    order.sort_by(|a, b| {
+        let (x, y) = (&rows[*a], &rows[*b]);
+        y.class()
+            .cmp(&x.class())
+            .then_with(|| y.score.total_cmp(&x.score))
+            .then_with(|| x.footprint.cmp(&y.footprint))
+    });
+    let mut pass = Pass {
+        evacuating: order
+            .iter()
+            .filter(|i| rows[**i].class() > 0)
+            .filter_map(|i| rows[*i].plan.as_ref().map(|p| p.from))
+            .collect(),
+        landed: HashSet::default(),
+        claims: Vec::new(),
+        workloads: HashSet::default(),
+        admitted: 0,
+    };
+    let mut first_admitted = true;
+    for i in order {
+        match gates(ctx, state, &mut pass, &rows[i]) {
+            Err(reason) => {
+                rows[i].outcome = "rejected";
+                rows[i].reject_reason = Some(reason);
+            }
+            Ok((target, overridden)) => {
+                let row = &mut rows[i];
+                row.target = Some(ctx.node_name(target));
+                row.cooldown_overridden = overridden;
+                let preflight = state.pass_withhold.or_else(|| {
+                    if !first_admitted {
+                        return None;
+                    }
+                    if state.first_preflight.is_some() {
+                        return state.first_preflight;
+                    }
+                    let plan = row.plan.as_ref()?;
+                    let comp = &ctx.workloads.components[plan.component];
+                    ctx.scheduling_problem(&comp.instances[plan.instance])
+                        .map(|_| "SourceUnsupported")
+                });
+                let (outcome, reason) = match (preflight, first_admitted) {
+                    (Some(r), _) => ("withheld", Some(r)),
+                    (None, true) => ("admitted", None),
+                    (None, false) => ("withheld", Some("SerialDispatchLimit")),
+                };
+                // Alfred attempts one submission a pass; a pass-wide reason withholds all alike.
+                first_admitted &= state.pass_withhold.is_some();
+                row.outcome = outcome;
+                row.dispatch_reason = reason;
+            }
+        }
+    }
+}
+
+/// Gates 1–14 of §8.2 for one candidate; `Ok((first target, cooldown overridden))`.
+fn gates(
+    ctx: &PlanContext<'_>,
+    state: &ArbiterState,
+    pass: &mut Pass,
+    row: &MoveRow,
+) -> Result<(usize, bool), &'static str> {
+    let plan = row.plan.as_ref().ok_or("InstanceGone")?;
+    let comp = ctx
+        .workloads
+        .components
+        .get(plan.component)
+        .ok_or("InstanceGone")?;
+    let inst = comp.instances.get(plan.instance).ok_or("InstanceGone")?;
+    let isvc = &ctx.snap.isvcs[comp.isvc];
+    let migrations = &ctx.workloads.migrations[comp.isvc];
+    let cfg = ctx.cfg;
+    let unhealthy = row.reason == REASON_UNHEALTHY;
+    let check = |ok: bool, reason| if ok { Ok(()) } else { Err(reason) };
+    check(!state.breaker_open, "CircuitBreakerOpen")?;
+    check(is_movable(isvc, ctx.rules.default_movable), "NotMovable")?;
+    check(!migrations.malformed_request, "MalformedRequestPending")?;
+    check(migrations.state_valid, "MigrationStateInvalid")?;
+    check(
+        !inst.pods.iter().any(|p| ctx.snap.pods[*p].terminating),
+        "InstanceTerminating",
+    )?;
+    check(
+        migrations.active == 0 && !pass.workloads.contains(&comp.isvc),
+        "WorkloadBusy",
+    )?;
+    let normal = Duration::minutes(cooldown_minutes(
+        isvc,
+        ctx.rules.per_workload_cooldown_minutes,
+    ));
+    let floor = Duration::minutes(i64::from(
+        cfg.policies.node_health.health_cooldown_floor_minutes,
+    ));
+    let since_last = migrations.last_migration.map(|t| ctx.now - t);
+    let window = if unhealthy { floor } else { normal };
+    check(since_last.is_none_or(|d| d >= window), "Cooldown")?;
+    let overridden = unhealthy && since_last.is_some_and(|d| d < normal);
+    let placement = if unhealthy {
+        floor
+    } else {
+        Duration::minutes(i64::from(cfg.recent_placement_cooldown_minutes))
+    };
+    let recent = inst.pods.iter().any(|p| {
+        ctx.snap.pods[*p]
+            .started
+            .is_some_and(|s| ctx.now - s < placement)
+    });
+    check(!recent, "PlacementCooldown")?;
+    let node_window = Duration::minutes(i64::from(cfg.per_node_cooldown_minutes));
+    let from_name = ctx.snap.nodes[plan.from].name.as_ref();
+    check(
+        unhealthy || !state.cooling(from_name, node_window, ctx.now),
+        "NodeCooldown",
+    )?;
+    let pool = ctx
+        .pool_index
+        .get(plan.pool.as_str())
+        .copied()
+        .ok_or("TargetUnavailable")?;
+    let first = select_targets(ctx, state, pass, (&ctx.targets[pool], plan), node_window)?;
+    check(
+        total_in_flight(ctx) + pass.admitted < cfg.max_in_flight_migrations,
+        "InFlightCap",
+    )?;
+    check(
+        hourly(ctx, state) + pass.admitted < cfg.max_migrations_per_hour,
+        "HourlyCap",
+    )?;
+    pass.admitted += 1;
+    pass.workloads.insert(comp.isvc);
+    Ok((first, overridden))
+}
+
+fn total_in_flight(ctx: &PlanContext<'_>) -> u32 {
+    ctx.workloads.migrations.iter().map(|m| m.active).sum()
+}
+
+/// `max(ledger dispatches in the last hour, snapshot count)`.
+fn hourly(ctx: &PlanContext<'_>, state: &ArbiterState) -> u32 {
+    let hour = Duration::hours(1);
+    let snapshot: u32 = ctx
+        .workloads
+        .migrations
+        .iter()
+        .map(|m| {
+            let active = m
+                .active_requested_at
+                .iter()
+                .filter(|t| ctx.now - **t < hour)
+                .count();
+            let last = m.last_migration.is_some_and(|t| ctx.now - t < hour);
+            active as u32 + u32::from(last)
+        })
+        .sum();
+    snapshot.max(state.ledger_last_hour)
+}
+
+/// Gate 12: per pod (GPUs desc) the first target with room; the failure reason is the most
+/// severe obstacle seen for the pod that found none.
+fn select_targets(
+    ctx: &PlanContext<'_>,
+    state: &ArbiterState,
+    pass: &mut Pass,
+    (targets, plan): (&PoolTargets, &crate::engine::planning::moves::PlannedMove),
+    node_window: Duration,
+) -> Result<usize, &'static str> {
+    let used: Vec<usize> = plan
+        .footprints
+        .iter()
+        .filter_map(|(p, _)| ctx.node_of(*p))
+        .collect();
+    let smallest = plan.footprints.iter().map(|(_, g)| *g).min().unwrap_or(0);
+    let mut claims: Vec<(usize, u32)> = Vec::new();
+    let mut first = None;
+    for (_, gpus) in &plan.footprints {
+        let mut worst: u8 = 0;
+        let mut found = None;
+        for (free, n) in targets
+            .candidates(smallest)
+            .filter(|(_, n)| !used.contains(n))
+        {
+            let claimed: u32 = pass
+                .claims
+                .iter()
+                .chain(&claims)
+                .filter(|(m, _)| *m == n)
+                .map(|(_, g)| g)
+                .sum();
+            let obstacle = if pass.evacuating.contains(&n) {
+                3
+            } else if pass.landed.contains(&n) {
+                2
+            } else if state.cooling(&ctx.snap.nodes[n].name, node_window, ctx.now) {
+                1
+            } else if free.saturating_sub(claimed) < *gpus {
+                0
+            } else {
+                found = Some(n);
+                break;
+            };
+            worst = worst.max(obstacle);
+        }
+        let Some(n) = found else {
+            return Err([
+                "NoCapacity",
+                "NodeCooldown",
+                "TargetNodeBusy",
+                "TargetUnderEvacuation",
+            ][usize::from(worst)]);
+        };
+        claims.push((n, *gpus));
+        first.get_or_insert(n);
+    }
+    pass.landed.extend(claims.iter().map(|(n, _)| *n));
+    pass.claims.extend(claims);
+    first.ok_or("NoCapacity")
+}

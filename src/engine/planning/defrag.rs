@@ -1,0 +1,321 @@
+//! Alfred's defragmentation policy (`alfred.md` §6.3–§6.4): per open pool, advice for
+//! MultiNode and RawDeployment components, and for OMENative Instances the eligibility verdict,
+//! the surge plan, benefit − cost, the emergency and spot boosts, and maintenance windows.
+//!
+//! Owns: `defrag_rows`, `defrag_rows_keyed`. Pure; must not import anything outside `std`,
+//! `chrono` types and `engine`.
+
+use crate::engine::fast::row_order::{identity_key, permute, rank_by_score, IdentityKey};
+use crate::engine::migration::state::in_cooldown;
+use crate::engine::model::Name;
+use crate::engine::planning::moves::{
+    MoveRow, LWS_UNSUPPORTED, MOVE_COST, NON_EXECUTABLE, NO_SURGE_HEADROOM, POLICY_DEFRAG,
+    RAW_UNSUPPORTED, REASON_FRAGMENTATION,
+};
+use crate::engine::planning::surge::SurgePlan;
+use crate::engine::planning::{InstanceFacts, PlanContext};
+use crate::engine::workloads::eligibility::{cooldown_minutes, is_movable};
+use crate::engine::workloads::model_check::model_check;
+use crate::engine::workloads::{Component, DeploymentMode};
+
+/// Every defragmentation row of the pass, ranked: score desc, footprint asc, identity.
+pub fn defrag_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
+    let (rows, _, order) = defrag_rows_keyed(ctx);
+    permute(rows, &order)
+}
+
+/// The defragmentation rows in generation order, each row's identity key (aligned), and the
+/// ranked order (`defrag_rows` is `rows` permuted by it). Moving rows is left to the caller.
+pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKey>, Vec<usize>) {
+    if !ctx.cfg.policies.defragmentation.enabled {
+        return (Vec::new(), Vec::new(), Vec::new());
+    }
+    let open = |p: usize| ctx.pools[p].above_threshold || ctx.pools[p].advisory_open;
+    // At most one row per Instance or component: one allocation, rows never move on growth.
+    let bound: usize = ctx
+        .workloads
+        .components
+        .iter()
+        .map(|c| c.instances.len().max(1))
+        .sum();
+    let mut rows = Vec::with_capacity(bound);
+    let mut keys = Vec::with_capacity(bound);
+    for (c, comp) in ctx.workloads.components.iter().enumerate() {
+        let before = rows.len();
+        match comp.mode {
+            DeploymentMode::MultiNode => rows.extend(lws_row(ctx, c, &open)),
+            DeploymentMode::RawDeployment => raw_rows(ctx, c, &open, &mut rows),
+            DeploymentMode::OMENative => omenative_rows(ctx, c, &open, &mut rows),
+            DeploymentMode::VirtualDeployment => {}
+        }
+        let ranks = ctx.workload_ranks;
+        keys.extend(
+            rows[before..]
+                .iter()
+                .map(|r| identity_key(ranks, comp, r.instance)),
+        );
+    }
+    // The sort reads compact per-row keys, not the rows themselves.
+    let scores: Vec<f64> = rows.iter().map(|r| r.score).collect();
+    let footprints: Vec<u32> = rows.iter().map(|r| r.footprint).collect();
+    let order = rank_by_score(&scores, &footprints, &keys);
+    (rows, keys, order)
+}
+
+fn identity(ctx: &PlanContext<'_>, comp: &Component, instance: i64) -> (Name, Name, i64) {
+    (
+        ctx.workload_key(comp.isvc),
+        ctx.component_name(comp.component),
+        instance,
+    )
+}
+
+/// Movable, no active migration and not cooling down: the gate of Raw and LWS advice.
+fn advisable(ctx: &PlanContext<'_>, comp: &Component) -> bool {
+    let isvc = &ctx.snap.isvcs[comp.isvc];
+    let state = &ctx.workloads.migrations[comp.isvc];
+    let window = cooldown_minutes(isvc, ctx.rules.per_workload_cooldown_minutes);
+    is_movable(isvc, ctx.rules.default_movable)
+        && state.active == 0
+        && !in_cooldown(state.last_migration, window, ctx.now)
+}
+
+fn lws_row(ctx: &PlanContext<'_>, c: usize, open: &dyn Fn(usize) -> bool) -> Option<MoveRow> {
+    let comp = &ctx.workloads.components[c];
+    if !ctx.cfg.lws_recommendations_enabled || !advisable(ctx, comp) {
+        return None;
+    }
+    component_row(ctx, c, open, LWS_UNSUPPORTED)
+}
+
+/// One component-wide row (`instance -1`) with `reason`, emitted only when the component's
+/// primary pool (the pool holding most of its GPUs, ties by pool index = name order) is open;
+/// `fromNode` is the node holding most of its GPUs.
+fn component_row(
+    ctx: &PlanContext<'_>,
+    c: usize,
+    open: &dyn Fn(usize) -> bool,
+    reason: &'static str,
+) -> Option<MoveRow> {
+    let comp = &ctx.workloads.components[c];
+    let mut per_pool: Vec<(usize, u32)> = Vec::new();
+    let mut per_node: Vec<(usize, u32)> = Vec::new();
+    for facts in ctx.component_facts(c) {
+        for (pod, gpus) in ctx.footprints(facts) {
+            let Some(n) = ctx.node_of(*pod) else { continue };
+            add(&mut per_node, n, *gpus);
+            if let Some(p) = ctx.pool_of_node(n) {
+                add(&mut per_pool, p, *gpus);
+            }
+        }
+    }
+    let primary = per_pool
+        .iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))?;
+    if !open(primary.0) {
+        return None;
+    }
+    let from = per_node
+        .iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| ctx.index.cmp_nodes(b.0, a.0)))
+        .map(|(n, _)| ctx.node_name(*n));
+    let id = identity(ctx, comp, -1);
+    Some(MoveRow::advice(
+        POLICY_DEFRAG,
+        REASON_FRAGMENTATION,
+        id,
+        reason,
+        from,
+        0.0,
+    ))
+}
+
+fn add(acc: &mut Vec<(usize, u32)>, key: usize, gpus: u32) {
+    match acc.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, g)) => *g += gpus,
+        None => acc.push((key, gpus)),
+    }
+}
+
+fn raw_rows(
+    ctx: &PlanContext<'_>,
+    c: usize,
+    open: &dyn Fn(usize) -> bool,
+    rows: &mut Vec<MoveRow>,
+) {
+    let comp = &ctx.workloads.components[c];
+    if !advisable(ctx, comp) {
+        return;
+    }
+    for (i, inst) in comp.instances.iter().enumerate() {
+        let Some(&pod) = inst.pods.first() else {
+            continue;
+        };
+        let p = &ctx.snap.pods[pod];
+        let pool = ctx.facts_of(c, i).and_then(|f| f.pool);
+        if p.gpus == 0 || p.terminating || !pool.is_some_and(open) {
+            continue;
+        }
+        // The pod's node is in an open pool, so it is a snapshot node: its name comes from
+        // the context's column (warm) rather than the pod's own handle (cold).
+        let from = ctx
+            .node_of(pod)
+            .map(|n| ctx.node_name(n))
+            .or_else(|| p.node.clone());
+        let id = identity(ctx, comp, inst.index);
+        let mut row = MoveRow::advice(
+            POLICY_DEFRAG,
+            REASON_FRAGMENTATION,
+            id,
+            RAW_UNSUPPORTED,
+            from,
+            0.0,
+        );
+        row.footprint = inst.gpus;
+        rows.push(row);
+    }
+}
+
+fn omenative_rows(
+    ctx: &PlanContext<'_>,
+    c: usize,
+    open: &dyn Fn(usize) -> bool,
+    rows: &mut Vec<MoveRow>,
+) {
+    let comp = &ctx.workloads.components[c];
+    if let Err(reason) = model_check(ctx.snap, &ctx.snap.isvcs[comp.isvc]) {
+        // Component-wide and ahead of every Instance check (alfred.md §6.4 step 1).
+        rows.extend(component_row(ctx, c, open, reason));
+        return;
+    }
+    for (i, inst) in comp.instances.iter().enumerate() {
+        let Some(facts) = ctx.facts_of(c, i) else {
+            continue;
+        };
+        let Some(pool) = facts.pool.filter(|p| open(*p)) else {
+            continue;
+        };
+        if inst.gpus == 0 {
+            continue;
+        }
+        let report = &ctx.pools[pool];
+        let from = facts.from.map(|n| ctx.node_name(n));
+        let id = identity(ctx, comp, inst.index);
+        // Each path below pushes exactly one row: the closure takes the names instead of
+        // cloning them (an `Arc` count on a cold line per clone, ~16,000 rows a pass).
+        let advice = move |reason: &'static str, score: f64| {
+            let mut row =
+                MoveRow::advice(POLICY_DEFRAG, REASON_FRAGMENTATION, id, reason, from, score);
+            row.footprint = inst.gpus;
+            row
+        };
+        let verdict = ctx.verdict(c, i).map(|v| v.defrag);
+        if let Some(Err(reason)) = verdict {
+            rows.push(advice(reason, 0.0));
+            continue;
+        }
+        if !report.above_threshold {
+            rows.push(advice(NON_EXECUTABLE, 0.0));
+            continue;
+        }
+        // Placements first: the hints matter only for a move worth making.
+        let placements = ctx
+            .placements(comp, facts, pool)
+            .filter(|_| facts.from.is_some());
+        let Some(placements) = placements else {
+            rows.push(advice(NO_SURGE_HEADROOM, 0.0));
+            continue;
+        };
+        let cost = ctx
+            .cfg
+            .policies
+            .defragmentation
+            .aggressiveness
+            .cost_weight()
+            * MOVE_COST;
+        let before = ctx.profiles[pool].observed;
+        let benefit = ctx
+            .after_placements(pool, &placements)
+            .map_or(0.0, |after| before - after);
+        let score = benefit - cost;
+        if score <= 0.0 {
+            rows.push(advice(NON_EXECUTABLE, score));
+            continue;
+        }
+        let emergency = is_emergency(ctx, comp, facts, pool);
+        let spot = spot_boost(ctx, comp, facts);
+        if !emergency && !ctx.cfg.defrag_window_open_at(ctx.now) {
+            continue; // Outside every maintenance window: the move is dropped, advice stays.
+        }
+        let plan = SurgePlan {
+            hints: ctx.hints(comp, facts, pool),
+            placements,
+        };
+        let mut row = advice(NON_EXECUTABLE, score);
+        row.score = score * if emergency { 2.0 } else { 1.0 } * if spot { 1.25 } else { 1.0 };
+        row.emergency = emergency;
+        row.hint_targets = ctx.names(&plan.hints);
+        match ctx.recommend_only_reason(inst) {
+            Some(reason) => row.advisory_reason = Some(reason),
+            None => {
+                row.outcome = "candidate";
+                row.advisory_reason = None;
+            }
+        }
+        row.plan = ctx.planned_move((c, i), facts, pool, &plan).map(Box::new);
+        rows.push(row);
+    }
+}
+
+/// Emergency ×2: a pending pod of the pool older than `emergencyPendingAgeMinutes`,
+/// tenant-compatible, that no single bin seats now but one does after the move.
+fn is_emergency(
+    ctx: &PlanContext<'_>,
+    comp: &Component,
+    facts: &InstanceFacts,
+    pool: usize,
+) -> bool {
+    let isvc = &ctx.snap.isvcs[comp.isvc];
+    let profile = &ctx.profiles[pool];
+    let Some(from) = facts.from else { return false };
+    let moved_gpus: u32 = ctx.footprints(facts).iter().map(|(_, g)| *g).sum();
+    let after_max = profile
+        .bin(from)
+        .map_or(0, |b| b.free.saturating_add(moved_gpus).min(b.cap));
+    let tenant = isvc
+        .annotation("alfred.ome.io/tenant-group")
+        .filter(|t| !t.is_empty());
+    let age_limit = chrono::Duration::minutes(i64::from(ctx.cfg.emergency_pending_age_minutes));
+    ctx.pools[pool].pending.iter().any(|p| {
+        let pod = &ctx.snap.pods[*p];
+        let since = pod.unschedulable_since.or(pod.created);
+        let old = since.is_some_and(|t| ctx.now - t > age_limit);
+        let same_tenant = pod.namespace == isvc.namespace
+            || (ctx.cfg.allow_cross_tenant_optimization
+                && tenant.is_some()
+                && pod_tenant(ctx, *p) == tenant);
+        old && same_tenant && profile.max_free < pod.gpus && after_max >= pod.gpus
+    })
+}
+
+fn pod_tenant<'a>(ctx: &'a PlanContext<'_>, pod: usize) -> Option<&'a str> {
+    let p = &ctx.snap.pods[pod];
+    let name = p.ome.isvc.as_deref()?;
+    ctx.snap
+        .isvcs
+        .iter()
+        .find(|w| w.namespace == p.namespace && w.name.as_ref() == name)?
+        .annotation("alfred.ome.io/tenant-group")
+        .filter(|t| !t.is_empty())
+}
+
+/// Spot ×1.25: the source is preemptible and the ISVC says `migrate`, or says nothing and
+/// `spotPolicy.preferAsSource` is on; `ignore` disables it.
+fn spot_boost(ctx: &PlanContext<'_>, comp: &Component, facts: &InstanceFacts) -> bool {
+    let preemptible = facts.from.is_some_and(|n| ctx.states[n].preemptible);
+    match ctx.snap.isvcs[comp.isvc].annotation("alfred.ome.io/spot-policy") {
+        Some("migrate") => preemptible,
+        Some("ignore") => false,
+        _ => preemptible && ctx.cfg.spot_policy.prefer_as_source,
+    }
+}

@@ -1,0 +1,158 @@
+//! Scores one pool from its gathered inputs (`alfred.md` §6.2): observed and repacked profiles,
+//! reclaimable, pending pressure, score and the operator extras.
+//!
+//! Owns: `score_pool`. Pure; must not import anything outside `std`, `chrono` types and
+//! `engine`.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::engine::model::{ClusterSnapshot, Name};
+use crate::engine::pools::fragmentation::{self, profile, repack_by, Bin};
+use crate::engine::pools::{pool_bins, PoolData, PoolInputs, PoolItem, PoolReport, SizeReport};
+
+/// Minutes a pending pod has waited at `now` (clamped at 0; 0 without a timestamp).
+pub fn pending_minutes(snap: &ClusterSnapshot, pod: usize, now: crate::engine::model::Time) -> f64 {
+    let p = &snap.pods[pod];
+    p.unschedulable_since.or(p.created).map_or(0.0, |t| {
+        (now - t).num_milliseconds().max(0) as f64 / 60_000.0
+    })
+}
+
+/// Scores one pool.
+pub fn score_pool(
+    snap: &ClusterSnapshot,
+    input: &PoolInputs<'_>,
+    pool: PoolData<'_>,
+) -> PoolReport {
+    let rules = input.rules;
+    let ladder = &rules.ladder;
+    let idx = input.index;
+    // Name order first: the repack's bin sort then only orders by free GPUs.
+    let mut nodes = pool.nodes;
+    nodes.sort_by_key(|n| idx.node_rank(*n));
+    let observed_bins = pool_bins(&nodes, input.states, rules.avoid_spot);
+    let bins: Vec<Bin> = observed_bins.iter().map(|(_, b)| *b).collect();
+    let total_free: u64 = bins.iter().map(|b| u64::from(b.free)).sum();
+    let weights = fragmentation::weights(&pool.demand, &rules.prior, rules.lambda);
+    let before = profile(&bins, ladder, &weights, total_free);
+
+    let bin_of = bin_positions(&observed_bins);
+    let items: Vec<PoolItem<'_>> = pool
+        .items
+        .into_iter()
+        .map(|(node, mut item)| {
+            item.home = bin_of.get(node).copied().flatten();
+            item
+        })
+        .collect();
+    let ranks: Vec<u32> = observed_bins
+        .iter()
+        .map(|(n, _)| idx.node_rank(*n))
+        .collect();
+    let best_bins = repack_by(
+        &bins,
+        &ranks,
+        &items,
+        |i| (i.gpus, i.home),
+        |a, b| a.key.cmp(&b.key),
+    );
+    let after = profile(&best_bins, ladder, &weights, total_free);
+
+    let reclaimable = (before.weighted - after.weighted).max(0.0);
+    let urgencies = pool.pending.iter().filter_map(|p| {
+        let s = fragmentation::snap(snap.pods[*p].gpus, ladder);
+        let i = ladder.iter().position(|l| *l == s)?;
+        (before.slots[i] == 0 && after.slots[i] >= 1).then(|| {
+            fragmentation::urgency(pending_minutes(snap, *p, input.now), rules.tau_minutes)
+        })
+    });
+    let pressure = fragmentation::pending_pressure(urgencies);
+    let score = fragmentation::score(reclaimable, pressure);
+    let stuck = (before.weighted - reclaimable).max(0.0);
+
+    let sizes = ladder
+        .iter()
+        .enumerate()
+        .map(|(i, size)| SizeReport {
+            size: *size,
+            weight: weights[i],
+            slots_observed: before.slots[i],
+            slots_best: after.slots[i],
+            frag_observed: before.frag[i],
+            frag_best: after.frag[i],
+        })
+        .collect();
+    let states = input.states;
+    PoolReport {
+        name: pool.name.to_string(),
+        gpu_resource: dominant_resource(snap, &nodes),
+        total_gpus: nodes.iter().map(|n| u64::from(states[*n].total)).sum(),
+        free_gpus: total_free,
+        free_gpus_all_nodes: nodes.iter().map(|n| u64::from(states[*n].free)).sum(),
+        whole_free_nodes: bins.iter().filter(|b| b.cap > 0 && b.free == b.cap).count() as u64,
+        observed: before.weighted,
+        best: after.weighted,
+        reclaimable,
+        stuck,
+        pending_pressure: pressure,
+        score,
+        above_threshold: score > rules.threshold,
+        advisory_open: stuck > rules.threshold,
+        sizes,
+        pending_pods: pool.pending.len() as u64,
+        oldest_pending_minutes: pool
+            .pending
+            .iter()
+            .map(|p| pending_minutes(snap, *p, input.now))
+            .fold(0.0, f64::max),
+        largest_fit_now: bins.iter().map(|b| b.free.min(b.cap)).max().unwrap_or(0),
+        largest_fit_after: best_bins
+            .iter()
+            .map(|b| b.free.min(b.cap))
+            .max()
+            .unwrap_or(0),
+        movable_pods: items.len() as u64,
+        nodes,
+        pending: pool.pending,
+    }
+}
+
+/// Position of each node's bin in `observed_bins`, by node index.
+fn bin_positions(observed_bins: &[(usize, Bin)]) -> Vec<Option<usize>> {
+    let len = observed_bins.iter().map(|(n, _)| n + 1).max().unwrap_or(0);
+    let mut of = vec![None; len];
+    for (b, (n, _)) in observed_bins.iter().enumerate() {
+        of[*n] = Some(b);
+    }
+    of
+}
+
+fn dominant_resource(snap: &ClusterSnapshot, nodes: &[usize]) -> String {
+    let mut counts: HashMap<&str, usize> = HashMap::default();
+    // The nodes of a pool share one resource name (one shared text in a live snapshot): runs
+    // of the same name are counted first and hashed once per run, not once per node.
+    let mut run: Option<(&Name, usize)> = None;
+    for n in nodes {
+        let Some(r) = snap.nodes[*n].gpu_resource.as_ref() else {
+            continue;
+        };
+        match &mut run {
+            Some((seen, count)) if Arc::ptr_eq(seen, r) => *count += 1,
+            _ => {
+                if let Some((seen, count)) = run.replace((r, 1)) {
+                    *counts.entry(seen).or_default() += count;
+                }
+            }
+        }
+    }
+    if let Some((seen, count)) = run {
+        *counts.entry(seen).or_default() += count;
+    }
+    counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)))
+        .map(|(r, _)| r.to_string())
+        .unwrap_or_default()
+}

@@ -1,0 +1,225 @@
+//! OMENative migration eligibility (`inferencereplica.md` §5.4, the seed's eligibility table):
+//! the baseline checks in Alfred's exact order, and the defragmentation pre-checks around it.
+//!
+//! Owns: `baseline` (with its per-component and per-Instance halves), `defrag_eligibility`,
+//! `defrag_verdict`, `defrag_prechecks`, the advisory reason strings. Pure; must not import
+//! anything outside `std`, `chrono` types and `engine`.
+
+use crate::engine::fast::intern::same;
+use crate::engine::model::{ClusterSnapshot, InferenceService, Name, Time};
+use crate::engine::workloads::{Component, Instance, Workloads};
+
+/// `OMENativeObservationInvalid`.
+pub const OBSERVATION_INVALID: &str = "OMENativeObservationInvalid";
+/// `OMENativeStateIneligible`.
+pub const STATE_INELIGIBLE: &str = "OMENativeStateIneligible";
+/// `OMENativeUnavailable`.
+pub const UNAVAILABLE: &str = "OMENativeUnavailable";
+/// `MigrationSurfaceDisabled`.
+pub const SURFACE_DISABLED: &str = "MigrationSurfaceDisabled";
+
+/// Alfred-side switches the eligibility rules read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EligibilityRules {
+    /// `defaultMovable`.
+    pub default_movable: bool,
+    /// `omenativeMigrationEnabled`.
+    pub omenative_migration_enabled: bool,
+    /// The OMENative executor is available (chart `migration.apiVersion: v1`).
+    pub executor_available: bool,
+    /// `perWorkloadCooldownMinutes`.
+    pub per_workload_cooldown_minutes: i64,
+}
+
+/// Parses a Go `strconv.ParseBool` value.
+pub fn parse_go_bool(s: &str) -> Option<bool> {
+    match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
+}
+
+/// Effective movable: the `alfred.ome.io/movable` annotation as a Go bool, else the default.
+pub fn is_movable(isvc: &InferenceService, default_movable: bool) -> bool {
+    isvc.annotation("alfred.ome.io/movable")
+        .and_then(parse_go_bool)
+        .unwrap_or(default_movable)
+}
+
+/// The per-workload cooldown window in minutes: a valid `alfred.ome.io/cooldown-minutes`
+/// (whole number ≥ 0; 0 = none), else `default_minutes`.
+pub fn cooldown_minutes(isvc: &InferenceService, default_minutes: i64) -> i64 {
+    isvc.annotation("alfred.ome.io/cooldown-minutes")
+        .and_then(|v| v.parse::<i64>().ok())
+        .filter(|v| *v >= 0)
+        .unwrap_or(default_minutes)
+}
+
+fn steady_counts(snap: &ClusterSnapshot, comp: &Component, desired: i64) -> bool {
+    let Some(ir) = comp.ir.map(|i| &snap.replicas[i]) else {
+        return false;
+    };
+    let rows = ir.status.rows.as_ref().map_or(0, |r| r.len() as i64);
+    desired > 0 && rows == desired && ir.status.counters.iter().all(|c| *c == desired)
+}
+
+/// The eligibility baseline (`OMENativeEligibility`) of §5.4: `Ok` when eligible, else the
+/// first failing check's reason.
+pub fn baseline(
+    snap: &ClusterSnapshot,
+    workloads: &Workloads,
+    comp: &Component,
+    inst: &Instance,
+    rules: &EligibilityRules,
+) -> Result<(), &'static str> {
+    let revision = component_baseline(snap, workloads, comp, rules)?;
+    instance_baseline(snap, comp, inst, revision)
+}
+
+/// Checks 1–10 of §5.4, the ones every Instance of `comp` shares, in Alfred's order; `Ok`
+/// carries the IR's current revision for the Instance checks. A caller with many Instances
+/// runs this once per component (annotation lookups and IR reads are not per Instance).
+pub fn component_baseline<'s>(
+    snap: &'s ClusterSnapshot,
+    workloads: &Workloads,
+    comp: &Component,
+    rules: &EligibilityRules,
+) -> Result<&'s Name, &'static str> {
+    let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
+    let state = workloads
+        .migrations
+        .get(comp.isvc)
+        .ok_or(OBSERVATION_INVALID)?;
+    let check = |ok: bool, reason| if ok { Ok(()) } else { Err(reason) };
+    check(is_movable(isvc, rules.default_movable), STATE_INELIGIBLE)?;
+    check(state.state_valid, STATE_INELIGIBLE)?;
+    check(!state.malformed_request, STATE_INELIGIBLE)?;
+    check(state.active == 0, STATE_INELIGIBLE)?;
+    let ir = comp.ir.and_then(|i| snap.replicas.get(i));
+    let ir = match (ir, &comp.observation) {
+        (Some(ir), Ok(())) => ir,
+        _ => return Err(OBSERVATION_INVALID),
+    };
+    check(!ir.paused, STATE_INELIGIBLE)?;
+    check(
+        ir.migration_policy.as_deref() != Some("Never"),
+        STATE_INELIGIBLE,
+    )?;
+    let desired = ir.replicas.unwrap_or(1);
+    check(steady_counts(snap, comp, desired), STATE_INELIGIBLE)?;
+    let revisions = &ir.status;
+    check(
+        !revisions.current_revision.is_empty()
+            && same(&revisions.current_revision, &revisions.update_revision),
+        STATE_INELIGIBLE,
+    )?;
+    check(rules.executor_available, UNAVAILABLE)?;
+    Ok(&revisions.current_revision)
+}
+
+/// Checks 11–15 of §5.4 for one Instance, after `component_baseline` passed with
+/// `current_revision`.
+pub fn instance_baseline(
+    snap: &ClusterSnapshot,
+    comp: &Component,
+    inst: &Instance,
+    current_revision: &Name,
+) -> Result<(), &'static str> {
+    if inst.observation.is_err() {
+        return Err(OBSERVATION_INVALID);
+    }
+    instance_checks(snap, comp, inst, current_revision)
+}
+
+/// Checks 12–15 of §5.4 on the Instance's row and pods.
+fn instance_checks(
+    snap: &ClusterSnapshot,
+    comp: &Component,
+    inst: &Instance,
+    current_revision: &Name,
+) -> Result<(), &'static str> {
+    let ir = comp
+        .ir
+        .map(|i| &snap.replicas[i])
+        .ok_or(OBSERVATION_INVALID)?;
+    let rows = ir.status.rows.as_ref().map_err(|_| OBSERVATION_INVALID)?;
+    let row = inst
+        .row
+        .and_then(|r| rows.get(r))
+        .ok_or(OBSERVATION_INVALID)?;
+    let d = comp.desired_pods;
+    let steady = row.admitted && row.phase.as_str() == "Ready" && !row.has_operation;
+    let counts = d > 0
+        && row.pod_count == d
+        && inst.pods.len() as i64 == d
+        && inst.joined_pods as i64 == d
+        && inst.ready_pods == d
+        && row.serving_pod_count == d
+        && row.available_pod_count == d;
+    let revision = !row.running_revision.is_empty()
+        && same(&row.running_revision, current_revision)
+        && row.target_revision.is_empty();
+    let pods_live = inst.serving_pods as usize == inst.pods.len();
+    if steady && counts && revision && pods_live {
+        Ok(())
+    } else {
+        Err(STATE_INELIGIBLE)
+    }
+}
+
+/// Defragmentation's verdict for one OMENative Instance before planning (§6.4 and §5.4): the
+/// model check (`ModelUnresolved`, `VolumePinned`; see `model_check`), then
+/// `MigrationSurfaceDisabled`, then the per-workload cooldown, then the baseline.
+pub fn defrag_eligibility(
+    snap: &ClusterSnapshot,
+    workloads: &Workloads,
+    comp: &Component,
+    inst: &Instance,
+    rules: &EligibilityRules,
+    now: Time,
+) -> Result<(), &'static str> {
+    defrag_verdict(snap, workloads, comp, rules, now, || {
+        baseline(snap, workloads, comp, inst, rules)
+    })
+}
+
+/// `defrag_eligibility` with the Instance's baseline supplied by `baseline` (called only when
+/// the earlier checks pass), so a caller that already has the baseline need not recompute it.
+pub fn defrag_verdict(
+    snap: &ClusterSnapshot,
+    workloads: &Workloads,
+    comp: &Component,
+    rules: &EligibilityRules,
+    now: Time,
+    baseline: impl FnOnce() -> Result<(), &'static str>,
+) -> Result<(), &'static str> {
+    defrag_prechecks(snap, workloads, comp, rules, now)?;
+    baseline()
+}
+
+/// The checks defragmentation runs before the baseline, all per component: the model check,
+/// `MigrationSurfaceDisabled`, then the per-workload cooldown.
+pub fn defrag_prechecks(
+    snap: &ClusterSnapshot,
+    workloads: &Workloads,
+    comp: &Component,
+    rules: &EligibilityRules,
+    now: Time,
+) -> Result<(), &'static str> {
+    let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
+    // The model check runs before every other defragmentation check (alfred.md §6.4).
+    crate::engine::workloads::model_check::model_check(snap, isvc)?;
+    if !rules.omenative_migration_enabled {
+        return Err(SURFACE_DISABLED);
+    }
+    let window = cooldown_minutes(isvc, rules.per_workload_cooldown_minutes);
+    let last = workloads
+        .migrations
+        .get(comp.isvc)
+        .and_then(|m| m.last_migration);
+    if crate::engine::migration::state::in_cooldown(last, window, now) {
+        return Err(STATE_INELIGIBLE);
+    }
+    Ok(())
+}

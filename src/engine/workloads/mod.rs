@@ -1,0 +1,277 @@
+//! InferenceService components and their Instances (`alfred.md` §9, `inferencereplica.md` §4.1):
+//! the deployment mode read from the ISVC alone, RawDeployment and MultiNode Instances, and the
+//! per-workload state (movable, request annotations, migrations) that eligibility reads.
+//!
+//! Owns: `Workloads`, `Component`, `Instance`, `DeploymentMode`. OMENative Instances are built
+//! by `engine::workloads::omenative`. Pure; must not import anything outside `std`, `chrono` types and
+//! `engine`.
+
+pub mod eligibility;
+pub mod irstatus;
+pub mod member_set;
+pub mod model_check;
+pub mod omenative;
+pub mod omenative_pods;
+pub mod pod_groups;
+
+use smallvec::{smallvec, SmallVec};
+
+use crate::engine::analysis::index::SnapshotIndex;
+use crate::engine::fast::isvc_order::by_namespace_name_known;
+use crate::engine::fast::row_order::workload_ranks;
+use crate::engine::migration::state::workload_migrations;
+use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, COMPONENTS};
+use crate::engine::workloads::omenative::{omenative_components, ReplicaIndex, WorkloadMigrations};
+use crate::engine::workloads::omenative_pods::route_pods;
+use crate::engine::workloads::pod_groups::{IsvcKeys, LabelGroups};
+
+/// A component's deployment mode as Alfred reads it (ISVC only; unknown values never appear,
+/// they fall through the precedence rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum DeploymentMode {
+    /// OMENative: Instances from the InferenceReplica; the only movable mode.
+    OMENative,
+    /// RawDeployment: one Instance per scheduled pod; always advice.
+    RawDeployment,
+    /// MultiNode (LeaderWorkerSet): one Instance with all pods; advice.
+    MultiNode,
+    /// VirtualDeployment: no Instances, no rows.
+    VirtualDeployment,
+}
+
+impl DeploymentMode {
+    fn parse(s: &str) -> Option<Self> {
+        match s {
+            "OMENative" => Some(DeploymentMode::OMENative),
+            "RawDeployment" => Some(DeploymentMode::RawDeployment),
+            "MultiNode" => Some(DeploymentMode::MultiNode),
+            "VirtualDeployment" => Some(DeploymentMode::VirtualDeployment),
+            _ => None,
+        }
+    }
+}
+
+/// The mode of component `c` (index into `COMPONENTS`), `None` when the component is absent
+/// (`inferencereplica.md` §4.1).
+pub fn component_mode(isvc: &InferenceService, c: usize) -> Option<DeploymentMode> {
+    if isvc.components[0].is_none() {
+        // A null engine makes every component RawDeployment so its pods stay visible.
+        return Some(DeploymentMode::RawDeployment);
+    }
+    let spec: &ComponentSpec = isvc.components.get(c)?.as_ref()?;
+    let from_annotation = spec
+        .mode_annotation
+        .as_deref()
+        .and_then(DeploymentMode::parse);
+    let from_isvc = isvc
+        .deployment_mode
+        .as_deref()
+        .and_then(DeploymentMode::parse);
+    let from_shape =
+        (c < 2 && (spec.has_leader || spec.has_worker)).then_some(DeploymentMode::OMENative);
+    Some(
+        from_annotation
+            .or(from_isvc)
+            .or(from_shape)
+            .unwrap_or(DeploymentMode::RawDeployment),
+    )
+}
+
+/// Why an Instance's or component's observation is invalid (the "observation reason").
+pub type ObservationResult = Result<(), String>;
+
+/// The pods of one Instance. One or two pods (single-node, leader + worker) are kept inline:
+/// building the ~20,000 Instances of a large fleet then allocates nothing for them, and
+/// reading an Instance's pods follows no pointer.
+pub type PodList = SmallVec<[usize; 2]>;
+
+/// One Instance of a component.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Instance {
+    /// Instance index (OMENative row index; RawDeployment name-sorted position; MultiNode 0).
+    pub index: i64,
+    /// Snapshot indices of the pods counted in this Instance.
+    pub pods: PodList,
+    /// Pods joined to the Instance by index (counted or not).
+    pub joined_pods: usize,
+    /// Σ GPUs of the counted pods.
+    pub gpus: u32,
+    /// Counted pods that are Ready and not terminating (eligibility reads this count instead
+    /// of loading every pod again).
+    pub serving_pods: u32,
+    /// Position of the IR row (OMENative only).
+    pub row: Option<usize>,
+    /// Ready counted pods.
+    pub ready_pods: i64,
+    /// Instance-level observation result (OMENative only).
+    pub observation: ObservationResult,
+}
+
+/// One component of an InferenceService with its Instances.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Component {
+    /// Index of the ISVC in `ClusterSnapshot::isvcs`.
+    pub isvc: usize,
+    /// Index into `COMPONENTS`.
+    pub component: usize,
+    /// Deployment mode.
+    pub mode: DeploymentMode,
+    /// Instances, in index order.
+    pub instances: Vec<Instance>,
+    /// Bound InferenceReplica (OMENative only): index into `ClusterSnapshot::replicas`.
+    pub ir: Option<usize>,
+    /// Component-level observation (OMENative only; `Ok` for other modes).
+    pub observation: ObservationResult,
+    /// Desired pods per Instance `D` (OMENative; 0 when the layout is invalid).
+    pub desired_pods: i64,
+}
+
+impl Component {
+    /// The component name (`engine`, `decoder`, `router`).
+    pub fn name(&self) -> &'static str {
+        COMPONENTS.get(self.component).copied().unwrap_or("engine")
+    }
+}
+
+/// Every workload's components and per-workload migration state, built once per snapshot.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Workloads {
+    /// Components sorted by workload `ns/name`, then component.
+    pub components: Vec<Component>,
+    /// Per ISVC (same index as `ClusterSnapshot::isvcs`).
+    pub migrations: Vec<WorkloadMigrations>,
+    /// Per ISVC: the rank of its `ns/name` among all ISVCs' (`row_order::workload_ranks`),
+    /// the integer move rows sort by.
+    pub workload_ranks: Vec<u32>,
+}
+
+/// Builds every component and Instance of the snapshot.
+pub fn build_workloads(snap: &ClusterSnapshot) -> Workloads {
+    build_workloads_with(snap, &SnapshotIndex::new(snap))
+}
+
+/// Builds every component and Instance of the snapshot with its prebuilt index.
+pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Workloads {
+    let keys = IsvcKeys::new(snap);
+    let groups = LabelGroups::new(snap, idx, &keys);
+    let order = by_namespace_name_known(snap, keys.in_key_order());
+    let routed = route_pods(snap, idx, &keys, &groups);
+    let replicas = ReplicaIndex::new(snap, &keys);
+    let mut migrations = vec![WorkloadMigrations::default(); snap.isvcs.len()];
+    // About one component per ISVC: sized once instead of regrown (a component is ~100 bytes).
+    let mut components = Vec::with_capacity(snap.isvcs.len() + snap.isvcs.len() / 4);
+    for i in order {
+        let mut omenative = omenative_components(snap, idx, &replicas, &routed, i);
+        migrations[i] = workload_migrations(snap, i, &omenative);
+        for (c, built) in omenative.iter_mut().enumerate() {
+            let Some(mode) = idx.mode(i, c) else {
+                continue;
+            };
+            let component = match mode {
+                DeploymentMode::OMENative => built.take(),
+                DeploymentMode::RawDeployment | DeploymentMode::MultiNode => {
+                    let pods = groups.get(keys.key_of(i), c);
+                    Some(label_component(snap, pods, i, c, mode))
+                }
+                DeploymentMode::VirtualDeployment => None,
+            };
+            components.extend(component);
+        }
+    }
+    Workloads {
+        components,
+        migrations,
+        workload_ranks: workload_ranks(snap, &keys),
+    }
+}
+
+/// A RawDeployment or MultiNode component: Instances from pods matched by labels.
+fn label_component(
+    snap: &ClusterSnapshot,
+    labelled: &[usize],
+    isvc: usize,
+    c: usize,
+    mode: DeploymentMode,
+) -> Component {
+    let mut pods: Vec<usize> = labelled.to_vec();
+    pods.sort_by(|a, b| snap.pods[*a].name.cmp(&snap.pods[*b].name));
+    let instance = |index: i64, members: PodList| Instance {
+        index,
+        gpus: members.iter().map(|p| snap.pods[*p].gpus).sum(),
+        ready_pods: members.iter().filter(|p| snap.pods[**p].ready).count() as i64,
+        serving_pods: members
+            .iter()
+            .filter(|p| snap.pods[**p].ready && !snap.pods[**p].terminating)
+            .count() as u32,
+        joined_pods: members.len(),
+        pods: members,
+        row: None,
+        observation: Ok(()),
+    };
+    let instances = match mode {
+        DeploymentMode::MultiNode if !pods.is_empty() => vec![instance(0, PodList::from_vec(pods))],
+        DeploymentMode::MultiNode => Vec::new(),
+        _ => pods
+            .into_iter()
+            .filter(|p| snap.pods[*p].node.is_some())
+            .enumerate()
+            .map(|(n, p)| instance(n as i64, smallvec![p]))
+            .collect(),
+    };
+    Component {
+        isvc,
+        component: c,
+        mode,
+        instances,
+        ir: None,
+        observation: Ok(()),
+        desired_pods: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::testkit::isvc;
+
+    #[test]
+    fn mode_precedence() {
+        let mut w = isvc("prod", "chat");
+        assert_eq!(component_mode(&w, 0), Some(DeploymentMode::RawDeployment));
+        assert_eq!(component_mode(&w, 1), None, "decoder absent");
+        w.components[0] = Some(ComponentSpec {
+            has_leader: true,
+            ..Default::default()
+        });
+        assert_eq!(component_mode(&w, 0), Some(DeploymentMode::OMENative));
+        w.deployment_mode = Some("RawDeployment".into());
+        assert_eq!(component_mode(&w, 0), Some(DeploymentMode::RawDeployment));
+        w.components[0] = Some(ComponentSpec {
+            mode_annotation: Some("MultiNode".into()),
+            has_leader: true,
+            ..Default::default()
+        });
+        assert_eq!(component_mode(&w, 0), Some(DeploymentMode::MultiNode));
+        // An unknown annotation value is skipped, not an error.
+        w.components[0] = Some(ComponentSpec {
+            mode_annotation: Some("MultiNodeRayVLLM".into()),
+            ..Default::default()
+        });
+        assert_eq!(component_mode(&w, 0), Some(DeploymentMode::RawDeployment));
+        // The router never becomes OMENative by shape.
+        w.deployment_mode = None;
+        w.components[2] = Some(ComponentSpec {
+            has_leader: true,
+            ..Default::default()
+        });
+        assert_eq!(component_mode(&w, 2), Some(DeploymentMode::RawDeployment));
+    }
+
+    #[test]
+    fn null_engine_makes_everything_raw() {
+        let mut w = isvc("prod", "chat");
+        w.components = [None, None, None];
+        w.deployment_mode = Some("OMENative".into());
+        assert_eq!(component_mode(&w, 1), Some(DeploymentMode::RawDeployment));
+    }
+}
