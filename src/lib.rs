@@ -9,28 +9,24 @@
 //! - `history`: the local SQLite store (node health transitions, audit, dismissals).
 //! - `report`: headless renderings of an analysis (`analyze -o table|json`).
 //! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
-//! - `demo_driver`: the tokio task that drives the demo world behind the protocol channels.
 //! - `app`: the TUI's state and pure reducer (events in, effects out).
 //! - `ui`: ratatui views drawn from the app state (read only).
-//! - `run`, `run_history`, `cli_tui`: the TUI's composition root (terminal, channels, event
-//!   loop, the clock), its history-store link, and the launch of snapshot, demo and live mode.
-//! - `cli`, `cli_live`: command-line definitions and the headless commands (`cli_live`: the
-//!   ones that talk to a live cluster).
+//! - `run`: the TUI's composition root (terminal, channels, event loop, the clock), its
+//!   history-store link (`run::history`), the demo's driving task (`run::demo`) and the launch
+//!   of snapshot, demo and live mode (`run::launch`).
+//! - `cli`: command-line definitions and the headless commands (`cli::live`: the ones that
+//!   talk to a live cluster).
 
 pub mod action;
 pub mod app;
 pub mod cli;
-pub mod cli_live;
-pub mod cli_tui;
 pub mod cluster;
 pub mod config;
-pub mod demo_driver;
 pub mod engine;
 pub mod history;
 pub mod protocol;
 pub mod report;
 pub mod run;
-pub mod run_history;
 pub mod sim;
 pub mod ui;
 

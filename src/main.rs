@@ -3,9 +3,9 @@
 
 use clap::Parser;
 
+use ome_top::cli::live::{run_analyze_live, run_dump};
 use ome_top::cli::{run_analyze, run_completions, run_history, Cli, Command};
-use ome_top::cli_live::{run_analyze_live, run_dump};
-use ome_top::cli_tui::{run_tui_command, Launch};
+use ome_top::run::launch::{run_tui_command, Launch};
 
 /// The wall clock: the one clock read, passed into everything else as a value or a function.
 #[allow(clippy::disallowed_methods)]

@@ -96,7 +96,7 @@ const RULES: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "demo_driver",
+        "run/demo",
         &[
             "crate::app",
             "crate::ui",

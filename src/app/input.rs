@@ -178,8 +178,8 @@ fn reject_key(state: &mut AppState, k: KeyEvent, key: String, workload: String) 
         .rows
         .iter()
         .find(|r| r.key == key)
-        .and_then(|r| crate::app::rows_moves::move_ref(&state.shown()?.analysis, r.source))
-        .map(|m| crate::app::rows_moves::fingerprint(&m.fields()));
+        .and_then(|r| crate::app::views::moves::move_ref(&state.shown()?.analysis, r.source))
+        .map(|m| crate::app::views::moves::fingerprint(&m.fields()));
     let (purpose, prompt) = match (k.code, fingerprint) {
         (KeyCode::Char('d'), Some(fingerprint)) => (
             ReasonPurpose::Dismiss { key, fingerprint },

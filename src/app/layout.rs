@@ -90,7 +90,7 @@ pub fn api_banner(state: &AppState) -> bool {
 pub fn journal_banner(state: &AppState) -> bool {
     state
         .shown()
-        .is_some_and(|f| crate::app::rows_journal::blocking_text(&f.analysis).is_some())
+        .is_some_and(|f| crate::app::views::journal::blocking_text(&f.analysis).is_some())
 }
 
 /// The layout of `state` at its terminal size.

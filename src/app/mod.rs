@@ -4,32 +4,21 @@
 //! Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`, `cluster` or `ui`, and never reads
 //! a clock (time is an argument) or generates randomness (UUIDs come from an `IdSource`).
 
-pub mod approve;
 pub mod detail;
-pub mod detail_journal;
-pub mod detail_move;
-pub mod detail_node;
 pub mod dialogs;
 pub mod effect;
 pub mod event;
 pub mod filter;
-pub mod gang_tree;
 pub mod input;
 pub mod keys;
 pub mod keys_config;
 pub mod layout;
 pub mod nav;
 pub mod ops;
-pub mod ops_journal;
-pub mod rows;
-pub mod rows_journal;
-pub mod rows_moves;
-pub mod rows_nodes;
-pub mod rows_pools;
 pub mod state;
 pub mod table;
-pub mod track;
 pub mod update;
+pub mod views;
 
 pub use effect::Effect;
 pub use event::Event;

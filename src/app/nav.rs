@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use crate::app::detail::{build_detail, DetailKind};
 use crate::app::layout::screen;
-use crate::app::rows::build_view;
-use crate::app::rows_nodes::NODE_POOL_COLUMN;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
+use crate::app::views::build_view;
+use crate::app::views::nodes::NODE_POOL_COLUMN;
 use crate::protocol::Feed;
 
 /// Rows the current list (table, tree or detail) shows at once.
@@ -222,6 +222,6 @@ pub fn apply_feed(state: &mut AppState, feed: Arc<Feed>) {
     state.latest = Some(feed);
     if state.frozen.is_none() {
         rebuild_models(state);
-        crate::app::track::track_requests(state);
+        crate::app::ops::track::track_requests(state);
     }
 }

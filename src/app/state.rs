@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use crate::app::detail::{DetailKind, DetailModel};
 use crate::app::dialogs::Modal;
-use crate::app::gang_tree::{GangNav, GangTree};
 use crate::app::keys::{Chord, KeyResolver};
 use crate::app::table::{TableModel, TableView};
+use crate::app::views::gangs::{GangNav, GangTree};
 use crate::engine::model::Time;
 use crate::protocol::{Feed, Op};
 

@@ -124,7 +124,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::ApproveMove if state.view == View::Moves => ops::start_approve(state),
         Action::RejectMove if state.view == View::Moves => ops::start_reject(state),
         Action::ClearJournalEntry if state.view == View::Journal => {
-            crate::app::ops_journal::start_clear(state)
+            crate::app::ops::journal::start_clear(state)
         }
         Action::Confirm => return ops::confirm(state),
         Action::Cancel => {

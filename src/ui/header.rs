@@ -9,8 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
 use crate::app::layout::tab_spans;
-use crate::app::rows::age;
 use crate::app::state::{AppState, View};
+use crate::app::views::age;
 use crate::engine::alfred_config::Mode;
 use crate::engine::model::Time;
 use crate::protocol::{ApiStatus, Feed, Presence, SourceKind, SourceState};

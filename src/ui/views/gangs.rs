@@ -10,8 +10,8 @@ use ratatui::widgets::{Block, Borders};
 use ratatui::Frame;
 use tui_tree_widget::{Tree, TreeItem, TreeState};
 
-use crate::app::gang_tree::TreeNode;
 use crate::app::state::AppState;
+use crate::app::views::gangs::TreeNode;
 use crate::ui::theme::{Slot, Theme};
 
 fn items<'a>(

@@ -5,6 +5,7 @@
 
 pub mod detail;
 pub mod gangs;
+pub mod journal;
 pub mod lists;
 pub mod pools;
 
@@ -54,7 +55,7 @@ pub fn draw_body(frame: &mut Frame, s: &Screen, full: Rect, state: &AppState, th
     match state.view {
         View::Pools => pools::draw_pools(frame, table, panel, state, theme),
         View::Gangs => gangs::draw_gangs(frame, body, state, theme),
-        View::Journal => lists::draw_journal(frame, table, panel, state, theme),
+        View::Journal => journal::draw_journal(frame, table, panel, state, theme),
         v => lists::draw_list(frame, table, state, v, theme),
     }
 }

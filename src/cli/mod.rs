@@ -1,5 +1,5 @@
 //! Command-line definitions (clap) and the headless commands: `analyze`, `history` and
-//! `completions` (the live-cluster commands are in `cli_live`).
+//! `completions` (the live-cluster commands are in `cli::live`).
 //!
 //! Owns: `Cli`, `Command`, `run_analyze`, exit codes (`history` lives in `cli/history.rs`).
 //! May import `engine`, `cluster`, `history` and `report`; holds no business logic of its own.
@@ -19,6 +19,7 @@ use crate::report::json::{analysis_json, Source};
 use crate::report::table::analysis_table;
 
 pub mod history;
+pub mod live;
 pub use history::{run_history, HistoryArgs};
 
 /// Exit code for success.
@@ -79,13 +80,13 @@ pub struct TuiArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// The TUI on an embedded simulated OME fleet (no cluster needed).
-    Demo(crate::cli_tui::DemoArgs),
+    Demo(crate::run::launch::DemoArgs),
     /// One-shot analysis of the live cluster (or of `--snapshot FILE`), as a table or JSON.
     Analyze(AnalyzeArgs),
     /// Prints a node's health history and audit rows from the local history store.
     History(HistoryArgs),
     /// Saves a snapshot file of the live cluster (a Kubernetes `List`, JSON).
-    Dump(crate::cli_live::DumpArgs),
+    Dump(crate::cli::live::DumpArgs),
     /// Prints shell completions.
     Completions {
         /// The shell.
@@ -122,7 +123,7 @@ pub struct AnalyzeArgs {
     pub snapshot: Option<PathBuf>,
     /// Which cluster (live mode).
     #[command(flatten)]
-    pub cluster: crate::cli_live::ClusterArgs,
+    pub cluster: crate::cli::live::ClusterArgs,
     /// The observation time (RFC 3339); defaults to the current time.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,

@@ -27,10 +27,13 @@ use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::Time;
 use crate::protocol::{ApiStatus, Command, Feed, OpOutcome, Permissions, SourceKind, Update};
-use crate::run_history::HistoryHook;
+use crate::run::history::HistoryHook;
 use crate::sim::demo::DemoClock;
 
 mod clock;
+pub mod demo;
+pub mod history;
+pub mod launch;
 use crate::ui::theme::{Theme, THEME_NAMES};
 use clock::{mono_now, wall_now};
 pub use clock::{AppClock, RandomIds};

@@ -1,16 +1,20 @@
-//! Journal view rows (entries of `alfred-dispatch-state` with phase, reason, ages, whether
-//! each blocks Alfred and its clearing verdict), the blocking banner text, and Lints rows.
+//! The Journal view: rows (entries of `alfred-dispatch-state` with phase, reason, ages, whether
+//! each blocks Alfred and its clearing verdict), the blocking banner text, and the entry detail
+//! with the clearing check for its reason.
 //!
-//! Owns: `journal_rows`, `blocking_text`, `lint_rows`, `clearing_word`. Plain data; must not
+//! Owns: `journal_rows`, `blocking_text`, `clearing_word`, the entry detail. Plain data; must not
 //! import `ratatui`, `tokio` or `kube`.
 
-use crate::app::rows::{age, age_secs};
+use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
+use crate::app::views::{age, age_secs};
 use crate::engine::analysis::Analysis;
 use crate::engine::journal::blocking::Blocking;
-use crate::engine::journal::clearing::{ClearingDecision, ClearingVerdict};
+use crate::engine::journal::clearing::{CheckResult, ClearingDecision, ClearingVerdict};
 use crate::engine::journal::Phase;
 use crate::engine::planning::pass::JournalView;
+use crate::protocol::Feed;
+use crate::report::rfc3339;
 
 /// Whether entry `uuid` blocks Alfred's submissions.
 pub fn blocks(blocking: &Blocking, uuid: &str) -> bool {
@@ -111,31 +115,84 @@ pub fn journal_rows(a: &Analysis) -> TableModel {
     TableModel { columns, rows }
 }
 
-/// One row per placement lint: the rule it breaks, the object, the message (with the fix).
-pub fn lint_rows(a: &Analysis) -> TableModel {
-    let rows = a
-        .lints
+/// The checklist of a clearing verdict, one line per check, plus the decision.
+pub fn clearing_lines(v: &ClearingVerdict) -> Vec<(String, Tone)> {
+    let mut out: Vec<(String, Tone)> = v
+        .checks
         .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let cells = vec![
-                Cell::text(l.rule.id()).tone(Tone::Degraded),
-                Cell::text(l.object.clone()),
-                Cell::text(l.message.clone()),
-            ];
-            RowModel::new(
-                format!("{}|{}|{}", l.rule.id(), l.object, l.message),
-                i,
-                cells,
+        .map(|c| {
+            let (mark, tone) = match c.result {
+                CheckResult::Met => ("[✓ met]       ", Tone::Ok),
+                CheckResult::NotMet => ("[✗ not met]   ", Tone::Failed),
+                CheckResult::Unverified => ("[? unverified]", Tone::Unknown),
+            };
+            (
+                format!("{mark} {} — observed: {}", c.condition, c.observed),
+                tone,
             )
         })
         .collect();
-    TableModel {
-        columns: vec![
-            Column::text("RULE", ColWidth::Fixed(22)),
-            Column::text("OBJECT", ColWidth::Min(18)),
-            Column::text("MESSAGE", ColWidth::Min(24)),
-        ],
-        rows,
+    out.push(match &v.decision {
+        ClearingDecision::Clearable => ("decision: clearable".into(), Tone::Ok),
+        ClearingDecision::Wait(why) => (format!("decision: wait — {why}"), Tone::Degraded),
+        ClearingDecision::NotStalled => {
+            ("decision: not stalled (never cleared)".into(), Tone::Muted)
+        }
+    });
+    out
+}
+
+/// The detail pane of journal entry `uuid`.
+pub fn journal_detail(feed: &Feed, uuid: &str) -> Option<DetailModel> {
+    let a = &feed.analysis;
+    let e = a
+        .journal
+        .journal()?
+        .entries
+        .iter()
+        .find(|e| e.uuid == uuid)?;
+    let mut out = Lines::default();
+    out.heading("Entry");
+    out.line(format!("uuid {}", e.uuid));
+    out.line(format!(
+        "workload {}/{} (uid {}) · IR {} (uid {})",
+        e.workload.namespace, e.workload.name, e.workload_uid, e.ir_name, e.ir_uid
+    ));
+    out.line(format!(
+        "{} / instance {} · from {} → [{}]",
+        e.component.as_str(),
+        e.instance,
+        e.from_node,
+        e.targets.join(", ")
+    ));
+    out.line(format!(
+        "phase {} · reason {}",
+        e.phase.shown_as(),
+        e.reason.as_deref().unwrap_or("-")
+    ));
+    out.line(format!(
+        "created {} ({}) · last attempt {} · acknowledged {} · completed {}",
+        rfc3339(e.created_at),
+        age(a.now, Some(e.created_at)),
+        age(a.now, e.last_attempt),
+        age(a.now, e.acknowledged_at),
+        age(a.now, e.completed_at)
+    ));
+    out.heading("Clearing checks (alfred.md §2.4)");
+    match a.clearing.iter().find(|(u, _)| u == uuid) {
+        Some((_, v)) => {
+            for (text, tone) in clearing_lines(v) {
+                out.push(text, tone);
+            }
+        }
+        None => out.push("only stalled entries are checked and cleared", Tone::Muted),
     }
+    Some(DetailModel {
+        kind: DetailKind::Journal(uuid.to_string()),
+        title: format!(
+            "journal entry {}",
+            e.uuid.chars().take(8).collect::<String>()
+        ),
+        lines: out.0,
+    })
 }

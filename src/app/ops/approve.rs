@@ -5,7 +5,7 @@
 //! Owns: `locate_instance`, `ApprovalPlan`, `plan_approval`. Plain data; must not import
 //! `ratatui`, `tokio` or `kube`.
 
-use crate::app::rows_moves::MoveFields;
+use crate::app::views::moves::MoveFields;
 use crate::engine::analysis::Analysis;
 use crate::engine::migration::approval::MigrationRequest;
 use crate::engine::migration::request::{annotation_key, Component};

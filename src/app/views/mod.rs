@@ -5,14 +5,20 @@
 //! Owns: `build_view`, `build_models`, `age`, `health_cell`, `frag_tone`. Plain data; must not import
 //! `ratatui`, `tokio` or `kube`.
 
-use std::collections::HashMap;
+pub mod gangs;
+pub mod journal;
+pub mod lints;
+pub mod moves;
+pub mod nodes;
+pub mod pools;
 
-use crate::app::gang_tree::GangTree;
 use crate::app::state::{Models, View};
 use crate::app::table::{Cell, Tone};
+use crate::app::views::gangs::GangTree;
 use crate::engine::model::Time;
 use crate::engine::nodes::health::HealthState;
 use crate::protocol::Feed;
+use std::collections::HashMap;
 
 /// Builds the row model of `view` from `feed` into `models` (hiding dismissed moves whose
 /// content is unchanged) and records the generation it was built from.
@@ -24,12 +30,12 @@ pub fn build_view(
 ) {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
     match view {
-        View::Pools => models.pools = crate::app::rows_pools::pool_rows(a),
-        View::Nodes => models.nodes = crate::app::rows_nodes::node_rows(snap, a),
-        View::Moves => models.moves = crate::app::rows_moves::move_rows(a, dismissed),
-        View::Journal => models.journal = crate::app::rows_journal::journal_rows(a),
+        View::Pools => models.pools = crate::app::views::pools::pool_rows(a),
+        View::Nodes => models.nodes = crate::app::views::nodes::node_rows(snap, a),
+        View::Moves => models.moves = crate::app::views::moves::move_rows(a, dismissed),
+        View::Journal => models.journal = crate::app::views::journal::journal_rows(a),
         View::Gangs => models.gangs = GangTree::build(snap, a),
-        View::Lints => models.lints = crate::app::rows_journal::lint_rows(a),
+        View::Lints => models.lints = crate::app::views::lints::lint_rows(a),
     }
     models.built[view.index()] = Some(feed.generation);
 }

@@ -4,11 +4,11 @@
 //!
 //! Owns: `start_clear`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
-use crate::app::detail_journal::clearing_lines;
 use crate::app::dialogs::Modal;
 use crate::app::ops::{allowed, dialog, notify};
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::table::Tone;
+use crate::app::views::journal::clearing_lines;
 use crate::engine::analysis::ALFRED_JOURNAL;
 use crate::engine::journal::clearing::ClearingDecision;
 use crate::engine::journal::Phase;

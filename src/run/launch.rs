@@ -13,13 +13,13 @@ use crate::cli::{TuiArgs, EXIT_BAD_INPUT, EXIT_OK};
 use crate::cluster::live::{self, LiveOptions};
 use crate::cluster::ops::{spawn_ops_worker, OpContext};
 use crate::config::{load, ConfigPaths, Overrides};
-use crate::demo_driver::{spawn_demo, DemoOptions};
 use crate::engine::analysis::{AnalysisOptions, ExecutorSetting};
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::Time;
 use crate::history::ClusterKey;
+use crate::run::demo::{spawn_demo, DemoOptions};
+use crate::run::history::HistoryHook;
 use crate::run::{run_tui, DataSource, TuiOptions};
-use crate::run_history::HistoryHook;
 use crate::ui::theme::Theme;
 
 /// Flags of `ome-top demo`.

@@ -3,8 +3,8 @@
 //!
 //! Owns: `pool_rows`, `POOL_COLUMNS`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
-use crate::app::rows::{frag_tone, frag_word};
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel};
+use crate::app::views::{frag_tone, frag_word};
 use crate::engine::analysis::Analysis;
 
 /// Column of the pool name (the Nodes view scopes by it).

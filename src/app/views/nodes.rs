@@ -1,17 +1,80 @@
-//! Node detail: health, conditions, Alfred's node record from `alfred-recommendations`, GPU
-//! occupants, events, and a health timeline from what is visible now (condition transitions
-//! and events) plus the local history store's transitions when it is plugged in.
+//! The Nodes view: rows (name, pool, health as symbol + word, maintenance triggers, cordoned,
+//! spot, GPUs used/total, OME occupants, age of the last condition change) and the node detail
+//! (conditions, Alfred's node record, GPU occupants, events, health timeline).
 //!
-//! Owns: `node_detail`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `node_rows`, `NODE_POOL_COLUMN`, the node detail. Plain data; must not import `ratatui`, `tokio` or
+//! `kube`.
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
-use crate::app::rows::{age, health_label};
 use crate::app::state::AppState;
-use crate::app::table::Tone;
+use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
+use crate::app::views::{age, age_secs, health_cell, health_label};
+use crate::engine::analysis::Analysis;
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::recommendations::node_record::NodeRecord;
 use crate::protocol::Feed;
 use crate::report::rfc3339;
+
+/// Column of the pool name (Enter on a pool scopes the Nodes view by it).
+pub const NODE_POOL_COLUMN: usize = 1;
+
+fn columns() -> Vec<Column> {
+    vec![
+        Column::text("NAME", ColWidth::Min(18)),
+        Column::text("POOL", ColWidth::Min(12)),
+        Column::text("HEALTH", ColWidth::Fixed(11)),
+        Column::text("MAINT", ColWidth::Fixed(10)),
+        Column::text("CORDON", ColWidth::Fixed(8)),
+        Column::text("SPOT", ColWidth::Fixed(4)),
+        Column::num("GPU", 5),
+        Column::num("OME", 4),
+        Column::num("COND", 5),
+    ]
+}
+
+/// One row per node, sorted by name.
+pub fn node_rows(snap: &ClusterSnapshot, a: &Analysis) -> TableModel {
+    let now = a.now;
+    let rows = a
+        .node_order
+        .iter()
+        .filter_map(|i| Some((*i, snap.nodes.get(*i)?, a.nodes.get(*i)?)))
+        .map(|(i, node, st)| {
+            let changed = node
+                .conditions
+                .iter()
+                .filter_map(|c| c.last_transition)
+                .max();
+            let maint = if st.maintenance.is_empty() {
+                Cell::text("-")
+            } else {
+                Cell::text(st.maintenance.join(",")).tone(Tone::Degraded)
+            };
+            let cordon = if st.cordoned {
+                Cell::text("cordoned").tone(Tone::Danger)
+            } else {
+                Cell::text("-").tone(Tone::Muted)
+            };
+            let used = st.total.saturating_sub(st.free);
+            let cells = vec![
+                Cell::text(node.name.to_string()),
+                Cell::text(st.pool.as_deref().unwrap_or("-")),
+                health_cell(&st.health),
+                maint,
+                cordon,
+                Cell::text(if st.preemptible { "spot" } else { "-" }),
+                Cell::num(f64::from(used), format!("{used}/{}", st.total)),
+                Cell::num(f64::from(st.ome_occupants), st.ome_occupants.to_string()),
+                Cell::num(age_secs(now, changed), age(now, changed)),
+            ];
+            RowModel::new(node.name.to_string(), i, cells)
+        })
+        .collect();
+    TableModel {
+        columns: columns(),
+        rows,
+    }
+}
 
 fn when(t: Option<Time>) -> String {
     t.map_or("-".to_string(), rfc3339)

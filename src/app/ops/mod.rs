@@ -5,13 +5,17 @@
 //! Owns: `start_cordon`, `start_approve`, `start_reject`, `start_opt_out`, `confirm`, `op_done`,
 //! `notify` (`ops_journal` owns clearing). Plain data; must not import `ratatui`, `tokio` or `kube`.
 
-use crate::app::approve::plan_approval;
+pub mod approve;
+pub mod journal;
+pub mod track;
+
 use crate::app::detail::check_line;
 use crate::app::dialogs::{ConfirmDialog, Modal};
 use crate::app::effect::Effect;
-use crate::app::rows_moves::move_ref;
+use crate::app::ops::approve::plan_approval;
 use crate::app::state::{AppState, Notice, NoticeLevel, PendingOp, RequestedMove, View};
 use crate::app::table::Tone;
+use crate::app::views::moves::move_ref;
 use crate::protocol::{Capability, Command, Op, OpOutcome};
 
 /// Notices kept.
@@ -199,7 +203,7 @@ pub fn start_reject(state: &mut AppState) {
     };
     let f = m.fields();
     state.modals.push(Modal::RejectChoice {
-        key: crate::app::rows_moves::identity_key(&f),
+        key: crate::app::views::moves::identity_key(&f),
         workload: f.workload.to_string(),
     });
 }
