@@ -6,7 +6,7 @@
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use ome_top::engine::analysis::index::SnapshotIndex;
+use ome_top::engine::analysis::SnapshotIndex;
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::gangs::compute_gangs;
 use ome_top::engine::lints::placement_lints;

@@ -7,7 +7,7 @@ use chrono::{Duration, TimeZone, Utc};
 use ome_top::engine::analysis::{Analysis, ALFRED_JOURNAL};
 use ome_top::engine::journal::{parse_journal, Phase};
 use ome_top::engine::model::{Name, Time};
-use ome_top::engine::workloads::eligibility::STATE_INELIGIBLE;
+use ome_top::engine::workloads::STATE_INELIGIBLE;
 use ome_top::protocol::{Op, OpOutcome};
 use ome_top::sim::demo::DemoWorld;
 

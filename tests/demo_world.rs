@@ -7,10 +7,10 @@
 use chrono::{Duration, TimeZone, Utc};
 use ome_top::engine::analysis::Analysis;
 use ome_top::engine::journal::Phase;
-use ome_top::engine::migration::approval::MigrationRequest;
-use ome_top::engine::migration::request::Component;
+use ome_top::engine::migration::Component;
+use ome_top::engine::migration::MigrationRequest;
 use ome_top::engine::model::Time;
-use ome_top::engine::nodes::health::HealthState;
+use ome_top::engine::nodes::HealthState;
 use ome_top::protocol::{ApiStatus, Op, OpOutcome, SourceKind};
 use ome_top::sim::demo::{DemoWorld, MigrationPhase, UNHEALTHY_AFTER_MINUTES};
 
@@ -173,7 +173,7 @@ fn fragmentation_rises_under_churn() {
 }
 
 /// The Op approving computed row `row` as `kubectl ome migration start` would.
-fn approval(w: &DemoWorld, row: &ome_top::engine::planning::moves::MoveRow, uuid: &str) -> Op {
+fn approval(w: &DemoWorld, row: &ome_top::engine::planning::MoveRow, uuid: &str) -> Op {
     let (ns, name) = row.workload.split_once('/').unwrap();
     let snap = w.snapshot();
     let isvc = snap

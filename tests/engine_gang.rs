@@ -10,10 +10,10 @@ use serde_json::{json, Value};
 
 use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
-use ome_top::engine::gangs::capacity::CapacityModel;
-use ome_top::engine::gangs::classify::ReasonCode;
-use ome_top::engine::gangs::predict::PredictedOutcome;
-use ome_top::engine::gangs::reasons::ReasonSource;
+use ome_top::engine::gangs::CapacityModel;
+use ome_top::engine::gangs::PredictedOutcome;
+use ome_top::engine::gangs::ReasonCode;
+use ome_top::engine::gangs::ReasonSource;
 use ome_top::engine::gangs::{Gang, GangState, PinSource, PlacementOptions, Reservation};
 use ome_top::report::json::{analysis_json, Source};
 

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] fns
 
-use ome_top::engine::gangs::classify::{classify, primary, ReasonCode};
+use ome_top::engine::gangs::{classify, primary, ReasonCode};
 
 /// `0/N nodes are available: <message>.`, the PreFilter rejection shape.
 fn prefilter(message: &str) -> String {

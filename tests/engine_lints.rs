@@ -10,10 +10,10 @@ use serde_json::{json, Value};
 use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::gangs::PlacementOptions;
-use ome_top::engine::lints::nodes::reservation_cordons;
+use ome_top::engine::lints::reservation_cordons;
 use ome_top::engine::lints::LintRule;
 use ome_top::engine::model::ClusterSnapshot;
-use ome_top::engine::nodes::health::HealthState;
+use ome_top::engine::nodes::HealthState;
 use ome_top::report::json::{analysis_json, Source};
 
 const FIXTURE: &str = include_str!("fixtures/k8s/lints.json");

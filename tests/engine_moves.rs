@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
-use ome_top::engine::planning::moves::MoveRow;
+use ome_top::engine::planning::MoveRow;
 
 const EXAMPLE: &str = include_str!("../docs/examples/worked-example-6-5.json");
 const NOW: &str = "2026-09-28T10:15:00Z";
@@ -474,7 +474,7 @@ fn stalled(reason: &str, workload: &str) -> String {
 }
 
 fn clearing(a: &Analysis) -> String {
-    use ome_top::engine::journal::clearing::ClearingDecision;
+    use ome_top::engine::journal::ClearingDecision;
     match &a.clearing[0].1.decision {
         ClearingDecision::Clearable => "clearable".into(),
         ClearingDecision::Wait(why) => format!("wait: {why}"),

@@ -13,7 +13,7 @@ use ome_top::app::dialogs::Modal;
 use ome_top::app::layout::screen;
 use ome_top::app::state::View;
 use ome_top::app::{update, Effect, Event};
-use ome_top::engine::journal::clearing::ClearingDecision;
+use ome_top::engine::journal::ClearingDecision;
 use ome_top::protocol::{Command, Op, OpOutcome, Permissions};
 use tui_support::*;
 
@@ -283,7 +283,7 @@ fn a_dismissal_survives_a_rescore_and_ends_when_the_targets_change() {
     type_keys(&mut s, "seen it");
     press(&mut s, KeyCode::Enter);
     assert_eq!(s.models.moves.rows.len(), before - 1);
-    let with_moves = |edit: &dyn Fn(&mut ome_top::engine::planning::moves::MoveRow), generation| {
+    let with_moves = |edit: &dyn Fn(&mut ome_top::engine::planning::MoveRow), generation| {
         let mut feed = fleet_feed();
         let mut analysis = (*feed.analysis).clone();
         assert!(

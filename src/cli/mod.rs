@@ -12,7 +12,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::cluster::snapshot_file::read_snapshot;
 use crate::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
-use crate::engine::gangs::capacity::CapacityModel;
+use crate::engine::gangs::CapacityModel;
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::ClusterSnapshot;
 use crate::report::json::{analysis_json, Source};

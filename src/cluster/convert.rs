@@ -14,14 +14,14 @@ use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
 
 use crate::cluster::convert_placement::{effective_requests, placement};
-use crate::engine::model::quantity::{parse_quantity, whole_devices};
+use crate::engine::model::{parse_quantity, whole_devices};
 use crate::engine::model::{
     ConfigMap, Event, LabelInt, Labels, Name, Node, NodeCondition, OmeLabels, OwnerRef, Pod,
     PodPhase, Taint, VolumeClaim,
 };
-use crate::engine::nodes::gpus::is_gpu_resource;
+use crate::engine::nodes::is_gpu_resource;
 
-pub use crate::engine::fast::intern::Interner;
+pub use crate::engine::fast::Interner;
 
 /// A field of an object that could not be converted.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use crate::engine::model::{
     BaseModel, ComponentSpec, InferenceReplica, InferenceService, Labels, MigrationStatus,
     ModelRef, Name, OwnerRef, PodGroup, ReplicaStatus, COMPONENTS,
 };
-use crate::engine::workloads::irstatus::{check_rows, decode_rows};
+use crate::engine::workloads::{check_rows, decode_rows};
 
 /// Alfred's bound on decoded instance rows.
 pub const MAX_DECODED_INSTANCES: usize = 10_000;

@@ -13,12 +13,12 @@ use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as meta;
 
 use crate::cluster::convert::{Interner, Warnings};
-use crate::engine::model::placement::{
+use crate::engine::model::parse_quantity;
+use crate::engine::model::{Allocatable, Labels, UNREPORTED};
+use crate::engine::model::{
     LabelSelector, NodeTerm, Operator, PodPlacement, PodTerm, Requirement, SpreadConstraint,
     Toleration, UnschedulableCondition,
 };
-use crate::engine::model::quantity::parse_quantity;
-use crate::engine::model::{Allocatable, Labels, UNREPORTED};
 
 type Resources = BTreeMap<String, Quantity>;
 

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use rusqlite::OptionalExtension;
 
 use crate::engine::model::Time;
-use crate::engine::planning::moves::MoveRow;
+use crate::engine::planning::MoveRow;
 use crate::history::audit::{insert_audit, AuditEntry, AuditResult, ObjectRef};
 use crate::history::{from_ms, to_ms, ClusterKey, HistoryStore};
 

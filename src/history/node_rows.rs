@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension, Row};
 
 use crate::engine::analysis::Analysis;
 use crate::engine::model::{ClusterSnapshot, Time};
-use crate::engine::nodes::health::HealthState;
+use crate::engine::nodes::HealthState;
 use crate::history::transitions::{node_changes, LastObservations, NodeObservation};
 use crate::history::{from_ms, to_ms, ClusterCache, ClusterKey, HistoryStore};
 

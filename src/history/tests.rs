@@ -12,7 +12,7 @@ use super::*;
 use crate::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
 use crate::engine::model::testkit::{at, node};
 use crate::engine::model::{ClusterSnapshot, NodeCondition};
-use crate::engine::nodes::health::HealthState;
+use crate::engine::nodes::HealthState;
 
 pub(super) fn temp() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();

@@ -6,10 +6,10 @@
 
 use std::collections::HashMap;
 
-use crate::engine::alfred_config::rules::health_rules;
+use crate::engine::alfred_config::health_rules;
 use crate::engine::analysis::Analysis;
 use crate::engine::model::{ClusterSnapshot, Node};
-use crate::engine::nodes::health::HealthState;
+use crate::engine::nodes::HealthState;
 use crate::engine::nodes::NodeState;
 
 /// What the history records about one node at one observation. Two observations are the same

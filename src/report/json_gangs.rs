@@ -7,8 +7,8 @@
 
 use serde::Serialize;
 
-use crate::engine::gangs::classify::Reason;
-use crate::engine::gangs::reasons::PendingReason;
+use crate::engine::gangs::PendingReason;
+use crate::engine::gangs::Reason;
 use crate::engine::gangs::{Gang, GangReport};
 use crate::engine::lints::Lint;
 

@@ -8,10 +8,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::engine::journal::blocking::Blocking;
-use crate::engine::journal::clearing::{ClearingDecision, ClearingVerdict};
-use crate::engine::planning::moves::MoveRow;
-use crate::engine::planning::pass::JournalView;
+use crate::engine::journal::Blocking;
+use crate::engine::journal::{ClearingDecision, ClearingVerdict};
+use crate::engine::planning::JournalView;
+use crate::engine::planning::MoveRow;
 use crate::engine::recommendations::Row;
 
 #[derive(Serialize)]

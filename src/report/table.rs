@@ -26,7 +26,7 @@ pub fn analysis_table(snap: &ClusterSnapshot, analysis: &Analysis, extra: &[Stri
         "SCORE"
     );
     let threshold =
-        crate::engine::alfred_config::rules::ScoringRules::from_config(&analysis.config).threshold;
+        crate::engine::alfred_config::ScoringRules::from_config(&analysis.config).threshold;
     for p in &analysis.pools {
         let _ = writeln!(
             out,

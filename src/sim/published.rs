@@ -7,7 +7,7 @@
 //!
 //! Owns: `as_published`. No I/O, no clock. Must not import `cluster`, `ui` or `tokio`.
 
-use crate::engine::fast::intern::Interner;
+use crate::engine::fast::Interner;
 use crate::engine::model::{
     ClusterSnapshot, InferenceReplica, InferenceService, Labels, Name, Node, OwnerRef, Pod,
 };

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use smallvec::smallvec;
 
 use crate::engine::model::{InferenceReplica, InferenceService, Name, OwnerRef, ReplicaStatus};
-use crate::engine::workloads::irstatus::InstanceRow;
+use crate::engine::workloads::InstanceRow;
 
 /// Builds the IR of `service`'s engine with `instances` Instances of `per_instance` pods;
 /// `ready` = every Instance steady and serving (otherwise the last one is `Creating`).

@@ -8,7 +8,7 @@
 
 use chrono::{SecondsFormat, TimeDelta, Utc};
 use kube::api::{Patch, PatchParams};
-use ome_top::engine::migration::request::parse_request_annotation;
+use ome_top::engine::migration::parse_request_annotation;
 use serde_json::{json, Value};
 
 use crate::fixtures::{isvc_api, ome_top_events};

@@ -7,10 +7,10 @@
 
 use crate::app::views::moves::MoveFields;
 use crate::engine::analysis::Analysis;
-use crate::engine::migration::approval::MigrationRequest;
-use crate::engine::migration::request::{annotation_key, Component};
+use crate::engine::migration::MigrationRequest;
+use crate::engine::migration::{annotation_key, Component};
 use crate::engine::model::{ClusterSnapshot, Time};
-use crate::engine::workloads::eligibility::is_movable;
+use crate::engine::workloads::is_movable;
 use crate::protocol::Op;
 
 /// Who writes the request.

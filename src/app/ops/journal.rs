@@ -10,7 +10,7 @@ use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::table::Tone;
 use crate::app::views::journal::clearing_lines;
 use crate::engine::analysis::ALFRED_JOURNAL;
-use crate::engine::journal::clearing::ClearingDecision;
+use crate::engine::journal::ClearingDecision;
 use crate::engine::journal::Phase;
 use crate::protocol::{Capability, Op};
 

@@ -9,10 +9,10 @@ use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::views::{age, age_secs};
 use crate::engine::analysis::Analysis;
-use crate::engine::journal::blocking::Blocking;
-use crate::engine::journal::clearing::{CheckResult, ClearingDecision, ClearingVerdict};
+use crate::engine::journal::Blocking;
 use crate::engine::journal::Phase;
-use crate::engine::planning::pass::JournalView;
+use crate::engine::journal::{CheckResult, ClearingDecision, ClearingVerdict};
+use crate::engine::planning::JournalView;
 use crate::protocol::Feed;
 use crate::report::rfc3339;
 

@@ -16,7 +16,7 @@ use crate::app::state::{Models, View};
 use crate::app::table::{Cell, Tone};
 use crate::app::views::gangs::GangTree;
 use crate::engine::model::Time;
-use crate::engine::nodes::health::HealthState;
+use crate::engine::nodes::HealthState;
 use crate::protocol::Feed;
 use std::collections::HashMap;
 

@@ -13,7 +13,7 @@ use crate::app::state::AppState;
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::views::age;
 use crate::engine::analysis::Analysis;
-use crate::engine::planning::moves::MoveRow;
+use crate::engine::planning::MoveRow;
 use crate::engine::recommendations::{freshness, Row};
 use crate::protocol::Feed;
 

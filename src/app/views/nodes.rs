@@ -11,7 +11,7 @@ use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::views::{age, age_secs, health_cell, health_label};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::{ClusterSnapshot, Time};
-use crate::engine::recommendations::node_record::NodeRecord;
+use crate::engine::recommendations::NodeRecord;
 use crate::protocol::Feed;
 use crate::report::rfc3339;
 

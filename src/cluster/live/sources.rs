@@ -17,7 +17,7 @@ use crate::cluster::live::store::{Conversion, SharedNames};
 use crate::cluster::snapshot_file::is_interesting_config_map;
 use crate::cluster::wire::Slim;
 use crate::engine::analysis::{ALFRED_CONFIG, ALFRED_JOURNAL, ALFRED_RECOMMENDATIONS};
-use crate::engine::gangs::scheduler_config::SCHEDULER_CONFIG_MAP;
+use crate::engine::gangs::SCHEDULER_CONFIG_MAP;
 use crate::engine::model::{
     BaseModel, ClusterSnapshot, ConfigMap, Event, InferenceReplica, InferenceService, Node, Pod,
     PodGroup, VolumeClaim,

@@ -12,8 +12,8 @@ use super::node::note;
 use super::outcome::{classify, conflict, failure, ApiFailure, CurrentState};
 use super::patches::{opt_out_patch, typed};
 use super::{finish, OpContext};
-use crate::engine::migration::approval::json_patch_for_request;
-use crate::engine::migration::request::{annotation_key, parse_request_annotation};
+use crate::engine::migration::json_patch_for_request;
+use crate::engine::migration::{annotation_key, parse_request_annotation};
 use crate::protocol::{Op, OpOutcome};
 
 /// `ome.io/v1beta1` InferenceService, served by the OME CRD.

@@ -1,7 +1,7 @@
 //! Clearing one stalled entry from Alfred's dispatch journal (ConfigMap
 //! `alfred-dispatch-state`, key `state.json`), following alfred.md §2.4: re-read the ConfigMap,
 //! insist on the resourceVersion the operator saw, parse strictly, remove exactly that entry
-//! (`engine::journal::edit::remove_entry_checked`), and `replace` (PUT) the ConfigMap carrying
+//! (`engine::journal::remove_entry_checked`), and `replace` (PUT) the ConfigMap carrying
 //! the same resourceVersion, so a concurrent writer makes the PUT fail with 409 instead of being
 //! overwritten. Every other key, label and annotation of the ConfigMap is sent back unchanged.
 //!
@@ -14,7 +14,7 @@ use kube::api::{Api, PostParams};
 use super::event::{EventTarget, EventText};
 use super::outcome::{classify, conflict, failure, ApiFailure, CurrentState};
 use super::{finish, OpContext};
-use crate::engine::journal::edit::remove_entry_checked;
+use crate::engine::journal::remove_entry_checked;
 use crate::engine::journal::{parse_journal, Phase};
 use crate::protocol::OpOutcome;
 

@@ -9,7 +9,7 @@
 
 use serde_json::{json, Value};
 
-use crate::engine::migration::approval::escape_json_pointer;
+use crate::engine::migration::escape_json_pointer;
 
 /// Annotation that opts an InferenceService out of Alfred's moves (alfred.md §4).
 pub const MOVABLE_ANNOTATION: &str = "alfred.ome.io/movable";

@@ -18,7 +18,7 @@
 //! and preemptible-node helpers, `printing` how durations, days and clock times print in the JSON
 //! contract, and the private `validate` the strict decoder.
 
-pub mod rules;
+mod rules;
 
 use std::fmt;
 use std::time::Duration;
@@ -31,6 +31,8 @@ mod printing;
 #[cfg(test)]
 mod tests;
 mod validate;
+
+pub use rules::{health_rules, is_preemptible, maintenance_triggers, ScoringRules};
 
 pub use matching::{MaintenanceWindow, NodeFacts};
 pub use policy::{

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::engine::alfred_config::{AlfredConfig, NodeFacts};
 use crate::engine::model::{Labels, Node, Time};
-use crate::engine::workloads::eligibility::EligibilityRules;
+use crate::engine::workloads::EligibilityRules;
 
 /// Inputs of the per-pool score.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,8 +9,8 @@
 
 use std::cmp::Ordering;
 
-use crate::engine::fast::name_order::name_order;
-use crate::engine::fast::node_index::NodeIndex;
+use crate::engine::fast::name_order;
+use crate::engine::fast::NodeIndex;
 use crate::engine::model::{ClusterSnapshot, Pod};
 use crate::engine::workloads::{component_mode, DeploymentMode};
 

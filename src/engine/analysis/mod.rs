@@ -4,27 +4,29 @@
 //! Owns: `Analysis`, `AnalysisOptions`, `analyze`. Pure and deterministic: time arrives in the
 //! options. Must not import anything outside `std`, `chrono` types and `engine`.
 
-pub mod index;
+mod index;
 
-use crate::engine::alfred_config::rules::ScoringRules;
+pub use index::{component_index, SnapshotIndex};
+
+use crate::engine::alfred_config::ScoringRules;
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
-use crate::engine::analysis::index::SnapshotIndex;
+
 use crate::engine::gangs::{compute_gangs, GangReport, PlacementOptions};
-use crate::engine::journal::clearing::ClearingVerdict;
-use crate::engine::journal::snapshot::stalled_verdicts;
+use crate::engine::journal::stalled_verdicts;
+use crate::engine::journal::ClearingVerdict;
 use crate::engine::lints::{placement_lints, Lint};
 use crate::engine::model::{ClusterSnapshot, Time};
-use crate::engine::nodes::membership::PoolMembership;
+use crate::engine::nodes::PoolMembership;
 use crate::engine::nodes::{node_states_with, NodeState};
-use crate::engine::planning::moves::MoveRow;
-use crate::engine::planning::pass::{decision_pass, JournalView};
+use crate::engine::planning::MoveRow;
 use crate::engine::planning::PlanContext;
+use crate::engine::planning::{decision_pass, JournalView};
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
 use crate::engine::recommendations::{parse_recommendations, Recommendations};
-use crate::engine::workloads::eligibility::{
+use crate::engine::workloads::{build_workloads_with, DeploymentMode, Workloads};
+use crate::engine::workloads::{
     component_baseline, defrag_prechecks, instance_baseline, EligibilityRules,
 };
-use crate::engine::workloads::{build_workloads_with, DeploymentMode, Workloads};
 
 /// Whether the OMENative executor (chart `migration.apiVersion: v1`) is available. The chart
 /// value is not readable from the cluster; `Auto` infers it from the dispatch journal, which

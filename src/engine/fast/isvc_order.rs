@@ -43,6 +43,7 @@ fn namespace_ranks<'a>(namespaces: impl Iterator<Item = &'a Name> + Clone) -> Ve
         .collect()
 }
 
+#[cfg(test)]
 /// Whether `isvcs` are in ascending `(namespace, name)` text order (equal keys allowed).
 pub fn in_namespace_name_order(isvcs: &[InferenceService]) -> bool {
     key_orders(isvcs).0
@@ -73,6 +74,7 @@ pub fn key_orders(isvcs: &[InferenceService]) -> (bool, bool) {
     (tuple, tuple && joined)
 }
 
+#[cfg(test)]
 /// Indices of `snap.isvcs` sorted by `(namespace, name)` text, equal keys by index — the
 /// order a stable sort by that key gives.
 pub fn by_namespace_name(snap: &ClusterSnapshot) -> Vec<usize> {

@@ -2,11 +2,22 @@
 //! address-keyed lookups, integer sort keys and linear-time sorts. Each has a plain reference
 //! and a property test that fast == reference.
 
-pub mod indexset;
-pub mod intern;
-pub mod isvc_order;
-pub mod name_order;
-pub mod node_index;
-pub mod pod_key;
-pub mod row_order;
+mod indexset;
+mod intern;
+mod isvc_order;
+mod name_order;
+mod node_index;
+mod pod_key;
+mod row_order;
 pub mod small_key_sort;
+
+pub use indexset::{all_disjoint, parse_index_set, IndexSet};
+pub use intern::{address, same, same_opt, Interner, LastAnswer, PairsByAddress};
+pub use isvc_order::{by_namespace_name_known, key_orders};
+pub use name_order::name_order;
+pub use node_index::NodeIndex;
+pub use pod_key::PodKey;
+pub use row_order::{
+    descending_score_key, identity_key, identity_keys, permute, rank_by_score, workload_ranks,
+    IdentityKey,
+};

@@ -9,9 +9,9 @@
 use crate::engine::fast::pod_key::PodKey;
 use crate::engine::fast::small_key_sort::stable_sort_by_small_key;
 use crate::engine::model::ClusterSnapshot;
-use crate::engine::planning::moves::MoveRow;
-use crate::engine::workloads::pod_groups::IsvcKeys;
+use crate::engine::planning::MoveRow;
 use crate::engine::workloads::Component;
+use crate::engine::workloads::IsvcKeys;
 
 /// A row identity as integers: comparing keys compares `MoveRow::identity()`.
 /// `(rank of ns/name, rank of the component name, instance)`.

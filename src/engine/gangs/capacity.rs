@@ -251,6 +251,7 @@ pub fn fit_order(capacities: &[(String, u32)], need: u32) -> Vec<usize> {
     order
 }
 
+#[cfg(test)]
 /// BestFit(need) of gangpack.md §3.4: among `(domain, capacity)` pairs whose position is not
 /// `excluded` and whose capacity is ≥ need, the smallest capacity, ties by the byte-wise
 /// smallest domain value. `need == 0` never fits.

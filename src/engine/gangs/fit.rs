@@ -8,9 +8,9 @@
 //! overhead beyond what the converter adds. Pure; must not import anything outside `std` and
 //! `engine`.
 
-use crate::engine::analysis::index::SnapshotIndex;
-use crate::engine::fast::intern::same_opt;
-use crate::engine::model::placement::{node_matches, tolerates, NodeTerm, Toleration};
+use crate::engine::analysis::SnapshotIndex;
+use crate::engine::fast::same_opt;
+use crate::engine::model::{node_matches, tolerates, NodeTerm, Toleration};
 use crate::engine::model::{ClusterSnapshot, Node, Pod};
 
 /// What is left on one node: allocatable minus the requests of its pods (never negative).

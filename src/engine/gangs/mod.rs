@@ -10,26 +10,32 @@
 //! Owns: `Gang`, `GangState`, `PinSource`, `GangReport`, `PlacementOptions`, `compute_gangs`.
 //! Pure; must not import anything outside `std`, `chrono` types and `engine`.
 
-pub mod capacity;
-pub mod classify;
-pub mod fit;
-pub mod predict;
-pub mod reasons;
-pub mod scheduler_config;
-pub mod score;
-pub mod state;
+mod capacity;
+mod classify;
+mod fit;
+mod predict;
+mod reasons;
+mod scheduler_config;
+mod score;
+mod state;
+
+pub use capacity::CapacityModel;
+pub use classify::{classify, primary, Reason, ReasonCode};
+pub use predict::PredictedOutcome;
+pub use reasons::{effective_scheduler, PendingReason, ReasonSource};
+pub use scheduler_config::SCHEDULER_CONFIG_MAP;
+pub use score::gaudi_binpack_score;
 
 use std::collections::HashSet;
 
-use crate::engine::analysis::index::SnapshotIndex;
-use crate::engine::fast::intern::{address, LastAnswer};
-use crate::engine::gangs::capacity::CapacityModel;
-use crate::engine::gangs::classify::Reason;
+use crate::engine::analysis::SnapshotIndex;
+use crate::engine::fast::{address, LastAnswer};
+
 use crate::engine::gangs::predict::{
     predict_pins, reservation_hints, DomainCache, Prediction, ReservationHint,
 };
 use crate::engine::gangs::reasons::EventIndex;
-use crate::engine::gangs::reasons::{effective_scheduler, PendingReason, ReasonSource};
+
 use crate::engine::gangs::scheduler_config::{load_scheduler_config, SchedulerConfig};
 use crate::engine::gangs::state::{reconstruct, GangInputs};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, PodGroup, Time};

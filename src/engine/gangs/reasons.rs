@@ -184,8 +184,8 @@ pub fn roll_up(reasons: Vec<PendingReason>, fresh_after: Option<Time>) -> Option
 mod tests {
     use super::*;
     use crate::engine::gangs::classify::ReasonCode;
-    use crate::engine::model::placement::{PodPlacement, UnschedulableCondition};
     use crate::engine::model::testkit::{self, at};
+    use crate::engine::model::{PodPlacement, UnschedulableCondition};
     use std::sync::Arc;
 
     fn event(pod: &str, source: &str, t: Time, message: &str) -> Event {

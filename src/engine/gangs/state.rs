@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::analysis::index::SnapshotIndex;
+use crate::engine::analysis::SnapshotIndex;
 use crate::engine::gangs::classify::{Reason, ReasonCode};
 use crate::engine::gangs::reasons::{effective_scheduler, pod_reason, roll_up, EventIndex};
 use crate::engine::gangs::scheduler_config::SchedulerConfig;

@@ -9,8 +9,8 @@ use crate::engine::journal::fields::{
     fields, instance_from, opt_str, opt_time, req_str, req_time, targets_from,
 };
 use crate::engine::journal::{JournalEntry, Phase, Workload, PAYLOAD_MAX_BYTES};
-use crate::engine::migration::approval::format_rfc3339_nano;
-use crate::engine::migration::request::Component;
+use crate::engine::migration::format_rfc3339_nano;
+use crate::engine::migration::Component;
 use crate::engine::strict_json::is_uuid_syntax;
 use crate::engine::strict_json::StrictValue;
 use chrono::{DateTime, Utc};

@@ -4,7 +4,7 @@
 //!
 //! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
 
-use crate::engine::migration::history::AuditHistory;
+use crate::engine::migration::AuditHistory;
 
 /// What one read of the cluster established.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,7 +73,7 @@ pub fn history_fact(history: &AuditHistory, uuid: &str) -> Fact<RowSeen> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::migration::history::parse_audit_history;
+    use crate::engine::migration::parse_audit_history;
 
     fn row(phase: &str, ended: bool) -> Fact<RowSeen> {
         Fact::Present(RowSeen {

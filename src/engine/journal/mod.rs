@@ -7,21 +7,26 @@
 //! Pure: no I/O, no clock. Must not import anything outside std/serde/serde_json/chrono (and
 //! sibling modules).
 
-pub mod blocking;
-pub mod clearing;
-pub mod edit;
-pub mod entry;
-pub mod error;
-pub mod facts;
-pub mod fields;
+mod blocking;
+mod clearing;
+mod edit;
+mod entry;
+mod error;
+mod facts;
+mod fields;
 #[cfg(test)]
-pub mod fixtures;
-pub mod snapshot;
+pub(crate) mod fixtures;
+mod snapshot;
+
+pub use blocking::{blocking_state, journal_unavailable_message, Blocking};
+pub use clearing::{CheckResult, ClearingDecision, ClearingVerdict};
+pub use edit::remove_entry_checked;
+pub use snapshot::stalled_verdicts;
 
 use crate::engine::journal::entry::entry_from_value;
 use crate::engine::journal::error::{brief, invalid, wrong};
 use crate::engine::journal::fields::{fields, opt_time};
-use crate::engine::migration::request::Component;
+use crate::engine::migration::Component;
 use crate::engine::strict_json::{parse_strict, StrictValue};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;

@@ -11,8 +11,8 @@
 use crate::engine::journal::clearing::{clearing_check, ClearingVerdict};
 use crate::engine::journal::facts::{history_fact, ClearingFacts, Fact, RowSeen};
 use crate::engine::journal::{Journal, JournalEntry, Phase};
-use crate::engine::migration::history::{audit_configmap_name, parse_audit_history};
-use crate::engine::migration::request::REQUEST_ANNOTATION_PREFIX;
+use crate::engine::migration::REQUEST_ANNOTATION_PREFIX;
+use crate::engine::migration::{audit_configmap_name, parse_audit_history};
 use crate::engine::model::ClusterSnapshot;
 
 /// The facts about `entry` that the snapshot establishes.

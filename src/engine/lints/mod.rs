@@ -7,13 +7,15 @@
 //! Owns: `Lint`, `LintRule`, `placement_lints`. Pod rules are in `lints_pods`, pool and node
 //! rules in `lints_nodes` and `lints_small_pods`. Pure; must not import anything outside `std` and `engine`.
 
-pub mod nodes;
-pub mod pods;
-pub mod small_pods;
+mod nodes;
+mod pods;
+mod small_pods;
 
-use crate::engine::analysis::index::SnapshotIndex;
+pub use nodes::reservation_cordons;
+
+use crate::engine::analysis::SnapshotIndex;
 use crate::engine::gangs::PlacementOptions;
-use crate::engine::lints::nodes::{mixed_schedulers, reservation_cordons};
+use crate::engine::lints::nodes::mixed_schedulers;
 use crate::engine::lints::pods::{disproportional_requests, pod_rules};
 use crate::engine::lints::small_pods::small_pods_on_empty_nodes;
 use crate::engine::model::{ClusterSnapshot, Pod};

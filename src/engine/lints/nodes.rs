@@ -6,10 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::gangs::reasons::effective_scheduler;
+use crate::engine::gangs::effective_scheduler;
 use crate::engine::lints::{BoundGpuPod, Lint, LintRule, Pools};
 use crate::engine::model::ClusterSnapshot;
-use crate::engine::nodes::health::HealthState;
+use crate::engine::nodes::HealthState;
 use crate::engine::nodes::NodeState;
 
 /// Cordoned nodes that are healthy, have no maintenance trigger, are not being scaled down and

@@ -13,11 +13,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::analysis::index::SnapshotIndex;
+use crate::engine::analysis::SnapshotIndex;
 use crate::engine::lints::{
     cores, gib, is_model_pod, owner_object, BoundGpuPod, Lint, LintRule, Pools,
 };
-use crate::engine::model::placement::HOSTNAME_LABEL;
+use crate::engine::model::HOSTNAME_LABEL;
 use crate::engine::model::{ClusterSnapshot, Pod, PodPhase, UNREPORTED};
 
 const PIN_FIX: &str = "Pins go stale when nodes fail, defeat autoscaling and stall rollouts. \

@@ -1,7 +1,16 @@
 //! OME's migration requests: the request annotation and its rules, building one for an
 //! operator's approval, a workload's migration state, and the durable audit history.
 
-pub mod approval;
-pub mod history;
-pub mod request;
-pub mod state;
+mod approval;
+mod history;
+mod request;
+mod state;
+
+pub use approval::{
+    escape_json_pointer, format_rfc3339_nano, json_patch_for_request, MigrationRequest,
+};
+pub use history::{audit_configmap_name, parse_audit_history, AuditHistory};
+pub use request::{
+    annotation_key, parse_request_annotation, Component, ParsedRequest, REQUEST_ANNOTATION_PREFIX,
+};
+pub use state::{in_cooldown, workload_migrations};

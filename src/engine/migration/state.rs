@@ -8,7 +8,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::engine::migration::request::{parse_request_annotation, REQUEST_ANNOTATION_PREFIX};
 use crate::engine::model::{ClusterSnapshot, InferenceService, MigrationStatus, Time, COMPONENTS};
-use crate::engine::workloads::omenative::{IsvcComponents, WorkloadMigrations};
+use crate::engine::workloads::{IsvcComponents, WorkloadMigrations};
 
 const MANUAL_PHASES: [&str; 6] = [
     "Accepted",

@@ -7,13 +7,19 @@
 //! or anything that reads a clock.
 
 pub mod names;
-pub mod node;
-pub mod placement;
-pub mod pod;
-pub mod pods;
-pub mod quantity;
+mod node;
+mod placement;
+mod pod;
+mod pods;
+mod quantity;
 #[cfg(test)]
-pub mod testkit;
+pub(crate) mod testkit;
+
+pub use placement::{
+    node_matches, tolerates, LabelSelector, NodeTerm, Operator, PodPlacement, PodTerm, Requirement,
+    SpreadConstraint, Toleration, UnschedulableCondition, HOSTNAME_LABEL,
+};
+pub use quantity::{parse_quantity, whole_devices};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -21,11 +27,11 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use smallvec::SmallVec;
 
-use crate::engine::fast::intern::{same, Interner};
+use crate::engine::fast::{same, Interner};
 pub use crate::engine::model::node::{Allocatable, Node, NodeCondition, Taint, UNREPORTED};
 pub use crate::engine::model::pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
 pub use crate::engine::model::pods::Pods;
-use crate::engine::workloads::irstatus::InstanceRow;
+use crate::engine::workloads::InstanceRow;
 
 /// An interned object or label name. Cloning is a reference-count increment.
 pub type Name = Arc<str>;

@@ -6,8 +6,7 @@ use std::sync::Arc;
 use chrono::{TimeZone, Utc};
 
 use crate::engine::model::{
-    Allocatable, ComponentSpec, InferenceService, LabelInt, Labels, Node, OmeLabels, Pod, PodPhase,
-    Time,
+    Allocatable, ComponentSpec, InferenceService, Labels, Node, OmeLabels, Pod, PodPhase, Time,
 };
 
 /// 2026-09-28 at `h:m:s` UTC.
@@ -67,14 +66,6 @@ pub fn pod(ns: &str, name: &str, node: Option<&str>, gpus: u32) -> Pod {
         scheduled_condition: node.is_some(),
         placement: None,
     }
-}
-
-/// Labels a pod as a RawDeployment pod of `isvc`'s engine.
-pub fn raw_member(mut p: Pod, isvc: &str) -> Pod {
-    p.ome.isvc = Some(Arc::from(isvc));
-    p.ome.component = Some(Arc::from("engine"));
-    p.ome.instance_index = LabelInt::Absent;
-    p
 }
 
 /// An InferenceService with only an engine block.

@@ -57,6 +57,7 @@ pub fn shape_to_product(shape: &str) -> &str {
         .map_or(shape, |(_, product)| product)
 }
 
+#[cfg(test)]
 /// The pool key of a node (`GPUPoolForNode`): the product label if non-empty, else the mapped
 /// instance type, else the GPU resource name. `None` for a node with no GPU resource and no
 /// product label (not a GPU node).

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::fast::intern::{address, LastAnswer};
+use crate::engine::fast::{address, LastAnswer};
 use crate::engine::nodes::NodeState;
 
 /// Pools of one set of node states.

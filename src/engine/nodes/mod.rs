@@ -4,18 +4,22 @@
 //! Owns: `NodeState`, `node_states`, `NodeRules`. Pure; must not import anything outside `std`,
 //! `chrono` types and `engine`.
 
-pub mod gpus;
-pub mod health;
-pub mod membership;
+mod gpus;
+mod health;
+mod membership;
+
+pub use gpus::is_gpu_resource;
+pub use health::HealthState;
+pub use membership::PoolMembership;
 
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
-use crate::engine::analysis::index::SnapshotIndex;
-use crate::engine::fast::intern::LastAnswer;
+use crate::engine::analysis::SnapshotIndex;
+use crate::engine::fast::LastAnswer;
 use crate::engine::model::{ClusterSnapshot, Name, Node, Time};
 use crate::engine::nodes::gpus::pool_key_str;
-use crate::engine::nodes::health::{node_health, HealthState};
+use crate::engine::nodes::health::node_health;
 
 /// Taint key that marks a node for scale-down by the cluster autoscaler (excluded as target).
 pub const TO_BE_DELETED_TAINT: &str = "ToBeDeletedByClusterAutoscaler";
@@ -115,15 +119,15 @@ pub fn node_state(node: &Node, cfg: &AlfredConfig, now: Time) -> NodeState {
 
 /// `node_state` with the node's pool key already resolved.
 fn node_state_in(node: &Node, cfg: &AlfredConfig, now: Time, pool: Option<Name>) -> NodeState {
-    let (triggers, window) = crate::engine::alfred_config::rules::health_rules(cfg);
+    let (triggers, window) = crate::engine::alfred_config::health_rules(cfg);
     let health = node_health(&node.conditions, triggers, window, now);
-    let mut maintenance = crate::engine::alfred_config::rules::maintenance_triggers(cfg, node, now);
+    let mut maintenance = crate::engine::alfred_config::maintenance_triggers(cfg, node, now);
     maintenance.sort();
     let to_be_deleted = node
         .taints
         .iter()
         .any(|t| t.key.as_ref() == TO_BE_DELETED_TAINT);
-    let preemptible = crate::engine::alfred_config::rules::is_preemptible(cfg, &node.labels);
+    let preemptible = crate::engine::alfred_config::is_preemptible(cfg, &node.labels);
     let excluded_as_target =
         health.excludes_target() || !maintenance.is_empty() || node.unschedulable || to_be_deleted;
     NodeState {

@@ -16,7 +16,7 @@ use crate::engine::journal::{Journal, Phase};
 use crate::engine::planning::moves::{MoveRow, REASON_UNHEALTHY};
 use crate::engine::planning::surge::PoolTargets;
 use crate::engine::planning::PlanContext;
-use crate::engine::workloads::eligibility::{cooldown_minutes, is_movable};
+use crate::engine::workloads::{cooldown_minutes, is_movable};
 
 /// Alfred's per-pass view of its own history, rebuilt from the journal.
 #[derive(Debug, Clone, Default)]
@@ -90,14 +90,6 @@ struct Pass {
     claims: Vec<(usize, u32)>,
     workloads: HashSet<usize>,
     admitted: u32,
-}
-
-/// Orders the executable candidates among `rows` and decides each: `rejected` with a gate
-/// reason, or admitted (`withheld` with a dispatch reason, or `admitted` for the first one
-/// Alfred would try to submit). Non-candidates are left untouched.
-pub fn arbitrate(ctx: &PlanContext<'_>, state: &ArbiterState, rows: &mut [MoveRow]) {
-    let pass_order: Vec<usize> = (0..rows.len()).collect();
-    arbitrate_in(ctx, state, rows, &pass_order);
 }
 
 /// `arbitrate` over `rows` taken in `pass_order` (a permutation of their positions), as if

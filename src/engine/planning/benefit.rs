@@ -7,7 +7,7 @@
 
 use smallvec::{smallvec, SmallVec};
 
-use crate::engine::pools::fragmentation::{frag, Bin};
+use crate::engine::pools::{frag, Bin};
 
 /// Bins a plan's moves may touch before `after_moves_iter` falls back to a `Vec`.
 const FEW_BINS: usize = 8;
@@ -232,6 +232,7 @@ impl PoolProfile {
     }
 }
 
+#[cfg(test)]
 /// `F_before − F_after` for the moves, `None` when a target lacks room or is not a bin.
 pub fn move_benefit(profile: &PoolProfile, moves: &[(usize, usize, u32)]) -> Option<f64> {
     profile
@@ -242,7 +243,7 @@ pub fn move_benefit(profile: &PoolProfile, moves: &[(usize, usize, u32)]) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::pools::fragmentation::{profile, weights};
+    use crate::engine::pools::{profile, weights};
 
     #[test]
     fn worked_example_6_5_candidates() {

@@ -5,8 +5,8 @@
 //! Owns: `defrag_rows`, `defrag_rows_keyed`. Pure; must not import anything outside `std`,
 //! `chrono` types and `engine`.
 
-use crate::engine::fast::row_order::{identity_key, permute, rank_by_score, IdentityKey};
-use crate::engine::migration::state::in_cooldown;
+use crate::engine::fast::{identity_key, rank_by_score, IdentityKey};
+use crate::engine::migration::in_cooldown;
 use crate::engine::model::Name;
 use crate::engine::planning::moves::{
     MoveRow, LWS_UNSUPPORTED, MOVE_COST, NON_EXECUTABLE, NO_SURGE_HEADROOM, POLICY_DEFRAG,
@@ -14,15 +14,9 @@ use crate::engine::planning::moves::{
 };
 use crate::engine::planning::surge::SurgePlan;
 use crate::engine::planning::{InstanceFacts, PlanContext};
-use crate::engine::workloads::eligibility::{cooldown_minutes, is_movable};
-use crate::engine::workloads::model_check::model_check;
+use crate::engine::workloads::model_check;
+use crate::engine::workloads::{cooldown_minutes, is_movable};
 use crate::engine::workloads::{Component, DeploymentMode};
-
-/// Every defragmentation row of the pass, ranked: score desc, footprint asc, identity.
-pub fn defrag_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
-    let (rows, _, order) = defrag_rows_keyed(ctx);
-    permute(rows, &order)
-}
 
 /// The defragmentation rows in generation order, each row's identity key (aligned), and the
 /// ranked order (`defrag_rows` is `rows` permuted by it). Moving rows is left to the caller.

@@ -8,17 +8,17 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::fast::row_order::{identity_key, identity_keys, permute, IdentityKey};
+use crate::engine::fast::{identity_key, identity_keys, permute, IdentityKey};
 use crate::engine::model::{InferenceService, Name};
-use crate::engine::nodes::health::HealthState;
+use crate::engine::nodes::HealthState;
 use crate::engine::nodes::NodeState;
 use crate::engine::planning::moves::{
     MoveRow, LWS_UNSUPPORTED, NO_SURGE_HEADROOM, POLICY_HEALTH, RAW_UNSUPPORTED,
     REASON_MAINTENANCE, REASON_UNHEALTHY,
 };
 use crate::engine::planning::PlanContext;
-use crate::engine::workloads::eligibility::{OBSERVATION_INVALID, SURFACE_DISABLED};
 use crate::engine::workloads::{Component, DeploymentMode, Instance};
+use crate::engine::workloads::{OBSERVATION_INVALID, SURFACE_DISABLED};
 
 /// The node-health score of a workload: `alfred.ome.io/priority` in [0, 1], default 0.5.
 pub fn priority(isvc: &InferenceService) -> f64 {
@@ -85,12 +85,6 @@ fn evacuation(
         }
     }
     best.and_then(|(cause, n)| Some((cause.reason()?, n)))
-}
-
-/// Every node-health row of the pass, ranked: NodeUnhealthy first, executable first, score
-/// desc, footprint asc, identity.
-pub fn health_rows(ctx: &PlanContext<'_>) -> Vec<MoveRow> {
-    health_rows_keyed(ctx).0
 }
 
 /// `health_rows` with each row's identity key (aligned; `None` for rows of pods no ISVC

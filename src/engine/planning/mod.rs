@@ -5,28 +5,31 @@
 //! Owns: `PlanContext`, `InstanceFacts`. Pure; must not import anything outside `std`,
 //! `chrono` types and `engine`.
 
-pub mod arbiter;
-pub mod benefit;
-pub mod defrag;
-pub mod gate;
-pub mod health;
-pub mod moves;
-pub mod pass;
-pub mod surge;
+mod arbiter;
+mod benefit;
+mod defrag;
+mod gate;
+mod health;
+mod moves;
+mod pass;
+mod surge;
+
+pub use moves::MoveRow;
+pub use pass::{decision_pass, JournalView};
 
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
-use crate::engine::analysis::index::SnapshotIndex;
 use crate::engine::analysis::InstanceVerdict;
+use crate::engine::analysis::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Time, COMPONENTS};
 use crate::engine::nodes::NodeState;
 use crate::engine::planning::benefit::PoolProfile;
 use crate::engine::planning::moves::PlannedMove;
 use crate::engine::planning::surge::{PoolTargets, SurgePlan};
-use crate::engine::pools::fragmentation::Bin;
+use crate::engine::pools::Bin;
 use crate::engine::pools::{pool_bins, PoolReport};
-use crate::engine::workloads::eligibility::EligibilityRules;
+use crate::engine::workloads::EligibilityRules;
 use crate::engine::workloads::{Component, Instance, Workloads};
 
 /// Everything the policies read in one pass.

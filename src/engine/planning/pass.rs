@@ -5,8 +5,8 @@
 //! `chrono` types and `engine`.
 
 use crate::engine::alfred_config::Mode;
-use crate::engine::fast::row_order::{descending_score_key, identity_keys, permute, IdentityKey};
-use crate::engine::journal::blocking::{blocking_state, journal_unavailable_message, Blocking};
+use crate::engine::fast::{descending_score_key, identity_keys, permute, IdentityKey};
+use crate::engine::journal::{blocking_state, journal_unavailable_message, Blocking};
 use crate::engine::journal::{parse_journal, Journal};
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::arbiter::{arbitrate_in, ArbiterState};

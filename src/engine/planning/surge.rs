@@ -127,7 +127,7 @@ impl PoolTargets {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::nodes::health::HealthState;
+    use crate::engine::nodes::HealthState;
 
     fn state(total: u32, free: u32) -> NodeState {
         NodeState {

@@ -106,6 +106,7 @@ pub fn profile(bins: &[Bin], ladder: &[u32], weights: &[f64], total_free: u64) -
     }
 }
 
+#[cfg(test)]
 /// A movable pod footprint for the repack.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RepackItem {
@@ -117,6 +118,7 @@ pub struct RepackItem {
     pub key: String,
 }
 
+#[cfg(test)]
 /// The first-fit repack of `alfred.md` §6.2: lift every item off its home bin, sort items by
 /// GPUs desc then key, bins by lifted free asc then `names`, place each item in the first bin
 /// with room (its own node allowed), and put back what fits nowhere. Returns the repacked bins

@@ -5,20 +5,22 @@
 //! Owns: `PoolReport`, `score_pools`. Pure; must not import anything outside `std`, `chrono`
 //! types and `engine`.
 
-pub mod fit;
-pub mod fragmentation;
-pub mod score;
+mod fit;
+mod fragmentation;
+mod score;
+
+pub use fragmentation::{frag, profile, weights, Bin};
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::alfred_config::rules::ScoringRules;
-use crate::engine::analysis::index::SnapshotIndex;
-use crate::engine::fast::intern::PairsByAddress;
-use crate::engine::fast::pod_key::PodKey;
+use crate::engine::alfred_config::ScoringRules;
+use crate::engine::analysis::SnapshotIndex;
+use crate::engine::fast::PairsByAddress;
+use crate::engine::fast::PodKey;
 use crate::engine::model::{ClusterSnapshot, Name, Time};
-use crate::engine::nodes::membership::PoolMembership;
 use crate::engine::nodes::NodeState;
-use crate::engine::pools::fragmentation::{snap, Bin};
+use crate::engine::nodes::PoolMembership;
+use crate::engine::pools::fragmentation::snap;
 
 /// Per-size figures of one pool.
 #[derive(Debug, Clone, PartialEq)]
@@ -281,9 +283,6 @@ pub fn pool_bins(nodes: &[usize], states: &[NodeState], avoid_spot: bool) -> Vec
         })
         .collect()
 }
-
-/// Re-exported so callers can compute a what-if with the same math.
-pub use fragmentation::profile;
 
 #[cfg(test)]
 mod tests {

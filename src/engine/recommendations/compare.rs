@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::model::Time;
-use crate::engine::planning::moves::MoveRow;
+use crate::engine::planning::MoveRow;
 use crate::engine::recommendations::{freshness, Recommendations};
 
 type Key = (String, String, String, i64, String);

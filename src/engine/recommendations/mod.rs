@@ -12,12 +12,12 @@
 //! `wire` the string-backed enums, `row` the row types, `cycle` the `last-cycle.json` reader and
 //! `order` freshness, row identity and the display order.
 
-pub mod compare;
-pub mod node_record;
+mod compare;
+mod node_record;
 
 use std::collections::BTreeMap;
 
-use crate::engine::recommendations::node_record::{parse_node_record, NodeRecord};
+use crate::engine::recommendations::node_record::parse_node_record;
 
 mod cycle;
 mod order;
@@ -25,6 +25,9 @@ mod row;
 #[cfg(test)]
 mod tests;
 mod wire;
+
+pub use compare::compare_moves;
+pub use node_record::NodeRecord;
 
 pub use cycle::{parse_last_cycle, LastCycle};
 pub use order::{

@@ -5,7 +5,7 @@
 //! `defrag_verdict`, `defrag_prechecks`, the advisory reason strings. Pure; must not import
 //! anything outside `std`, `chrono` types and `engine`.
 
-use crate::engine::fast::intern::same;
+use crate::engine::fast::same;
 use crate::engine::model::{ClusterSnapshot, InferenceService, Name, Time};
 use crate::engine::workloads::{Component, Instance, Workloads};
 
@@ -62,19 +62,6 @@ fn steady_counts(snap: &ClusterSnapshot, comp: &Component, desired: i64) -> bool
     };
     let rows = ir.status.rows.as_ref().map_or(0, |r| r.len() as i64);
     desired > 0 && rows == desired && ir.status.counters.iter().all(|c| *c == desired)
-}
-
-/// The eligibility baseline (`OMENativeEligibility`) of §5.4: `Ok` when eligible, else the
-/// first failing check's reason.
-pub fn baseline(
-    snap: &ClusterSnapshot,
-    workloads: &Workloads,
-    comp: &Component,
-    inst: &Instance,
-    rules: &EligibilityRules,
-) -> Result<(), &'static str> {
-    let revision = component_baseline(snap, workloads, comp, rules)?;
-    instance_baseline(snap, comp, inst, revision)
 }
 
 /// Checks 1–10 of §5.4, the ones every Instance of `comp` shares, in Alfred's order; `Ok`
@@ -168,36 +155,6 @@ fn instance_checks(
     }
 }
 
-/// Defragmentation's verdict for one OMENative Instance before planning (§6.4 and §5.4): the
-/// model check (`ModelUnresolved`, `VolumePinned`; see `model_check`), then
-/// `MigrationSurfaceDisabled`, then the per-workload cooldown, then the baseline.
-pub fn defrag_eligibility(
-    snap: &ClusterSnapshot,
-    workloads: &Workloads,
-    comp: &Component,
-    inst: &Instance,
-    rules: &EligibilityRules,
-    now: Time,
-) -> Result<(), &'static str> {
-    defrag_verdict(snap, workloads, comp, rules, now, || {
-        baseline(snap, workloads, comp, inst, rules)
-    })
-}
-
-/// `defrag_eligibility` with the Instance's baseline supplied by `baseline` (called only when
-/// the earlier checks pass), so a caller that already has the baseline need not recompute it.
-pub fn defrag_verdict(
-    snap: &ClusterSnapshot,
-    workloads: &Workloads,
-    comp: &Component,
-    rules: &EligibilityRules,
-    now: Time,
-    baseline: impl FnOnce() -> Result<(), &'static str>,
-) -> Result<(), &'static str> {
-    defrag_prechecks(snap, workloads, comp, rules, now)?;
-    baseline()
-}
-
 /// The checks defragmentation runs before the baseline, all per component: the model check,
 /// `MigrationSurfaceDisabled`, then the per-workload cooldown.
 pub fn defrag_prechecks(
@@ -218,7 +175,7 @@ pub fn defrag_prechecks(
         .migrations
         .get(comp.isvc)
         .and_then(|m| m.last_migration);
-    if crate::engine::migration::state::in_cooldown(last, window, now) {
+    if crate::engine::migration::in_cooldown(last, window, now) {
         return Err(STATE_INELIGIBLE);
     }
     Ok(())

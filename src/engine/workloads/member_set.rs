@@ -44,6 +44,7 @@ impl MemberSet {
         self.len + self.spilled.len()
     }
 
+    #[cfg(test)]
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

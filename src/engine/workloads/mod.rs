@@ -6,24 +6,33 @@
 //! by `engine::workloads::omenative`. Pure; must not import anything outside `std`, `chrono` types and
 //! `engine`.
 
-pub mod eligibility;
-pub mod irstatus;
-pub mod member_set;
-pub mod model_check;
-pub mod omenative;
-pub mod omenative_pods;
-pub mod pod_groups;
+mod eligibility;
+mod irstatus;
+mod member_set;
+mod model_check;
+mod omenative;
+mod omenative_pods;
+mod pod_groups;
+
+pub use eligibility::{
+    component_baseline, cooldown_minutes, defrag_prechecks, instance_baseline, is_movable,
+    EligibilityRules, OBSERVATION_INVALID, STATE_INELIGIBLE, SURFACE_DISABLED,
+};
+pub use irstatus::{check_rows, decode_rows, CodecError, InstanceRow};
+pub use model_check::model_check;
+pub use omenative::{IsvcComponents, WorkloadMigrations};
+pub use pod_groups::IsvcKeys;
 
 use smallvec::{smallvec, SmallVec};
 
-use crate::engine::analysis::index::SnapshotIndex;
-use crate::engine::fast::isvc_order::by_namespace_name_known;
-use crate::engine::fast::row_order::workload_ranks;
-use crate::engine::migration::state::workload_migrations;
+use crate::engine::analysis::SnapshotIndex;
+use crate::engine::fast::by_namespace_name_known;
+use crate::engine::fast::workload_ranks;
+use crate::engine::migration::workload_migrations;
 use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, COMPONENTS};
-use crate::engine::workloads::omenative::{omenative_components, ReplicaIndex, WorkloadMigrations};
+use crate::engine::workloads::omenative::{omenative_components, ReplicaIndex};
 use crate::engine::workloads::omenative_pods::route_pods;
-use crate::engine::workloads::pod_groups::{IsvcKeys, LabelGroups};
+use crate::engine::workloads::pod_groups::LabelGroups;
 
 /// A component's deployment mode as Alfred reads it (ISVC only; unknown values never appear,
 /// they fall through the precedence rule).

@@ -7,9 +7,9 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::analysis::index::{component_index, SnapshotIndex};
-use crate::engine::fast::intern::same;
-use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Time, COMPONENTS};
+use crate::engine::analysis::{component_index, SnapshotIndex};
+use crate::engine::fast::same;
+use crate::engine::model::{ClusterSnapshot, InferenceReplica, Time, COMPONENTS};
 use crate::engine::workloads::omenative_pods::{InstanceBuilder, RoutedPods};
 use crate::engine::workloads::pod_groups::IsvcKeys;
 use crate::engine::workloads::{Component, DeploymentMode};
@@ -190,11 +190,4 @@ fn build_component(
         observation,
         desired_pods: d,
     }
-}
-
-/// A name helper for error texts.
-pub fn pod_name(snap: &ClusterSnapshot, pod: usize) -> Name {
-    snap.pods
-        .get(pod)
-        .map_or_else(|| Name::from("?"), |p| p.name.clone())
 }

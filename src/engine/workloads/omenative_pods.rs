@@ -7,8 +7,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::analysis::index::{component_index, SnapshotIndex};
-use crate::engine::fast::intern::{address, same, LastAnswer};
+use crate::engine::analysis::{component_index, SnapshotIndex};
+use crate::engine::fast::{address, same, LastAnswer};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Pod, COMPONENTS};
 use crate::engine::workloads::irstatus::InstanceRow;
 use crate::engine::workloads::member_set::{MemberKey, MemberSet};

@@ -6,9 +6,9 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::analysis::index::{component_index, SnapshotIndex};
-use crate::engine::fast::intern::{address, same, LastAnswer};
-use crate::engine::fast::isvc_order::key_orders;
+use crate::engine::analysis::{component_index, SnapshotIndex};
+use crate::engine::fast::key_orders;
+use crate::engine::fast::{address, same, LastAnswer};
 use crate::engine::model::{ClusterSnapshot, InferenceService, Name, COMPONENTS};
 
 /// Marks "no key" in per-pod key lists.

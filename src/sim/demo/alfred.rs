@@ -15,12 +15,12 @@ use serde_json::{json, Map, Value};
 
 use crate::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
 use crate::engine::gangs::PlacementOptions;
-use crate::engine::migration::approval::format_rfc3339_nano;
-use crate::engine::migration::request::{annotation_key, parse_request_annotation};
+use crate::engine::migration::format_rfc3339_nano;
+use crate::engine::migration::{annotation_key, parse_request_annotation};
 use crate::engine::model::{Name, Time};
-use crate::engine::nodes::health::HealthState;
+use crate::engine::nodes::HealthState;
 use crate::engine::nodes::NodeState;
-use crate::engine::planning::moves::MoveRow;
+use crate::engine::planning::MoveRow;
 use crate::sim::demo::build::MAINTENANCE_LABEL;
 use crate::sim::demo::{DemoWorld, Source, DEMO_NAMESPACE};
 

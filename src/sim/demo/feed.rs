@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use crate::engine::analysis::{analyze, AnalysisOptions};
-use crate::engine::gangs::scheduler_config::SCHEDULER_CONFIG_MAP;
+use crate::engine::gangs::SCHEDULER_CONFIG_MAP;
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::protocol::{ApiStatus, Feed, Permissions, Presence, SourceKind, SourceState};
 use crate::sim::demo::{DemoWorld, DEMO_NAMESPACE};

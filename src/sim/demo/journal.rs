@@ -11,8 +11,8 @@ use std::sync::Arc;
 use chrono::Duration;
 use serde_json::{json, Value};
 
-use crate::engine::migration::approval::{format_rfc3339_nano, MigrationRequest};
-use crate::engine::migration::request::Component;
+use crate::engine::migration::Component;
+use crate::engine::migration::{format_rfc3339_nano, MigrationRequest};
 use crate::engine::model::{ConfigMap, Time};
 use crate::sim::demo::{DemoWorld, Source, DEMO_NAMESPACE};
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use chrono::Duration;
 
-use crate::engine::migration::request::{ParsedRequest, REQUEST_ANNOTATION_PREFIX};
+use crate::engine::migration::{ParsedRequest, REQUEST_ANNOTATION_PREFIX};
 use crate::engine::model::{MigrationStatus, Name, Time};
 use crate::sim::demo::churn::pod_pool;
 use crate::sim::demo::objects::{bind, instance_pods, new_row, Shape};

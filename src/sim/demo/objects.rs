@@ -11,7 +11,7 @@ use crate::engine::model::{
     InferenceReplica, InferenceService, LabelInt, Name, Node, OmeLabels, OwnerRef, Pod, PodGroup,
     Time,
 };
-use crate::engine::workloads::irstatus::InstanceRow;
+use crate::engine::workloads::InstanceRow;
 use crate::sim::demo::{DemoWorld, Source};
 use crate::sim::fleet::{base_pod, isvc};
 

@@ -9,11 +9,11 @@
 use std::sync::Arc;
 
 use crate::engine::analysis::ALFRED_JOURNAL;
-use crate::engine::journal::clearing::ClearingDecision;
-use crate::engine::journal::edit::remove_entry_checked;
-use crate::engine::journal::snapshot::stalled_verdicts;
+use crate::engine::journal::remove_entry_checked;
+use crate::engine::journal::stalled_verdicts;
+use crate::engine::journal::ClearingDecision;
 use crate::engine::journal::{parse_journal, Phase};
-use crate::engine::migration::request::{annotation_key, parse_request_annotation};
+use crate::engine::migration::{annotation_key, parse_request_annotation};
 use crate::engine::model::{Name, Time};
 use crate::protocol::{Op, OpOutcome};
 use crate::sim::demo::{DemoWorld, Source};

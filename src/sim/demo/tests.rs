@@ -6,7 +6,7 @@ use chrono::{Duration, TimeZone, Utc};
 use super::*;
 use crate::engine::alfred_config::parse_alfred_config;
 use crate::engine::journal::{parse_journal, Phase};
-use crate::engine::migration::request::annotation_key;
+use crate::engine::migration::annotation_key;
 use crate::engine::model::Time;
 
 fn start() -> Time {
@@ -157,7 +157,7 @@ fn replica_rows_pass_alfreds_row_checks_through_churn() {
         for ir in &w.snap.replicas {
             let rows = ir.status.rows.as_ref().unwrap();
             assert!(
-                crate::engine::workloads::irstatus::check_rows(rows).is_ok(),
+                crate::engine::workloads::check_rows(rows).is_ok(),
                 "{}",
                 ir.name
             );

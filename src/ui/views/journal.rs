@@ -10,7 +10,7 @@ use ratatui::Frame;
 
 use crate::app::state::{AppState, View};
 use crate::app::views::journal::blocking_text;
-use crate::engine::planning::pass::JournalView;
+use crate::engine::planning::JournalView;
 use crate::ui::table::{draw_table, title};
 use crate::ui::theme::{Slot, Theme};
 

@@ -9,7 +9,7 @@
 //!
 //! The unit tests live in `indexset/tests.rs`.
 
-use crate::engine::workloads::irstatus::CodecError;
+use crate::engine::workloads::CodecError;
 
 /// Largest Instance index: indices are non-negative int32 values.
 pub const MAX_INDEX: u32 = 2_147_483_647;

@@ -20,13 +20,8 @@ mod rows;
 #[cfg(test)]
 mod tests;
 
-pub use columnar::decode_columns;
-pub use columns::{
-    CountGroup, IncarnationGroup, InstanceOperation, InstanceStatusColumns, InstanceStatusEntry,
-    InstanceStatusGroup, StringGroup,
-};
 pub use decode::decode_rows;
-pub use rows::{check_rows, InstanceRow, RowError, RowProblem};
+pub use rows::{check_rows, InstanceRow};
 
 /// The eight Instance phases in byte order, which is also the canonical group order of the
 /// ColumnarV2 `phases` column.

@@ -1,6 +1,8 @@
 //! Unit tests of the instance-status codec: shared fixtures (the §3.5 base payload, row
 //! builders) here, the cases by topic in `tests/`.
 
+use super::columns::*;
+use super::rows::{RowError, RowProblem};
 use super::*;
 use serde_json::{json, Value};
 
