@@ -22,6 +22,7 @@ const RULES: &[(&str, &[&str])] = &[
             "tokio",
             "kube::",
             "k8s_openapi",
+            "json_patch",
             "ratatui",
             "crossterm",
             "tui_tree_widget",

@@ -147,6 +147,49 @@ async fn cordon_reads_patches_with_tests_and_records_an_event() {
     assert_eq!(event["reason"], "OmeTopCordon");
     assert_eq!(event["note"], "cordoned by tester with ome-top: bad fan");
     assert_eq!(event["regarding"]["resourceVersion"], "6");
+    // kube's Recorder names the Event `<object>.<eventTime in ns, hex>`.
+    let name = event["metadata"]["name"].as_str().unwrap();
+    let suffix = name.strip_prefix("gpu-1.").unwrap();
+    assert!(suffix.chars().all(|c| c.is_ascii_hexdigit()), "{name}");
+    assert!(event["eventTime"].is_string());
+}
+
+/// A Node name too long for the Recorder's `<name>.<hex>` Event name gets the hand-written
+/// Event: `generateName` from the name cut to 200 bytes, `eventTime` = `OpContext.now`.
+#[tokio::test]
+async fn a_name_too_long_for_the_recorder_gets_a_generated_event_name() {
+    let long = format!("gpu-{}", "a".repeat(240));
+    let name = long.clone();
+    let node_named = move |rv: &str, unschedulable: bool| {
+        let mut n = node(rv, Some(unschedulable));
+        n["metadata"]["name"] = json!(name);
+        n
+    };
+    let (client, log) = scripted(Box::new(move |i, _| match i {
+        0 => (200, node_named("5", false)),
+        1 => (200, node_named("6", true)),
+        _ => (201, event_created()),
+    }));
+    let op = Op::Cordon {
+        node: long.as_str().into(),
+        resource_version: "5".into(),
+        reason: None,
+    };
+    let out = execute(&client, &op, &ctx()).await;
+    let OpOutcome::Done { message, .. } = &out else {
+        panic!("{out:?}")
+    };
+    assert!(!message.contains("not recorded"), "{message}");
+    let log = log.lock().unwrap();
+    let (method, path, _, event) = &log[2];
+    assert_eq!(method, "POST");
+    assert_eq!(path, "/apis/events.k8s.io/v1/namespaces/default/events?");
+    let want = format!("{}-", &long[..200]);
+    assert_eq!(event["metadata"]["generateName"], want.as_str());
+    assert!(event["metadata"].get("name").is_none());
+    assert_eq!(event["eventTime"], "2026-11-30T04:00:00.000000Z");
+    assert_eq!(event["reportingController"], "ome-top");
+    assert_eq!(event["reason"], "OmeTopCordon");
 }
 
 #[tokio::test]

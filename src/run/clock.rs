@@ -5,7 +5,6 @@
 //! Owns: `wall_now`, `mono_now`, `AppClock`, `RandomIds`. Must not import `ui`, `cluster`,
 //! `tokio` or `kube`; of `app` only the `IdSource` seam.
 
-use std::hash::{BuildHasher, Hasher};
 use std::time::Instant;
 
 use crate::app::state::IdSource;
@@ -35,49 +34,21 @@ impl AppClock {
     }
 }
 
-/// Request UUIDs (v4 layout) from the process's randomly keyed hasher.
-pub struct RandomIds {
-    keys: std::collections::hash_map::RandomState,
-    counter: u64,
-}
+/// Request UUIDs: random (v4) UUIDs, hyphenated lower-case, from the `uuid` crate, which reads
+/// the operating system's random source (and panics only if that source fails).
+#[derive(Debug, Default)]
+pub struct RandomIds;
 
 impl RandomIds {
     /// A fresh generator.
     pub fn new() -> Self {
-        RandomIds {
-            keys: std::collections::hash_map::RandomState::new(),
-            counter: 0,
-        }
-    }
-}
-
-impl Default for RandomIds {
-    fn default() -> Self {
-        RandomIds::new()
+        RandomIds
     }
 }
 
 impl IdSource for RandomIds {
     fn next_uuid(&mut self) -> String {
-        let mut bytes = [0u8; 16];
-        for (half, chunk) in bytes.chunks_mut(8).enumerate() {
-            let mut h = self.keys.build_hasher();
-            h.write_u64(self.counter);
-            h.write_u64(half as u64);
-            chunk.copy_from_slice(&h.finish().to_le_bytes());
-        }
-        self.counter += 1;
-        bytes[6] = (bytes[6] & 0x0f) | 0x40;
-        bytes[8] = (bytes[8] & 0x3f) | 0x80;
-        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        format!(
-            "{}-{}-{}-{}-{}",
-            &hex[..8],
-            &hex[8..12],
-            &hex[12..16],
-            &hex[16..20],
-            &hex[20..]
-        )
+        uuid::Uuid::new_v4().hyphenated().to_string()
     }
 }
 

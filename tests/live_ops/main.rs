@@ -178,7 +178,7 @@ async fn failed_patch_tests_on_the_server_are_conflicts() {
     let n = api.get(&nodes[0]).await.unwrap();
     let uid = n.metadata.uid.clone().unwrap();
     let stale_spec = json!({"unschedulable": true, "providerID": "not-what-is-there"});
-    let body = typed(node_unschedulable_patch(&uid, &stale_spec, true)).unwrap();
+    let body = node_unschedulable_patch(&uid, &stale_spec, true);
     let err = api
         .patch(&nodes[0], &PatchParams::default(), &Patch::Json::<()>(body))
         .await

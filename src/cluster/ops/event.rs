@@ -1,15 +1,18 @@
 //! The Kubernetes Event every successful write leaves on the object it changed
 //! (`events.k8s.io/v1`, `reportingController: ome-top`), so `kubectl describe` and other
-//! operators see who did what and why.
+//! operators see who did what and why. Written by kube's `runtime::events::Recorder`; only an
+//! object whose name is too long for the Recorder's Event name gets the hand-written Event of
+//! [`build_event`] (`generateName`, name cut).
 //!
-//! Owns: `EventTarget`, `build_event`, `record_event`. An Event that cannot be created never
-//! undoes the write; the caller reports it in the outcome. Must not import `app`, `ui`,
-//! `ratatui` or `crossterm`.
+//! Owns: `EventTarget`, `recorder_parts`, `build_event`, `record_event`. An Event that cannot
+//! be created never undoes the write; the caller reports it in the outcome. Must not import
+//! `app`, `ui`, `ratatui` or `crossterm`.
 
 use k8s_openapi::api::core::v1::ObjectReference;
 use k8s_openapi::api::events::v1::Event;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta};
 use kube::api::{Api, PostParams};
+use kube::runtime::events::{Event as RecordedEvent, EventType, Recorder, Reporter};
 
 use super::outcome::{classify, ApiFailure};
 use crate::engine::model::Time;
@@ -25,6 +28,10 @@ const SHORT_FIELD_MAX_BYTES: usize = 128;
 /// Longest object-name prefix of a generated Event name (the server appends 5 characters;
 /// names are ≤ 253 bytes).
 const NAME_PREFIX_MAX_BYTES: usize = 200;
+/// Longest object name the Recorder's Event name fits: it names an Event
+/// `<object name>.<eventTime in ns, hex>` (16 hex digits until the year 2554), and an Event
+/// name is a DNS subdomain of ≤ 253 bytes. Longer names take [`build_event`]'s path.
+pub const RECORDER_NAME_MAX_BYTES: usize = 253 - 1 - 16;
 
 /// The object an Event is about, as it is after the write.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,8 +73,52 @@ pub fn truncate_to(text: &str, max: usize) -> &str {
     text.get(..end).unwrap_or_default()
 }
 
-/// The Event object: `Normal`, regarding `target`, reported by `ome-top` from
-/// `reporting_instance` at `now` (microsecond precision, as the API stores it).
+/// `regarding` of the Event: the object with its resourceVersion after the write.
+fn regarding(target: &EventTarget) -> ObjectReference {
+    ObjectReference {
+        api_version: Some(target.api_version.to_string()),
+        kind: Some(target.kind.to_string()),
+        namespace: target.namespace.clone(),
+        name: Some(target.name.clone()),
+        uid: Some(target.uid.clone()),
+        resource_version: target.resource_version.clone(),
+        ..ObjectReference::default()
+    }
+}
+
+/// `reportingInstance`: the actor cut to 128 bytes; `None` when empty (the Event then names
+/// `ome-top`, as the Recorder does for a reporter without an instance).
+fn instance_of(reporting_instance: &str) -> Option<&str> {
+    Some(truncate_to(reporting_instance, SHORT_FIELD_MAX_BYTES)).filter(|i| !i.is_empty())
+}
+
+/// What the Recorder is handed for one Event: the reporter (`ome-top`, instance
+/// `reporting_instance` cut to 128 bytes, never the host name), a `Normal` event with `text`
+/// (note cut to 1 KiB) and the reference to `target`. The Recorder sets `eventTime` itself
+/// (its own clock) and puts the Event in `target`'s namespace, `default` for Nodes.
+pub fn recorder_parts(
+    target: &EventTarget,
+    text: &EventText,
+    reporting_instance: &str,
+) -> (Reporter, RecordedEvent, ObjectReference) {
+    let reporter = Reporter {
+        controller: REPORTING_CONTROLLER.to_string(),
+        instance: instance_of(reporting_instance).map(str::to_string),
+    };
+    let event = RecordedEvent {
+        type_: EventType::Normal,
+        reason: text.reason.to_string(),
+        note: Some(truncate_to(&text.note, NOTE_MAX_BYTES).to_string()),
+        action: text.action.to_string(),
+        secondary: None,
+    };
+    (reporter, event, regarding(target))
+}
+
+/// The hand-written Event, for objects whose name exceeds [`RECORDER_NAME_MAX_BYTES`]:
+/// `Normal`, regarding `target`, reported by `ome-top` from `reporting_instance` at `now`
+/// (microsecond precision, as the API stores it), named by the server from `generateName`
+/// (the object name cut to 200 bytes, then `-`).
 pub fn build_event(
     target: &EventTarget,
     text: &EventText,
@@ -82,7 +133,6 @@ pub fn build_event(
     let event_time = k8s_openapi::jiff::Timestamp::new(now.timestamp(), micros as i32)
         .ok()
         .map(MicroTime);
-    let instance = truncate_to(reporting_instance, SHORT_FIELD_MAX_BYTES);
     Event {
         metadata: ObjectMeta {
             // generateName is validated as a DNS subdomain that may end only in a dash.
@@ -100,27 +150,18 @@ pub fn build_event(
         type_: Some("Normal".to_string()),
         reporting_controller: Some(REPORTING_CONTROLLER.to_string()),
         reporting_instance: Some(
-            if instance.is_empty() {
-                REPORTING_CONTROLLER
-            } else {
-                instance
-            }
-            .to_string(),
+            instance_of(reporting_instance)
+                .unwrap_or(REPORTING_CONTROLLER)
+                .to_string(),
         ),
-        regarding: Some(ObjectReference {
-            api_version: Some(target.api_version.to_string()),
-            kind: Some(target.kind.to_string()),
-            namespace: target.namespace.clone(),
-            name: Some(target.name.clone()),
-            uid: Some(target.uid.clone()),
-            resource_version: target.resource_version.clone(),
-            ..ObjectReference::default()
-        }),
+        regarding: Some(regarding(target)),
         ..Event::default()
     }
 }
 
-/// Creates the Event. `Err` carries one line for the outcome message (the write stands).
+/// Creates the Event: through the Recorder, or [`build_event`] for a name too long for it.
+/// `now` is the hand-written Event's `eventTime` only. `Err` carries one line for the outcome
+/// message (the write stands).
 pub async fn record_event(
     client: &kube::Client,
     target: &EventTarget,
@@ -128,21 +169,32 @@ pub async fn record_event(
     reporting_instance: &str,
     now: Time,
 ) -> Result<(), String> {
-    let event = build_event(target, text, reporting_instance, now);
-    let namespace = event.metadata.namespace.clone().unwrap_or_default();
-    let api: Api<Event> = Api::namespaced(client.clone(), &namespace);
-    match api.create(&PostParams::default(), &event).await {
-        Ok(_) => Ok(()),
-        Err(e) => Err(match classify(&e) {
-            ApiFailure::Forbidden(t) => {
-                format!("lacks \"create events.events.k8s.io\" in {namespace} ({t})")
-            }
-            ApiFailure::Conflict(t)
-            | ApiFailure::NotFound(t)
-            | ApiFailure::Invalid(t)
-            | ApiFailure::Other(t) => t,
-        }),
-    }
+    let namespace = target
+        .namespace
+        .clone()
+        .unwrap_or_else(|| CLUSTER_SCOPED_EVENT_NAMESPACE.to_string());
+    let created = if target.name.len() <= RECORDER_NAME_MAX_BYTES {
+        let (reporter, event, reference) = recorder_parts(target, text, reporting_instance);
+        // A Recorder per Event: its cache turns a repeat of the same Event within minutes into
+        // a PATCH of the first one's series (keeping the first note), which would need `patch`
+        // on Events and lose the repeat's note. A fresh Recorder always creates.
+        Recorder::new(client.clone(), reporter)
+            .publish(&event, &reference)
+            .await
+    } else {
+        let event = build_event(target, text, reporting_instance, now);
+        let api: Api<Event> = Api::namespaced(client.clone(), &namespace);
+        api.create(&PostParams::default(), &event).await.map(drop)
+    };
+    created.map_err(|e| match classify(&e) {
+        ApiFailure::Forbidden(t) => {
+            format!("lacks \"create events.events.k8s.io\" in {namespace} ({t})")
+        }
+        ApiFailure::Conflict(t)
+        | ApiFailure::NotFound(t)
+        | ApiFailure::Invalid(t)
+        | ApiFailure::Other(t) => t,
+    })
 }
 
 #[cfg(test)]
@@ -202,5 +254,42 @@ mod tests {
         assert_eq!(ev.metadata.namespace.as_deref(), Some("prod"));
         assert_eq!(truncate_to("aé", 2), "a");
         assert_eq!(truncate_to("abc", 10), "abc");
+    }
+
+    #[test]
+    fn the_recorder_is_handed_the_same_fields() {
+        let text = EventText {
+            action: "Cordon",
+            reason: "OmeTopCordon",
+            note: "é".repeat(800),
+        };
+        let (reporter, event, reference) = recorder_parts(&node(), &text, "alice@laptop");
+        assert_eq!(reporter.controller, "ome-top");
+        assert_eq!(reporter.instance.as_deref(), Some("alice@laptop"));
+        assert_eq!(event.type_, EventType::Normal);
+        assert_eq!(
+            (event.action.as_str(), event.reason.as_str()),
+            ("Cordon", "OmeTopCordon")
+        );
+        assert_eq!(event.note.as_deref().map(str::len), Some(1024));
+        assert!(event.secondary.is_none());
+        assert_eq!(
+            reference,
+            build_event(
+                &node(),
+                &text,
+                "a",
+                chrono::Utc.timestamp_opt(0, 0).unwrap()
+            )
+            .regarding
+            .unwrap()
+        );
+        assert_eq!(reference.resource_version.as_deref(), Some("77"));
+        let (reporter, _, _) = recorder_parts(&node(), &text, &"x".repeat(300));
+        assert_eq!(reporter.instance.map(|i| i.len()), Some(128));
+        let (reporter, _, _) = recorder_parts(&node(), &text, "");
+        assert_eq!(reporter.instance, None);
+        let ev = build_event(&node(), &text, "", chrono::Utc.timestamp_opt(0, 0).unwrap());
+        assert_eq!(ev.reporting_instance.as_deref(), Some("ome-top"));
     }
 }

@@ -10,9 +10,8 @@ use kube::api::{Api, ApiResource, DynamicObject, Patch, PatchParams};
 use super::event::{EventTarget, EventText};
 use super::node::note;
 use super::outcome::{classify, conflict, failure, ApiFailure, CurrentState};
-use super::patches::{opt_out_patch, typed};
+use super::patches::{migration_request_patch, opt_out_patch};
 use super::{finish, OpContext};
-use crate::engine::migration::json_patch_for_request;
 use crate::engine::migration::{annotation_key, parse_request_annotation};
 use crate::protocol::{Op, OpOutcome};
 
@@ -94,10 +93,7 @@ pub async fn annotate(client: &kube::Client, ctx: &OpContext, op: &Op) -> OpOutc
             };
         }
     }
-    let body = match typed(planned.body(w.uid, w.seen_rv, annotations.is_some())) {
-        Ok(b) => b,
-        Err(why) => return OpOutcome::Failed { message: why },
-    };
+    let body = planned.body(w.uid, w.seen_rv, annotations.is_some());
     let written = match api
         .patch(w.name, &PatchParams::default(), &Patch::Json::<()>(body))
         .await
@@ -155,10 +151,10 @@ fn plan(op: &Op) -> Result<Planned, String> {
 }
 
 impl Planned {
-    fn body(&self, uid: &str, rv: &str, has_annotations: bool) -> serde_json::Value {
+    fn body(&self, uid: &str, rv: &str, has_annotations: bool) -> json_patch::Patch {
         match self {
             Planned::Request { key, value, .. } => {
-                json_patch_for_request(uid, rv, has_annotations, key, value)
+                migration_request_patch(uid, rv, has_annotations, key, value)
             }
             Planned::OptOut { reason } => opt_out_patch(uid, rv, has_annotations, reason),
         }
@@ -270,7 +266,7 @@ mod tests {
         let Ok(p) = plan(&opt_out("batch")) else {
             panic!()
         };
-        let body = p.body("u", "1", true);
+        let body = serde_json::to_value(p.body("u", "1", true)).unwrap();
         assert_eq!(
             body[2]["path"],
             "/metadata/annotations/alfred.ome.io~1movable"
@@ -282,7 +278,7 @@ mod tests {
         let Ok(p) = plan(&approve(UUID, VALUE)) else {
             panic!()
         };
-        let body = p.body("u-9", "77", false);
+        let body = serde_json::to_value(p.body("u-9", "77", false)).unwrap();
         assert_eq!(body[0]["value"], "u-9");
         assert_eq!(body[1]["value"], "77");
         assert_eq!(body[2]["path"], "/metadata/annotations");

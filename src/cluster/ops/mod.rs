@@ -31,7 +31,8 @@ pub struct OpContext {
     /// When `Some`, every op is refused with this reason before any request is sent
     /// (`--readonly`, `--snapshot`): zero requests, mutating or not.
     pub read_only: Option<String>,
-    /// The clock value for this op (Event `eventTime`); time is an argument, never read here.
+    /// The clock value for this op: the `eventTime` of a hand-written Event (`event::build_event`;
+    /// the Recorder stamps its Events from its own clock). This module reads no clock.
     pub now: Time,
 }
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::event::{EventTarget, EventText};
 use super::outcome::{classify, conflict, conflict_because, failure, ApiFailure, CurrentState};
-use super::patches::{node_unschedulable_patch, typed};
+use super::patches::node_unschedulable_patch;
 use super::{finish, OpContext};
 use crate::protocol::OpOutcome;
 
@@ -76,10 +76,7 @@ pub async fn set_unschedulable(
             &format!("{state} (resourceVersion {rv} now, you saw {})", w.seen_rv),
         );
     }
-    let body = match typed(node_unschedulable_patch(&uid, &spec, w.unschedulable)) {
-        Ok(b) => b,
-        Err(why) => return OpOutcome::Failed { message: why },
-    };
+    let body = node_unschedulable_patch(&uid, &spec, w.unschedulable);
     let params = PatchParams::default();
     let written = match api.patch(w.node, &params, &Patch::Json::<()>(body)).await {
         Ok(n) => n,

@@ -1,20 +1,59 @@
-//! The JSON Patch bodies ome-top sends (RFC 6902), built as plain JSON so tests can compare
-//! them byte for byte: cordon/uncordon of a Node and the opt-out annotations of an
-//! InferenceService. (The migration request patch is the engine's `json_patch_for_request`.)
+//! The JSON Patch bodies ome-top sends (RFC 6902), built from `json_patch`'s typed operations
+//! and its JSON Pointer type (which escapes `~` and `/` in a reference token): cordon/uncordon
+//! of a Node, the migration request annotation of an approval (alfred.md §3.1; the engine
+//! builds and validates the value) and the opt-out annotations of an InferenceService.
 //!
 //! Every body starts with `test` operations: the API server applies the operations in order and
 //! rejects the whole patch when a `test` fails, so a patch either lands on exactly the object
 //! state it was built from or changes nothing. Pure; must not import `app`, `ui`, `ratatui` or
 //! `crossterm`.
 
-use serde_json::{json, Value};
-
-use crate::engine::migration::escape_json_pointer;
+use json_patch::jsonptr::PointerBuf;
+use json_patch::{AddOperation, Patch, PatchOperation, TestOperation};
+use serde_json::Value;
 
 /// Annotation that opts an InferenceService out of Alfred's moves (alfred.md §4).
 pub const MOVABLE_ANNOTATION: &str = "alfred.ome.io/movable";
 /// Free-text reason stored next to [`MOVABLE_ANNOTATION`].
 pub const OPT_OUT_REASON_ANNOTATION: &str = "alfred.ome.io/opt-out-reason";
+
+/// `{"op": "test", "path": <tokens>, "value": value}`; `tokens` are unescaped.
+fn test(tokens: &[&str], value: Value) -> PatchOperation {
+    PatchOperation::Test(TestOperation {
+        path: PointerBuf::from_tokens(tokens.iter().copied()),
+        value,
+    })
+}
+
+/// `{"op": "add", "path": <tokens>, "value": value}`; `tokens` are unescaped.
+fn add(tokens: &[&str], value: Value) -> PatchOperation {
+    PatchOperation::Add(AddOperation {
+        path: PointerBuf::from_tokens(tokens.iter().copied()),
+        value,
+    })
+}
+
+/// The start of every InferenceService patch: `test` uid and resourceVersion (the ones the
+/// operator saw, so a changed or recreated object fails the patch), then `add` an empty
+/// annotations map when the object has none (an `add` below a missing parent fails).
+fn annotations_prelude(uid: &str, resource_version: &str, has_annotations: bool) -> Patch {
+    let mut ops = vec![
+        test(&["metadata", "uid"], uid.into()),
+        test(&["metadata", "resourceVersion"], resource_version.into()),
+    ];
+    if !has_annotations {
+        ops.push(add(
+            &["metadata", "annotations"],
+            Value::Object(Default::default()),
+        ));
+    }
+    Patch(ops)
+}
+
+/// `add` of annotation `key` = `value` (replacing an earlier value of that key only).
+fn add_annotation(key: &str, value: &str) -> PatchOperation {
+    add(&["metadata", "annotations", key], value.into())
+}
 
 /// Cordon (`unschedulable = true`) or uncordon (`false`) a Node whose `metadata.uid` is `uid`
 /// and whose whole `spec` was `spec` when read.
@@ -25,54 +64,67 @@ pub const OPT_OUT_REASON_ANNOTATION: &str = "alfred.ome.io/opt-out-reason";
 /// catches every concurrent cordon, uncordon, taint or podCIDR change between the read and the
 /// write. `add` replaces the member when present and creates it when absent (the API server
 /// omits `unschedulable: false`).
-pub fn node_unschedulable_patch(uid: &str, spec: &Value, unschedulable: bool) -> Value {
-    json!([
-        {"op": "test", "path": "/metadata/uid", "value": uid},
-        {"op": "test", "path": "/spec", "value": spec},
-        {"op": "add", "path": "/spec/unschedulable", "value": unschedulable},
+pub fn node_unschedulable_patch(uid: &str, spec: &Value, unschedulable: bool) -> Patch {
+    Patch(vec![
+        test(&["metadata", "uid"], uid.into()),
+        test(&["spec"], spec.clone()),
+        add(&["spec", "unschedulable"], unschedulable.into()),
     ])
 }
 
-/// Opt an InferenceService out: `test` uid and resourceVersion (the ones the operator saw),
-/// `add` an empty annotations map when the object has none, then `add`
-/// `alfred.ome.io/movable: "false"` and `alfred.ome.io/opt-out-reason: <reason>` (replacing
-/// earlier values of those two keys, touching no other annotation).
+/// The approval of a move (alfred.md §3.1): the `test`s and annotations map of
+/// [`annotations_prelude`], then `add` request `key` = `value`. `key` is the engine's
+/// `annotation_key` (`ome.io/migration-request-v1-<uuid>`), `value` its validated JSON text.
+pub fn migration_request_patch(
+    uid: &str,
+    resource_version: &str,
+    has_annotations: bool,
+    key: &str,
+    value: &str,
+) -> Patch {
+    let mut patch = annotations_prelude(uid, resource_version, has_annotations);
+    patch.0.push(add_annotation(key, value));
+    patch
+}
+
+/// Opt an InferenceService out: the `test`s and annotations map of [`annotations_prelude`],
+/// then `add` `alfred.ome.io/movable: "false"` and `alfred.ome.io/opt-out-reason: <reason>`
+/// (replacing earlier values of those two keys, touching no other annotation).
 pub fn opt_out_patch(
     uid: &str,
     resource_version: &str,
     has_annotations: bool,
     reason: &str,
-) -> Value {
-    let mut ops = vec![
-        json!({"op": "test", "path": "/metadata/uid", "value": uid}),
-        json!({"op": "test", "path": "/metadata/resourceVersion", "value": resource_version}),
-    ];
-    if !has_annotations {
-        ops.push(json!({"op": "add", "path": "/metadata/annotations", "value": {}}));
-    }
-    for (key, value) in [
-        (MOVABLE_ANNOTATION, "false"),
-        (OPT_OUT_REASON_ANNOTATION, reason),
-    ] {
-        let path = format!("/metadata/annotations/{}", escape_json_pointer(key));
-        ops.push(json!({"op": "add", "path": path, "value": value}));
-    }
-    Value::Array(ops)
+) -> Patch {
+    let mut patch = annotations_prelude(uid, resource_version, has_annotations);
+    patch.0.push(add_annotation(MOVABLE_ANNOTATION, "false"));
+    patch
+        .0
+        .push(add_annotation(OPT_OUT_REASON_ANNOTATION, reason));
+    patch
 }
 
-/// Converts a patch body into kube's typed JSON Patch; fails only on a malformed body.
-pub fn typed(body: Value) -> Result<json_patch::Patch, String> {
+/// Converts a patch body written as JSON into kube's typed JSON Patch; fails only on a
+/// malformed body.
+pub fn typed(body: Value) -> Result<Patch, String> {
     serde_json::from_value(body).map_err(|e| format!("malformed JSON Patch: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use json_patch::jsonptr::Token;
+    use serde_json::json;
+
+    /// The body as it goes on the wire.
+    fn wire(patch: &Patch) -> Value {
+        serde_json::to_value(patch).unwrap()
+    }
 
     #[test]
     fn node_patch_tests_uid_and_spec_then_sets_the_flag() {
         let spec = json!({"providerID": "kwok://gpu-1", "taints": []});
-        let body = node_unschedulable_patch("u-1", &spec, true);
+        let body = wire(&node_unschedulable_patch("u-1", &spec, true));
         assert_eq!(
             body,
             json!([
@@ -82,7 +134,7 @@ mod tests {
             ])
         );
         assert_eq!(
-            node_unschedulable_patch("u", &json!({}), false)[2]["value"],
+            wire(&node_unschedulable_patch("u", &json!({}), false))[2]["value"],
             false
         );
         assert!(typed(body).is_ok());
@@ -90,7 +142,12 @@ mod tests {
 
     #[test]
     fn opt_out_patch_shapes() {
-        let body = opt_out_patch("uid-1", "42", false, "batch job; do not move");
+        let body = wire(&opt_out_patch(
+            "uid-1",
+            "42",
+            false,
+            "batch job; do not move",
+        ));
         assert_eq!(
             body,
             json!([
@@ -102,9 +159,44 @@ mod tests {
                  "value": "batch job; do not move"},
             ])
         );
-        let with = opt_out_patch("uid-1", "42", true, "r");
+        let with = wire(&opt_out_patch("uid-1", "42", true, "r"));
         assert_eq!(with.as_array().map(Vec::len), Some(4));
         assert!(typed(with).is_ok());
+    }
+
+    #[test]
+    fn migration_request_patch_shapes() {
+        const UUID: &str = "3f1c2d4e-9a7b-4c1d-8e2f-0123456789ab";
+        let key = format!("ome.io/migration-request-v1-{UUID}");
+        let patch = wire(&migration_request_patch("uid-1", "42", false, &key, "{}"));
+        let want = json!([
+            {"op": "test", "path": "/metadata/uid", "value": "uid-1"},
+            {"op": "test", "path": "/metadata/resourceVersion", "value": "42"},
+            {"op": "add", "path": "/metadata/annotations", "value": {}},
+            {
+                "op": "add",
+                "path": format!("/metadata/annotations/ome.io~1migration-request-v1-{UUID}"),
+                "value": "{}",
+            },
+        ]);
+        assert_eq!(patch, want);
+        let patch = wire(&migration_request_patch("uid-1", "42", true, "a~b/c", "v"));
+        assert_eq!(patch.as_array().unwrap().len(), 3);
+        assert_eq!(patch[2]["path"], "/metadata/annotations/a~0b~1c");
+        assert_eq!(Token::new("~1/").encoded(), "~01~1");
+    }
+
+    #[test]
+    fn wire_bytes_keep_the_operation_member_order() {
+        let patch = node_unschedulable_patch("u", &json!({}), true);
+        assert_eq!(
+            serde_json::to_string(&patch).unwrap(),
+            concat!(
+                r#"[{"op":"test","path":"/metadata/uid","value":"u"},"#,
+                r#"{"op":"test","path":"/spec","value":{}},"#,
+                r#"{"op":"add","path":"/spec/unschedulable","value":true}]"#
+            )
+        );
     }
 
     #[test]

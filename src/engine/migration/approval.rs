@@ -1,7 +1,8 @@
 //! Building a migration request for an operator "approval" (alfred.md §3.1, §4): the compact
 //! annotation value with keys in Alfred's order, its validation (DNS-1123 nodes, ≤ 8 unique
-//! hints, ≤ 4096 bytes, Go `RFC3339Nano` time), and the JSON Patch that adds it to the
-//! InferenceService with compare-and-swap on uid and resourceVersion (never a full update).
+//! hints, ≤ 4096 bytes, Go `RFC3339Nano` time). The JSON Patch that adds it to the
+//! InferenceService with compare-and-swap on uid and resourceVersion is assembled by
+//! `cluster::ops::patches` (`migration_request_patch`), which sends it.
 //!
 //! Pure: uuids and times are passed in. Must not import anything outside
 //! std/serde/serde_json/chrono (and sibling modules).
@@ -11,7 +12,6 @@ use crate::engine::migration::request::{
 };
 use chrono::{DateTime, Datelike, Timelike, Utc};
 use serde::Serialize;
-use serde_json::{json, Value};
 
 /// An approval to write. [`MigrationRequest::to_annotation_value`] enforces: `instance >= 0`;
 /// `from_node` and every hint are DNS-1123 subdomains; hints ≤ 8, unique, never `from_node`;
@@ -160,34 +160,6 @@ impl MigrationRequest {
     }
 }
 
-/// Escapes one JSON Pointer reference token (RFC 6901): `~` → `~0`, then `/` → `~1`.
-pub fn escape_json_pointer(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-/// The JSON Patch that adds request `key` = `value` to an InferenceService: `test` its uid and
-/// resourceVersion (so a changed or recreated object fails the patch), `add` an empty
-/// annotations map when the object has none (an `add` below a missing parent fails), then `add`
-/// the annotation.
-pub fn json_patch_for_request(
-    isvc_uid: &str,
-    resource_version: &str,
-    has_annotations: bool,
-    key: &str,
-    value: &str,
-) -> Value {
-    let mut ops = vec![
-        json!({"op": "test", "path": "/metadata/uid", "value": isvc_uid}),
-        json!({"op": "test", "path": "/metadata/resourceVersion", "value": resource_version}),
-    ];
-    if !has_annotations {
-        ops.push(json!({"op": "add", "path": "/metadata/annotations", "value": {}}));
-    }
-    let path = format!("/metadata/annotations/{}", escape_json_pointer(key));
-    ops.push(json!({"op": "add", "path": path, "value": value}));
-    Value::Array(ops)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,27 +239,6 @@ mod tests {
         let mut r = example();
         r.requested_at = Utc.with_ymd_and_hms(10000, 1, 1, 0, 0, 0).unwrap();
         assert_eq!(field_of(&r), Some("requested_at"));
-    }
-
-    #[test]
-    fn json_patch_shapes() {
-        let key = annotation_key(UUID).unwrap();
-        let patch = json_patch_for_request("uid-1", "42", false, &key, "{}");
-        let want = serde_json::json!([
-            {"op": "test", "path": "/metadata/uid", "value": "uid-1"},
-            {"op": "test", "path": "/metadata/resourceVersion", "value": "42"},
-            {"op": "add", "path": "/metadata/annotations", "value": {}},
-            {
-                "op": "add",
-                "path": format!("/metadata/annotations/ome.io~1migration-request-v1-{UUID}"),
-                "value": "{}",
-            },
-        ]);
-        assert_eq!(patch, want);
-        let patch = json_patch_for_request("uid-1", "42", true, "a~b/c", "v");
-        assert_eq!(patch.as_array().unwrap().len(), 3);
-        assert_eq!(patch[2]["path"], "/metadata/annotations/a~0b~1c");
-        assert_eq!(escape_json_pointer("~1/"), "~01~1");
     }
 
     #[test]

@@ -6,9 +6,7 @@ mod history;
 mod request;
 mod state;
 
-pub use approval::{
-    escape_json_pointer, format_rfc3339_nano, json_patch_for_request, MigrationRequest,
-};
+pub use approval::{format_rfc3339_nano, MigrationRequest};
 pub use history::{audit_configmap_name, parse_audit_history, AuditHistory};
 pub use request::{
     annotation_key, parse_request_annotation, Component, ParsedRequest, REQUEST_ANNOTATION_PREFIX,
