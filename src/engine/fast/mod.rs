@@ -2,7 +2,6 @@
 //! address-keyed lookups, integer sort keys and linear-time sorts. Each has a plain reference
 //! and a property test that fast == reference.
 
-mod indexset;
 mod intern;
 mod isvc_order;
 mod name_order;
@@ -11,7 +10,6 @@ mod pod_key;
 mod row_order;
 pub mod small_key_sort;
 
-pub use indexset::{all_disjoint, parse_index_set, IndexSet};
 pub use intern::{address, same, same_opt, Interner, LastAnswer, PairsByAddress};
 pub use isvc_order::{by_namespace_name_known, key_orders};
 pub use name_order::name_order;

@@ -8,7 +8,7 @@
 use super::columns::{InstanceStatusColumns, InstanceStatusEntry, InstanceStatusGroup};
 use super::rows::InstanceRow;
 use super::{CodecError, PHASES};
-use crate::engine::fast::{all_disjoint, parse_index_set, IndexSet};
+use crate::engine::workloads::irstatus::indexset::{all_disjoint, parse_index_set, IndexSet};
 
 /// Shorthands for signatures that would not fit on one line.
 pub(super) type DecodeResult = Result<Vec<InstanceRow>, CodecError>;

@@ -16,6 +16,7 @@ use std::fmt;
 mod columnar;
 mod columns;
 mod decode;
+mod indexset;
 mod rows;
 #[cfg(test)]
 mod tests;

@@ -9,7 +9,7 @@
 //!
 //! The unit tests live in `indexset/tests.rs`.
 
-use crate::engine::workloads::CodecError;
+use crate::engine::workloads::irstatus::CodecError;
 
 /// Largest Instance index: indices are non-negative int32 values.
 pub const MAX_INDEX: u32 = 2_147_483_647;
@@ -28,6 +28,7 @@ pub struct IndexSet {
 }
 
 impl IndexSet {
+    #[cfg(test)]
     /// Builds a set from intervals already in canonical order. Errors mirror the parser:
     /// `first > last` or an interval starting at/before the previous end is `range_order`, an
     /// adjacent interval is `canonical_order`, an index above [`MAX_INDEX`] is `range_overflow`.
@@ -74,6 +75,7 @@ impl IndexSet {
         self.len
     }
 
+    #[cfg(test)]
     /// True when the set holds no index. Parsed sets are never empty (`""` is rejected).
     pub fn is_empty(&self) -> bool {
         self.len == 0
@@ -124,6 +126,7 @@ impl IndexSet {
         })
     }
 
+    #[cfg(test)]
     /// The only accepted spelling of this set: `F-L` for ranges, `N` for single indices, joined by
     /// commas. Parsing the result yields an equal set. An empty set prints as `""`, which the
     /// parser rejects on purpose (an empty set is expressed by omitting the field).
