@@ -143,7 +143,7 @@ fn shipped_snapshots_analysis_is_unchanged() {
         let (snap, _) = read_snapshot(&bytes).unwrap();
         // The converter builds each service's shared `ns/name` with it.
         for w in &snap.isvcs {
-            assert_eq!(w.ns_name.as_ref(), w.key(), "{file}");
+            assert_eq!(w.ns_name().as_ref(), w.key(), "{file}");
         }
         // Rows' running revisions are interned with `currentRevision`: equal texts share
         // one allocation, which the eligibility check compares first.

@@ -120,8 +120,8 @@ fn opting_out_makes_the_workload_ineligible() {
     let snap = w.snapshot();
     let isvc = &snap.isvcs[comp.isvc];
     let op = Op::OptOut {
-        namespace: isvc.namespace.clone(),
-        name: isvc.name.clone(),
+        namespace: isvc.namespace().clone(),
+        name: isvc.name().clone(),
         uid: isvc.uid.clone(),
         resource_version: isvc.resource_version.clone(),
         reason: "latency-critical".into(),

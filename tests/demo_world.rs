@@ -179,7 +179,7 @@ fn approval(w: &DemoWorld, row: &ome_top::engine::planning::MoveRow, uuid: &str)
     let isvc = snap
         .isvcs
         .iter()
-        .find(|s| &*s.namespace == ns && &*s.name == name)
+        .find(|s| s.namespace().as_ref() == ns && s.name().as_ref() == name)
         .unwrap();
     let request = MigrationRequest {
         component: Component::Engine,
@@ -191,8 +191,8 @@ fn approval(w: &DemoWorld, row: &ome_top::engine::planning::MoveRow, uuid: &str)
         requested_by: "ome-top".into(),
     };
     Op::ApproveMove {
-        namespace: isvc.namespace.clone(),
-        name: isvc.name.clone(),
+        namespace: isvc.namespace().clone(),
+        name: isvc.name().clone(),
         uid: isvc.uid.clone(),
         resource_version: isvc.resource_version.clone(),
         uuid: uuid.into(),
@@ -258,7 +258,7 @@ fn approving_a_computed_move_runs_the_migration_and_defragments() {
     let isvc = snap
         .isvcs
         .iter()
-        .find(|s| &*s.namespace == ns && &*s.name == name)
+        .find(|s| s.namespace().as_ref() == ns && s.name().as_ref() == name)
         .unwrap();
     assert!(isvc
         .annotations
@@ -272,8 +272,8 @@ fn approval_with_a_malformed_value_is_refused() {
     let snap = w.snapshot();
     let isvc = &snap.isvcs[0];
     let op = Op::ApproveMove {
-        namespace: isvc.namespace.clone(),
-        name: isvc.name.clone(),
+        namespace: isvc.namespace().clone(),
+        name: isvc.name().clone(),
         uid: isvc.uid.clone(),
         resource_version: isvc.resource_version.clone(),
         uuid: "7c9e6679-7425-40de-944b-e07fc1f90ae7".into(),

@@ -80,17 +80,15 @@ pub fn isvc(i: &mut Interner, v: &Value) -> Result<InferenceService, ConvertErro
         })
         .map(|(k, val)| (i.name(&k), val))
         .collect();
-    Ok(InferenceService {
-        namespace: i.name(&ns),
-        name: i.name(&name),
-        ns_name: i.name(&format!("{ns}/{name}")),
-        uid: i.name(text(v, &["metadata", "uid"]).unwrap_or_default()),
-        resource_version: i.name(text(v, &["metadata", "resourceVersion"]).unwrap_or_default()),
-        deployment_mode: i.opt(text(v, &["spec", "deploymentMode"])),
-        components,
-        annotations,
-        model: model_ref(i, v),
-    })
+    let (namespace, name) = (i.name(&ns), i.name(&name));
+    let mut w = InferenceService::named(namespace, name, |key| i.name(key));
+    w.uid = i.name(text(v, &["metadata", "uid"]).unwrap_or_default());
+    w.resource_version = i.name(text(v, &["metadata", "resourceVersion"]).unwrap_or_default());
+    w.deployment_mode = i.opt(text(v, &["spec", "deploymentMode"]));
+    w.components = components;
+    w.annotations = annotations;
+    w.model = model_ref(i, v);
+    Ok(w)
 }
 
 /// `spec.model`: `kind` defaults to `ClusterBaseModel` as OME's API does.

@@ -168,25 +168,16 @@ pub fn base_pod(ns: &Name, name: String, node: Option<&Node>, gpus: u32, started
 
 /// An InferenceService in `mode` whose engine has leader/worker blocks when `leader`.
 pub fn isvc(ns: &Name, name: &str, mode: &str, leader: bool) -> InferenceService {
-    InferenceService {
-        namespace: ns.clone(),
-        name: Arc::from(name),
-        ns_name: Arc::from(format!("{ns}/{name}")),
-        uid: Arc::from(format!("uid-isvc-{ns}-{name}")),
-        resource_version: Arc::from("1"),
-        deployment_mode: Some(Arc::from(mode)),
-        components: [
-            Some(ComponentSpec {
-                mode_annotation: None,
-                has_leader: leader,
-                has_worker: leader,
-            }),
-            None,
-            None,
-        ],
-        annotations: BTreeMap::new(),
-        model: None,
-    }
+    let mut w = InferenceService::named(ns.clone(), Arc::from(name), |key| Name::from(key));
+    w.uid = Arc::from(format!("uid-isvc-{ns}-{name}"));
+    w.resource_version = Arc::from("1");
+    w.deployment_mode = Some(Arc::from(mode));
+    w.components[0] = Some(ComponentSpec {
+        mode_annotation: None,
+        has_leader: leader,
+        has_worker: leader,
+    });
+    w
 }
 
 /// Instance sizes (GPUs per pod) and their weights in percent.

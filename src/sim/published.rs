@@ -22,7 +22,7 @@ pub fn as_published(generated: ClusterSnapshot) -> ClusterSnapshot {
     snap.nodes.sort_by(|a, b| a.name.cmp(&b.name));
     snap.pods.sort_by_cached_key(|p| key(&p.namespace, &p.name));
     snap.isvcs
-        .sort_by_cached_key(|w| key(&w.namespace, &w.name));
+        .sort_by_cached_key(|w| key(&w.namespace(), &w.name()));
     snap.replicas
         .sort_by_cached_key(|r| key(&r.namespace, &r.name));
     snap.pod_groups
@@ -125,10 +125,8 @@ fn pod(i: &mut Interner, p: &mut Pod) {
 }
 
 fn isvc(i: &mut Interner, w: &mut InferenceService) {
-    all(
-        i,
-        [&mut w.namespace, &mut w.name, &mut w.ns_name, &mut w.uid],
-    );
+    w.intern_identity(i);
+    all(i, [&mut w.uid]);
     all(i, [&mut w.resource_version]);
     opt(i, &mut w.deployment_mode);
     if let Some(m) = &mut w.model {
@@ -157,7 +155,7 @@ fn replica(i: &mut Interner, r: &mut InferenceReplica) {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
+    
 
     use chrono::{TimeZone, Utc};
 
@@ -186,7 +184,7 @@ mod tests {
         assert_eq!(before, after);
         assert_eq!(raw.isvcs.len(), published.isvcs.len());
         for w in &published.isvcs {
-            assert_eq!(w.ns_name.as_ref(), w.key());
+            assert_eq!(w.ns_name().as_ref(), w.key());
         }
         // Equal strings share one allocation, across kinds too: an owner reference names its
         // replica with the replica's own `Arc`s, as in the live stores.
@@ -205,10 +203,10 @@ mod tests {
             .iter()
             .find(|r| r.uid == owner.uid)
             .unwrap();
-        assert!(Arc::ptr_eq(&ir.uid, &owner.uid));
-        assert!(Arc::ptr_eq(&ir.name, &owner.name));
+        assert!(crate::engine::fast::same_allocation(&ir.uid, &owner.uid));
+        assert!(crate::engine::fast::same_allocation(&ir.name, &owner.name));
         let node = pod.node.as_ref().unwrap();
         let named = published.nodes.iter().find(|n| n.name == *node).unwrap();
-        assert!(Arc::ptr_eq(&named.name, node));
+        assert!(crate::engine::fast::same_allocation(&named.name, node));
     }
 }

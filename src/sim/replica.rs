@@ -47,17 +47,17 @@ pub fn omenative_replica(
         ]
     };
     InferenceReplica {
-        namespace: service.namespace.clone(),
+        namespace: service.namespace().clone(),
         name: Arc::from(name),
         uid: uid.clone(),
         generation: 1,
         controllers: smallvec![OwnerRef {
             api_version: Arc::from("ome.io/v1beta1"),
             kind: Arc::from("InferenceService"),
-            name: service.name.clone(),
+            name: service.name().clone(),
             uid: service.uid.clone(),
         }],
-        parent: Some(service.name.clone()),
+        parent: Some(service.name().clone()),
         component: Arc::from("engine"),
         replicas: Some(instances),
         paused: false,

@@ -125,8 +125,8 @@ pub fn plan_approval(
     let all_pass = checks.iter().all(|(ok, _)| *ok == Some(true));
     let op = match (&annotation, isvc, all_pass) {
         (Ok((_, value)), Some(w), true) => Some(Op::ApproveMove {
-            namespace: w.namespace.clone(),
-            name: w.name.clone(),
+            namespace: w.namespace().clone(),
+            name: w.name().clone(),
             uid: w.uid.clone(),
             resource_version: w.resource_version.clone(),
             uuid: uuid.to_string(),

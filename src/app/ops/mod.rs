@@ -241,8 +241,8 @@ pub fn start_opt_out(state: &mut AppState, workload: &str, reason: String) {
         ),
     ];
     let op = Op::OptOut {
-        namespace: w.namespace.clone(),
-        name: w.name.clone(),
+        namespace: w.namespace().clone(),
+        name: w.name().clone(),
         uid: w.uid.clone(),
         resource_version: w.resource_version.clone(),
         reason,

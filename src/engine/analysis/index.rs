@@ -9,8 +9,7 @@
 
 use std::cmp::Ordering;
 
-use crate::engine::fast::name_order;
-use crate::engine::fast::NodeIndex;
+use crate::engine::fast::{NameRanks, TextIndex};
 use crate::engine::model::{ClusterSnapshot, Pod};
 use crate::engine::workloads::{component_mode, DeploymentMode};
 
@@ -80,8 +79,9 @@ pub fn is_live(pod: &Pod) -> bool {
 impl SnapshotIndex {
     /// Builds every index of `snap` (one pass over the pods).
     pub fn new(snap: &ClusterSnapshot) -> Self {
-        let (node_order, node_rank) = rank_nodes(snap);
-        let lists = resolve_pods(snap, &node_rank);
+        let ranks = NameRanks::new(snap.nodes.iter().map(|n| n.name.as_ref()).collect());
+        let lists = resolve_pods(snap, TextIndex::ranked(&ranks));
+        let (node_order, node_rank) = ranks.into_parts();
         let modes = snap
             .isvcs
             .iter()
@@ -138,26 +138,9 @@ impl SnapshotIndex {
     }
 }
 
-/// Node indices in name order and each node's name rank.
-fn rank_nodes(snap: &ClusterSnapshot) -> (Vec<usize>, Vec<u32>) {
-    let nodes = &snap.nodes;
-    let names: Vec<&str> = nodes.iter().map(|n| n.name.as_ref()).collect();
-    let order = name_order(&names);
-    let mut rank = vec![0u32; nodes.len()];
-    let mut r = 0u32;
-    for (k, n) in order.iter().enumerate() {
-        if k > 0 && names[order[k - 1]] != names[*n] {
-            r += 1;
-        }
-        rank[*n] = r;
-    }
-    (order, rank)
-}
-
 /// Each pod's node index and the pod lists. A duplicated node name resolves to its last node,
-/// as a name → index map would (`ranks`: the node name ranks).
-fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
-    let mut nodes = NodeIndex::with_ranks(snap, ranks);
+/// as a name → index map would (`nodes`: the node names' index).
+fn resolve_pods<'a>(snap: &'a ClusterSnapshot, mut nodes: TextIndex<'a>) -> PodLists {
     let mut lists = PodLists {
         pods: Vec::with_capacity(snap.pods.len()),
         // Nearly every pod is live: one allocation instead of ~17 regrowths and copies.
@@ -168,7 +151,7 @@ fn resolve_pods(snap: &ClusterSnapshot, ranks: &[u32]) -> PodLists {
     };
     for (p, pod) in snap.pods.iter().enumerate() {
         let node = match &pod.node {
-            Some(name) => nodes.get(name).map_or(NO_NODE, |i| i as u32),
+            Some(name) => nodes.get(name.as_ref()).map_or(NO_NODE, |i| i as u32),
             None => {
                 lists.unbound.push(p);
                 NO_NODE
@@ -251,7 +234,7 @@ mod tests {
         let got: Vec<Option<usize>> = (0..s.pods.len()).map(|p| idx.node_of(p)).collect();
         assert_eq!(got, vec![Some(3), None, None, Some(0), Some(2), Some(2)]);
         assert_eq!(idx.node_of(99), None);
-        let addr = Arc::ptr_eq(s.pods[5].node.as_ref().unwrap(), &s.nodes[2].name);
+        let addr = crate::engine::fast::same_allocation(s.pods[5].node.as_ref().unwrap(), &s.nodes[2].name);
         assert!(addr);
     }
 

@@ -11,9 +11,11 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::fast::intern::address;
 use crate::engine::fast::pod_key::PodKey;
-use crate::engine::model::{ClusterSnapshot, InferenceService, Name};
+use crate::engine::fast::ByAddress;
+#[cfg(test)]
+use crate::engine::model::ClusterSnapshot;
+use crate::engine::model::{InferenceService, Name};
 
 /// The first 16 bytes of `s` as a big-endian integer, zero padded. `prefix(a) < prefix(b)`
 /// implies `a < b`; equal prefixes leave the order to the full text.
@@ -27,19 +29,19 @@ fn prefix(s: &str) -> u128 {
 /// The text rank of each namespace (equal texts share a rank), resolving each distinct
 /// shared text (`Arc` pointer) once.
 fn namespace_ranks<'a>(namespaces: impl Iterator<Item = &'a Name> + Clone) -> Vec<u32> {
-    let mut distinct: HashMap<usize, &str> = HashMap::default();
+    let mut distinct: HashMap<ByAddress<'a>, &str> = HashMap::default();
     for ns in namespaces.clone() {
-        distinct.entry(address(ns)).or_insert(ns);
+        distinct.entry(ByAddress(ns)).or_insert(ns);
     }
     let mut texts: Vec<&str> = distinct.values().copied().collect();
     texts.sort_unstable();
     texts.dedup();
-    let rank_of: HashMap<usize, u32> = distinct
+    let rank_of: HashMap<ByAddress<'a>, u32> = distinct
         .iter()
         .map(|(p, t)| (*p, texts.binary_search(t).unwrap_or(0) as u32))
         .collect();
     namespaces
-        .map(|ns| rank_of.get(&address(ns)).copied().unwrap_or(0))
+        .map(|ns| rank_of.get(&ByAddress(ns)).copied().unwrap_or(0))
         .collect()
 }
 
@@ -53,22 +55,23 @@ pub fn in_namespace_name_order(isvcs: &[InferenceService]) -> bool {
 /// order and in ascending `ns/name` text order as well, in one pass over the neighbours. The
 /// two orders differ only where one namespace continues another with a byte below `/`
 /// (`a-b/x` < `a/y`); the live store lists by `ns/name`, so both usually hold.
-pub fn key_orders(isvcs: &[InferenceService]) -> (bool, bool) {
+pub(super) fn key_orders(isvcs: &[InferenceService]) -> (bool, bool) {
     let mut joined = true;
     let tuple = isvcs.windows(2).all(|pair| {
         let (a, b) = (&pair[0], &pair[1]);
         // Neighbours usually share their namespace's text: then only the names compare, and
         // the two orders agree.
-        if std::ptr::eq(a.namespace.as_ptr(), b.namespace.as_ptr())
-            && a.namespace.len() == b.namespace.len()
+        if std::ptr::eq(a.namespace().as_ptr(), b.namespace().as_ptr())
+            && a.namespace().len() == b.namespace().len()
         {
-            return a.name <= b.name;
+            return a.name() <= b.name();
         }
-        let tuple =
-            (a.namespace.as_ref(), a.name.as_ref()) <= (b.namespace.as_ref(), b.name.as_ref());
+        let tuple = (a.namespace().as_ref(), a.name().as_ref())
+            <= (b.namespace().as_ref(), b.name().as_ref());
         joined = joined
             && tuple
-            && PodKey::of_names(&a.namespace, &a.name) <= PodKey::of_names(&b.namespace, &b.name);
+            && PodKey::of_names(&a.namespace(), &a.name())
+                <= PodKey::of_names(&b.namespace(), &b.name());
         tuple
     });
     (tuple, tuple && joined)
@@ -78,17 +81,16 @@ pub fn key_orders(isvcs: &[InferenceService]) -> (bool, bool) {
 /// Indices of `snap.isvcs` sorted by `(namespace, name)` text, equal keys by index — the
 /// order a stable sort by that key gives.
 pub fn by_namespace_name(snap: &ClusterSnapshot) -> Vec<usize> {
-    by_namespace_name_known(snap, in_namespace_name_order(&snap.isvcs))
+    by_namespace_name_known(&snap.isvcs, in_namespace_name_order(&snap.isvcs))
 }
 
 /// `by_namespace_name` for a caller that already knows whether the ISVCs are in that order
 /// (`in_order` must be `in_namespace_name_order(&snap.isvcs)`): the check reads every name.
-pub fn by_namespace_name_known(snap: &ClusterSnapshot, in_order: bool) -> Vec<usize> {
-    let isvcs = &snap.isvcs;
+pub(super) fn by_namespace_name_known(isvcs: &[InferenceService], in_order: bool) -> Vec<usize> {
     if in_order {
         return (0..isvcs.len()).collect();
     }
-    let ranks = namespace_ranks(isvcs.iter().map(|w| &w.namespace));
+    let ranks = namespace_ranks(isvcs.iter().map(|w| w.namespace()));
     // One packed integer pair per ISVC: (namespace rank, name bytes 0..12) and
     // (name bytes 12..16, index), compared as plain integers.
     let mut keys: Vec<(u128, u64)> = isvcs
@@ -96,7 +98,7 @@ pub fn by_namespace_name_known(snap: &ClusterSnapshot, in_order: bool) -> Vec<us
         .zip(ranks)
         .zip(0u64..)
         .map(|((w, ns), i)| {
-            let p = prefix(&w.name);
+            let p = prefix(&w.name());
             let high = (u128::from(ns) << 96) | (p >> 32);
             let low = ((p as u64) << 32) | i;
             (high, low)
@@ -114,7 +116,7 @@ pub fn by_namespace_name_known(snap: &ClusterSnapshot, in_order: bool) -> Vec<us
     for end in 1..=keys.len() {
         if end == keys.len() || !same_prefix(&keys[start], &keys[end]) {
             if end - start > 1 {
-                order[start..end].sort_by(|a, b| isvcs[*a].name.cmp(&isvcs[*b].name));
+                order[start..end].sort_by(|a, b| isvcs[*a].name().cmp(&isvcs[*b].name()));
             }
             start = end;
         }
@@ -132,9 +134,9 @@ mod tests {
         let mut order: Vec<usize> = (0..snap.isvcs.len()).collect();
         order.sort_by(|a, b| {
             let (x, y) = (&snap.isvcs[*a], &snap.isvcs[*b]);
-            x.namespace
-                .cmp(&y.namespace)
-                .then_with(|| x.name.cmp(&y.name))
+            x.namespace()
+                .cmp(&y.namespace())
+                .then_with(|| x.name().cmp(&y.name()))
         });
         order
     }

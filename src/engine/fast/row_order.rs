@@ -8,10 +8,10 @@
 
 use crate::engine::fast::pod_key::PodKey;
 use crate::engine::fast::small_key_sort::stable_sort_by_small_key;
+use crate::engine::fast::IsvcKeys;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::MoveRow;
 use crate::engine::workloads::Component;
-use crate::engine::workloads::IsvcKeys;
 
 /// A row identity as integers: comparing keys compares `MoveRow::identity()`.
 /// `(rank of ns/name, rank of the component name, instance)`.
@@ -26,7 +26,7 @@ pub fn workload_ranks(snap: &ClusterSnapshot, keys: &IsvcKeys<'_>) -> Vec<u32> {
     }
     let key = |i: usize| {
         let w = &snap.isvcs[i];
-        PodKey::of_names(&w.namespace, &w.name)
+        PodKey::of_names(&w.namespace(), &w.name())
     };
     let mut order: Vec<usize> = (0..snap.isvcs.len()).collect();
     order.sort_by_key(|i| key(*i));
@@ -177,7 +177,7 @@ mod tests {
             ],
             ..Default::default()
         };
-        let ranks = workload_ranks(&snap, &IsvcKeys::new(&snap));
+        let ranks = workload_ranks(&snap, &IsvcKeys::new(&snap.isvcs));
         assert_eq!(ranks, text_ranks(&snap));
         assert_eq!(ranks[0], ranks[3]);
         assert!(ranks[1] < ranks[0]);
@@ -193,11 +193,11 @@ mod tests {
             if sort {
                 // The live store's order: the key-id path, unless a namespace continues
                 // another with a byte below '/'.
-                isvcs.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+                isvcs.sort_by(|a, b| (&a.namespace(), &a.name()).cmp(&(&b.namespace(), &b.name())));
             }
             let snap = ClusterSnapshot { isvcs, ..Default::default() };
             proptest::prop_assert_eq!(
-                workload_ranks(&snap, &IsvcKeys::new(&snap)),
+                workload_ranks(&snap, &IsvcKeys::new(&snap.isvcs)),
                 text_ranks(&snap)
             );
         }

@@ -29,7 +29,7 @@ pub use score::gaudi_binpack_score;
 use std::collections::HashSet;
 
 use crate::engine::analysis::SnapshotIndex;
-use crate::engine::fast::{address, LastAnswer};
+use crate::engine::fast::{ByAddress, LastAnswer};
 
 use crate::engine::gangs::predict::{
     predict_pins, reservation_hints, DomainCache, Prediction, ReservationHint,
@@ -259,7 +259,7 @@ fn scan_pods(
         let Some(group) = pod.ome.pod_group.as_ref() else {
             continue;
         };
-        let at = (address(&pod.namespace), address(group));
+        let at = (ByAddress(&pod.namespace), ByAddress(group));
         let slot = last.get(at, || {
             let next = groups.len();
             let key = (pod.namespace.as_ref(), group.as_ref());

@@ -21,7 +21,7 @@ pub fn clearing_facts(snap: &ClusterSnapshot, entry: &JournalEntry) -> ClearingF
     let isvc = snap
         .isvcs
         .iter()
-        .find(|w| w.namespace.as_ref() == ns && w.name.as_ref() == name);
+        .find(|w| w.namespace().as_ref() == ns && w.name().as_ref() == name);
     let key = format!("{REQUEST_ANNOTATION_PREFIX}{}", entry.uuid);
     let request_annotation = match isvc {
         Some(w) if w.annotation(&key).is_some() => Fact::Present(()),

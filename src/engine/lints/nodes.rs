@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::engine::fast::same_str;
 use crate::engine::gangs::effective_scheduler;
 use crate::engine::lints::{BoundGpuPod, Lint, LintRule, Pools};
 use crate::engine::model::ClusterSnapshot;
@@ -54,8 +55,10 @@ pub fn mixed_schedulers(pools: &Pools<'_>, bound: &[BoundGpuPod<'_>]) -> Vec<Lin
         };
         let scheduler = effective_scheduler(pod);
         // Scheduler names are shared strings: equal addresses skip the byte compare.
-        let same = |s: &str| std::ptr::eq(s, scheduler) || s == scheduler;
-        match counts[pool].iter_mut().find(|(s, _)| same(s)) {
+        match counts[pool]
+            .iter_mut()
+            .find(|(s, _)| same_str(s, scheduler))
+        {
             Some((_, n)) => *n += 1,
             None => counts[pool].push((scheduler, 1)),
         }

@@ -96,13 +96,13 @@ pub const COMPONENTS: [&str; 3] = ["engine", "decoder", "router"];
 /// An InferenceService (`ome.io/v1beta1`), reduced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InferenceService {
-    /// Namespace.
-    pub namespace: Name,
+    /// Namespace (private with `name` and `ns_name`: the three change together).
+    namespace: Name,
     /// Name.
-    pub name: Name,
-    /// `namespace/name` (`InferenceService::key`), built with the object: the store key, and
-    /// the workload key every move row of this service carries (shared, not rebuilt per pass).
-    pub ns_name: Name,
+    name: Name,
+    /// `namespace/name`, built with the two by the constructors: the store key, and the
+    /// workload key every move row of this service carries (shared, not rebuilt per pass).
+    ns_name: Name,
     /// `metadata.uid`.
     pub uid: Name,
     /// `metadata.resourceVersion` seen.
@@ -163,9 +163,43 @@ impl InferenceService {
         format!("{}/{}", self.namespace, self.name)
     }
 
-    /// Whether `ns_name` has the length of `namespace/name` (a check that reads no text).
-    pub fn ns_name_fits(&self) -> bool {
-        self.ns_name.len() == self.namespace.len() + 1 + self.name.len()
+    /// A service `namespace/name` with nothing else set; `key_name` makes the shared text of
+    /// its `namespace/name` key from the joined string (an interner's, or `Name::from`).
+    pub fn named(namespace: Name, name: Name, key_name: impl FnOnce(&str) -> Name) -> Self {
+        let ns_name = key_name(&format!("{namespace}/{name}"));
+        InferenceService {
+            namespace,
+            name,
+            ns_name,
+            uid: Name::from(""),
+            resource_version: Name::from(""),
+            deployment_mode: None,
+            components: [None, None, None],
+            annotations: BTreeMap::new(),
+            model: None,
+        }
+    }
+
+    /// Namespace.
+    pub fn namespace(&self) -> &Name {
+        &self.namespace
+    }
+
+    /// Name.
+    pub fn name(&self) -> &Name {
+        &self.name
+    }
+
+    /// The shared `namespace/name` text (`key()` without building it).
+    pub fn ns_name(&self) -> &Name {
+        &self.ns_name
+    }
+
+    /// Replaces the identity texts by `names`' shared copies of the same texts.
+    pub fn intern_identity(&mut self, names: &mut Interner) {
+        self.namespace = names.name(&self.namespace);
+        self.name = names.name(&self.name);
+        self.ns_name = names.name(&self.ns_name);
     }
 
     /// An annotation value by key.

@@ -1,7 +1,8 @@
 //! Test builders for engine objects (`NodeBuilder`-style helpers), compiled only for tests.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
+
+use crate::engine::model::Name;
 
 use chrono::{TimeZone, Utc};
 
@@ -70,15 +71,9 @@ pub fn pod(ns: &str, name: &str, node: Option<&str>, gpus: u32) -> Pod {
 
 /// An InferenceService with only an engine block.
 pub fn isvc(ns: &str, name: &str) -> InferenceService {
-    InferenceService {
-        namespace: Arc::from(ns),
-        name: Arc::from(name),
-        ns_name: Arc::from(format!("{ns}/{name}")),
-        uid: Arc::from(format!("uid-{ns}-{name}")),
-        resource_version: Arc::from("1"),
-        deployment_mode: None,
-        components: [Some(ComponentSpec::default()), None, None],
-        annotations: BTreeMap::new(),
-        model: None,
-    }
+    let mut w = InferenceService::named(Arc::from(ns), Arc::from(name), |key| Name::from(key));
+    w.uid = Arc::from(format!("uid-{ns}-{name}"));
+    w.resource_version = Arc::from("1");
+    w.components[0] = Some(ComponentSpec::default());
+    w
 }

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::fast::{address, LastAnswer};
+use crate::engine::fast::{ByAddress, LastAnswer};
 use crate::engine::nodes::NodeState;
 
 /// Pools of one set of node states.
@@ -28,7 +28,7 @@ impl<'a> PoolMembership<'a> {
         let mut distinct: BTreeSet<&'a str> = BTreeSet::new();
         let mut last = LastAnswer::default();
         for key in states.iter().filter_map(|s| s.pool.as_ref()) {
-            last.get(address(key), || {
+            last.get(ByAddress(key), || {
                 distinct.insert(key);
             });
         }
@@ -37,10 +37,9 @@ impl<'a> PoolMembership<'a> {
         let mut of_node = Vec::with_capacity(states.len());
         let mut last = LastAnswer::default();
         for (i, s) in states.iter().enumerate() {
-            let pool = s
-                .pool
-                .as_ref()
-                .and_then(|key| last.get(address(key), || names.binary_search(&key.as_ref()).ok()));
+            let pool = s.pool.as_ref().and_then(|key| {
+                last.get(ByAddress(key), || names.binary_search(&key.as_ref()).ok())
+            });
             if let Some(k) = pool {
                 nodes[k].push(i);
             }

@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::analysis::SnapshotIndex;
-use crate::engine::fast::LastAnswer;
+use crate::engine::fast::{ByAddress, LastAnswer};
 use crate::engine::model::{ClusterSnapshot, Name, Node, Time};
 use crate::engine::nodes::gpus::pool_key_str;
 use crate::engine::nodes::health::node_health;
@@ -98,7 +98,7 @@ pub fn node_states_with(
         .enumerate()
         .map(|(i, node)| {
             let pool = pool_key_str(&node.labels, node.gpu_resource.as_deref()).map(|k| {
-                last.get((k.as_ptr() as usize, k.len()), || {
+                last.get(ByAddress(k), || {
                     pools.entry(k).or_insert_with(|| Name::from(k)).clone()
                 })
             });

@@ -284,7 +284,7 @@ fn is_emergency(
         let pod = &ctx.snap.pods[*p];
         let since = pod.unschedulable_since.or(pod.created);
         let old = since.is_some_and(|t| ctx.now - t > age_limit);
-        let same_tenant = pod.namespace == isvc.namespace
+        let same_tenant = pod.namespace == *isvc.namespace()
             || (ctx.cfg.allow_cross_tenant_optimization
                 && tenant.is_some()
                 && pod_tenant(ctx, *p) == tenant);
@@ -298,7 +298,7 @@ fn pod_tenant<'a>(ctx: &'a PlanContext<'_>, pod: usize) -> Option<&'a str> {
     ctx.snap
         .isvcs
         .iter()
-        .find(|w| w.namespace == p.namespace && w.name.as_ref() == name)?
+        .find(|w| *w.namespace() == p.namespace && w.name().as_ref() == name)?
         .annotation("alfred.ome.io/tenant-group")
         .filter(|t| !t.is_empty())
 }

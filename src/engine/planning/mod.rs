@@ -209,14 +209,13 @@ impl<'a> PlanContext<'a> {
         *self.verdicts.get(self.slot(c, i)?)?
     }
 
-    /// `ns/name` of ISVC `isvc`: the object's own shared key, or one built here when that key
-    /// does not have the length of `namespace/name` (a hand-built object).
+    /// `ns/name` of ISVC `isvc`: the object's own shared key (built with it, so it always
+    /// matches its namespace and name).
     pub fn workload_key(&self, isvc: usize) -> Name {
-        match self.snap.isvcs.get(isvc) {
-            Some(w) if w.ns_name_fits() => w.ns_name.clone(),
-            Some(w) => joined_name(&w.namespace, &w.name),
-            None => Name::from(""),
-        }
+        self.snap
+            .isvcs
+            .get(isvc)
+            .map_or_else(|| Name::from(""), |w| w.ns_name().clone())
     }
 
     /// The shared name of component `c` (`engine` when out of range, like `Component::name`).
@@ -396,41 +395,15 @@ impl<'a> PlanContext<'a> {
     }
 }
 
-/// `a/b` as a shared name, built without an intermediate `String` when short.
-fn joined_name(a: &str, b: &str) -> Name {
-    let mut buf = [0u8; 160];
-    let len = a.len() + 1 + b.len();
-    if let Some(out) = buf.get_mut(..len) {
-        out[..a.len()].copy_from_slice(a.as_bytes());
-        out[a.len()] = b'/';
-        out[a.len() + 1..].copy_from_slice(b.as_bytes());
-        if let Ok(s) = std::str::from_utf8(out) {
-            return Name::from(s);
-        }
-    }
-    Name::from(format!("{a}/{b}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn joined_names_match_format() {
-        assert_eq!(joined_name("ns", "chat").as_ref(), "ns/chat");
-        assert_eq!(joined_name("", "").as_ref(), "/");
-        let long = "x".repeat(200);
-        assert_eq!(joined_name(&long, "y").as_ref(), format!("{long}/y"));
-        assert_eq!(joined_name("é", "ü").as_ref(), "é/ü");
-    }
-
-    #[test]
-    fn workload_keys_are_the_services_own_or_rebuilt_when_they_do_not_fit() {
+    fn workload_keys_are_the_services_own() {
         use crate::engine::model::testkit::isvc;
-        let mut odd = isvc("prod", "chat");
-        odd.ns_name = Name::from("stale");
         let snap = ClusterSnapshot {
-            isvcs: vec![isvc("prod", "chat"), odd],
+            isvcs: vec![isvc("prod", "chat"), isvc("prod", "chat")],
             ..Default::default()
         };
         let workloads = Workloads::default();
@@ -447,7 +420,10 @@ mod tests {
             (&cfg, &rules, Time::default()),
         );
         let own = ctx.workload_key(0);
-        assert!(std::sync::Arc::ptr_eq(&own, &snap.isvcs[0].ns_name));
+        assert!(crate::engine::fast::same_allocation(
+            &own,
+            snap.isvcs[0].ns_name()
+        ));
         assert_eq!(ctx.workload_key(1).as_ref(), "prod/chat");
         assert_eq!(ctx.workload_key(2).as_ref(), "");
     }

@@ -5,7 +5,7 @@
 //! `chrono` types and `engine`.
 
 use crate::engine::alfred_config::Mode;
-use crate::engine::fast::{descending_score_key, identity_keys, permute, IdentityKey};
+use crate::engine::fast::{descending_score_key, identity_keys, permute, same_str, IdentityKey};
 use crate::engine::journal::{blocking_state, journal_unavailable_message, Blocking};
 use crate::engine::journal::{parse_journal, Journal};
 use crate::engine::model::ClusterSnapshot;
@@ -142,14 +142,13 @@ type SortKey = (u8, bool, u64, u32, IdentityKey, u32);
 fn policy_ranks(rows: &[MoveRow]) -> Vec<u32> {
     // Policies are a handful of static texts: the same text is nearly always the same
     // pointer, compared before any bytes are.
-    let same = |a: &str, b: &str| std::ptr::eq(a, b) || a == b;
     let mut policies: Vec<&str> = Vec::new();
     for r in rows {
-        if !policies.iter().any(|q| same(q, r.policy)) {
+        if !policies.iter().any(|q| same_str(q, r.policy)) {
             policies.push(r.policy);
         }
     }
     policies.sort_unstable();
-    let rank = |p: &str| policies.iter().position(|q| same(q, p)).unwrap_or(0) as u32;
+    let rank = |p: &str| policies.iter().position(|q| same_str(q, p)).unwrap_or(0) as u32;
     rows.iter().map(|r| rank(r.policy)).collect()
 }

@@ -4,10 +4,9 @@
 //! Owns: `score_pool`. Pure; must not import anything outside `std`, `chrono` types and
 //! `engine`.
 
-use std::sync::Arc;
-
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::engine::fast::same;
 use crate::engine::model::{ClusterSnapshot, Name};
 use crate::engine::pools::fragmentation::{self, profile, repack_by, Bin};
 use crate::engine::pools::{pool_bins, PoolData, PoolInputs, PoolItem, PoolReport, SizeReport};
@@ -139,7 +138,7 @@ fn dominant_resource(snap: &ClusterSnapshot, nodes: &[usize]) -> String {
             continue;
         };
         match &mut run {
-            Some((seen, count)) if Arc::ptr_eq(seen, r) => *count += 1,
+            Some((seen, count)) if same(seen, r) => *count += 1,
             _ => {
                 if let Some((seen, count)) = run.replace((r, 1)) {
                     *counts.entry(seen).or_default() += count;

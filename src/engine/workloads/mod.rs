@@ -21,13 +21,12 @@ pub use eligibility::{
 pub use irstatus::{check_rows, decode_rows, CodecError, InstanceRow};
 pub use model_check::model_check;
 pub use omenative::{IsvcComponents, WorkloadMigrations};
-pub use pod_groups::IsvcKeys;
 
 use smallvec::{smallvec, SmallVec};
 
 use crate::engine::analysis::SnapshotIndex;
-use crate::engine::fast::by_namespace_name_known;
 use crate::engine::fast::workload_ranks;
+use crate::engine::fast::IsvcKeys;
 use crate::engine::migration::workload_migrations;
 use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, COMPONENTS};
 use crate::engine::workloads::omenative::{omenative_components, ReplicaIndex};
@@ -161,9 +160,9 @@ pub fn build_workloads(snap: &ClusterSnapshot) -> Workloads {
 
 /// Builds every component and Instance of the snapshot with its prebuilt index.
 pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Workloads {
-    let keys = IsvcKeys::new(snap);
+    let keys = IsvcKeys::new(&snap.isvcs);
     let groups = LabelGroups::new(snap, idx, &keys);
-    let order = by_namespace_name_known(snap, keys.in_key_order());
+    let order = keys.namespace_name_order();
     let routed = route_pods(snap, idx, &keys, &groups);
     let replicas = ReplicaIndex::new(snap, &keys);
     let mut migrations = vec![WorkloadMigrations::default(); snap.isvcs.len()];

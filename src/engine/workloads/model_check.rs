@@ -42,7 +42,7 @@ fn find_model<'a>(snap: &'a ClusterSnapshot, isvc: &InferenceService) -> Option<
     let model = isvc.model.as_ref()?;
     let namespace = match model.kind.as_ref() {
         "ClusterBaseModel" => "",
-        "BaseModel" => isvc.namespace.as_ref(),
+        "BaseModel" => isvc.namespace().as_ref(),
         _ => return None,
     };
     snap.models

@@ -9,9 +9,9 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::analysis::{component_index, SnapshotIndex};
 use crate::engine::fast::same;
+use crate::engine::fast::IsvcKeys;
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Time, COMPONENTS};
 use crate::engine::workloads::omenative_pods::{InstanceBuilder, RoutedPods};
-use crate::engine::workloads::pod_groups::IsvcKeys;
 use crate::engine::workloads::{Component, DeploymentMode};
 
 /// Per-workload migration evidence (`inferencereplica.md` §5.2).
@@ -104,7 +104,8 @@ pub fn bind_replica(
         (_, 0) => {
             return Err(format!(
                 "inference replica {}-{} is missing",
-                w.name, COMPONENTS[c]
+                w.name(),
+                COMPONENTS[c]
             ))
         }
         (one, 1) => (one, &snap.replicas[one]),
@@ -118,7 +119,7 @@ pub fn bind_replica(
     let owner_ok = matches!(ir.controllers.as_slice(), [o]
         if o.api_version.as_ref() == "ome.io/v1beta1"
             && o.kind.as_ref() == "InferenceService"
-            && same(&o.name, &w.name)
+            && same(&o.name, &w.name())
             && same(&o.uid, &w.uid));
     if !owner_ok {
         return Err(format!("inference replica {} owner is invalid", ir.name));
@@ -176,7 +177,7 @@ fn build_component(
         }
     };
     let w = &snap.isvcs[isvc];
-    let mut builder = InstanceBuilder::new(snap, ir, rows, d, &w.name, COMPONENTS[c]);
+    let mut builder = InstanceBuilder::new(snap, ir, rows, d, &w.name(), COMPONENTS[c]);
     for p in pods {
         builder.add_pod(*p);
     }

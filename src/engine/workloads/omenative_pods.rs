@@ -8,11 +8,12 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::analysis::{component_index, SnapshotIndex};
-use crate::engine::fast::{address, same, LastAnswer};
+use crate::engine::fast::IsvcKeys;
+use crate::engine::fast::{same, ByAddress, LastAnswer, TextIndex};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Pod, COMPONENTS};
 use crate::engine::workloads::irstatus::InstanceRow;
 use crate::engine::workloads::member_set::{MemberKey, MemberSet};
-use crate::engine::workloads::pod_groups::{IsvcKeys, LabelGroups};
+use crate::engine::workloads::pod_groups::LabelGroups;
 use crate::engine::workloads::{Instance, PodList};
 
 const RUNNER_DEFAULT: u8 = 0;
@@ -68,54 +69,18 @@ impl RoutedPods {
     }
 }
 
-/// InferenceReplicas by UID (the last replica with a UID wins), looked up by the address of
-/// the UID's text first: a pod's owner UID is the replica's own shared text in a live
-/// snapshot, so routing 100,000 pods hashes integers and reads no UID.
-struct ReplicaUids<'a> {
-    by_text: HashMap<&'a str, usize>,
-    by_address: HashMap<usize, usize>,
-}
-
-impl<'a> ReplicaUids<'a> {
-    fn new(replicas: &'a [InferenceReplica]) -> Self {
-        // Sized once: growing a map rehashes every key inserted so far.
-        let mut by_text: HashMap<&str, usize> = HashMap::default();
-        by_text.reserve(replicas.len());
-        for (r, ir) in replicas.iter().enumerate() {
-            by_text.insert(ir.uid.as_ref(), r);
-        }
-        // Each address answers what the text map answers (the last replica of that UID).
-        let mut by_address: HashMap<usize, usize> = HashMap::default();
-        by_address.reserve(replicas.len());
-        by_address.extend(
-            replicas
-                .iter()
-                .filter_map(|ir| Some((address(&ir.uid), *by_text.get(ir.uid.as_ref())?))),
-        );
-        ReplicaUids {
-            by_text,
-            by_address,
-        }
-    }
-
-    fn get(&self, uid: &Name) -> Option<usize> {
-        match self.by_address.get(&address(uid)) {
-            Some(r) => Some(*r),
-            None => self.by_text.get(uid.as_ref()).copied(),
-        }
-    }
-}
-
 /// Step 9: routes live pods to OMENative components — by a valid controller owner matching an
 /// IR, else by labels, else (`managed-by=OMENative`) to every OMENative component of the ISVC.
 /// Candidates are live pods with both an ISVC and a component label, or with a controller.
-pub fn route_pods(
-    snap: &ClusterSnapshot,
+pub fn route_pods<'a>(
+    snap: &'a ClusterSnapshot,
     idx: &SnapshotIndex,
     keys: &IsvcKeys<'_>,
     groups: &LabelGroups,
 ) -> RoutedPods {
-    let ir_by_uid = ReplicaUids::new(&snap.replicas);
+    // InferenceReplicas by UID (the last replica with a UID wins): a pod's owner UID is the
+    // replica's own shared text in a live snapshot, so routing reads no UID.
+    let mut ir_by_uid = TextIndex::new(snap.replicas.iter().map(|ir| ir.uid.as_ref()).collect());
     // The OMENative component each IR's parent and component name (namespace of the IR, which
     // a valid owner shares with the pod).
     let ir_target: Vec<Option<(usize, usize)>> = snap
@@ -134,7 +99,7 @@ pub fn route_pods(
     // A replica's pods sit side by side in a live snapshot: the last owner UID's answer is
     // asked again far more often than the map.
     let mut last = LastAnswer::default();
-    let mut replica_of = |uid: &Name| last.get(address(uid), || ir_by_uid.get(uid));
+    let mut replica_of = |uid: &'a Name| last.get(ByAddress(uid), || ir_by_uid.get(uid));
     for (k, p) in idx.live.iter().copied().enumerate() {
         let pod = &snap.pods[p];
         let labelled = pod.ome.isvc.is_some() && pod.ome.component.is_some();

@@ -231,15 +231,15 @@ impl DemoWorld {
             .snap
             .isvcs
             .iter()
-            .position(|s| s.namespace.as_ref() == ns && s.name.as_ref() == name)?;
+            .position(|s| s.namespace().as_ref() == ns && s.name().as_ref() == name)?;
         self.snap.isvcs[s]
             .annotations
             .insert(Arc::from(key.as_str()), payload);
         self.snap.isvcs[s].resource_version = self.bump();
         self.touch(Source::Services);
         let id = (
-            self.snap.isvcs[s].namespace.clone(),
-            self.snap.isvcs[s].name.clone(),
+            self.snap.isvcs[s].namespace().clone(),
+            self.snap.isvcs[s].name().clone(),
         );
         self.start_migration(id, &parsed, true);
         Some((i, uuid))

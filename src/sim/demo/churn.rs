@@ -229,7 +229,7 @@ impl DemoWorld {
             .retain(|r| !owns(&r.namespace, r.parent.as_ref()));
         self.snap
             .isvcs
-            .retain(|s| !(s.namespace == w.ns && s.name == w.name));
+            .retain(|s| !(*s.namespace() == w.ns && *s.name() == w.name));
         for s in [Source::Pods, Source::Replicas, Source::Services] {
             self.touch(s);
         }

@@ -124,7 +124,7 @@ impl DemoWorld {
             .snap
             .isvcs
             .iter()
-            .find(|s| s.namespace.as_ref() == ns && s.name.as_ref() == name)?;
+            .find(|s| s.namespace().as_ref() == ns && s.name().as_ref() == name)?;
         let ir = self
             .snap
             .replicas

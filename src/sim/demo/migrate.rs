@@ -185,7 +185,7 @@ impl DemoWorld {
             .snap
             .isvcs
             .iter()
-            .position(|s| s.namespace == ns && s.name == name)
+            .position(|s| *s.namespace() == ns && *s.name() == name)
         else {
             return;
         };

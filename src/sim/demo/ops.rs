@@ -109,7 +109,7 @@ impl DemoWorld {
             .snap
             .isvcs
             .iter()
-            .position(|s| s.namespace.as_ref() == ns && s.name.as_ref() == name)
+            .position(|s| s.namespace().as_ref() == ns && s.name().as_ref() == name)
         else {
             return Err(OpOutcome::Failed {
                 message: format!("inferenceservices.ome.io \"{ns}/{name}\" not found"),
