@@ -13,7 +13,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
-use ome_top::app::keys::DefaultKeys;
+use ome_top::app::keys_config::ConfigKeys;
 use ome_top::app::state::{AppState, IdSource};
 use ome_top::app::{update, Event};
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
@@ -64,7 +64,8 @@ fn key(s: &mut AppState, c: KeyCode) {
 fn bench_render(c: &mut Criterion) {
     let feed = Arc::new(feed());
     let now = feed.analysis.now;
-    let mut state = AppState::new(Box::new(DefaultKeys), Box::new(Ids), now);
+    let keys = ConfigKeys::shipped("default").unwrap();
+    let mut state = AppState::new(Box::new(keys), Box::new(Ids), now);
     update(&mut state, Event::Resize(200, 60), now);
     update(&mut state, Event::Feed(feed.clone()), now);
     let theme = Theme::default_theme();

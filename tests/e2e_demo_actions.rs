@@ -56,7 +56,7 @@ fn approve_runs_the_migration_to_completion() {
     let dialog = t.wait_for("Pre-checks for");
     for text in [
         "InFlightCap",
-        "y/enter confirm",
+        "y confirm",
         "add annotation ome.io/migration-request-v1-",
     ] {
         assert!(dialog.contains(text), "{text:?} missing:\n{dialog}");

@@ -28,24 +28,29 @@ fn select_node(s: &mut ome_top::app::AppState, name: &str) {
     assert_eq!(selected_key(s, View::Nodes).as_deref(), Some(name));
 }
 
+/// `default` binds `g` to the first row; `vim` binds `g g`, so there one `g` waits.
 #[test]
 fn j_k_and_gg_g_move_the_selection() {
-    let mut s = state_with(fleet_feed(), 120, 40);
-    type_keys(&mut s, "2jj");
-    assert_eq!(s.table(View::Nodes).selected, 2);
-    type_keys(&mut s, "k");
-    assert_eq!(s.table(View::Nodes).selected, 1);
-    type_keys(&mut s, "G");
-    let last = s.table(View::Nodes).visible.len() - 1;
-    assert_eq!(s.table(View::Nodes).selected, last);
-    type_keys(&mut s, "g");
-    assert_eq!(
-        s.table(View::Nodes).selected,
-        last,
-        "one g is a pending prefix"
-    );
-    type_keys(&mut s, "g");
-    assert_eq!(s.table(View::Nodes).selected, 0);
+    for keymap in ["default", "vim"] {
+        let mut s = state_with_keymap(fleet_feed(), 120, 40, keymap);
+        type_keys(&mut s, "2jj");
+        assert_eq!(s.table(View::Nodes).selected, 2);
+        type_keys(&mut s, "k");
+        assert_eq!(s.table(View::Nodes).selected, 1);
+        type_keys(&mut s, "G");
+        let last = s.table(View::Nodes).visible.len() - 1;
+        assert_eq!(s.table(View::Nodes).selected, last);
+        if keymap == "vim" {
+            type_keys(&mut s, "g");
+            assert_eq!(
+                s.table(View::Nodes).selected,
+                last,
+                "one g is a pending prefix"
+            );
+        }
+        type_keys(&mut s, "g");
+        assert_eq!(s.table(View::Nodes).selected, 0, "{keymap}");
+    }
 }
 
 #[test]

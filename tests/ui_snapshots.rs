@@ -9,7 +9,6 @@ mod tui_support;
 use std::sync::Arc;
 
 use crossterm::event::KeyCode;
-use ome_top::app::keys::DefaultKeys;
 use ome_top::app::state::AppState;
 use ome_top::app::{update, Event};
 use ome_top::protocol::ApiStatus;
@@ -129,7 +128,7 @@ fn confirm_dialogs() {
 #[test]
 fn loading_before_the_first_feed() {
     snap_at("loading", |w, h| {
-        let mut s = AppState::new(Box::new(DefaultKeys), Box::new(CountingIds(0)), now());
+        let mut s = AppState::new(shipped_keys("default"), Box::new(CountingIds(0)), now());
         update(&mut s, Event::Resize(w, h), now());
         s
     });

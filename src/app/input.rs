@@ -28,12 +28,21 @@ fn view_mode(view: View) -> Mode {
     }
 }
 
+/// The key table of what is under any modal: the open detail, else the current view.
+pub fn base_mode(state: &AppState) -> Mode {
+    if state.detail.is_some() {
+        Mode::Detail
+    } else {
+        view_mode(state.view)
+    }
+}
+
 /// The key table that applies now.
 pub fn current_mode(state: &AppState) -> Mode {
     match state.modals.last() {
         Some(Modal::Confirm(_)) | Some(Modal::RejectChoice { .. }) => Mode::Confirm,
         Some(Modal::Help { .. }) => Mode::Help,
-        _ => view_mode(state.view),
+        _ => base_mode(state),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Plugs the configured keymap (`config::Keymap`, loaded from `keymaps/*.toml` and the user's
-//! overrides) into the reducer's `KeyResolver` seam, so every action is remappable.
+//! overrides) into the reducer's `KeyResolver` seam, so every action is remappable. The only
+//! source of keys: with no user files the embedded `keymaps/default.toml` applies.
 //!
 //! Owns: `ConfigKeys`. May import `config` values and crossterm key *types*; must not import
 //! `ratatui`, `tokio` or `kube`.
@@ -9,10 +10,25 @@ use std::str::FromStr;
 use crossterm::event::KeyEvent;
 
 use crate::app::keys::{Binding, Chord, KeyResolution, KeyResolver, Mode};
-use crate::config::{Key, Keymap, Mode as TableMode, Resolution};
+use crate::config::{
+    ConfigError, ConfigPaths, Key, Keymap, Mode as TableMode, Overrides, Resolution,
+};
 
 /// A loaded keymap behind the reducer's resolver trait.
 pub struct ConfigKeys(pub Keymap);
+
+impl ConfigKeys {
+    /// The shipped keymap `name` (`default`, `vim`) as `config::load` builds it with no user
+    /// files, the loader the binary uses. Fails only on a name that is not shipped.
+    pub fn shipped(name: &str) -> Result<ConfigKeys, ConfigError> {
+        let overrides = Overrides {
+            theme: None,
+            keymap: Some(name.to_string()),
+        };
+        let config = crate::config::load(&ConfigPaths::builtin_only(), &overrides)?;
+        Ok(ConfigKeys(config.keymap))
+    }
+}
 
 fn table(mode: Mode) -> TableMode {
     match mode {
@@ -23,6 +39,7 @@ fn table(mode: Mode) -> TableMode {
         Mode::Journal => TableMode::Journal,
         Mode::Gangs => TableMode::Gangs,
         Mode::Lints => TableMode::Lints,
+        Mode::Detail => TableMode::Detail,
         Mode::Confirm => TableMode::Confirm,
         Mode::Help => TableMode::Help,
     }
@@ -75,12 +92,7 @@ mod tests {
 
     #[test]
     fn shipped_keymaps_resolve_through_the_seam() {
-        let paths = crate::config::ConfigPaths::builtin_only();
-        let overrides = crate::config::Overrides {
-            theme: None,
-            keymap: Some("vim".into()),
-        };
-        let vim = ConfigKeys(crate::config::load(&paths, &overrides).unwrap().keymap);
+        let vim = ConfigKeys::shipped("vim").unwrap();
         assert_eq!(vim.resolve(Mode::Nodes, &[ch('g')]), KeyResolution::Pending);
         assert_eq!(
             vim.resolve(Mode::Nodes, &[ch('g'), ch('g')]),
@@ -90,5 +102,49 @@ mod tests {
             .bindings(Mode::Nodes)
             .iter()
             .any(|b| b.action == Action::CordonNode));
+        assert!(ConfigKeys::shipped("emacs").is_err());
+    }
+
+    #[test]
+    fn view_tables_fall_back_to_table_and_global() {
+        let k = ConfigKeys::shipped("default").unwrap();
+        assert_eq!(
+            k.resolve(Mode::Nodes, &[ch('c')]),
+            KeyResolution::Action(Action::CordonNode)
+        );
+        assert_eq!(
+            k.resolve(Mode::Nodes, &[ch('j')]),
+            KeyResolution::Action(Action::Down)
+        );
+        assert_eq!(
+            k.resolve(Mode::Nodes, &[ch('q')]),
+            KeyResolution::Action(Action::Quit)
+        );
+        assert_eq!(k.resolve(Mode::Pools, &[ch('c')]), KeyResolution::Unbound);
+    }
+
+    #[test]
+    fn a_detail_uses_the_detail_table() {
+        let k = ConfigKeys::shipped("default").unwrap();
+        assert_eq!(
+            k.resolve(Mode::Detail, &[ch('q')]),
+            KeyResolution::Action(Action::Back)
+        );
+        assert_eq!(
+            k.resolve(Mode::Detail, &[ch('a')]),
+            KeyResolution::Action(Action::ApproveMove)
+        );
+        assert_eq!(
+            k.resolve(Mode::Detail, &[ch('1')]),
+            KeyResolution::Action(Action::ViewPools)
+        );
+    }
+
+    #[test]
+    fn confirm_mode_does_not_leak_global_keys() {
+        let k = ConfigKeys::shipped("default").unwrap();
+        assert_eq!(k.resolve(Mode::Confirm, &[ch('q')]), KeyResolution::Unbound);
+        let enter = Chord::of(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+        assert_eq!(k.resolve(Mode::Confirm, &[enter]), KeyResolution::Unbound);
     }
 }

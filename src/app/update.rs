@@ -1,7 +1,7 @@
 //! The reducer: `update(&mut AppState, Event, now) -> Vec<Effect>`. Pure: no I/O, no clock,
 //! no randomness (request UUIDs come from the injected `IdSource`).
 //!
-//! Owns: `update`, `apply_action`. Must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `update`, `apply_action`, `home_view`. Must not import `ratatui`, `tokio` or `kube`.
 
 use crate::action::Action;
 use crate::app::detail::DetailKind;
@@ -72,8 +72,24 @@ fn view_of(action: Action) -> Option<View> {
     }
 }
 
+/// The one view an action works in, for the actions that work in one only: the writes and
+/// `toggle`. Elsewhere (another view or its detail) they do nothing, so help and the footer
+/// leave them out there.
+pub fn home_view(action: Action) -> Option<View> {
+    match action {
+        Action::CordonNode | Action::UncordonNode => Some(View::Nodes),
+        Action::ApproveMove | Action::RejectMove => Some(View::Moves),
+        Action::ClearJournalEntry => Some(View::Journal),
+        Action::Toggle => Some(View::Gangs),
+        _ => None,
+    }
+}
+
 /// Applies an action to the view (no modal on top, or one that passes actions through).
 pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
+    if home_view(action).is_some_and(|v| v != state.view) {
+        return Vec::new();
+    }
     if let Some(v) = view_of(action) {
         if v != View::Nodes {
             state.pool_scope = None;

@@ -1,5 +1,6 @@
 //! The style of one theme slot as a theme file writes it: `{ fg = "green", bg = "#1e1e2e",
-//! modifiers = ["bold"] }`, with colours as names, `#rrggbb` or `indexed:N`.
+//! modifiers = ["bold"] }`, with colours as ratatui's `Color::from_str` reads them (names,
+//! `#rrggbb`, `N`) or `indexed:N`.
 //!
 //! Owns: `parse_color`, `parse_style`, `STYLE_FIELDS`. Must not import the engine, cluster,
 //! app, ui, tokio or kube; from ratatui only `style` (Style, Color, Modifier).
@@ -15,30 +16,6 @@ pub const STYLE_FIELDS: &[&str] = &["fg", "bg", "modifiers"];
 pub const EXPECTED_COLOR: &str = "a colour name like \"red\", \"light-blue\", \"dark-gray\" or \
      \"reset\", \"#rrggbb\", or \"indexed:N\" with N from 0 to 255";
 
-/// Colour names: (canonical kebab-case name, colour). Matching ignores case, `-`, `_` and
-/// spaces, so `DarkGray` and `dark_gray` work too.
-const COLORS: &[(&str, Color)] = &[
-    ("reset", Color::Reset),
-    ("black", Color::Black),
-    ("red", Color::Red),
-    ("green", Color::Green),
-    ("yellow", Color::Yellow),
-    ("blue", Color::Blue),
-    ("magenta", Color::Magenta),
-    ("cyan", Color::Cyan),
-    ("gray", Color::Gray),
-    ("grey", Color::Gray),
-    ("dark-gray", Color::DarkGray),
-    ("dark-grey", Color::DarkGray),
-    ("light-red", Color::LightRed),
-    ("light-green", Color::LightGreen),
-    ("light-yellow", Color::LightYellow),
-    ("light-blue", Color::LightBlue),
-    ("light-magenta", Color::LightMagenta),
-    ("light-cyan", Color::LightCyan),
-    ("white", Color::White),
-];
-
 /// Modifier names.
 const MODIFIERS: &[(&str, Modifier)] = &[
     ("bold", Modifier::BOLD),
@@ -49,31 +26,16 @@ const MODIFIERS: &[(&str, Modifier)] = &[
     ("crossed-out", Modifier::CROSSED_OUT),
 ];
 
-/// Parses a colour: a name, `#rrggbb` or `indexed:N` (0..=255). `None` when it is none of
-/// these.
+/// Parses a colour: a name, `#rrggbb`, `indexed:N` or a bare `N` (0..=255). `None` when it
+/// is none of these. Names and the numeric and hex forms are ratatui's `Color::from_str`, so a
+/// theme reads colours the way ratatui spells them (case, `-`, `_` and spaces ignored; `grey`
+/// and `bright-*` accepted); `indexed:N` is this crate's own spelling of the numeric form.
 pub fn parse_color(text: &str) -> Option<Color> {
     let text = text.trim();
-    if let Some(hex) = text.strip_prefix('#') {
-        if hex.len() != 6 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
-            return None;
-        }
-        let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
-        return Some(Color::Rgb(byte(0)?, byte(2)?, byte(4)?));
-    }
     if let Some(index) = text.strip_prefix("indexed:") {
         return index.trim().parse::<u8>().ok().map(Color::Indexed);
     }
-    let squash = |s: &str| -> String {
-        s.chars()
-            .filter(|c| !matches!(c, '-' | '_' | ' '))
-            .map(|c| c.to_ascii_lowercase())
-            .collect()
-    };
-    let wanted = squash(text);
-    COLORS
-        .iter()
-        .find(|(name, _)| squash(name) == wanted)
-        .map(|(_, color)| *color)
+    text.parse::<Color>().ok()
 }
 
 /// Parses the style fields of a slot table. `path` is the slot's dotted name, used in errors
@@ -137,8 +99,53 @@ mod tests {
         assert_eq!(parse_color("dark_gray"), Some(Color::DarkGray));
         assert_eq!(parse_color("#0072B2"), Some(Color::Rgb(0, 0x72, 0xb2)));
         assert_eq!(parse_color("indexed:123"), Some(Color::Indexed(123)));
-        for bad in ["grene", "#12345", "#12345g", "indexed:256", "indexed:", ""] {
+        assert_eq!(parse_color(" indexed: 7 "), Some(Color::Indexed(7)));
+        assert_eq!(parse_color("123"), Some(Color::Indexed(123)));
+        assert_eq!(parse_color("DarkGray"), Some(Color::DarkGray));
+        assert_eq!(parse_color("dark grey"), Some(Color::DarkGray));
+        assert_eq!(parse_color("reset"), Some(Color::Reset));
+        let bad = [
+            "grene",
+            "#12345",
+            "#12345g",
+            "indexed:256",
+            "indexed:",
+            "indexed:red",
+            "",
+        ];
+        for bad in bad {
             assert_eq!(parse_color(bad), None, "{bad}");
+        }
+    }
+
+    /// Every name docs/themes.md lists, in the spellings it promises (`DarkGray`, `grey`).
+    #[test]
+    fn documented_names_keep_their_colours() {
+        let names = [
+            ("reset", Color::Reset),
+            ("black", Color::Black),
+            ("red", Color::Red),
+            ("green", Color::Green),
+            ("yellow", Color::Yellow),
+            ("blue", Color::Blue),
+            ("magenta", Color::Magenta),
+            ("cyan", Color::Cyan),
+            ("gray", Color::Gray),
+            ("grey", Color::Gray),
+            ("dark-gray", Color::DarkGray),
+            ("dark-grey", Color::DarkGray),
+            ("light-red", Color::LightRed),
+            ("light-green", Color::LightGreen),
+            ("light-yellow", Color::LightYellow),
+            ("light-blue", Color::LightBlue),
+            ("light-magenta", Color::LightMagenta),
+            ("light-cyan", Color::LightCyan),
+            ("white", Color::White),
+        ];
+        for (name, color) in names {
+            assert_eq!(parse_color(name), Some(color), "{name}");
+            assert_eq!(parse_color(&name.to_uppercase()), Some(color), "{name}");
+            assert_eq!(parse_color(&name.replace('-', "_")), Some(color), "{name}");
         }
     }
 

@@ -18,7 +18,7 @@ use ratatui::DefaultTerminal;
 use tokio::sync::{mpsc, watch};
 
 use crate::app::detail::DetailKind;
-use crate::app::keys::{DefaultKeys, KeyResolver};
+use crate::app::keys::KeyResolver;
 use crate::app::keys_config::ConfigKeys;
 use crate::app::state::AppState;
 use crate::app::{update, Effect, Event};
@@ -68,7 +68,7 @@ pub struct TuiOptions {
     pub theme: String,
     /// Every theme `next-theme` cycles through (empty: the built-ins).
     pub themes: Vec<Theme>,
-    /// The configured keymap (`None`: the built-in k9s-like table).
+    /// The configured keymap (`None`: the embedded `keymaps/default.toml`).
     pub keymap: Option<crate::config::Keymap>,
     /// The history store, when it opened.
     pub history: Option<HistoryHook>,
@@ -157,11 +157,11 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
         } => (feed, commands, updates),
     };
     let clock = AppClock(opts.demo_clock);
-    let mut state = AppState::new(
-        Box::new(DefaultKeys),
-        Box::new(RandomIds::new()),
-        clock.now(),
-    );
+    let keys = match opts.keymap.take() {
+        Some(keymap) => ConfigKeys(keymap),
+        None => ConfigKeys::shipped("default")?,
+    };
+    let mut state = AppState::new(Box::new(keys), Box::new(RandomIds::new()), clock.now());
     if opts.themes.is_empty() {
         opts.themes = THEME_NAMES.iter().map(|n| Theme::by_name(n)).collect();
     }
@@ -171,9 +171,6 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
         .iter()
         .position(|t| *t == opts.theme)
         .unwrap_or(0);
-    if let Some(keymap) = opts.keymap.take() {
-        set_keys(&mut state, Box::new(ConfigKeys(keymap)));
-    }
     let mut extras = Extras {
         themes: opts.themes,
         history: opts.history,

@@ -8,7 +8,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
+use crate::action::Action;
 use crate::app::dialogs::{palette_entries, ConfirmDialog, Modal};
+use crate::app::keys::{key_label, Mode};
 use crate::app::state::AppState;
 use crate::ui::centered;
 use crate::ui::theme::{Slot, Theme};
@@ -36,7 +38,7 @@ pub fn draw_modals(frame: &mut Frame, full: Rect, state: &AppState, theme: &Them
                 draw_palette(frame, full, state, input, *selected, theme)
             }
             Modal::FilterInput { .. } => {}
-            Modal::Confirm(d) => draw_confirm(frame, full, d, theme),
+            Modal::Confirm(d) => draw_confirm(frame, full, state, d, theme),
             Modal::RejectChoice { workload, .. } => {
                 let lines = vec![
                     Line::from(format!("Reject the move of {workload}:")),
@@ -116,7 +118,29 @@ fn draw_palette(
     );
 }
 
-fn draw_confirm(frame: &mut Frame, full: Rect, d: &ConfirmDialog, theme: &Theme) {
+/// `y confirm  n/esc cancel`: the keys the confirm table binds to each, so the dialog never
+/// names a key the keymap does not bind.
+fn confirm_keys(state: &AppState, theme: &Theme) -> Vec<Span<'static>> {
+    let bindings = state.keys.bindings(Mode::Confirm);
+    let mut spans = Vec::new();
+    for (action, word) in [(Action::Confirm, "confirm"), (Action::Cancel, "cancel")] {
+        let keys: Vec<String> = bindings
+            .iter()
+            .filter(|b| b.action == action)
+            .map(|b| key_label(&b.keys))
+            .collect();
+        if !keys.is_empty() {
+            spans.push(Span::styled(
+                format!("{} ", keys.join("/")),
+                theme.style(Slot::Accent),
+            ));
+            spans.push(Span::raw(format!("{word}  ")));
+        }
+    }
+    spans
+}
+
+fn draw_confirm(frame: &mut Frame, full: Rect, state: &AppState, d: &ConfirmDialog, theme: &Theme) {
     let mut lines: Vec<Line> = d
         .lines
         .iter()
@@ -143,12 +167,7 @@ fn draw_confirm(frame: &mut Frame, full: Rect, d: &ConfirmDialog, theme: &Theme)
             ));
         }
     }
-    let mut keys = vec![
-        Span::styled("y/enter ", theme.style(Slot::Accent)),
-        Span::raw("confirm  "),
-        Span::styled("n/esc ", theme.style(Slot::Accent)),
-        Span::raw("cancel  "),
-    ];
+    let mut keys = confirm_keys(state, theme);
     if d.reason_allowed {
         keys.push(Span::styled("r ", theme.style(Slot::Accent)));
         keys.push(Span::raw("add reason  "));

@@ -1,8 +1,8 @@
 //! The notice line (latest notice, the filter being typed, or pending ops) and the footer with
 //! the keys that apply here, read from the key table.
 //!
-//! Owns: `draw_notice`, `draw_footer`, `footer_hints`. Must not import `cluster`, `tokio` or
-//! `kube`.
+//! Owns: `draw_notice`, `draw_footer`, `footer_hints`, `applies_here`. Must not import
+//! `cluster`, `tokio` or `kube`.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -11,11 +11,12 @@ use ratatui::Frame;
 use crate::action::Action;
 use crate::app::dialogs::Modal;
 use crate::app::input::current_mode;
-use crate::app::keys::{key_label, Mode};
+use crate::app::keys::{key_label, Binding, KeyResolution, Mode};
 use crate::app::state::{AppState, NoticeLevel};
+use crate::app::update::home_view;
 use crate::ui::theme::{Slot, Theme};
 
-/// Global actions worth a footer slot, in order.
+/// Common actions worth a footer slot, in order, after the mode's own actions.
 const GLOBAL_HINTS: [Action; 8] = [
     Action::Help,
     Action::CommandPalette,
@@ -27,24 +28,56 @@ const GLOBAL_HINTS: [Action; 8] = [
     Action::Quit,
 ];
 
-/// `(keys, description)` pairs for the footer: the mode's own bindings, then common globals.
+/// What every list and pane has (moving, reversing the sort): the footer leaves it to help.
+const LEFT_TO_HELP: [Action; 7] = [
+    Action::Down,
+    Action::Up,
+    Action::PageDown,
+    Action::PageUp,
+    Action::Top,
+    Action::Bottom,
+    Action::SortReverse,
+];
+
+/// Whether pressing `b`'s keys in `mode` triggers it: its shorter prefixes wait for more keys
+/// and no table consulted earlier binds the same keys.
+fn reachable(state: &AppState, mode: Mode, b: &Binding) -> bool {
+    let waits =
+        (1..b.keys.len()).all(|n| state.keys.resolve(mode, &b.keys[..n]) == KeyResolution::Pending);
+    waits && state.keys.resolve(mode, &b.keys) == KeyResolution::Action(b.action)
+}
+
+/// Whether `action` does something in the current view (a detail binds every view's writes).
+pub(crate) fn applies_here(state: &AppState, action: Action) -> bool {
+    home_view(action).is_none_or(|v| v == state.view)
+}
+
+/// `(keys, description)` pairs for the footer: the mode's own actions, then common ones, each
+/// with a key that triggers it here.
 pub fn footer_hints(state: &AppState) -> Vec<(String, String)> {
     let mode = current_mode(state);
     let mut out: Vec<(String, String)> = Vec::new();
-    let mut push = |keys: String, desc: String| {
-        if !out.iter().any(|(_, d)| *d == desc) {
-            out.push((keys, desc));
+    let mut push = |b: &Binding| {
+        if !out.iter().any(|(_, d)| *d == b.desc) {
+            out.push((key_label(&b.keys), b.desc.clone()));
         }
     };
-    for b in state.keys.bindings(mode) {
-        push(key_label(&b.keys), b.desc);
-    }
-    if !matches!(mode, Mode::Confirm | Mode::Help) {
+    let here = state.keys.bindings(mode);
+    let dialog = matches!(mode, Mode::Confirm | Mode::Help);
+    let own = here.iter().filter(|b| {
+        applies_here(state, b.action)
+            && !LEFT_TO_HELP.contains(&b.action)
+            && (dialog || !GLOBAL_HINTS.contains(&b.action))
+    });
+    own.for_each(&mut push);
+    if !dialog {
         let globals = state.keys.bindings(Mode::Global);
         for a in GLOBAL_HINTS {
-            if let Some(b) = globals.iter().find(|b| b.action == a) {
-                push(key_label(&b.keys), b.desc.clone());
-            }
+            let hint = here
+                .iter()
+                .chain(&globals)
+                .find(|b| b.action == a && reachable(state, mode, b));
+            hint.into_iter().for_each(&mut push);
         }
     }
     out

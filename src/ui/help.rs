@@ -1,5 +1,5 @@
-//! The `?` help overlay, generated from the key table: the current view's keys, the global
-//! keys and the dialog keys, each with its description.
+//! The `?` help overlay, generated from the key table: the current view's (or open detail's)
+//! keys that work there, the global keys and the dialog keys, each with its description.
 //!
 //! Owns: `help_lines`, `draw_help`. Must not import `cluster`, `tokio` or `kube`.
 
@@ -8,28 +8,23 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
-use crate::app::input::current_mode;
+use crate::app::input::{base_mode, current_mode};
 use crate::app::keys::{key_label, Mode};
 use crate::app::state::AppState;
 use crate::ui::centered;
+use crate::ui::footer::applies_here;
 use crate::ui::theme::{Slot, Theme};
 
 /// `(heading?, keys, description)` lines of the help screen.
 pub fn help_lines(state: &AppState) -> Vec<(Option<String>, String, String)> {
     let view_mode = match current_mode(state) {
-        Mode::Help | Mode::Confirm => match state.view {
-            crate::app::state::View::Pools => Mode::Pools,
-            crate::app::state::View::Nodes => Mode::Nodes,
-            crate::app::state::View::Moves => Mode::Moves,
-            crate::app::state::View::Journal => Mode::Journal,
-            crate::app::state::View::Gangs => Mode::Gangs,
-            crate::app::state::View::Lints => Mode::Lints,
-        },
+        Mode::Help | Mode::Confirm => base_mode(state),
         m => m,
     };
     let mut out = Vec::new();
     for mode in [view_mode, Mode::Global, Mode::Confirm] {
-        let bindings = state.keys.bindings(mode);
+        let mut bindings = state.keys.bindings(mode);
+        bindings.retain(|b| applies_here(state, b.action));
         if bindings.is_empty() {
             continue;
         }
@@ -60,7 +55,7 @@ pub fn draw_help(frame: &mut Frame, full: Rect, state: &AppState, scroll: usize,
         .map(|(heading, keys, desc)| match heading {
             Some(h) => Line::styled(h, theme.style(Slot::Header)),
             None => Line::from(vec![
-                Span::styled(format!("  {keys:<14}"), theme.style(Slot::Accent)),
+                Span::styled(format!("  {keys:<13} "), theme.style(Slot::Accent)),
                 Span::raw(desc),
             ]),
         })

@@ -27,7 +27,7 @@ const DIALOG: [&str; 7] = [
     "[✓ met]     OMENative eligibility baseline",
     "⚠ a request counts against Alfred's in-flight cap (InFlightCap) and starts the workload's cooldown",
     "add annotation ome.io/migration-request-v1-",
-    "y/enter confirm",
+    "y confirm",
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,6 +1,6 @@
 //! Shared builders for the TUI tests: feeds from the repository's fixtures at a fixed `now`,
-//! an app state with the default keys and a counting UUID source, key helpers, and rendering
-//! into a ratatui `TestBackend`.
+//! an app state with a shipped keymap (`keymaps/*.toml`, loaded as the binary loads it) and a
+//! counting UUID source, key helpers, and rendering into a ratatui `TestBackend`.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -13,7 +13,7 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use serde_json::json;
 
-use ome_top::app::keys::DefaultKeys;
+use ome_top::app::keys_config::ConfigKeys;
 use ome_top::app::state::{AppState, IdSource};
 use ome_top::app::{update, Effect, Event};
 use ome_top::cluster::snapshot_file::read_snapshot;
@@ -122,9 +122,19 @@ pub fn fleet_feed() -> Feed {
     feed_of(snap, 1)
 }
 
-/// A state of `w`×`h` that has received `feed`.
+/// The shipped keymap `name` through `config::load`, as the binary loads it.
+pub fn shipped_keys(name: &str) -> Box<ConfigKeys> {
+    Box::new(ConfigKeys::shipped(name).unwrap())
+}
+
+/// A state of `w`×`h` with the `default` keymap that has received `feed`.
 pub fn state_with(feed: Feed, w: u16, h: u16) -> AppState {
-    let mut s = AppState::new(Box::new(DefaultKeys), Box::new(CountingIds(0)), now());
+    state_with_keymap(feed, w, h, "default")
+}
+
+/// A state of `w`×`h` with the shipped keymap `keymap` that has received `feed`.
+pub fn state_with_keymap(feed: Feed, w: u16, h: u16, keymap: &str) -> AppState {
+    let mut s = AppState::new(shipped_keys(keymap), Box::new(CountingIds(0)), now());
     s.themes = vec!["default".into(), "mono".into()];
     update(&mut s, Event::Resize(w, h), now());
     update(&mut s, Event::Feed(Arc::new(feed)), now());
