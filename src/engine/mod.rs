@@ -11,6 +11,7 @@ pub mod alfred_config;
 pub mod analysis;
 pub mod fast;
 pub mod gangs;
+pub mod index;
 pub mod journal;
 pub mod lints;
 pub mod migration;

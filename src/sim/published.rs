@@ -155,7 +155,6 @@ fn replica(i: &mut Interner, r: &mut InferenceReplica) {
 
 #[cfg(test)]
 mod tests {
-    
 
     use chrono::{TimeZone, Utc};
 

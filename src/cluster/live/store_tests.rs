@@ -216,7 +216,13 @@ fn stores_of_one_session_share_their_strings() {
         store.apply(Event::Apply(cm("x", "1")), &CONV);
     }
     let ns = |s: &Store<ConfigMap>| s.values()[0].namespace.clone();
-    assert!(crate::engine::fast::same_allocation(&ns(&journal), &ns(&audit)));
-    assert!(!crate::engine::fast::same_allocation(&ns(&journal), &ns(&alone)));
+    assert!(crate::engine::fast::same_allocation(
+        &ns(&journal),
+        &ns(&audit)
+    ));
+    assert!(!crate::engine::fast::same_allocation(
+        &ns(&journal),
+        &ns(&alone)
+    ));
     assert_eq!(ns(&journal), ns(&alone));
 }

@@ -4,14 +4,15 @@
 //! Owns: `Analysis`, `AnalysisOptions`, `analyze`. Pure and deterministic: time arrives in the
 //! options. Must not import anything outside `std`, `chrono` types and `engine`.
 
-mod index;
+mod compare;
 
-pub use index::{component_index, SnapshotIndex};
+pub use compare::compare_moves;
 
 use crate::engine::alfred_config::ScoringRules;
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 
 use crate::engine::gangs::{compute_gangs, GangReport, PlacementOptions};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::journal::stalled_verdicts;
 use crate::engine::journal::ClearingVerdict;
 use crate::engine::lints::{placement_lints, Lint};

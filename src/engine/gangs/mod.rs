@@ -28,8 +28,8 @@ pub use score::gaudi_binpack_score;
 
 use std::collections::HashSet;
 
-use crate::engine::analysis::SnapshotIndex;
 use crate::engine::fast::{ByAddress, LastAnswer};
+use crate::engine::index::SnapshotIndex;
 
 use crate::engine::gangs::predict::{
     predict_pins, reservation_hints, DomainCache, Prediction, ReservationHint,

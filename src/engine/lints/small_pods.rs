@@ -13,8 +13,8 @@
 //! Owns: `small_pods_on_empty_nodes`, `SMALL_POD_CARDS`. Pure; must not import anything
 //! outside `std` and `engine`.
 
-use crate::engine::analysis::SnapshotIndex;
 use crate::engine::gangs::gaudi_binpack_score;
+use crate::engine::index::SnapshotIndex;
 use crate::engine::lints::{BoundGpuPod, Lint, LintRule, Pools};
 use crate::engine::model::{ClusterSnapshot, Pod};
 use crate::engine::nodes::NodeState;

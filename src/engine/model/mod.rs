@@ -6,6 +6,7 @@
 //! lives in `cluster::convert`; this module must not import kube, k8s-openapi, tokio, the UI
 //! or anything that reads a clock.
 
+mod deployment;
 pub mod names;
 mod node;
 mod placement;
@@ -15,6 +16,7 @@ mod quantity;
 #[cfg(test)]
 pub(crate) mod testkit;
 
+pub use deployment::{component_mode, DeploymentMode};
 pub use placement::{
     node_matches, tolerates, LabelSelector, NodeTerm, Operator, PodPlacement, PodTerm, Requirement,
     SpreadConstraint, Toleration, UnschedulableCondition, HOSTNAME_LABEL,

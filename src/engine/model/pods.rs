@@ -137,11 +137,20 @@ mod tests {
     fn a_write_copies_a_shared_pod_and_leaves_the_other_holder_alone() {
         let mut a: Pods = vec![pod("ns", "p0", Some("n1"), 1), pod("ns", "p1", None, 2)].into();
         let b = a.clone();
-        assert!(crate::engine::fast::same_allocation(&a.shared()[0], &b.shared()[0]));
+        assert!(crate::engine::fast::same_allocation(
+            &a.shared()[0],
+            &b.shared()[0]
+        ));
         a[0].gpus = 7;
         assert_eq!((a[0].gpus, b[0].gpus), (7, 1));
-        assert!(!crate::engine::fast::same_allocation(&a.shared()[0], &b.shared()[0]));
-        assert!(crate::engine::fast::same_allocation(&a.shared()[1], &b.shared()[1]));
+        assert!(!crate::engine::fast::same_allocation(
+            &a.shared()[0],
+            &b.shared()[0]
+        ));
+        assert!(crate::engine::fast::same_allocation(
+            &a.shared()[1],
+            &b.shared()[1]
+        ));
     }
 
     #[test]

@@ -15,8 +15,8 @@ pub use membership::PoolMembership;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
-use crate::engine::analysis::SnapshotIndex;
 use crate::engine::fast::{ByAddress, LastAnswer};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Node, Time};
 use crate::engine::nodes::gpus::pool_key_str;
 use crate::engine::nodes::health::node_health;

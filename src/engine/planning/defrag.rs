@@ -6,7 +6,6 @@
 //! `chrono` types and `engine`.
 
 use crate::engine::fast::{identity_key, rank_by_score, IdentityKey};
-use crate::engine::migration::in_cooldown;
 use crate::engine::model::Name;
 use crate::engine::planning::moves::{
     MoveRow, LWS_UNSUPPORTED, MOVE_COST, NON_EXECUTABLE, NO_SURGE_HEADROOM, POLICY_DEFRAG,
@@ -14,6 +13,7 @@ use crate::engine::planning::moves::{
 };
 use crate::engine::planning::surge::SurgePlan;
 use crate::engine::planning::{InstanceFacts, PlanContext};
+use crate::engine::workloads::in_cooldown;
 use crate::engine::workloads::model_check;
 use crate::engine::workloads::{cooldown_minutes, is_movable};
 use crate::engine::workloads::{Component, DeploymentMode};

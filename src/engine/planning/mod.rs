@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::analysis::InstanceVerdict;
-use crate::engine::analysis::SnapshotIndex;
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Time, COMPONENTS};
 use crate::engine::nodes::NodeState;
 use crate::engine::planning::benefit::PoolProfile;

@@ -7,9 +7,9 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::analysis::{component_index, SnapshotIndex};
 use crate::engine::fast::same;
 use crate::engine::fast::IsvcKeys;
+use crate::engine::index::{component_index, SnapshotIndex};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Time, COMPONENTS};
 use crate::engine::workloads::omenative_pods::{InstanceBuilder, RoutedPods};
 use crate::engine::workloads::{Component, DeploymentMode};

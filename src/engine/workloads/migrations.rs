@@ -6,7 +6,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::engine::migration::request::{parse_request_annotation, REQUEST_ANNOTATION_PREFIX};
+use crate::engine::migration::{parse_request_annotation, REQUEST_ANNOTATION_PREFIX};
 use crate::engine::model::{ClusterSnapshot, InferenceService, MigrationStatus, Time, COMPONENTS};
 use crate::engine::workloads::{IsvcComponents, WorkloadMigrations};
 

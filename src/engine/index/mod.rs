@@ -10,8 +10,8 @@
 use std::cmp::Ordering;
 
 use crate::engine::fast::{NameRanks, TextIndex};
+use crate::engine::model::{component_mode, DeploymentMode};
 use crate::engine::model::{ClusterSnapshot, Pod};
-use crate::engine::workloads::{component_mode, DeploymentMode};
 
 /// `PodSlot::node` of a pod that is unbound or names no node.
 const NO_NODE: u32 = u32::MAX;
@@ -234,7 +234,10 @@ mod tests {
         let got: Vec<Option<usize>> = (0..s.pods.len()).map(|p| idx.node_of(p)).collect();
         assert_eq!(got, vec![Some(3), None, None, Some(0), Some(2), Some(2)]);
         assert_eq!(idx.node_of(99), None);
-        let addr = crate::engine::fast::same_allocation(s.pods[5].node.as_ref().unwrap(), &s.nodes[2].name);
+        let addr = crate::engine::fast::same_allocation(
+            s.pods[5].node.as_ref().unwrap(),
+            &s.nodes[2].name,
+        );
         assert!(addr);
     }
 
