@@ -13,6 +13,7 @@ mod placement;
 mod pod;
 mod pods;
 mod quantity;
+mod replica;
 #[cfg(test)]
 pub(crate) mod testkit;
 
@@ -22,6 +23,8 @@ pub use placement::{
     SpreadConstraint, Toleration, UnschedulableCondition, HOSTNAME_LABEL,
 };
 pub use quantity::{parse_quantity, whole_devices};
+pub(crate) use replica::rfc3339;
+pub use replica::{InstanceOperation, InstanceRow};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -33,7 +36,6 @@ use crate::engine::fast::{same, Interner};
 pub use crate::engine::model::node::{Allocatable, Node, NodeCondition, Taint, UNREPORTED};
 pub use crate::engine::model::pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
 pub use crate::engine::model::pods::Pods;
-use crate::engine::workloads::InstanceRow;
 
 /// An interned object or label name. Cloning is a reference-count increment.
 pub type Name = Arc<str>;
