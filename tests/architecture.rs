@@ -274,3 +274,130 @@ fn every_module_file_starts_with_a_module_doc() {
         "files without a //! module doc: {missing:?}"
     );
 }
+
+/// Which engine domains each engine domain may import (`crate::engine::<domain>`): the
+/// dependencies point one way, from the analysis down to the model. Test modules (from
+/// `mod tests {` on) may reach further. Kept in step with docs/architecture.md.
+const ENGINE_LAYERS: &[(&str, &[&str])] = &[
+    ("strict_json", &[]),
+    ("model", &["fast"]),
+    // The speed mechanisms sort move rows and Instances, so they see those row types.
+    ("fast", &["model", "planning", "workloads"]),
+    ("alfred_config", &["model", "fast", "strict_json"]),
+    ("migration", &["model", "fast", "strict_json"]),
+    ("recommendations", &["model", "fast", "strict_json"]),
+    ("journal", &["model", "fast", "strict_json", "migration"]),
+    ("index", &["model", "fast"]),
+    ("nodes", &["model", "fast", "index", "alfred_config"]),
+    (
+        "workloads",
+        &["model", "fast", "index", "alfred_config", "migration"],
+    ),
+    (
+        "pools",
+        &["model", "fast", "index", "alfred_config", "nodes"],
+    ),
+    ("gangs", &["model", "fast", "index"]),
+    ("lints", &["model", "fast", "index", "gangs", "nodes"]),
+    (
+        "planning",
+        &[
+            "model",
+            "fast",
+            "index",
+            "alfred_config",
+            "nodes",
+            "pools",
+            "workloads",
+            "journal",
+            "migration",
+        ],
+    ),
+];
+
+/// The engine domains a code line names (`crate::engine::<domain>`).
+fn engine_domains(line: &str) -> Vec<&str> {
+    line.match_indices("crate::engine::")
+        .map(|(at, m)| {
+            let rest = &line[at + m.len()..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect()
+}
+
+/// Code lines before the file's test module.
+fn product_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    code_lines(text).take_while(|(_, l)| !l.starts_with("mod tests"))
+}
+
+#[test]
+fn engine_domains_import_only_the_layers_below_them() {
+    let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let mut violations = Vec::new();
+    let mut seen = Vec::new();
+    for entry in fs::read_dir(&engine).unwrap().flatten() {
+        let path = entry.path();
+        if !path.is_dir() {
+            continue;
+        }
+        let domain = path.file_name().unwrap().to_string_lossy().to_string();
+        if domain == "analysis" {
+            continue; // the pipeline: it composes every domain
+        }
+        let Some((_, allowed)) = ENGINE_LAYERS.iter().find(|(d, _)| *d == domain) else {
+            violations.push(format!("{domain}: no layer rule (add it to ENGINE_LAYERS)"));
+            continue;
+        };
+        seen.push(domain.clone());
+        let mut files = Vec::new();
+        rust_files(&path, &mut files);
+        for file in files {
+            let text = fs::read_to_string(&file).unwrap();
+            for (n, line) in product_lines(&text) {
+                for used in engine_domains(line) {
+                    if used != domain && !allowed.contains(&used) {
+                        violations.push(format!("{}:{n}: {domain} imports {used}", file.display()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        seen.len() > 10,
+        "the engine's domain folders moved; update ENGINE_LAYERS"
+    );
+    assert!(
+        violations.is_empty(),
+        "engine layers broken:\n{}",
+        violations.join("\n")
+    );
+}
+
+/// Pointer identity (addresses, `ptr::eq`, `Arc::ptr_eq`) is a speed mechanism: it lives in
+/// `engine::fast`, next to the plain reference it is tested against, and nowhere else.
+#[test]
+fn pointer_identity_lives_only_in_the_speed_module() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let fast = src.join("engine/fast");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut violations = Vec::new();
+    for file in files.iter().filter(|f| !f.starts_with(&fast)) {
+        let text = fs::read_to_string(file).unwrap();
+        for (n, line) in code_lines(&text) {
+            for bad in ["as_ptr(", "ptr::eq", "ptr_eq("] {
+                if line.contains(bad) {
+                    violations.push(format!("{}:{n}: `{bad}` in `{line}`", file.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "pointer identity outside engine::fast:\n{}",
+        violations.join("\n")
+    );
+}

@@ -6,6 +6,7 @@
 
 mod compare;
 
+pub use crate::engine::workloads::InstanceVerdict;
 pub use compare::compare_moves;
 
 use crate::engine::alfred_config::ScoringRules;
@@ -220,19 +221,6 @@ pub fn analyze_observed(
         lints,
         warnings,
     }
-}
-
-/// Eligibility of one OMENative Instance.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InstanceVerdict {
-    /// Index into `Workloads::components`.
-    pub component: usize,
-    /// Index into that component's `instances`.
-    pub instance: usize,
-    /// The baseline of `inferencereplica.md` §5.4 (`Err` = advisory reason).
-    pub baseline: Result<(), &'static str>,
-    /// Defragmentation's verdict (surface switch, cooldown, then the baseline).
-    pub defrag: Result<(), &'static str>,
 }
 
 /// The eligibility of every OMENative Instance.

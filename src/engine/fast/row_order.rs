@@ -26,7 +26,7 @@ pub fn workload_ranks(snap: &ClusterSnapshot, keys: &IsvcKeys<'_>) -> Vec<u32> {
     }
     let key = |i: usize| {
         let w = &snap.isvcs[i];
-        PodKey::of_names(&w.namespace(), &w.name())
+        PodKey::of_names(w.namespace(), w.name())
     };
     let mut order: Vec<usize> = (0..snap.isvcs.len()).collect();
     order.sort_by_key(|i| key(*i));

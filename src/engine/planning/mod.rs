@@ -20,7 +20,6 @@ pub use pass::{decision_pass, JournalView};
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
-use crate::engine::analysis::InstanceVerdict;
 use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Time, COMPONENTS};
 use crate::engine::nodes::NodeState;
@@ -30,7 +29,7 @@ use crate::engine::planning::surge::{PoolTargets, SurgePlan};
 use crate::engine::pools::Bin;
 use crate::engine::pools::{pool_bins, PoolReport};
 use crate::engine::workloads::EligibilityRules;
-use crate::engine::workloads::{Component, Instance, Workloads};
+use crate::engine::workloads::{Component, Instance, InstanceVerdict, Workloads};
 
 /// Everything the policies read in one pass.
 pub struct PlanContext<'a> {

@@ -181,6 +181,19 @@ pub fn defrag_prechecks(
     }
     Ok(())
 }
+/// Eligibility of one OMENative Instance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstanceVerdict {
+    /// Index into `Workloads::components`.
+    pub component: usize,
+    /// Index into that component's `instances`.
+    pub instance: usize,
+    /// The baseline of `inferencereplica.md` §5.4 (`Err` = advisory reason).
+    pub baseline: Result<(), &'static str>,
+    /// Defragmentation's verdict (surface switch, cooldown, then the baseline).
+    pub defrag: Result<(), &'static str>,
+}
+
 impl EligibilityRules {
     /// The eligibility switches of `cfg` with the executor state.
     pub fn from_config(cfg: &AlfredConfig, executor_available: bool) -> Self {
