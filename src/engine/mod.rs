@@ -25,6 +25,7 @@ pub mod gang_predict;
 pub mod gang_reasons;
 pub mod gang_score;
 pub mod gang_state;
+pub mod go_yaml;
 pub mod gpu;
 pub mod health;
 pub mod health_policy;
