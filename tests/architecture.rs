@@ -279,14 +279,14 @@ fn every_module_file_starts_with_a_module_doc() {
 /// dependencies point one way, from the analysis down to the model. Test modules (from
 /// `mod tests {` on) may reach further. Kept in step with docs/architecture.md.
 const ENGINE_LAYERS: &[(&str, &[&str])] = &[
-    ("strict_json", &[]),
+    ("formats", &[]),
     ("model", &["fast"]),
     // The speed mechanisms sort move rows and Instances, so they see those row types.
     ("fast", &["model", "planning", "workloads"]),
-    ("alfred_config", &["model", "fast", "strict_json"]),
-    ("migration", &["model", "fast", "strict_json"]),
-    ("recommendations", &["model", "fast", "strict_json"]),
-    ("journal", &["model", "fast", "strict_json", "migration"]),
+    ("alfred_config", &["model", "fast", "formats"]),
+    ("migration", &["model", "fast", "formats"]),
+    ("recommendations", &["model", "fast", "formats"]),
+    ("journal", &["model", "fast", "formats", "migration"]),
     ("index", &["model", "fast"]),
     ("nodes", &["model", "fast", "index", "alfred_config"]),
     (
@@ -297,7 +297,7 @@ const ENGINE_LAYERS: &[(&str, &[&str])] = &[
         "pools",
         &["model", "fast", "index", "alfred_config", "nodes"],
     ),
-    ("gangs", &["model", "fast", "index"]),
+    ("gangs", &["model", "fast", "formats", "index"]),
     ("lints", &["model", "fast", "index", "gangs", "nodes"]),
     (
         "planning",

@@ -10,6 +10,7 @@
 pub mod alfred_config;
 pub mod analysis;
 pub mod fast;
+pub mod formats;
 pub mod gangs;
 pub mod index;
 pub mod journal;
@@ -20,5 +21,4 @@ pub mod nodes;
 pub mod planning;
 pub mod pools;
 pub mod recommendations;
-pub mod strict_json;
 pub mod workloads;

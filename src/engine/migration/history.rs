@@ -5,7 +5,7 @@
 //!
 //! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
 
-use crate::engine::strict_json::parse_rfc3339;
+use crate::engine::formats::strict_json::parse_rfc3339;
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use std::fmt;
