@@ -31,8 +31,8 @@ pub mod sim;
 pub mod ui;
 
 /// The process allocator of the product and of every test and benchmark built on this crate
-/// (so that benchmarks measure what ships). An analysis allocates and frees ~10^5 small blocks
-/// on a heap the live store keeps fragmented: glibc malloc spent ~20 % of an analysis in
-/// `_int_malloc` and `malloc_consolidate` (docs/performance.md).
+/// (so that benchmarks measure what ships). An analysis allocates and frees many small blocks
+/// on a heap the live store keeps fragmented, where glibc malloc's `_int_malloc` and
+/// `malloc_consolidate` stood out in profiles of `benches/stages.rs` (docs/performance.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

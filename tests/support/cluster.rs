@@ -102,8 +102,8 @@ static SHARED: OnceLock<Result<TestCluster, String>> = OnceLock::new();
 static NAMES: AtomicUsize = AtomicUsize::new(0);
 
 impl TestCluster {
-    /// The cluster of this test binary, started on first call (typically 10–30 s on 2 cores;
-    /// the first `cargo test` may also build the binaries, 20–30 min). Panics with the cause
+    /// The cluster of this test binary, started on first call (seconds; the first
+    /// `cargo test` may also build the binaries, tens of minutes: docs/performance.md). Panics with the cause
     /// when it cannot start; every later call panics with the same message.
     pub fn shared() -> &'static TestCluster {
         let started = SHARED.get_or_init(|| {

@@ -230,7 +230,7 @@ pub fn instance_verdicts(
     rules: &EligibilityRules,
     now: Time,
 ) -> Vec<InstanceVerdict> {
-    // One verdict per OMENative Instance: sized once instead of regrown (~20,000 of them).
+    // One verdict per OMENative Instance: sized once instead of regrown.
     let omenative = workloads
         .components
         .iter()

@@ -116,7 +116,7 @@ pub fn permute<T>(mut items: Vec<T>, order: &[usize]) -> Vec<T> {
             .filter_map(|i| slots.get_mut(*i).and_then(Option::take))
             .collect();
     };
-    // In place, cycle by cycle: each row (~200 bytes, thousands of them) is swapped into its
+    // In place, cycle by cycle: each row (large, and many of them) is swapped into its
     // place once, with no second buffer of rows to allocate, fault in and fill.
     for start in 0..items.len() {
         let mut k = start;

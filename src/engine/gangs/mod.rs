@@ -301,7 +301,7 @@ fn drift_warnings(
     gangs: &[Gang],
 ) -> Vec<String> {
     // Built on first use: only a gang whose PodGroup names its replica reads it, and hashing
-    // every replica's name for none was a visible share of this pass.
+    // every replica's name for none was a visible share of this pass (`benches/stages.rs`, stage `gangs`).
     let mut replicas: Option<FastMap<(&str, &str), &InferenceReplica>> = None;
     let mut values: FastMap<&str, HashSet<&str>> = FastMap::default();
     let mut out = Vec::new();

@@ -20,8 +20,8 @@ const NO_NODE: u32 = u32::MAX;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SnapshotIndex {
     /// Each pod's node index and GPUs: filters and footprints read them here instead of
-    /// loading the pod (448 bytes over seven cache lines; 8 bytes here, both in one line, as
-    /// the stages that walk Instance pods in workload order read both).
+    /// loading the pod (several cache lines; a slot holds both in one, as the stages that
+    /// walk Instance pods in workload order read both).
     pods: Vec<PodSlot>,
     /// Pods some engine reads, ascending: non-terminal with GPUs, an ISVC label or an
     /// `InferenceReplica` controller (`is_live`). Other pods (node agents, finished pods)
@@ -63,7 +63,7 @@ struct PodLists {
 /// Whether an engine reads this pod: non-terminal, and with GPUs, an ISVC label or an
 /// `InferenceReplica` controller. Every pass over `live` wants one of those (routing to
 /// workloads: the label or the replica owner; allocation, pools, health, lints: GPUs); a pod
-/// with none — a node agent, whose DaemonSet controller names no replica, ~80 % of a fleet's
+/// with none — a node agent, whose DaemonSet controller names no replica, most of a fleet's
 /// pods — is never loaded again after the index's one pass. A placement lint's model pod
 /// without any of them carries OME's `managed-by` label and is in `managed_only`.
 pub fn is_live(pod: &Pod) -> bool {
@@ -143,7 +143,7 @@ impl SnapshotIndex {
 fn resolve_pods<'a>(snap: &'a ClusterSnapshot, mut nodes: TextIndex<'a>) -> PodLists {
     let mut lists = PodLists {
         pods: Vec::with_capacity(snap.pods.len()),
-        // Nearly every pod is live: one allocation instead of ~17 regrowths and copies.
+        // Sized for the worst case (every pod live): one allocation, no regrowth.
         live: Vec::with_capacity(snap.pods.len()),
         grouped: Vec::new(),
         unbound: Vec::new(),
@@ -158,7 +158,8 @@ fn resolve_pods<'a>(snap: &'a ClusterSnapshot, mut nodes: TextIndex<'a>) -> PodL
             }
         };
         // Only fields this pass loads anyway: a pending-GPU flag here (phase, binding,
-        // deletion) cost ~1 ms more per 100,000 pods than the filters it saved.
+        // deletion) made this pass slower than the filters it saved (`benches/stages.rs`,
+        // stage `index`).
         lists.pods.push(PodSlot {
             node,
             gpus: pod.gpus,

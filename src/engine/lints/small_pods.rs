@@ -44,7 +44,7 @@ pub fn small_pods_on_empty_nodes(
             && u64::from(s.allocated) * 100 < u64::from(threshold_percent) * u64::from(s.total)
     };
     // One flag per node, read sequentially once: the pass over every bound pod below then
-    // reads a 10 KB list instead of each pod's node state.
+    // reads one flag per node instead of each pod's node state.
     let source: Vec<bool> = states
         .iter()
         .zip(&pools.of_node)

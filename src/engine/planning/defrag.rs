@@ -196,7 +196,7 @@ fn omenative_rows(
         let from = facts.from.map(|n| ctx.node_name(n));
         let id = identity(ctx, comp, inst.index);
         // Each path below pushes exactly one row: the closure takes the names instead of
-        // cloning them (an `Arc` count on a cold line per clone, ~16,000 rows a pass).
+        // cloning them (an `Arc` count on a cold line per clone, one per row).
         let advice = move |reason: &'static str, score: f64| {
             let mut row =
                 MoveRow::advice(POLICY_DEFRAG, REASON_FRAGMENTATION, id, reason, from, score);

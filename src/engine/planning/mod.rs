@@ -70,7 +70,7 @@ pub struct PlanContext<'a> {
     /// `COMPONENTS` as shared names.
     component_names: [Name; 3],
     /// Node names aligned with `snap.nodes`, cloned in node order when the context is built.
-    /// Rows clone their node names from here: ~20,000 clones in row order, each an atomic
+    /// Rows clone their node names from here: a clone in row order is an atomic
     /// count increment on a name allocation, cost a memory round trip apiece when the
     /// allocations are cold (locked increments do not overlap); this pass reads them in
     /// allocation order, where the prefetcher runs ahead, and leaves them in cache.

@@ -41,7 +41,7 @@ pub use crate::engine::model::{component_mode, DeploymentMode};
 pub type ObservationResult = Result<(), String>;
 
 /// The pods of one Instance. One or two pods (single-node, leader + worker) are kept inline:
-/// building the ~20,000 Instances of a large fleet then allocates nothing for them, and
+/// building the Instances of a large fleet then allocates nothing for them, and
 /// reading an Instance's pods follows no pointer.
 pub type PodList = SmallVec<[usize; 2]>;
 
@@ -118,7 +118,7 @@ pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Work
     let routed = route_pods(snap, idx, &keys, &groups);
     let replicas = ReplicaIndex::new(snap, &keys);
     let mut migrations = vec![WorkloadMigrations::default(); snap.isvcs.len()];
-    // About one component per ISVC: sized once instead of regrown (a component is ~100 bytes).
+    // About one component per ISVC: sized once instead of regrown.
     let mut components = Vec::with_capacity(snap.isvcs.len() + snap.isvcs.len() / 4);
     for i in order {
         let mut omenative = omenative_components(snap, idx, &replicas, &routed, i);
