@@ -77,7 +77,7 @@ pub fn node_states_with(
     let mut allocated = vec![0u32; snap.nodes.len()];
     let mut occupants = vec![0u32; snap.nodes.len()];
     // Terminal pods and pods without GPUs allocate nothing: only live pods can count, and the
-XX
+    // index's GPU counts skip those without GPUs before their pod is loaded.
     for p in &idx.live {
         if idx.gpus(*p) == 0 {
             continue;
