@@ -256,5 +256,4 @@ fn merge_mode(base: &[Entry], user: &[Entry]) -> Vec<Entry> {
 }
 
 #[cfg(test)]
-#[path = "keymap_tests.rs"]
 mod tests;

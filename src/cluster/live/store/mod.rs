@@ -220,5 +220,4 @@ fn set_warnings(warnings: &mut BTreeMap<String, Warnings>, key: String, w: Warni
 }
 
 #[cfg(test)]
-#[path = "store_tests.rs"]
 mod tests;

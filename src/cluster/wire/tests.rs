@@ -7,7 +7,7 @@ use crate::cluster::convert::{self, Interner, Warnings};
 
 /// Two pods (bound with every placement field and a deletion; pending gang member) and a node,
 /// each with managed fields, container statuses or images.
-const OBJECTS: &str = include_str!("../../tests/fixtures/k8s/wire-objects.json");
+const OBJECTS: &str = include_str!("../../../tests/fixtures/k8s/wire-objects.json");
 
 fn items() -> Vec<serde_json::Value> {
     let list: serde_json::Value = serde_json::from_str(OBJECTS).expect("fixture");

@@ -194,5 +194,4 @@ impl<K: k8s_openapi::Metadata<Ty = ObjectMeta>> k8s_openapi::Metadata for Slim<K
 }
 
 #[cfg(test)]
-#[path = "wire_tests.rs"]
 mod tests;

@@ -1,5 +1,7 @@
 //! Tests of the history store on real files: transitions across restarts, audit, dismissals
-//! and retention (the file-level cases are in `tests_files.rs`).
+//! and retention (the file-level cases are in `files.rs`).
+
+mod files;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

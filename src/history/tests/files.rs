@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::audit::AuditResult;
-use super::schema::SCHEMA_VERSION;
-use super::tests::{cordon_entry, count, fleet, open, record, temp};
-use super::*;
+use super::super::audit::AuditResult;
+use super::super::schema::SCHEMA_VERSION;
+use super::{cordon_entry, count, fleet, open, record, temp};
 use crate::engine::model::testkit::at;
+use crate::history::*;
 
 #[test]
 fn a_v0_file_on_disk_is_migrated() {

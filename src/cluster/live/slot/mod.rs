@@ -219,5 +219,4 @@ impl<T: Clone + Send> SourceStatus for Slot<T> {
 }
 
 #[cfg(test)]
-#[path = "slot_tests.rs"]
 mod tests;
