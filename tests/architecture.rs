@@ -401,3 +401,49 @@ fn pointer_identity_lives_only_in_the_speed_module() {
         violations.join("\n")
     );
 }
+
+/// Backticked names of a Markdown table cell.
+fn ticked(cell: &str) -> Vec<String> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// docs/architecture.md's "Engine layers" table states exactly `ENGINE_LAYERS`.
+#[test]
+fn the_architecture_doc_states_the_enforced_layers() {
+    let doc =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+            .unwrap();
+    let section = doc
+        .split("### Engine layers")
+        .nth(1)
+        .and_then(|s| s.split("\n### ").next())
+        .expect("docs/architecture.md has an \"Engine layers\" section");
+    let mut stated: Vec<(String, Vec<String>)> = Vec::new();
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.split('|').collect();
+        let (domains, allowed) = (ticked(cells[1]), ticked(cells[2]));
+        for d in domains.into_iter().filter(|d| d != "analysis") {
+            let mut allowed = allowed.clone();
+            allowed.sort();
+            stated.push((d, allowed));
+        }
+    }
+    stated.sort();
+    let mut enforced: Vec<(String, Vec<String>)> = ENGINE_LAYERS
+        .iter()
+        .map(|(d, allowed)| {
+            let mut allowed: Vec<String> = allowed.iter().map(|a| a.to_string()).collect();
+            allowed.sort();
+            (d.to_string(), allowed)
+        })
+        .collect();
+    enforced.sort();
+    assert_eq!(
+        stated, enforced,
+        "docs/architecture.md and ENGINE_LAYERS disagree"
+    );
+}
