@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 #![allow(clippy::disallowed_methods)] // Waiting on a real terminal needs a monotonic deadline.
 
-mod support;
+use crate::support;
 
 use std::thread::sleep;
 use std::time::{Duration, Instant};

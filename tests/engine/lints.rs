@@ -16,7 +16,7 @@ use ome_top::engine::model::ClusterSnapshot;
 use ome_top::engine::nodes::health::HealthState;
 use ome_top::report::json::{analysis_json, Source};
 
-const FIXTURE: &str = include_str!("fixtures/k8s/lints.json");
+const FIXTURE: &str = include_str!("../fixtures/k8s/lints.json");
 
 fn now() -> DateTime<Utc> {
     "2026-09-28T10:15:00Z".parse().unwrap()

@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] fns
 
+mod classify;
+
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
@@ -17,7 +19,7 @@ use ome_top::engine::gangs::reasons::ReasonSource;
 use ome_top::engine::gangs::{Gang, GangState, PinSource, PlacementOptions, Reservation};
 use ome_top::report::json::{analysis_json, Source};
 
-const FIXTURE: &str = include_str!("fixtures/k8s/gangs.json");
+const FIXTURE: &str = include_str!("../../fixtures/k8s/gangs.json");
 const GANG: &str = "serving/llm-engine-0";
 const LEADER: &str = "llm-engine-0-leader-0";
 const WORKER: &str = "llm-engine-0-worker-0";

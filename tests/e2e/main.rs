@@ -1,3 +1,9 @@
+//! End to end: the real `ome-top` binary in real terminals (tmux, `tests/support/tmux.rs`; a
+//! tmux server per test). On the simulated fleet (`ome-top demo`): the views (`demo_tmux`)
+//! and the operator's actions (`demo_actions`). On the test control plane of `tests/support`
+//! (one per test binary, shared by the live tests here): a cordon from the TUI (`live_tmux`)
+//! and the actions below. One test binary: `cargo test --test e2e`.
+//!
 //! End to end on the real control plane: the real `ome-top` binary in tmux, live on a namespace
 //! seeded with what OME and Alfred publish (`world`), performs the operator's actions with the
 //! default keys — approve a move and follow it to completion, reject one (dismiss, opt out),
@@ -9,11 +15,16 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 #![allow(clippy::disallowed_methods)] // Waiting on a real terminal needs a monotonic deadline.
 
+// The other tests of this binary (the first paragraph above).
+mod demo_actions;
+mod demo_tmux;
+mod live_tmux;
+
 #[path = "../support/mod.rs"]
 mod support;
 
-#[allow(dead_code)] // Shared with tests/live_ops; this binary uses a part of it.
-#[path = "../live_ops/fixtures.rs"]
+#[allow(dead_code)] // Shared with tests/live; this binary uses a part of it.
+#[path = "../live/fixtures.rs"]
 mod fixtures;
 
 mod approve;

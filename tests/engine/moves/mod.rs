@@ -11,7 +11,7 @@ use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::planning::moves::MoveRow;
 
-const EXAMPLE: &str = include_str!("../docs/examples/worked-example-6-5.json");
+const EXAMPLE: &str = include_str!("../../../docs/examples/worked-example-6-5.json");
 const NOW: &str = "2026-09-28T10:15:00Z";
 const PROFILE: &str = "scheduling:\n  profiles:\n    default-scheduler:\n      backend: kube-v135\n      schedulerVersion: v1.35.4\n      configurationID: sha256:abc\n";
 

@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod tui_support;
+use crate::tui_support;
 
 use std::sync::Arc;
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
 
-const FIXTURE: &str = include_str!("fixtures/k8s/ir-example-6.json");
+const FIXTURE: &str = include_str!("../fixtures/k8s/ir-example-6.json");
 
 fn now() -> DateTime<Utc> {
     "2026-09-28T10:15:02Z".parse().unwrap()

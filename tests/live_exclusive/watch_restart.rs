@@ -1,11 +1,11 @@
-//! The live layer across an API server restart (its own test binary: stopping the apiserver
+//! The live layer across an API server restart (alone, `crate::alone`: stopping the apiserver
 //! would disturb other tests): the feed goes `Reconnecting` while it is down, `Connected`
 //! again afterwards, and the stores then equal a fresh list, including a change made while
 //! the watchers were away.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -40,6 +40,7 @@ fn keys(snap: &ClusterSnapshot) -> (BTreeSet<String>, BTreeSet<String>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_an_apiserver_restart_the_store_equals_a_fresh_list() {
+    let _alone = crate::alone().await;
     let tc = TestCluster::shared();
     let ns = tc.fresh_namespace("restart").await;
     tc.create_gpu_nodes("restart", 2, "H100-restart").await;

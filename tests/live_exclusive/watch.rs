@@ -3,11 +3,12 @@
 //! feed; a read-only identity sees every source and is refused every capability.
 //!
 //! Only `live_analysis_equals_the_analysis_of_its_dump` creates nodes (cluster-wide); the
-//! other tests work in their own namespaces so they cannot disturb it.
+//! other tests work in their own namespaces so they cannot disturb it. Each runs alone
+//! (`crate::alone`): no other test's nodes may change between the dump and the live read.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -110,6 +111,7 @@ async fn seed_workloads(ns: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_analysis_equals_the_analysis_of_its_dump() {
+    let _alone = crate::alone().await;
     let tc = TestCluster::shared();
     let ns = tc.fresh_namespace("eq").await;
     seed_workloads(&ns).await;
@@ -158,6 +160,7 @@ async fn live_analysis_equals_the_analysis_of_its_dump() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edited_config_map_reaches_the_next_feed() {
+    let _alone = crate::alone().await;
     let tc = TestCluster::shared();
     let ns = tc.fresh_namespace("cm").await;
     let mut live = session(Identity::Admin, &ns).await;
@@ -215,6 +218,7 @@ async fn an_edited_config_map_reaches_the_next_feed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_viewer_sees_every_source_and_may_do_nothing() {
+    let _alone = crate::alone().await;
     let tc = TestCluster::shared();
     let ns = tc.fresh_namespace("viewer").await;
     let mut live = session(Identity::Viewer, &ns).await;

@@ -1,3 +1,11 @@
+//! Tests against the test control plane of `tests/support` (one per test binary, started by
+//! the first test that needs it and shared by every test here, side by side): the control
+//! plane itself (`control_plane`), the headless `analyze --watch` probe (`headless_watch`),
+//! and the operator's writes — below and in `isvc`, `journal`, `viewer` and `concurrent`; the
+//! exact requests of each write against a scripted API server, no cluster, are in
+//! `ops_scripted`. Tests that need a control plane to themselves are in `tests/live_exclusive`
+//! and `tests/live_crds`. One test binary: `cargo test --test live`.
+//!
 //! The operator's writes (`ome_top::cluster::ops`) against a real kube-apiserver (the shared
 //! test control plane of `tests/support`): each action's effect as another client sees it, the
 //! Event it leaves, "changed since you looked" conflicts for every action, refusals for a
@@ -5,6 +13,11 @@
 //! live here; InferenceService, journal and concurrency tests in the sibling modules.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+// The other tests of this binary (the first paragraph above).
+mod control_plane;
+mod headless_watch;
+mod ops_scripted;
 
 #[path = "../support/mod.rs"]
 mod support;

@@ -3,16 +3,12 @@
 //! audit event at all by the acting identity; a control write afterwards does appear, so the
 //! method would have caught one.
 //!
-//! Its own test binary (and so its own control plane): no other test's requests by the same
-//! identity can land in the audit window.
+//! Alone on its control plane (`crate::alone`): no other test's requests by the same identity
+//! can land in the audit window.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "live_ops/fixtures.rs"]
-#[allow(dead_code)] // Shared with tests/live_ops, which uses all of it.
-mod fixtures;
-#[path = "support/mod.rs"]
-mod support;
+use crate::{fixtures, support};
 
 use std::time::Duration;
 
@@ -57,6 +53,7 @@ async fn audit_barrier(tc: &TestCluster, client: &Client, marker: &str) {
 
 #[tokio::test]
 async fn read_only_sends_zero_requests_of_any_kind() {
+    let _alone = crate::alone().await;
     let tc = TestCluster::shared();
     let ns = tc.fresh_namespace("ops-readonly").await;
     let nodes = tc.create_gpu_nodes("ops-readonly", 1, "H100-ops").await;
@@ -89,7 +86,7 @@ async fn read_only_sends_zero_requests_of_any_kind() {
             override_checks: true,
         },
     ];
-    // The acting identity is admin; in this binary nothing else acts as admin in the window.
+    // The acting identity is admin; no other test runs meanwhile (`crate::alone`).
     audit_barrier(tc, &setup, "barrier-before").await;
     let from = std::fs::metadata(tc.audit_log_path()).unwrap().len() as usize;
 

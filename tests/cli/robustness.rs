@@ -10,8 +10,8 @@ use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::report::json::{analysis_json, Source};
 
-const FLEET: &str = include_str!("../docs/examples/mixed-fleet.json");
-const EXAMPLE: &str = include_str!("../docs/examples/worked-example-6-5.json");
+const FLEET: &str = include_str!("../../docs/examples/mixed-fleet.json");
+const EXAMPLE: &str = include_str!("../../docs/examples/worked-example-6-5.json");
 
 fn analyze_bytes(bytes: &[u8]) {
     if let Ok((snap, warnings)) = read_snapshot(bytes) {

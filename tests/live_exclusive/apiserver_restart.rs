@@ -1,10 +1,11 @@
 //! The harness's apiserver restart (for reliability tests of watchers): while stopped,
 //! requests fail; after `start_apiserver` the same URL, certificates, tokens and etcd data
-//! serve again. Its own test binary, because a restart disturbs every test sharing a cluster.
+//! serve again. Runs alone (`crate::alone`), because a restart disturbs every test sharing a
+//! cluster.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
-mod support;
+use crate::support;
 
 use k8s_openapi::api::core::v1::Node;
 use kube::Api;
@@ -14,8 +15,12 @@ use support::objects::GPU_PRODUCT_LABEL;
 
 #[tokio::test]
 async fn the_apiserver_restarts_on_the_same_address_with_its_data() {
+    let _alone = crate::alone().await;
     let tc = TestCluster::shared();
-    let names = tc.create_gpu_nodes("restart", 1, "A100-restart").await;
+    // Not `restart-*`: `watch_restart` in this binary makes those nodes.
+    let names = tc
+        .create_gpu_nodes("apiserver-restart", 1, "A100-restart")
+        .await;
     let client = tc.viewer_client().await;
     let nodes: Api<Node> = Api::all(client);
 

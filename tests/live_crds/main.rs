@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
+#[path = "../support/mod.rs"]
 mod support;
 
 use std::time::Duration;

@@ -119,7 +119,8 @@ fn write_rows(db: &str, id: &str) {
 
 fn spawn_writer(db: &Path, id: &str) -> std::process::Child {
     Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_writer", "--quiet"])
+        // The test's name in this binary (`cli`): its module path below the crate.
+        .args(["--exact", "history::child_writer", "--quiet"])
         .env(CHILD_DB, db)
         .env(CHILD_ID, id)
         .stdout(Stdio::piped())
