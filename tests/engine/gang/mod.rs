@@ -1,11 +1,16 @@
 //! Gang reconstruction (gangpack.md §7.2) and the predicted pin (§7.3) on a
 //! `kubectl get -o json`-shaped fixture: racks a (a1, a2) and b (b1, b2, b3) under the label
 //! `ome.io/rack`, an unlabelled node x1, the chart's scheduler ConfigMap, and the 2-member
-//! 8-GPU gang `serving/llm-engine-0` with both pods Pending.
+//! 8-GPU gang `serving/llm-engine-0` with both pods Pending. States, domains, predictions and
+//! reservations here; pending reasons and blocking PodGroup facts in `reasons`; the
+//! scheduler's config, other schedulers and the JSON array in `config`; the FailedScheduling
+//! message table in `classify`. The helpers below serve every module.
 
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] fns
 
 mod classify;
+mod config;
+mod reasons;
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
@@ -13,11 +18,8 @@ use serde_json::{json, Value};
 use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::gangs::capacity::CapacityModel;
-use ome_top::engine::gangs::classify::ReasonCode;
 use ome_top::engine::gangs::predict::PredictedOutcome;
-use ome_top::engine::gangs::reasons::ReasonSource;
 use ome_top::engine::gangs::{Gang, GangState, PinSource, PlacementOptions, Reservation};
-use ome_top::report::json::{analysis_json, Source};
 
 const FIXTURE: &str = include_str!("../../fixtures/k8s/gangs.json");
 const GANG: &str = "serving/llm-engine-0";
@@ -251,199 +253,6 @@ fn members_in_two_domains_or_on_unlabelled_nodes_are_split() {
 }
 
 #[test]
-fn a_message_naming_the_domain_is_an_event_pin() {
-    let a = run(|doc| {
-        unschedulable(
-            doc,
-            WORKER,
-            "2026-09-28T10:05:00Z",
-            "0/6 nodes are available: pinned domain b cannot fit all remaining gang members serving/llm-engine-0.",
-        );
-    });
-    let g = gang(&a, GANG);
-    assert_eq!(g.state, GangState::Pinned);
-    assert_eq!(
-        (g.domain.as_deref(), g.pin_source),
-        (Some("b"), Some(PinSource::Event))
-    );
-    assert_eq!(g.pin_as_of, Some("2026-09-28T10:05:00Z".parse().unwrap()));
-    assert_eq!(g.reservation, Some(Reservation::Inferred));
-    let r = g.pending_reason.as_ref().unwrap();
-    assert_eq!(
-        (r.source, r.primary.code),
-        (ReasonSource::Condition, ReasonCode::PinnedDomainFull)
-    );
-}
-
-#[test]
-fn a_current_reason_without_a_domain_is_waiting_and_unwinds_release_the_pin() {
-    let a = run(|doc| {
-        items(doc).push(event(
-            LEADER,
-            "2026-09-28T10:06:00.000000Z",
-            "0/6 nodes are available: no domain has room for gang serving/llm-engine-0.",
-        ));
-    });
-    let g = gang(&a, GANG);
-    assert_eq!(g.state, GangState::Waiting);
-    let r = g.pending_reason.as_ref().unwrap();
-    assert_eq!((r.source, r.primary.code.row()), (ReasonSource::Event, 17));
-    // A later unwind replaces an earlier event pin: no pin, Waiting.
-    let a = run(|doc| {
-        unschedulable(doc, WORKER, "2026-09-28T10:05:00Z", "0/6 nodes are available: pinned domain b cannot fit all remaining gang members serving/llm-engine-0.");
-        items(doc).push(event(
-            LEADER,
-            "2026-09-28T10:07:00.000000Z",
-            "gang serving/llm-engine-0 unwound after a member failed to schedule",
-        ));
-    });
-    let g = gang(&a, GANG);
-    assert_eq!(g.state, GangState::Waiting);
-    assert_eq!(
-        g.pin_source,
-        Some(PinSource::Predicted),
-        "only a prediction remains"
-    );
-    assert!(g.pending_reason.as_ref().unwrap().primary.code.unwound());
-}
-
-#[test]
-fn a_reason_older_than_the_newest_member_is_stale_so_the_gang_is_forming() {
-    let a = run(|doc| {
-        unschedulable(
-            doc,
-            WORKER,
-            "2026-09-28T09:00:00Z",
-            "0/6 nodes are available: no domain has room for gang serving/llm-engine-0.",
-        );
-    });
-    assert_eq!(gang(&a, GANG).state, GangState::Forming);
-}
-
-#[test]
-fn too_few_member_pods_wait_for_templates() {
-    let a = run(|doc| item(doc, "PodGroup", "llm-engine-0")["spec"]["minMember"] = 3.into());
-    let g = gang(&a, GANG);
-    assert_eq!(g.state, GangState::Waiting);
-    let r = g.pending_reason.as_ref().unwrap();
-    assert_eq!(
-        (r.source, r.primary.code.row()),
-        (ReasonSource::Inferred, 12)
-    );
-    assert!(g.prediction.is_none());
-}
-
-fn blocked_row(a: &Analysis) -> u8 {
-    let g = gang(a, GANG);
-    assert_eq!(g.state, GangState::Blocked);
-    assert!(g.prediction.is_none() && g.pin_source.is_none());
-    g.pending_reason.as_ref().unwrap().primary.code.row()
-}
-
-#[test]
-fn podgroup_facts_block_gangs_with_the_schedulers_reason() {
-    let drop_pg = |doc: &mut Value| items(doc).retain(|i| i["kind"] != "PodGroup");
-    assert_eq!(
-        blocked_row(&run(drop_pg)),
-        2,
-        "pods naming a missing PodGroup"
-    );
-    let no_min = |doc: &mut Value| {
-        item(doc, "PodGroup", "llm-engine-0")["spec"]
-            .as_object_mut()
-            .unwrap()
-            .remove("minMember");
-    };
-    assert_eq!(blocked_row(&run(no_min)), 3, "PodGroup without minMember");
-    assert_eq!(gang(&run(no_min), GANG).remaining, None);
-    let no_key = |doc: &mut Value| {
-        item(doc, "PodGroup", "llm-engine-0")["metadata"]["annotations"] = json!({})
-    };
-    assert_eq!(blocked_row(&run(no_key)), 5);
-    let no_annotation_arg = |doc: &mut Value| {
-        no_key(doc);
-        let cm = item(doc, "ConfigMap", "ome-scheduler-config");
-        let text = cm["data"]["config.yaml"].as_str().unwrap().replace(
-            "podGroupTopologyKeyAnnotation: \"ome.io/topology-key\"",
-            "podGroupTopologyKeyAnnotation: \"\"",
-        );
-        cm["data"]["config.yaml"] = text.into();
-    };
-    assert_eq!(blocked_row(&run(no_annotation_arg)), 4);
-    let pod_label = |doc: &mut Value| {
-        item(doc, "Pod", WORKER)["metadata"]["labels"]["ome.io/placement-group"] = "".into();
-    };
-    assert_eq!(blocked_row(&run(pod_label)), 6);
-    let pg_label = |doc: &mut Value| {
-        item(doc, "PodGroup", "llm-engine-0")["metadata"]["labels"] =
-            json!({"ome.io/placement-group": "x"});
-    };
-    assert_eq!(blocked_row(&run(pg_label)), 6);
-    let no_timeout = |doc: &mut Value| {
-        item(doc, "PodGroup", "llm-engine-0")["spec"]["scheduleTimeoutSeconds"] = 0.into();
-        let cm = item(doc, "ConfigMap", "ome-scheduler-config");
-        let text = cm["data"]["config.yaml"]
-            .as_str()
-            .unwrap()
-            .replace("          defaultPermitTimeoutSeconds: 600\n", "");
-        cm["data"]["config.yaml"] = text.into();
-    };
-    assert_eq!(blocked_row(&run(no_timeout)), 7);
-}
-
-#[test]
-fn the_config_key_is_the_fallback_topology_key() {
-    let a = run(|doc| {
-        item(doc, "PodGroup", "llm-engine-0")["metadata"]["annotations"] = json!({});
-        let cm = item(doc, "ConfigMap", "ome-scheduler-config");
-        let text = cm["data"]["config.yaml"].as_str().unwrap().replace(
-            "gcIntervalSeconds: 60",
-            "gcIntervalSeconds: 60\n          topologyKey: ome.io/rack",
-        );
-        cm["data"]["config.yaml"] = text.into();
-    });
-    let g = gang(&a, GANG);
-    assert_eq!(
-        (g.state, g.topology_key.as_deref()),
-        (GangState::Forming, Some("ome.io/rack"))
-    );
-}
-
-#[test]
-fn a_malformed_scheduler_config_is_a_warning_and_defaults() {
-    let a = run(|doc| {
-        item(doc, "ConfigMap", "ome-scheduler-config")["data"]["config.yaml"] = "profiles: [".into()
-    });
-    assert!(
-        a.warnings
-            .iter()
-            .any(|w| w.contains("ome-scheduler-config")),
-        "{:?}",
-        a.warnings
-    );
-    assert!(!a.gangs.config.from_config_map);
-    assert_eq!(gang(&a, GANG).state, GangState::Forming);
-}
-
-#[test]
-fn gangs_of_another_scheduler_are_marked_and_not_predicted() {
-    let a = run(|doc| {
-        for p in [LEADER, WORKER] {
-            item(doc, "Pod", p)["spec"]["schedulerName"] = "default-scheduler".into();
-        }
-    });
-    let g = gang(&a, GANG);
-    assert!(!g.on_ome_scheduler);
-    assert!(g.prediction.is_none());
-    let mixed =
-        run(|doc| item(doc, "Pod", LEADER)["spec"]["schedulerName"] = "default-scheduler".into());
-    assert!(mixed
-        .warnings
-        .iter()
-        .any(|w| w.contains("mixes schedulers")));
-}
-
-#[test]
 fn reservation_evidence_is_attributed_to_the_single_candidate() {
     let a = run(|doc| {
         bind(doc, LEADER, "b2");
@@ -459,54 +268,4 @@ fn reservation_evidence_is_attributed_to_the_single_candidate() {
     assert_eq!(hint.evidence, vec!["serving/solo"]);
     assert_eq!(hint.attributed.as_deref(), Some(GANG));
     assert_eq!(gang(&a, GANG).reservation, Some(Reservation::Inferred));
-}
-
-#[test]
-fn a_changing_topology_key_is_reported() {
-    let a = run(|doc| {
-        item(doc, "PodGroup", "llm-engine-0")["metadata"]["labels"] =
-            json!({"ome.io/inferenceservice": "llm", "component": "engine"});
-        items(doc).push(
-            json!({"apiVersion": "ome.io/v1beta1", "kind": "InferenceReplica",
-            "metadata": {"name": "llm-engine", "namespace": "serving", "uid": "uid-ir"},
-            "spec": {"component": "engine", "topologyKey": "ome.io/zone"}}),
-        );
-    });
-    assert!(
-        a.warnings.iter().any(|w| w.contains("topology_replan")),
-        "{:?}",
-        a.warnings
-    );
-}
-
-#[test]
-fn json_gangs_array_has_the_contract_fields_sorted() {
-    let a = run(|doc| {
-        items(doc).push(pod_group("aaa", 1));
-        items(doc).push(member("aaa-0", "aaa", 8, Some("b1")));
-    });
-    let mut doc: Value = serde_json::from_str(FIXTURE).unwrap();
-    items(&mut doc).push(pod_group("aaa", 1));
-    items(&mut doc).push(member("aaa-0", "aaa", 8, Some("b1")));
-    let (snap, w) = read_snapshot(serde_json::to_string(&doc).unwrap().as_bytes()).unwrap();
-    let out = analysis_json(&snap, &a, Source::Snapshot, &w);
-    let gangs = out["gangs"].as_array().unwrap();
-    assert_eq!(gangs.len(), 2);
-    assert_eq!(gangs[0]["gang"], "serving/aaa");
-    for key in [
-        "gang",
-        "minMember",
-        "topologyKey",
-        "state",
-        "domain",
-        "pinSource",
-        "placed",
-        "remaining",
-        "pendingReason",
-    ] {
-        assert!(gangs[1].get(key).is_some(), "{key}");
-    }
-    assert_eq!(gangs[1]["pinSource"], "predicted");
-    assert_eq!(gangs[0]["state"], "Pinned");
-    assert!(out["lints"].is_array());
 }
