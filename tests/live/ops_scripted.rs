@@ -1,6 +1,6 @@
 //! `cluster::ops::execute` against a scripted API server (a `kube::Client` over a test
 //! `tower` service): the exact request sequence and bodies each op sends, and how the answers
-//! (200, 403, 409, 422) become outcomes. The real control plane tests are tests/live_ops; these
+//! (200, 403, 409, 422) become outcomes. The control plane tests are the rest of tests/live; these
 //! pin the wire format and run without one.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

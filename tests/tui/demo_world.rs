@@ -1,6 +1,6 @@
 //! The demo world (product.md §8) seen through the engine: pools and resources, health and
 //! maintenance, Alfred's published pass and journal, gangs, lints, churn, and every operator op
-//! (ops and their compare-and-swap semantics: tests/demo_ops.rs).
+//! (ops and their compare-and-swap semantics: tests/tui/demo_ops.rs).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
