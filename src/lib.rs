@@ -1,6 +1,6 @@
 //! ome-top: a live terminal dashboard for GPU Kubernetes fleets that run OME model serving.
 //!
-//! Module groups (import rules in docs/architecture.md, enforced by tests/architecture.rs):
+//! Module groups (import rules in docs/architecture.md, enforced by tests/engine/architecture.rs):
 //! - `action`: the operator's vocabulary (keymaps and the palette name these).
 //! - `engine`: pure computation (Alfred's and the OME scheduler's rules).
 //! - `cluster`: the only place that talks to Kubernetes or reads its object formats.

@@ -5,7 +5,7 @@
 //! # Use
 //!
 //! ```ignore
-//! mod support;
+//! use crate::support; // main.rs: #[path = "../support/mod.rs"] mod support;
 //! use support::cluster::{TestCluster, Identity};
 //! use support::objects::{gpu_pod, wait_for};
 //!
@@ -35,7 +35,7 @@
 //! * `stop_apiserver()` / `start_apiserver().await`: stop (SIGTERM, then SIGKILL) and restart
 //!   the apiserver on the same port, certificates and etcd; `start_apiserver` returns once
 //!   `/readyz` answers. Tests that do this share the cluster with others in the same binary,
-//!   so keep them in their own test file.
+//!   so they belong in `tests/live_exclusive`, whose tests run one at a time (`alone()`).
 //! * `audit_log_path()`: JSON-lines audit log, one `Metadata`-level event per request
 //!   (`verb`, `user.username`, `objectRef`, `responseStatus.code`); `Identity::user()` gives
 //!   the user name to filter on.
