@@ -62,6 +62,11 @@ fn row<'a>(a: &'a Analysis, workload: &str) -> &'a MoveRow {
         .unwrap_or_else(|| panic!("no row for {workload}: {:#?}", a.moves))
 }
 
+/// The wire string of an optional reason.
+fn text<T: AsRef<str>>(reason: &Option<T>) -> Option<&str> {
+    reason.as_ref().map(AsRef::as_ref)
+}
+
 fn names(v: &[std::sync::Arc<str>]) -> Vec<&str> {
     v.iter().map(|n| n.as_ref()).collect()
 }
@@ -82,19 +87,19 @@ fn worked_example_execute_mode_without_a_scheduling_profile() {
     assert_eq!(gamma.target.as_deref(), Some("gpu-a"));
     // Admitted by the arbiter, withheld by the dispatcher: no profile simulates it.
     assert_eq!(gamma.outcome, "withheld");
-    assert_eq!(gamma.dispatch_reason, Some("SourceUnsupported"));
+    assert_eq!(text(&gamma.dispatch_reason), Some("SourceUnsupported"));
     for w in ["prod/alpha", "prod/beta"] {
         let r = row(&a, w);
         assert_eq!(r.outcome, "advisory");
         assert_eq!(
-            r.advisory_reason,
+            text(&r.advisory_reason),
             Some("NonExecutableObservedFragmentation")
         );
         close(r.score, -0.15);
         assert!(r.hint_targets.is_empty());
     }
     let big = row(&a, "prod/big");
-    assert_eq!(big.advisory_reason, Some("OMENativeStateIneligible"));
+    assert_eq!(text(&big.advisory_reason), Some("OMENativeStateIneligible"));
     // Order: the executable row first, then advice by score.
     assert_eq!(a.moves[0].workload.as_ref(), "prod/gamma");
 }
@@ -109,7 +114,7 @@ fn with_a_profile_the_first_admitted_move_is_next() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(gamma.outcome, "admitted");
-    assert_eq!(gamma.dispatch_reason, None);
+    assert_eq!(text(&gamma.dispatch_reason), None);
     assert_eq!(gamma.target.as_deref(), Some("gpu-a"));
 }
 
@@ -120,14 +125,17 @@ fn recommend_only_turns_planned_moves_into_advice() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(gamma.outcome, "advisory");
-    assert_eq!(gamma.advisory_reason, Some("SimulationRecommendOnly"));
+    assert_eq!(
+        text(&gamma.advisory_reason),
+        Some("SimulationRecommendOnly")
+    );
     assert_eq!(names(&gamma.hint_targets), vec!["gpu-a"]);
     close(gamma.score, 0.2925);
     // Without a profile for the pods' scheduler the scheduling gate names the problem.
     set_config(&mut doc, "schemaVersion: 1\n");
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").advisory_reason,
+        text(&row(&a, "prod/gamma").advisory_reason),
         Some("ProfileNotConfigured")
     );
 }
@@ -138,7 +146,11 @@ fn default_install_gives_omenative_unavailable_advice_only() {
     assert!(a.pools[0].score == 0.0 && a.pools[0].advisory_open);
     for w in ["prod/alpha", "prod/beta", "prod/gamma"] {
         let r = row(&a, w);
-        assert_eq!(r.advisory_reason, Some("OMENativeUnavailable"), "{w}");
+        assert_eq!(
+            text(&r.advisory_reason),
+            Some("OMENativeUnavailable"),
+            "{w}"
+        );
         assert_eq!(r.score, 0.0);
         assert!(r.hint_targets.is_empty());
     }
@@ -152,14 +164,14 @@ fn dispatcher_pass_wide_withhold_reasons() {
     set_journal(&mut doc, STALLED);
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason,
+        text(&row(&a, "prod/gamma").dispatch_reason),
         Some("UnresolvedRequest")
     );
 
     set_journal(&mut doc, r#"{"version":"v1","entries":null}"#);
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason,
+        text(&row(&a, "prod/gamma").dispatch_reason),
         Some("JournalUnavailable")
     );
 
@@ -169,7 +181,7 @@ fn dispatcher_pass_wide_withhold_reasons() {
     );
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason,
+        text(&row(&a, "prod/gamma").dispatch_reason),
         Some("FailureBackoff")
     );
 
@@ -178,7 +190,7 @@ fn dispatcher_pass_wide_withhold_reasons() {
         ["alfred.ome.io/cooldown-minutes"] = "soon".into();
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason,
+        text(&row(&a, "prod/gamma").dispatch_reason),
         Some("InvalidCooldown")
     );
 }
@@ -204,7 +216,11 @@ fn node_health_evacuation_ranks_first_and_scores_priority() {
     let a = run(&doc);
     let first = &a.moves[0];
     assert_eq!(
-        (first.workload.as_ref(), first.policy, first.reason),
+        (
+            first.workload.as_ref(),
+            first.policy.as_str(),
+            first.reason.as_str()
+        ),
         ("prod/gamma", "nodehealth", "NodeUnhealthy")
     );
     close(first.score, 0.8);
@@ -232,7 +248,10 @@ fn health_cooldown_floor_and_override() {
     terminal_migration(&mut doc, "gamma-engine", "2026-09-28T10:12:00Z");
     let a = run(&doc);
     let r = a.moves.iter().find(|r| r.policy == "nodehealth").unwrap();
-    assert_eq!((r.outcome, r.reject_reason), ("rejected", Some("Cooldown")));
+    assert_eq!(
+        (r.outcome.as_str(), text(&r.reject_reason)),
+        ("rejected", Some("Cooldown"))
+    );
     // 7 minutes ago: past the floor, inside the 30-minute normal window ⇒ overridden.
     terminal_migration(&mut doc, "gamma-engine", "2026-09-28T10:08:00Z");
     let a = run(&doc);
@@ -253,7 +272,7 @@ fn placement_cooldown_rejects_recently_started_pods() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.reject_reason),
+        (gamma.outcome.as_str(), text(&gamma.reject_reason)),
         ("rejected", Some("PlacementCooldown"))
     );
 }
@@ -270,7 +289,7 @@ fn caps_count_everyone_s_migrations() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.reject_reason),
+        (gamma.outcome.as_str(), text(&gamma.reject_reason)),
         ("rejected", Some("HourlyCap"))
     );
 
@@ -287,7 +306,7 @@ fn caps_count_everyone_s_migrations() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.reject_reason),
+        (gamma.outcome.as_str(), text(&gamma.reject_reason)),
         ("rejected", Some("InFlightCap"))
     );
 }
@@ -307,7 +326,7 @@ fn an_active_request_elsewhere_withholds_the_next_submission() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.dispatch_reason),
+        (gamma.outcome.as_str(), text(&gamma.dispatch_reason)),
         ("withheld", Some("InFlightCap"))
     );
 }
@@ -378,7 +397,7 @@ fn raw_and_lws_workloads_get_their_advice() {
         .filter(|r| r.workload.as_ref() == "prod/legacy")
         .collect();
     assert!(raw.iter().any(|r| r.policy == "nodehealth"
-        && r.advisory_reason == Some("RawDeploymentMigrationUnsupported")));
+        && text(&r.advisory_reason) == Some("RawDeploymentMigrationUnsupported")));
 }
 
 fn journal_entry(
@@ -426,7 +445,7 @@ fn circuit_breaker_from_the_journal_outcomes() {
     );
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
-    assert_eq!(gamma.reject_reason, Some("CircuitBreakerOpen"));
+    assert_eq!(text(&gamma.reject_reason), Some("CircuitBreakerOpen"));
 }
 
 #[test]
@@ -449,7 +468,7 @@ fn node_cooldown_from_alfred_s_own_recent_dispatch() {
     );
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
-    assert_eq!(gamma.reject_reason, Some("NodeCooldown"));
+    assert_eq!(text(&gamma.reject_reason), Some("NodeCooldown"));
     // Outside perNodeCooldownMinutes (10) the node is free again.
     let entry = journal_entry(
         1,
@@ -545,7 +564,7 @@ fn a_model_on_a_read_write_once_claim_is_volume_pinned_component_wide() {
     assert_eq!(rows.len(), 1, "{rows:#?}");
     assert_eq!(rows[0].instance, -1);
     assert_eq!(rows[0].outcome, "advisory");
-    assert_eq!(rows[0].advisory_reason, Some("VolumePinned"));
+    assert_eq!(text(&rows[0].advisory_reason), Some("VolumePinned"));
     assert_eq!(rows[0].from_node.as_deref(), Some("gpu-b"));
     assert_eq!(rows[0].score, 0.0);
     // gamma's pod is no longer a repack item.
@@ -572,7 +591,7 @@ fn shared_claims_keep_the_move_and_missing_models_are_unresolved() {
     );
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").advisory_reason,
+        text(&row(&a, "prod/gamma").advisory_reason),
         Some("ModelUnresolved")
     );
     assert_eq!(row(&a, "prod/gamma").instance, -1);

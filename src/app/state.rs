@@ -13,7 +13,7 @@ use crate::app::dialogs::Modal;
 use crate::app::keys::{Chord, KeyResolver};
 use crate::app::table::{TableModel, TableView};
 use crate::app::views::gangs::{GangNav, GangTree};
-use crate::engine::model::Time;
+use crate::engine::model::{MigrationPhase, Time};
 use crate::protocol::{Feed, Op};
 
 /// The six views, in tab order.
@@ -193,7 +193,7 @@ pub struct AppState {
     pub requested: Vec<RequestedMove>,
     /// The IR `status.migrations[]` phase last seen per requested UUID (absent until the
     /// consumer records the request); see `app::track`.
-    pub request_phases: HashMap<String, String>,
+    pub request_phases: HashMap<String, MigrationPhase>,
     /// Dismissed moves: identity key → content fingerprint at dismissal.
     pub dismissed: HashMap<String, String>,
     /// Score history per pool, in thousandths (0..=1000), oldest first, ≤ `SCORE_HISTORY`.

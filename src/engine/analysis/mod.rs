@@ -15,6 +15,7 @@ use crate::engine::gangs::{compute_gangs, GangReport, PlacementOptions};
 use crate::engine::journal::stalled_verdicts;
 use crate::engine::journal::ClearingVerdict;
 use crate::engine::lints::{placement_lints, Lint};
+use crate::engine::model::vocab::AdvisoryReason;
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::nodes::PoolMembership;
 use crate::engine::nodes::{node_states_with, NodeState};
@@ -229,9 +230,9 @@ pub struct InstanceVerdict {
     /// Index into that component's `instances`.
     pub instance: usize,
     /// The baseline of `inferencereplica.md` §5.4 (`Err` = advisory reason).
-    pub baseline: Result<(), &'static str>,
+    pub baseline: Result<(), AdvisoryReason>,
     /// Defragmentation's verdict (surface switch, cooldown, then the baseline).
-    pub defrag: Result<(), &'static str>,
+    pub defrag: Result<(), AdvisoryReason>,
 }
 
 /// The eligibility of every OMENative Instance.
@@ -255,12 +256,15 @@ pub fn instance_verdicts(
         let shared = component_baseline(snap, workloads, comp, rules);
         let prechecks = defrag_prechecks(snap, workloads, comp, rules, now);
         for (i, inst) in comp.instances.iter().enumerate() {
-            let baseline = shared.and_then(|rev| instance_baseline(snap, comp, inst, rev));
+            // Cloning a known reason copies its tag: nothing is allocated.
+            let baseline = shared
+                .clone()
+                .and_then(|rev| instance_baseline(snap, comp, inst, rev));
             out.push(InstanceVerdict {
                 component: c,
                 instance: i,
+                defrag: prechecks.clone().and(baseline.clone()),
                 baseline,
-                defrag: prechecks.and(baseline),
             });
         }
     }

@@ -14,6 +14,7 @@ mod pods;
 mod quantity;
 #[cfg(test)]
 pub(crate) mod testkit;
+pub mod vocab;
 
 pub use placement::{
     node_matches, tolerates, LabelSelector, NodeTerm, Operator, PodPlacement, PodTerm, Requirement,
@@ -31,6 +32,7 @@ use crate::engine::fast::{same, Interner};
 pub use crate::engine::model::node::{Allocatable, Node, NodeCondition, Taint, UNREPORTED};
 pub use crate::engine::model::pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
 pub use crate::engine::model::pods::Pods;
+pub use crate::engine::model::vocab::MigrationPhase;
 use crate::engine::workloads::InstanceRow;
 
 /// An interned object or label name. Cloning is a reference-count increment.
@@ -217,8 +219,8 @@ pub struct MigrationStatus {
     pub trigger: Name,
     /// `sourceInstance`; `None` when absent or not an integer.
     pub source_instance: Option<i64>,
-    /// `phase` (kept verbatim).
-    pub phase: Name,
+    /// `phase` (an unknown value kept verbatim).
+    pub phase: MigrationPhase,
     /// `fromNode`.
     pub from_node: Option<Name>,
     /// `startedAt`.
@@ -232,7 +234,7 @@ pub struct MigrationStatus {
 impl MigrationStatus {
     /// Whether the phase is terminal (`Completed`, `Failed`, `Relocated`).
     pub fn is_terminal(&self) -> bool {
-        matches!(self.phase.as_ref(), "Completed" | "Failed" | "Relocated")
+        self.phase.is_terminal()
     }
 }
 

@@ -16,7 +16,7 @@ mod pod_groups;
 
 pub use eligibility::{
     component_baseline, cooldown_minutes, defrag_prechecks, instance_baseline, is_movable,
-    EligibilityRules, OBSERVATION_INVALID, STATE_INELIGIBLE, SURFACE_DISABLED,
+    EligibilityRules,
 };
 pub use irstatus::{check_rows, decode_rows, CodecError, InstanceRow};
 pub use model_check::model_check;
