@@ -6,9 +6,9 @@
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use ome_top::engine::analysis::SnapshotIndex;
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::gangs::compute_gangs;
+use ome_top::engine::index::SnapshotIndex;
 use ome_top::engine::lints::placement_lints;
 use ome_top::sim::fleet::{generate_fleet, FleetSpec};
 use ome_top::sim::gang_heavy::make_gang_heavy;

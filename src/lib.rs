@@ -1,6 +1,6 @@
 //! ome-top: a live terminal dashboard for GPU Kubernetes fleets that run OME model serving.
 //!
-//! Module groups (import rules in docs/architecture.md, enforced by tests/architecture.rs):
+//! Module groups (import rules in docs/architecture.md, enforced by tests/engine/architecture.rs):
 //! - `action`: the operator's vocabulary (keymaps and the palette name these).
 //! - `engine`: pure computation (Alfred's and the OME scheduler's rules).
 //! - `cluster`: the only place that talks to Kubernetes or reads its object formats.
@@ -31,8 +31,8 @@ pub mod sim;
 pub mod ui;
 
 /// The process allocator of the product and of every test and benchmark built on this crate
-/// (so that benchmarks measure what ships). An analysis allocates and frees ~10^5 small blocks
-/// on a heap the live store keeps fragmented: glibc malloc spent ~20 % of an analysis in
-/// `_int_malloc` and `malloc_consolidate` (docs/performance.md).
+/// (so that benchmarks measure what ships). An analysis allocates and frees many small blocks
+/// on a heap the live store keeps fragmented, where glibc malloc's `_int_malloc` and
+/// `malloc_consolidate` stood out in profiles of `benches/stages.rs` (docs/performance.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -53,7 +53,7 @@ pub struct Config {
     /// `SCALE_SETTLE_SECS`: wait after the first complete analysis before reading RSS.
     pub settle: Duration,
     /// `SCALE_RUNNING_WAIT_SECS`: how long to wait for kwok to mark the bound pods Running
-    /// after each load (default 0: measure at once; kwok on 2 loaded cores marks ≈ 20 pods/s).
+    /// after each load (default 0: measure at once; kwok on a loaded 2-core machine marks pods Running far slower than they are created).
     pub running_wait: Duration,
     /// `SCALE_TUI=0` skips the TUI measurement.
     pub tui: bool,

@@ -54,7 +54,7 @@ pub fn is_interesting_config_map(name: &str) -> bool {
 pub fn read_snapshot(bytes: &[u8]) -> Result<(ClusterSnapshot, Warnings), SnapshotError> {
     let doc: Value = match serde_json::from_slice(bytes) {
         Ok(v) => v,
-        Err(json_err) => serde_yaml::from_slice(bytes).map_err(|yaml_err| {
+        Err(json_err) => read_yaml(bytes).map_err(|yaml_err| {
             SnapshotError::Syntax(format!("JSON: {json_err}; YAML: {yaml_err}"))
         })?,
     };
@@ -80,6 +80,12 @@ pub fn read_snapshot(bytes: &[u8]) -> Result<(ClusterSnapshot, Warnings), Snapsh
             .push(format!("skipped {count} object(s) of unknown kind {kind}"));
     }
     Ok((reader.snap, reader.warnings))
+}
+
+/// A YAML snapshot as a JSON tree (UTF-8 only, as before), read as `engine::formats::go_yaml` reads YAML.
+fn read_yaml(bytes: &[u8]) -> Result<Value, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+    crate::engine::formats::go_yaml::to_json(text)
 }
 
 #[derive(Default)]
@@ -172,5 +178,46 @@ impl Reader {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)] // Tests may fail loudly.
+
+    use super::*;
+
+    const CM: &str = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  \
+                      metadata: {name: alfred-config, namespace: ome}\n  data:\n    config.yaml: |\n      \
+                      schemaVersion: 1\n      mode: execute";
+
+    #[test]
+    fn yaml_snapshots_keep_config_map_text_as_go_yaml_reads_it() {
+        // The file ends without a line break, so the block scalar gets none either.
+        let (snap, warnings) = read_snapshot(CM.as_bytes()).unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let cm = snap.config_map("ome", "alfred-config").unwrap();
+        assert_eq!(cm.data["config.yaml"], "schemaVersion: 1\nmode: execute");
+        let (snap, _) = read_snapshot(format!("{CM}\n").as_bytes()).unwrap();
+        let cm = snap.config_map("ome", "alfred-config").unwrap();
+        assert_eq!(cm.data["config.yaml"], "schemaVersion: 1\nmode: execute\n");
+    }
+
+    #[test]
+    fn unreadable_yaml_is_a_one_line_syntax_error() {
+        for (bytes, want) in [
+            (&b"kind: List\nitems: [\n"[..], "YAML: "),
+            (b"kind: List\nitems: !Items []\n", "tagged !Items"),
+            (
+                b"kind: List\nitems: []\n---\nkind: List\n",
+                "more than one YAML document",
+            ),
+            (b"kind: \xff\n", "invalid utf-8"),
+        ] {
+            let Err(SnapshotError::Syntax(e)) = read_snapshot(bytes) else {
+                panic!("{bytes:?} read");
+            };
+            assert!(e.contains(want) && e.lines().count() == 1, "{e}");
+        }
     }
 }

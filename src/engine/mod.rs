@@ -5,12 +5,14 @@
 //! Promises: no I/O, no clock (time is an argument), no async, no randomness, no UI, and no
 //! panics on any input. Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`,
 //! `crossterm`, `tui_tree_widget`, `directories`, `anyhow` or any other module of the crate
-//! (enforced by `tests/architecture.rs`).
+//! (enforced by `tests/engine/architecture.rs`).
 
 pub mod alfred_config;
 pub mod analysis;
 pub mod fast;
+pub mod formats;
 pub mod gangs;
+pub mod index;
 pub mod journal;
 pub mod lints;
 pub mod migration;
@@ -19,5 +21,4 @@ pub mod nodes;
 pub mod planning;
 pub mod pools;
 pub mod recommendations;
-pub mod strict_json;
 pub mod workloads;

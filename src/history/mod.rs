@@ -263,5 +263,3 @@ pub(crate) fn from_ms(ms: i64) -> rusqlite::Result<Time> {
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_files;

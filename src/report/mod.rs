@@ -41,7 +41,7 @@ pub fn all_warnings(analysis: &Analysis, extra: &[String]) -> Vec<String> {
     }
     if let Some(published) = &analysis.published {
         let interval = analysis.config.decision_loop_interval;
-        out.extend(crate::engine::recommendations::compare_moves(
+        out.extend(crate::engine::analysis::compare_moves(
             published,
             &analysis.moves,
             interval,

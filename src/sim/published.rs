@@ -22,7 +22,7 @@ pub fn as_published(generated: ClusterSnapshot) -> ClusterSnapshot {
     snap.nodes.sort_by(|a, b| a.name.cmp(&b.name));
     snap.pods.sort_by_cached_key(|p| key(&p.namespace, &p.name));
     snap.isvcs
-        .sort_by_cached_key(|w| key(&w.namespace(), &w.name()));
+        .sort_by_cached_key(|w| key(w.namespace(), w.name()));
     snap.replicas
         .sort_by_cached_key(|r| key(&r.namespace, &r.name));
     snap.pod_groups
@@ -155,7 +155,6 @@ fn replica(i: &mut Interner, r: &mut InferenceReplica) {
 
 #[cfg(test)]
 mod tests {
-    
 
     use chrono::{TimeZone, Utc};
 

@@ -69,7 +69,7 @@ fn target_dir() -> Option<PathBuf> {
 }
 
 /// Returns the bin dir: `$TESTCLUSTER_BIN` if set, else `<target>/testcluster/bin`. When the
-/// latter is incomplete, runs `tests/cluster/build.sh` (20–30 min cold, a second when the
+/// latter is incomplete, runs `tests/cluster/build.sh` (tens of minutes cold, a second when the
 /// `$HOME` cache has this stamp) and checks again. Fails with a message naming the script and
 /// Go ≥ 1.26 when the binaries still are not there: these tests never skip.
 pub fn locate() -> Result<BinDir> {

@@ -5,7 +5,7 @@
 //! # Use
 //!
 //! ```ignore
-//! mod support;
+//! use crate::support; // main.rs: #[path = "../support/mod.rs"] mod support;
 //! use support::cluster::{TestCluster, Identity};
 //! use support::objects::{gpu_pod, wait_for};
 //!
@@ -35,7 +35,7 @@
 //! * `stop_apiserver()` / `start_apiserver().await`: stop (SIGTERM, then SIGKILL) and restart
 //!   the apiserver on the same port, certificates and etcd; `start_apiserver` returns once
 //!   `/readyz` answers. Tests that do this share the cluster with others in the same binary,
-//!   so keep them in their own test file.
+//!   so they belong in `tests/live_exclusive`, whose tests run one at a time (`alone()`).
 //! * `audit_log_path()`: JSON-lines audit log, one `Metadata`-level event per request
 //!   (`verb`, `user.username`, `objectRef`, `responseStatus.code`); `Identity::user()` gives
 //!   the user name to filter on.
@@ -102,8 +102,8 @@ static SHARED: OnceLock<Result<TestCluster, String>> = OnceLock::new();
 static NAMES: AtomicUsize = AtomicUsize::new(0);
 
 impl TestCluster {
-    /// The cluster of this test binary, started on first call (typically 10–30 s on 2 cores;
-    /// the first `cargo test` may also build the binaries, 20–30 min). Panics with the cause
+    /// The cluster of this test binary, started on first call (seconds; the first
+    /// `cargo test` may also build the binaries, tens of minutes: docs/performance.md). Panics with the cause
     /// when it cannot start; every later call panics with the same message.
     pub fn shared() -> &'static TestCluster {
         let started = SHARED.get_or_init(|| {

@@ -2,7 +2,8 @@
 //! (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok) started once per test
 //! binary. Start at `cluster.rs`, whose module doc is the public API.
 //!
-//! Must not be used from `src/`; each test file includes it with `mod support;`.
+//! Must not be used from `src/`; each test binary that needs it declares it once in its
+//! `main.rs` (`#[path = "../support/mod.rs"] mod support;`), its modules `use crate::support;`.
 
 // Each test binary uses a different subset of the helpers.
 #![allow(dead_code)]

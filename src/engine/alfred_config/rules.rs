@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 
 use crate::engine::alfred_config::{AlfredConfig, NodeFacts};
 use crate::engine::model::{Labels, Node, Time};
-use crate::engine::workloads::EligibilityRules;
 
 /// Inputs of the per-pool score.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,18 +43,6 @@ impl ScoringRules {
             tau_minutes: f64::from(scoring.pending_urgency_tau_minutes),
             threshold: defrag.fragmentation_threshold,
             avoid_spot: cfg.spot_policy.avoid_as_target,
-        }
-    }
-}
-
-impl EligibilityRules {
-    /// The eligibility switches of `cfg` with the executor state.
-    pub fn from_config(cfg: &AlfredConfig, executor_available: bool) -> Self {
-        EligibilityRules {
-            default_movable: cfg.default_movable,
-            omenative_migration_enabled: cfg.omenative_migration_enabled,
-            executor_available,
-            per_workload_cooldown_minutes: i64::from(cfg.per_workload_cooldown_minutes),
         }
     }
 }

@@ -4,18 +4,19 @@
 //! Owns: `Analysis`, `AnalysisOptions`, `analyze`. Pure and deterministic: time arrives in the
 //! options. Must not import anything outside `std`, `chrono` types and `engine`.
 
-mod index;
+mod compare;
 
-pub use index::{component_index, SnapshotIndex};
+pub use crate::engine::workloads::InstanceVerdict;
+pub use compare::compare_moves;
 
 use crate::engine::alfred_config::ScoringRules;
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
 
 use crate::engine::gangs::{compute_gangs, GangReport, PlacementOptions};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::journal::stalled_verdicts;
 use crate::engine::journal::ClearingVerdict;
 use crate::engine::lints::{placement_lints, Lint};
-use crate::engine::model::vocab::AdvisoryReason;
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::nodes::PoolMembership;
 use crate::engine::nodes::{node_states_with, NodeState};
@@ -222,19 +223,6 @@ pub fn analyze_observed(
     }
 }
 
-/// Eligibility of one OMENative Instance.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InstanceVerdict {
-    /// Index into `Workloads::components`.
-    pub component: usize,
-    /// Index into that component's `instances`.
-    pub instance: usize,
-    /// The baseline of `inferencereplica.md` §5.4 (`Err` = advisory reason).
-    pub baseline: Result<(), AdvisoryReason>,
-    /// Defragmentation's verdict (surface switch, cooldown, then the baseline).
-    pub defrag: Result<(), AdvisoryReason>,
-}
-
 /// The eligibility of every OMENative Instance.
 pub fn instance_verdicts(
     snap: &ClusterSnapshot,
@@ -242,7 +230,7 @@ pub fn instance_verdicts(
     rules: &EligibilityRules,
     now: Time,
 ) -> Vec<InstanceVerdict> {
-    // One verdict per OMENative Instance: sized once instead of regrown (~20,000 of them).
+    // One verdict per OMENative Instance: sized once instead of regrown.
     let omenative = workloads
         .components
         .iter()

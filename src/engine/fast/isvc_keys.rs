@@ -42,7 +42,7 @@ impl<'a> IsvcKeys<'a> {
         for (i, w) in isvcs.iter().enumerate() {
             let next = last.len() as u32;
             let id = *by_address
-                .entry((ByAddress(&w.namespace()), ByAddress(&w.name())))
+                .entry((ByAddress(w.namespace()), ByAddress(w.name())))
                 .or_insert_with(|| {
                     *by_text
                         .entry((w.namespace().as_ref(), w.name().as_ref()))
@@ -155,9 +155,9 @@ mod tests {
         );
         let (ns, name): (Name, Name) = (Arc::from("a"), Arc::from("x"));
         assert_eq!(keys.id_of(&ns, &name), Some(0));
-        assert_eq!(keys.id_of(&shared.namespace(), &shared.name()), Some(0));
-        assert_eq!(keys.id_of(&isvcs[1].namespace(), &isvcs[1].name()), Some(1));
-        assert_eq!(keys.id_of(&shared.namespace(), &Arc::from("nope")), None);
+        assert_eq!(keys.id_of(shared.namespace(), shared.name()), Some(0));
+        assert_eq!(keys.id_of(isvcs[1].namespace(), isvcs[1].name()), Some(1));
+        assert_eq!(keys.id_of(shared.namespace(), &Arc::from("nope")), None);
     }
 
     proptest::proptest! {
@@ -189,7 +189,7 @@ mod tests {
                 let id = *first.entry((ns.as_str(), name.as_str())).or_insert(next);
                 proptest::prop_assert_eq!(keys.key_of(i), Some(id));
                 proptest::prop_assert_eq!(keys.id(ns, name), Some(id));
-                proptest::prop_assert_eq!(keys.id_of(&isvcs[i].namespace(), &isvcs[i].name()), Some(id));
+                proptest::prop_assert_eq!(keys.id_of(isvcs[i].namespace(), isvcs[i].name()), Some(id));
                 let (ns_copy, name_copy): (Name, Name) = (Arc::from(ns.as_str()), Arc::from(name.as_str()));
                 proptest::prop_assert_eq!(keys.id_of(&ns_copy, &name_copy), Some(id));
                 let last = pairs.iter().rposition(|p| (&p.0, &p.1) == (ns, name));

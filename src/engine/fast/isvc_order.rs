@@ -1,7 +1,7 @@
 //! The order of InferenceServices by `(namespace, name)`, computed with integer keys: each
 //! distinct namespace gets a rank once, and names compare by their first 16 bytes as one
 //! integer, falling back to the full text only when those are equal. Sorting thousands of
-//! ISVCs with string comparisons was a visible share of building the workloads.
+//! ISVCs with string comparisons was a visible share of building the workloads (`benches/stages.rs`, stage `workloads`).
 //!
 //! A live snapshot lists ISVCs in store key order already: that is checked first (one
 //! comparison per neighbour pair), and then nothing is sorted.
@@ -70,8 +70,8 @@ pub(super) fn key_orders(isvcs: &[InferenceService]) -> (bool, bool) {
             <= (b.namespace().as_ref(), b.name().as_ref());
         joined = joined
             && tuple
-            && PodKey::of_names(&a.namespace(), &a.name())
-                <= PodKey::of_names(&b.namespace(), &b.name());
+            && PodKey::of_names(a.namespace(), a.name())
+                <= PodKey::of_names(b.namespace(), b.name());
         tuple
     });
     (tuple, tuple && joined)
@@ -98,7 +98,7 @@ pub(super) fn by_namespace_name_known(isvcs: &[InferenceService], in_order: bool
         .zip(ranks)
         .zip(0u64..)
         .map(|((w, ns), i)| {
-            let p = prefix(&w.name());
+            let p = prefix(w.name());
             let high = (u128::from(ns) << 96) | (p >> 32);
             let low = ((p as u64) << 32) | i;
             (high, low)
@@ -116,7 +116,7 @@ pub(super) fn by_namespace_name_known(isvcs: &[InferenceService], in_order: bool
     for end in 1..=keys.len() {
         if end == keys.len() || !same_prefix(&keys[start], &keys[end]) {
             if end - start > 1 {
-                order[start..end].sort_by(|a, b| isvcs[*a].name().cmp(&isvcs[*b].name()));
+                order[start..end].sort_by(|a, b| isvcs[*a].name().cmp(isvcs[*b].name()));
             }
             start = end;
         }
@@ -135,8 +135,8 @@ mod tests {
         order.sort_by(|a, b| {
             let (x, y) = (&snap.isvcs[*a], &snap.isvcs[*b]);
             x.namespace()
-                .cmp(&y.namespace())
-                .then_with(|| x.name().cmp(&y.name()))
+                .cmp(y.namespace())
+                .then_with(|| x.name().cmp(y.name()))
         });
         order
     }

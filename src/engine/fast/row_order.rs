@@ -26,7 +26,7 @@ pub fn workload_ranks(snap: &ClusterSnapshot, keys: &IsvcKeys<'_>) -> Vec<u32> {
     }
     let key = |i: usize| {
         let w = &snap.isvcs[i];
-        PodKey::of_names(&w.namespace(), &w.name())
+        PodKey::of_names(w.namespace(), w.name())
     };
     let mut order: Vec<usize> = (0..snap.isvcs.len()).collect();
     order.sort_by_key(|i| key(*i));
@@ -116,7 +116,7 @@ pub fn permute<T>(mut items: Vec<T>, order: &[usize]) -> Vec<T> {
             .filter_map(|i| slots.get_mut(*i).and_then(Option::take))
             .collect();
     };
-    // In place, cycle by cycle: each row (~200 bytes, thousands of them) is swapped into its
+    // In place, cycle by cycle: each row (large, and many of them) is swapped into its
     // place once, with no second buffer of rows to allocate, fault in and fill.
     for start in 0..items.len() {
         let mut k = start;

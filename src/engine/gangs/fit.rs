@@ -8,8 +8,8 @@
 //! overhead beyond what the converter adds. Pure; must not import anything outside `std` and
 //! `engine`.
 
-use crate::engine::analysis::SnapshotIndex;
 use crate::engine::fast::same_opt;
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{node_matches, tolerates, NodeTerm, Toleration};
 use crate::engine::model::{ClusterSnapshot, Node, Pod};
 

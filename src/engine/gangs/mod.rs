@@ -28,8 +28,8 @@ pub use score::gaudi_binpack_score;
 
 use std::collections::HashSet;
 
-use crate::engine::analysis::SnapshotIndex;
 use crate::engine::fast::{ByAddress, LastAnswer};
+use crate::engine::index::SnapshotIndex;
 
 use crate::engine::gangs::predict::{
     predict_pins, reservation_hints, DomainCache, Prediction, ReservationHint,
@@ -301,7 +301,7 @@ fn drift_warnings(
     gangs: &[Gang],
 ) -> Vec<String> {
     // Built on first use: only a gang whose PodGroup names its replica reads it, and hashing
-    // every replica's name for none was a visible share of this pass.
+    // every replica's name for none was a visible share of this pass (`benches/stages.rs`, stage `gangs`).
     let mut replicas: Option<FastMap<(&str, &str), &InferenceReplica>> = None;
     let mut values: FastMap<&str, HashSet<&str>> = FastMap::default();
     let mut out = Vec::new();

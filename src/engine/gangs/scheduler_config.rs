@@ -4,8 +4,8 @@
 //! rejected by the plugin's validation ⇒ a warning and the chart defaults, never a panic.
 //!
 //! Owns: `SchedulerConfig`, `GangPackArgs`, `scheduler_config`. Pure (parses text it is
-//! handed); must not import anything outside `std`, `serde_json`/`serde_yaml` values and
-//! `engine`.
+//! handed, YAML through `engine::formats::go_yaml`); must not import anything outside `std`,
+//! `serde_json` values and `engine`.
 
 use serde_json::Value;
 
@@ -147,7 +147,7 @@ pub fn scheduler_config(text: &str) -> (SchedulerConfig, Vec<String>) {
 }
 
 fn parse(text: &str) -> Result<SchedulerConfig, String> {
-    let doc: Value = serde_yaml::from_str(text)
+    let doc = crate::engine::formats::go_yaml::to_json(text)
         .map_err(|e| format!("{SCHEDULER_CONFIG_KEY} is not YAML: {e}"))?;
     if !doc.is_object() {
         return Err(format!("{SCHEDULER_CONFIG_KEY} is not a mapping"));

@@ -7,11 +7,11 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::analysis::SnapshotIndex;
 use crate::engine::gangs::classify::{Reason, ReasonCode};
 use crate::engine::gangs::reasons::{effective_scheduler, pod_reason, roll_up, EventIndex};
 use crate::engine::gangs::scheduler_config::SchedulerConfig;
 use crate::engine::gangs::{inferred, ns_key, Gang, GangState, PinSource, Reservation, UNLABELLED};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Pod, PodGroup};
 use rustc_hash::FxHashMap as FastMap;
 

@@ -7,9 +7,9 @@
 //! byte-for-byte through `serde_json` (e.g. `-0`). Pure. Must not import anything outside
 //! std/serde/serde_json/chrono (and sibling modules).
 
+use crate::engine::formats::strict_json::fold_key;
+use crate::engine::formats::strict_json::{parse_strict, StrictValue};
 use crate::engine::journal::{parse_journal, JournalEntry, JournalError};
-use crate::engine::strict_json::fold_key;
-use crate::engine::strict_json::{parse_strict, StrictValue};
 use serde_json::Value;
 use std::fmt;
 

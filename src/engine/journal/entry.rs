@@ -4,6 +4,8 @@
 //!
 //! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
 
+use crate::engine::formats::strict_json::is_uuid_syntax;
+use crate::engine::formats::strict_json::StrictValue;
 use crate::engine::journal::error::{invalid, JournalError};
 use crate::engine::journal::fields::{
     fields, instance_from, opt_str, opt_time, req_str, req_time, targets_from,
@@ -11,8 +13,6 @@ use crate::engine::journal::fields::{
 use crate::engine::journal::{JournalEntry, Phase, Workload, PAYLOAD_MAX_BYTES};
 use crate::engine::migration::format_rfc3339_nano;
 use crate::engine::migration::Component;
-use crate::engine::strict_json::is_uuid_syntax;
-use crate::engine::strict_json::StrictValue;
 use chrono::{DateTime, Utc};
 
 /// Entry members, in canonical spelling (`entry_from_value` looks them up by these names).

@@ -3,8 +3,8 @@
 //!
 //! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
 
+use crate::engine::formats::strict_json::{StrictError, StrictValue};
 use crate::engine::journal::{JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES};
-use crate::engine::strict_json::{StrictError, StrictValue};
 use std::fmt;
 
 /// Why `state.json` is not a journal Alfred would read. `path` names the member

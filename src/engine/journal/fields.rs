@@ -5,9 +5,9 @@
 //!
 //! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
 
+use crate::engine::formats::strict_json::StrictValue;
+use crate::engine::formats::strict_json::{fold_key, parse_rfc3339};
 use crate::engine::journal::error::{brief, invalid, wrong, JournalError};
-use crate::engine::strict_json::StrictValue;
-use crate::engine::strict_json::{fold_key, parse_rfc3339};
 use chrono::{DateTime, Utc};
 
 /// Matches the members of the object at `path` to `allowed` the way Go's decoder with

@@ -23,11 +23,11 @@ pub use clearing::{CheckResult, ClearingDecision, ClearingVerdict};
 pub use edit::remove_entry_checked;
 pub use snapshot::stalled_verdicts;
 
+use crate::engine::formats::strict_json::{parse_strict, StrictValue};
 use crate::engine::journal::entry::entry_from_value;
 use crate::engine::journal::error::{brief, invalid, wrong};
 use crate::engine::journal::fields::{fields, opt_time};
 use crate::engine::migration::Component;
-use crate::engine::strict_json::{parse_strict, StrictValue};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 use std::fmt;

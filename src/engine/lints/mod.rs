@@ -13,8 +13,8 @@ mod small_pods;
 
 pub use nodes::reservation_cordons;
 
-use crate::engine::analysis::SnapshotIndex;
 use crate::engine::gangs::PlacementOptions;
+use crate::engine::index::SnapshotIndex;
 use crate::engine::lints::nodes::mixed_schedulers;
 use crate::engine::lints::pods::{disproportional_requests, pod_rules};
 use crate::engine::lints::small_pods::small_pods_on_empty_nodes;

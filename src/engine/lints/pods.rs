@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::analysis::SnapshotIndex;
+use crate::engine::index::SnapshotIndex;
 use crate::engine::lints::{
     cores, gib, is_model_pod, owner_object, BoundGpuPod, Lint, LintRule, Pools,
 };

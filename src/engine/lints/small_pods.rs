@@ -13,8 +13,8 @@
 //! Owns: `small_pods_on_empty_nodes`, `SMALL_POD_CARDS`. Pure; must not import anything
 //! outside `std` and `engine`.
 
-use crate::engine::analysis::SnapshotIndex;
 use crate::engine::gangs::gaudi_binpack_score;
+use crate::engine::index::SnapshotIndex;
 use crate::engine::lints::{BoundGpuPod, Lint, LintRule, Pools};
 use crate::engine::model::{ClusterSnapshot, Pod};
 use crate::engine::nodes::NodeState;
@@ -44,7 +44,7 @@ pub fn small_pods_on_empty_nodes(
             && u64::from(s.allocated) * 100 < u64::from(threshold_percent) * u64::from(s.total)
     };
     // One flag per node, read sequentially once: the pass over every bound pod below then
-    // reads a 10 KB list instead of each pod's node state.
+    // reads one flag per node instead of each pod's node state.
     let source: Vec<bool> = states
         .iter()
         .zip(&pools.of_node)

@@ -163,8 +163,8 @@ impl MigrationRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::formats::strict_json::parse_rfc3339;
     use crate::engine::migration::request::{annotation_key, parse_request_annotation};
-    use crate::engine::strict_json::parse_rfc3339;
     use chrono::TimeZone;
     use proptest::prelude::*;
 

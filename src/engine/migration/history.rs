@@ -6,8 +6,8 @@
 //! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules, and
 //! `engine::model::vocab` for the phase vocabulary).
 
+use crate::engine::formats::strict_json::parse_rfc3339;
 use crate::engine::model::vocab::vocabulary;
-use crate::engine::strict_json::parse_rfc3339;
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use std::fmt;

@@ -1,14 +1,12 @@
 //! OME's migration requests: the request annotation and its rules, building one for an
-//! operator's approval, a workload's migration state, and the durable audit history.
+//! operator's approval, and the durable audit history.
 
 mod approval;
 mod history;
 mod request;
-mod state;
 
 pub use approval::{format_rfc3339_nano, MigrationRequest};
 pub use history::{audit_configmap_name, parse_audit_history, AuditHistory};
 pub use request::{
     annotation_key, parse_request_annotation, Component, ParsedRequest, REQUEST_ANNOTATION_PREFIX,
 };
-pub use state::{in_cooldown, workload_migrations};

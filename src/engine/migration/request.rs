@@ -6,7 +6,7 @@
 //! Pure: uuids and times are passed in. Must not import anything outside
 //! std/serde/serde_json/chrono (and sibling modules).
 
-use crate::engine::strict_json::{fold_key, is_uuid_syntax, parse_rfc3339};
+use crate::engine::formats::strict_json::{fold_key, is_uuid_syntax, parse_rfc3339};
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use std::fmt;

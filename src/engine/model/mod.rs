@@ -6,21 +6,27 @@
 //! lives in `cluster::convert`; this module must not import kube, k8s-openapi, tokio, the UI
 //! or anything that reads a clock.
 
+mod deployment;
 pub mod names;
 mod node;
+mod objects;
 mod placement;
 mod pod;
 mod pods;
 mod quantity;
+mod replica;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub mod vocab;
 
+pub use deployment::{component_mode, DeploymentMode};
 pub use placement::{
     node_matches, tolerates, LabelSelector, NodeTerm, Operator, PodPlacement, PodTerm, Requirement,
     SpreadConstraint, Toleration, UnschedulableCondition, HOSTNAME_LABEL,
 };
 pub use quantity::{parse_quantity, whole_devices};
+pub(crate) use replica::rfc3339;
+pub use replica::{InstanceOperation, InstanceRow};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -30,10 +36,10 @@ use smallvec::SmallVec;
 
 use crate::engine::fast::{same, Interner};
 pub use crate::engine::model::node::{Allocatable, Node, NodeCondition, Taint, UNREPORTED};
+pub use crate::engine::model::objects::{ConfigMap, Event, PodGroup};
 pub use crate::engine::model::pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
 pub use crate::engine::model::pods::Pods;
 pub use crate::engine::model::vocab::MigrationPhase;
-use crate::engine::workloads::InstanceRow;
 
 /// An interned object or label name. Cloning is a reference-count increment.
 pub type Name = Arc<str>;
@@ -298,64 +304,6 @@ pub struct InferenceReplica {
     pub topology_key: Option<Name>,
     /// Status.
     pub status: ReplicaStatus,
-}
-
-/// A PodGroup (`scheduling.x-k8s.io/v1alpha1`), reduced.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PodGroup {
-    /// Namespace.
-    pub namespace: Name,
-    /// Name.
-    pub name: Name,
-    /// `metadata.uid`.
-    pub uid: Name,
-    /// `spec.minMember`; `None` when absent or invalid.
-    pub min_member: Option<i64>,
-    /// `spec.scheduleTimeoutSeconds`.
-    pub schedule_timeout_seconds: Option<i64>,
-    /// Annotations (all but kubectl's last-applied copy); the scheduler reads the one named by
-    /// `podGroupTopologyKeyAnnotation` (default `ome.io/topology-key`).
-    pub annotations: BTreeMap<Name, String>,
-    /// Labels.
-    pub labels: Labels,
-}
-
-/// A core Event, reduced.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Event {
-    /// Namespace of the event.
-    pub namespace: Name,
-    /// `involvedObject.kind`.
-    pub object_kind: Name,
-    /// `involvedObject.namespace` (empty for nodes).
-    pub object_namespace: Name,
-    /// `involvedObject.name`.
-    pub object_name: Name,
-    /// `reason`.
-    pub reason: Name,
-    /// `message`.
-    pub message: String,
-    /// `source.component` or `reportingController`.
-    pub source: Name,
-    /// `type` (`Normal`, `Warning`).
-    pub kind: Name,
-    /// `lastTimestamp`, else `eventTime`, else `firstTimestamp`.
-    pub last_seen: Option<Time>,
-    /// `count` (1 when absent).
-    pub count: i64,
-}
-
-/// A ConfigMap: name and string data (binary data is ignored).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigMap {
-    /// Namespace.
-    pub namespace: Name,
-    /// Name.
-    pub name: Name,
-    /// `metadata.resourceVersion` seen.
-    pub resource_version: Name,
-    /// `data`.
-    pub data: BTreeMap<String, String>,
 }
 
 /// Everything the engines read from one observation of the cluster.

@@ -119,7 +119,7 @@ pub struct OmeLabels {
 /// (node, phase, namespace, GPUs, flags), lines 1–2 the OME identity labels, line 3 the
 /// controller, line 4 what the placement lints read (placement, selector, scheduler,
 /// requests), and the rest (name, UID, GPU resource, times) last. The index pass then loads
-/// two lines per pod instead of seven.
+/// only the first two lines (pinned by `pod_hot_fields_share_the_first_cache_lines`).
 #[derive(Debug, Clone, PartialEq)]
 #[repr(C, align(64))]
 pub struct Pod {

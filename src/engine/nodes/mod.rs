@@ -15,8 +15,8 @@ pub use membership::PoolMembership;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
-use crate::engine::analysis::SnapshotIndex;
 use crate::engine::fast::{ByAddress, LastAnswer};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Node, Time};
 use crate::engine::nodes::gpus::pool_key_str;
 use crate::engine::nodes::health::node_health;
@@ -77,7 +77,7 @@ pub fn node_states_with(
     let mut allocated = vec![0u32; snap.nodes.len()];
     let mut occupants = vec![0u32; snap.nodes.len()];
     // Terminal pods and pods without GPUs allocate nothing: only live pods can count, and the
-    // index's GPU counts skip the ~80 % without GPUs before their pod is loaded.
+    // index's GPU counts skip those without GPUs before their pod is loaded.
     for p in &idx.live {
         if idx.gpus(*p) == 0 {
             continue;

@@ -6,12 +6,12 @@
 //! `chrono` types and `engine`.
 
 use crate::engine::fast::{identity_key, rank_by_score, IdentityKey};
-use crate::engine::migration::in_cooldown;
 use crate::engine::model::vocab::{AdvisoryReason, Outcome, Policy, Reason};
 use crate::engine::model::Name;
 use crate::engine::planning::moves::{MoveRow, MOVE_COST};
 use crate::engine::planning::surge::SurgePlan;
 use crate::engine::planning::{InstanceFacts, PlanContext};
+use crate::engine::workloads::in_cooldown;
 use crate::engine::workloads::model_check;
 use crate::engine::workloads::{cooldown_minutes, is_movable};
 use crate::engine::workloads::{Component, DeploymentMode};
@@ -194,7 +194,7 @@ fn omenative_rows(
         let from = facts.from.map(|n| ctx.node_name(n));
         let id = identity(ctx, comp, inst.index);
         // Each path below pushes exactly one row: the closure takes the names instead of
-        // cloning them (an `Arc` count on a cold line per clone, ~16,000 rows a pass).
+        // cloning them (an `Arc` count on a cold line per clone, one per row).
         let advice = move |reason: AdvisoryReason, score: f64| {
             let (policy, class) = (Policy::Defragmentation, Reason::Fragmentation);
             let mut row = MoveRow::advice(policy, class, id, reason, from, score);

@@ -55,8 +55,8 @@ impl Cause {
     }
 }
 
-/// Each node's cause, one byte per node: the per-pod checks then read a 10 KB list for a
-/// 10,000-node fleet instead of each pod's node state.
+/// Each node's cause, one byte per node: the per-pod checks then read a list that stays
+/// in cache instead of each pod's node state.
 fn evacuation_causes(ctx: &PlanContext<'_>) -> Vec<Cause> {
     ctx.states.iter().map(Cause::of).collect()
 }

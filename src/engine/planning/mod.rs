@@ -20,8 +20,7 @@ pub use pass::{decision_pass, JournalView};
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
-use crate::engine::analysis::InstanceVerdict;
-use crate::engine::analysis::SnapshotIndex;
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Time, COMPONENTS};
 use crate::engine::nodes::NodeState;
 use crate::engine::planning::benefit::PoolProfile;
@@ -30,7 +29,7 @@ use crate::engine::planning::surge::{PoolTargets, SurgePlan};
 use crate::engine::pools::Bin;
 use crate::engine::pools::{pool_bins, PoolReport};
 use crate::engine::workloads::EligibilityRules;
-use crate::engine::workloads::{Component, Instance, Workloads};
+use crate::engine::workloads::{Component, Instance, InstanceVerdict, Workloads};
 
 /// Everything the policies read in one pass.
 pub struct PlanContext<'a> {
@@ -71,7 +70,7 @@ pub struct PlanContext<'a> {
     /// `COMPONENTS` as shared names.
     component_names: [Name; 3],
     /// Node names aligned with `snap.nodes`, cloned in node order when the context is built.
-    /// Rows clone their node names from here: ~20,000 clones in row order, each an atomic
+    /// Rows clone their node names from here: a clone in row order is an atomic
     /// count increment on a name allocation, cost a memory round trip apiece when the
     /// allocations are cold (locked increments do not overlap); this pass reads them in
     /// allocation order, where the prefetcher runs ahead, and leaves them in cache.

@@ -90,7 +90,7 @@ fn arbiter_state(ctx: &PlanContext<'_>, journal: &JournalView) -> ArbiterState {
 pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRow> {
     let (health_rows, health_known) = health_rows_keyed(ctx);
     let (mut rows, defrag_keys, defrag_order) = defrag_rows_keyed(ctx);
-    // Defrag rows (thousands, ~200 bytes each) stay where they were generated and the few
+    // Defrag rows (many large rows) stay where they were generated and the few
     // health rows (ranked) follow them; the pass order lists the health rows first, then the
     // defrag rows ranked. Every later step goes by index, so where a row sits does not matter.
     let (defrag, health) = (rows.len(), health_rows.len());

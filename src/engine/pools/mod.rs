@@ -14,9 +14,9 @@ pub use fragmentation::{frag, profile, weights, Bin};
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::ScoringRules;
-use crate::engine::analysis::SnapshotIndex;
 use crate::engine::fast::PairsByAddress;
 use crate::engine::fast::PodKey;
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Time};
 use crate::engine::nodes::NodeState;
 use crate::engine::nodes::PoolMembership;

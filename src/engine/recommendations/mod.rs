@@ -13,7 +13,6 @@
 //! `wire` the string-backed enums, `row` the row types, `cycle` the `last-cycle.json` reader and
 //! `order` freshness, row identity and the display order.
 
-mod compare;
 mod node_record;
 
 use std::collections::BTreeMap;
@@ -27,7 +26,6 @@ mod row;
 mod tests;
 mod wire;
 
-pub use compare::compare_moves;
 pub use node_record::NodeRecord;
 
 pub use cycle::{parse_last_cycle, LastCycle};

@@ -5,6 +5,7 @@
 //! `defrag_verdict`, `defrag_prechecks`. Pure; must not import anything outside `std`,
 //! `chrono` types and `engine`.
 
+use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::fast::same;
 use crate::engine::model::vocab::AdvisoryReason;
 use crate::engine::model::{ClusterSnapshot, InferenceService, Name, Time};
@@ -189,8 +190,32 @@ pub fn defrag_prechecks(
         .migrations
         .get(comp.isvc)
         .and_then(|m| m.last_migration);
-    if crate::engine::migration::in_cooldown(last, window, now) {
+    if crate::engine::workloads::in_cooldown(last, window, now) {
         return Err(AdvisoryReason::OmeNativeStateIneligible);
     }
     Ok(())
+}
+/// Eligibility of one OMENative Instance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstanceVerdict {
+    /// Index into `Workloads::components`.
+    pub component: usize,
+    /// Index into that component's `instances`.
+    pub instance: usize,
+    /// The baseline of `inferencereplica.md` §5.4 (`Err` = advisory reason).
+    pub baseline: Result<(), AdvisoryReason>,
+    /// Defragmentation's verdict (surface switch, cooldown, then the baseline).
+    pub defrag: Result<(), AdvisoryReason>,
+}
+
+impl EligibilityRules {
+    /// The eligibility switches of `cfg` with the executor state.
+    pub fn from_config(cfg: &AlfredConfig, executor_available: bool) -> Self {
+        EligibilityRules {
+            default_movable: cfg.default_movable,
+            omenative_migration_enabled: cfg.omenative_migration_enabled,
+            executor_available,
+            per_workload_cooldown_minutes: i64::from(cfg.per_workload_cooldown_minutes),
+        }
+    }
 }

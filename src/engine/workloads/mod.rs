@@ -9,6 +9,7 @@
 mod eligibility;
 mod irstatus;
 mod member_set;
+mod migrations;
 mod model_check;
 mod omenative;
 mod omenative_pods;
@@ -16,80 +17,31 @@ mod pod_groups;
 
 pub use eligibility::{
     component_baseline, cooldown_minutes, defrag_prechecks, instance_baseline, is_movable,
-    EligibilityRules,
+    EligibilityRules, InstanceVerdict,
 };
 pub use irstatus::{check_rows, decode_rows, CodecError, InstanceRow};
+pub use migrations::in_cooldown;
 pub use model_check::model_check;
 pub use omenative::{IsvcComponents, WorkloadMigrations};
 
 use smallvec::{smallvec, SmallVec};
 
-use crate::engine::analysis::SnapshotIndex;
 use crate::engine::fast::workload_ranks;
 use crate::engine::fast::IsvcKeys;
-use crate::engine::migration::workload_migrations;
-use crate::engine::model::{ClusterSnapshot, ComponentSpec, InferenceService, COMPONENTS};
+use crate::engine::index::SnapshotIndex;
+use crate::engine::model::{ClusterSnapshot, COMPONENTS};
+use crate::engine::workloads::migrations::workload_migrations;
 use crate::engine::workloads::omenative::{omenative_components, ReplicaIndex};
 use crate::engine::workloads::omenative_pods::route_pods;
 use crate::engine::workloads::pod_groups::LabelGroups;
 
-/// A component's deployment mode as Alfred reads it (ISVC only; unknown values never appear,
-/// they fall through the precedence rule).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum DeploymentMode {
-    /// OMENative: Instances from the InferenceReplica; the only movable mode.
-    OMENative,
-    /// RawDeployment: one Instance per scheduled pod; always advice.
-    RawDeployment,
-    /// MultiNode (LeaderWorkerSet): one Instance with all pods; advice.
-    MultiNode,
-    /// VirtualDeployment: no Instances, no rows.
-    VirtualDeployment,
-}
-
-impl DeploymentMode {
-    fn parse(s: &str) -> Option<Self> {
-        match s {
-            "OMENative" => Some(DeploymentMode::OMENative),
-            "RawDeployment" => Some(DeploymentMode::RawDeployment),
-            "MultiNode" => Some(DeploymentMode::MultiNode),
-            "VirtualDeployment" => Some(DeploymentMode::VirtualDeployment),
-            _ => None,
-        }
-    }
-}
-
-/// The mode of component `c` (index into `COMPONENTS`), `None` when the component is absent
-/// (`inferencereplica.md` §4.1).
-pub fn component_mode(isvc: &InferenceService, c: usize) -> Option<DeploymentMode> {
-    if isvc.components[0].is_none() {
-        // A null engine makes every component RawDeployment so its pods stay visible.
-        return Some(DeploymentMode::RawDeployment);
-    }
-    let spec: &ComponentSpec = isvc.components.get(c)?.as_ref()?;
-    let from_annotation = spec
-        .mode_annotation
-        .as_deref()
-        .and_then(DeploymentMode::parse);
-    let from_isvc = isvc
-        .deployment_mode
-        .as_deref()
-        .and_then(DeploymentMode::parse);
-    let from_shape =
-        (c < 2 && (spec.has_leader || spec.has_worker)).then_some(DeploymentMode::OMENative);
-    Some(
-        from_annotation
-            .or(from_isvc)
-            .or(from_shape)
-            .unwrap_or(DeploymentMode::RawDeployment),
-    )
-}
+pub use crate::engine::model::{component_mode, DeploymentMode};
 
 /// Why an Instance's or component's observation is invalid (the "observation reason").
 pub type ObservationResult = Result<(), String>;
 
 /// The pods of one Instance. One or two pods (single-node, leader + worker) are kept inline:
-/// building the ~20,000 Instances of a large fleet then allocates nothing for them, and
+/// building the Instances of a large fleet then allocates nothing for them, and
 /// reading an Instance's pods follows no pointer.
 pub type PodList = SmallVec<[usize; 2]>;
 
@@ -166,7 +118,7 @@ pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Work
     let routed = route_pods(snap, idx, &keys, &groups);
     let replicas = ReplicaIndex::new(snap, &keys);
     let mut migrations = vec![WorkloadMigrations::default(); snap.isvcs.len()];
-    // About one component per ISVC: sized once instead of regrown (a component is ~100 bytes).
+    // About one component per ISVC: sized once instead of regrown.
     let mut components = Vec::with_capacity(snap.isvcs.len() + snap.isvcs.len() / 4);
     for i in order {
         let mut omenative = omenative_components(snap, idx, &replicas, &routed, i);
@@ -241,6 +193,7 @@ fn label_component(
 mod tests {
     use super::*;
     use crate::engine::model::testkit::isvc;
+    use crate::engine::model::ComponentSpec;
 
     #[test]
     fn mode_precedence() {

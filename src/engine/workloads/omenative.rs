@@ -7,9 +7,9 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::analysis::{component_index, SnapshotIndex};
 use crate::engine::fast::same;
 use crate::engine::fast::IsvcKeys;
+use crate::engine::index::{component_index, SnapshotIndex};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Time, COMPONENTS};
 use crate::engine::workloads::omenative_pods::{InstanceBuilder, RoutedPods};
 use crate::engine::workloads::{Component, DeploymentMode};
@@ -119,7 +119,7 @@ pub fn bind_replica(
     let owner_ok = matches!(ir.controllers.as_slice(), [o]
         if o.api_version.as_ref() == "ome.io/v1beta1"
             && o.kind.as_ref() == "InferenceService"
-            && same(&o.name, &w.name())
+            && same(&o.name, w.name())
             && same(&o.uid, &w.uid));
     if !owner_ok {
         return Err(format!("inference replica {} owner is invalid", ir.name));
@@ -177,7 +177,7 @@ fn build_component(
         }
     };
     let w = &snap.isvcs[isvc];
-    let mut builder = InstanceBuilder::new(snap, ir, rows, d, &w.name(), COMPONENTS[c]);
+    let mut builder = InstanceBuilder::new(snap, ir, rows, d, w.name(), COMPONENTS[c]);
     for p in pods {
         builder.add_pod(*p);
     }

@@ -7,9 +7,9 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::analysis::{component_index, SnapshotIndex};
 use crate::engine::fast::IsvcKeys;
 use crate::engine::fast::{same, ByAddress, LastAnswer, TextIndex};
+use crate::engine::index::{component_index, SnapshotIndex};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Pod, COMPONENTS};
 use crate::engine::workloads::irstatus::InstanceRow;
 use crate::engine::workloads::member_set::{MemberKey, MemberSet};

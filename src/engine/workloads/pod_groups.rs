@@ -4,8 +4,8 @@
 //!
 //! Owns: `LabelGroups`, `NO_KEY`. Pure; must not import anything outside `std` and `engine`.
 
-use crate::engine::analysis::{component_index, SnapshotIndex};
 use crate::engine::fast::{ByAddress, IsvcKeys, LastAnswer};
+use crate::engine::index::{component_index, SnapshotIndex};
 use crate::engine::model::{ClusterSnapshot, COMPONENTS};
 
 /// Marks "no key" in per-pod key lists.

@@ -6,7 +6,8 @@
 //! struct fields case-insensitively; numbers and bools given for a string become strings
 //! (`value: 5` is "5", unquoted `status: True` is "true" and so invalid); an integral float is
 //! an integer; `null` means "absent" (a zero value inside lists and maps) except for durations.
-//! Same imports rule as the parent: std, `serde`, `serde_yaml` and `chrono` only.
+//! Same imports rule as the parent: std, `serde`, `serde_saphyr` (through `engine::formats::go_yaml`)
+//! and `chrono` only.
 //!
 //! This file owns the entry point and the top-level keys; `yaml` the document tree and message
 //! helpers, `reader` the Go-struct view of a mapping and its scalar readers, `fields` the
@@ -46,9 +47,9 @@ pub(super) const TOP_KEYS: &[&str] = &[
 
 /// Entry point: the whole document, blocks in the order Alfred validates them.
 pub(super) fn parse(yaml: &str) -> Res<AlfredConfig> {
-    let doc: Yaml = match serde_yaml::from_str(yaml) {
+    let doc = match Yaml::read(yaml) {
         Ok(doc) => doc,
-        Err(e) => return fail("", "valid YAML (one document)", e.to_string()),
+        Err(e) => return fail("", "valid YAML (one document)", e),
     };
     let top = Obj::open(Some(&doc), String::new(), TOP_KEYS)?;
     let mut c = AlfredConfig::default();

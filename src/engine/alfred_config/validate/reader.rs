@@ -153,8 +153,8 @@ pub(super) fn float(v: &Yaml, path: &str) -> Res<Option<f64>> {
 }
 
 pub(super) fn boolean(v: &Yaml, path: &str) -> Res<Option<bool>> {
-    // go-yaml v2 (YAML 1.1) also reads these plain words as booleans; serde_yaml (YAML 1.2)
-    // hands them over as strings.
+    // go-yaml v2 (YAML 1.1) also reads these plain words as booleans; the document is read
+    // with YAML 1.2 core booleans (`engine::formats::go_yaml`), which hands them over as strings.
     match v {
         Yaml::Null => Ok(None),
         Yaml::Bool(b) => Ok(Some(*b)),

@@ -1,11 +1,12 @@
 //! Unit tests of the strict decoder: shared helpers and YAML prefixes here, the cases by topic
-//! in `tests/` (rejections with their paths, accepted documents, string syntaxes).
+//! in `tests/` (rejections with their paths, accepted documents, string syntaxes, YAML rules).
 
 use super::*;
 
 mod accepted;
 mod rejected;
 mod syntax;
+mod yaml;
 
 fn parse_err(body: &str) -> ConfigError {
     let yaml = format!("schemaVersion: 1\n{body}");

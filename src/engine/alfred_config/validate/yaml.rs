@@ -1,18 +1,21 @@
 //! The YAML document as Alfred's decoder sees it (mappings keep duplicate keys, custom tags are
-//! kept by name) and the helpers that build [`ConfigError`]s from it: `fail`, short renderings
-//! of found values, key-path joining and Go's number-to-string conversion.
+//! kept by name), read with `engine::formats::go_yaml`'s options, and the helpers that build
+//! [`ConfigError`]s from it: `fail`, short renderings of found values, key-path joining and
+//! Go's number-to-string conversion.
 //!
-//! Must not import anything outside std, `serde` and its ancestors `validate`/`alfred_config`.
+//! Must not import anything outside std, `serde`, `serde_saphyr`, `engine::formats::go_yaml` and its
+//! ancestors `validate`/`alfred_config`.
 
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Tagged;
 
 use super::Res;
 use crate::engine::alfred_config::ConfigError;
 
 /// A YAML document as Alfred's decoder sees it. Mappings keep every entry in order, so
-/// duplicate keys can be reported with their path (`serde_yaml::Value` gives only a line).
+/// duplicate keys can be reported with their path (a YAML library's own map reports only a line).
 pub(super) enum Yaml {
     Null,
     Bool(bool),
@@ -77,19 +80,48 @@ impl<'de> Visitor<'de> for YamlVisitor {
         }
         Ok(Yaml::Map(entries))
     }
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Yaml, A::Error> {
-        // serde_yaml reports custom tags as enums. The variant must be consumed: returning
-        // early leaves serde_yaml looping on the same event until memory runs out.
-        use de::VariantAccess;
-        let (tag, variant): (String, A::Variant) = data.variant()?;
-        variant.newtype_variant::<Yaml>()?;
-        Ok(Yaml::Tagged(tag))
-    }
 }
 
 impl<'de> Deserialize<'de> for Yaml {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(YamlVisitor)
+        // serde-saphyr hands the node's tag beside it; a local tag replaces the value, of
+        // which only the tag's name is kept, for the message.
+        let Tagged(Untagged(value), tag) = Tagged::<Untagged>::deserialize(d)?;
+        let local = tag
+            .as_deref()
+            .and_then(crate::engine::formats::go_yaml::local_tag);
+        Ok(local.map_or(value, |name| Yaml::Tagged(name.to_owned())))
+    }
+}
+
+/// The node itself, its tag already taken by [`Yaml`]'s `Deserialize`.
+struct Untagged(Yaml);
+
+impl<'de> Deserialize<'de> for Untagged {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(YamlVisitor).map(Untagged)
+    }
+}
+
+impl Yaml {
+    /// Reads one document; the error names the line and column.
+    pub(super) fn read(text: &str) -> Result<Yaml, String> {
+        use crate::engine::formats::go_yaml;
+        let (mut doc, scan) = go_yaml::from_str::<Yaml>(text)?;
+        if let (Some(go), Some(s)) = (scan.final_block_scalar, doc.last_leaf()) {
+            go_yaml::undo_final_line_break(s, &go);
+        }
+        Ok(doc)
+    }
+
+    /// The string of the last node in document order, if it is one.
+    fn last_leaf(&mut self) -> Option<&mut String> {
+        match self {
+            Yaml::Str(s) => Some(s),
+            Yaml::Seq(items) => items.last_mut()?.last_leaf(),
+            Yaml::Map(entries) => entries.last_mut()?.1.last_leaf(),
+            _ => None,
+        }
     }
 }
 

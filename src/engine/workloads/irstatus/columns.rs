@@ -5,21 +5,12 @@
 //! Owns no validation beyond typing (that is `columnar`). Must not import anything outside
 //! std/serde/serde_json/chrono and its parent `irstatus`.
 
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::CodecError;
-
-/// A Kubernetes time: absent is `None`, anything else must be an RFC 3339 string because the API
-/// types would fail to unmarshal it otherwise. The original text is kept.
-pub(super) fn rfc3339<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let raw = Option::<String>::deserialize(d)?;
-    if let Some(text) = &raw {
-        chrono::DateTime::parse_from_rfc3339(text).map_err(D::Error::custom)?;
-    }
-    Ok(raw)
-}
+use crate::engine::model::rfc3339;
+pub use crate::engine::model::InstanceOperation;
 
 /// Copy of `value` without object members that are `null`. Go decodes `null` as the zero value
 /// (nil pointer, nil slice, `""`, `0`), which for every field read here means "absent", so one
@@ -111,31 +102,4 @@ impl InstanceStatusEntry {
             || self.operation.is_some()
             || self.last_failure.is_some()
     }
-}
-
-/// The in-flight destructive operation of an Instance; its presence alone makes a row non-steady.
-/// `surge_index` is `Some` only when written (0 is a valid surge index); times are RFC 3339 text
-/// and `deadline: None` means the step clock is parked. Enum-like strings are not validated.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct InstanceOperation {
-    pub id: String,
-    #[serde(rename = "type")]
-    pub op_type: String,
-    pub step: String,
-    #[serde(deserialize_with = "rfc3339")]
-    pub started_at: Option<String>,
-    #[serde(deserialize_with = "rfc3339")]
-    pub last_progress_at: Option<String>,
-    #[serde(deserialize_with = "rfc3339")]
-    pub deadline: Option<String>,
-    pub retry_count: i32,
-    pub target_revision: String,
-    pub reason: String,
-    pub waiting: String,
-    pub surge_index: Option<i32>,
-    pub from_node: String,
-    pub hint_target_nodes: Vec<String>,
-    #[serde(rename = "requestUUID")]
-    pub request_uuid: String,
 }

@@ -8,9 +8,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::columnar::{decode_columns, DecodeResult};
-use super::columns::{rfc3339, typed, InstanceOperation, InstanceStatusColumns};
+use super::columns::{typed, InstanceOperation, InstanceStatusColumns};
 use super::rows::InstanceRow;
 use super::{CodecError, ENCODING_COLUMNAR_V2};
+use crate::engine::model::rfc3339;
 
 /// The DenseV1 fields a row needs, typed as the API types them (int32 fields stay int32 so serde
 /// refuses values the API could not hold). Absent fields are zero, except the required `index`.

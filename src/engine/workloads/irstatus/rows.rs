@@ -6,36 +6,10 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::sync::Arc;
 
-use compact_str::CompactString;
-
-use super::columns::InstanceOperation;
 use super::{MAX_ROWS, PHASES, STATUS_INVALID};
 
-/// One logical Instance row, identical whichever encoding it came from. Integers are `i64` so
-/// out-of-domain DenseV1 values (negative counts, `activeOrdinal: 7`) survive until
-/// [`check_rows`]; int32 JSON fields are still refused outside the int32 range when decoding.
-/// Invariant: `has_operation == operation.is_some()`. `phase` is held inline (every phase
-/// fits), so reading it follows no pointer.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct InstanceRow {
-    pub index: i64,
-    pub incarnation: i64,
-    pub phase: CompactString,
-    /// Shared text: the converter interns it with the replica's `currentRevision`, so the
-    /// eligibility check compares addresses before it reads any byte of it.
-    pub running_revision: Arc<str>,
-    pub target_revision: String,
-    pub pod_count: i64,
-    pub serving_pod_count: i64,
-    pub available_pod_count: i64,
-    pub admitted: bool,
-    pub active_ordinal: i64,
-    pub has_operation: bool,
-    pub operation: Option<InstanceOperation>,
-    pub ready_since: Option<String>,
-}
+pub use crate::engine::model::InstanceRow;
 
 /// What §5.3 step 8 found wrong with one row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

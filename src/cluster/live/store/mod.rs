@@ -1,0 +1,223 @@
+//! The compact store of one watched source: converts each object on arrival into its engine
+//! model type and keeps only that, keyed by `namespace/name`. A relist (`Init`, `InitApply`…,
+//! `InitDone`) is buffered and then replaces the contents exactly, so the store after a
+//! recovery equals a fresh list.
+//!
+//! Strings are interned in `SharedNames`, one table for every store of a session: a pod's
+//! node name, owner name and UID and ISVC label are then the very `Arc`s of the node, replica
+//! and InferenceService, so the engine compares them by address and memory holds each once.
+//!
+//! Owns: `Store`, `Conversion`, `SharedNames`. Pure over `kube::runtime::watcher::Event`
+//! values (no I/O, no clock); must not import the app or the UI.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use kube::runtime::watcher::Event;
+
+use crate::cluster::convert::{ConvertError, Interner, Warnings};
+
+/// How a source turns its Kubernetes type `K` into the model type `T`.
+pub struct Conversion<K, T> {
+    /// The store key of an object: `namespace/name` (or `name` when cluster-scoped).
+    pub key: fn(&K) -> String,
+    /// Converts an object; `Ok(None)` means "not of interest" (dropped without a warning).
+    /// Non-fatal oddities go to the warnings.
+    pub convert: fn(&mut Interner, &K, &mut Warnings) -> Result<Option<T>, ConvertError>,
+}
+
+/// The interner the stores of one session share (each store renews it when its own
+/// conversions outgrow what it holds; a renewal only loses sharing with older objects).
+#[derive(Debug, Clone, Default)]
+pub struct SharedNames(Arc<Mutex<Interner>>);
+
+impl SharedNames {
+    fn with<R>(&self, f: impl FnOnce(&mut Interner) -> R) -> R {
+        // A panic while interning leaves a table of valid strings behind: keep using it.
+        let mut interner = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut interner)
+    }
+}
+
+/// Objects of one source as the engine sees them, plus per-object conversion warnings.
+pub struct Store<T> {
+    live: BTreeMap<String, T>,
+    live_warnings: BTreeMap<String, Warnings>,
+    /// `Some` between `Init` and `InitDone`: the relist being collected.
+    relist: Option<Relist<T>>,
+    names: SharedNames,
+    /// Conversions since the interner was last renewed (bounds its growth under churn).
+    conversions: usize,
+}
+
+struct Relist<T> {
+    objects: BTreeMap<String, T>,
+    warnings: BTreeMap<String, Warnings>,
+}
+
+impl<T> Default for Store<T> {
+    /// A store with an interner of its own.
+    fn default() -> Self {
+        Store::sharing(SharedNames::default())
+    }
+}
+
+impl<T> Store<T> {
+    /// An empty store interning into `names`.
+    pub fn sharing(names: SharedNames) -> Self {
+        Store {
+            live: BTreeMap::new(),
+            live_warnings: BTreeMap::new(),
+            relist: None,
+            names,
+            conversions: 0,
+        }
+    }
+}
+
+impl<T: Clone> Store<T> {
+    /// Applies one watcher event. Returns whether the visible contents (objects or warnings)
+    /// changed; `Init` and `InitApply` change nothing visible until `InitDone`.
+    pub fn apply<K>(&mut self, event: Event<K>, conv: &Conversion<K, T>) -> bool {
+        match event {
+            Event::Init => {
+                self.renew_interner_if_grown();
+                self.relist = Some(Relist {
+                    objects: BTreeMap::new(),
+                    warnings: BTreeMap::new(),
+                });
+                false
+            }
+            Event::InitApply(obj) => {
+                let (key, result) = self.convert(&obj, conv);
+                // An InitApply without a preceding Init (not produced by kube) starts a relist.
+                let relist = self.relist.get_or_insert_with(|| Relist {
+                    objects: BTreeMap::new(),
+                    warnings: BTreeMap::new(),
+                });
+                put(&mut relist.objects, &mut relist.warnings, key, result);
+                false
+            }
+            Event::InitDone => match self.relist.take() {
+                Some(relist) => {
+                    self.live = relist.objects;
+                    self.live_warnings = relist.warnings;
+                    true
+                }
+                None => false,
+            },
+            Event::Apply(obj) => {
+                self.renew_interner_if_grown();
+                let (key, result) = self.convert(&obj, conv);
+                put(&mut self.live, &mut self.live_warnings, key, result);
+                true
+            }
+            Event::Delete(obj) => {
+                let key = (conv.key)(&obj);
+                let removed = self.live.remove(&key).is_some();
+                removed | self.live_warnings.remove(&key).is_some()
+            }
+        }
+    }
+
+    /// Empties the store (the resource vanished or became forbidden). Returns whether
+    /// anything was held.
+    pub fn clear(&mut self) -> bool {
+        self.relist = None;
+        let had = !self.live.is_empty() || !self.live_warnings.is_empty();
+        self.live.clear();
+        self.live_warnings.clear();
+        had
+    }
+
+    /// Number of objects held (not counting unconvertible ones).
+    pub fn len(&self) -> usize {
+        self.live.len()
+    }
+
+    /// Whether no object is held.
+    pub fn is_empty(&self) -> bool {
+        self.live.is_empty()
+    }
+
+    /// Clones of the objects held, in key order.
+    pub fn values(&self) -> Vec<T> {
+        self.live.values().cloned().collect()
+    }
+
+    /// Appends the held objects to `out` (key order).
+    pub fn extend_into(&self, out: &mut impl Extend<T>) {
+        out.extend(self.live.values().cloned());
+    }
+
+    /// The warnings of the held and the unconvertible objects, one line each (key order).
+    pub fn warnings(&self) -> Vec<String> {
+        self.live_warnings.values().flatten().cloned().collect()
+    }
+
+    /// Number of objects that could not be converted.
+    pub fn unconvertible(&self) -> usize {
+        self.live_warnings
+            .keys()
+            .filter(|k| !self.live.contains_key(*k))
+            .count()
+    }
+
+    fn convert<K>(
+        &mut self,
+        obj: &K,
+        conv: &Conversion<K, T>,
+    ) -> (String, Result<(Option<T>, Warnings), ConvertError>) {
+        self.conversions += 1;
+        let key = (conv.key)(obj);
+        let mut warnings = Warnings::new();
+        let result = self
+            .names
+            .with(|i| (conv.convert)(i, obj, &mut warnings))
+            .map(|t| (t, warnings));
+        (key, result)
+    }
+
+    /// Interned strings of deleted objects would otherwise live forever; a fresh interner
+    /// only loses sharing with older objects.
+    fn renew_interner_if_grown(&mut self) {
+        if self.conversions > 2 * self.live.len() + 1024 {
+            self.names.with(|i| *i = Interner::default());
+            self.conversions = 0;
+        }
+    }
+}
+
+fn put<T>(
+    objects: &mut BTreeMap<String, T>,
+    warnings: &mut BTreeMap<String, Warnings>,
+    key: String,
+    result: Result<(Option<T>, Warnings), ConvertError>,
+) {
+    match result {
+        Ok((Some(t), w)) => {
+            objects.insert(key.clone(), t);
+            set_warnings(warnings, key, w);
+        }
+        Ok((None, _)) => {
+            objects.remove(&key);
+            warnings.remove(&key);
+        }
+        Err(e) => {
+            // The previous version is dropped: the store never shows data it cannot vouch for.
+            objects.remove(&key);
+            warnings.insert(key, vec![format!("not understood, ignored: {e}")]);
+        }
+    }
+}
+
+fn set_warnings(warnings: &mut BTreeMap<String, Warnings>, key: String, w: Warnings) {
+    if w.is_empty() {
+        warnings.remove(&key);
+    } else {
+        warnings.insert(key, w);
+    }
+}
+
+#[cfg(test)]
+mod tests;

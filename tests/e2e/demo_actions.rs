@@ -1,0 +1,142 @@
+//! End to end in a real terminal against the simulated fleet (`ome-top demo`): the operator's
+//! move and journal actions with the default keys, and their effect on the demo world —
+//! an approved move is run by the demo's migration consumer to `Completed` (announced phase by
+//! phase), a dismissed row disappears, an opted-out workload fails the approval pre-check,
+//! and a cleared stalled entry leaves the journal (and with it Alfred's blocking banner).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
+#![allow(clippy::disallowed_methods)] // Waiting on a real terminal needs a monotonic deadline.
+
+use crate::support;
+
+use support::tmux::Tmux;
+
+fn start_demo() -> Tmux {
+    let t = Tmux::start(200, 50, "demo --seed 1");
+    t.wait_for("Pools [");
+    t
+}
+
+/// Switches to the view of `key` and filters it with `text`; returns once rows match.
+fn open_view(t: &Tmux, key: &str, title: &str, text: &str, row_text: &str) -> String {
+    t.keys(key);
+    t.wait_for(title);
+    t.keys("/");
+    t.type_text(text);
+    t.keys("Enter");
+    t.wait_for(&format!("] /{text} "));
+    t.wait_for(row_text)
+}
+
+/// The words of the selected table row (`▶` line): SRC OUTCOME POLICY REASON WORKLOAD INST ….
+fn selected_row(pane: &str) -> Vec<String> {
+    let line = pane
+        .lines()
+        .find(|l| l.starts_with("│▶"))
+        .unwrap_or_else(|| panic!("no selected row:\n{pane}"));
+    line.trim_start_matches("│▶")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The text between `after` and the next occurrence of `until` on the first line holding it.
+fn between<'a>(pane: &'a str, after: &str, until: &str) -> &'a str {
+    let line = pane.lines().find(|l| l.contains(after)).unwrap();
+    let rest = &line[line.find(after).unwrap() + after.len()..];
+    &rest[..rest.find(until).unwrap_or(rest.len())]
+}
+
+#[test]
+fn approve_runs_the_migration_to_completion() {
+    let t = start_demo();
+    // Withheld rows passed every eligibility gate; only Alfred's journal holds them back.
+    open_view(&t, "3", "Moves [", "withheld", "UnresolvedRequest");
+    t.keys("a");
+    let dialog = t.wait_for("Pre-checks for");
+    for text in [
+        "InFlightCap",
+        "y confirm",
+        "add annotation ome.io/migration-request-v1-",
+    ] {
+        assert!(dialog.contains(text), "{text:?} missing:\n{dialog}");
+    }
+    assert!(!dialog.contains("not met"), "{dialog}");
+    let workload = between(&dialog, "Approve move of ", " ").to_string();
+    t.keys("y");
+    let done = t.wait_for("approve done: migration request ");
+    let uuid = between(&done, "migration request ", " ").to_string();
+    assert!(done.contains(&format!("written on {workload}")), "{done}");
+    // The demo's consumer takes it through every phase; the last notice says it ended.
+    let ended = format!("migration {uuid} of {workload} ");
+    let pane = t.wait_for("Completed (ended)");
+    assert!(pane.contains(&ended), "{pane}");
+    t.keys("q");
+}
+
+#[test]
+fn dismiss_hides_a_row_and_opt_out_blocks_approval() {
+    let t = start_demo();
+    let pane = open_view(&t, "3", "Moves [", "~^alfred$", "│▶alfred");
+    let row = selected_row(&pane);
+    let (policy, reason, workload, inst) = (&row[2], &row[3], &row[4], &row[5]);
+    let same_row = |p: &str| {
+        p.lines().any(|l| {
+            [policy, reason, workload, inst]
+                .iter()
+                .all(|w| l.contains(w.as_str()))
+        })
+    };
+    t.keys("r");
+    t.wait_for("Reject the move of");
+    t.keys("d");
+    t.wait_for("dismiss: reason");
+    t.type_text("handled by the rack swap");
+    t.keys("Enter");
+    let pane = t.wait_for("dismissed: handled by the rack swap");
+    assert!(!same_row(&pane), "{row:?} still shown:\n{pane}");
+
+    // A fresh filter on the workload (Esc clears the current one).
+    t.keys("Escape");
+    t.wait_without("~^alfred$");
+    open_view(&t, "3", "Moves [", workload, "│▶");
+    t.keys("r");
+    t.wait_for("Reject the move of");
+    t.keys("o");
+    t.wait_for("alfred.ome.io/opt-out-reason");
+    t.type_text("tenant freeze");
+    t.keys("Enter");
+    let dialog = t.wait_for(&format!("Opt {workload} out"));
+    assert!(
+        dialog.contains("alfred.ome.io/movable = \"false\""),
+        "{dialog}"
+    );
+    t.keys("y");
+    t.wait_for("opt out done");
+    t.keys("a");
+    t.wait_for("[✗ not met] the workload is not opted out");
+    t.keys("n");
+    t.wait_without("Pre-checks for");
+    t.keys("q");
+}
+
+#[test]
+fn clearing_the_stalled_entry_removes_it_from_the_journal() {
+    let t = start_demo();
+    open_view(&t, "4", "Journal [", "stalled", "AcknowledgementTimeout");
+    assert!(t.pane().contains("⊘ UnresolvedRequest"), "{}", t.pane());
+    t.keys("x");
+    // The dialog's body (the footer also names the action).
+    let dialog = t.wait_for("remove entry ");
+    assert!(dialog.contains("[✓ met]"), "{dialog}");
+    let uuid = between(&dialog, "remove entry ", " ").to_string();
+    if dialog.contains("cannot confirm") {
+        t.keys("o");
+        t.wait_for("ARMED");
+    }
+    t.keys("y");
+    t.wait_for("clear done");
+    t.wait_without(&uuid[..8]);
+    t.wait_without("⊘ UnresolvedRequest");
+    t.keys("q");
+}

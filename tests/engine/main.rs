@@ -1,0 +1,11 @@
+//! The engine through the library, no binary and no cluster: Alfred's decisions (`moves`),
+//! eligibility, gangs and their reason classification, lints, the golden analyses of the
+//! `analyze` contract (`analysis_identity`), and the source tree's house rules
+//! (`architecture`). One test binary: `cargo test --test engine`.
+
+mod analysis_identity;
+mod architecture;
+mod eligibility;
+mod gang;
+mod lints;
+mod moves;

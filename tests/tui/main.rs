@@ -1,0 +1,11 @@
+//! The TUI without a terminal: whole-screen insta snapshots (`ui_snapshots`, files in
+//! `snapshots/`), the reducer's key handling and op tracking, and the demo world the `demo`
+//! command runs (its ops and its simulation). One test binary: `cargo test --test tui`.
+
+mod demo_ops;
+mod demo_world;
+mod keymap_safety;
+mod reducer;
+mod reducer_tracking;
+mod tui_support;
+mod ui_snapshots;

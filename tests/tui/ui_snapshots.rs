@@ -1,0 +1,233 @@
+//! Whole-screen snapshots of every view, overlay and special state at 80×24 and 200×60
+//! (ratatui `TestBackend` + insta; fixed `now`, fixture data), and buffer assertions where
+//! colour carries meaning (health and fragmentation through theme slots).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::tui_support;
+
+use std::sync::Arc;
+
+use crossterm::event::KeyCode;
+use ome_top::app::state::AppState;
+use ome_top::app::{update, Event};
+use ome_top::protocol::ApiStatus;
+use ome_top::ui::theme::{Slot, Theme};
+use tui_support::*;
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (200, 60)];
+
+fn snap_at(name: &str, build: impl Fn(u16, u16) -> AppState) {
+    for (w, h) in SIZES {
+        let s = build(w, h);
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), render(&s).backend());
+    }
+}
+
+fn fleet(keys: &'static str) -> impl Fn(u16, u16) -> AppState {
+    move |w, h| {
+        let mut s = state_with(fleet_feed(), w, h);
+        type_keys(&mut s, keys);
+        s
+    }
+}
+
+fn fixture(path: &'static str, keys: &'static str) -> impl Fn(u16, u16) -> AppState {
+    move |w, h| {
+        let mut s = state_with(feed_of(snapshot(path), 1), w, h);
+        type_keys(&mut s, keys);
+        s
+    }
+}
+
+#[test]
+fn pools_view() {
+    snap_at("pools", fleet("j"));
+}
+
+#[test]
+fn nodes_view() {
+    snap_at("nodes", fleet("2"));
+}
+
+#[test]
+fn node_detail() {
+    snap_at("node_detail", |w, h| {
+        let mut s = state_with(fleet_feed(), w, h);
+        type_keys(&mut s, "2/h100-04");
+        press(&mut s, KeyCode::Enter);
+        press(&mut s, KeyCode::Enter);
+        s
+    });
+}
+
+#[test]
+fn moves_view() {
+    snap_at("moves", fleet("3"));
+}
+
+#[test]
+fn move_detail() {
+    snap_at("move_detail", |w, h| {
+        let mut s = state_with(fleet_feed(), w, h);
+        type_keys(&mut s, "3");
+        press(&mut s, KeyCode::Enter);
+        s
+    });
+}
+
+#[test]
+fn journal_view_and_detail() {
+    snap_at("journal", fleet("4"));
+    snap_at("journal_detail", |w, h| {
+        let mut s = state_with(fleet_feed(), w, h);
+        type_keys(&mut s, "4");
+        press(&mut s, KeyCode::Enter);
+        s
+    });
+}
+
+#[test]
+fn gangs_view_expanded() {
+    snap_at("gangs", fixture("tests/fixtures/k8s/gangs.json", "5 j j "));
+}
+
+#[test]
+fn lints_view_and_detail() {
+    snap_at("lints", fixture("tests/fixtures/k8s/lints.json", "6"));
+    snap_at("lint_detail", |w, h| {
+        let mut s = fixture("tests/fixtures/k8s/lints.json", "6j")(w, h);
+        press(&mut s, KeyCode::Enter);
+        s
+    });
+}
+
+#[test]
+fn help_overlay() {
+    snap_at("help", fleet("2?"));
+}
+
+#[test]
+fn command_palette() {
+    snap_at("palette", fleet(":view"));
+}
+
+#[test]
+fn confirm_dialogs() {
+    snap_at("confirm_cordon", |w, h| {
+        let mut s = state_with(fleet_feed(), w, h);
+        type_keys(&mut s, "2/h100-04");
+        press(&mut s, KeyCode::Enter);
+        type_keys(&mut s, "c");
+        s
+    });
+    snap_at("confirm_approve", fleet("3a"));
+    snap_at("confirm_clear", fleet("4x"));
+}
+
+#[test]
+fn loading_before_the_first_feed() {
+    snap_at("loading", |w, h| {
+        let mut s = AppState::new(shipped_keys("default"), Box::new(CountingIds(0)), now());
+        update(&mut s, Event::Resize(w, h), now());
+        s
+    });
+}
+
+#[test]
+fn api_unreachable_banner() {
+    snap_at("api_unreachable", |w, h| {
+        let mut feed = fleet_feed();
+        feed.api = ApiStatus::Reconnecting {
+            since: now() - chrono::Duration::seconds(95),
+            error: "connection refused".into(),
+        };
+        state_with(feed, w, h)
+    });
+}
+
+#[test]
+fn terminal_too_small() {
+    let s = state_with(fleet_feed(), 79, 23);
+    insta::assert_snapshot!("too_small", render(&s).backend());
+}
+
+fn find(t: &ratatui::Terminal<ratatui::backend::TestBackend>, needle: &str) -> (u16, u16) {
+    let buf = t.backend().buffer();
+    for y in 0..buf.area.height {
+        let line: String = (0..buf.area.width)
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect();
+        if let Some(byte) = line.find(needle) {
+            let col = line[..byte].chars().count() as u16;
+            return (col, y);
+        }
+    }
+    panic!("{needle:?} not on screen");
+}
+
+#[test]
+fn health_states_use_their_theme_slots() {
+    let mut s = state_with(fleet_feed(), 200, 60);
+    type_keys(&mut s, "2");
+    let theme = Theme::default_theme();
+    let t = render_with(&s, &theme);
+    for (word, slot) in [
+        ("✗ Unhealthy", Slot::HealthFailed),
+        ("~ Suspect", Slot::HealthDegraded),
+        ("? Unknown", Slot::HealthUnknown),
+        ("✓ Clear", Slot::HealthOk),
+    ] {
+        let (x, y) = find(&t, word);
+        let cell = &t.backend().buffer()[(x, y)];
+        assert_eq!(cell.fg, theme.style(slot).fg.unwrap(), "{word}");
+    }
+}
+
+#[test]
+fn fragmentation_band_uses_its_theme_slot_and_word() {
+    let s = state_with(fleet_feed(), 200, 60);
+    let theme = Theme::default_theme();
+    let t = render_with(&s, &theme);
+    let a = &s.shown().unwrap().analysis;
+    let threshold = a.config.policies.defragmentation.fragmentation_threshold;
+    for p in &a.pools {
+        let text = format!("{:.3}", p.score);
+        let (x, y) = find(&t, &text);
+        let slot = if p.score > threshold {
+            Slot::FragHigh
+        } else if p.score > threshold / 2.0 {
+            Slot::FragMid
+        } else {
+            Slot::FragLow
+        };
+        assert_eq!(
+            t.backend().buffer()[(x, y)].fg,
+            theme.style(slot).fg.unwrap(),
+            "{}",
+            p.name
+        );
+    }
+}
+
+#[test]
+fn mono_theme_keeps_states_readable_without_colour() {
+    let mut s = state_with(fleet_feed(), 200, 60);
+    type_keys(&mut s, "2");
+    let t = render_with(&s, &Theme::mono());
+    let (x, y) = find(&t, "✗ Unhealthy");
+    assert_eq!(
+        t.backend().buffer()[(x, y)].fg,
+        ratatui::style::Color::Reset
+    );
+}
+
+#[test]
+fn frozen_view_is_marked() {
+    let mut s = state_with(fleet_feed(), 200, 60);
+    type_keys(&mut s, "f");
+    let mut next = fleet_feed();
+    next.generation = 9;
+    update(&mut s, Event::Feed(Arc::new(next)), now());
+    find(&render(&s), "FROZEN");
+}
