@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::{text, example, item, row, run, set_config, set_journal, terminal_migration, PROFILE};
+use super::{example, item, row, run, set_config, set_journal, terminal_migration, text, PROFILE};
 
 #[test]
 fn placement_cooldown_rejects_recently_started_pods() {

@@ -131,7 +131,10 @@ fn recommend_only_turns_planned_moves_into_advice() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(gamma.outcome, "advisory");
-    assert_eq!(text(&gamma.advisory_reason), Some("SimulationRecommendOnly"));
+    assert_eq!(
+        text(&gamma.advisory_reason),
+        Some("SimulationRecommendOnly")
+    );
     assert_eq!(names(&gamma.hint_targets), vec!["gpu-a"]);
     close(gamma.score, 0.2925);
     // Without a profile for the pods' scheduler the scheduling gate names the problem.
@@ -149,7 +152,11 @@ fn default_install_gives_omenative_unavailable_advice_only() {
     assert!(a.pools[0].score == 0.0 && a.pools[0].advisory_open);
     for w in ["prod/alpha", "prod/beta", "prod/gamma"] {
         let r = row(&a, w);
-        assert_eq!(text(&r.advisory_reason), Some("OMENativeUnavailable"), "{w}");
+        assert_eq!(
+            text(&r.advisory_reason),
+            Some("OMENativeUnavailable"),
+            "{w}"
+        );
         assert_eq!(r.score, 0.0);
         assert!(r.hint_targets.is_empty());
     }

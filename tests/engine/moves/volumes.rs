@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::{text, example, item, items, row, run};
+use super::{example, item, items, row, run, text};
 
 fn serve_model(doc: &mut Value, isvc: &str, model: Value, claim_modes: &[&str]) {
     item(doc, "InferenceService", isvc)["spec"]["model"] =
