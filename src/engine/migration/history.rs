@@ -242,7 +242,10 @@ mod tests {
         assert_eq!(first.hint_target_nodes, ["gpu-c"]);
         assert_eq!(first.extra.get("attempt"), Some(&Value::from(2)));
         assert!(first.completed_at.is_some());
-        assert_eq!(h.entries[1].phase, AuditPhase::Unknown("RolledBack".into()));
+        assert_eq!(
+            h.entries[1].phase,
+            AuditPhase::Unknown(Box::new("RolledBack".into()))
+        );
         assert_eq!(h.entries[1].phase.as_str(), "RolledBack");
         for p in AuditPhase::KNOWN {
             assert_eq!(&AuditPhase::from_wire(p.as_str()), p);

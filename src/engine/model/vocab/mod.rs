@@ -15,10 +15,10 @@ mod tests;
 pub use reasons::{AdvisoryReason, DispatchReason, RejectReason};
 
 /// Declares a wire vocabulary: an enum of known values with their exact wire strings and an
-/// `Unknown(String)` fallback; `from_wire` (total) and `as_str` (also `AsRef<str>`) convert,
-/// `Serialize` and `Display` write the
-/// wire string (honouring width and alignment, like the `&str` it replaces), and `Debug` shows
-/// a known value as its quoted wire string, as the text fields these enums replaced did.
+/// `Unknown` fallback holding the text. `from_wire` (total) and `as_str` (also `AsRef<str>`)
+/// convert; `Serialize` and `Display` write the wire string (`Display` honours width and
+/// alignment, like the `&str` it replaces); `Debug` shows a known value as its quoted wire
+/// string, as the text fields these enums replaced did.
 macro_rules! vocabulary {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $wire:literal),+ $(,)? }) => {
         $(#[$m])*
@@ -26,7 +26,9 @@ macro_rules! vocabulary {
         pub enum $name {
             $($(#[$vm])* $var,)+
             /// A value this build does not know (an older or newer Alfred), kept verbatim.
-            Unknown(String),
+            /// Boxed: the enum stays as small as the `&'static str` it replaced (the computed
+            /// rows carry six of these), and only text from outside ever lands here.
+            Unknown(Box<String>),
         }
 
         impl $name {
@@ -37,7 +39,7 @@ macro_rules! vocabulary {
             pub fn from_wire(s: &str) -> Self {
                 match s {
                     $($wire => $name::$var,)+
-                    other => $name::Unknown(other.to_string()),
+                    other => $name::Unknown(Box::new(other.to_string())),
                 }
             }
 
@@ -45,7 +47,7 @@ macro_rules! vocabulary {
             pub fn as_str(&self) -> &str {
                 match self {
                     $($name::$var => $wire,)+
-                    $name::Unknown(s) => s,
+                    $name::Unknown(s) => s.as_str(),
                 }
             }
 

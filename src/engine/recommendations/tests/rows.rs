@@ -119,23 +119,26 @@ fn unknown_enum_strings_and_unknown_fields_are_kept() {
           "scheduling":{"status":"Ready","reason":"ProfileSelected","zone":"a",
             "placements":[{"pod":{"namespace":"p","name":"x","uid":"u1","ip":"10.0.0.1"},"nodeName":"n","rank":0},"junk"]}}]}"#;
     let (c, w) = cycle(doc);
-    assert_eq!(c.mode, Some(Mode::Unknown("dry-run".into())));
+    assert_eq!(c.mode, Some(Mode::Unknown(Box::new("dry-run".into()))));
     assert_eq!(c.extra["generation"], 7);
     let r = &c.rows()[0];
-    assert_eq!(r.policy, Policy::Unknown("tpuslice".into()));
-    assert_eq!(r.reason, Reason::Unknown("Preemption".into()));
+    assert_eq!(r.policy, Policy::Unknown(Box::new("tpuslice".into())));
+    assert_eq!(r.reason, Reason::Unknown(Box::new("Preemption".into())));
     assert_eq!(r.reason.class(), 0);
     // E1's reserved `admitted` is the outcome ome-top computes for the next move.
     assert_eq!(r.outcome, Outcome::Admitted);
-    let adv = AdvisoryReason::Unknown("AcceleratorPlacementUnmodeled".into());
+    let adv = AdvisoryReason::Unknown(Box::new("AcceleratorPlacementUnmodeled".into()));
     assert_eq!(r.advisory_reason, Some(adv));
     assert_eq!(
         r.dispatch_status,
-        Some(DispatchStatus::Unknown("prepared".into()))
+        Some(DispatchStatus::Unknown(Box::new("prepared".into())))
     );
     assert_eq!(r.extra["sliceTopology"], "2x2");
     let sch = r.scheduling.as_ref().unwrap();
-    assert_eq!(sch.status, Some(SchedulingStatus::Unknown("Ready".into())));
+    assert_eq!(
+        sch.status,
+        Some(SchedulingStatus::Unknown(Box::new("Ready".into())))
+    );
     assert_eq!(sch.extra["zone"], "a");
     assert_eq!(sch.placements.len(), 1);
     assert_eq!(sch.placements[0].extra["rank"], 0);
