@@ -1,8 +1,10 @@
-//! The operator's vocabulary: every intent a key, a mouse click or the `:` palette can express.
-//! Keymaps name actions by their kebab-case names; the help screen and footer describe them.
+//! The operator's vocabulary: every intent a key, a mouse click or the `:` palette can express,
+//! and the views they act in. Keymaps name actions by their kebab-case names and views by their
+//! table names; the help screen and footer describe them.
 //!
-//! Owns: `Action`, its names and descriptions. A leaf module: must not import anything else in
-//! the crate (only `std`).
+//! Owns: `Action`, its names and descriptions; `View`, its titles, keymap tables and the action
+//! that shows it. A leaf module (the app and the keymap both use it): must not import anything
+//! else in the crate (only `std`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -104,6 +106,76 @@ actions! {
     NextTheme => "next-theme", "Next theme";
 }
 
+/// Declares `View` with its tab title, keymap table name and `view-…` action, in one table.
+macro_rules! views {
+    ($($(#[$doc:meta])* $variant:ident => $title:literal, $table:literal, $action:ident;)+) => {
+        /// The views, in tab order. The app shows one; the keymap has a table for each.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum View {
+            $($(#[$doc])* $variant,)+
+        }
+
+        impl View {
+            /// How many views there are.
+            pub const COUNT: usize = [$(View::$variant),+].len();
+
+            /// Every view, in tab order.
+            pub const ALL: [View; View::COUNT] = [$(View::$variant),+];
+
+            /// Tab title.
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(View::$variant => $title,)+
+                }
+            }
+
+            /// The view's table name in keymap files (`[nodes]`, …).
+            pub fn table(self) -> &'static str {
+                match self {
+                    $(View::$variant => $table,)+
+                }
+            }
+
+            /// The action that shows the view.
+            pub fn action(self) -> Action {
+                match self {
+                    $(View::$variant => Action::$action,)+
+                }
+            }
+
+            /// The view an action shows, if it is a `view-…` action.
+            pub fn shown_by(action: Action) -> Option<View> {
+                match action {
+                    $(Action::$action => Some(View::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+views! {
+    /// Pools: fragmentation per pool.
+    Pools => "Pools", "pools", ViewPools;
+    /// Nodes: health, cordon, GPUs.
+    Nodes => "Nodes", "nodes", ViewNodes;
+    /// Moves: Alfred's rows and computed rows.
+    Moves => "Moves", "moves", ViewMoves;
+    /// Journal: Alfred's dispatch journal.
+    Journal => "Journal", "journal", ViewJournal;
+    /// Gangs: topology key → domain → gang → pods.
+    Gangs => "Gangs", "gangs", ViewGangs;
+    /// Lints: placement lints.
+    Lints => "Lints", "lints", ViewLints;
+}
+
+impl View {
+    /// Position in `ALL` (tab order is declaration order).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// An action name that is not in the vocabulary.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownAction(pub String);
@@ -152,6 +224,18 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Action::ALL.len());
+    }
+
+    #[test]
+    fn views_index_their_tab_order_and_own_one_action_each() {
+        for (i, v) in View::ALL.iter().enumerate() {
+            assert_eq!(v.index(), i);
+            assert_eq!(View::shown_by(v.action()), Some(*v));
+            assert_eq!(v.action().name(), format!("view-{}", v.table()));
+        }
+        let view_actions = Action::ALL.iter().filter(|a| a.name().starts_with("view-"));
+        assert_eq!(view_actions.count(), View::COUNT);
+        assert_eq!(View::shown_by(Action::Quit), None);
     }
 
     #[test]

@@ -17,23 +17,12 @@ use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::apply_action;
 use crate::app::{nav, ops};
 
-fn view_mode(view: View) -> Mode {
-    match view {
-        View::Pools => Mode::Pools,
-        View::Nodes => Mode::Nodes,
-        View::Moves => Mode::Moves,
-        View::Journal => Mode::Journal,
-        View::Gangs => Mode::Gangs,
-        View::Lints => Mode::Lints,
-    }
-}
-
 /// The key table of what is under any modal: the open detail, else the current view.
 pub fn base_mode(state: &AppState) -> Mode {
     if state.detail.is_some() {
         Mode::Detail
     } else {
-        view_mode(state.view)
+        Mode::View(state.view)
     }
 }
 

@@ -7,7 +7,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::action::Action;
+use crate::action::{Action, View};
 
 /// Which key table applies: the current view, or the modal on top. Names match the keymap
 /// file's tables (`[global]`, `[nodes]`, …).
@@ -15,18 +15,8 @@ use crate::action::Action;
 pub enum Mode {
     /// Keys that work everywhere unless a more specific table binds them.
     Global,
-    /// The Pools view.
-    Pools,
-    /// The Nodes view and node detail.
-    Nodes,
-    /// The Moves view and move detail.
-    Moves,
-    /// The Journal view and entry detail.
-    Journal,
-    /// The Gangs tree.
-    Gangs,
-    /// The Lints view.
-    Lints,
+    /// A view (its table falls back to `[table]`, then `[global]`).
+    View(View),
     /// An open detail pane (node, move, journal entry, lint) with no modal on top.
     Detail,
     /// A confirm or choice dialog.
@@ -40,12 +30,7 @@ impl Mode {
     pub fn name(self) -> &'static str {
         match self {
             Mode::Global => "global",
-            Mode::Pools => "pools",
-            Mode::Nodes => "nodes",
-            Mode::Moves => "moves",
-            Mode::Journal => "journal",
-            Mode::Gangs => "gangs",
-            Mode::Lints => "lints",
+            Mode::View(view) => view.table(),
             Mode::Detail => "detail",
             Mode::Confirm => "confirm",
             Mode::Help => "help",

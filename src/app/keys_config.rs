@@ -33,12 +33,7 @@ impl ConfigKeys {
 fn table(mode: Mode) -> TableMode {
     match mode {
         Mode::Global => TableMode::Global,
-        Mode::Pools => TableMode::Pools,
-        Mode::Nodes => TableMode::Nodes,
-        Mode::Moves => TableMode::Moves,
-        Mode::Journal => TableMode::Journal,
-        Mode::Gangs => TableMode::Gangs,
-        Mode::Lints => TableMode::Lints,
+        Mode::View(view) => TableMode::View(view),
         Mode::Detail => TableMode::Detail,
         Mode::Confirm => TableMode::Confirm,
         Mode::Help => TableMode::Help,
@@ -83,7 +78,7 @@ impl KeyResolver for ConfigKeys {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::action::Action;
+    use crate::action::{Action, View};
     use crossterm::event::{KeyCode, KeyModifiers};
 
     fn ch(c: char) -> Chord {
@@ -93,13 +88,16 @@ mod tests {
     #[test]
     fn shipped_keymaps_resolve_through_the_seam() {
         let vim = ConfigKeys::shipped("vim").unwrap();
-        assert_eq!(vim.resolve(Mode::Nodes, &[ch('g')]), KeyResolution::Pending);
         assert_eq!(
-            vim.resolve(Mode::Nodes, &[ch('g'), ch('g')]),
+            vim.resolve(Mode::View(View::Nodes), &[ch('g')]),
+            KeyResolution::Pending
+        );
+        assert_eq!(
+            vim.resolve(Mode::View(View::Nodes), &[ch('g'), ch('g')]),
             KeyResolution::Action(Action::Top)
         );
         assert!(vim
-            .bindings(Mode::Nodes)
+            .bindings(Mode::View(View::Nodes))
             .iter()
             .any(|b| b.action == Action::CordonNode));
         assert!(ConfigKeys::shipped("emacs").is_err());
@@ -109,18 +107,21 @@ mod tests {
     fn view_tables_fall_back_to_table_and_global() {
         let k = ConfigKeys::shipped("default").unwrap();
         assert_eq!(
-            k.resolve(Mode::Nodes, &[ch('c')]),
+            k.resolve(Mode::View(View::Nodes), &[ch('c')]),
             KeyResolution::Action(Action::CordonNode)
         );
         assert_eq!(
-            k.resolve(Mode::Nodes, &[ch('j')]),
+            k.resolve(Mode::View(View::Nodes), &[ch('j')]),
             KeyResolution::Action(Action::Down)
         );
         assert_eq!(
-            k.resolve(Mode::Nodes, &[ch('q')]),
+            k.resolve(Mode::View(View::Nodes), &[ch('q')]),
             KeyResolution::Action(Action::Quit)
         );
-        assert_eq!(k.resolve(Mode::Pools, &[ch('c')]), KeyResolution::Unbound);
+        assert_eq!(
+            k.resolve(Mode::View(View::Pools), &[ch('c')]),
+            KeyResolution::Unbound
+        );
     }
 
     #[test]

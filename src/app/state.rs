@@ -2,65 +2,20 @@
 //! state, the modal stack, pending operations and notices. The UI draws from it; only
 //! `app::update` mutates it.
 //!
-//! Owns: `View`, `AppState`, `Notice`, `PendingOp`, `IdSource`, `Models`. Plain data; must not
-//! import `ratatui`, `tokio`, `kube` or read a clock.
+//! Owns: `AppState`, `Notice`, `PendingOp`, `IdSource`, `Models` (`View` is `action`'s, shared
+//! with the keymap). Plain data; must not import `ratatui`, `tokio`, `kube` or read a clock.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
+pub use crate::action::View;
 use crate::app::detail::{DetailKind, DetailModel};
 use crate::app::dialogs::Modal;
 use crate::app::keys::{Chord, KeyResolver};
 use crate::app::table::{TableModel, TableView};
 use crate::app::views::gangs::{GangNav, GangTree};
-use crate::engine::model::Time;
+use crate::engine::model::{MigrationPhase, Time};
 use crate::protocol::{Feed, Op};
-
-/// The six views, in tab order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum View {
-    /// Pools: fragmentation per pool.
-    Pools,
-    /// Nodes: health, cordon, GPUs.
-    Nodes,
-    /// Moves: Alfred's rows and computed rows.
-    Moves,
-    /// Journal: Alfred's dispatch journal.
-    Journal,
-    /// Gangs: topology key → domain → gang → pods.
-    Gangs,
-    /// Lints: placement lints.
-    Lints,
-}
-
-impl View {
-    /// Every view, in tab order.
-    pub const ALL: [View; 6] = [
-        View::Pools,
-        View::Nodes,
-        View::Moves,
-        View::Journal,
-        View::Gangs,
-        View::Lints,
-    ];
-
-    /// Tab title.
-    pub fn title(self) -> &'static str {
-        match self {
-            View::Pools => "Pools",
-            View::Nodes => "Nodes",
-            View::Moves => "Moves",
-            View::Journal => "Journal",
-            View::Gangs => "Gangs",
-            View::Lints => "Lints",
-        }
-    }
-
-    /// Position in `ALL`.
-    pub fn index(self) -> usize {
-        View::ALL.iter().position(|v| *v == self).unwrap_or(0)
-    }
-}
 
 /// How long a notice stays in the notice line, in seconds.
 pub const NOTICE_SECONDS: i64 = 8;
@@ -132,7 +87,7 @@ pub struct Models {
     /// The feed generation of the shown feed.
     pub generation: Option<u64>,
     /// Per view (`View::index`): the generation its rows were built from (`None` = stale).
-    pub built: [Option<u64>; 6],
+    pub built: [Option<u64>; View::COUNT],
     /// Pools view rows.
     pub pools: TableModel,
     /// Nodes view rows.
@@ -170,7 +125,7 @@ pub struct AppState {
     /// The current view.
     pub view: View,
     /// Per-view table state, indexed by `View::index`.
-    pub tables: [TableView; 6],
+    pub tables: [TableView; View::COUNT],
     /// Row models of the shown feed.
     pub models: Models,
     /// Gangs tree navigation (open branches, selection), kept across feeds.
@@ -193,7 +148,7 @@ pub struct AppState {
     pub requested: Vec<RequestedMove>,
     /// The IR `status.migrations[]` phase last seen per requested UUID (absent until the
     /// consumer records the request); see `app::track`.
-    pub request_phases: HashMap<String, String>,
+    pub request_phases: HashMap<String, MigrationPhase>,
     /// Dismissed moves: identity key → content fingerprint at dismissal.
     pub dismissed: HashMap<String, String>,
     /// Score history per pool, in thousandths (0..=1000), oldest first, ≤ `SCORE_HISTORY`.

@@ -60,18 +60,6 @@ fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
     }
 }
 
-fn view_of(action: Action) -> Option<View> {
-    match action {
-        Action::ViewPools => Some(View::Pools),
-        Action::ViewNodes => Some(View::Nodes),
-        Action::ViewMoves => Some(View::Moves),
-        Action::ViewJournal => Some(View::Journal),
-        Action::ViewGangs => Some(View::Gangs),
-        Action::ViewLints => Some(View::Lints),
-        _ => None,
-    }
-}
-
 /// The one view an action works in, for the actions that work in one only: the writes and
 /// `toggle`. Elsewhere (another view or its detail) they do nothing, so help and the footer
 /// leave them out there.
@@ -90,7 +78,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     if home_view(action).is_some_and(|v| v != state.view) {
         return Vec::new();
     }
-    if let Some(v) = view_of(action) {
+    if let Some(v) = View::shown_by(action) {
         if v != View::Nodes {
             state.pool_scope = None;
         }

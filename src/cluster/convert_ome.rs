@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use crate::cluster::convert::{ConvertError, Interner};
 use crate::engine::model::{
-    BaseModel, ComponentSpec, InferenceReplica, InferenceService, Labels, MigrationStatus,
-    ModelRef, Name, OwnerRef, PodGroup, ReplicaStatus, COMPONENTS,
+    BaseModel, ComponentSpec, InferenceReplica, InferenceService, Labels, MigrationPhase,
+    MigrationStatus, ModelRef, Name, OwnerRef, PodGroup, ReplicaStatus, COMPONENTS,
 };
 use crate::engine::workloads::{check_rows, decode_rows};
 
@@ -121,7 +121,7 @@ fn migrations(i: &mut Interner, status: &Value) -> Vec<MigrationStatus> {
             request_uuid: i.name(text(m, &["requestUUID"]).unwrap_or_default()),
             trigger: i.name(text(m, &["trigger"]).unwrap_or_default()),
             source_instance: int(m, &["sourceInstance"]),
-            phase: i.name(text(m, &["phase"]).unwrap_or_default()),
+            phase: MigrationPhase::from_wire(text(m, &["phase"]).unwrap_or_default()),
             from_node: i.opt(text(m, &["fromNode"])),
             started_at: timestamp(m, &["startedAt"]),
             deadline: timestamp(m, &["deadline"]),

@@ -9,64 +9,86 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::action::Action;
+use crate::action::{Action, View};
 
 use super::error::{kind_of, quoted_list, reject_unknown_keys, show_value, ConfigError};
 use super::key::{display_sequence, Key, EXPECTED_KEY};
 
-/// Declares `Mode` with its table name, in one list.
-macro_rules! modes {
-    ($($(#[$doc:meta])* $variant:ident => $name:literal;)+) => {
-        /// An input mode: which keymap table applies. Names are the keymap file's tables.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Mode {
-            $($(#[$doc])* $variant,)+
-        }
-
-        impl Mode {
-            /// Every mode, in the order docs/keymaps.md lists them.
-            pub const ALL: &'static [Mode] = &[$(Mode::$variant,)+];
-
-            /// The table name in keymap files.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $(Mode::$variant => $name,)+
-                }
-            }
-        }
-    };
-}
-
-modes! {
+/// An input mode: which keymap table applies. Names are the keymap file's tables; a view's is
+/// the view's own (`View::table`), so the view list is `action::View`'s alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mode {
     /// Everywhere except dialogs and text input: quit, help, views.
-    Global => "global";
+    Global,
     /// Any list view: movement, sort, filter, freeze, open.
-    Table => "table";
-    /// The Pools view.
-    Pools => "pools";
-    /// The Nodes view.
-    Nodes => "nodes";
-    /// The Moves view.
-    Moves => "moves";
-    /// The Journal view.
-    Journal => "journal";
-    /// The Gangs tree.
-    Gangs => "gangs";
-    /// The Lints view.
-    Lints => "lints";
+    Table,
+    /// One view's own keys.
+    View(View),
     /// A detail pane (node, move, journal entry).
-    Detail => "detail";
+    Detail,
     /// The key help overlay.
-    Help => "help";
+    Help,
     /// A confirm dialog before a write. Modal: no other table applies.
-    Confirm => "confirm";
+    Confirm,
     /// The `:` command palette. Modal: unbound keys are typed text.
-    Palette => "palette";
+    Palette,
     /// The `/` filter prompt. Modal: unbound keys are typed text.
-    Filter => "filter";
+    Filter,
 }
+
+/// The modes after the views, in the order docs/keymaps.md lists them.
+const AFTER_VIEWS: [Mode; 5] = [
+    Mode::Detail,
+    Mode::Help,
+    Mode::Confirm,
+    Mode::Palette,
+    Mode::Filter,
+];
+
+/// `[view, table, global]` for each view, in `View::ALL` order (a view's lookup chain).
+static VIEW_CHAINS: [[Mode; 3]; View::COUNT] = {
+    let mut chains = [[Mode::Global; 3]; View::COUNT];
+    let mut i = 0;
+    while i < View::COUNT {
+        chains[i] = [Mode::View(View::ALL[i]), Mode::Table, Mode::Global];
+        i += 1;
+    }
+    chains
+};
 
 impl Mode {
+    /// Every mode, in the order docs/keymaps.md lists them: global, table, the views in tab
+    /// order, then detail, help, confirm, palette, filter.
+    pub const ALL: &'static [Mode] = &{
+        let mut all = [Mode::Global; 2 + View::COUNT + AFTER_VIEWS.len()];
+        all[1] = Mode::Table;
+        let mut i = 0;
+        while i < View::COUNT {
+            all[2 + i] = Mode::View(View::ALL[i]);
+            i += 1;
+        }
+        let mut j = 0;
+        while j < AFTER_VIEWS.len() {
+            all[2 + View::COUNT + j] = AFTER_VIEWS[j];
+            j += 1;
+        }
+        all
+    };
+
+    /// The table name in keymap files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Global => "global",
+            Mode::Table => "table",
+            Mode::View(view) => view.table(),
+            Mode::Detail => "detail",
+            Mode::Help => "help",
+            Mode::Confirm => "confirm",
+            Mode::Palette => "palette",
+            Mode::Filter => "filter",
+        }
+    }
+
     /// The mode of a table name.
     pub fn from_name(name: &str) -> Option<Mode> {
         Mode::ALL.iter().copied().find(|m| m.name() == name)
@@ -78,12 +100,7 @@ impl Mode {
         match self {
             Mode::Global => &[Mode::Global],
             Mode::Table => &[Mode::Table, Mode::Global],
-            Mode::Pools => &[Mode::Pools, Mode::Table, Mode::Global],
-            Mode::Nodes => &[Mode::Nodes, Mode::Table, Mode::Global],
-            Mode::Moves => &[Mode::Moves, Mode::Table, Mode::Global],
-            Mode::Journal => &[Mode::Journal, Mode::Table, Mode::Global],
-            Mode::Gangs => &[Mode::Gangs, Mode::Table, Mode::Global],
-            Mode::Lints => &[Mode::Lints, Mode::Table, Mode::Global],
+            Mode::View(view) => &VIEW_CHAINS[view.index()],
             Mode::Detail => &[Mode::Detail, Mode::Global],
             Mode::Help => &[Mode::Help, Mode::Global],
             Mode::Confirm => &[Mode::Confirm],

@@ -10,6 +10,9 @@ use serde_json::Value;
 
 use crate::engine::journal::Blocking;
 use crate::engine::journal::{ClearingDecision, ClearingVerdict};
+use crate::engine::model::vocab::{
+    AdvisoryReason, DispatchReason, Outcome, Policy, Reason, RejectReason,
+};
 use crate::engine::planning::JournalView;
 use crate::engine::planning::MoveRow;
 use crate::engine::recommendations::Row;
@@ -21,12 +24,12 @@ struct MoveJson<'a> {
     workload: &'a str,
     component: &'a str,
     instance: i64,
-    policy: &'a str,
-    reason: &'a str,
-    outcome: &'a str,
-    advisory_reason: Option<&'a str>,
-    reject_reason: Option<&'a str>,
-    dispatch_reason: Option<&'a str>,
+    policy: &'a Policy,
+    reason: &'a Reason,
+    outcome: &'a Outcome,
+    advisory_reason: Option<&'a AdvisoryReason>,
+    reject_reason: Option<&'a RejectReason>,
+    dispatch_reason: Option<&'a DispatchReason>,
     from_node: Option<&'a str>,
     target: Option<&'a str>,
     hint_targets: Vec<&'a str>,
@@ -40,12 +43,12 @@ fn computed(row: &MoveRow) -> MoveJson<'_> {
         workload: &row.workload,
         component: &row.component,
         instance: row.instance,
-        policy: row.policy,
-        reason: row.reason,
-        outcome: row.outcome,
-        advisory_reason: row.advisory_reason,
-        reject_reason: row.reject_reason,
-        dispatch_reason: row.dispatch_reason,
+        policy: &row.policy,
+        reason: &row.reason,
+        outcome: &row.outcome,
+        advisory_reason: row.advisory_reason.as_ref(),
+        reject_reason: row.reject_reason.as_ref(),
+        dispatch_reason: row.dispatch_reason.as_ref(),
         from_node: row.from_node.as_deref(),
         target: row.target.as_deref(),
         hint_targets: row.hint_targets.iter().map(|n| n.as_ref()).collect(),
@@ -63,9 +66,9 @@ fn published(row: &Row) -> MoveJson<'_> {
         policy: &row.policy,
         reason: &row.reason,
         outcome: &row.outcome,
-        advisory_reason: row.advisory_reason.as_deref(),
-        reject_reason: row.reject_reason.as_deref(),
-        dispatch_reason: row.dispatch_reason.as_deref(),
+        advisory_reason: row.advisory_reason.as_ref(),
+        reject_reason: row.reject_reason.as_ref(),
+        dispatch_reason: row.dispatch_reason.as_ref(),
         from_node: row.from_node.as_deref(),
         target: row.target.as_deref(),
         hint_targets: row.hint_targets.iter().map(String::as_str).collect(),
@@ -105,7 +108,7 @@ struct JournalJson<'a> {
     present: bool,
     parse_error: Option<&'a str>,
     entries: Vec<EntryJson<'a>>,
-    blocked_reason: Option<&'static str>,
+    blocked_reason: Option<DispatchReason>,
 }
 
 /// The journal section: presence, Alfred's strict-parse error, entries and the pass-wide
@@ -132,13 +135,13 @@ pub fn journal_json(view: &JournalView, clearing: &[(String, ClearingVerdict)]) 
             present: true,
             parse_error: Some("state.json key is missing"),
             entries: Vec::new(),
-            blocked_reason: Some("JournalUnavailable"),
+            blocked_reason: Some(DispatchReason::JournalUnavailable),
         },
         JournalView::Unreadable(why) => JournalJson {
             present: true,
             parse_error: Some(why),
             entries: Vec::new(),
-            blocked_reason: Some("JournalUnavailable"),
+            blocked_reason: Some(DispatchReason::JournalUnavailable),
         },
         JournalView::Valid(journal, blocking) => JournalJson {
             present: true,

@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use ome_top::action::Action;
+use ome_top::action::{Action, View};
 use ome_top::config::error::parse_toml;
 use ome_top::config::keymap_file::parse_keymap;
 use ome_top::config::settings::parse_settings;
@@ -157,15 +157,15 @@ fn default_and_vim_keymaps_resolve_their_documented_keys() {
     let vim = shipped_keymap("vim");
     let act = |km: &Keymap, mode: Mode, s: &str| km.resolve_keys(mode, &keys(s));
     assert_eq!(
-        act(&default, Mode::Nodes, "c"),
+        act(&default, Mode::View(View::Nodes), "c"),
         Resolution::Action(Action::CordonNode)
     );
     assert_eq!(
-        act(&default, Mode::Nodes, "g"),
+        act(&default, Mode::View(View::Nodes), "g"),
         Resolution::Action(Action::Top)
     );
     assert_eq!(
-        act(&default, Mode::Moves, "<C-c>"),
+        act(&default, Mode::View(View::Moves), "<C-c>"),
         Resolution::Action(Action::Quit)
     );
     assert_eq!(
@@ -174,27 +174,27 @@ fn default_and_vim_keymaps_resolve_their_documented_keys() {
     );
     assert_eq!(act(&default, Mode::Confirm, "<Enter>"), Resolution::Unbound);
     assert_eq!(
-        act(&default, Mode::Pools, "<S-Tab>"),
+        act(&default, Mode::View(View::Pools), "<S-Tab>"),
         Resolution::Action(Action::PrevView)
     );
-    assert_eq!(act(&vim, Mode::Nodes, "g"), Resolution::Prefix);
+    assert_eq!(act(&vim, Mode::View(View::Nodes), "g"), Resolution::Prefix);
     assert_eq!(
-        act(&vim, Mode::Nodes, "g g"),
+        act(&vim, Mode::View(View::Nodes), "g g"),
         Resolution::Action(Action::Top)
     );
     assert_eq!(
-        act(&vim, Mode::Nodes, "g t"),
+        act(&vim, Mode::View(View::Nodes), "g t"),
         Resolution::Action(Action::NextView)
     );
     assert_eq!(
-        act(&vim, Mode::Gangs, "z a"),
+        act(&vim, Mode::View(View::Gangs), "z a"),
         Resolution::Action(Action::Toggle)
     );
     assert_eq!(
-        act(&vim, Mode::Nodes, "<C-d>"),
+        act(&vim, Mode::View(View::Nodes), "<C-d>"),
         Resolution::Action(Action::PageDown)
     );
-    assert_eq!(act(&vim, Mode::Nodes, "c"), Resolution::Unbound);
+    assert_eq!(act(&vim, Mode::View(View::Nodes), "c"), Resolution::Unbound);
     assert_eq!(act(&vim, Mode::Palette, "q"), Resolution::Unbound);
 }
 
@@ -277,7 +277,11 @@ fn user_files_override_key_by_key() {
     assert!(config.notices[0].message.contains("health.okk"));
     assert!(config.settings.read_only_for("prod"));
     assert_eq!(config.keymap.name, "vim");
-    let nodes = |s: &str| config.keymap.resolve_keys(Mode::Nodes, &keys(s));
+    let nodes = |s: &str| {
+        config
+            .keymap
+            .resolve_keys(Mode::View(View::Nodes), &keys(s))
+    };
     assert_eq!(nodes("c"), Resolution::Action(Action::CordonNode));
     assert_eq!(nodes("C"), Resolution::Action(Action::CordonNode));
     assert_eq!(nodes("g g"), Resolution::Action(Action::Top));

@@ -40,12 +40,12 @@ fn item<'a>(doc: &'a mut Value, kind: &str, name: &str) -> &'a mut Value {
 }
 
 /// Baseline verdicts of instances 0 and 1 (`None` = eligible).
-fn verdicts(a: &Analysis) -> Vec<(i64, Option<&'static str>)> {
+fn verdicts(a: &Analysis) -> Vec<(i64, Option<&str>)> {
     a.verdicts
         .iter()
         .map(|v| {
             let inst = &a.workloads.components[v.component].instances[v.instance];
-            (inst.index, v.baseline.err())
+            (inst.index, v.baseline.as_ref().err().map(|r| r.as_str()))
         })
         .collect()
 }
@@ -151,12 +151,12 @@ fn serving_replicas_below_desired_makes_both_state_ineligible() {
     );
 }
 
-fn defrag(a: &Analysis) -> Vec<(i64, Option<&'static str>)> {
+fn defrag(a: &Analysis) -> Vec<(i64, Option<&str>)> {
     a.verdicts
         .iter()
         .map(|v| {
             let inst = &a.workloads.components[v.component].instances[v.instance];
-            (inst.index, v.defrag.err())
+            (inst.index, v.defrag.as_ref().err().map(|r| r.as_str()))
         })
         .collect()
 }

@@ -6,8 +6,8 @@
 use chrono::{Duration, TimeZone, Utc};
 use ome_top::engine::analysis::{Analysis, ALFRED_JOURNAL};
 use ome_top::engine::journal::{parse_journal, Phase};
+use ome_top::engine::model::vocab::AdvisoryReason;
 use ome_top::engine::model::{Name, Time};
-use ome_top::engine::workloads::STATE_INELIGIBLE;
 use ome_top::protocol::{Op, OpOutcome};
 use ome_top::sim::demo::DemoWorld;
 
@@ -137,7 +137,8 @@ fn opting_out_makes_the_workload_ineligible() {
         .filter(|v| w.snapshot().isvcs[a.workloads.components[v.component].isvc].key() == key)
         .collect();
     assert!(!verdicts.is_empty());
-    assert!(verdicts.iter().all(|v| v.baseline == Err(STATE_INELIGIBLE)));
+    let ineligible = Err(AdvisoryReason::OmeNativeStateIneligible);
+    assert!(verdicts.iter().all(|v| v.baseline == ineligible));
     let snap = w.snapshot();
     let isvc = snap.isvcs.iter().find(|s| s.key() == key).unwrap();
     assert_eq!(isvc.annotation("alfred.ome.io/movable"), Some("false"));

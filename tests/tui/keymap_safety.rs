@@ -34,18 +34,12 @@ const WRITES: [Action; 5] = [
 ];
 
 /// Every table the reducer resolves keys in (`app::input::current_mode`).
-const MODES: [Mode; 10] = [
-    Mode::Global,
-    Mode::Pools,
-    Mode::Nodes,
-    Mode::Moves,
-    Mode::Journal,
-    Mode::Gangs,
-    Mode::Lints,
-    Mode::Detail,
-    Mode::Help,
-    Mode::Confirm,
-];
+fn modes() -> Vec<Mode> {
+    let mut modes = vec![Mode::Global];
+    modes.extend(View::ALL.map(Mode::View));
+    modes.extend([Mode::Detail, Mode::Help, Mode::Confirm]);
+    modes
+}
 
 fn shipped() -> Vec<(&'static str, ConfigKeys)> {
     SHIPPED_KEYMAPS
@@ -86,7 +80,7 @@ fn sends(effects: &[Effect]) -> bool {
 fn every_action_is_bound_where_the_reducer_reads_keys() {
     for (name, keys) in shipped() {
         for action in Action::ALL.iter().filter(|a| !PALETTE_ONLY.contains(a)) {
-            let bound = MODES
+            let bound = modes()
                 .iter()
                 .any(|m| keys.bindings(*m).iter().any(|b| b.action == *action));
             assert!(bound, "keymap {name}: no key reaches {action}");
@@ -110,7 +104,7 @@ fn confirm_resolves_only_in_the_confirm_dialog() {
             assert!(!binds_confirm || prompt, "{name} [{table}] binds confirm");
         }
         let seqs = sequences(&keys);
-        for mode in MODES {
+        for mode in modes() {
             for seq in &seqs {
                 let got = keys.resolve(mode, &chords(seq));
                 if mode == Mode::Confirm {
@@ -226,7 +220,11 @@ fn a_write_key_only_opens_a_dialog_and_only_confirm_sends() {
     for (name, keys) in shipped() {
         for (write, detail) in WRITES.into_iter().flat_map(|w| [(w, false), (w, true)]) {
             let (view, node) = case(write);
-            let mode = if detail { Mode::Detail } else { mode_of(view) };
+            let mode = if detail {
+                Mode::Detail
+            } else {
+                Mode::View(view)
+            };
             let mut bound = keys.bindings(mode);
             bound.retain(|b| b.action == write);
             assert!(!bound.is_empty(), "{name}: no key for {write} in {mode:?}");
@@ -252,13 +250,5 @@ fn a_write_key_only_opens_a_dialog_and_only_confirm_sends() {
                 assert!(sent > 0 || !no_prechecks, "{name} {what}: never sent");
             }
         }
-    }
-}
-
-fn mode_of(view: View) -> Mode {
-    match view {
-        View::Nodes => Mode::Nodes,
-        View::Moves => Mode::Moves,
-        _ => Mode::Journal,
     }
 }

@@ -14,6 +14,7 @@ use ome_top::app::layout::screen;
 use ome_top::app::state::View;
 use ome_top::app::{update, Effect, Event};
 use ome_top::engine::journal::ClearingDecision;
+use ome_top::engine::model::vocab::{AdvisoryReason, Outcome};
 use ome_top::protocol::{Command, Op, OpOutcome, Permissions};
 use tui_support::*;
 
@@ -303,7 +304,7 @@ fn a_dismissal_survives_a_rescore_and_ends_when_the_targets_change() {
     let rescored = with_moves(
         &|m| {
             m.score += 0.5;
-            m.outcome = "withheld";
+            m.outcome = Outcome::Withheld;
         },
         2,
     );
@@ -418,7 +419,7 @@ fn an_action_in_a_detail_applies_to_the_detail_not_the_moved_selection() {
     let mut feed = fleet_feed();
     feed.generation = 2;
     let mut analysis = (*feed.analysis).clone();
-    analysis.moves[0].advisory_reason = Some("NoSurgeHeadroom");
+    analysis.moves[0].advisory_reason = Some(AdvisoryReason::NoSurgeHeadroom);
     feed.analysis = Arc::new(analysis);
     update(&mut s, Event::Feed(Arc::new(feed)), now());
     assert!(on_the_move(&s));

@@ -110,7 +110,7 @@ pub fn plan_approval(
             .iter()
             .find(|v| v.component == c && v.instance == i)
     });
-    checks.push(match verdict.map(|v| v.baseline) {
+    checks.push(match verdict.map(|v| &v.baseline) {
         Some(Ok(())) => (Some(true), "OMENative eligibility baseline".into()),
         Some(Err(why)) => (
             Some(false),

@@ -6,18 +6,17 @@
 //!
 //! Owns: `track_requests`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
+use std::collections::HashMap;
+
 use crate::app::ops::notify;
 use crate::app::state::{AppState, NoticeLevel};
-
-fn terminal(phase: &str) -> bool {
-    matches!(phase, "Completed" | "Failed" | "Relocated")
-}
+use crate::engine::model::MigrationPhase;
 
 /// Compares each tracked request with the shown feed's IR rows and raises one notice per
 /// phase change (an error notice for `Failed`); a request that ended is not looked up again.
 pub fn track_requests(state: &mut AppState) {
-    let open = |uuid: &str, phases: &std::collections::HashMap<String, String>| {
-        !phases.get(uuid).is_some_and(|p| terminal(p))
+    let open = |uuid: &str, phases: &HashMap<String, MigrationPhase>| {
+        !phases.get(uuid).is_some_and(MigrationPhase::is_terminal)
     };
     if !state
         .requested
@@ -42,17 +41,21 @@ pub fn track_requests(state: &mut AppState) {
             .flat_map(|ir| ir.status.migrations.iter())
             .find(|m| *m.request_uuid == *r.uuid);
         let Some(row) = row else { continue };
-        if state.request_phases.get(&r.uuid).map(String::as_str) != Some(row.phase.as_ref()) {
-            let ended = if terminal(&row.phase) { " (ended)" } else { "" };
+        if state.request_phases.get(&r.uuid) != Some(&row.phase) {
+            let ended = if row.phase.is_terminal() {
+                " (ended)"
+            } else {
+                ""
+            };
             let text = format!(
                 "migration {} of {} {}/{}: {}{ended}",
                 r.uuid, r.workload, r.component, r.instance, row.phase
             );
-            changes.push((r.uuid.clone(), row.phase.to_string(), text));
+            changes.push((r.uuid.clone(), row.phase.clone(), text));
         }
     }
     for (uuid, phase, text) in changes {
-        let level = if phase == "Failed" {
+        let level = if phase == MigrationPhase::Failed {
             NoticeLevel::Error
         } else {
             NoticeLevel::Info

@@ -13,6 +13,7 @@ use crate::app::state::AppState;
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::views::age;
 use crate::engine::analysis::Analysis;
+use crate::engine::model::vocab::{MigrationPhase, Outcome, Policy, Reason};
 use crate::engine::planning::MoveRow;
 use crate::engine::recommendations::{freshness, Row};
 use crate::protocol::Feed;
@@ -38,12 +39,12 @@ pub struct MoveFields<'a> {
     /// Instance index.
     pub instance: i64,
     /// Policy.
-    pub policy: &'a str,
+    pub policy: &'a Policy,
     /// Reason.
-    pub reason: &'a str,
+    pub reason: &'a Reason,
     /// Outcome.
-    pub outcome: &'a str,
-    /// Advisory, reject or dispatch reason (first present).
+    pub outcome: &'a Outcome,
+    /// Advisory, reject or dispatch reason (first present), as its wire string.
     pub why: Option<&'a str>,
     /// Source node.
     pub from_node: Option<&'a str>,
@@ -67,11 +68,9 @@ impl MoveRef<'_> {
                 policy: &r.policy,
                 reason: &r.reason,
                 outcome: &r.outcome,
-                why: r
-                    .advisory_reason
-                    .as_deref()
-                    .or(r.reject_reason.as_deref())
-                    .or(r.dispatch_reason.as_deref()),
+                why: text(&r.advisory_reason)
+                    .or(text(&r.reject_reason))
+                    .or(text(&r.dispatch_reason)),
                 from_node: r.from_node.as_deref(),
                 target: r.target.as_deref(),
                 hints: r.hint_targets.iter().map(String::as_str).collect(),
@@ -82,10 +81,12 @@ impl MoveRef<'_> {
                 workload: &m.workload,
                 component: &m.component,
                 instance: m.instance,
-                policy: m.policy,
-                reason: m.reason,
-                outcome: m.outcome,
-                why: m.advisory_reason.or(m.reject_reason).or(m.dispatch_reason),
+                policy: &m.policy,
+                reason: &m.reason,
+                outcome: &m.outcome,
+                why: text(&m.advisory_reason)
+                    .or(text(&m.reject_reason))
+                    .or(text(&m.dispatch_reason)),
                 from_node: m.from_node.as_deref(),
                 target: m.target.as_deref(),
                 hints: m.hint_targets.iter().map(|h| h.as_ref()).collect(),
@@ -93,6 +94,11 @@ impl MoveRef<'_> {
             },
         }
     }
+}
+
+/// The wire string of an optional reason.
+fn text<T: AsRef<str>>(reason: &Option<T>) -> Option<&str> {
+    reason.as_ref().map(AsRef::as_ref)
 }
 
 /// Alfred's published rows (empty when absent or unreadable).
@@ -151,11 +157,11 @@ fn columns() -> Vec<Column> {
     ]
 }
 
-fn outcome_tone(outcome: &str) -> Tone {
+fn outcome_tone(outcome: &Outcome) -> Tone {
     match outcome {
-        "dispatched" | "submitted" | "executable" => Tone::Ok,
-        "rejected" => Tone::Failed,
-        "withheld" => Tone::Degraded,
+        Outcome::Submitted => Tone::Ok,
+        Outcome::Rejected => Tone::Failed,
+        Outcome::Withheld => Tone::Degraded,
         _ => Tone::Normal,
     }
 }
@@ -168,9 +174,9 @@ fn row(f: &MoveFields<'_>, source: usize, fresh: &str) -> RowModel {
     };
     let cells = vec![
         Cell::text(f.source),
-        Cell::text(f.outcome).tone(outcome_tone(f.outcome)),
-        Cell::text(f.policy),
-        Cell::text(f.reason),
+        Cell::text(f.outcome.as_str()).tone(outcome_tone(f.outcome)),
+        Cell::text(f.policy.as_str()),
+        Cell::text(f.reason.as_str()),
         Cell::text(f.workload),
         Cell::text(format!("{}/{}", f.component, f.instance)),
         Cell::text(f.from_node.unwrap_or("-")),
@@ -273,8 +279,8 @@ pub fn move_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailMod
     match verdict {
         Some(v) => {
             for (name, r) in [
-                ("baseline (§5.4)", v.baseline),
-                ("defragmentation", v.defrag),
+                ("baseline (§5.4)", &v.baseline),
+                ("defragmentation", &v.defrag),
             ] {
                 let (text, tone) = match r {
                     Ok(()) => check_line(Some(true), name),
@@ -330,9 +336,9 @@ fn progress(
         out.push("no migrations in status", Tone::Muted);
     }
     for m in &ir.status.migrations {
-        let tone = match m.phase.as_ref() {
-            "Completed" | "Relocated" => Tone::Ok,
-            "Failed" => Tone::Failed,
+        let tone = match m.phase {
+            MigrationPhase::Completed | MigrationPhase::Relocated => Tone::Ok,
+            MigrationPhase::Failed => Tone::Failed,
             _ => Tone::Degraded,
         };
         out.push(

@@ -1,6 +1,7 @@
 //! Tests of the keymap resolver: multi-key prefixes, fallback tables, user overrides.
 
 use super::*;
+use crate::action::View;
 use crate::config::error::parse_toml;
 use crate::config::keymap_file::parse_keymap;
 
@@ -32,32 +33,38 @@ keymap = [{ on = "q", action = "back" }]
 #[test]
 fn multi_key_sequences_wait_then_resolve() {
     let km = Keymap::from_file("base", &file("base.toml", BASE));
-    assert_eq!(km.resolve_keys(Mode::Nodes, &keys("g")), Resolution::Prefix);
     assert_eq!(
-        km.resolve_keys(Mode::Nodes, &keys("g g")),
+        km.resolve_keys(Mode::View(View::Nodes), &keys("g")),
+        Resolution::Prefix
+    );
+    assert_eq!(
+        km.resolve_keys(Mode::View(View::Nodes), &keys("g g")),
         Resolution::Action(Action::Top)
     );
     // The table's `g g` makes `g` a prefix there, so `g t` falls through to global.
     assert_eq!(
-        km.resolve_keys(Mode::Nodes, &keys("g t")),
+        km.resolve_keys(Mode::View(View::Nodes), &keys("g t")),
         Resolution::Action(Action::NextView)
     );
     assert_eq!(
-        km.resolve_keys(Mode::Nodes, &keys("g x")),
+        km.resolve_keys(Mode::View(View::Nodes), &keys("g x")),
         Resolution::Unbound
     );
-    assert_eq!(km.resolve_keys(Mode::Nodes, &[]), Resolution::Unbound);
+    assert_eq!(
+        km.resolve_keys(Mode::View(View::Nodes), &[]),
+        Resolution::Unbound
+    );
 }
 
 #[test]
 fn a_mode_table_shadows_its_fallbacks() {
     let km = Keymap::from_file("base", &file("base.toml", BASE));
     assert_eq!(
-        km.resolve_keys(Mode::Nodes, &keys("q")),
+        km.resolve_keys(Mode::View(View::Nodes), &keys("q")),
         Resolution::Action(Action::Back)
     );
     assert_eq!(
-        km.resolve_keys(Mode::Pools, &keys("q")),
+        km.resolve_keys(Mode::View(View::Pools), &keys("q")),
         Resolution::Action(Action::Quit)
     );
     // Global alone: `g` only starts `g t` there.
@@ -89,7 +96,7 @@ fn terminal_events_resolve_like_keys() {
 #[test]
 fn help_lists_reachable_bindings_with_descriptions() {
     let km = Keymap::from_file("base", &file("base.toml", BASE));
-    let help = km.bindings(Mode::Nodes);
+    let help = km.bindings(Mode::View(View::Nodes));
     let shown: Vec<(&str, Action)> = help.iter().map(|b| (b.keys.as_str(), b.action)).collect();
     assert_eq!(
         shown,
@@ -105,7 +112,7 @@ fn help_lists_reachable_bindings_with_descriptions() {
     assert_eq!(help[1].desc, "Down a row");
     assert_eq!(help[2].desc, Action::Top.description());
     assert_eq!(
-        km.keys_for(Mode::Nodes, Action::Top),
+        km.keys_for(Mode::View(View::Nodes), Action::Top),
         vec!["g g".to_string()]
     );
 }
@@ -185,7 +192,27 @@ fn partly_hidden_fallback_bindings_are_notices() {
         ]
     );
     assert_eq!(
-        km.resolve_keys(Mode::Nodes, &keys("g")),
+        km.resolve_keys(Mode::View(View::Nodes), &keys("g")),
         Resolution::Action(Action::Help)
+    );
+}
+
+#[test]
+fn mode_tables_keep_their_names_and_order() {
+    let names: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+    let want = [
+        "global", "table", "pools", "nodes", "moves", "journal", "gangs", "lints", "detail",
+        "help", "confirm", "palette", "filter",
+    ];
+    assert_eq!(names, want);
+    for m in Mode::ALL {
+        assert_eq!(Mode::from_name(m.name()), Some(*m));
+    }
+    let mut sorted = Mode::ALL.to_vec();
+    sorted.sort();
+    assert_eq!(sorted, Mode::ALL, "file order is the declaration order");
+    assert_eq!(
+        Mode::View(View::Moves).chain(),
+        [Mode::View(View::Moves), Mode::Table, Mode::Global]
     );
 }

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::engine::model::vocab::{AdvisoryReason, Outcome, RejectReason};
 use crate::engine::model::Time;
 use crate::engine::planning::MoveRow;
 use crate::engine::recommendations::{freshness, Recommendations};
@@ -34,22 +35,23 @@ pub fn compare_moves(
             ));
         }
     }
-    let mut theirs: BTreeMap<Key, (String, Option<String>)> = BTreeMap::new();
+    let mut theirs: BTreeMap<Key, (Outcome, Option<String>)> = BTreeMap::new();
     for r in cycle.rows() {
         let key = (
-            r.policy.clone(),
+            r.policy.to_string(),
             r.workload.clone(),
             r.component.clone(),
             i64::from(r.instance),
-            r.reason.clone(),
+            r.reason.to_string(),
         );
         let why = r
             .advisory_reason
-            .clone()
-            .or_else(|| r.reject_reason.clone());
+            .as_ref()
+            .map(AdvisoryReason::to_string)
+            .or_else(|| r.reject_reason.as_ref().map(RejectReason::to_string));
         theirs.insert(key, (r.outcome.clone(), why));
     }
-    let mut ours: BTreeMap<Key, (String, Option<String>)> = BTreeMap::new();
+    let mut ours: BTreeMap<Key, (Outcome, Option<String>)> = BTreeMap::new();
     for r in computed {
         let key = (
             r.policy.to_string(),
@@ -58,8 +60,12 @@ pub fn compare_moves(
             r.instance,
             r.reason.to_string(),
         );
-        let why = r.advisory_reason.or(r.reject_reason).map(str::to_string);
-        ours.insert(key, (r.outcome.to_string(), why));
+        let why = r
+            .advisory_reason
+            .as_ref()
+            .map(AdvisoryReason::to_string)
+            .or_else(|| r.reject_reason.as_ref().map(RejectReason::to_string));
+        ours.insert(key, (r.outcome.clone(), why));
     }
     let name = |k: &Key| format!("{} {}/{}#{} ({})", k.0, k.1, k.2, k.3, k.4);
     for (k, (outcome, why)) in &theirs {
@@ -85,12 +91,12 @@ pub fn compare_moves(
 /// Advice must agree on the reason; executable rows only on being executable (Alfred's
 /// dispatch state is richer than what a client can compute).
 fn advisory_differs(
-    theirs: &str,
+    theirs: &Outcome,
     their_why: &Option<String>,
-    ours: &str,
+    ours: &Outcome,
     our_why: &Option<String>,
 ) -> bool {
-    match (theirs == "advisory", ours == "advisory") {
+    match (*theirs == Outcome::Advisory, *ours == Outcome::Advisory) {
         (true, true) => their_why != our_why,
         (false, false) => false,
         _ => true,

@@ -244,12 +244,15 @@ pub fn instance_verdicts(
         let shared = component_baseline(snap, workloads, comp, rules);
         let prechecks = defrag_prechecks(snap, workloads, comp, rules, now);
         for (i, inst) in comp.instances.iter().enumerate() {
-            let baseline = shared.and_then(|rev| instance_baseline(snap, comp, inst, rev));
+            // Cloning a known reason copies its tag: nothing is allocated.
+            let baseline = shared
+                .clone()
+                .and_then(|rev| instance_baseline(snap, comp, inst, rev));
             out.push(InstanceVerdict {
                 component: c,
                 instance: i,
+                defrag: prechecks.clone().and(baseline.clone()),
                 baseline,
-                defrag: prechecks.and(baseline),
             });
         }
     }

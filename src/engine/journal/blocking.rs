@@ -2,9 +2,11 @@
 //! §8.4 pass-wide withhold reasons): which entries block, and the operator-facing text for an
 //! unreadable journal (`JournalUnavailable`).
 //!
-//! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
+//! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules, and
+//! `engine::model::vocab` for the withhold reason).
 
 use crate::engine::journal::{Journal, JournalError, Phase};
+use crate::engine::model::vocab::DispatchReason;
 
 /// One unresolved entry that holds Alfred back.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,11 +55,13 @@ pub enum Blocking {
 impl Blocking {
     /// The pass-wide withhold reason Alfred applies to every admitted row, if any.
     /// `PreparedRetry` has none: the retry itself goes through preflight.
-    pub fn withhold_reason(&self) -> Option<&'static str> {
+    pub fn withhold_reason(&self) -> Option<DispatchReason> {
         match self {
             Blocking::None | Blocking::PreparedRetry { .. } => None,
-            Blocking::MultipleUnresolvedRequests { .. } => Some("MultipleUnresolvedRequests"),
-            Blocking::UnresolvedRequest { .. } => Some("UnresolvedRequest"),
+            Blocking::MultipleUnresolvedRequests { .. } => {
+                Some(DispatchReason::MultipleUnresolvedRequests)
+            }
+            Blocking::UnresolvedRequest { .. } => Some(DispatchReason::UnresolvedRequest),
         }
     }
 }
@@ -150,7 +154,7 @@ mod tests {
                     stalled
                 }
             );
-            assert_eq!(b.withhold_reason(), Some("UnresolvedRequest"));
+            assert_eq!(b.withhold_reason(), Some(DispatchReason::UnresolvedRequest));
         }
     }
 
@@ -175,7 +179,7 @@ mod tests {
         let two_prepared = blocking_state(&journal_of(&["prepared", "prepared"]));
         assert_eq!(
             two_prepared.withhold_reason(),
-            Some("MultipleUnresolvedRequests")
+            Some(DispatchReason::MultipleUnresolvedRequests)
         );
     }
 

@@ -5,6 +5,7 @@
 //! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
 
 use crate::engine::migration::AuditHistory;
+use crate::engine::model::MigrationPhase;
 
 /// What one read of the cluster established.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,11 +30,10 @@ pub struct RowSeen {
 impl RowSeen {
     /// An IR `status.migrations[]` row in `phase`: ended iff `Completed`/`Failed` (or `Relocated`,
     /// the terminal phase of Auto rows, which never carry an Alfred uuid but end all the same).
-    pub fn ir_status(phase: &str) -> RowSeen {
-        let ended = matches!(phase, "Completed" | "Failed" | "Relocated");
+    pub fn ir_status(phase: &MigrationPhase) -> RowSeen {
         RowSeen {
-            phase: phase.to_owned(),
-            ended,
+            phase: phase.as_str().to_owned(),
+            ended: phase.is_terminal(),
         }
     }
 }
@@ -95,7 +95,8 @@ mod tests {
 
     #[test]
     fn ir_status_rows() {
-        assert!(RowSeen::ir_status("Completed").ended && RowSeen::ir_status("Failed").ended);
+        let seen = |phase: &str| RowSeen::ir_status(&MigrationPhase::from_wire(phase));
+        assert!(seen("Completed").ended && seen("Failed").ended && seen("Relocated").ended);
         for active in [
             "Accepted",
             "SurgePending",
@@ -103,7 +104,8 @@ mod tests {
             "Draining",
             "Unknown",
         ] {
-            assert!(!RowSeen::ir_status(active).ended, "{active}");
+            assert!(!seen(active).ended, "{active}");
+            assert_eq!(seen(active).phase, active);
         }
     }
 }

@@ -3,9 +3,11 @@
 //! cannot be read is skipped and reported rather than failing the whole document. Used as
 //! evidence by the clearing checks of §2.4.
 //!
-//! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
+//! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules, and
+//! `engine::model::vocab` for the phase vocabulary).
 
 use crate::engine::formats::strict_json::parse_rfc3339;
+use crate::engine::model::vocab::vocabulary;
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -15,39 +17,19 @@ pub fn audit_configmap_name(isvc: &str) -> String {
     format!("{isvc}-ome-migration-audit")
 }
 
-/// Phase of a history row. `Other` keeps a value this build does not know.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AuditPhase {
-    /// The migration started.
-    Started,
-    /// It ended successfully.
-    Completed,
-    /// It ended in failure.
-    Failed,
-    /// Any other value, verbatim.
-    Other(String),
+vocabulary! {
+    /// Phase of a history row.
+    AuditPhase {
+        /// The migration started.
+        Started = "Started",
+        /// It ended successfully.
+        Completed = "Completed",
+        /// It ended in failure.
+        Failed = "Failed",
+    }
 }
 
 impl AuditPhase {
-    fn parse(s: &str) -> AuditPhase {
-        match s {
-            "Started" => AuditPhase::Started,
-            "Completed" => AuditPhase::Completed,
-            "Failed" => AuditPhase::Failed,
-            other => AuditPhase::Other(other.to_owned()),
-        }
-    }
-
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            AuditPhase::Started => "Started",
-            AuditPhase::Completed => "Completed",
-            AuditPhase::Failed => "Failed",
-            AuditPhase::Other(s) => s,
-        }
-    }
-
     /// `Completed` or `Failed`: the request ended.
     pub fn is_ended(&self) -> bool {
         matches!(self, AuditPhase::Completed | AuditPhase::Failed)
@@ -177,7 +159,7 @@ fn audit_entry(row: &Value) -> Result<AuditEntry, String> {
         component: text(obj, "component")?,
         source_instance: int(obj, "sourceInstance")?,
         surge_instance: int(obj, "surgeInstance")?,
-        phase: AuditPhase::parse(&phase),
+        phase: AuditPhase::from_wire(&phase),
         reason: text(obj, "reason")?,
         from_node: text(obj, "fromNode")?,
         hint_target_nodes: strings(obj, "hintTargetNodes")?,
@@ -260,8 +242,14 @@ mod tests {
         assert_eq!(first.hint_target_nodes, ["gpu-c"]);
         assert_eq!(first.extra.get("attempt"), Some(&Value::from(2)));
         assert!(first.completed_at.is_some());
-        assert_eq!(h.entries[1].phase, AuditPhase::Other("RolledBack".into()));
+        assert_eq!(
+            h.entries[1].phase,
+            AuditPhase::Unknown(Box::new("RolledBack".into()))
+        );
         assert_eq!(h.entries[1].phase.as_str(), "RolledBack");
+        for p in AuditPhase::KNOWN {
+            assert_eq!(&AuditPhase::from_wire(p.as_str()), p);
+        }
         let skipped: Vec<usize> = h.skipped.iter().map(|s| s.index).collect();
         assert_eq!(skipped, [2, 3]);
         assert!(h.skipped[0].why.contains("startedAt"));

@@ -17,6 +17,7 @@ mod quantity;
 mod replica;
 #[cfg(test)]
 pub(crate) mod testkit;
+pub mod vocab;
 
 pub use deployment::{component_mode, DeploymentMode};
 pub use placement::{
@@ -38,6 +39,7 @@ pub use crate::engine::model::node::{Allocatable, Node, NodeCondition, Taint, UN
 pub use crate::engine::model::objects::{ConfigMap, Event, PodGroup};
 pub use crate::engine::model::pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
 pub use crate::engine::model::pods::Pods;
+pub use crate::engine::model::vocab::MigrationPhase;
 
 /// An interned object or label name. Cloning is a reference-count increment.
 pub type Name = Arc<str>;
@@ -223,8 +225,8 @@ pub struct MigrationStatus {
     pub trigger: Name,
     /// `sourceInstance`; `None` when absent or not an integer.
     pub source_instance: Option<i64>,
-    /// `phase` (kept verbatim).
-    pub phase: Name,
+    /// `phase` (an unknown value kept verbatim).
+    pub phase: MigrationPhase,
     /// `fromNode`.
     pub from_node: Option<Name>,
     /// `startedAt`.
@@ -238,7 +240,7 @@ pub struct MigrationStatus {
 impl MigrationStatus {
     /// Whether the phase is terminal (`Completed`, `Failed`, `Relocated`).
     pub fn is_terminal(&self) -> bool {
-        matches!(self.phase.as_ref(), "Completed" | "Failed" | "Relocated")
+        self.phase.is_terminal()
     }
 }
 

@@ -13,7 +13,8 @@ use rustc_hash::FxHashSet as HashSet;
 use chrono::Duration;
 
 use crate::engine::journal::{Journal, Phase};
-use crate::engine::planning::moves::{MoveRow, REASON_UNHEALTHY};
+use crate::engine::model::vocab::{DispatchReason, Outcome, Reason, RejectReason};
+use crate::engine::planning::moves::MoveRow;
 use crate::engine::planning::surge::PoolTargets;
 use crate::engine::planning::PlanContext;
 use crate::engine::workloads::{cooldown_minutes, is_movable};
@@ -28,10 +29,10 @@ pub struct ArbiterState {
     /// Alfred's own dispatches created within the last hour.
     pub ledger_last_hour: u32,
     /// A pass-wide dispatch withhold reason (`JournalUnavailable`, `UnresolvedRequest`, …).
-    pub pass_withhold: Option<&'static str>,
+    pub pass_withhold: Option<DispatchReason>,
     /// A preflight reason of the first admitted candidate (`InFlightCap` while any request is
     /// pending anywhere in the cluster).
-    pub first_preflight: Option<&'static str>,
+    pub first_preflight: Option<DispatchReason>,
 }
 
 impl ArbiterState {
@@ -103,7 +104,10 @@ pub fn arbitrate_in(
     let mut order: Vec<usize> = pass_order
         .iter()
         .copied()
-        .filter(|i| rows.get(*i).is_some_and(|r| r.outcome == "candidate"))
+        .filter(|i| {
+            rows.get(*i)
+                .is_some_and(|r| r.outcome == Outcome::Candidate)
+        })
         .collect();
     order.sort_by(|a, b| {
         let (x, y) = (&rows[*a], &rows[*b]);
@@ -127,29 +131,29 @@ pub fn arbitrate_in(
     for i in order {
         match gates(ctx, state, &mut pass, &rows[i]) {
             Err(reason) => {
-                rows[i].outcome = "rejected";
+                rows[i].outcome = Outcome::Rejected;
                 rows[i].reject_reason = Some(reason);
             }
             Ok((target, overridden)) => {
                 let row = &mut rows[i];
                 row.target = Some(ctx.node_name(target));
                 row.cooldown_overridden = overridden;
-                let preflight = state.pass_withhold.or_else(|| {
+                let preflight = state.pass_withhold.clone().or_else(|| {
                     if !first_admitted {
                         return None;
                     }
                     if state.first_preflight.is_some() {
-                        return state.first_preflight;
+                        return state.first_preflight.clone();
                     }
                     let plan = row.plan.as_ref()?;
                     let comp = &ctx.workloads.components[plan.component];
                     ctx.scheduling_problem(&comp.instances[plan.instance])
-                        .map(|_| "SourceUnsupported")
+                        .map(|_| DispatchReason::SourceUnsupported)
                 });
                 let (outcome, reason) = match (preflight, first_admitted) {
-                    (Some(r), _) => ("withheld", Some(r)),
-                    (None, true) => ("admitted", None),
-                    (None, false) => ("withheld", Some("SerialDispatchLimit")),
+                    (Some(r), _) => (Outcome::Withheld, Some(r)),
+                    (None, true) => (Outcome::Admitted, None),
+                    (None, false) => (Outcome::Withheld, Some(DispatchReason::SerialDispatchLimit)),
                 };
                 // Alfred attempts one submission a pass; a pass-wide reason withholds all alike.
                 first_admitted &= state.pass_withhold.is_some();
@@ -166,30 +170,39 @@ fn gates(
     state: &ArbiterState,
     pass: &mut Pass,
     row: &MoveRow,
-) -> Result<(usize, bool), &'static str> {
-    let plan = row.plan.as_ref().ok_or("InstanceGone")?;
+) -> Result<(usize, bool), RejectReason> {
+    let plan = row.plan.as_ref().ok_or(RejectReason::InstanceGone)?;
     let comp = ctx
         .workloads
         .components
         .get(plan.component)
-        .ok_or("InstanceGone")?;
-    let inst = comp.instances.get(plan.instance).ok_or("InstanceGone")?;
+        .ok_or(RejectReason::InstanceGone)?;
+    let inst = comp
+        .instances
+        .get(plan.instance)
+        .ok_or(RejectReason::InstanceGone)?;
     let isvc = &ctx.snap.isvcs[comp.isvc];
     let migrations = &ctx.workloads.migrations[comp.isvc];
     let cfg = ctx.cfg;
-    let unhealthy = row.reason == REASON_UNHEALTHY;
+    let unhealthy = row.reason == Reason::NodeUnhealthy;
     let check = |ok: bool, reason| if ok { Ok(()) } else { Err(reason) };
-    check(!state.breaker_open, "CircuitBreakerOpen")?;
-    check(is_movable(isvc, ctx.rules.default_movable), "NotMovable")?;
-    check(!migrations.malformed_request, "MalformedRequestPending")?;
-    check(migrations.state_valid, "MigrationStateInvalid")?;
+    check(!state.breaker_open, RejectReason::CircuitBreakerOpen)?;
+    check(
+        is_movable(isvc, ctx.rules.default_movable),
+        RejectReason::NotMovable,
+    )?;
+    check(
+        !migrations.malformed_request,
+        RejectReason::MalformedRequestPending,
+    )?;
+    check(migrations.state_valid, RejectReason::MigrationStateInvalid)?;
     check(
         !inst.pods.iter().any(|p| ctx.snap.pods[*p].terminating),
-        "InstanceTerminating",
+        RejectReason::InstanceTerminating,
     )?;
     check(
         migrations.active == 0 && !pass.workloads.contains(&comp.isvc),
-        "WorkloadBusy",
+        RejectReason::WorkloadBusy,
     )?;
     let normal = Duration::minutes(cooldown_minutes(
         isvc,
@@ -200,7 +213,10 @@ fn gates(
     ));
     let since_last = migrations.last_migration.map(|t| ctx.now - t);
     let window = if unhealthy { floor } else { normal };
-    check(since_last.is_none_or(|d| d >= window), "Cooldown")?;
+    check(
+        since_last.is_none_or(|d| d >= window),
+        RejectReason::Cooldown,
+    )?;
     let overridden = unhealthy && since_last.is_some_and(|d| d < normal);
     let placement = if unhealthy {
         floor
@@ -212,26 +228,26 @@ fn gates(
             .started
             .is_some_and(|s| ctx.now - s < placement)
     });
-    check(!recent, "PlacementCooldown")?;
+    check(!recent, RejectReason::PlacementCooldown)?;
     let node_window = Duration::minutes(i64::from(cfg.per_node_cooldown_minutes));
     let from_name = ctx.snap.nodes[plan.from].name.as_ref();
     check(
         unhealthy || !state.cooling(from_name, node_window, ctx.now),
-        "NodeCooldown",
+        RejectReason::NodeCooldown,
     )?;
     let pool = ctx
         .pool_index
         .get(plan.pool.as_str())
         .copied()
-        .ok_or("TargetUnavailable")?;
+        .ok_or(RejectReason::TargetUnavailable)?;
     let first = select_targets(ctx, state, pass, (&ctx.targets[pool], plan), node_window)?;
     check(
         total_in_flight(ctx) + pass.admitted < cfg.max_in_flight_migrations,
-        "InFlightCap",
+        RejectReason::InFlightCap,
     )?;
     check(
         hourly(ctx, state) + pass.admitted < cfg.max_migrations_per_hour,
-        "HourlyCap",
+        RejectReason::HourlyCap,
     )?;
     pass.admitted += 1;
     pass.workloads.insert(comp.isvc);
@@ -270,7 +286,7 @@ fn select_targets(
     pass: &mut Pass,
     (targets, plan): (&PoolTargets, &crate::engine::planning::moves::PlannedMove),
     node_window: Duration,
-) -> Result<usize, &'static str> {
+) -> Result<usize, RejectReason> {
     let used: Vec<usize> = plan
         .footprints
         .iter()
@@ -308,17 +324,17 @@ fn select_targets(
             worst = worst.max(obstacle);
         }
         let Some(n) = found else {
-            return Err([
-                "NoCapacity",
-                "NodeCooldown",
-                "TargetNodeBusy",
-                "TargetUnderEvacuation",
-            ][usize::from(worst)]);
+            return Err(match worst {
+                0 => RejectReason::NoCapacity,
+                1 => RejectReason::NodeCooldown,
+                2 => RejectReason::TargetNodeBusy,
+                _ => RejectReason::TargetUnderEvacuation,
+            });
         };
         claims.push((n, *gpus));
         first.get_or_insert(n);
     }
     pass.landed.extend(claims.iter().map(|(n, _)| *n));
     pass.claims.extend(claims);
-    first.ok_or("NoCapacity")
+    first.ok_or(RejectReason::NoCapacity)
 }

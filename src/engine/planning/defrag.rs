@@ -6,11 +6,9 @@
 //! `chrono` types and `engine`.
 
 use crate::engine::fast::{identity_key, rank_by_score, IdentityKey};
+use crate::engine::model::vocab::{AdvisoryReason, Outcome, Policy, Reason};
 use crate::engine::model::Name;
-use crate::engine::planning::moves::{
-    MoveRow, LWS_UNSUPPORTED, MOVE_COST, NON_EXECUTABLE, NO_SURGE_HEADROOM, POLICY_DEFRAG,
-    RAW_UNSUPPORTED, REASON_FRAGMENTATION,
-};
+use crate::engine::planning::moves::{MoveRow, MOVE_COST};
 use crate::engine::planning::surge::SurgePlan;
 use crate::engine::planning::{InstanceFacts, PlanContext};
 use crate::engine::workloads::in_cooldown;
@@ -79,7 +77,7 @@ fn lws_row(ctx: &PlanContext<'_>, c: usize, open: &dyn Fn(usize) -> bool) -> Opt
     if !ctx.cfg.lws_recommendations_enabled || !advisable(ctx, comp) {
         return None;
     }
-    component_row(ctx, c, open, LWS_UNSUPPORTED)
+    component_row(ctx, c, open, AdvisoryReason::LwsMigrationUnsupported)
 }
 
 /// One component-wide row (`instance -1`) with `reason`, emitted only when the component's
@@ -89,7 +87,7 @@ fn component_row(
     ctx: &PlanContext<'_>,
     c: usize,
     open: &dyn Fn(usize) -> bool,
-    reason: &'static str,
+    reason: AdvisoryReason,
 ) -> Option<MoveRow> {
     let comp = &ctx.workloads.components[c];
     let mut per_pool: Vec<(usize, u32)> = Vec::new();
@@ -115,8 +113,8 @@ fn component_row(
         .map(|(n, _)| ctx.node_name(*n));
     let id = identity(ctx, comp, -1);
     Some(MoveRow::advice(
-        POLICY_DEFRAG,
-        REASON_FRAGMENTATION,
+        Policy::Defragmentation,
+        Reason::Fragmentation,
         id,
         reason,
         from,
@@ -158,10 +156,10 @@ fn raw_rows(
             .or_else(|| p.node.clone());
         let id = identity(ctx, comp, inst.index);
         let mut row = MoveRow::advice(
-            POLICY_DEFRAG,
-            REASON_FRAGMENTATION,
+            Policy::Defragmentation,
+            Reason::Fragmentation,
             id,
-            RAW_UNSUPPORTED,
+            AdvisoryReason::RawDeploymentMigrationUnsupported,
             from,
             0.0,
         );
@@ -197,19 +195,21 @@ fn omenative_rows(
         let id = identity(ctx, comp, inst.index);
         // Each path below pushes exactly one row: the closure takes the names instead of
         // cloning them (an `Arc` count on a cold line per clone, one per row).
-        let advice = move |reason: &'static str, score: f64| {
-            let mut row =
-                MoveRow::advice(POLICY_DEFRAG, REASON_FRAGMENTATION, id, reason, from, score);
+        let advice = move |reason: AdvisoryReason, score: f64| {
+            let (policy, class) = (Policy::Defragmentation, Reason::Fragmentation);
+            let mut row = MoveRow::advice(policy, class, id, reason, from, score);
             row.footprint = inst.gpus;
             row
         };
-        let verdict = ctx.verdict(c, i).map(|v| v.defrag);
-        if let Some(Err(reason)) = verdict {
-            rows.push(advice(reason, 0.0));
+        if let Some(Err(reason)) = ctx.verdict(c, i).map(|v| &v.defrag) {
+            rows.push(advice(reason.clone(), 0.0));
             continue;
         }
         if !report.above_threshold {
-            rows.push(advice(NON_EXECUTABLE, 0.0));
+            rows.push(advice(
+                AdvisoryReason::NonExecutableObservedFragmentation,
+                0.0,
+            ));
             continue;
         }
         // Placements first: the hints matter only for a move worth making.
@@ -217,7 +217,7 @@ fn omenative_rows(
             .placements(comp, facts, pool)
             .filter(|_| facts.from.is_some());
         let Some(placements) = placements else {
-            rows.push(advice(NO_SURGE_HEADROOM, 0.0));
+            rows.push(advice(AdvisoryReason::NoSurgeHeadroom, 0.0));
             continue;
         };
         let cost = ctx
@@ -233,7 +233,10 @@ fn omenative_rows(
             .map_or(0.0, |after| before - after);
         let score = benefit - cost;
         if score <= 0.0 {
-            rows.push(advice(NON_EXECUTABLE, score));
+            rows.push(advice(
+                AdvisoryReason::NonExecutableObservedFragmentation,
+                score,
+            ));
             continue;
         }
         let emergency = is_emergency(ctx, comp, facts, pool);
@@ -245,14 +248,14 @@ fn omenative_rows(
             hints: ctx.hints(comp, facts, pool),
             placements,
         };
-        let mut row = advice(NON_EXECUTABLE, score);
+        let mut row = advice(AdvisoryReason::NonExecutableObservedFragmentation, score);
         row.score = score * if emergency { 2.0 } else { 1.0 } * if spot { 1.25 } else { 1.0 };
         row.emergency = emergency;
         row.hint_targets = ctx.names(&plan.hints);
         match ctx.recommend_only_reason(inst) {
             Some(reason) => row.advisory_reason = Some(reason),
             None => {
-                row.outcome = "candidate";
+                row.outcome = Outcome::Candidate;
                 row.advisory_reason = None;
             }
         }

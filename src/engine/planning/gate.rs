@@ -5,7 +5,7 @@
 //! not import anything outside `std` and `engine`.
 
 use crate::engine::alfred_config::Mode;
-use crate::engine::planning::moves::SIMULATION_RECOMMEND_ONLY;
+use crate::engine::model::vocab::AdvisoryReason;
 use crate::engine::planning::PlanContext;
 use crate::engine::workloads::Instance;
 
@@ -13,18 +13,18 @@ impl PlanContext<'_> {
     /// The scheduling gate in recommend-only mode: the reason an otherwise executable move is
     /// advice. Without simulation results ome-top can only check the profile configuration:
     /// mixed schedulers, a missing profile, or a multi-pod Instance without gang support.
-    pub fn recommend_only_reason(&self, inst: &Instance) -> Option<&'static str> {
+    pub fn recommend_only_reason(&self, inst: &Instance) -> Option<AdvisoryReason> {
         if self.cfg.mode == Mode::Execute {
             return None;
         }
         Some(
             self.scheduling_problem(inst)
-                .unwrap_or(SIMULATION_RECOMMEND_ONLY),
+                .unwrap_or(AdvisoryReason::SimulationRecommendOnly),
         )
     }
 
     /// `MixedSchedulers`, `ProfileNotConfigured` or `GangUnsupported` for an Instance.
-    pub fn scheduling_problem(&self, inst: &Instance) -> Option<&'static str> {
+    pub fn scheduling_problem(&self, inst: &Instance) -> Option<AdvisoryReason> {
         let scheduler = |p: &usize| {
             let s = self.snap.pods[*p].scheduler_name.as_ref();
             if s.is_empty() {
@@ -35,11 +35,13 @@ impl PlanContext<'_> {
         };
         let first = inst.pods.first().map(scheduler)?;
         if inst.pods.iter().map(scheduler).any(|s| s != first) {
-            return Some("MixedSchedulers");
+            return Some(AdvisoryReason::MixedSchedulers);
         }
         match self.cfg.scheduling.profiles.get(first) {
-            None => Some("ProfileNotConfigured"),
-            Some(p) if inst.pods.len() > 1 && !p.gang_scheduling => Some("GangUnsupported"),
+            None => Some(AdvisoryReason::ProfileNotConfigured),
+            Some(p) if inst.pods.len() > 1 && !p.gang_scheduling => {
+                Some(AdvisoryReason::GangUnsupported)
+            }
             Some(_) => None,
         }
     }

@@ -9,16 +9,13 @@
 use std::collections::BTreeSet;
 
 use crate::engine::fast::{identity_key, identity_keys, permute, IdentityKey};
+use crate::engine::model::vocab::{AdvisoryReason, Outcome, Policy, Reason};
 use crate::engine::model::{InferenceService, Name};
 use crate::engine::nodes::HealthState;
 use crate::engine::nodes::NodeState;
-use crate::engine::planning::moves::{
-    MoveRow, LWS_UNSUPPORTED, NO_SURGE_HEADROOM, POLICY_HEALTH, RAW_UNSUPPORTED,
-    REASON_MAINTENANCE, REASON_UNHEALTHY,
-};
+use crate::engine::planning::moves::MoveRow;
 use crate::engine::planning::PlanContext;
 use crate::engine::workloads::{Component, DeploymentMode, Instance};
-use crate::engine::workloads::{OBSERVATION_INVALID, SURFACE_DISABLED};
 
 /// The node-health score of a workload: `alfred.ome.io/priority` in [0, 1], default 0.5.
 pub fn priority(isvc: &InferenceService) -> f64 {
@@ -49,10 +46,10 @@ impl Cause {
     }
 
     /// The row reason of a cause.
-    fn reason(self) -> Option<&'static str> {
+    fn reason(self) -> Option<Reason> {
         match self {
-            Cause::Unhealthy => Some(REASON_UNHEALTHY),
-            Cause::Maintenance => Some(REASON_MAINTENANCE),
+            Cause::Unhealthy => Some(Reason::NodeUnhealthy),
+            Cause::Maintenance => Some(Reason::NodeMaintenance),
             Cause::None => None,
         }
     }
@@ -66,11 +63,7 @@ fn evacuation_causes(ctx: &PlanContext<'_>) -> Vec<Cause> {
 
 /// The evacuation reason and source node of an Instance, if it has a pod on an Unhealthy or
 /// maintenance node (the Unhealthy member is preferred, then name order).
-fn evacuation(
-    ctx: &PlanContext<'_>,
-    causes: &[Cause],
-    inst: &Instance,
-) -> Option<(&'static str, usize)> {
+fn evacuation(ctx: &PlanContext<'_>, causes: &[Cause], inst: &Instance) -> Option<(Reason, usize)> {
     let mut best: Option<(Cause, usize)> = None;
     for pod in &inst.pods {
         let Some(n) = ctx.node_of(*pod) else { continue };
@@ -139,7 +132,7 @@ fn instance_row(
     (c, i): (usize, usize),
     comp: &Component,
     inst: &Instance,
-    (reason, from): (&'static str, usize),
+    (reason, from): (Reason, usize),
 ) -> MoveRow {
     let isvc = &ctx.snap.isvcs[comp.isvc];
     let score = priority(isvc);
@@ -149,10 +142,10 @@ fn instance_row(
         ctx.component_name(comp.component),
         inst.index,
     );
-    let advice = |why: &'static str| {
+    let advice = |why: AdvisoryReason| {
         let mut row = MoveRow::advice(
-            POLICY_HEALTH,
-            reason,
+            Policy::NodeHealth,
+            reason.clone(),
             id.clone(),
             why,
             from_name.clone(),
@@ -162,15 +155,17 @@ fn instance_row(
         row
     };
     match comp.mode {
-        DeploymentMode::RawDeployment => return advice(RAW_UNSUPPORTED),
-        DeploymentMode::MultiNode => return advice(LWS_UNSUPPORTED),
+        DeploymentMode::RawDeployment => {
+            return advice(AdvisoryReason::RawDeploymentMigrationUnsupported)
+        }
+        DeploymentMode::MultiNode => return advice(AdvisoryReason::LwsMigrationUnsupported),
         _ => {}
     }
     if !ctx.rules.omenative_migration_enabled {
-        return advice(SURFACE_DISABLED);
+        return advice(AdvisoryReason::MigrationSurfaceDisabled);
     }
-    if let Some(Err(why)) = ctx.verdict(c, i).map(|v| v.baseline) {
-        return advice(why);
+    if let Some(Err(why)) = ctx.verdict(c, i).map(|v| &v.baseline) {
+        return advice(why.clone());
     }
     let facts = ctx.facts_of(c, i);
     let planned = facts.and_then(|facts| {
@@ -181,14 +176,14 @@ fn instance_row(
         Some((plan, planned))
     });
     let Some((plan, planned)) = planned else {
-        return advice(NO_SURGE_HEADROOM);
+        return advice(AdvisoryReason::NoSurgeHeadroom);
     };
-    let mut row = advice(OBSERVATION_INVALID);
+    let mut row = advice(AdvisoryReason::OmeNativeObservationInvalid);
     row.hint_targets = ctx.names(&plan.hints);
     match ctx.recommend_only_reason(inst) {
         Some(why) => row.advisory_reason = Some(why),
         None => {
-            row.outcome = "candidate";
+            row.outcome = Outcome::Candidate;
             row.advisory_reason = None;
         }
     }
@@ -238,10 +233,10 @@ fn uncovered_rows(ctx: &PlanContext<'_>, causes: &[Cause]) -> Vec<MoveRow> {
             let from = Some(ctx.node_name(n));
             let id = (Name::from(workload), Name::from(component), -1);
             rows.push(MoveRow::advice(
-                POLICY_HEALTH,
+                Policy::NodeHealth,
                 reason,
                 id,
-                OBSERVATION_INVALID,
+                AdvisoryReason::OmeNativeObservationInvalid,
                 from,
                 0.5,
             ));

@@ -1,35 +1,17 @@
 //! The move rows ome-top computes the way Alfred would publish them in `last-cycle.json`
 //! (`alfred.md` §1.3), plus the internal facts the arbiter and the views need.
 //!
-//! Owns: `MoveRow`, `Candidate`, the policy/reason/outcome strings. Pure data; must not import
-//! anything outside `std` and `engine`.
+//! Owns: `MoveRow`, `PlannedMove`, `MOVE_COST`; the row vocabulary is `engine::model::vocab`'s,
+//! shared with Alfred's published rows. Pure data; must not import anything outside `std` and
+//! `engine`.
 
+use crate::engine::model::vocab::{
+    AdvisoryReason, DispatchReason, Outcome, Policy, Reason, RejectReason,
+};
 use crate::engine::model::Name;
-
-/// `policy` of defragmentation rows.
-pub const POLICY_DEFRAG: &str = "defragmentation";
-/// `policy` of node-health rows.
-pub const POLICY_HEALTH: &str = "nodehealth";
-/// `reason` of defragmentation rows.
-pub const REASON_FRAGMENTATION: &str = "Fragmentation";
-/// `reason` of evacuations off Unhealthy nodes.
-pub const REASON_UNHEALTHY: &str = "NodeUnhealthy";
-/// `reason` of evacuations off maintenance nodes.
-pub const REASON_MAINTENANCE: &str = "NodeMaintenance";
 
 /// Alfred's `costWeight · 0.15` base cost of a move.
 pub const MOVE_COST: f64 = 0.15;
-
-/// Advisory: a RawDeployment Instance.
-pub const RAW_UNSUPPORTED: &str = "RawDeploymentMigrationUnsupported";
-/// Advisory: a MultiNode (LeaderWorkerSet) component.
-pub const LWS_UNSUPPORTED: &str = "LWSMigrationUnsupported";
-/// Advisory: no candidate target can take the footprints.
-pub const NO_SURGE_HEADROOM: &str = "NoSurgeHeadroom";
-/// Advisory: fragmentation above the threshold that no executable move fixes.
-pub const NON_EXECUTABLE: &str = "NonExecutableObservedFragmentation";
-/// Advisory: a planned move in recommend-only mode (simulation configured).
-pub const SIMULATION_RECOMMEND_ONLY: &str = "SimulationRecommendOnly";
 
 /// One computed row, with `last-cycle.json` field meanings. Names are shared (`Name`), so a
 /// pass of 16,000 rows allocates no strings per row.
@@ -42,17 +24,19 @@ pub struct MoveRow {
     /// Instance index, −1 for component-wide rows.
     pub instance: i64,
     /// `defragmentation` or `nodehealth`.
-    pub policy: &'static str,
+    pub policy: Policy,
     /// `Fragmentation`, `NodeUnhealthy` or `NodeMaintenance`.
-    pub reason: &'static str,
-    /// `advisory`, `rejected`, `withheld` or `admitted` (the next move Alfred would try).
-    pub outcome: &'static str,
+    pub reason: Reason,
+    /// `advisory`, `rejected`, `withheld` or `admitted` (the next move Alfred would try); an
+    /// executable row is `candidate` only until the arbiter runs (execute mode, where every
+    /// candidate is arbitrated).
+    pub outcome: Outcome,
     /// Why the row is advice.
-    pub advisory_reason: Option<&'static str>,
+    pub advisory_reason: Option<AdvisoryReason>,
     /// The arbiter gate that rejected it.
-    pub reject_reason: Option<&'static str>,
+    pub reject_reason: Option<RejectReason>,
     /// Why an admitted row is withheld.
-    pub dispatch_reason: Option<&'static str>,
+    pub dispatch_reason: Option<DispatchReason>,
     /// Source node.
     pub from_node: Option<Name>,
     /// The node the arbiter claimed (admitted rows).
@@ -96,10 +80,10 @@ pub struct PlannedMove {
 impl MoveRow {
     /// An advisory row.
     pub fn advice(
-        policy: &'static str,
-        reason: &'static str,
+        policy: Policy,
+        reason: Reason,
         (workload, component, instance): (Name, Name, i64),
-        advisory: &'static str,
+        advisory: AdvisoryReason,
         from_node: Option<Name>,
         score: f64,
     ) -> Self {
@@ -109,7 +93,7 @@ impl MoveRow {
             instance,
             policy,
             reason,
-            outcome: "advisory",
+            outcome: Outcome::Advisory,
             advisory_reason: Some(advisory),
             reject_reason: None,
             dispatch_reason: None,
@@ -126,16 +110,12 @@ impl MoveRow {
 
     /// Whether the row is an executable candidate (it carries a plan and is not advice).
     pub fn is_executable(&self) -> bool {
-        self.plan.is_some() && self.outcome != "advisory"
+        self.plan.is_some() && self.outcome != Outcome::Advisory
     }
 
     /// Arbiter class: NodeUnhealthy 2, NodeMaintenance 1, anything else 0.
     pub fn class(&self) -> u8 {
-        match self.reason {
-            REASON_UNHEALTHY => 2,
-            REASON_MAINTENANCE => 1,
-            _ => 0,
-        }
+        self.reason.class()
     }
 
     /// `(workload, component, instance)` for ordering.

@@ -5,9 +5,10 @@
 //! `chrono` types and `engine`.
 
 use crate::engine::alfred_config::Mode;
-use crate::engine::fast::{descending_score_key, identity_keys, permute, same_str, IdentityKey};
+use crate::engine::fast::{descending_score_key, identity_keys, permute, IdentityKey};
 use crate::engine::journal::{blocking_state, journal_unavailable_message, Blocking};
 use crate::engine::journal::{parse_journal, Journal};
+use crate::engine::model::vocab::{DispatchReason, Outcome, Policy};
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::arbiter::{arbitrate_in, ArbiterState};
 use crate::engine::planning::defrag::defrag_rows_keyed;
@@ -68,19 +69,19 @@ fn invalid_cooldown(snap: &ClusterSnapshot) -> bool {
 fn arbiter_state(ctx: &PlanContext<'_>, journal: &JournalView) -> ArbiterState {
     let mut state = ArbiterState::from_journal(journal.journal(), ctx.now);
     state.pass_withhold = match journal {
-        JournalView::Absent | JournalView::MissingKey => Some("JournalUnavailable"),
-        JournalView::Unreadable(_) => Some("JournalUnavailable"),
+        JournalView::Absent | JournalView::MissingKey => Some(DispatchReason::JournalUnavailable),
+        JournalView::Unreadable(_) => Some(DispatchReason::JournalUnavailable),
         JournalView::Valid(j, blocking) => blocking
             .withhold_reason()
-            .or_else(|| invalid_cooldown(ctx.snap).then_some("InvalidCooldown"))
+            .or_else(|| invalid_cooldown(ctx.snap).then_some(DispatchReason::InvalidCooldown))
             .or_else(|| {
                 j.backoff_until
                     .filter(|until| ctx.now < *until)
-                    .map(|_| "FailureBackoff")
+                    .map(|_| DispatchReason::FailureBackoff)
             }),
     };
     let any_request = ctx.workloads.migrations.iter().any(|m| m.active > 0);
-    state.first_preflight = any_request.then_some("InFlightCap");
+    state.first_preflight = any_request.then_some(DispatchReason::InFlightCap);
     state
 }
 
@@ -107,7 +108,7 @@ pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRo
     // integer key per row; a stable sort keeps the pass order (each policy's ranked order)
     // among equal keys.
     let policy_ranks = policy_ranks(&rows);
-    let advisory = |i: &usize| rows[*i].outcome == "advisory";
+    let advisory = |i: &usize| rows[*i].outcome == Outcome::Advisory;
     // The defrag rows, executable ones first, are already in key order (one class, ranked by
     // score, footprint and identity): the sort then merges long runs. Rows with equal keys
     // share the executable flag, so this keeps their pass order.
@@ -140,15 +141,14 @@ type SortKey = (u8, bool, u64, u32, IdentityKey, u32);
 
 /// The rank of each row's policy text among the policies of `rows` (text order).
 fn policy_ranks(rows: &[MoveRow]) -> Vec<u32> {
-    // Policies are a handful of static texts: the same text is nearly always the same
-    // pointer, compared before any bytes are.
-    let mut policies: Vec<&str> = Vec::new();
+    // Policies are a handful of known values, compared by variant before any text is.
+    let mut policies: Vec<&Policy> = Vec::new();
     for r in rows {
-        if !policies.iter().any(|q| same_str(q, r.policy)) {
-            policies.push(r.policy);
+        if !policies.contains(&&r.policy) {
+            policies.push(&r.policy);
         }
     }
-    policies.sort_unstable();
-    let rank = |p: &str| policies.iter().position(|q| same_str(q, p)).unwrap_or(0) as u32;
-    rows.iter().map(|r| rank(r.policy)).collect()
+    policies.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
+    let rank = |p: &Policy| policies.iter().position(|q| *q == p).unwrap_or(0) as u32;
+    rows.iter().map(|r| rank(&r.policy)).collect()
 }

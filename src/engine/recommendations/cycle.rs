@@ -9,7 +9,10 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
 use super::row::{Placement, PodRef, Row, Scheduling};
-use super::wire::Mode;
+use super::wire::{
+    AdvisoryReason, DispatchReason, DispatchStatus, Mode, Outcome, Policy, Reason, RejectReason,
+    SchedulingStatus, WithholdReason,
+};
 use super::LAST_CYCLE_KEY;
 use crate::engine::recommendations::node_record::{kind, Fields};
 
@@ -20,8 +23,8 @@ use crate::engine::recommendations::node_record::{kind, Fields};
 pub struct LastCycle {
     /// Decision time of the pass (not snapshot time).
     pub timestamp: Option<DateTime<Utc>>,
-    /// See [`LastCycle::mode_kind`].
-    pub mode: Option<String>,
+    /// The mode of the config generation used in the pass.
+    pub mode: Option<Mode>,
     /// Rows in the writer's order (policy order, then journal rows); skipped rows are missing.
     pub recommendations: Option<Vec<Row>>,
     /// Top-level members not named above, plus known ones of the wrong type.
@@ -29,10 +32,6 @@ pub struct LastCycle {
 }
 
 impl LastCycle {
-    /// Typed `mode`, if present.
-    pub fn mode_kind(&self) -> Option<Mode> {
-        self.mode.as_deref().map(Mode::from_wire)
-    }
     /// The rows, treating `null` as no rows.
     pub fn rows(&self) -> &[Row] {
         self.recommendations.as_deref().unwrap_or(&[])
@@ -65,7 +64,7 @@ pub fn parse_last_cycle(text: &str, warnings: &mut Vec<String>) -> Result<LastCy
         }
         rows
     });
-    let mode = f.string("mode");
+    let mode = typed(f.string("mode"), Mode::from_wire);
     let (extra, w) = f.finish();
     // Top-level warnings before row warnings: reads best in a warnings pane.
     warnings.extend(w);
@@ -90,9 +89,15 @@ fn parse_row(index: usize, value: Value, warnings: &mut Vec<String>) -> Option<R
     let workload = note(&mut missing, "workload", f.string("workload"));
     let component = note(&mut missing, "component", f.string("component"));
     let instance = note(&mut missing, "instance", f.int32("instance"));
-    let policy = note(&mut missing, "policy", f.string("policy"));
-    let reason = note(&mut missing, "reason", f.string("reason"));
-    let outcome = note(&mut missing, "outcome", f.string("outcome"));
+    let policy = typed(f.string("policy"), Policy::from_wire);
+    let policy = note(&mut missing, "policy", policy);
+    let reason = note(
+        &mut missing,
+        "reason",
+        typed(f.string("reason"), Reason::from_wire),
+    );
+    let outcome = typed(f.string("outcome"), Outcome::from_wire);
+    let outcome = note(&mut missing, "outcome", outcome);
     let score = note(&mut missing, "score", f.float("score"));
     let (Some(workload), Some(component), Some(instance), Some(policy)) =
         (workload, component, instance, policy)
@@ -119,23 +124,28 @@ fn parse_row(index: usize, value: Value, warnings: &mut Vec<String>) -> Option<R
         reason,
         outcome,
         score,
-        advisory_reason: f.string("advisoryReason"),
-        reject_reason: f.string("rejectReason"),
+        advisory_reason: typed(f.string("advisoryReason"), AdvisoryReason::from_wire),
+        reject_reason: typed(f.string("rejectReason"), RejectReason::from_wire),
         from_node: f.string("fromNode"),
         target: f.string("target"),
         hint_targets: f.strings("hintTargets"),
         emergency: f.boolean("emergency").unwrap_or(false),
         cooldown_overridden: f.boolean("cooldownOverridden").unwrap_or(false),
-        dispatch_status: f.string("dispatchStatus"),
+        dispatch_status: typed(f.string("dispatchStatus"), DispatchStatus::from_wire),
         request_uuid: f.string("requestUUID"),
-        dispatch_reason: f.string("dispatchReason"),
-        withhold_reason: f.string("withholdReason"),
+        dispatch_reason: typed(f.string("dispatchReason"), DispatchReason::from_wire),
+        withhold_reason: typed(f.string("withholdReason"), WithholdReason::from_wire),
         scheduling,
         extra: Map::new(),
     };
     let (extra, w) = f.finish();
     warnings.extend(w);
     Some(Row { extra, ..row })
+}
+
+/// A string member in its vocabulary (unknown values kept verbatim).
+fn typed<T>(value: Option<String>, from_wire: fn(&str) -> T) -> Option<T> {
+    value.as_deref().map(from_wire)
 }
 
 /// Passes `value` through, recording `name` in `missing` when it is `None`.
@@ -150,7 +160,7 @@ fn parse_scheduling(parent: &mut Fields, map: Map<String, Value>) -> Scheduling 
     let mut f = Fields::new(map, format!("{}: scheduling", parent.ctx()));
     let placements = f.array("placements").map(|a| parse_placements(&mut f, a));
     let s = Scheduling {
-        status: f.string("status"),
+        status: typed(f.string("status"), SchedulingStatus::from_wire),
         reason: f.string("reason"),
         scheduler_name: f.string("schedulerName"),
         backend: f.string("backend"),

@@ -6,7 +6,8 @@
 //! (E1/E3) are kept and never an error; a malformed row is skipped with a warning; only a value
 //! that is not a JSON object fails, and only for its own key. Pure: no I/O, no clock (`now` is an
 //! argument). This module must not import anything outside std/serde/serde_json/chrono (and its
-//! sibling `recommendations_node`).
+//! sibling `recommendations_node`, and `engine::model::vocab`: the move vocabulary its rows share with
+//! the computed ones; `compare` also reads the computed rows of `engine::planning`).
 //!
 //! This file owns the key constants, the key classification and the whole-ConfigMap reader;
 //! `wire` the string-backed enums, `row` the row types, `cycle` the `last-cycle.json` reader and
@@ -28,12 +29,11 @@ mod wire;
 pub use node_record::NodeRecord;
 
 pub use cycle::{parse_last_cycle, LastCycle};
-pub use order::{
-    freshness, reason_class, row_identity, sort_rows_for_display, Freshness, RowIdentity,
-};
+pub use order::{freshness, row_identity, sort_rows_for_display, Freshness, RowIdentity};
 pub use row::{Placement, PodRef, Row, Scheduling};
 pub use wire::{
-    AdvisoryReason, DispatchStatus, Mode, Outcome, Policy, Reason, SchedulingStatus, WithholdReason,
+    AdvisoryReason, DispatchReason, DispatchStatus, Mode, Outcome, Policy, Reason, RejectReason,
+    SchedulingStatus, WithholdReason,
 };
 
 /// The key holding the latest decision pass.

@@ -1,5 +1,5 @@
-//! How old a pass is (spec §11 step 2), a row's identity within a pass (§1.3), the arbiter's
-//! reason classes and the client-side display order of rows (§8.1).
+//! How old a pass is (spec §11 step 2), a row's identity within a pass (§1.3) and the
+//! client-side display order of rows (§8.1).
 //!
 //! Pure: `now` is an argument. Must not import anything outside std, `chrono` and its parent
 //! `recommendations`.
@@ -10,7 +10,6 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::row::Row;
-use super::wire::Reason;
 use super::STALE_AFTER_INTERVALS;
 
 /// How old a pass is. Invariant: `stale` and `clock_skew` are never both true.
@@ -52,22 +51,13 @@ pub type RowIdentity<'a> = (&'a str, &'a str, &'a str, i32, Option<&'a str>, &'a
 /// The identity tuple of `row` (§1.3).
 pub fn row_identity(row: &Row) -> RowIdentity<'_> {
     (
-        &row.policy,
+        row.policy.as_str(),
         &row.workload,
         &row.component,
         row.instance,
         row.from_node.as_deref(),
-        &row.reason,
+        row.reason.as_str(),
     )
-}
-
-/// The arbiter's class priority (§8.1): `NodeUnhealthy` 2 > `NodeMaintenance` 1 > others 0.
-pub fn reason_class(reason: &str) -> u8 {
-    match Reason::from_wire(reason) {
-        Reason::NodeUnhealthy => 2,
-        Reason::NodeMaintenance => 1,
-        Reason::Fragmentation | Reason::Other(_) => 0,
-    }
 }
 
 /// Sorts rows for display in the arbiter's order (§8.1): class desc, score desc, then — since a
@@ -80,8 +70,10 @@ pub fn sort_rows_for_display(rows: &mut [Row]) {
 
 fn display_order(a: &Row, b: &Row) -> Ordering {
     // `+ 0.0` folds -0.0 into 0.0 so total_cmp (a total order, safe for sort) ties them.
-    reason_class(&b.reason)
-        .cmp(&reason_class(&a.reason))
+    // The arbiter's class priority (§8.1): NodeUnhealthy 2 > NodeMaintenance 1 > others 0.
+    b.reason
+        .class()
+        .cmp(&a.reason.class())
         .then_with(|| (b.score + 0.0).total_cmp(&(a.score + 0.0)))
         .then_with(|| a.workload.cmp(&b.workload))
         .then_with(|| a.component.cmp(&b.component))

@@ -44,8 +44,9 @@ fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
-fn s(v: &str) -> Option<String> {
-    Some(v.to_string())
+/// `Some(v)` as a string or a vocabulary value.
+fn s<T: for<'a> From<&'a str>>(v: &str) -> Option<T> {
+    Some(T::from(v))
 }
 
 fn cycle(text: &str) -> (LastCycle, Vec<String>) {

@@ -2,22 +2,14 @@
 //! the baseline checks in Alfred's exact order, and the defragmentation pre-checks around it.
 //!
 //! Owns: `baseline` (with its per-component and per-Instance halves), `defrag_eligibility`,
-//! `defrag_verdict`, `defrag_prechecks`, the advisory reason strings. Pure; must not import
-//! anything outside `std`, `chrono` types and `engine`.
+//! `defrag_verdict`, `defrag_prechecks`. Pure; must not import anything outside `std`,
+//! `chrono` types and `engine`.
 
 use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::fast::same;
+use crate::engine::model::vocab::AdvisoryReason;
 use crate::engine::model::{ClusterSnapshot, InferenceService, Name, Time};
 use crate::engine::workloads::{Component, Instance, Workloads};
-
-/// `OMENativeObservationInvalid`.
-pub const OBSERVATION_INVALID: &str = "OMENativeObservationInvalid";
-/// `OMENativeStateIneligible`.
-pub const STATE_INELIGIBLE: &str = "OMENativeStateIneligible";
-/// `OMENativeUnavailable`.
-pub const UNAVAILABLE: &str = "OMENativeUnavailable";
-/// `MigrationSurfaceDisabled`.
-pub const SURFACE_DISABLED: &str = "MigrationSurfaceDisabled";
 
 /// Alfred-side switches the eligibility rules read.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,36 +65,51 @@ pub fn component_baseline<'s>(
     workloads: &Workloads,
     comp: &Component,
     rules: &EligibilityRules,
-) -> Result<&'s Name, &'static str> {
-    let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
+) -> Result<&'s Name, AdvisoryReason> {
+    let isvc = snap
+        .isvcs
+        .get(comp.isvc)
+        .ok_or(AdvisoryReason::OmeNativeObservationInvalid)?;
     let state = workloads
         .migrations
         .get(comp.isvc)
-        .ok_or(OBSERVATION_INVALID)?;
+        .ok_or(AdvisoryReason::OmeNativeObservationInvalid)?;
     let check = |ok: bool, reason| if ok { Ok(()) } else { Err(reason) };
-    check(is_movable(isvc, rules.default_movable), STATE_INELIGIBLE)?;
-    check(state.state_valid, STATE_INELIGIBLE)?;
-    check(!state.malformed_request, STATE_INELIGIBLE)?;
-    check(state.active == 0, STATE_INELIGIBLE)?;
+    check(
+        is_movable(isvc, rules.default_movable),
+        AdvisoryReason::OmeNativeStateIneligible,
+    )?;
+    check(state.state_valid, AdvisoryReason::OmeNativeStateIneligible)?;
+    check(
+        !state.malformed_request,
+        AdvisoryReason::OmeNativeStateIneligible,
+    )?;
+    check(state.active == 0, AdvisoryReason::OmeNativeStateIneligible)?;
     let ir = comp.ir.and_then(|i| snap.replicas.get(i));
     let ir = match (ir, &comp.observation) {
         (Some(ir), Ok(())) => ir,
-        _ => return Err(OBSERVATION_INVALID),
+        _ => return Err(AdvisoryReason::OmeNativeObservationInvalid),
     };
-    check(!ir.paused, STATE_INELIGIBLE)?;
+    check(!ir.paused, AdvisoryReason::OmeNativeStateIneligible)?;
     check(
         ir.migration_policy.as_deref() != Some("Never"),
-        STATE_INELIGIBLE,
+        AdvisoryReason::OmeNativeStateIneligible,
     )?;
     let desired = ir.replicas.unwrap_or(1);
-    check(steady_counts(snap, comp, desired), STATE_INELIGIBLE)?;
+    check(
+        steady_counts(snap, comp, desired),
+        AdvisoryReason::OmeNativeStateIneligible,
+    )?;
     let revisions = &ir.status;
     check(
         !revisions.current_revision.is_empty()
             && same(&revisions.current_revision, &revisions.update_revision),
-        STATE_INELIGIBLE,
+        AdvisoryReason::OmeNativeStateIneligible,
     )?;
-    check(rules.executor_available, UNAVAILABLE)?;
+    check(
+        rules.executor_available,
+        AdvisoryReason::OmeNativeUnavailable,
+    )?;
     Ok(&revisions.current_revision)
 }
 
@@ -113,9 +120,9 @@ pub fn instance_baseline(
     comp: &Component,
     inst: &Instance,
     current_revision: &Name,
-) -> Result<(), &'static str> {
+) -> Result<(), AdvisoryReason> {
     if inst.observation.is_err() {
-        return Err(OBSERVATION_INVALID);
+        return Err(AdvisoryReason::OmeNativeObservationInvalid);
     }
     instance_checks(snap, comp, inst, current_revision)
 }
@@ -126,16 +133,20 @@ fn instance_checks(
     comp: &Component,
     inst: &Instance,
     current_revision: &Name,
-) -> Result<(), &'static str> {
+) -> Result<(), AdvisoryReason> {
     let ir = comp
         .ir
         .map(|i| &snap.replicas[i])
-        .ok_or(OBSERVATION_INVALID)?;
-    let rows = ir.status.rows.as_ref().map_err(|_| OBSERVATION_INVALID)?;
+        .ok_or(AdvisoryReason::OmeNativeObservationInvalid)?;
+    let rows = ir
+        .status
+        .rows
+        .as_ref()
+        .map_err(|_| AdvisoryReason::OmeNativeObservationInvalid)?;
     let row = inst
         .row
         .and_then(|r| rows.get(r))
-        .ok_or(OBSERVATION_INVALID)?;
+        .ok_or(AdvisoryReason::OmeNativeObservationInvalid)?;
     let d = comp.desired_pods;
     let steady = row.admitted && row.phase.as_str() == "Ready" && !row.has_operation;
     let counts = d > 0
@@ -152,7 +163,7 @@ fn instance_checks(
     if steady && counts && revision && pods_live {
         Ok(())
     } else {
-        Err(STATE_INELIGIBLE)
+        Err(AdvisoryReason::OmeNativeStateIneligible)
     }
 }
 
@@ -164,12 +175,15 @@ pub fn defrag_prechecks(
     comp: &Component,
     rules: &EligibilityRules,
     now: Time,
-) -> Result<(), &'static str> {
-    let isvc = snap.isvcs.get(comp.isvc).ok_or(OBSERVATION_INVALID)?;
+) -> Result<(), AdvisoryReason> {
+    let isvc = snap
+        .isvcs
+        .get(comp.isvc)
+        .ok_or(AdvisoryReason::OmeNativeObservationInvalid)?;
     // The model check runs before every other defragmentation check (alfred.md §6.4).
     crate::engine::workloads::model_check::model_check(snap, isvc)?;
     if !rules.omenative_migration_enabled {
-        return Err(SURFACE_DISABLED);
+        return Err(AdvisoryReason::MigrationSurfaceDisabled);
     }
     let window = cooldown_minutes(isvc, rules.per_workload_cooldown_minutes);
     let last = workloads
@@ -177,7 +191,7 @@ pub fn defrag_prechecks(
         .get(comp.isvc)
         .and_then(|m| m.last_migration);
     if crate::engine::workloads::in_cooldown(last, window, now) {
-        return Err(STATE_INELIGIBLE);
+        return Err(AdvisoryReason::OmeNativeStateIneligible);
     }
     Ok(())
 }
@@ -189,9 +203,9 @@ pub struct InstanceVerdict {
     /// Index into that component's `instances`.
     pub instance: usize,
     /// The baseline of `inferencereplica.md` §5.4 (`Err` = advisory reason).
-    pub baseline: Result<(), &'static str>,
+    pub baseline: Result<(), AdvisoryReason>,
     /// Defragmentation's verdict (surface switch, cooldown, then the baseline).
-    pub defrag: Result<(), &'static str>,
+    pub defrag: Result<(), AdvisoryReason>,
 }
 
 impl EligibilityRules {

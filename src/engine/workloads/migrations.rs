@@ -7,23 +7,16 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::engine::migration::{parse_request_annotation, REQUEST_ANNOTATION_PREFIX};
-use crate::engine::model::{ClusterSnapshot, InferenceService, MigrationStatus, Time, COMPONENTS};
+use crate::engine::model::{
+    ClusterSnapshot, InferenceService, MigrationPhase, MigrationStatus, Time, COMPONENTS,
+};
 use crate::engine::workloads::{IsvcComponents, WorkloadMigrations};
-
-const MANUAL_PHASES: [&str; 6] = [
-    "Accepted",
-    "SurgePending",
-    "SurgeReady",
-    "Draining",
-    "Completed",
-    "Failed",
-];
 
 fn row_valid(row: &MigrationStatus, seen: &mut HashSet<String>) -> bool {
     let unique = !row.request_uuid.is_empty() && seen.insert(row.request_uuid.to_string());
     let phase_ok = match row.trigger.as_ref() {
-        "Manual" => MANUAL_PHASES.contains(&row.phase.as_ref()),
-        "Auto" => row.phase.as_ref() == "Relocated",
+        "Manual" => row.phase.is_manual(),
+        "Auto" => row.phase == MigrationPhase::Relocated,
         _ => false,
     };
     let times_ok = match (row.started_at, row.completed_at) {

@@ -17,7 +17,7 @@ mod pod_groups;
 
 pub use eligibility::{
     component_baseline, cooldown_minutes, defrag_prechecks, instance_baseline, is_movable,
-    EligibilityRules, InstanceVerdict, OBSERVATION_INVALID, STATE_INELIGIBLE, SURFACE_DISABLED,
+    EligibilityRules, InstanceVerdict,
 };
 pub use irstatus::{check_rows, decode_rows, CodecError, InstanceRow};
 pub use migrations::in_cooldown;

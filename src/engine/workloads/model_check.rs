@@ -3,15 +3,11 @@
 //! one whose model lives on a ReadWriteOnce or ReadWriteOncePod claim is `VolumePinned` (the
 //! surge pod could not mount it on another node).
 //!
-//! Owns: `model_check`, `parse_pvc_uri`, the two reason strings. Pure; must not import anything
-//! outside `std` and `engine`.
+//! Owns: `model_check`, `parse_pvc_uri`. Pure; must not import anything outside `std` and
+//! `engine`.
 
+use crate::engine::model::vocab::AdvisoryReason;
 use crate::engine::model::{BaseModel, ClusterSnapshot, InferenceService};
-
-/// `ModelUnresolved`: the model object or its claim cannot be found.
-pub const MODEL_UNRESOLVED: &str = "ModelUnresolved";
-/// `VolumePinned`: the model is on a ReadWriteOnce / ReadWriteOncePod claim.
-pub const VOLUME_PINNED: &str = "VolumePinned";
 
 /// A parsed `pvc://[namespace:]claim/sub-path` storage URI (OME's format; the namespace
 /// defaults to the model's own).
@@ -53,34 +49,34 @@ fn find_model<'a>(snap: &'a ClusterSnapshot, isvc: &InferenceService) -> Option<
 /// The model check of one InferenceService: `Ok` when the model resolves and is not pinned to
 /// one node's volume. A service that names no model, or a snapshot without a model listing,
 /// passes (nothing to check).
-pub fn model_check(snap: &ClusterSnapshot, isvc: &InferenceService) -> Result<(), &'static str> {
+pub fn model_check(snap: &ClusterSnapshot, isvc: &InferenceService) -> Result<(), AdvisoryReason> {
     if !snap.models_listed || isvc.model.is_none() {
         return Ok(());
     }
-    let model = find_model(snap, isvc).ok_or(MODEL_UNRESOLVED)?;
+    let model = find_model(snap, isvc).ok_or(AdvisoryReason::ModelUnresolved)?;
     let Some(uri) = model.storage_uri.as_deref() else {
         return Ok(());
     };
     if !uri.starts_with("pvc://") {
         return Ok(());
     }
-    let pvc = parse_pvc_uri(uri).ok_or(MODEL_UNRESOLVED)?;
+    let pvc = parse_pvc_uri(uri).ok_or(AdvisoryReason::ModelUnresolved)?;
     // A ClusterBaseModel has no namespace of its own; its claim must name one.
     let namespace = pvc
         .namespace
         .or_else(|| (!model.is_cluster_scoped()).then_some(model.namespace.as_ref()))
-        .ok_or(MODEL_UNRESOLVED)?;
+        .ok_or(AdvisoryReason::ModelUnresolved)?;
     let claim = snap
         .volume_claims
         .iter()
         .find(|c| c.namespace.as_ref() == namespace && c.name.as_ref() == pvc.claim)
-        .ok_or(MODEL_UNRESOLVED)?;
+        .ok_or(AdvisoryReason::ModelUnresolved)?;
     let pinned = claim
         .access_modes
         .iter()
         .any(|m| matches!(m.as_ref(), "ReadWriteOnce" | "ReadWriteOncePod"));
     if pinned {
-        Err(VOLUME_PINNED)
+        Err(AdvisoryReason::VolumePinned)
     } else {
         Ok(())
     }
@@ -152,15 +148,15 @@ mod tests {
         let s = snap(vec![model("other", "llama", None)], vec![]);
         assert_eq!(
             model_check(&s, &serving("BaseModel", "llama")),
-            Err(MODEL_UNRESOLVED)
+            Err(AdvisoryReason::ModelUnresolved)
         );
         assert_eq!(
             model_check(&s, &serving("ClusterBaseModel", "llama")),
-            Err(MODEL_UNRESOLVED)
+            Err(AdvisoryReason::ModelUnresolved)
         );
         assert_eq!(
             model_check(&s, &serving("FineTunedWeight", "llama")),
-            Err(MODEL_UNRESOLVED)
+            Err(AdvisoryReason::ModelUnresolved)
         );
     }
 
@@ -189,14 +185,14 @@ mod tests {
         ];
         let s = snap(models, claims);
         let check = |name| model_check(&s, &serving("BaseModel", name));
-        assert_eq!(check("rwo"), Err(VOLUME_PINNED));
-        assert_eq!(check("rwop"), Err(VOLUME_PINNED));
+        assert_eq!(check("rwo"), Err(AdvisoryReason::VolumePinned));
+        assert_eq!(check("rwop"), Err(AdvisoryReason::VolumePinned));
         assert_eq!(check("rwx"), Ok(()));
-        assert_eq!(check("nopvc"), Err(MODEL_UNRESOLVED));
+        assert_eq!(check("nopvc"), Err(AdvisoryReason::ModelUnresolved));
         // A ClusterBaseModel's claim without a namespace cannot be located.
         assert_eq!(
             model_check(&s, &serving("ClusterBaseModel", "cluster")),
-            Err(MODEL_UNRESOLVED)
+            Err(AdvisoryReason::ModelUnresolved)
         );
     }
 }

@@ -17,6 +17,7 @@ use crate::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSettin
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::migration::format_rfc3339_nano;
 use crate::engine::migration::{annotation_key, parse_request_annotation};
+use crate::engine::model::vocab::{DispatchReason, DispatchStatus, Outcome, Policy, Reason};
 use crate::engine::model::{Name, Time};
 use crate::engine::nodes::HealthState;
 use crate::engine::nodes::NodeState;
@@ -78,17 +79,17 @@ fn time(t: Time) -> Value {
 }
 
 /// One `last-cycle.json` row; `dispatch` = (status, uuid, reason) of a dispatched row.
-fn row_json(row: &MoveRow, dispatch: Option<(&str, &str, &str)>) -> Value {
+fn row_json(row: &MoveRow, dispatch: Option<(DispatchStatus, &str, DispatchReason)>) -> Value {
     let mut m = Map::new();
     m.insert("workload".into(), json!(row.workload.as_ref()));
     m.insert("component".into(), json!(row.component.as_ref()));
     m.insert("instance".into(), json!(row.instance));
     m.insert("policy".into(), json!(row.policy));
     m.insert("reason".into(), json!(row.reason));
-    let outcome = match (dispatch, row.outcome) {
-        (Some((status, _, _)), _) => status,
-        (None, "admitted") => "withheld",
-        (None, o) => o,
+    let outcome = match (&dispatch, &row.outcome) {
+        (Some((status, _, _)), _) => Outcome::from_wire(status.as_str()),
+        (None, Outcome::Admitted) => Outcome::Withheld,
+        (None, o) => o.clone(),
     };
     m.insert("outcome".into(), json!(outcome));
     let mut opt = |k: &str, v: Option<&str>| {
@@ -96,8 +97,14 @@ fn row_json(row: &MoveRow, dispatch: Option<(&str, &str, &str)>) -> Value {
             m.insert(k.into(), json!(v));
         }
     };
-    opt("advisoryReason", row.advisory_reason);
-    opt("rejectReason", row.reject_reason);
+    opt(
+        "advisoryReason",
+        row.advisory_reason.as_ref().map(|r| r.as_str()),
+    );
+    opt(
+        "rejectReason",
+        row.reject_reason.as_ref().map(|r| r.as_str()),
+    );
     opt("fromNode", row.from_node.as_deref());
     opt(
         "target",
@@ -118,9 +125,10 @@ fn row_json(row: &MoveRow, dispatch: Option<(&str, &str, &str)>) -> Value {
         m.insert("dispatchStatus".into(), json!(status));
         m.insert("requestUUID".into(), json!(uuid));
         m.insert("dispatchReason".into(), json!(reason));
-    } else if outcome == "withheld" {
-        m.insert("dispatchStatus".into(), json!("withheld"));
-        let reason = row.dispatch_reason.unwrap_or("SerialDispatchLimit");
+    } else if outcome == Outcome::Withheld {
+        m.insert("dispatchStatus".into(), json!(DispatchStatus::Withheld));
+        let reason = row.dispatch_reason.as_ref();
+        let reason = reason.unwrap_or(&DispatchReason::SerialDispatchLimit);
         m.insert("dispatchReason".into(), json!(reason));
     }
     Value::Object(m)
@@ -141,10 +149,9 @@ impl DemoWorld {
             .enumerate()
             .map(|(i, r)| {
                 let d = dispatched.as_ref().filter(|(k, _)| *k == i);
-                row_json(
-                    r,
-                    d.map(|(_, u)| ("submitted", u.as_str(), "RequestSubmitted")),
-                )
+                let submitted = DispatchStatus::Submitted;
+                let d = d.map(|(_, u)| (submitted, u.as_str(), DispatchReason::RequestSubmitted));
+                row_json(r, d)
             })
             .collect();
         rows.extend(self.journal_rows(dispatched.as_ref().map(|(_, u)| u.as_str())));
@@ -180,23 +187,27 @@ impl DemoWorld {
         self.journal
             .entries
             .iter()
-            .filter(|e| !matches!(e.phase, "completed" | "failed") && Some(e.uuid.as_str()) != skip)
+            .filter(|e| !e.phase.is_terminal() && Some(e.uuid.as_str()) != skip)
             .map(|e| {
                 let reason = serde_json::from_str::<Value>(&e.payload)
                     .ok()
-                    .and_then(|p| p.get("reason").and_then(Value::as_str).map(str::to_owned))
-                    .unwrap_or_else(|| "Fragmentation".into());
-                let policy = if reason == "Fragmentation" {
-                    "defragmentation"
+                    .and_then(|p| {
+                        p.get("reason")
+                            .and_then(Value::as_str)
+                            .map(Reason::from_wire)
+                    })
+                    .unwrap_or(Reason::Fragmentation);
+                let policy = if reason == Reason::Fragmentation {
+                    Policy::Defragmentation
                 } else {
-                    "nodehealth"
+                    Policy::NodeHealth
                 };
                 let hints: Vec<&String> = e.targets.iter().take(3).collect();
                 json!({
                     "workload": format!("{}/{}", e.namespace, e.name),
                     "component": "engine", "instance": e.instance, "policy": policy,
-                    "reason": reason, "outcome": e.phase, "fromNode": e.from_node,
-                    "hintTargets": hints, "score": 0.0, "dispatchStatus": e.phase,
+                    "reason": reason, "outcome": e.phase.as_str(), "fromNode": e.from_node,
+                    "hintTargets": hints, "score": 0.0, "dispatchStatus": e.phase.as_str(),
                     "requestUUID": e.uuid, "dispatchReason": e.reason,
                 })
             })
@@ -210,12 +221,15 @@ impl DemoWorld {
             .moves
             .iter()
             .enumerate()
-            .find(|(_, r)| r.outcome == "admitted" && r.plan.is_some())?;
+            .find(|(_, r)| r.outcome == Outcome::Admitted && r.plan.is_some())?;
         let (ns, name) = row.workload.split_once('/')?;
         let from = row.from_node.as_deref()?.to_string();
         let targets: Vec<String> = row.hint_targets.iter().map(|h| h.to_string()).collect();
-        let record =
-            self.journal_record((ns, name), (row.instance, from, targets), (row.reason, now))?;
+        let record = self.journal_record(
+            (ns, name),
+            (row.instance, from, targets),
+            (&row.reason, now),
+        )?;
         let key = annotation_key(&record.uuid).ok()?;
         let parsed = parse_request_annotation(&key, &record.payload).ok()?;
         let uuid = record.uuid.clone();

@@ -11,8 +11,10 @@ use std::sync::Arc;
 use chrono::Duration;
 use serde_json::{json, Value};
 
+use crate::engine::journal::Phase;
 use crate::engine::migration::Component;
 use crate::engine::migration::{format_rfc3339_nano, MigrationRequest};
+use crate::engine::model::vocab::Reason;
 use crate::engine::model::{ConfigMap, Time};
 use crate::sim::demo::{DemoWorld, Source, DEMO_NAMESPACE};
 
@@ -34,7 +36,7 @@ pub struct JournalRecord {
     pub last_attempt: Option<Time>,
     pub acknowledged: Option<Time>,
     pub completed: Option<Time>,
-    pub phase: &'static str,
+    pub phase: Phase,
     pub reason: &'static str,
 }
 
@@ -76,7 +78,7 @@ impl JournalRecord {
                     obj.insert(key.into(), time(t));
                 }
             }
-            obj.insert("phase".into(), json!(self.phase));
+            obj.insert("phase".into(), json!(self.phase.as_str()));
             obj.insert("reason".into(), json!(self.reason));
         }
         v
@@ -118,7 +120,7 @@ impl DemoWorld {
         &mut self,
         (ns, name): (&str, &str),
         (instance, from_node, targets): (i64, String, Vec<String>),
-        (reason, created): (&str, Time),
+        (reason, created): (&Reason, Time),
     ) -> Option<JournalRecord> {
         let isvc = self
             .snap
@@ -170,7 +172,7 @@ impl DemoWorld {
             last_attempt: Some(created),
             acknowledged: None,
             completed: None,
-            phase: "submitted",
+            phase: Phase::Submitted,
             reason: "RequestSubmitted",
         })
     }
@@ -181,11 +183,11 @@ impl DemoWorld {
         let candidates: Vec<usize> = (0..self.catalog.len())
             .filter(|c| self.catalog[*c].omenative && !self.catalog[*c].fixed)
             .collect();
-        let history: [(i64, &'static str, &'static str); 4] = [
-            (55, "completed", "TerminalStatusObserved"),
-            (48, "completed", "TerminalStatusObserved"),
-            (41, "failed", "TerminalStatusObserved"),
-            (25, "stalled", "AcknowledgementTimeout"),
+        let history: [(i64, Phase, &'static str); 4] = [
+            (55, Phase::Completed, "TerminalStatusObserved"),
+            (48, Phase::Completed, "TerminalStatusObserved"),
+            (41, Phase::Failed, "TerminalStatusObserved"),
+            (25, Phase::Stalled, "AcknowledgementTimeout"),
         ];
         for (k, (minutes, phase, reason)) in history.into_iter().enumerate() {
             let Some(c) = candidates.get(k * candidates.len().max(1) / 4) else {
@@ -196,18 +198,18 @@ impl DemoWorld {
             let nodes = self.seed_nodes(&ns, &name);
             let created = start - Duration::minutes(minutes);
             let why = if k == 3 {
-                "NodeMaintenance"
+                Reason::NodeMaintenance
             } else {
-                "Fragmentation"
+                Reason::Fragmentation
             };
             let Some(mut rec) =
-                self.journal_record((&ns, &name), (0, nodes.0, nodes.1), (why, created))
+                self.journal_record((&ns, &name), (0, nodes.0, nodes.1), (&why, created))
             else {
                 continue;
             };
             rec.phase = phase;
             rec.reason = reason;
-            if phase != "stalled" {
+            if phase != Phase::Stalled {
                 rec.acknowledged = Some(created + Duration::seconds(12));
                 rec.completed = Some(created + Duration::minutes(6));
             }

@@ -10,8 +10,9 @@ use std::sync::Arc;
 
 use chrono::Duration;
 
+use crate::engine::journal::Phase;
 use crate::engine::migration::{ParsedRequest, REQUEST_ANNOTATION_PREFIX};
-use crate::engine::model::{MigrationStatus, Name, Time};
+use crate::engine::model::{MigrationPhase as RowPhase, MigrationStatus, Name, Time};
 use crate::sim::demo::churn::pod_pool;
 use crate::sim::demo::objects::{bind, instance_pods, new_row, Shape};
 use crate::sim::demo::place::{choose, free_devices, Strategy, POOLS};
@@ -44,14 +45,14 @@ pub enum MigrationPhase {
 
 impl MigrationPhase {
     /// The IR `status.migrations[].phase` value.
-    pub fn row_phase(self) -> &'static str {
+    pub fn row_phase(self) -> RowPhase {
         match self {
-            MigrationPhase::Requested | MigrationPhase::Accepted => "Accepted",
-            MigrationPhase::SurgePending => "SurgePending",
-            MigrationPhase::SurgeReady => "SurgeReady",
-            MigrationPhase::Draining => "Draining",
-            MigrationPhase::Completed => "Completed",
-            MigrationPhase::Failed => "Failed",
+            MigrationPhase::Requested | MigrationPhase::Accepted => RowPhase::Accepted,
+            MigrationPhase::SurgePending => RowPhase::SurgePending,
+            MigrationPhase::SurgeReady => RowPhase::SurgeReady,
+            MigrationPhase::Draining => RowPhase::Draining,
+            MigrationPhase::Completed => RowPhase::Completed,
+            MigrationPhase::Failed => RowPhase::Failed,
         }
     }
 
@@ -322,7 +323,7 @@ impl DemoWorld {
             request_uuid: Arc::from(m.uuid.as_str()),
             trigger: Arc::from("Manual"),
             source_instance: Some(m.source),
-            phase: Arc::from(m.phase.row_phase()),
+            phase: m.phase.row_phase(),
             from_node: Some(Arc::from(m.from_node.as_str())),
             started_at: Some(m.started),
             deadline: Some(m.started + Duration::minutes(DEADLINE_MINUTES)),
@@ -344,15 +345,15 @@ impl DemoWorld {
         };
         match m.phase {
             MigrationPhase::Accepted => {
-                e.phase = "acknowledged";
+                e.phase = Phase::Acknowledged;
                 e.reason = "UUIDStatusObserved";
                 e.acknowledged = Some(now);
             }
             MigrationPhase::Completed | MigrationPhase::Failed => {
                 e.phase = if m.phase == MigrationPhase::Completed {
-                    "completed"
+                    Phase::Completed
                 } else {
-                    "failed"
+                    Phase::Failed
                 };
                 e.reason = "TerminalStatusObserved";
                 e.acknowledged.get_or_insert(now);

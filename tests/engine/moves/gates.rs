@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::{example, item, row, run, set_config, set_journal, terminal_migration, PROFILE};
+use super::{example, item, row, run, set_config, set_journal, terminal_migration, text, PROFILE};
 
 #[test]
 fn placement_cooldown_rejects_recently_started_pods() {
@@ -19,7 +19,7 @@ fn placement_cooldown_rejects_recently_started_pods() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.reject_reason),
+        (gamma.outcome.as_str(), text(&gamma.reject_reason)),
         ("rejected", Some("PlacementCooldown"))
     );
 }
@@ -36,7 +36,7 @@ fn caps_count_everyone_s_migrations() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.reject_reason),
+        (gamma.outcome.as_str(), text(&gamma.reject_reason)),
         ("rejected", Some("HourlyCap"))
     );
 
@@ -53,7 +53,7 @@ fn caps_count_everyone_s_migrations() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.reject_reason),
+        (gamma.outcome.as_str(), text(&gamma.reject_reason)),
         ("rejected", Some("InFlightCap"))
     );
 }
@@ -73,7 +73,7 @@ fn an_active_request_elsewhere_withholds_the_next_submission() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(
-        (gamma.outcome, gamma.dispatch_reason),
+        (gamma.outcome.as_str(), text(&gamma.dispatch_reason)),
         ("withheld", Some("InFlightCap"))
     );
 }
@@ -143,7 +143,7 @@ fn circuit_breaker_from_the_journal_outcomes() {
     );
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
-    assert_eq!(gamma.reject_reason, Some("CircuitBreakerOpen"));
+    assert_eq!(text(&gamma.reject_reason), Some("CircuitBreakerOpen"));
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn node_cooldown_from_alfred_s_own_recent_dispatch() {
     );
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
-    assert_eq!(gamma.reject_reason, Some("NodeCooldown"));
+    assert_eq!(text(&gamma.reject_reason), Some("NodeCooldown"));
     // Outside perNodeCooldownMinutes (10) the node is free again.
     let entry = journal_entry(
         1,

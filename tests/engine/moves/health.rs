@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use ome_top::engine::planning::MoveRow;
 
-use super::{close, example, item, items, row, run, set_config, terminal_migration, PROFILE};
+use super::{close, example, item, items, row, run, set_config, terminal_migration, text, PROFILE};
 
 fn unhealthy(doc: &mut Value, node: &str, since: &str) {
     let n = item(doc, "Node", node);
@@ -29,7 +29,11 @@ fn node_health_evacuation_ranks_first_and_scores_priority() {
     let a = run(&doc);
     let first = &a.moves[0];
     assert_eq!(
-        (first.workload.as_ref(), first.policy, first.reason),
+        (
+            first.workload.as_ref(),
+            first.policy.as_str(),
+            first.reason.as_str()
+        ),
         ("prod/gamma", "nodehealth", "NodeUnhealthy")
     );
     close(first.score, 0.8);
@@ -49,7 +53,10 @@ fn health_cooldown_floor_and_override() {
     terminal_migration(&mut doc, "gamma-engine", "2026-09-28T10:12:00Z");
     let a = run(&doc);
     let r = a.moves.iter().find(|r| r.policy == "nodehealth").unwrap();
-    assert_eq!((r.outcome, r.reject_reason), ("rejected", Some("Cooldown")));
+    assert_eq!(
+        (r.outcome.as_str(), text(&r.reject_reason)),
+        ("rejected", Some("Cooldown"))
+    );
     // 7 minutes ago: past the floor, inside the 30-minute normal window ⇒ overridden.
     terminal_migration(&mut doc, "gamma-engine", "2026-09-28T10:08:00Z");
     let a = run(&doc);
@@ -104,5 +111,5 @@ fn raw_and_lws_workloads_get_their_advice() {
         .filter(|r| r.workload.as_ref() == "prod/legacy")
         .collect();
     assert!(raw.iter().any(|r| r.policy == "nodehealth"
-        && r.advisory_reason == Some("RawDeploymentMigrationUnsupported")));
+        && text(&r.advisory_reason) == Some("RawDeploymentMigrationUnsupported")));
 }

@@ -68,6 +68,11 @@ fn row<'a>(a: &'a Analysis, workload: &str) -> &'a MoveRow {
         .unwrap_or_else(|| panic!("no row for {workload}: {:#?}", a.moves))
 }
 
+/// The wire string of an optional reason.
+fn text<T: AsRef<str>>(reason: &Option<T>) -> Option<&str> {
+    reason.as_ref().map(AsRef::as_ref)
+}
+
 fn names(v: &[std::sync::Arc<str>]) -> Vec<&str> {
     v.iter().map(|n| n.as_ref()).collect()
 }
@@ -88,19 +93,19 @@ fn worked_example_execute_mode_without_a_scheduling_profile() {
     assert_eq!(gamma.target.as_deref(), Some("gpu-a"));
     // Admitted by the arbiter, withheld by the dispatcher: no profile simulates it.
     assert_eq!(gamma.outcome, "withheld");
-    assert_eq!(gamma.dispatch_reason, Some("SourceUnsupported"));
+    assert_eq!(text(&gamma.dispatch_reason), Some("SourceUnsupported"));
     for w in ["prod/alpha", "prod/beta"] {
         let r = row(&a, w);
         assert_eq!(r.outcome, "advisory");
         assert_eq!(
-            r.advisory_reason,
+            text(&r.advisory_reason),
             Some("NonExecutableObservedFragmentation")
         );
         close(r.score, -0.15);
         assert!(r.hint_targets.is_empty());
     }
     let big = row(&a, "prod/big");
-    assert_eq!(big.advisory_reason, Some("OMENativeStateIneligible"));
+    assert_eq!(text(&big.advisory_reason), Some("OMENativeStateIneligible"));
     // Order: the executable row first, then advice by score.
     assert_eq!(a.moves[0].workload.as_ref(), "prod/gamma");
 }
@@ -115,7 +120,7 @@ fn with_a_profile_the_first_admitted_move_is_next() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(gamma.outcome, "admitted");
-    assert_eq!(gamma.dispatch_reason, None);
+    assert_eq!(text(&gamma.dispatch_reason), None);
     assert_eq!(gamma.target.as_deref(), Some("gpu-a"));
 }
 
@@ -126,14 +131,17 @@ fn recommend_only_turns_planned_moves_into_advice() {
     let a = run(&doc);
     let gamma = row(&a, "prod/gamma");
     assert_eq!(gamma.outcome, "advisory");
-    assert_eq!(gamma.advisory_reason, Some("SimulationRecommendOnly"));
+    assert_eq!(
+        text(&gamma.advisory_reason),
+        Some("SimulationRecommendOnly")
+    );
     assert_eq!(names(&gamma.hint_targets), vec!["gpu-a"]);
     close(gamma.score, 0.2925);
     // Without a profile for the pods' scheduler the scheduling gate names the problem.
     set_config(&mut doc, "schemaVersion: 1\n");
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").advisory_reason,
+        text(&row(&a, "prod/gamma").advisory_reason),
         Some("ProfileNotConfigured")
     );
 }
@@ -144,7 +152,11 @@ fn default_install_gives_omenative_unavailable_advice_only() {
     assert!(a.pools[0].score == 0.0 && a.pools[0].advisory_open);
     for w in ["prod/alpha", "prod/beta", "prod/gamma"] {
         let r = row(&a, w);
-        assert_eq!(r.advisory_reason, Some("OMENativeUnavailable"), "{w}");
+        assert_eq!(
+            text(&r.advisory_reason),
+            Some("OMENativeUnavailable"),
+            "{w}"
+        );
         assert_eq!(r.score, 0.0);
         assert!(r.hint_targets.is_empty());
     }
@@ -158,14 +170,14 @@ fn dispatcher_pass_wide_withhold_reasons() {
     set_journal(&mut doc, STALLED);
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason,
+        text(&row(&a, "prod/gamma").dispatch_reason),
         Some("UnresolvedRequest")
     );
 
     set_journal(&mut doc, r#"{"version":"v1","entries":null}"#);
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason,
+        text(&row(&a, "prod/gamma").dispatch_reason),
         Some("JournalUnavailable")
     );
 
@@ -175,7 +187,7 @@ fn dispatcher_pass_wide_withhold_reasons() {
     );
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason,
+        text(&row(&a, "prod/gamma").dispatch_reason),
         Some("FailureBackoff")
     );
 
@@ -184,7 +196,7 @@ fn dispatcher_pass_wide_withhold_reasons() {
         ["alfred.ome.io/cooldown-minutes"] = "soon".into();
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").dispatch_reason,
+        text(&row(&a, "prod/gamma").dispatch_reason),
         Some("InvalidCooldown")
     );
 }

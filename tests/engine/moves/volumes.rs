@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::{example, item, items, row, run};
+use super::{example, item, items, row, run, text};
 
 fn serve_model(doc: &mut Value, isvc: &str, model: Value, claim_modes: &[&str]) {
     item(doc, "InferenceService", isvc)["spec"]["model"] =
@@ -43,7 +43,7 @@ fn a_model_on_a_read_write_once_claim_is_volume_pinned_component_wide() {
     assert_eq!(rows.len(), 1, "{rows:#?}");
     assert_eq!(rows[0].instance, -1);
     assert_eq!(rows[0].outcome, "advisory");
-    assert_eq!(rows[0].advisory_reason, Some("VolumePinned"));
+    assert_eq!(text(&rows[0].advisory_reason), Some("VolumePinned"));
     assert_eq!(rows[0].from_node.as_deref(), Some("gpu-b"));
     assert_eq!(rows[0].score, 0.0);
     // gamma's pod is no longer a repack item.
@@ -70,7 +70,7 @@ fn shared_claims_keep_the_move_and_missing_models_are_unresolved() {
     );
     let a = run(&doc);
     assert_eq!(
-        row(&a, "prod/gamma").advisory_reason,
+        text(&row(&a, "prod/gamma").advisory_reason),
         Some("ModelUnresolved")
     );
     assert_eq!(row(&a, "prod/gamma").instance, -1);

@@ -13,22 +13,24 @@ fn execute_example_parses_every_row_and_field() {
         (ts, ts.timestamp_subsec_nanos()),
         (t("2026-09-28T10:15:02.418093721Z"), 418_093_721)
     );
-    assert_eq!((c.mode_kind(), c.extra.len()), (Some(Mode::Execute), 0));
+    assert_eq!((&c.mode, c.extra.len()), (&Some(Mode::Execute), 0));
     assert_eq!(c.recommendations, Some(execute_example_rows()));
     let r = c.rows();
     assert_eq!(r[0].target, None, "journal-driven row has no target");
-    let kinds = (r[0].outcome_kind(), r[0].policy_kind(), r[0].reason_kind());
+    let kinds = (&r[0].outcome, &r[0].policy, &r[0].reason);
     assert_eq!(
         kinds,
         (
-            Outcome::Submitted,
-            Policy::NodeHealth,
-            Reason::NodeUnhealthy
+            &Outcome::Submitted,
+            &Policy::NodeHealth,
+            &Reason::NodeUnhealthy
         )
     );
-    assert_eq!(r[0].dispatch_status_kind(), Some(DispatchStatus::Submitted));
+    assert_eq!(r[0].dispatch_status, Some(DispatchStatus::Submitted));
+    assert_eq!(r[0].dispatch_reason, Some(DispatchReason::RequestSubmitted));
+    assert_eq!(r[2].reject_reason, Some(RejectReason::Cooldown));
     let adv = AdvisoryReason::NonExecutableObservedFragmentation;
-    assert_eq!(r[3].advisory_reason_kind(), Some(adv));
+    assert_eq!(r[3].advisory_reason, Some(adv));
     assert_eq!((r[3].score, r[6].instance), (-0.15, -1));
 }
 
@@ -37,7 +39,7 @@ fn recommend_only_row_with_scheduling_and_placements() {
     let (r, w) = one_row(RECOMMEND_ONLY_ROW);
     assert!(w.is_empty(), "{w:?}");
     assert_eq!(
-        r.advisory_reason_kind(),
+        r.advisory_reason,
         Some(AdvisoryReason::SimulationRecommendOnly)
     );
     assert_eq!(r.hint_targets, hints(&["node-c", "node-d"]));
@@ -64,7 +66,7 @@ fn recommend_only_row_with_scheduling_and_placements() {
         extra: Map::new(),
     };
     assert_eq!(r.scheduling.as_ref(), Some(&expected));
-    assert_eq!(expected.status_kind(), Some(SchedulingStatus::Feasible));
+    assert_eq!(expected.status, Some(SchedulingStatus::Feasible));
 }
 
 #[test]
@@ -77,13 +79,13 @@ fn default_install_omenative_unavailable_row() {
     );
     assert!(w.is_empty(), "{w:?}");
     assert_eq!(
-        r.advisory_reason_kind(),
+        r.advisory_reason,
         Some(AdvisoryReason::OmeNativeUnavailable)
     );
     assert!(r.hint_targets.is_empty());
     assert_eq!(r.score, 0.0);
     let sch = r.scheduling.unwrap();
-    assert_eq!(sch.status_kind(), Some(SchedulingStatus::Unavailable));
+    assert_eq!(sch.status, Some(SchedulingStatus::Unavailable));
     assert_eq!(sch.reason.as_deref(), Some("ProfileNotConfigured"));
     assert_eq!(sch.scheduler_name.as_deref(), Some("default-scheduler"));
     assert!(sch.placements.is_empty() && sch.backend.is_none() && sch.snapshot_time.is_none());
@@ -117,24 +119,25 @@ fn unknown_enum_strings_and_unknown_fields_are_kept() {
           "scheduling":{"status":"Ready","reason":"ProfileSelected","zone":"a",
             "placements":[{"pod":{"namespace":"p","name":"x","uid":"u1","ip":"10.0.0.1"},"nodeName":"n","rank":0},"junk"]}}]}"#;
     let (c, w) = cycle(doc);
-    assert_eq!(c.mode_kind(), Some(Mode::Other("dry-run".into())));
+    assert_eq!(c.mode, Some(Mode::Unknown(Box::new("dry-run".into()))));
     assert_eq!(c.extra["generation"], 7);
     let r = &c.rows()[0];
-    assert_eq!(r.policy_kind(), Policy::Other("tpuslice".into()));
-    assert_eq!(r.reason_kind(), Reason::Other("Preemption".into()));
-    assert_eq!(reason_class(&r.reason), 0);
-    assert_eq!(r.outcome_kind(), Outcome::Other("admitted".into()));
-    let adv = AdvisoryReason::Other("AcceleratorPlacementUnmodeled".into());
-    assert_eq!(r.advisory_reason_kind(), Some(adv));
+    assert_eq!(r.policy, Policy::Unknown(Box::new("tpuslice".into())));
+    assert_eq!(r.reason, Reason::Unknown(Box::new("Preemption".into())));
+    assert_eq!(r.reason.class(), 0);
+    // E1's reserved `admitted` is the outcome ome-top computes for the next move.
+    assert_eq!(r.outcome, Outcome::Admitted);
+    let adv = AdvisoryReason::Unknown(Box::new("AcceleratorPlacementUnmodeled".into()));
+    assert_eq!(r.advisory_reason, Some(adv));
     assert_eq!(
-        r.dispatch_status_kind(),
-        Some(DispatchStatus::Other("prepared".into()))
+        r.dispatch_status,
+        Some(DispatchStatus::Unknown(Box::new("prepared".into())))
     );
     assert_eq!(r.extra["sliceTopology"], "2x2");
     let sch = r.scheduling.as_ref().unwrap();
     assert_eq!(
-        sch.status_kind(),
-        Some(SchedulingStatus::Other("Ready".into()))
+        sch.status,
+        Some(SchedulingStatus::Unknown(Box::new("Ready".into())))
     );
     assert_eq!(sch.extra["zone"], "a");
     assert_eq!(sch.placements.len(), 1);
@@ -158,12 +161,12 @@ fn e1_row_with_withhold_reason() {
     );
     assert!(w.is_empty());
     assert_eq!(
-        r.withhold_reason_kind(),
+        r.withhold_reason,
         Some(WithholdReason::DispatcherUnavailable)
     );
     assert_eq!(
-        (r.dispatch_status.as_deref(), r.target.as_deref()),
-        (None, Some("gpu-e"))
+        (&r.dispatch_status, r.target.as_deref()),
+        (&None, Some("gpu-e"))
     );
     assert!(r.extra.is_empty());
 }
