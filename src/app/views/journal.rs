@@ -178,7 +178,7 @@ pub fn journal_detail(feed: &Feed, uuid: &str) -> Option<DetailModel> {
         age(a.now, e.acknowledged_at),
         age(a.now, e.completed_at)
     ));
-    out.heading("Clearing checks (alfred.md §2.4)");
+    out.heading("Checks before clearing this entry");
     match a.clearing.iter().find(|(u, _)| u == uuid) {
         Some((_, v)) => {
             for (text, tone) in clearing_lines(v) {

@@ -279,7 +279,7 @@ pub fn move_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailMod
     match verdict {
         Some(v) => {
             for (name, r) in [
-                ("baseline (§5.4)", &v.baseline),
+                ("baseline eligibility", &v.baseline),
                 ("defragmentation", &v.defrag),
             ] {
                 let (text, tone) = match r {
