@@ -5,16 +5,18 @@
 //!
 //! Owns: `IsvcKeys`. Pure; must not import anything outside `std` and `engine`.
 
+use std::cell::OnceCell;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::fast::isvc_order::{by_namespace_name_known, key_orders};
-use crate::engine::fast::ByAddress;
+use crate::engine::fast::{same, ByAddress};
 use crate::engine::model::{InferenceService, Name};
 
 /// Distinct InferenceService keys of one snapshot's ISVCs.
 pub struct IsvcKeys<'a> {
-    /// Key ids by text.
-    by_text: HashMap<(&'a str, &'a str), u32>,
+    /// Key ids by text (built on first use when the ISVCs came in key order).
+    by_text: OnceCell<HashMap<(&'a str, &'a str), u32>>,
     /// The same ids by the addresses of each ISVC's own namespace and name texts.
     by_address: HashMap<(ByAddress<'a>, ByAddress<'a>), u32>,
     /// The ISVCs the ids were assigned to.
@@ -30,24 +32,37 @@ pub struct IsvcKeys<'a> {
 }
 
 impl<'a> IsvcKeys<'a> {
-    /// Assigns key ids to `isvcs` in first-occurrence order.
+    /// Assigns key ids to `isvcs` in first-occurrence order. ISVCs in key order (the live
+    /// store's) have equal keys side by side, so ids come from comparing neighbours and no text
+    /// is hashed until a lookup needs the text map; in any other order the text map numbers
+    /// them. Both give the same ids (`ids_equal_a_text_map`).
     pub fn new(isvcs: &'a [InferenceService]) -> Self {
         let n = isvcs.len();
+        let (key_order, text_order) = key_orders(isvcs);
         let mut by_text: HashMap<(&str, &str), u32> = HashMap::default();
-        by_text.reserve(n);
         let mut by_address: HashMap<(ByAddress<'a>, ByAddress<'a>), u32> = HashMap::default();
         by_address.reserve(n);
         let mut last = Vec::new();
-        let mut key_of = Vec::with_capacity(n);
+        let mut key_of: Vec<u32> = Vec::with_capacity(n);
         for (i, w) in isvcs.iter().enumerate() {
             let next = last.len() as u32;
-            let id = *by_address
+            let id = if key_order {
+                match (i.checked_sub(1).map(|p| &isvcs[p]), key_of.last()) {
+                    (Some(prev), Some(&id))
+                        if same(prev.namespace(), w.namespace()) && same(prev.name(), w.name()) =>
+                    {
+                        id
+                    }
+                    _ => next,
+                }
+            } else {
+                *by_text
+                    .entry((w.namespace().as_ref(), w.name().as_ref()))
+                    .or_insert(next)
+            };
+            by_address
                 .entry((ByAddress(w.namespace()), ByAddress(w.name())))
-                .or_insert_with(|| {
-                    *by_text
-                        .entry((w.namespace().as_ref(), w.name().as_ref()))
-                        .or_insert(next)
-                });
+                .or_insert(id);
             if id == next {
                 last.push(i);
             } else if let Some(slot) = last.get_mut(id as usize) {
@@ -55,9 +70,12 @@ impl<'a> IsvcKeys<'a> {
             }
             key_of.push(id);
         }
-        let (key_order, text_order) = key_orders(isvcs);
+        let text = OnceCell::new();
+        if !key_order {
+            let _ = text.set(by_text);
+        }
         IsvcKeys {
-            by_text,
+            by_text: text,
             by_address,
             isvcs,
             last,
@@ -69,7 +87,15 @@ impl<'a> IsvcKeys<'a> {
 
     /// The key id of `(namespace, name)`.
     pub fn id(&self, namespace: &str, name: &str) -> Option<u32> {
-        self.by_text.get(&(namespace, name)).copied()
+        let by_text = self.by_text.get_or_init(|| {
+            let mut by_text: HashMap<(&str, &str), u32> = HashMap::default();
+            by_text.reserve(self.isvcs.len());
+            for (w, &id) in self.isvcs.iter().zip(&self.key_of) {
+                by_text.insert((w.namespace().as_ref(), w.name().as_ref()), id);
+            }
+            by_text
+        });
+        by_text.get(&(namespace, name)).copied()
     }
 
     /// `id` for shared names: by address first, by text when the texts are not an ISVC's own.
