@@ -5,7 +5,9 @@
 //! Owns: `key`, `mouse`. Plain data (crossterm event *types* only); must not import `ratatui`,
 //! `tokio` or `kube`.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 
 use crate::action::Action;
 use crate::app::dialogs::{palette_entries, Modal, PaletteEntry, ReasonPurpose};
@@ -98,8 +100,21 @@ fn confirm_extra(state: &mut AppState, k: KeyEvent) -> bool {
     }
 }
 
+/// Line editing of a prompt, as shells do it: characters append, Backspace deletes one,
+/// Ctrl-U clears the line, Ctrl-W deletes the word before the end. Other Ctrl chords are not
+/// text.
 fn edit(buffer: &mut String, k: &KeyEvent) -> bool {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     match k.code {
+        KeyCode::Char('u') if ctrl => buffer.clear(),
+        KeyCode::Char('w') if ctrl => {
+            let kept = buffer.trim_end().len();
+            let start = buffer[..kept]
+                .rfind(char::is_whitespace)
+                .map_or(0, |i| i + 1);
+            buffer.truncate(start);
+        }
+        KeyCode::Char(_) if ctrl => return false,
         KeyCode::Char(c) => buffer.push(c),
         KeyCode::Backspace => {
             buffer.pop();

@@ -91,7 +91,9 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         Some(Modal::FilterInput { .. }) => vec![
             ("enter".into(), "Keep filter".into()),
             ("esc".into(), "Cancel".into()),
-            ("~".into(), "Regex prefix".into()),
+            ("!".into(), "Invert".into()),
+            ("ctrl-u".into(), "Clear".into()),
+            ("ctrl-w".into(), "Delete word".into()),
         ],
         Some(Modal::Palette { .. } | Modal::ReasonInput { .. }) => vec![
             ("enter".into(), "Run / accept".into()),

@@ -4,6 +4,7 @@
 
 mod demo_ops;
 mod demo_world;
+mod filter;
 mod keymap_safety;
 mod reducer;
 mod reducer_tracking;
