@@ -18,6 +18,7 @@ const KEYS: &[&str] = &[
     "alfred-namespace",
     "scheduler-namespace",
     "read-only",
+    "mouse",
 ];
 
 /// The settings of `config.toml`, defaults filled in.
@@ -39,6 +40,9 @@ pub struct Settings {
     /// Kubeconfig context name → read-only. Contexts not listed are writable unless
     /// `--readonly` is given.
     pub read_only: BTreeMap<String, bool>,
+    /// Whether the TUI captures the mouse (clicks select rows, the wheel scrolls). Off by
+    /// default, as in k9s, so the terminal's own text selection and copy keep working.
+    pub mouse: bool,
 }
 
 impl Default for Settings {
@@ -51,6 +55,7 @@ impl Default for Settings {
             alfred_namespace: "ome".into(),
             scheduler_namespace: "ome".into(),
             read_only: BTreeMap::new(),
+            mouse: false,
         }
     }
 }
@@ -87,6 +92,11 @@ pub fn parse_settings(file: &str, table: &toml::Table) -> Result<Settings, Confi
     }
     if let Some(v) = table.get("read-only") {
         s.read_only = read_only(file, v)?;
+    }
+    if let Some(v) = table.get("mouse") {
+        s.mouse = v
+            .as_bool()
+            .ok_or_else(|| wrong(file, "mouse", v, "boolean", "true or false"))?;
     }
     Ok(s)
 }
@@ -172,6 +182,15 @@ mod tests {
         assert_eq!(s, Settings::default());
         assert_eq!(s.max_redraws_per_second, 10);
         assert_eq!(s.history_retention_days, 30);
+        assert!(!s.mouse, "the terminal keeps its text selection by default");
+    }
+
+    #[test]
+    fn mouse_capture_is_a_boolean_setting() {
+        assert!(parse("mouse = true").unwrap().mouse);
+        assert!(!parse("mouse = false").unwrap().mouse);
+        let e = parse("mouse = \"yes\"").unwrap_err().to_string();
+        assert!(e.contains("mouse") && e.contains("true or false"), "{e}");
     }
 
     #[test]

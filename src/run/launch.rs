@@ -72,6 +72,7 @@ pub fn run_tui_command(
         keymap: Some(config.keymap.clone()),
         history: None,
         demo_clock: None,
+        mouse: config.settings.mouse,
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -75,6 +75,8 @@ pub struct TuiOptions {
     /// The demo's sim clock: the app's time then runs at the simulation's speed, so ages and
     /// request timestamps agree with the simulated data (`None`: the wall clock).
     pub demo_clock: Option<DemoClock>,
+    /// Whether to capture the mouse (`mouse` in config.toml; off by default).
+    pub mouse: bool,
 }
 
 impl Default for TuiOptions {
@@ -87,6 +89,7 @@ impl Default for TuiOptions {
             keymap: None,
             history: None,
             demo_clock: None,
+            mouse: false,
         }
     }
 }
@@ -175,6 +178,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
         themes: opts.themes,
         history: opts.history,
         clock,
+        mouse: opts.mouse,
     };
     if let Some(h) = &extras.history {
         state.dismissed.extend(h.dismissed());
@@ -197,6 +201,8 @@ pub struct Extras {
     pub history: Option<HistoryHook>,
     /// The time the app runs on.
     pub clock: AppClock,
+    /// Whether the terminal's mouse events are captured.
+    pub mouse: bool,
 }
 
 impl Extras {
@@ -235,7 +241,9 @@ pub async fn run_with_keys(
         let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
         previous(info);
     }));
-    let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    if extras.mouse {
+        let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    }
     let result = event_loop(&mut terminal, state, extras, feed, commands, updates).await;
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();

@@ -19,6 +19,7 @@
 mod demo_actions;
 mod demo_tmux;
 mod live_tmux;
+mod mouse;
 
 #[path = "../support/mod.rs"]
 mod support;
