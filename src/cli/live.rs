@@ -95,7 +95,7 @@ pub fn run_analyze_live(
         namespace: args.cluster.namespace.clone(),
         alfred_namespace: args.alfred_namespace.clone(),
         scheduler_namespace: args.scheduler_namespace.clone(),
-        read_only: true,
+        read_only: Some("read-only mode (--readonly)".to_string()),
         analysis: opts.clone(),
         clock,
     };

@@ -53,13 +53,14 @@ pub struct TuiArgs {
     /// Scope workloads to this namespace (nodes are cluster-wide).
     #[arg(short = 'n', long, value_name = "NS")]
     pub namespace: Option<String>,
-    /// Alfred's namespace.
-    #[arg(long = "alfred-namespace", default_value = "ome", value_name = "NS")]
-    pub alfred_namespace: String,
-    /// Namespace of the OME scheduler's ConfigMap.
-    #[arg(long = "scheduler-namespace", default_value = "ome", value_name = "NS")]
-    pub scheduler_namespace: String,
-    /// Never write: every action is disabled.
+    /// Alfred's namespace (default: `alfred-namespace` in config.toml, else `ome`).
+    #[arg(long = "alfred-namespace", value_name = "NS")]
+    pub alfred_namespace: Option<String>,
+    /// Namespace of the OME scheduler's ConfigMap (default: `scheduler-namespace` in
+    /// config.toml, else `ome`).
+    #[arg(long = "scheduler-namespace", value_name = "NS")]
+    pub scheduler_namespace: Option<String>,
+    /// Never write: every action is disabled (also per context: `[read-only]` in config.toml).
     #[arg(long)]
     pub readonly: bool,
     /// Theme name.

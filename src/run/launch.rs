@@ -5,6 +5,7 @@
 //! Owns: `DemoArgs`, `run_tui_command`. Composition only, no business logic; reads no clock
 //! itself (`main.rs` passes one).
 
+use std::collections::BTreeMap;
 use std::io::Write;
 
 use clap::Args;
@@ -65,8 +66,14 @@ pub fn run_tui_command(
         }
     };
     let opts = TuiOptions {
-        alfred_namespace: args.alfred_namespace.clone(),
-        scheduler_namespace: args.scheduler_namespace.clone(),
+        alfred_namespace: args
+            .alfred_namespace
+            .clone()
+            .unwrap_or_else(|| config.settings.alfred_namespace.clone()),
+        scheduler_namespace: args
+            .scheduler_namespace
+            .clone()
+            .unwrap_or_else(|| config.settings.scheduler_namespace.clone()),
         theme: config.theme.name.clone(),
         themes: config.themes.iter().map(Theme::from_config).collect(),
         keymap: Some(config.keymap.clone()),
@@ -86,6 +93,7 @@ pub fn run_tui_command(
         }
     };
     let retention = config.settings.history_retention_days;
+    let read_only_contexts = config.settings.read_only.clone();
     let result = rt.block_on(async {
         match launch {
             Launch::Demo(d) => run_demo(d, opts, retention, clock).await,
@@ -95,7 +103,7 @@ pub fn run_tui_command(
                     let opts = with_history(opts, key, "snapshot", retention, clock, None);
                     run_tui(DataSource::Snapshot(path.clone()), opts).await
                 }
-                None => run_live(args, opts, retention, clock).await,
+                None => run_live(args, opts, &read_only_contexts, retention, clock).await,
             },
         }
     });
@@ -157,26 +165,46 @@ async fn run_demo(
     run_tui(source, opts).await
 }
 
+/// Why the session may not write, if it may not: `--readonly`, or the context's
+/// `[read-only]` entry in config.toml (a flag always wins; a context not listed is writable).
+fn read_only_reason(
+    flag: bool,
+    context: Option<&str>,
+    contexts: &BTreeMap<String, bool>,
+) -> Option<String> {
+    if flag {
+        return Some("read-only mode (--readonly)".to_string());
+    }
+    let context = context?;
+    contexts
+        .get(context)
+        .copied()
+        .unwrap_or(false)
+        .then(|| format!("read-only for context {context} (config.toml)"))
+}
+
 async fn run_live(
     args: &TuiArgs,
     opts: TuiOptions,
+    read_only_contexts: &BTreeMap<String, bool>,
     retention: u32,
     clock: fn() -> Time,
 ) -> anyhow::Result<()> {
-    let read_only = args.readonly;
+    let context = live::context_name(args.kubeconfig.as_deref(), args.context.as_deref());
+    let read_only = read_only_reason(args.readonly, context.as_deref(), read_only_contexts);
     let session = live::connect(LiveOptions {
         kubeconfig: args.kubeconfig.clone(),
         context: args.context.clone(),
         namespace: args.namespace.clone(),
-        alfred_namespace: args.alfred_namespace.clone(),
-        scheduler_namespace: args.scheduler_namespace.clone(),
-        read_only,
+        alfred_namespace: opts.alfred_namespace.clone(),
+        scheduler_namespace: opts.scheduler_namespace.clone(),
+        read_only: read_only.clone(),
         analysis: AnalysisOptions {
             now: clock(),
-            alfred_namespace: args.alfred_namespace.clone(),
+            alfred_namespace: opts.alfred_namespace.clone(),
             executor: ExecutorSetting::Auto,
             placement: PlacementOptions {
-                scheduler_namespace: args.scheduler_namespace.clone(),
+                scheduler_namespace: opts.scheduler_namespace.clone(),
                 ..PlacementOptions::default()
             },
         },
@@ -184,16 +212,20 @@ async fn run_live(
     })
     .await?;
     // Audit rows and Events name the Kubernetes user; a cluster that refuses the review
-    // still gets a truthful actor.
-    let actor = live::identity::whoami(&session.client)
-        .await
-        .unwrap_or_else(|| format!("unknown user (context {})", session.context));
+    // still gets a truthful actor. A read-only session writes nothing to audit and sends no
+    // review (a SelfSubjectReview is itself a create request).
+    let actor = match &read_only {
+        Some(_) => format!("unknown user (context {}, read-only)", session.context),
+        None => live::identity::whoami(&session.client)
+            .await
+            .unwrap_or_else(|| format!("unknown user (context {})", session.context)),
+    };
     let (cmd_tx, cmd_rx) = tokio::sync::mpsc::channel(16);
     let (upd_tx, upd_rx) = tokio::sync::mpsc::channel(16);
     let ctx = OpContext {
-        alfred_namespace: args.alfred_namespace.clone(),
+        alfred_namespace: opts.alfred_namespace.clone(),
         actor: actor.clone(),
-        read_only: read_only.then(|| "read-only mode (--readonly)".to_string()),
+        read_only,
         now: clock(),
     };
     let _worker = spawn_ops_worker(session.client.clone(), ctx, clock, cmd_rx, upd_tx);
@@ -212,4 +244,30 @@ async fn run_live(
         updates: upd_rx,
     };
     run_tui(source, opts).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flag_or_the_contexts_entry_makes_a_session_read_only() {
+        let contexts = BTreeMap::from([("prod".to_string(), true), ("dev".to_string(), false)]);
+        let why = |flag, ctx| read_only_reason(flag, ctx, &contexts);
+        assert_eq!(
+            why(true, Some("dev")).as_deref(),
+            Some("read-only mode (--readonly)")
+        );
+        assert_eq!(
+            why(false, Some("prod")).as_deref(),
+            Some("read-only for context prod (config.toml)")
+        );
+        assert_eq!(why(false, Some("dev")), None);
+        assert_eq!(
+            why(false, Some("staging")),
+            None,
+            "an unlisted context is writable"
+        );
+        assert_eq!(why(false, None), None);
+    }
 }

@@ -51,7 +51,7 @@ async fn absent_crds_are_shown_as_not_installed() {
         namespace: None,
         alfred_namespace: ns.clone(),
         scheduler_namespace: ns.clone(),
-        read_only: true,
+        read_only: Some("read-only mode (--readonly)".to_string()),
         analysis: AnalysisOptions {
             now: clock(),
             alfred_namespace: ns.clone(),

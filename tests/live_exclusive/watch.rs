@@ -45,7 +45,7 @@ fn options(kubeconfig: &Path, ns: &str) -> LiveOptions {
         namespace: Some(ns.to_string()),
         alfred_namespace: ns.to_string(),
         scheduler_namespace: ns.to_string(),
-        read_only: false,
+        read_only: None,
         analysis: AnalysisOptions {
             now: clock(),
             alfred_namespace: ns.to_string(),

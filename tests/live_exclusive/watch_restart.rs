@@ -56,7 +56,7 @@ async fn after_an_apiserver_restart_the_store_equals_a_fresh_list() {
         namespace: None,
         alfred_namespace: ns.clone(),
         scheduler_namespace: ns.clone(),
-        read_only: true,
+        read_only: Some("read-only mode (--readonly)".to_string()),
         analysis: AnalysisOptions {
             now: clock(),
             alfred_namespace: ns.clone(),

@@ -49,8 +49,9 @@ pub struct LiveOptions {
     pub alfred_namespace: String,
     /// The OME scheduler's namespace.
     pub scheduler_namespace: String,
-    /// `--readonly`: no RBAC probe (it is a create request) and every action disabled.
-    pub read_only: bool,
+    /// Why the session may not write (`--readonly`, a read-only context, a headless command):
+    /// no RBAC probe (it is a create request) and every action disabled. `None`: writable.
+    pub read_only: Option<String>,
     /// Options of every analysis; `now` is replaced by `clock()` each time, and the
     /// namespaces by the two fields above.
     pub analysis: AnalysisOptions,
@@ -179,6 +180,20 @@ impl LiveSession {
     }
 }
 
+/// The context a session on `kubeconfig` (or the default one) with `--context` would use,
+/// read from the file without contacting any server: `context`, else the current context.
+/// `None` when the kubeconfig cannot be read (connecting then reports why).
+pub fn context_name(kubeconfig: Option<&Path>, context: Option<&str>) -> Option<String> {
+    if let Some(wanted) = context {
+        return Some(wanted.to_string());
+    }
+    let file = match kubeconfig {
+        Some(path) => Kubeconfig::read_from(path).ok()?,
+        None => Kubeconfig::read().ok()?,
+    };
+    file.current_context
+}
+
 async fn client_for(
     kubeconfig: Option<&Path>,
     context: Option<&str>,
@@ -257,10 +272,9 @@ async fn reachable(
 pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
     let (client, context, server) =
         reachable(opts.kubeconfig.as_deref(), opts.context.as_deref()).await?;
-    let permissions = if opts.read_only {
-        Permissions::read_only("read-only mode (--readonly)")
-    } else {
-        rbac::pending()
+    let permissions = match &opts.read_only {
+        Some(why) => Permissions::read_only(why.clone()),
+        None => rbac::pending(),
     };
     let hub = Arc::new(watch::Hub::new(opts.clock, permissions));
     let scope = watch::Scope {
@@ -269,7 +283,7 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
         scheduler_namespace: opts.scheduler_namespace.clone(),
     };
     let mut tasks = watch::spawn_watchers(&client, &scope, &hub);
-    if !opts.read_only {
+    if opts.read_only.is_none() {
         let (hub, client, scope) = (hub.clone(), client.clone(), scope.clone());
         tasks.push(tokio::spawn(async move {
             let found =
@@ -300,4 +314,26 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
         hub,
         tasks,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_context_comes_from_the_flag_else_the_kubeconfig() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config");
+        std::fs::write(
+            &path,
+            "apiVersion: v1\nkind: Config\ncurrent-context: prod\ncontexts: []\nclusters: []\nusers: []\n",
+        )
+        .unwrap();
+        assert_eq!(context_name(Some(&path), None).as_deref(), Some("prod"));
+        assert_eq!(
+            context_name(Some(&path), Some("dev")).as_deref(),
+            Some("dev")
+        );
+        assert_eq!(context_name(Some(&dir.path().join("absent")), None), None);
+    }
 }
