@@ -50,6 +50,25 @@ async fn cordon_a_node_from_the_tui_on_a_live_cluster() {
         );
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
+    // The API server's audit log names the program: the cordon's PATCH carries ome-top's
+    // User-Agent (the node's other patches are kwok's and the node controller's).
+    let audit = std::fs::read_to_string(tc.audit_log_path()).unwrap();
+    let agents: Vec<String> = audit
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| {
+            e["verb"] == "patch"
+                && e["objectRef"]["resource"] == "nodes"
+                && e["objectRef"]["name"] == node.as_str()
+        })
+        .map(|e| e["userAgent"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        agents
+            .iter()
+            .any(|a| a == ome_top::cluster::live::USER_AGENT),
+        "user agents of the cordon's PATCH: {agents:?}"
+    );
     // The audit row the action wrote, read back headless from the same store while the TUI
     // still runs (WAL lets a second process read).
     let history = || {

@@ -96,6 +96,18 @@ async fn cordon_and_uncordon_are_seen_by_another_client_and_recorded() {
     .await;
     assert!(matches!(out, OpOutcome::Done { .. }), "{out:?}");
     assert!(is_cordoned(&viewer, node).await);
+    // The write names ome-top as its field manager.
+    let managers: Vec<String> = Api::<Node>::all(admin.clone())
+        .get(node)
+        .await
+        .unwrap()
+        .metadata
+        .managed_fields
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|f| f.manager)
+        .collect();
+    assert!(managers.iter().any(|m| m == "ome-top"), "{managers:?}");
     let events = ome_top_events(&viewer, "default", node).await;
     let ev = events
         .iter()

@@ -11,7 +11,7 @@
 use k8s_openapi::api::core::v1::ObjectReference;
 use k8s_openapi::api::events::v1::Event;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta};
-use kube::api::{Api, PostParams};
+use kube::api::Api;
 use kube::runtime::events::{Event as RecordedEvent, EventType, Recorder, Reporter};
 
 use super::outcome::{classify, ApiFailure};
@@ -184,7 +184,7 @@ pub async fn record_event(
     } else {
         let event = build_event(target, text, reporting_instance, now);
         let api: Api<Event> = Api::namespaced(client.clone(), &namespace);
-        api.create(&PostParams::default(), &event).await.map(drop)
+        api.create(&super::post_params(), &event).await.map(drop)
     };
     created.map_err(|e| match classify(&e) {
         ApiFailure::Forbidden(t) => {

@@ -5,7 +5,7 @@
 //!
 //! Must not import `app`, `ui`, `ratatui` or `crossterm`.
 
-use kube::api::{Api, ApiResource, DynamicObject, Patch, PatchParams};
+use kube::api::{Api, ApiResource, DynamicObject, Patch};
 
 use super::event::{EventTarget, EventText};
 use super::node::note;
@@ -95,7 +95,7 @@ pub async fn annotate(client: &kube::Client, ctx: &OpContext, op: &Op) -> OpOutc
     }
     let body = planned.body(w.uid, w.seen_rv, annotations.is_some());
     let written = match api
-        .patch(w.name, &PatchParams::default(), &Patch::Json::<()>(body))
+        .patch(w.name, &super::patch_params(), &Patch::Json::<()>(body))
         .await
     {
         Ok(o) => o,

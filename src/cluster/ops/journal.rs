@@ -9,7 +9,7 @@
 //! `ratatui` or `crossterm`.
 
 use k8s_openapi::api::core::v1::ConfigMap;
-use kube::api::{Api, PostParams};
+use kube::api::Api;
 
 use super::event::{EventTarget, EventText};
 use super::outcome::{classify, conflict, failure, ApiFailure, CurrentState};
@@ -97,7 +97,7 @@ pub async fn clear_entry(client: &kube::Client, ctx: &OpContext, c: Clear<'_>) -
     }
     // The PUT carries metadata.resourceVersion == seen_rv: the compare-and-swap.
     let written = match api
-        .replace(JOURNAL_CONFIGMAP, &PostParams::default(), &cm)
+        .replace(JOURNAL_CONFIGMAP, &super::post_params(), &cm)
         .await
     {
         Ok(cm) => cm,

@@ -135,3 +135,23 @@ pub(crate) async fn finish(
         resource_version,
     }
 }
+
+/// The field manager every write names, so a cluster's managedFields and audit log tell
+/// ome-top's changes apart.
+pub const FIELD_MANAGER: &str = "ome-top";
+
+/// Patch parameters of every write (`fieldManager: ome-top`).
+pub(crate) fn patch_params() -> kube::api::PatchParams {
+    kube::api::PatchParams {
+        field_manager: Some(FIELD_MANAGER.to_string()),
+        ..kube::api::PatchParams::default()
+    }
+}
+
+/// Create/replace parameters of every write (`fieldManager: ome-top`).
+pub(crate) fn post_params() -> kube::api::PostParams {
+    kube::api::PostParams {
+        field_manager: Some(FIELD_MANAGER.to_string()),
+        ..kube::api::PostParams::default()
+    }
+}

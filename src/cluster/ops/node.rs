@@ -7,7 +7,7 @@
 //! Must not import `app`, `ui`, `ratatui` or `crossterm`.
 
 use k8s_openapi::api::core::v1::Node;
-use kube::api::{Api, ApiResource, DynamicObject, Patch, PatchParams};
+use kube::api::{Api, ApiResource, DynamicObject, Patch};
 use serde_json::Value;
 
 use super::event::{EventTarget, EventText};
@@ -77,7 +77,7 @@ pub async fn set_unschedulable(
         );
     }
     let body = node_unschedulable_patch(&uid, &spec, w.unschedulable);
-    let params = PatchParams::default();
+    let params = super::patch_params();
     let written = match api.patch(w.node, &params, &Patch::Json::<()>(body)).await {
         Ok(n) => n,
         Err(e) => return after_failure(&api, &object, w, &uid, classify(&e)).await,
