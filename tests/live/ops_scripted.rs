@@ -128,7 +128,7 @@ async fn cordon_reads_patches_with_tests_and_records_an_event() {
     let (method, path, content_type, body) = &log[1];
     assert_eq!(
         (method.as_str(), path.as_str()),
-        ("PATCH", "/api/v1/nodes/gpu-1?")
+        ("PATCH", "/api/v1/nodes/gpu-1?&fieldManager=ome-top")
     );
     assert_eq!(content_type, "application/json-patch+json");
     assert_eq!(
@@ -183,7 +183,10 @@ async fn a_name_too_long_for_the_recorder_gets_a_generated_event_name() {
     let log = log.lock().unwrap();
     let (method, path, _, event) = &log[2];
     assert_eq!(method, "POST");
-    assert_eq!(path, "/apis/events.k8s.io/v1/namespaces/default/events?");
+    assert_eq!(
+        path,
+        "/apis/events.k8s.io/v1/namespaces/default/events?&fieldManager=ome-top"
+    );
     let want = format!("{}-", &long[..200]);
     assert_eq!(event["metadata"]["generateName"], want.as_str());
     assert!(event["metadata"].get("name").is_none());
@@ -276,7 +279,7 @@ async fn approve_sends_the_engine_patch_and_a_stale_view_sends_no_write() {
     let seen = log.lock().unwrap().clone();
     assert_eq!(
         seen[1].1,
-        "/apis/ome.io/v1beta1/namespaces/prod/inferenceservices/chat?"
+        "/apis/ome.io/v1beta1/namespaces/prod/inferenceservices/chat?&fieldManager=ome-top"
     );
     assert_eq!(
         seen[1].3,
@@ -350,7 +353,7 @@ async fn clearing_puts_the_configmap_with_the_seen_resource_version() {
         (method.as_str(), path.as_str()),
         (
             "PUT",
-            "/api/v1/namespaces/alfred/configmaps/alfred-dispatch-state?"
+            "/api/v1/namespaces/alfred/configmaps/alfred-dispatch-state?&fieldManager=ome-top"
         )
     );
     assert_eq!(put["metadata"]["resourceVersion"], "30");
