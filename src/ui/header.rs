@@ -115,12 +115,19 @@ pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
     }
     let warnings = feed.warnings.len() + a.warnings.len();
     if warnings > 0 {
+        if !second.is_empty() {
+            second.push(Span::styled(" · ", theme.style(Slot::Muted)));
+        }
+        let noun = if warnings == 1 { "warning" } else { "warnings" };
         second.push(Span::styled(
-            format!("  ⚠ {warnings} warnings"),
+            format!("⚠ {warnings} {noun}"),
             theme.style(Slot::HealthDegraded),
         ));
     }
     if feed.sources.is_empty() {
+        if !second.is_empty() {
+            second.push(Span::styled(" · ", theme.style(Slot::Muted)));
+        }
         second.push(Span::styled(
             format!("data as of {}", rfc3339(a.now)),
             theme.style(Slot::Muted),

@@ -49,13 +49,21 @@ pub fn help_lines(state: &AppState) -> Vec<(Option<String>, String, String)> {
 /// Draws the help overlay scrolled by `scroll` lines.
 pub fn draw_help(frame: &mut Frame, full: Rect, state: &AppState, scroll: usize, theme: &Theme) {
     let area = centered(full, 64, full.height.saturating_sub(4));
-    let lines: Vec<Line> = help_lines(state)
+    let all = help_lines(state);
+    // The key column fits its longest entry, so a key never runs into its description.
+    let width = all
+        .iter()
+        .map(|(_, keys, _)| keys.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(13);
+    let lines: Vec<Line> = all
         .into_iter()
         .skip(scroll)
         .map(|(heading, keys, desc)| match heading {
             Some(h) => Line::styled(h, theme.style(Slot::Header)),
             None => Line::from(vec![
-                Span::styled(format!("  {keys:<13} "), theme.style(Slot::Accent)),
+                Span::styled(format!("  {keys:<width$}  "), theme.style(Slot::Accent)),
                 Span::raw(desc),
             ]),
         })

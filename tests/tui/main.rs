@@ -5,6 +5,7 @@
 mod demo_ops;
 mod demo_world;
 mod filter;
+mod header;
 mod keymap_safety;
 mod reducer;
 mod reducer_tracking;
