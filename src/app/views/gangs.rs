@@ -56,6 +56,9 @@ pub struct GangNav {
     pub offset: usize,
     /// Visible lines.
     pub flat: Vec<FlatItem>,
+    /// Topology-key and domain branches seen so far: each opens when first seen, so the tree
+    /// shows its gangs at once, and stays as the operator leaves it afterwards.
+    seen: HashSet<Vec<String>>,
 }
 
 fn state_tone(s: GangState) -> Tone {
@@ -189,9 +192,27 @@ fn flatten(
 }
 
 impl GangNav {
+    /// Opens every topology key and domain not seen before (the gangs show at once).
+    fn open_new_branches(&mut self, tree: &GangTree) {
+        for key in &tree.roots {
+            let key_path = vec![key.id.clone()];
+            if self.seen.insert(key_path.clone()) {
+                self.open.insert(key_path.clone());
+            }
+            for domain in key.children.iter().filter(|d| !d.children.is_empty()) {
+                let mut path = key_path.clone();
+                path.push(domain.id.clone());
+                if self.seen.insert(path.clone()) {
+                    self.open.insert(path);
+                }
+            }
+        }
+    }
+
     /// Recomputes the visible lines and re-finds the selection (falling back to its nearest
     /// surviving ancestor, then the first line).
     pub fn refresh(&mut self, tree: &GangTree, height: usize) {
+        self.open_new_branches(tree);
         self.flat.clear();
         flatten(&tree.roots, &[], &self.open, &mut self.flat);
         let mut want = self.selected.clone();
