@@ -39,6 +39,12 @@ impl Filter {
             Some(rest) => (true, rest),
             None => (false, body),
         };
+        // A plain word (no regex syntax) is the same filter as a substring of the lower-cased
+        // row, which is one search per row instead of one per cell.
+        if !explicit && !pattern.contains(|c| "\\.+*?()|[]{}^$".contains(c)) {
+            f.needle = pattern.to_lowercase();
+            return f;
+        }
         match regex::RegexBuilder::new(pattern)
             .case_insensitive(true)
             .build()
