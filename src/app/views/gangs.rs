@@ -133,13 +133,13 @@ impl GangTree {
             .map(|(key, domains)| {
                 let count: usize = domains.values().map(Vec::len).sum();
                 TreeNode {
-                    label: format!("{key}  ({count} gangs)"),
+                    label: format!("{key}  ({})", gang_count(count)),
                     id: key,
                     tone: Tone::Accent,
                     children: domains
                         .into_iter()
                         .map(|(domain, gangs)| TreeNode {
-                            label: format!("{domain}  ({} gangs)", gangs.len()),
+                            label: format!("{domain}  ({})", gang_count(gangs.len())),
                             id: domain,
                             tone: Tone::Normal,
                             children: gangs
@@ -260,5 +260,13 @@ impl GangNav {
             self.open.insert(path);
         }
         self.refresh(tree, height);
+    }
+}
+/// "1 gang", "3 gangs".
+fn gang_count(n: usize) -> String {
+    if n == 1 {
+        "1 gang".to_string()
+    } else {
+        format!("{n} gangs")
     }
 }
