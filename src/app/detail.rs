@@ -73,7 +73,7 @@ pub fn build_detail(state: &AppState, feed: &Feed, kind: &DetailKind) -> Option<
     match kind {
         DetailKind::Node(name) => crate::app::views::nodes::node_detail(state, feed, name),
         DetailKind::Move(key) => crate::app::views::moves::move_detail(state, feed, key),
-        DetailKind::Journal(uuid) => crate::app::views::journal::journal_detail(feed, uuid),
+        DetailKind::Journal(uuid) => crate::app::views::journal::journal_detail(state, feed, uuid),
         DetailKind::Lint(key) => lint_detail(state, feed, key),
     }
 }

@@ -17,6 +17,7 @@ pub mod nav;
 pub mod ops;
 pub mod state;
 pub mod table;
+pub mod times;
 pub mod update;
 pub mod views;
 

@@ -8,6 +8,8 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
+use chrono::Offset;
+
 pub use crate::action::View;
 use crate::app::detail::{DetailKind, DetailModel};
 use crate::app::dialogs::Modal;
@@ -161,6 +163,9 @@ pub struct AppState {
     pub size: (u16, u16),
     /// The last time the reducer saw.
     pub now: Time,
+    /// The operator's time zone for shown times (the run layer sets the local one; UTC until
+    /// then, so tests read the same everywhere).
+    pub utc_offset: chrono::FixedOffset,
     /// Theme names (palette, `next-theme`), and the current one's index.
     pub themes: Vec<String>,
     /// Index into `themes`.
@@ -198,6 +203,7 @@ impl AppState {
             pending_keys: Vec::new(),
             size: (80, 24),
             now,
+            utc_offset: chrono::Utc.fix(),
             themes: vec!["default".into()],
             theme: 0,
             quitting: false,

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use chrono::{Offset, TimeZone};
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event as TermEvent, EventStream};
 use futures::{FutureExt, StreamExt};
 use ratatui::DefaultTerminal;
@@ -165,6 +166,10 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
         None => ConfigKeys::shipped("default")?,
     };
     let mut state = AppState::new(Box::new(keys), Box::new(RandomIds::new()), clock.now());
+    // The zone is read once: shown times are local, as `date` would print them.
+    state.utc_offset = chrono::Local
+        .offset_from_utc_datetime(&state.now.naive_utc())
+        .fix();
     if opts.themes.is_empty() {
         opts.themes = THEME_NAMES.iter().map(|n| Theme::by_name(n)).collect();
     }

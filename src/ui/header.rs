@@ -10,11 +10,11 @@ use ratatui::Frame;
 
 use crate::app::layout::tab_spans;
 use crate::app::state::{AppState, View};
+use crate::app::times::when;
 use crate::app::views::age;
 use crate::engine::alfred_config::Mode;
 use crate::engine::model::Time;
 use crate::protocol::{ApiStatus, Feed, Presence, SourceKind, SourceState};
-use crate::report::rfc3339;
 use crate::ui::theme::{Slot, Theme};
 
 /// The API status in words.
@@ -23,11 +23,7 @@ pub fn api_text(api: &ApiStatus, now: Time) -> (String, Slot) {
         ApiStatus::Connecting => ("API connecting…".into(), Slot::HealthDegraded),
         ApiStatus::Connected => ("✓ connected".into(), Slot::HealthOk),
         ApiStatus::Reconnecting { since, .. } => (
-            format!(
-                "API ✗ reconnecting since {} ({})",
-                rfc3339(*since),
-                age(now, Some(*since))
-            ),
+            format!("API ✗ reconnecting for {}", age(now, Some(*since))),
             Slot::HealthFailed,
         ),
         ApiStatus::Forbidden { what } => (format!("API ✗ forbidden: {what}"), Slot::HealthFailed),
@@ -129,7 +125,7 @@ pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
             second.push(Span::styled(" · ", theme.style(Slot::Muted)));
         }
         second.push(Span::styled(
-            format!("data as of {}", rfc3339(a.now)),
+            format!("data as of {}", when(state.now, a.now, state.utc_offset)),
             theme.style(Slot::Muted),
         ));
     }
@@ -186,9 +182,8 @@ pub fn draw_banner(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
     };
     let text = match &feed.api {
         ApiStatus::Reconnecting { since, error } => format!(
-            "⚠ API unreachable since {} ({}): {error} — showing the last data (stale)",
-            rfc3339(*since),
-            age(state.now, Some(*since))
+            "⚠ API unreachable since {}: {error} — showing the last data (stale)",
+            when(state.now, *since, state.utc_offset)
         ),
         ApiStatus::Forbidden { what } => format!("⚠ API refused the identity: {what}"),
         _ => return,

@@ -6,15 +6,17 @@
 //! import `ratatui`, `tokio` or `kube`.
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
+use crate::app::state::AppState;
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
+use crate::app::times::{relative, when_opt};
 use crate::app::views::{age, age_secs};
 use crate::engine::analysis::Analysis;
 use crate::engine::journal::Blocking;
 use crate::engine::journal::Phase;
 use crate::engine::journal::{CheckResult, ClearingDecision, ClearingVerdict};
+use crate::engine::model::Time;
 use crate::engine::planning::JournalView;
 use crate::protocol::Feed;
-use crate::report::rfc3339;
 
 /// Whether entry `uuid` blocks Alfred's submissions.
 pub fn blocks(blocking: &Blocking, uuid: &str) -> bool {
@@ -143,7 +145,7 @@ pub fn clearing_lines(v: &ClearingVerdict) -> Vec<(String, Tone)> {
 }
 
 /// The detail pane of journal entry `uuid`.
-pub fn journal_detail(feed: &Feed, uuid: &str) -> Option<DetailModel> {
+pub fn journal_detail(state: &AppState, feed: &Feed, uuid: &str) -> Option<DetailModel> {
     let a = &feed.analysis;
     let e = a
         .journal
@@ -171,12 +173,15 @@ pub fn journal_detail(feed: &Feed, uuid: &str) -> Option<DetailModel> {
         e.reason.as_deref().unwrap_or("-")
     ));
     out.line(format!(
-        "created {} ({}) · last attempt {} · acknowledged {} · completed {}",
-        rfc3339(e.created_at),
-        age(a.now, Some(e.created_at)),
-        age(a.now, e.last_attempt),
-        age(a.now, e.acknowledged_at),
-        age(a.now, e.completed_at)
+        "created {}",
+        when_opt(a.now, Some(e.created_at), state.utc_offset)
+    ));
+    let ago = |t: Option<Time>| t.map_or_else(|| "-".to_string(), |t| relative(a.now, t));
+    out.line(format!(
+        "last attempt {} · acknowledged {} · completed {}",
+        ago(e.last_attempt),
+        ago(e.acknowledged_at),
+        ago(e.completed_at)
     ));
     out.heading("Checks before clearing this entry");
     match a.clearing.iter().find(|(u, _)| u == uuid) {

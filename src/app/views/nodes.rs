@@ -5,15 +5,17 @@
 //! Owns: `node_rows`, `NODE_POOL_COLUMN`, the node detail. Plain data; must not import `ratatui`, `tokio` or
 //! `kube`.
 
+use chrono::FixedOffset;
+
 use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::state::AppState;
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
+use crate::app::times::{local, relative, when_opt};
 use crate::app::views::{age, age_secs, health_cell, health_label};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::recommendations::NodeRecord;
 use crate::protocol::Feed;
-use crate::report::rfc3339;
 
 /// Column of the pool name (Enter on a pool scopes the Nodes view by it).
 pub const NODE_POOL_COLUMN: usize = 1;
@@ -76,18 +78,11 @@ pub fn node_rows(snap: &ClusterSnapshot, a: &Analysis) -> TableModel {
     }
 }
 
-fn when(t: Option<Time>) -> String {
-    t.map_or("-".to_string(), rfc3339)
-}
-
-fn record_lines(out: &mut Lines, now: Time, r: &NodeRecord) {
+fn record_lines(out: &mut Lines, now: Time, tz: FixedOffset, r: &NodeRecord) {
+    let when = |t: Option<Time>| when_opt(now, t, tz);
     out.line(format!("state: {}", r.state.as_deref().unwrap_or("-")));
     if let Some(u) = r.suspect_until {
-        out.line(format!(
-            "suspect until: {} ({})",
-            rfc3339(u),
-            age(now, Some(u))
-        ));
+        out.line(format!("suspect until: {}", when(Some(u))));
     }
     for c in &r.conditions {
         out.line(format!(
@@ -149,9 +144,9 @@ fn timeline(state: &AppState, snap: &ClusterSnapshot, node: usize, out: &mut Lin
     }
     for (t, text) in items.iter().take(40) {
         out.line(format!(
-            "{}  {:>6}  {text}",
-            rfc3339(*t),
-            age(state.now, Some(*t))
+            "{}  {:>9}  {text}",
+            local(*t, state.utc_offset),
+            relative(state.now, *t)
         ));
     }
     if state.node_history.is_none() {
@@ -172,7 +167,10 @@ pub fn node_detail(state: &AppState, feed: &Feed, name: &str) -> Option<DetailMo
     let (label, tone) = health_label(&st.health);
     out.push(format!("health: {label}"), tone);
     if let Some(u) = st.health.suspect_until() {
-        out.line(format!("suspect until {}", rfc3339(u)));
+        out.line(format!(
+            "suspect until {}",
+            when_opt(a.now, Some(u), state.utc_offset)
+        ));
     }
     out.line(format!("pool: {}", st.pool.as_deref().unwrap_or("-")));
     out.line(format!(
@@ -192,11 +190,10 @@ pub fn node_detail(state: &AppState, feed: &Feed, name: &str) -> Option<DetailMo
     out.heading("Conditions");
     for c in &node.conditions {
         out.line(format!(
-            "{:<24} {:<8} since {} ({})",
+            "{:<24} {:<8} since {}",
             c.kind,
             c.status,
-            when(c.last_transition),
-            age(a.now, c.last_transition)
+            when_opt(a.now, c.last_transition, state.utc_offset)
         ));
     }
     out.heading("Alfred's node record");
@@ -206,7 +203,7 @@ pub fn node_detail(state: &AppState, feed: &Feed, name: &str) -> Option<DetailMo
             .find(|e| e.node_name.as_deref() == Some(name))
     });
     match record.map(|e| &e.record) {
-        Some(Ok(r)) => record_lines(&mut out, a.now, r),
+        Some(Ok(r)) => record_lines(&mut out, a.now, state.utc_offset, r),
         Some(Err(e)) => out.push(format!("unreadable: {e}"), Tone::Failed),
         None => out.push("none published", Tone::Muted),
     }

@@ -1,0 +1,66 @@
+//! Times as an operator reads them: a local date-time to the second (never nanoseconds) with
+//! a relative age (`3h ago`, `in 5m`). The offset is data in `AppState` (the run layer reads
+//! the local zone once), so the reducer and the views stay clock-free.
+//!
+//! Owns: `local`, `relative`, `when`, `when_opt`. Plain functions of their arguments.
+
+use chrono::FixedOffset;
+
+use crate::app::views::age;
+use crate::engine::model::Time;
+
+/// `t` in the zone `offset`: `2026-11-29 13:01:11`.
+pub fn local(t: Time, offset: FixedOffset) -> String {
+    t.with_timezone(&offset)
+        .format("%Y-%m-%d %H:%M:%S")
+        .to_string()
+}
+
+/// `t` relative to `now`: `just now`, `45s ago`, `3h ago`, `in 5m`.
+pub fn relative(now: Time, t: Time) -> String {
+    let secs = (now - t).num_seconds();
+    if secs == 0 {
+        return "just now".into();
+    }
+    let text = age(now, Some(t));
+    if secs > 0 {
+        format!("{text} ago")
+    } else {
+        text
+    }
+}
+
+/// `2026-11-29 13:01:11 (3h ago)`.
+pub fn when(now: Time, t: Time, offset: FixedOffset) -> String {
+    format!("{} ({})", local(t, offset), relative(now, t))
+}
+
+/// [`when`], or `-` when the time is unknown.
+pub fn when_opt(now: Time, t: Option<Time>, offset: FixedOffset) -> String {
+    t.map_or_else(|| "-".to_string(), |t| when(now, t, offset))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::{DateTime, Utc};
+
+    fn t(s: &str) -> Time {
+        DateTime::parse_from_rfc3339(s)
+            .map(|d| d.with_timezone(&Utc))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_time_reads_to_the_second_in_the_operators_zone_with_its_age() {
+        let now = t("2026-11-29T16:01:11.849248527Z");
+        let then = t("2026-11-29T13:01:11.849248527Z");
+        let utc = FixedOffset::east_opt(0).unwrap();
+        let cet = FixedOffset::east_opt(3600).unwrap();
+        assert_eq!(when(now, then, utc), "2026-11-29 13:01:11 (3h ago)");
+        assert_eq!(when(now, then, cet), "2026-11-29 14:01:11 (3h ago)");
+        assert_eq!(when(then, now, utc), "2026-11-29 16:01:11 (in 3h)");
+        assert_eq!(relative(now, now), "just now");
+        assert_eq!(when_opt(now, None, utc), "-");
+    }
+}
