@@ -84,6 +84,8 @@ actions! {
     SortNext => "sort-next", "Sort by next column";
     /// Reverse the sort order.
     SortReverse => "sort-reverse", "Reverse sort";
+    /// Wide layout (more columns, long text uncut) or compact.
+    ToggleWide => "toggle-wide", "Wide / compact columns";
     /// Freeze rows (updates keep arriving but do not move the table).
     Freeze => "freeze", "Freeze / unfreeze";
     /// Expand or collapse a tree node.

@@ -55,8 +55,13 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
     match state.keys.resolve(mode, &state.pending_keys) {
         KeyResolution::Pending => Vec::new(),
         KeyResolution::Unbound => {
+            let sorted = state.pending_keys.len() == 1 && sort_key(state, k);
             state.pending_keys.clear();
-            Vec::new()
+            if sorted {
+                vec![Effect::Redraw]
+            } else {
+                Vec::new()
+            }
         }
         KeyResolution::Action(a) => {
             state.pending_keys.clear();
@@ -75,6 +80,19 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
             apply_action(state, a)
         }
     }
+}
+
+/// An upper-case letter the keymap leaves unbound sorts a list view by the column it starts
+/// (k9s' Shift+letter).
+fn sort_key(state: &mut AppState, k: KeyEvent) -> bool {
+    let KeyCode::Char(c) = k.code else {
+        return false;
+    };
+    let chorded = k
+        .modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+    let list = matches!(current_mode(state), Mode::View(v) if v != View::Gangs);
+    list && !chorded && c.is_ascii_uppercase() && nav::sort_by_letter(state, c)
 }
 
 /// `r` (reason) and `o` (override) inside a confirm dialog.

@@ -2,7 +2,8 @@
 //! scoping the Nodes view to a pool, freezing, sorting, and taking in a new feed.
 //!
 //! Owns: `viewport`, `step`, `jump`, `switch_view`, `open`, `back`, `refresh_view`,
-//! `apply_feed`, `rebuild_detail`, `sort_next`, `sort_reverse`, `toggle_freeze`. Plain data;
+//! `apply_feed`, `rebuild_detail`, `sort_next`, `sort_by_letter`, `sort_reverse`,
+//! `toggle_wide`, `toggle_freeze`. Plain data;
 //! must not import `ratatui`, `tokio` or `kube`.
 
 use std::sync::Arc;
@@ -160,19 +161,76 @@ pub fn back(state: &mut AppState) -> bool {
     false
 }
 
-/// `sort-next`: engine order → column 0 → column 1 … → engine order.
+/// `sort-next`: engine order → first shown column → next shown column … → engine order
+/// (wide-only columns are skipped in the compact layout).
 pub fn sort_next(state: &mut AppState) {
     let view = state.view;
-    let Some(cols) = state.models.table(view).map(|m| m.columns.len()) else {
+    let Some(model) = state.models.table(view) else {
         return;
     };
+    let t = &state.tables[view.index()];
+    let shown = |c: &usize| t.wide || !model.columns[*c].wide_only;
+    let after = t.sort.map_or(0, |(c, _)| c + 1);
+    let next = (after..model.columns.len()).find(shown);
     let t = &mut state.tables[view.index()];
-    t.sort = match t.sort {
-        None => Some((0, false)),
-        Some((c, d)) if c + 1 < cols => Some((c + 1, d)),
-        Some(_) => None,
+    t.sort = match (t.sort, next) {
+        (_, None) => None,
+        (None, Some(c)) => Some((c, false)),
+        (Some((_, d)), Some(c)) => Some((c, d)),
     };
     refresh_view(state, view);
+}
+
+/// Shift+letter: sorts by the first shown column whose title starts with `letter` (text
+/// ascending, numbers largest first); the same letter again reverses. False when no column
+/// starts with it.
+pub fn sort_by_letter(state: &mut AppState, letter: char) -> bool {
+    let view = state.view;
+    let Some(model) = state.models.table(view) else {
+        return false;
+    };
+    let t = &state.tables[view.index()];
+    let starts = |title: &str| {
+        title
+            .chars()
+            .find(|c| c.is_alphanumeric())
+            .is_some_and(|c| c.eq_ignore_ascii_case(&letter))
+    };
+    let Some(col) = (0..model.columns.len())
+        .find(|c| (t.wide || !model.columns[*c].wide_only) && starts(model.columns[*c].title))
+    else {
+        return false;
+    };
+    let numeric = model.columns[col].numeric;
+    let t = &mut state.tables[view.index()];
+    t.sort = match t.sort {
+        Some((c, d)) if c == col => Some((c, !d)),
+        _ => Some((col, numeric)),
+    };
+    refresh_view(state, view);
+    true
+}
+
+/// `toggle-wide`: every table switches between the compact and the wide layout.
+pub fn toggle_wide(state: &mut AppState) {
+    let wide = !state.tables[state.view.index()].wide;
+    for v in View::ALL {
+        let hidden = |c: usize| {
+            state
+                .models
+                .table(v)
+                .and_then(|m| m.columns.get(c))
+                .is_some_and(|col| col.wide_only)
+        };
+        // A sort on a column the compact layout hides would order rows by something unseen.
+        let unseen = !wide && state.tables[v.index()].sort.is_some_and(|(c, _)| hidden(c));
+        let t = &mut state.tables[v.index()];
+        t.wide = wide;
+        if unseen {
+            t.sort = None;
+        }
+    }
+    refresh_view(state, state.view);
 }
 
 /// `sort-reverse`: flips the direction (sorting by the first column if unsorted).

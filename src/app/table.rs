@@ -8,6 +8,7 @@
 
 use std::cmp::Ordering;
 
+use crate::app::columns::content_widths;
 use crate::app::filter::Filter;
 
 /// A semantic colour slot; the theme maps it to a style. Every toned cell also carries a word
@@ -39,13 +40,17 @@ pub enum Tone {
     Accent,
 }
 
-/// How wide a column is.
+/// How a column gives way when the terminal is narrow (`app::columns::fit`). Every column is
+/// first as wide as its title and widest visible cell; the number is the floor it may shrink
+/// to (a numeric column never shrinks below its content).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColWidth {
-    /// Exactly this many cells.
+    /// A short word or state: shrinks last, down to this many cells.
     Fixed(u16),
-    /// At least this many cells, sharing what remains.
+    /// A name or list: shrinks before `Fixed` columns, down to this many cells.
     Min(u16),
+    /// The one column that takes the room left over, and gives way first.
+    Flex(u16),
 }
 
 /// A column header.
@@ -57,6 +62,8 @@ pub struct Column {
     pub width: ColWidth,
     /// Numeric columns align right.
     pub numeric: bool,
+    /// Shown only in the wide layout (`toggle-wide`).
+    pub wide_only: bool,
 }
 
 impl Column {
@@ -66,7 +73,14 @@ impl Column {
             title,
             width,
             numeric: false,
+            wide_only: false,
         }
+    }
+
+    /// The same column, shown only in the wide layout.
+    pub const fn wide(mut self) -> Self {
+        self.wide_only = true;
+        self
     }
 
     /// A numeric column.
@@ -75,6 +89,7 @@ impl Column {
             title,
             width: ColWidth::Fixed(width),
             numeric: true,
+            wide_only: false,
         }
     }
 }
@@ -189,6 +204,11 @@ pub struct TableView {
     pub filter: Filter,
     /// Row indices after filtering and sorting.
     pub visible: Vec<usize>,
+    /// Per column, the widest cell of the `visible` rows, in terminal cells.
+    pub widths: Vec<u16>,
+    /// The wide layout: wide-only columns shown, text columns uncapped (`toggle-wide` sets
+    /// it on every view at once).
+    pub wide: bool,
 }
 
 fn compare(a: &Cell, b: &Cell) -> Ordering {
@@ -222,6 +242,7 @@ impl TableView {
                 }
             });
         }
+        self.widths = content_widths(model.columns.len(), &model.rows, &self.visible);
         let found = self
             .selected_key
             .as_ref()

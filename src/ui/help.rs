@@ -1,5 +1,6 @@
 //! The `?` help overlay, generated from the key table: the current view's (or open detail's)
-//! keys that work there, the global keys and the dialog keys, each with its description.
+//! keys that work there, the global keys and the dialog keys, then what each other view adds,
+//! each with its description.
 //!
 //! Owns: `help_lines`, `draw_help`. Must not import `cluster`, `tokio` or `kube`.
 
@@ -8,42 +9,68 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
+use crate::action::Action;
 use crate::app::input::{base_mode, current_mode};
-use crate::app::keys::{key_label, Mode};
-use crate::app::state::AppState;
+use crate::app::keys::{key_label, Binding, Mode};
+use crate::app::state::{AppState, View};
 use crate::ui::centered;
 use crate::ui::footer::applies_here;
 use crate::ui::theme::{Slot, Theme};
 
-/// `(heading?, keys, description)` lines of the help screen.
-pub fn help_lines(state: &AppState) -> Vec<(Option<String>, String, String)> {
+/// One help line: a heading, or keys and what they do.
+type HelpLine = (Option<String>, String, String);
+
+/// `(heading?, keys, description)` lines of the help screen: the keys that work here first
+/// (the view or detail, then the global and dialog keys), then what every other view adds.
+pub fn help_lines(state: &AppState) -> Vec<HelpLine> {
     let view_mode = match current_mode(state) {
         Mode::Help | Mode::Confirm => base_mode(state),
         m => m,
     };
     let mut out = Vec::new();
+    let mut shown: Vec<Action> = Vec::new();
     for mode in [view_mode, Mode::Global, Mode::Confirm] {
         let mut bindings = state.keys.bindings(mode);
         bindings.retain(|b| applies_here(state, b.action));
-        if bindings.is_empty() {
-            continue;
+        section(&mut out, &mut shown, format!("[{}]", mode.name()), bindings);
+        if mode == view_mode && matches!(mode, Mode::View(v) if v != View::Gangs) {
+            out.push((
+                None,
+                "shift-letter".into(),
+                "Sort by that column (again: reverse)".into(),
+            ));
         }
-        out.push((
-            Some(format!("[{}]", mode.name())),
-            String::new(),
-            String::new(),
-        ));
-        // One line per action: `j, ↓  Down`.
-        let mut merged: Vec<(crate::action::Action, String, String)> = Vec::new();
-        for b in bindings {
-            match merged.iter_mut().find(|(a, ..)| *a == b.action) {
-                Some((_, keys, _)) => keys.push_str(&format!(", {}", key_label(&b.keys))),
-                None => merged.push((b.action, key_label(&b.keys), b.desc)),
-            }
-        }
-        out.extend(merged.into_iter().map(|(_, keys, desc)| (None, keys, desc)));
+    }
+    for v in View::ALL
+        .into_iter()
+        .filter(|v| Mode::View(*v) != view_mode)
+    {
+        let bindings = state.keys.bindings(Mode::View(v));
+        section(&mut out, &mut shown, format!("[{}]", v.table()), bindings);
     }
     out
+}
+
+/// Appends a heading and one line per action not `shown` yet (`j, ↓  Down`).
+fn section(
+    out: &mut Vec<HelpLine>,
+    shown: &mut Vec<Action>,
+    heading: String,
+    bindings: Vec<Binding>,
+) {
+    let mut merged: Vec<(Action, String, String)> = Vec::new();
+    for b in bindings.into_iter().filter(|b| !shown.contains(&b.action)) {
+        match merged.iter_mut().find(|(a, ..)| *a == b.action) {
+            Some((_, keys, _)) => keys.push_str(&format!(", {}", key_label(&b.keys))),
+            None => merged.push((b.action, key_label(&b.keys), b.desc)),
+        }
+    }
+    if merged.is_empty() {
+        return;
+    }
+    out.push((Some(heading), String::new(), String::new()));
+    shown.extend(merged.iter().map(|(a, ..)| *a));
+    out.extend(merged.into_iter().map(|(_, keys, desc)| (None, keys, desc)));
 }
 
 /// Draws the help overlay scrolled by `scroll` lines.

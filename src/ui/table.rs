@@ -6,27 +6,31 @@
 
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Row, Table, TableState};
+use ratatui::widgets::{Block, Borders, HighlightSpacing, Row, Table, TableState};
 use ratatui::Frame;
 
-use crate::app::table::{ColWidth, Column, TableModel, TableView};
+use crate::app::columns::{clip, fit, text_width};
+use crate::app::table::{Column, TableModel, TableView};
 use crate::ui::theme::{Slot, Theme};
 
-fn fitted(columns: &[Column], width: u16) -> usize {
-    let need = |n: usize| -> u16 {
-        columns[..n]
-            .iter()
-            .map(|c| match c.width {
-                ColWidth::Fixed(w) | ColWidth::Min(w) => w + 1,
-            })
-            .sum::<u16>()
-            + 2
-    };
-    let mut n = columns.len();
-    while n > 2 && need(n) > width {
-        n -= 1;
-    }
-    n
+/// The shown columns (indices into the model's) and their widths in `room` cells.
+fn layout(model: &TableModel, view: &TableView, room: u16) -> Vec<(usize, u16)> {
+    let wide = view.wide;
+    let shown: Vec<usize> = (0..model.columns.len())
+        .filter(|i| wide || !model.columns[*i].wide_only)
+        .collect();
+    let columns: Vec<Column> = shown.iter().map(|i| model.columns[*i]).collect();
+    let content: Vec<u16> = shown
+        .iter()
+        .map(|i| {
+            let cells = view.widths.get(*i).copied().unwrap_or(0);
+            // The sort mark is one more cell on its title.
+            let mark = u16::from(view.sort.is_some_and(|(c, _)| c == *i));
+            cells.max(text_width(model.columns[*i].title) + mark)
+        })
+        .collect();
+    let widths = fit(&columns, &content, room, wide);
+    shown.into_iter().zip(widths).collect()
 }
 
 /// Draws `model` through `view` in `area` under `title`.
@@ -43,39 +47,41 @@ pub fn draw_table(
         .border_style(theme.style(Slot::BorderFocused))
         .title(Span::styled(title, theme.style(Slot::Header)));
     let height = usize::from(area.height.saturating_sub(3));
-    let n = fitted(&model.columns, area.width.saturating_sub(2));
-    let columns = &model.columns[..n];
-    let header = Row::new(columns.iter().enumerate().map(|(i, c)| {
+    // Borders take two cells and the selection symbol one.
+    let cols = layout(model, view, area.width.saturating_sub(3));
+    let header = Row::new(cols.iter().map(|(i, w)| {
         let mark = match view.sort {
-            Some((col, false)) if col == i => "↑",
-            Some((col, true)) if col == i => "↓",
+            Some((col, false)) if col == *i => "↑",
+            Some((col, true)) if col == *i => "↓",
             _ => "",
         };
-        Line::from(format!("{}{mark}", c.title))
+        let title = format!("{}{mark}", model.columns[*i].title);
+        Line::from(clip(&title, *w).into_owned())
     }))
     .style(theme.style(Slot::Header));
     let end = (view.offset + height).min(view.visible.len());
-    let rows = view.visible[view.offset.min(end)..end].iter().map(|i| {
-        let row = &model.rows[*i];
-        Row::new(row.cells.iter().take(n).zip(columns).map(|(cell, col)| {
-            let line = Line::styled(cell.text.as_str(), theme.tone(cell.tone));
-            if col.numeric {
+    let rows = view.visible[view.offset.min(end)..end].iter().map(|r| {
+        let row = &model.rows[*r];
+        Row::new(cols.iter().map(|(i, w)| {
+            let Some(cell) = row.cells.get(*i) else {
+                return Line::default();
+            };
+            let line = Line::styled(clip(&cell.text, *w).into_owned(), theme.tone(cell.tone));
+            if model.columns[*i].numeric {
                 line.alignment(Alignment::Right)
             } else {
                 line
             }
         }))
     });
-    let widths = columns.iter().map(|c| match c.width {
-        ColWidth::Fixed(w) => Constraint::Length(w),
-        ColWidth::Min(w) => Constraint::Min(w),
-    });
+    let widths = cols.iter().map(|(_, w)| Constraint::Length(*w));
     let table = Table::new(rows, widths)
         .header(header)
         .block(block)
         .column_spacing(1)
         .row_highlight_style(theme.style(Slot::Selection))
-        .highlight_symbol("▶");
+        .highlight_symbol("▶")
+        .highlight_spacing(HighlightSpacing::Always);
     let mut state = TableState::default();
     if !view.visible.is_empty() {
         state.select(Some(view.selected.saturating_sub(view.offset)));

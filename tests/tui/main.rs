@@ -2,6 +2,7 @@
 //! `snapshots/`), the reducer's key handling and op tracking, and the demo world the `demo`
 //! command runs (its ops and its simulation). One test binary: `cargo test --test tui`.
 
+mod columns;
 mod demo_ops;
 mod demo_world;
 mod filter;

@@ -1,4 +1,4 @@
-//! Whole-screen snapshots of every view, overlay and special state at 80×24 and 200×60
+//! Whole-screen snapshots of every view, overlay and special state at 80×24, 120×40 and 200×60
 //! (ratatui `TestBackend` + insta; fixed `now`, fixture data), and buffer assertions where
 //! colour carries meaning (health and fragmentation through theme slots).
 
@@ -15,7 +15,7 @@ use ome_top::protocol::ApiStatus;
 use ome_top::ui::theme::{Slot, Theme};
 use tui_support::*;
 
-const SIZES: [(u16, u16); 2] = [(80, 24), (200, 60)];
+const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
 
 fn snap_at(name: &str, build: impl Fn(u16, u16) -> AppState) {
     for (w, h) in SIZES {
@@ -48,6 +48,11 @@ fn pools_view() {
 #[test]
 fn nodes_view() {
     snap_at("nodes", fleet("2"));
+}
+
+#[test]
+fn nodes_view_wide() {
+    snap_at("nodes_wide", fleet("2w"));
 }
 
 #[test]

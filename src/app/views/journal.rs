@@ -79,7 +79,7 @@ pub fn journal_rows(a: &Analysis) -> TableModel {
         Column::text("REASON", ColWidth::Min(14)),
         Column::num("AGE", 5),
         Column::text("BLOCKS", ColWidth::Fixed(8)),
-        Column::text("CLEARING", ColWidth::Min(12)),
+        Column::text("CLEARING", ColWidth::Flex(12)),
     ];
     let JournalView::Valid(journal, blocking) = &a.journal else {
         return TableModel {

@@ -27,7 +27,7 @@ pub fn lint_rows(a: &Analysis) -> TableModel {
         columns: vec![
             Column::text("RULE", ColWidth::Fixed(22)),
             Column::text("OBJECT", ColWidth::Min(18)),
-            Column::text("MESSAGE", ColWidth::Min(24)),
+            Column::text("MESSAGE", ColWidth::Flex(24)),
         ],
         rows,
     }

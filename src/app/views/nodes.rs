@@ -25,12 +25,14 @@ fn columns() -> Vec<Column> {
         Column::text("NAME", ColWidth::Min(18)),
         Column::text("POOL", ColWidth::Min(12)),
         Column::text("HEALTH", ColWidth::Fixed(11)),
-        Column::text("MAINT", ColWidth::Fixed(10)),
         Column::text("CORDON", ColWidth::Fixed(8)),
         Column::text("SPOT", ColWidth::Fixed(4)),
         Column::num("GPU", 5),
         Column::num("OME", 4),
         Column::num("COND", 5),
+        Column::text("RESOURCE", ColWidth::Min(8)).wide(),
+        Column::num("AGE", 4).wide(),
+        Column::text("MAINT", ColWidth::Flex(10)),
     ]
 }
 
@@ -62,12 +64,14 @@ pub fn node_rows(snap: &ClusterSnapshot, a: &Analysis) -> TableModel {
                 Cell::text(node.name.to_string()),
                 Cell::text(st.pool.as_deref().unwrap_or("-")),
                 health_cell(&st.health),
-                maint,
                 cordon,
                 Cell::text(if st.preemptible { "spot" } else { "-" }),
                 Cell::num(f64::from(used), format!("{used}/{}", st.total)),
                 Cell::num(f64::from(st.ome_occupants), st.ome_occupants.to_string()),
                 Cell::num(age_secs(now, changed), age(now, changed)),
+                Cell::text(node.gpu_resource.as_deref().unwrap_or("-")),
+                Cell::num(age_secs(now, node.created), age(now, node.created)),
+                maint,
             ];
             RowModel::new(node.name.to_string(), i, cells)
         })

@@ -1,0 +1,138 @@
+//! Column widths fitted to content: each column is as wide as its title and the widest cell
+//! of the visible rows (capped unless the table is wide), the flexible column takes what is
+//! left, and when the terminal is too narrow the text columns give way, widest first, down to
+//! their floors, before columns are dropped from the right. Numeric columns never shrink
+//! below their content, so no number loses digits.
+//!
+//! Owns: `content_widths`, `fit`, `CAP`. Plain data; must not import `ratatui`.
+
+use unicode_width::UnicodeWidthStr;
+
+use crate::app::table::{ColWidth, Column, RowModel};
+
+/// The widest a non-flexible text column grows in the compact layout, in cells.
+pub const CAP: u16 = 56;
+
+/// Display width of `text` in terminal cells (ASCII: its length).
+pub fn text_width(text: &str) -> u16 {
+    let w = if text.is_ascii() {
+        text.len()
+    } else {
+        text.width()
+    };
+    u16::try_from(w).unwrap_or(u16::MAX)
+}
+
+/// The widest cell of each column over `visible` rows of `rows` (`columns` long).
+pub fn content_widths(columns: usize, rows: &[RowModel], visible: &[usize]) -> Vec<u16> {
+    let mut widths = vec![0u16; columns];
+    for row in visible.iter().filter_map(|i| rows.get(*i)) {
+        for (w, cell) in widths.iter_mut().zip(&row.cells) {
+            *w = (*w).max(text_width(&cell.text));
+        }
+    }
+    widths
+}
+
+/// Which columns give way first when space runs short (lower first); `None` never shrinks.
+fn tier(c: &Column) -> Option<u8> {
+    match (c.numeric, c.width) {
+        (true, _) => None,
+        (false, ColWidth::Flex(_)) => Some(0),
+        (false, ColWidth::Min(_)) => Some(1),
+        (false, ColWidth::Fixed(_)) => Some(2),
+    }
+}
+
+fn floor(c: &Column) -> u16 {
+    match c.width {
+        ColWidth::Fixed(w) | ColWidth::Min(w) | ColWidth::Flex(w) => w,
+    }
+}
+
+/// Widths for `columns` (their content widths `content`, header marks included by the
+/// caller) in `room` cells with one cell between columns. Returns one width per column; the
+/// columns past the returned length are dropped (never the first two).
+pub fn fit(columns: &[Column], content: &[u16], room: u16, wide: bool) -> Vec<u16> {
+    let natural: Vec<u16> = columns
+        .iter()
+        .zip(content)
+        .map(|(c, w)| {
+            let want = (*w).max(text_width(c.title));
+            match c.width {
+                ColWidth::Flex(_) => want,
+                _ if wide || c.numeric => want,
+                _ => want.min(CAP.max(floor(c))),
+            }
+        })
+        .collect();
+    let mut n = columns.len();
+    loop {
+        let mut widths = natural[..n].to_vec();
+        if squeeze(&columns[..n], &mut widths, room) || n <= 2 {
+            grow_flex(&columns[..n], &mut widths, room);
+            return widths;
+        }
+        n -= 1;
+    }
+}
+
+fn used(widths: &[u16]) -> u32 {
+    widths.iter().map(|w| u32::from(*w)).sum::<u32>() + widths.len().saturating_sub(1) as u32
+}
+
+/// Shrinks the shrinkable columns, lowest tier first and widest first within it, until the
+/// row fits `room`; false when even the floors do not fit.
+fn squeeze(columns: &[Column], widths: &mut [u16], room: u16) -> bool {
+    let room = u32::from(room);
+    for t in 0..=2u8 {
+        while used(widths) > room {
+            let widest = (0..widths.len())
+                .filter(|&i| tier(&columns[i]) == Some(t))
+                .filter(|&i| widths[i] > floor(&columns[i]))
+                .max_by_key(|&i| (widths[i], std::cmp::Reverse(i)));
+            match widest {
+                Some(i) => widths[i] -= 1,
+                None => break,
+            }
+        }
+    }
+    used(widths) <= room
+}
+
+/// Gives the room left over to the flexible column, if the table has one.
+fn grow_flex(columns: &[Column], widths: &mut [u16], room: u16) {
+    let left = u32::from(room).saturating_sub(used(widths));
+    if let Some(i) = columns
+        .iter()
+        .position(|c| matches!(c.width, ColWidth::Flex(_)))
+    {
+        widths[i] = widths[i].saturating_add(u16::try_from(left).unwrap_or(u16::MAX));
+    }
+}
+
+/// `text` cut to `width` cells with `…` as its last cell when it does not fit.
+pub fn clip(text: &str, width: u16) -> std::borrow::Cow<'_, str> {
+    if text_width(text) <= width {
+        return text.into();
+    }
+    if width == 0 {
+        return "".into();
+    }
+    let mut out = String::new();
+    let mut w = 0u16;
+    for ch in text.chars() {
+        let cw =
+            u16::try_from(unicode_width::UnicodeWidthChar::width(ch).unwrap_or(0)).unwrap_or(1);
+        if w + cw > width - 1 {
+            break;
+        }
+        out.push(ch);
+        w += cw;
+    }
+    out.push('…');
+    out.into()
+}
+
+#[cfg(test)]
+mod tests;
