@@ -1,3 +1,6 @@
+//! Column fitting as a terminal shows it: worked examples of each rule, and a property that a
+//! fitted row fits its room (or keeps two columns) with every number whole.
+
 use proptest::prelude::*;
 
 use super::*;
