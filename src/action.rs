@@ -84,6 +84,8 @@ actions! {
     SortNext => "sort-next", "Sort by next column";
     /// Reverse the sort order.
     SortReverse => "sort-reverse", "Reverse sort";
+    /// Copy the selected row's name to the terminal's clipboard.
+    CopyName => "copy-name", "Copy name";
     /// Wide layout (more columns, long text uncut) or compact.
     ToggleWide => "toggle-wide", "Wide / compact columns";
     /// Freeze rows (updates keep arriving but do not move the table).

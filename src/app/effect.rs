@@ -1,4 +1,5 @@
-//! What the reducer asks the composition root to do: send a command, quit, redraw, and record
+//! What the reducer asks the composition root to do: send a command, quit, redraw, copy to the
+//! clipboard, and record
 //! dismissals and audit rows in the history store. Plain data.
 //!
 //! Owns: `Effect`. Must not import `ratatui`, `tokio` or `kube`.
@@ -15,6 +16,8 @@ pub enum Effect {
     Quit,
     /// The state changed: draw a frame (rate-limited by `run.rs`).
     Redraw,
+    /// Put this text on the terminal's clipboard (OSC 52).
+    Copy(String),
     /// Remember a dismissed move (history store, §5): hidden until its content changes.
     RecordDismissal {
         /// The move's identity key.

@@ -5,6 +5,7 @@
 //! a clock (time is an argument) or generates randomness (UUIDs come from an `IdSource`).
 
 pub mod columns;
+pub mod copy;
 pub mod detail;
 pub mod dialogs;
 pub mod effect;

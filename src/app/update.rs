@@ -123,6 +123,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::SortReverse => nav::sort_reverse(state),
         Action::Freeze => nav::toggle_freeze(state),
         Action::ToggleWide => nav::toggle_wide(state),
+        Action::CopyName => return crate::app::copy::copy_name(state),
         Action::NextTheme => state.theme = (state.theme + 1) % state.themes.len().max(1),
         Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),

@@ -269,6 +269,17 @@ fn term_event(e: TermEvent) -> Option<Event> {
     }
 }
 
+/// Puts `text` on the clipboard through the terminal (OSC 52), which also works over ssh and
+/// inside tmux (`set-clipboard on`). A terminal that ignores the sequence prints nothing.
+fn copy_to_clipboard(text: &str) {
+    use base64::Engine as _;
+    use std::io::Write as _;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    let mut out = std::io::stdout();
+    // Best effort: a failed write leaves the clipboard as it was and the notice still shows.
+    let _ = write!(out, "\x1b]52;c;{encoded}\x07").and_then(|()| out.flush());
+}
+
 /// Applies effects; returns `true` on quit.
 fn apply(
     effects: Vec<Effect>,
@@ -281,6 +292,7 @@ fn apply(
         match e {
             Effect::Quit => quit = true,
             Effect::Redraw => *dirty = true,
+            Effect::Copy(text) => copy_to_clipboard(&text),
             Effect::Send(cmd) => {
                 let id = cmd.id;
                 if let Err(e) = commands.try_send(cmd) {

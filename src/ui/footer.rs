@@ -29,7 +29,7 @@ const GLOBAL_HINTS: [Action; 8] = [
 ];
 
 /// What every list and pane has (moving, reversing the sort): the footer leaves it to help.
-const LEFT_TO_HELP: [Action; 7] = [
+const LEFT_TO_HELP: [Action; 9] = [
     Action::Down,
     Action::Up,
     Action::PageDown,
@@ -37,6 +37,8 @@ const LEFT_TO_HELP: [Action; 7] = [
     Action::Top,
     Action::Bottom,
     Action::SortReverse,
+    Action::ToggleWide,
+    Action::CopyName,
 ];
 
 /// Whether pressing `b`'s keys in `mode` triggers it: its shorter prefixes wait for more keys

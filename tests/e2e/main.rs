@@ -16,6 +16,7 @@
 #![allow(clippy::disallowed_methods)] // Waiting on a real terminal needs a monotonic deadline.
 
 // The other tests of this binary (the first paragraph above).
+mod copy;
 mod demo_actions;
 mod demo_tmux;
 mod live_tmux;

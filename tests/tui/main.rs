@@ -3,6 +3,7 @@
 //! command runs (its ops and its simulation). One test binary: `cargo test --test tui`.
 
 mod columns;
+mod copy;
 mod demo_ops;
 mod demo_world;
 mod filter;
