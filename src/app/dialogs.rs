@@ -77,6 +77,8 @@ pub enum Modal {
     FilterInput {
         /// The filter text before editing (restored on Esc).
         before: String,
+        /// The cursor, as a byte offset into the filter text (on a character boundary).
+        cursor: usize,
     },
     /// Confirm a write.
     Confirm(ConfirmDialog),

@@ -43,7 +43,7 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     }
     match state.modals.last().cloned() {
-        Some(Modal::FilterInput { before }) => return filter_key(state, k, before),
+        Some(Modal::FilterInput { before, cursor }) => return filter_key(state, k, before, cursor),
         Some(Modal::Palette { input, selected }) => return palette_key(state, k, input, selected),
         Some(Modal::ReasonInput { .. }) => return reason_key(state, k),
         Some(Modal::RejectChoice { key, workload }) => return reject_key(state, k, key, workload),
@@ -118,27 +118,61 @@ fn confirm_extra(state: &mut AppState, k: KeyEvent) -> bool {
     }
 }
 
-/// Line editing of a prompt, as shells do it: characters append, Backspace deletes one,
-/// Ctrl-U clears the line, Ctrl-W deletes the word before the end. Other Ctrl chords are not
-/// text.
+/// Line editing of a prompt with its cursor at the end (see [`edit_at`]).
 fn edit(buffer: &mut String, k: &KeyEvent) -> bool {
+    let mut cursor = buffer.len();
+    edit_at(buffer, &mut cursor, k)
+}
+
+/// Line editing of a prompt, as shells do it, at `cursor` (a byte offset on a character
+/// boundary): characters insert, Backspace/Delete remove one before/at the cursor, ←/→ move,
+/// Home/End and Ctrl-A/Ctrl-E jump, Ctrl-U deletes to the start, Ctrl-K to the end, Ctrl-W
+/// the word before the cursor. Other Ctrl chords are not text.
+pub fn edit_at(buffer: &mut String, cursor: &mut usize, k: &KeyEvent) -> bool {
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-    match k.code {
-        KeyCode::Char('u') if ctrl => buffer.clear(),
+    let at = (*cursor).min(buffer.len());
+    let before = |b: &str| b[..at].char_indices().next_back().map_or(0, |(i, _)| i);
+    let after = |b: &str| b[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+    *cursor = match k.code {
+        KeyCode::Char('u') if ctrl => {
+            buffer.replace_range(..at, "");
+            0
+        }
+        KeyCode::Char('k') if ctrl => {
+            buffer.truncate(at);
+            at
+        }
         KeyCode::Char('w') if ctrl => {
-            let kept = buffer.trim_end().len();
+            let kept = buffer[..at].trim_end().len();
             let start = buffer[..kept]
                 .rfind(char::is_whitespace)
                 .map_or(0, |i| i + 1);
-            buffer.truncate(start);
+            buffer.replace_range(start..at, "");
+            start
         }
+        KeyCode::Char('a') if ctrl => 0,
+        KeyCode::Char('e') if ctrl => buffer.len(),
         KeyCode::Char(_) if ctrl => return false,
-        KeyCode::Char(c) => buffer.push(c),
-        KeyCode::Backspace => {
-            buffer.pop();
+        KeyCode::Char(c) => {
+            buffer.insert(at, c);
+            at + c.len_utf8()
         }
+        KeyCode::Backspace => {
+            let start = before(buffer);
+            buffer.replace_range(start..at, "");
+            start
+        }
+        KeyCode::Delete => {
+            let end = after(buffer);
+            buffer.replace_range(at..end, "");
+            at
+        }
+        KeyCode::Left => before(buffer),
+        KeyCode::Right => after(buffer),
+        KeyCode::Home => 0,
+        KeyCode::End => buffer.len(),
         _ => return false,
-    }
+    };
     true
 }
 
@@ -147,8 +181,9 @@ fn set_filter(state: &mut AppState, text: &str) {
     nav::refresh_view(state, state.view);
 }
 
-fn filter_key(state: &mut AppState, k: KeyEvent, before: String) -> Vec<Effect> {
+fn filter_key(state: &mut AppState, k: KeyEvent, before: String, cursor: usize) -> Vec<Effect> {
     let mut text = state.table(state.view).filter.text.clone();
+    let mut at = cursor;
     match k.code {
         KeyCode::Enter => {
             state.modals.pop();
@@ -157,7 +192,12 @@ fn filter_key(state: &mut AppState, k: KeyEvent, before: String) -> Vec<Effect> 
             state.modals.pop();
             set_filter(state, &before);
         }
-        _ if edit(&mut text, &k) => set_filter(state, &text),
+        _ if edit_at(&mut text, &mut at, &k) => {
+            if let Some(Modal::FilterInput { cursor, .. }) = state.modals.last_mut() {
+                *cursor = at;
+            }
+            set_filter(state, &text);
+        }
         _ => return Vec::new(),
     }
     vec![Effect::Redraw]

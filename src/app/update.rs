@@ -98,7 +98,8 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         }),
         Action::Filter if state.view != View::Gangs && state.detail.is_none() => {
             let before = state.table(state.view).filter.text.clone();
-            state.modals.push(Modal::FilterInput { before });
+            let cursor = before.len();
+            state.modals.push(Modal::FilterInput { before, cursor });
         }
         Action::Back => {
             if !nav::back(state) {

@@ -96,6 +96,7 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
             ("!".into(), "Invert".into()),
             ("ctrl-u".into(), "Clear".into()),
             ("ctrl-w".into(), "Delete word".into()),
+            ("home/end".into(), "Start / end".into()),
         ],
         Some(Modal::Palette { .. } | Modal::ReasonInput { .. }) => vec![
             ("enter".into(), "Run / accept".into()),
@@ -124,11 +125,19 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
 /// Draws the notice line.
 pub fn draw_notice(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let table = state.table(state.view);
-    let line = if let Some(Modal::FilterInput { .. }) = state.modals.last() {
+    let line = if let Some(Modal::FilterInput { cursor, .. }) = state.modals.last() {
+        let text = &table.filter.text;
+        let at = (*cursor).min(text.len());
+        let (head, tail) = text.split_at(if text.is_char_boundary(at) {
+            at
+        } else {
+            text.len()
+        });
         let mut spans = vec![
             Span::styled("/", theme.style(Slot::Accent)),
-            Span::raw(table.filter.text.clone()),
+            Span::raw(head.to_string()),
             Span::styled("▏", theme.style(Slot::Accent)),
+            Span::raw(tail.to_string()),
         ];
         if let Some(e) = &table.filter.error {
             spans.push(Span::styled(

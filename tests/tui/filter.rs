@@ -1,6 +1,7 @@
 //! The `/` filter prompt as an operator types into it: regex first, a substring when the text
 //! is not an expression, `!` to keep the rows that do not match, and the shell's line-editing
-//! chords (Ctrl-U clears, Ctrl-W deletes a word; other Ctrl chords type nothing).
+//! chords (Ctrl-U deletes to the start, Ctrl-W deletes a word, Home/End and arrows move the
+//! cursor; other Ctrl chords type nothing).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
@@ -60,4 +61,33 @@ fn ctrl_w_deletes_a_word_and_other_chords_type_nothing() {
     assert_eq!(s.table(View::Nodes).filter.text, "");
     press(&mut s, KeyCode::Enter);
     assert!(s.modals.is_empty());
+}
+
+#[test]
+fn home_end_and_arrows_move_the_cursor_and_typing_inserts_there() {
+    let mut s = state_with(fleet_feed(), 120, 40);
+    type_keys(&mut s, "2/100-0");
+    press(&mut s, KeyCode::Home);
+    type_keys(&mut s, "h");
+    assert_eq!(s.table(View::Nodes).filter.text, "h100-0");
+    press(&mut s, KeyCode::End);
+    type_keys(&mut s, "4");
+    assert_eq!(s.table(View::Nodes).filter.text, "h100-04");
+    press(&mut s, KeyCode::Left);
+    press(&mut s, KeyCode::Left);
+    press(&mut s, KeyCode::Backspace);
+    assert_eq!(s.table(View::Nodes).filter.text, "h10004");
+    press(&mut s, KeyCode::Delete);
+    assert_eq!(s.table(View::Nodes).filter.text, "h1004");
+    // Ctrl-U deletes to the start, keeping what is after the cursor.
+    ctrl(&mut s, 'u');
+    assert_eq!(s.table(View::Nodes).filter.text, "4");
+    ctrl(&mut s, 'e');
+    type_keys(&mut s, "0é");
+    assert_eq!(s.table(View::Nodes).filter.text, "40é");
+    press(&mut s, KeyCode::Left);
+    press(&mut s, KeyCode::Backspace);
+    assert_eq!(s.table(View::Nodes).filter.text, "4é");
+    let screen = format!("{:?}", render(&s).backend());
+    assert!(screen.contains("/4▏é"), "the cursor is drawn where it is");
 }
