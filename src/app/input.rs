@@ -363,10 +363,10 @@ fn click(state: &mut AppState, col: u16, row: u16) -> Vec<Effect> {
     }
     let height = nav::viewport(state);
     if state.view == View::Gangs {
-        if !s.body.contains(col, row) || row <= s.body.y {
+        if !s.table.contains(col, row) || row <= s.table.y {
             return Vec::new();
         }
-        let pos = state.gang_nav.offset + usize::from(row - s.body.y - 1);
+        let pos = state.gang_nav.offset + usize::from(row - s.table.y - 1);
         state.gang_nav.select(pos, height);
         return vec![Effect::Redraw];
     }

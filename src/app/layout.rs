@@ -14,6 +14,11 @@ pub const MIN_HEIGHT: u16 = 24;
 /// Height of the Pools view's panel (gauge, ladder, sparkline) when the body is tall enough.
 pub const POOL_PANEL_HEIGHT: u16 = 9;
 
+/// From this many columns the gang pin reasoning sits beside the tree.
+pub const GANG_SIDE_WIDTH: u16 = 110;
+/// Height of the gang pin reasoning below the tree on a narrower terminal.
+pub const GANG_PIN_HEIGHT: u16 = 8;
+
 /// A rectangle in terminal cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Area {
@@ -54,9 +59,10 @@ pub struct Screen {
     pub banner: Area,
     /// The view body (table, tree or detail, plus panels).
     pub body: Area,
-    /// The bordered table block (header row + rows) inside `body`.
+    /// The bordered table block (header row + rows), or the Gangs tree, inside `body`.
     pub table: Area,
-    /// The Pools panel, or the journal blocking banner (height 0 otherwise).
+    /// The Pools panel, the journal blocking banner or the gang pin reasoning (height 0
+    /// otherwise).
     pub panel: Area,
     /// Notice or filter input line.
     pub notice: Area,
@@ -108,6 +114,18 @@ pub fn screen(state: &AppState) -> Screen {
         View::Journal if journal_banner(state) && body_h > 4 => (
             Area::rows(0, body_y + 1, w, body_h - 1),
             Area::rows(0, body_y, w, 1),
+        ),
+        // The selected gang's pin reasoning: beside the tree when wide, below it when tall.
+        View::Gangs if w >= GANG_SIDE_WIDTH => {
+            let tree_w = w * 55 / 100;
+            (
+                Area::rows(0, body_y, tree_w, body_h),
+                Area::rows(tree_w, body_y, w - tree_w, body_h),
+            )
+        }
+        View::Gangs if body_h >= GANG_PIN_HEIGHT + 10 => (
+            Area::rows(0, body_y, w, body_h - GANG_PIN_HEIGHT),
+            Area::rows(0, body_y + body_h - GANG_PIN_HEIGHT, w, GANG_PIN_HEIGHT),
         ),
         _ => (body, Area::rows(0, body_y, w, 0)),
     };

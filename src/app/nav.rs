@@ -18,8 +18,10 @@ use crate::protocol::Feed;
 /// Rows the current list (table, tree or detail) shows at once.
 pub fn viewport(state: &AppState) -> usize {
     let s = screen(state);
-    if state.detail.is_some() || state.view == View::Gangs {
+    if state.detail.is_some() {
         usize::from(s.body.height.saturating_sub(2)).max(1)
+    } else if state.view == View::Gangs {
+        usize::from(s.table.height.saturating_sub(2)).max(1)
     } else {
         s.table_rows().max(1)
     }

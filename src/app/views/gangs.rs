@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use crate::app::table::Tone;
 use crate::engine::analysis::Analysis;
-use crate::engine::gangs::{Gang, GangState, Reservation};
+use crate::engine::gangs::{Gang, GangState};
 use crate::engine::model::ClusterSnapshot;
 
 /// One tree node. `id` is unique among its siblings.
@@ -61,7 +61,7 @@ pub struct GangNav {
     seen: HashSet<Vec<String>>,
 }
 
-fn state_tone(s: GangState) -> Tone {
+pub(crate) fn state_tone(s: GangState) -> Tone {
     match s {
         GangState::Pinned => Tone::Ok,
         GangState::BoundPartial | GangState::Forming => Tone::Degraded,
@@ -70,25 +70,15 @@ fn state_tone(s: GangState) -> Tone {
     }
 }
 
+/// A gang's line: name, state, members placed; the pin reasoning beside the tree says why.
 fn gang_label(g: &Gang) -> String {
-    let mut s = format!("{}  [{}]", g.key(), g.state.name());
-    if let Some(src) = g.pin_source {
-        s.push_str(&format!("  pin:{}", src.name()));
-    }
     let min = g.min_member.map_or("?".to_string(), |m| m.to_string());
-    s.push_str(&format!("  placed {}/{min}", g.placed));
-    if let Some(r) = g.remaining {
-        s.push_str(&format!("  remaining {r}"));
-    }
-    if let Some(r) = g.reservation {
-        let r = match r {
-            Reservation::Inferred => "inferred",
-            Reservation::Hinted => "hinted",
-        };
-        s.push_str(&format!("  reservation:{r}"));
+    let mut s = format!("{}  {}  {}/{min} placed", g.key(), g.state.name(), g.placed);
+    if g.reservation.is_some() {
+        s.push_str("  reserved");
     }
     if let Some(p) = &g.pending_reason {
-        s.push_str(&format!("  pending: {}", p.primary.code.name()));
+        s.push_str(&format!("  {}", p.primary.code.name()));
     }
     s
 }
@@ -215,7 +205,17 @@ impl GangNav {
         self.open_new_branches(tree);
         self.flat.clear();
         flatten(&tree.roots, &[], &self.open, &mut self.flat);
-        let mut want = self.selected.clone();
+        // Before the operator moves, the selection starts on the first gang, so its pin
+        // reasoning shows at once.
+        let mut want = if self.selected.is_empty() {
+            self.flat
+                .iter()
+                .find(|f| f.depth == 2)
+                .map(|f| f.path.clone())
+                .unwrap_or_default()
+        } else {
+            self.selected.clone()
+        };
         loop {
             if let Some(p) = self.flat.iter().position(|f| f.path == want) {
                 self.cursor = p;

@@ -5,6 +5,7 @@
 //! Owns: `build_view`, `build_models`, `age`, `health_cell`, `frag_tone`. Plain data; must not import
 //! `ratatui`, `tokio` or `kube`.
 
+pub mod gang_pin;
 pub mod gangs;
 pub mod journal;
 pub mod lints;

@@ -2,15 +2,19 @@
 //! branches are turned into tree items (a closed branch gets one placeholder child so it
 //! still shows as expandable), so a frame costs what is visible, not the whole fleet.
 //!
+//! The selected gang's pin reasoning is drawn beside the tree.
+//!
 //! Owns: `draw_gangs`. Must not import `cluster`, `tokio` or `kube`.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 use tui_tree_widget::{Tree, TreeItem, TreeState};
 
+use crate::app::layout::{screen, Area};
 use crate::app::state::AppState;
+use crate::app::views::gang_pin::pin_lines;
 use crate::app::views::gangs::TreeNode;
 use crate::ui::theme::{Slot, Theme};
 
@@ -41,8 +45,37 @@ fn items<'a>(
         .collect()
 }
 
-/// Draws the gang tree in `area`.
+/// Draws the gang tree in `area` (the body), with the selected gang's pin reasoning where
+/// the shared layout puts it: beside the tree, or below it on a narrow terminal.
 pub fn draw_gangs(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    let s = screen(state);
+    let rect = |a: Area| Rect::new(a.x, a.y, a.width, a.height).intersection(area);
+    let (tree, why) = (rect(s.table), rect(s.panel));
+    draw_tree(frame, tree, state, theme);
+    if !why.is_empty() {
+        draw_pin(frame, why, state, theme);
+    }
+}
+
+fn draw_pin(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    let lines: Vec<Line> = pin_lines(state)
+        .0
+        .into_iter()
+        .map(|l| Line::styled(l.text, theme.tone(l.tone)))
+        .collect();
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.style(Slot::Border))
+        .title(Span::styled(" Why this pin ", theme.style(Slot::Header)));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        area,
+    );
+}
+
+fn draw_tree(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let tree_items = items(&state.models.gangs.roots, &mut Vec::new(), state, theme);
     let gangs = state.shown().map_or(0, |f| f.analysis.gangs.gangs.len());
     let block = Block::default()
