@@ -80,28 +80,55 @@ pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
     } else {
         "Alfred not installed".into()
     };
-    let mut first = vec![
-        Span::styled("ome-top", theme.style(Slot::Header)),
-        sep(theme),
-        Span::raw(context(feed)),
-        sep(theme),
-        Span::styled(api, theme.style(api_slot)),
-        sep(theme),
-    ];
-    match &feed.permissions.read_only {
-        Some(why) => first.push(Span::styled(
-            format!("READ-ONLY ({why})"),
-            theme.style(Slot::HealthDegraded),
-        )),
-        None => first.push(Span::styled("read-write", theme.style(Slot::Danger))),
-    }
-    first.push(sep(theme));
-    first.push(Span::raw(alfred));
-    if state.frozen.is_some() {
+    let first_line = |brand: bool, why: bool| {
+        let mut first = Vec::new();
+        if brand {
+            first.push(Span::styled("ome-top", theme.style(Slot::Header)));
+            first.push(sep(theme));
+        }
+        first.push(Span::raw(context(feed)));
         first.push(sep(theme));
-        first.push(Span::styled("❄ FROZEN", theme.style(Slot::Accent)));
+        first.push(Span::styled(api.clone(), theme.style(api_slot)));
+        first.push(sep(theme));
+        match &feed.permissions.read_only {
+            Some(reason) if why => first.push(Span::styled(
+                format!("READ-ONLY ({reason})"),
+                theme.style(Slot::HealthDegraded),
+            )),
+            Some(_) => first.push(Span::styled("READ-ONLY", theme.style(Slot::HealthDegraded))),
+            None => first.push(Span::styled("read-write", theme.style(Slot::Danger))),
+        }
+        first.push(sep(theme));
+        first.push(Span::raw(alfred.clone()));
+        if state.frozen.is_some() {
+            first.push(sep(theme));
+            first.push(Span::styled("❄ FROZEN", theme.style(Slot::Accent)));
+        }
+        first
+    };
+    // On a narrow terminal the brand goes first, then the read-only reason moves to the
+    // second line, so neither the context nor the write state is ever cut.
+    let fits =
+        |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>() <= usize::from(area.width);
+    let mut reason_below = false;
+    let mut first = first_line(true, true);
+    if !fits(&first) {
+        first = first_line(false, true);
+    }
+    if !fits(&first) && feed.permissions.read_only.is_some() {
+        first = first_line(false, false);
+        reason_below = true;
     }
     let mut second = Vec::new();
+    if let (true, Some(reason)) = (reason_below, &feed.permissions.read_only) {
+        second.push(Span::styled(
+            format!("read-only: {reason}"),
+            theme.style(Slot::HealthDegraded),
+        ));
+        if !feed.sources.is_empty() {
+            second.push(Span::styled(" · ", theme.style(Slot::Muted)));
+        }
+    }
     for (i, s) in feed.sources.iter().enumerate() {
         if i > 0 {
             second.push(Span::styled(" · ", theme.style(Slot::Muted)));

@@ -1,18 +1,39 @@
 //! The header's notices read as separate items: a count with its noun in the singular when
-//! it is one, and " · " between notices (an offline feed's "data as of" included).
+//! it is one, and " · " between notices (an offline feed's "data as of" included); on a
+//! narrow terminal the read-only reason moves to the second line instead of being cut.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
 use crate::tui_support;
 use tui_support::*;
 
-fn second_line(feed: ome_top::protocol::Feed) -> String {
-    let s = state_with(feed, 120, 40);
+fn line_at(feed: ome_top::protocol::Feed, width: u16, y: u16) -> String {
+    let s = state_with(feed, width, 40);
     let t = render(&s);
     let buf = t.backend().buffer();
     (0..buf.area.width)
-        .map(|x| buf[(x, 1)].symbol().to_string())
+        .map(|x| buf[(x, y)].symbol().to_string())
         .collect::<String>()
+}
+
+fn second_line(feed: ome_top::protocol::Feed) -> String {
+    line_at(feed, 120, 1)
+}
+
+#[test]
+fn at_80_columns_the_read_only_reason_moves_to_the_second_line_whole() {
+    let why = "context prod-gpu is marked read-only in config.toml";
+    let mut feed = fleet_feed();
+    feed.permissions = ome_top::protocol::Permissions::read_only(why);
+    let wide = line_at(feed.clone(), 200, 0);
+    assert!(wide.contains(&format!("READ-ONLY ({why})")), "{wide}");
+    let first = line_at(feed.clone(), 80, 0);
+    let second = line_at(feed, 80, 1);
+    assert!(
+        first.contains("ctx prod-gpu") && first.contains("READ-ONLY"),
+        "{first}"
+    );
+    assert!(second.starts_with(&format!("read-only: {why}")), "{second}");
 }
 
 #[test]
