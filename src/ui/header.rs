@@ -58,17 +58,13 @@ fn sep<'a>(theme: &Theme) -> Span<'a> {
     Span::styled(" │ ", theme.style(Slot::Border))
 }
 
-/// Draws the two header lines.
-pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
-    let Some(feed) = state.latest.as_ref() else {
-        let line = Line::from(vec![
-            Span::styled("ome-top", theme.style(Slot::Header)),
-            sep(theme),
-            Span::styled("loading…", theme.style(Slot::HealthDegraded)),
-        ]);
-        frame.render_widget(line, area);
-        return;
-    };
+/// The first header line; `brand` prints `ome-top`, `why` the read-only reason.
+fn first_line<'a>(
+    state: &AppState,
+    feed: &Feed,
+    theme: &Theme,
+    (brand, why): (bool, bool),
+) -> Vec<Span<'a>> {
     let a = &feed.analysis;
     let (api, api_slot) = api_text(&feed.api, state.now);
     let mode = match a.config.mode {
@@ -80,82 +76,95 @@ pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
     } else {
         "Alfred not installed".into()
     };
-    let first_line = |brand: bool, why: bool| {
-        let mut first = Vec::new();
-        if brand {
-            first.push(Span::styled("ome-top", theme.style(Slot::Header)));
-            first.push(sep(theme));
-        }
-        first.push(Span::raw(context(feed)));
+    let mut first = Vec::new();
+    if brand {
+        first.push(Span::styled("ome-top", theme.style(Slot::Header)));
         first.push(sep(theme));
-        first.push(Span::styled(api.clone(), theme.style(api_slot)));
-        first.push(sep(theme));
-        match &feed.permissions.read_only {
-            Some(reason) if why => first.push(Span::styled(
-                format!("READ-ONLY ({reason})"),
-                theme.style(Slot::HealthDegraded),
-            )),
-            Some(_) => first.push(Span::styled("READ-ONLY", theme.style(Slot::HealthDegraded))),
-            None => first.push(Span::styled("read-write", theme.style(Slot::Danger))),
-        }
-        first.push(sep(theme));
-        first.push(Span::raw(alfred.clone()));
-        if state.frozen.is_some() {
-            first.push(sep(theme));
-            first.push(Span::styled("❄ FROZEN", theme.style(Slot::Accent)));
-        }
-        first
-    };
-    // On a narrow terminal the brand goes first, then the read-only reason moves to the
-    // second line, so neither the context nor the write state is ever cut.
-    let fits =
-        |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>() <= usize::from(area.width);
-    let mut reason_below = false;
-    let mut first = first_line(true, true);
-    if !fits(&first) {
-        first = first_line(false, true);
     }
-    if !fits(&first) && feed.permissions.read_only.is_some() {
-        first = first_line(false, false);
-        reason_below = true;
+    first.push(Span::raw(context(feed)));
+    first.push(sep(theme));
+    first.push(Span::styled(api, theme.style(api_slot)));
+    first.push(sep(theme));
+    let degraded = theme.style(Slot::HealthDegraded);
+    first.push(match &feed.permissions.read_only {
+        Some(reason) if why => Span::styled(format!("READ-ONLY ({reason})"), degraded),
+        Some(_) => Span::styled("READ-ONLY", degraded),
+        None => Span::styled("read-write", theme.style(Slot::Danger)),
+    });
+    first.push(sep(theme));
+    first.push(Span::raw(alfred));
+    if state.frozen.is_some() {
+        first.push(sep(theme));
+        first.push(Span::styled("❄ FROZEN", theme.style(Slot::Accent)));
     }
-    let mut second = Vec::new();
-    if let (true, Some(reason)) = (reason_below, &feed.permissions.read_only) {
-        second.push(Span::styled(
-            format!("read-only: {reason}"),
+    first
+}
+
+/// The second header line: the read-only reason when it did not fit above, each source's
+/// freshness, the warning count, and an offline feed's "data as of".
+fn second_line<'a>(state: &AppState, feed: &Feed, theme: &Theme, reason: bool) -> Vec<Span<'a>> {
+    let mut items: Vec<Span> = Vec::new();
+    if let (true, Some(why)) = (reason, &feed.permissions.read_only) {
+        items.push(Span::styled(
+            format!("read-only: {why}"),
             theme.style(Slot::HealthDegraded),
         ));
-        if !feed.sources.is_empty() {
-            second.push(Span::styled(" · ", theme.style(Slot::Muted)));
-        }
     }
-    for (i, s) in feed.sources.iter().enumerate() {
-        if i > 0 {
-            second.push(Span::styled(" · ", theme.style(Slot::Muted)));
-        }
+    for s in &feed.sources {
         let (text, slot) = source_text(s, state.now);
-        second.push(Span::styled(text, theme.style(slot)));
+        items.push(Span::styled(text, theme.style(slot)));
     }
-    let warnings = feed.warnings.len() + a.warnings.len();
+    let warnings = feed.warnings.len() + feed.analysis.warnings.len();
     if warnings > 0 {
-        if !second.is_empty() {
-            second.push(Span::styled(" · ", theme.style(Slot::Muted)));
-        }
         let noun = if warnings == 1 { "warning" } else { "warnings" };
-        second.push(Span::styled(
+        items.push(Span::styled(
             format!("⚠ {warnings} {noun}"),
             theme.style(Slot::HealthDegraded),
         ));
     }
     if feed.sources.is_empty() {
-        if !second.is_empty() {
-            second.push(Span::styled(" · ", theme.style(Slot::Muted)));
-        }
-        second.push(Span::styled(
-            format!("data as of {}", when(state.now, a.now, state.utc_offset)),
+        items.push(Span::styled(
+            format!(
+                "data as of {}",
+                when(state.now, feed.analysis.now, state.utc_offset)
+            ),
             theme.style(Slot::Muted),
         ));
     }
+    let mut second = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            second.push(Span::styled(" · ", theme.style(Slot::Muted)));
+        }
+        second.push(item);
+    }
+    second
+}
+
+/// Draws the two header lines. On a narrow terminal the brand goes first, then the read-only
+/// reason moves to the second line, so neither the context nor the write state is cut.
+pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    let Some(feed) = state.latest.as_ref() else {
+        let line = Line::from(vec![
+            Span::styled("ome-top", theme.style(Slot::Header)),
+            sep(theme),
+            Span::styled("loading…", theme.style(Slot::HealthDegraded)),
+        ]);
+        frame.render_widget(line, area);
+        return;
+    };
+    let fits =
+        |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>() <= usize::from(area.width);
+    let mut reason_below = false;
+    let mut first = first_line(state, feed, theme, (true, true));
+    if !fits(&first) {
+        first = first_line(state, feed, theme, (false, true));
+    }
+    if !fits(&first) && feed.permissions.read_only.is_some() {
+        first = first_line(state, feed, theme, (false, false));
+        reason_below = true;
+    }
+    let second = second_line(state, feed, theme, reason_below);
     let top = Rect { height: 1, ..area };
     let below = Rect {
         y: area.y + 1,
