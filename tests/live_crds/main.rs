@@ -1,11 +1,13 @@
 //! Missing CRDs are a normal state (its own test binary: it deletes the cluster's CRDs):
 //! every custom-resource source is `Presence::CrdAbsent`, the view still connects, and
-//! `analyze` still succeeds.
+//! `analyze` still succeeds; an absent kind is followed by a watch of its CRD, not polled.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
 #[path = "../support/mod.rs"]
 mod support;
+
+mod absent_watch;
 
 use std::time::Duration;
 
@@ -21,7 +23,7 @@ use ome_top::protocol::{ApiStatus, Presence};
 use support::cluster::{Identity, TestCluster};
 use support::objects::{wait_for, CRDS};
 
-fn clock() -> Time {
+pub(crate) fn clock() -> Time {
     DateTime::parse_from_rfc3339("2026-11-30T04:00:00Z")
         .unwrap()
         .with_timezone(&Utc)

@@ -9,6 +9,7 @@
 //! Owns: `LiveOptions`, `LiveError`, `LiveSession`, `EventCounts`, `connect`. Must not import the app or the
 //! UI; never reads the clock (the composition root hands in `LiveOptions::clock`).
 
+pub mod crd;
 pub mod dump;
 pub mod identity;
 pub mod rbac;

@@ -12,6 +12,7 @@ use kube::ResourceExt;
 
 use crate::cluster::convert::{self, ConvertError, Interner, Warnings};
 use crate::cluster::convert_ome;
+use crate::cluster::live::crd::CrdName;
 use crate::cluster::live::slot::{Role, Slot, SourceStatus};
 use crate::cluster::live::store::{Conversion, SharedNames};
 use crate::cluster::snapshot_file::is_interesting_config_map;
@@ -32,33 +33,52 @@ pub const NODE_EVENTS: &str = "involvedObject.kind=Node,source=alfred";
 pub const POD_EVENTS: &str = "involvedObject.kind=Pod,reason=FailedScheduling";
 
 /// `ome.io/v1beta1` InferenceService.
+pub const ISVC_CRD: CrdName = crd("ome.io", "v1beta1", "inferenceservices");
+/// `ome.io/v1beta1` InferenceReplica.
+pub const REPLICA_CRD: CrdName = crd("ome.io", "v1beta1", "inferencereplicas");
+/// `scheduling.x-k8s.io/v1alpha1` PodGroup.
+pub const POD_GROUP_CRD: CrdName = crd("scheduling.x-k8s.io", "v1alpha1", "podgroups");
+/// `ome.io/v1beta1` BaseModel (namespaced).
+pub const BASE_MODEL_CRD: CrdName = crd("ome.io", "v1beta1", "basemodels");
+/// `ome.io/v1beta1` ClusterBaseModel (cluster-scoped).
+pub const CLUSTER_BASE_MODEL_CRD: CrdName = crd("ome.io", "v1beta1", "clusterbasemodels");
+
+const fn crd(group: &'static str, version: &'static str, plural: &'static str) -> CrdName {
+    CrdName {
+        plural,
+        group,
+        version,
+    }
+}
+
+fn resource(crd: CrdName, kind: &str) -> ApiResource {
+    let gvk = GroupVersionKind::gvk(crd.group, crd.version, kind);
+    ApiResource::from_gvk_with_plural(&gvk, crd.plural)
+}
+
+/// `ome.io/v1beta1` InferenceService.
 pub fn isvc_resource() -> ApiResource {
-    let gvk = GroupVersionKind::gvk("ome.io", "v1beta1", "InferenceService");
-    ApiResource::from_gvk_with_plural(&gvk, "inferenceservices")
+    resource(ISVC_CRD, "InferenceService")
 }
 
 /// `ome.io/v1beta1` InferenceReplica.
 pub fn replica_resource() -> ApiResource {
-    let gvk = GroupVersionKind::gvk("ome.io", "v1beta1", "InferenceReplica");
-    ApiResource::from_gvk_with_plural(&gvk, "inferencereplicas")
+    resource(REPLICA_CRD, "InferenceReplica")
 }
 
 /// `scheduling.x-k8s.io/v1alpha1` PodGroup.
 pub fn pod_group_resource() -> ApiResource {
-    let gvk = GroupVersionKind::gvk("scheduling.x-k8s.io", "v1alpha1", "PodGroup");
-    ApiResource::from_gvk_with_plural(&gvk, "podgroups")
+    resource(POD_GROUP_CRD, "PodGroup")
 }
 
 /// `ome.io/v1beta1` BaseModel (namespaced).
 pub fn base_model_resource() -> ApiResource {
-    let gvk = GroupVersionKind::gvk("ome.io", "v1beta1", "BaseModel");
-    ApiResource::from_gvk_with_plural(&gvk, "basemodels")
+    resource(BASE_MODEL_CRD, "BaseModel")
 }
 
 /// `ome.io/v1beta1` ClusterBaseModel (cluster-scoped).
 pub fn cluster_base_model_resource() -> ApiResource {
-    let gvk = GroupVersionKind::gvk("ome.io", "v1beta1", "ClusterBaseModel");
-    ApiResource::from_gvk_with_plural(&gvk, "clusterbasemodels")
+    resource(CLUSTER_BASE_MODEL_CRD, "ClusterBaseModel")
 }
 
 /// `namespace/name`, or `name` for cluster-scoped objects.

@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
+use crate::cluster::live::crd::{wait_until_served, CrdName};
 use crate::cluster::live::slot::{classify, ErrorClass, Slot, SourceStatus};
 use crate::cluster::live::sources::{self, Stores, NAMED_CONFIG_MAPS};
 use crate::cluster::live::store::Conversion;
@@ -97,17 +98,30 @@ impl Scope {
 /// Pause before a watcher is restarted after the first failure of an outage.
 pub const RESTART_PAUSE: Duration = Duration::from_millis(500);
 
-/// Feeds one watcher stream into its slot. Returns `true` when the stream should be replaced
-/// by a fresh watcher: the first transient failure after a working period. A resumed watch
-/// that sees no event would otherwise never show that the outage ended, whereas a fresh
-/// watcher relists and its `InitDone` ends the outage with the store equal to a fresh list.
-/// Later failures of the same outage stay with the stream, whose backoff paces the retries.
+/// Where a source's slot is in the stores.
+type SlotOf<T> = fn(&Stores) -> &Slot<T>;
+
+/// Why a watcher stream was given up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PumpEnd {
+    /// The first transient failure after a working period: start a fresh watcher.
+    Restart,
+    /// The resource is not served (its CRD is absent): follow the CRD instead.
+    Absent,
+}
+
+/// Feeds one watcher stream into its slot until it should be replaced: by a fresh watcher
+/// after the first transient failure of an outage (a resumed watch that sees no event would
+/// never show that the outage ended, whereas a fresh watcher relists and its `InitDone` ends
+/// it with the store equal to a fresh list), or, when `follows_crd`, by a watch of the CRD
+/// on a 404. Later failures of the same outage stay with the stream, whose backoff paces the
+/// retries.
 async fn pump<K, T, S>(
     stream: S,
     hub: &Hub,
-    slot: fn(&Stores) -> &Slot<T>,
+    (slot, follows_crd): (SlotOf<T>, bool),
     conv: &Conversion<K, T>,
-) -> bool
+) -> PumpEnd
 where
     S: Stream<Item = Result<watcher::Event<K>, watcher::Error>>,
     T: Clone + Send,
@@ -116,28 +130,32 @@ where
     while let Some(item) = stream.next().await {
         let now = (hub.clock)();
         let target = slot(&hub.stores);
-        let (changed, restart) = match item {
+        let (changed, end) = match item {
             Ok(event) => {
                 if !matches!(event, watcher::Event::Init | watcher::Event::InitDone) {
                     hub.events_applied.fetch_add(1, Ordering::Relaxed);
                 }
-                (target.on_event(event, conv, now), false)
+                (target.on_event(event, conv, now), None)
             }
             Err(err) => {
                 let first = target.failure().is_none();
-                let transient = matches!(classify(&err), ErrorClass::Transient(_));
-                (target.on_error(&err, now), first && transient)
+                let end = match classify(&err) {
+                    ErrorClass::NotFound if follows_crd => Some(PumpEnd::Absent),
+                    ErrorClass::Transient(_) if first => Some(PumpEnd::Restart),
+                    _ => None,
+                };
+                (target.on_error(&err, now), end)
             }
         };
         if changed {
             hub.changed.notify_one();
         }
-        if restart {
-            return true;
+        if let Some(end) = end {
+            return end;
         }
     }
     // kube's watcher never ends; if it does, start over.
-    true
+    PumpEnd::Restart
 }
 
 fn spawn_one<K, T>(
@@ -151,13 +169,33 @@ where
     K: kube::Resource + Clone + DeserializeOwned + Debug + Send + 'static,
     T: Clone + Send + 'static,
 {
+    spawn_following(api, config, hub, (slot, None), conv)
+}
+
+/// Like `spawn_one`, for a custom resource whose CRD may be absent: a 404 hands over to a
+/// watch of the CRD (`crd::wait_until_served`) instead of relisting on every backoff step.
+fn spawn_following<K, T>(
+    api: Api<K>,
+    config: watcher::Config,
+    hub: &Arc<Hub>,
+    (slot, crd): (SlotOf<T>, Option<CrdName>),
+    conv: Conversion<K, T>,
+) -> JoinHandle<()>
+where
+    K: kube::Resource + Clone + DeserializeOwned + Debug + Send + 'static,
+    T: Clone + Send + 'static,
+{
     let hub = hub.clone();
     let config = config.page_size(PAGE_SIZE);
     tokio::spawn(async move {
         loop {
             let stream = watcher(api.clone(), config.clone()).default_backoff();
-            if pump(stream, &hub, slot, &conv).await {
-                tokio::time::sleep(RESTART_PAUSE).await;
+            match (pump(stream, &hub, (slot, crd.is_some()), &conv).await, crd) {
+                (PumpEnd::Absent, Some(crd)) => {
+                    let client = api.clone().into_client();
+                    wait_until_served(&client, crd).await;
+                }
+                _ => tokio::time::sleep(RESTART_PAUSE).await,
             }
         }
     })
@@ -188,25 +226,25 @@ fn spawn_objects(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> Vec<JoinHand
             |s| &s.pods,
             sources::PODS,
         ),
-        spawn_one(
+        spawn_following(
             scope.dynamic(client, &sources::isvc_resource()),
             all(),
             hub,
-            |s| &s.isvcs,
+            (|s| &s.isvcs, Some(sources::ISVC_CRD)),
             sources::ISVCS,
         ),
-        spawn_one(
+        spawn_following(
             scope.dynamic(client, &sources::replica_resource()),
             all(),
             hub,
-            |s| &s.replicas,
+            (|s| &s.replicas, Some(sources::REPLICA_CRD)),
             sources::REPLICAS,
         ),
-        spawn_one(
+        spawn_following(
             scope.dynamic(client, &sources::pod_group_resource()),
             all(),
             hub,
-            |s| &s.pod_groups,
+            (|s| &s.pod_groups, Some(sources::POD_GROUP_CRD)),
             sources::POD_GROUPS,
         ),
     ]
@@ -223,18 +261,18 @@ fn spawn_config_and_events(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> Ve
             |s| &s.audit,
             sources::CONFIG_MAPS_AUDIT,
         ),
-        spawn_one(
+        spawn_following(
             scope.dynamic(client, &sources::base_model_resource()),
             all(),
             hub,
-            |s| &s.models,
+            (|s| &s.models, Some(sources::BASE_MODEL_CRD)),
             sources::MODELS,
         ),
-        spawn_one(
+        spawn_following(
             Api::all_with(client.clone(), &sources::cluster_base_model_resource()),
             all(),
             hub,
-            |s| &s.cluster_models,
+            (|s| &s.cluster_models, Some(sources::CLUSTER_BASE_MODEL_CRD)),
             sources::MODELS,
         ),
         spawn_one(
