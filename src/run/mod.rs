@@ -4,7 +4,7 @@
 //! what is ready; draw only when dirty, at most 10 frames a second. With `main.rs`, the only
 //! place that reads the clock (in its `clock` submodule).
 //!
-//! Owns: `DataSource`, `TuiOptions`, `run_tui`, `snapshot_feed`; re-exports `AppClock` and
+//! Owns: `DataSource`, `Channels`, `TuiOptions`, `run_tui`, `snapshot_feed`; re-exports `AppClock` and
 //! `RandomIds` from `run::clock`.
 
 use std::path::{Path, PathBuf};
@@ -27,7 +27,9 @@ use crate::cluster::snapshot_file::read_snapshot;
 use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::Time;
-use crate::protocol::{ApiStatus, Command, Feed, OpOutcome, Permissions, SourceKind, Update};
+use crate::protocol::{
+    ApiStatus, Command, Feed, Fetch, OpOutcome, Permissions, SourceKind, Update,
+};
 use crate::run::history::HistoryHook;
 use crate::sim::demo::DemoClock;
 
@@ -48,15 +50,8 @@ const DRAIN_CAP: usize = 256;
 pub enum DataSource {
     /// Replay a snapshot file once, offline and read-only.
     Snapshot(PathBuf),
-    /// Any live source (cluster, demo): its feed, command and update channels.
-    Channels {
-        /// Latest feed.
-        feed: watch::Receiver<Arc<Feed>>,
-        /// Confirmed operator commands (bounded).
-        commands: mpsc::Sender<Command>,
-        /// Replies.
-        updates: mpsc::Receiver<Update>,
-    },
+    /// Any live source (cluster, demo): its feed, command, read and update channels.
+    Channels(Channels),
 }
 
 /// TUI options from the command line and the loaded configuration.
@@ -121,17 +116,42 @@ pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> anyhow::Resul
     })
 }
 
-/// Channels of offline mode: one feed; every command is refused.
-fn offline_channels(
-    feed: Feed,
-) -> (
-    watch::Receiver<Arc<Feed>>,
-    mpsc::Sender<Command>,
-    mpsc::Receiver<Update>,
-) {
+/// The app's ends of a data source's channels.
+pub struct Channels {
+    /// Latest feed.
+    pub feed: watch::Receiver<Arc<Feed>>,
+    /// Confirmed operator commands.
+    pub commands: mpsc::Sender<Command>,
+    /// Reads the operator asks for.
+    pub fetches: mpsc::Sender<Fetch>,
+    /// Replies to both.
+    pub updates: mpsc::Receiver<Update>,
+}
+
+/// Channels of offline mode: one feed; every command is refused; a read is answered from the
+/// snapshot file at `path`, read again for it (the feed keeps only the compact model).
+fn offline_channels(feed: Feed, path: PathBuf) -> Channels {
     let (feed_tx, feed_rx) = watch::channel(Arc::new(feed));
     let (cmd_tx, mut cmd_rx) = mpsc::channel::<Command>(16);
+    let (fetch_tx, mut fetch_rx) = mpsc::channel::<Fetch>(16);
     let (upd_tx, upd_rx) = mpsc::channel::<Update>(16);
+    let fetch_upd = upd_tx.clone();
+    tokio::spawn(async move {
+        while let Some(fetch) = fetch_rx.recv().await {
+            let path = path.clone();
+            let read = fetch.clone();
+            let result = tokio::task::spawn_blocking(move || snapshot_answer(&path, &read))
+                .await
+                .unwrap_or_else(|e| Err(e.to_string()));
+            if fetch_upd
+                .send(Update::Fetched { fetch, result })
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
     tokio::spawn(async move {
         let _keep = feed_tx;
         while let Some(c) = cmd_rx.recv().await {
@@ -147,18 +167,29 @@ fn offline_channels(
             }
         }
     });
-    (feed_rx, cmd_tx, upd_rx)
+    Channels {
+        feed: feed_rx,
+        commands: cmd_tx,
+        fetches: fetch_tx,
+        updates: upd_rx,
+    }
+}
+
+/// Answers `fetch` from the snapshot file at `path`.
+fn snapshot_answer(path: &Path, fetch: &Fetch) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    match fetch {
+        Fetch::NodeYaml(node) => crate::cluster::snapshot_file::node_yaml(&bytes, node),
+    }
 }
 
 /// Runs the TUI on `source` until the operator quits or a signal arrives.
 pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result<()> {
-    let (feed, commands, updates) = match source {
-        DataSource::Snapshot(path) => offline_channels(snapshot_feed(&path, &opts, wall_now())?),
-        DataSource::Channels {
-            feed,
-            commands,
-            updates,
-        } => (feed, commands, updates),
+    let channels = match source {
+        DataSource::Snapshot(path) => {
+            offline_channels(snapshot_feed(&path, &opts, wall_now())?, path)
+        }
+        DataSource::Channels(channels) => channels,
     };
     let clock = AppClock(opts.demo_clock);
     let keys = match opts.keymap.take() {
@@ -195,7 +226,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
             });
         }
     }
-    run_with_keys(&mut state, &mut extras, feed, commands, updates).await
+    run_with_keys(&mut state, &mut extras, channels).await
 }
 
 /// What the loop needs besides the state: themes to draw with and the history store.
@@ -236,9 +267,7 @@ impl Extras {
 pub async fn run_with_keys(
     state: &mut AppState,
     extras: &mut Extras,
-    feed: watch::Receiver<Arc<Feed>>,
-    commands: mpsc::Sender<Command>,
-    updates: mpsc::Receiver<Update>,
+    channels: Channels,
 ) -> anyhow::Result<()> {
     let mut terminal = ratatui::init();
     let previous = std::panic::take_hook();
@@ -249,7 +278,7 @@ pub async fn run_with_keys(
     if extras.mouse {
         let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
     }
-    let result = event_loop(&mut terminal, state, extras, feed, commands, updates).await;
+    let result = event_loop(&mut terminal, state, extras, channels).await;
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
     result
@@ -269,13 +298,22 @@ fn term_event(e: TermEvent) -> Option<Event> {
     }
 }
 
+/// The event an update from the data source is to the reducer.
+fn update_event(u: Update) -> Event {
+    match u {
+        Update::OpDone { id, outcome } => Event::OpDone { id, outcome },
+        Update::Fetched { fetch, result } => Event::Fetched { fetch, result },
+    }
+}
+
+/// Where effects go: the data source's command and read channels.
+struct Outbox<'a> {
+    commands: &'a mpsc::Sender<Command>,
+    fetches: &'a mpsc::Sender<Fetch>,
+}
+
 /// Applies effects; returns `true` on quit.
-fn apply(
-    effects: Vec<Effect>,
-    dirty: &mut bool,
-    commands: &mpsc::Sender<Command>,
-    state: &mut AppState,
-) -> bool {
+fn apply(effects: Vec<Effect>, dirty: &mut bool, out: &Outbox<'_>, state: &mut AppState) -> bool {
     let mut quit = false;
     for e in effects {
         match e {
@@ -283,14 +321,22 @@ fn apply(
             Effect::Redraw => *dirty = true,
             Effect::Send(cmd) => {
                 let id = cmd.id;
-                if let Err(e) = commands.try_send(cmd) {
+                if let Err(e) = out.commands.try_send(cmd) {
                     let outcome = OpOutcome::Failed {
                         message: format!("not sent: {e}"),
                     };
                     // Same instant as the update that produced the effect.
                     let now = state.now;
                     let more = update(state, Event::OpDone { id, outcome }, now);
-                    quit |= apply(more, dirty, commands, state);
+                    quit |= apply(more, dirty, out, state);
+                }
+            }
+            Effect::Fetch(fetch) => {
+                if let Err(e) = out.fetches.try_send(fetch.clone()) {
+                    let result = Err(format!("not sent: {e}"));
+                    let now = state.now;
+                    let more = update(state, Event::Fetched { fetch, result }, now);
+                    quit |= apply(more, dirty, out, state);
                 }
             }
             // The history store is not attached yet; its branch records these.
@@ -304,10 +350,18 @@ async fn event_loop(
     terminal: &mut DefaultTerminal,
     state: &mut AppState,
     extras: &mut Extras,
-    mut feed: watch::Receiver<Arc<Feed>>,
-    commands: mpsc::Sender<Command>,
-    mut updates: mpsc::Receiver<Update>,
+    channels: Channels,
 ) -> anyhow::Result<()> {
+    let Channels {
+        mut feed,
+        commands,
+        fetches,
+        mut updates,
+    } = channels;
+    let out = Outbox {
+        commands: &commands,
+        fetches: &fetches,
+    };
     let size = terminal.size()?;
     let mut dirty = true;
     let _ = update(
@@ -354,7 +408,7 @@ async fn event_loop(
                 Ok(()) => events.push(Event::Feed(feed.borrow_and_update().clone())),
                 Err(_) => feed_open = false,
             },
-            Some(Update::OpDone { id, outcome }) = updates.recv() => events.push(Event::OpDone { id, outcome }),
+            Some(u) = updates.recv() => events.push(update_event(u)),
             _ = tick.tick() => events.push(Event::Tick(extras.clock.now())),
             _ = tokio::time::sleep(wait), if dirty => {}
             _ = tokio::signal::ctrl_c() => return Ok(()),
@@ -367,15 +421,15 @@ async fn event_loop(
                 _ => break,
             }
         }
-        while let Ok(Update::OpDone { id, outcome }) = updates.try_recv() {
-            events.push(Event::OpDone { id, outcome });
+        while let Ok(u) = updates.try_recv() {
+            events.push(update_event(u));
         }
         for e in events {
             let effects = update(state, e, extras.clock.now());
             if let Some(h) = extras.history.as_mut() {
                 effects.iter().for_each(|e| h.apply(e));
             }
-            if apply(effects, &mut dirty, &commands, state) {
+            if apply(effects, &mut dirty, &out, state) {
                 return Ok(());
             }
         }

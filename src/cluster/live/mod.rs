@@ -10,6 +10,7 @@
 //! UI; never reads the clock (the composition root hands in `LiveOptions::clock`).
 
 pub mod dump;
+pub mod fetch;
 pub mod identity;
 pub mod rbac;
 pub mod slot;
