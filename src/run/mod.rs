@@ -1,17 +1,17 @@
 //! The TUI's composition root: owns the terminal (raw mode, alternate screen, mouse, restored
 //! on every exit path including panics and SIGINT/SIGTERM), wires a data source's channels to
-//! the reducer, and runs the event loop: select over input, feed, op replies and ticks; drain
-//! what is ready; draw only when dirty, at most 10 frames a second. With `main.rs`, the only
-//! place that reads the clock (in its `clock` submodule).
+//! the reducer, and runs the event loop: select over input, feed, replies to ops and reads, and
+//! ticks; drain what is ready; draw only when dirty, at most 10 frames a second. With
+//! `main.rs`, the only place that reads the clock (in its `clock` submodule).
 //!
-//! Owns: `DataSource`, `Channels`, `TuiOptions`, `run_tui`, `snapshot_feed`; re-exports `AppClock` and
-//! `RandomIds` from `run::clock`.
+//! Owns: `DataSource`, `Channels`, `TuiOptions`, `run_tui`; re-exports `AppClock` and
+//! `RandomIds` from `run::clock` and `snapshot_feed` from `run::offline` (the `--snapshot`
+//! source).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use chrono::{Offset, TimeZone};
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event as TermEvent, EventStream};
 use futures::{FutureExt, StreamExt};
@@ -23,13 +23,7 @@ use crate::app::keys::KeyResolver;
 use crate::app::keys_config::ConfigKeys;
 use crate::app::state::AppState;
 use crate::app::{update, Effect, Event};
-use crate::cluster::snapshot_file::read_snapshot;
-use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
-use crate::engine::gangs::PlacementOptions;
-use crate::engine::model::Time;
-use crate::protocol::{
-    ApiStatus, Command, Feed, Fetch, OpOutcome, Permissions, SourceKind, Update,
-};
+use crate::protocol::{Command, Feed, Fetch, OpOutcome, Update};
 use crate::run::history::HistoryHook;
 use crate::sim::demo::DemoClock;
 
@@ -37,9 +31,12 @@ mod clock;
 pub mod demo;
 pub mod history;
 pub mod launch;
+mod offline;
 use crate::ui::theme::{Theme, THEME_NAMES};
 use clock::{mono_now, wall_now};
 pub use clock::{AppClock, RandomIds};
+use offline::offline_channels;
+pub use offline::snapshot_feed;
 
 /// Shortest time between two frames (≤ 10 redraws a second).
 const FRAME_INTERVAL: Duration = Duration::from_millis(100);
@@ -90,32 +87,6 @@ impl Default for TuiOptions {
     }
 }
 
-/// Reads and analyses a snapshot file into the one feed of offline mode.
-pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> anyhow::Result<Feed> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let (snap, warnings) = read_snapshot(&bytes).with_context(|| path.display().to_string())?;
-    let options = AnalysisOptions {
-        now,
-        alfred_namespace: opts.alfred_namespace.clone(),
-        executor: ExecutorSetting::Auto,
-        placement: PlacementOptions {
-            scheduler_namespace: opts.scheduler_namespace.clone(),
-            ..PlacementOptions::default()
-        },
-    };
-    let analysis = analyze(&snap, &options);
-    Ok(Feed {
-        generation: 0,
-        source: SourceKind::Snapshot(path.display().to_string()),
-        api: ApiStatus::Offline,
-        sources: Vec::new(),
-        snapshot: Arc::new(snap),
-        analysis: Arc::new(analysis),
-        permissions: Permissions::read_only("offline snapshot: actions disabled"),
-        warnings,
-    })
-}
-
 /// The app's ends of a data source's channels.
 pub struct Channels {
     /// Latest feed.
@@ -126,61 +97,6 @@ pub struct Channels {
     pub fetches: mpsc::Sender<Fetch>,
     /// Replies to both.
     pub updates: mpsc::Receiver<Update>,
-}
-
-/// Channels of offline mode: one feed; every command is refused; a read is answered from the
-/// snapshot file at `path`, read again for it (the feed keeps only the compact model).
-fn offline_channels(feed: Feed, path: PathBuf) -> Channels {
-    let (feed_tx, feed_rx) = watch::channel(Arc::new(feed));
-    let (cmd_tx, mut cmd_rx) = mpsc::channel::<Command>(16);
-    let (fetch_tx, mut fetch_rx) = mpsc::channel::<Fetch>(16);
-    let (upd_tx, upd_rx) = mpsc::channel::<Update>(16);
-    let fetch_upd = upd_tx.clone();
-    tokio::spawn(async move {
-        while let Some(fetch) = fetch_rx.recv().await {
-            let path = path.clone();
-            let read = fetch.clone();
-            let result = tokio::task::spawn_blocking(move || snapshot_answer(&path, &read))
-                .await
-                .unwrap_or_else(|e| Err(e.to_string()));
-            if fetch_upd
-                .send(Update::Fetched { fetch, result })
-                .await
-                .is_err()
-            {
-                break;
-            }
-        }
-    });
-    tokio::spawn(async move {
-        let _keep = feed_tx;
-        while let Some(c) = cmd_rx.recv().await {
-            let outcome = OpOutcome::Refused {
-                message: "offline snapshot: actions disabled".into(),
-            };
-            if upd_tx
-                .send(Update::OpDone { id: c.id, outcome })
-                .await
-                .is_err()
-            {
-                break;
-            }
-        }
-    });
-    Channels {
-        feed: feed_rx,
-        commands: cmd_tx,
-        fetches: fetch_tx,
-        updates: upd_rx,
-    }
-}
-
-/// Answers `fetch` from the snapshot file at `path`.
-fn snapshot_answer(path: &Path, fetch: &Fetch) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    match fetch {
-        Fetch::NodeYaml(node) => crate::cluster::snapshot_file::node_yaml(&bytes, node),
-    }
 }
 
 /// Runs the TUI on `source` until the operator quits or a signal arrives.
@@ -444,25 +360,4 @@ pub fn run_tui_blocking(source: DataSource, opts: TuiOptions) -> anyhow::Result<
         .enable_all()
         .build()?;
     rt.block_on(run_tui(source, opts))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn offline_feed_is_read_only() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/mixed-fleet.json");
-        let now = chrono::DateTime::parse_from_rfc3339("2026-09-28T10:15:00Z")
-            .unwrap()
-            .with_timezone(&chrono::Utc);
-        let feed = snapshot_feed(&path, &TuiOptions::default(), now).unwrap();
-        assert_eq!(feed.api, ApiStatus::Offline);
-        assert_eq!(
-            feed.permissions
-                .check(crate::protocol::Capability::CordonNode),
-            Err("offline snapshot: actions disabled".to_string())
-        );
-        assert_eq!(feed.snapshot.nodes.len(), feed.analysis.nodes.len());
-    }
 }
