@@ -92,6 +92,8 @@ actions! {
     Freeze => "freeze", "Freeze / unfreeze";
     /// Expand or collapse a tree node.
     Toggle => "toggle", "Expand / collapse";
+    /// Show the selected node's YAML, read from the cluster now (a read, never a write).
+    ShowYaml => "show-yaml", "Node YAML";
     /// Cordon the selected node.
     CordonNode => "cordon-node", "Cordon node";
     /// Uncordon the selected node.

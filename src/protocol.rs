@@ -1,9 +1,10 @@
 //! The messages that cross the boundary between a data source (the live cluster layer, the demo
 //! simulation, a snapshot file) and the app: the latest [`Feed`] on a `tokio::sync::watch`
-//! channel, operator [`Command`]s in on a bounded channel, [`Update`]s back.
+//! channel, operator [`Command`]s in on a bounded channel, on-demand reads ([`Fetch`]) in on
+//! another, [`Update`]s back.
 //!
 //! Owns: `Feed`, `ApiStatus`, `SourceState`, `Permissions`, `Op`, `Command`, `OpOutcome`,
-//! `Update`. Plain data only: may import `engine` types; must not import `cluster`, `app`,
+//! `Fetch`, `Update`. Plain data only: may import `engine` types; must not import `cluster`, `app`,
 //! `ui`, `config`, `history`, `tokio`, `kube`, `k8s_openapi`, `ratatui` or `crossterm`.
 
 use std::sync::Arc;
@@ -319,6 +320,25 @@ pub enum OpOutcome {
     },
 }
 
+/// A read the operator asked for, answered by [`Update::Fetched`]. Never a write: it travels
+/// on its own channel, apart from the [`Command`]s, and read-only sessions (`--readonly`,
+/// `--snapshot`) answer it too.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fetch {
+    /// The Node named here as YAML, without `metadata.managedFields`, as
+    /// `kubectl get node NAME -o yaml` prints it.
+    NodeYaml(Name),
+}
+
+impl Fetch {
+    /// The object read, as `kind/name` (for messages).
+    pub fn object(&self) -> String {
+        match self {
+            Fetch::NodeYaml(node) => format!("node/{node}"),
+        }
+    }
+}
+
 /// Messages from a data source to the app besides the feed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Update {
@@ -328,5 +348,12 @@ pub enum Update {
         id: u64,
         /// Its outcome.
         outcome: OpOutcome,
+    },
+    /// A read finished.
+    Fetched {
+        /// What was read.
+        fetch: Fetch,
+        /// The text (YAML), or the error in one line.
+        result: Result<String, String>,
     },
 }

@@ -71,7 +71,7 @@ impl Lines {
 /// Builds the pane for `kind` from `feed`; `None` when the object is gone.
 pub fn build_detail(state: &AppState, feed: &Feed, kind: &DetailKind) -> Option<DetailModel> {
     match kind {
-        DetailKind::Node(name) => crate::app::views::nodes::node_detail(state, feed, name),
+        DetailKind::Node(name) => crate::app::views::node_detail::node_detail(state, feed, name),
         DetailKind::Move(key) => crate::app::views::moves::move_detail(state, feed, key),
         DetailKind::Journal(uuid) => crate::app::views::journal::journal_detail(state, feed, uuid),
         DetailKind::Lint(key) => lint_detail(state, feed, key),

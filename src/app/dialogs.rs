@@ -1,13 +1,13 @@
 //! Overlays and dialogs: help, the `:` palette, the `/` filter input, the confirm dialog that
-//! states the exact change, the reject choice and the reason input.
+//! states the exact change, the reject choice, the reason input and an object's YAML.
 //!
-//! Owns: `Modal`, `ConfirmDialog`, `ReasonPurpose`, `PaletteEntry`, `palette_entries`. Plain
-//! data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `Modal`, `ConfirmDialog`, `ReasonPurpose`, `YamlPane`, `PaletteEntry`,
+//! `palette_entries`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::action::Action;
 use crate::app::state::RequestedMove;
 use crate::app::table::Tone;
-use crate::protocol::Op;
+use crate::protocol::{Fetch, Op};
 
 /// A confirm dialog: what will change, the checks behind it, and the op it sends.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +58,17 @@ pub enum ReasonPurpose {
     },
 }
 
+/// An object's YAML, read on demand: a scrollable, read-only text pane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct YamlPane {
+    /// The read it shows.
+    pub fetch: Fetch,
+    /// The YAML's lines; `None` while the read is on its way.
+    pub lines: Option<Vec<String>>,
+    /// Scroll in lines.
+    pub scroll: usize,
+}
+
 /// One overlay.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Modal {
@@ -89,6 +100,8 @@ pub enum Modal {
         /// Its `ns/name`.
         workload: String,
     },
+    /// An object's YAML (`show-yaml`).
+    Yaml(YamlPane),
     /// A line of text (a reason).
     ReasonInput {
         /// What it is for.

@@ -1,17 +1,20 @@
-//! What the reducer asks the composition root to do: send a command, quit, redraw, copy to the
-//! clipboard, and record
-//! dismissals and audit rows in the history store. Plain data.
+//! What the reducer asks the composition root to do: send a command, fetch an object, quit,
+//! redraw, copy to the clipboard, and record dismissals and audit rows in the history store.
+//! Plain data.
 //!
 //! Owns: `Effect`. Must not import `ratatui`, `tokio` or `kube`.
 
 use crate::engine::model::Time;
-use crate::protocol::{Command, Op, OpOutcome};
+use crate::protocol::{Command, Fetch, Op, OpOutcome};
 
 /// Side work requested by `app::update`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Send a confirmed command to the data source.
     Send(Command),
+    /// Ask the data source for a read (never a write: read-only sessions answer it too); the
+    /// answer comes back as `Event::Fetched`.
+    Fetch(Fetch),
     /// Leave ome-top (restore the terminal).
     Quit,
     /// The state changed: draw a frame (rate-limited by `run.rs`).

@@ -1,5 +1,5 @@
-//! What happens to the app: input, a new feed, an op finishing, time passing, and history
-//! rows arriving. `run.rs` turns terminal and channel events into these.
+//! What happens to the app: input, a new feed, an op or a read finishing, time passing, and
+//! history rows arriving. `run.rs` turns terminal and channel events into these.
 //!
 //! Owns: `Event`. Plain data (crossterm event *types* only); must not import `ratatui`, `tokio`
 //! or `kube`.
@@ -11,7 +11,7 @@ use crossterm::event::{KeyEvent, MouseEvent};
 use crate::action::Action;
 use crate::app::state::HealthTransition;
 use crate::engine::model::Time;
-use crate::protocol::{Feed, OpOutcome};
+use crate::protocol::{Feed, Fetch, OpOutcome};
 
 /// An input to `app::update`.
 #[derive(Debug, Clone)]
@@ -30,6 +30,13 @@ pub enum Event {
         id: u64,
         /// Its outcome.
         outcome: OpOutcome,
+    },
+    /// A read finished.
+    Fetched {
+        /// What was read.
+        fetch: Fetch,
+        /// The text, or the error in one line.
+        result: Result<String, String>,
     },
     /// Time passed (notice expiry, ages).
     Tick(Time),

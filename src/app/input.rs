@@ -33,6 +33,8 @@ pub fn current_mode(state: &AppState) -> Mode {
     match state.modals.last() {
         Some(Modal::Confirm(_)) | Some(Modal::RejectChoice { .. }) => Mode::Confirm,
         Some(Modal::Help { .. }) => Mode::Help,
+        // The YAML pane scrolls with the detail pane's keys (`app::yaml::pane_action`).
+        Some(Modal::Yaml(_)) => Mode::Detail,
         _ => base_mode(state),
     }
 }
@@ -76,6 +78,9 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
                     _ => return Vec::new(),
                 }
                 return vec![Effect::Redraw];
+            }
+            if let Some(Modal::Yaml(_)) = state.modals.last() {
+                return crate::app::yaml::pane_action(state, a);
             }
             apply_action(state, a)
         }

@@ -22,6 +22,7 @@ pub mod table;
 pub mod times;
 pub mod update;
 pub mod views;
+pub mod yaml;
 
 pub use effect::Effect;
 pub use event::Event;

@@ -25,6 +25,8 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         Event::Resize(w, h) => {
             state.size = (w, h);
             nav::refresh_view(state, state.view);
+            // The node detail lays its pod and event rows out for the pane's width.
+            nav::rebuild_detail(state);
             vec![Effect::Redraw]
         }
         Event::Feed(feed) => {
@@ -32,6 +34,7 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             vec![Effect::Redraw]
         }
         Event::OpDone { id, outcome } => ops::op_done(state, id, outcome),
+        Event::Fetched { fetch, result } => crate::app::yaml::fetched(state, fetch, result),
         Event::Tick(t) => tick(state, before, t),
         Event::Action(a) => apply_action(state, a),
         Event::NodeHistory { node, rows } => {
@@ -65,7 +68,7 @@ fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
 /// leave them out there.
 pub fn home_view(action: Action) -> Option<View> {
     match action {
-        Action::CordonNode | Action::UncordonNode => Some(View::Nodes),
+        Action::CordonNode | Action::UncordonNode | Action::ShowYaml => Some(View::Nodes),
         Action::ApproveMove | Action::RejectMove => Some(View::Moves),
         Action::ClearJournalEntry => Some(View::Journal),
         Action::Toggle => Some(View::Gangs),
@@ -126,6 +129,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::ToggleWide => nav::toggle_wide(state),
         Action::CopyName => return crate::app::copy::copy_name(state),
         Action::NextTheme => state.theme = (state.theme + 1) % state.themes.len().max(1),
+        Action::ShowYaml => return crate::app::yaml::show_yaml(state),
         Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
         Action::ApproveMove if state.view == View::Moves => ops::start_approve(state),

@@ -13,7 +13,9 @@ use k8s_openapi::api::core::v1 as core;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
 
-use crate::cluster::convert_placement::{effective_requests, placement};
+use crate::cluster::convert_placement::{
+    allocatable, capacity, effective_requests, gpu_capacity, placement,
+};
 use crate::engine::model::{parse_quantity, whole_devices};
 use crate::engine::model::{
     ConfigMap, Event, LabelInt, Labels, Name, Node, NodeCondition, OmeLabels, OwnerRef, Pod,
@@ -130,6 +132,7 @@ pub fn node(i: &mut Interner, n: &core::Node, w: &mut Warnings) -> Result<Node, 
                 .filter(|t| t.timestamp() > 0),
         })
         .collect();
+    let gpus_capacity = gpu_capacity(status, gpu.as_ref().map(|(r, _)| r.as_ref()));
     Ok(Node {
         name: i.name(n.metadata.name.as_deref().unwrap_or_default()),
         uid: i.name(n.metadata.uid.as_deref().unwrap_or_default()),
@@ -139,7 +142,9 @@ pub fn node(i: &mut Interner, n: &core::Node, w: &mut Warnings) -> Result<Node, 
         conditions,
         gpu_resource: gpu.as_ref().map(|(r, _)| r.clone()),
         gpu_allocatable: gpu.map_or(0, |(_, c)| c),
-        allocatable: crate::cluster::convert_placement::allocatable(status),
+        allocatable: allocatable(status),
+        capacity: capacity(status),
+        gpu_capacity: gpus_capacity,
         created: n.metadata.creation_timestamp.as_ref().and_then(time),
         resource_version: i.name(n.metadata.resource_version.as_deref().unwrap_or_default()),
     })

@@ -1,9 +1,9 @@
 //! Conversion of the placement-related parts of Pods and Nodes (k8s-openapi types) into the
-//! engine model: effective CPU/memory requests, node allocatable, and the boxed
+//! engine model: effective CPU/memory requests, node allocatable and capacity, and the boxed
 //! `PodPlacement` (tolerations, node affinity, pod (anti-)affinity, spread constraints, the
 //! `PodScheduled=False` message, gang member labels).
 //!
-//! Owns: `effective_requests`, `allocatable`, `placement`. Pure functions; must not import the
+//! Owns: `effective_requests`, `allocatable`, `capacity`, `gpu_capacity`, `placement`. Pure functions; must not import the
 //! UI, the app or anything that reads a clock.
 
 use std::collections::BTreeMap;
@@ -13,7 +13,7 @@ use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as meta;
 
 use crate::cluster::convert::{Interner, Warnings};
-use crate::engine::model::parse_quantity;
+use crate::engine::model::{parse_quantity, whole_devices};
 use crate::engine::model::{Allocatable, Labels, UNREPORTED};
 use crate::engine::model::{
     LabelSelector, NodeTerm, Operator, PodPlacement, PodTerm, Requirement, SpreadConstraint,
@@ -101,7 +101,15 @@ pub fn effective_requests(spec: &core::PodSpec, id: &str, w: &mut Warnings) -> (
 
 /// Node allocatable CPU, memory and pods ([`UNREPORTED`] when absent or unparsable).
 pub fn allocatable(status: Option<&core::NodeStatus>) -> Allocatable {
-    let map = status.and_then(|s| s.allocatable.as_ref());
+    node_resources(status.and_then(|s| s.allocatable.as_ref()))
+}
+
+/// Node capacity CPU, memory and pods ([`UNREPORTED`] when absent or unparsable).
+pub fn capacity(status: Option<&core::NodeStatus>) -> Allocatable {
+    node_resources(status.and_then(|s| s.capacity.as_ref()))
+}
+
+fn node_resources(map: Option<&Resources>) -> Allocatable {
     let get = |n: &str, s: f64| {
         map.and_then(|m| m.get(n))
             .and_then(|q| amount(q, s))
@@ -112,6 +120,14 @@ pub fn allocatable(status: Option<&core::NodeStatus>) -> Allocatable {
         memory: get("memory", 1.0),
         pods: get("pods", 1.0),
     }
+}
+
+/// `status.capacity[resource]` in whole devices; 0 when absent or unparsable (the capacity is
+/// shown, never used in a decision, so a bad value is not worth refusing the node).
+pub fn gpu_capacity(status: Option<&core::NodeStatus>, resource: Option<&str>) -> u32 {
+    let q = resource.and_then(|r| status?.capacity.as_ref()?.get(r));
+    q.and_then(|q| parse_quantity(&q.0).ok())
+        .map_or(0, |v| whole_devices(v).0)
 }
 
 fn requirement(i: &mut Interner, key: &str, op: &str, values: Option<&Vec<String>>) -> Requirement {

@@ -1,5 +1,6 @@
 //! The only layer that talks to Kubernetes: conversion of Kubernetes objects into the engine's
-//! model, snapshot files, (live) listing, and the operator's writes (`ops`).
+//! model, snapshot files, (live) listing and on-demand reads, objects as YAML, and the
+//! operator's writes (`ops`).
 //!
 //! Must not import `app`, `ui`, `ratatui` or `crossterm`.
 
@@ -7,6 +8,7 @@ pub mod convert;
 pub mod convert_ome;
 pub mod convert_placement;
 pub mod live;
+pub mod object_yaml;
 pub mod ops;
 pub mod snapshot_file;
 pub mod wire;

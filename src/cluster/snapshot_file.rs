@@ -2,7 +2,7 @@
 //! `kubectl get nodes,pods,inferenceservices,inferencereplicas,podgroups,configmaps,events -A
 //! -o json` prints it, into a `ClusterSnapshot`.
 //!
-//! Owns: `read_snapshot`, `SnapshotError`. Pure over bytes (the caller reads the file); must
+//! Owns: `read_snapshot`, `node_yaml`, `SnapshotError`. Pure over bytes (the caller reads the file); must
 //! not import the UI or the app.
 
 use std::collections::BTreeMap;
@@ -50,14 +50,43 @@ pub fn is_interesting_config_map(name: &str) -> bool {
     ) || name.ends_with("-ome-migration-audit")
 }
 
-/// Parses snapshot bytes. Unknown kinds are skipped and reported in the warnings.
-pub fn read_snapshot(bytes: &[u8]) -> Result<(ClusterSnapshot, Warnings), SnapshotError> {
-    let doc: Value = match serde_json::from_slice(bytes) {
-        Ok(v) => v,
+/// The snapshot bytes as a JSON tree (JSON first, else YAML).
+fn document(bytes: &[u8]) -> Result<Value, SnapshotError> {
+    match serde_json::from_slice(bytes) {
+        Ok(v) => Ok(v),
         Err(json_err) => read_yaml(bytes).map_err(|yaml_err| {
             SnapshotError::Syntax(format!("JSON: {json_err}; YAML: {yaml_err}"))
-        })?,
-    };
+        }),
+    }
+}
+
+/// The core (`v1`) object of `kind` named `name` among `items` (nested Lists too), as the file
+/// holds it.
+fn find_core<'a>(items: &'a [Value], kind: &str, name: &str) -> Option<&'a Value> {
+    items.iter().find_map(|v| {
+        let k = v.get("kind").and_then(Value::as_str).unwrap_or_default();
+        if k.ends_with("List") {
+            return find_core(v.get("items")?.as_array()?, kind, name);
+        }
+        let core = v.get("apiVersion").and_then(Value::as_str) == Some("v1");
+        let named = v.pointer("/metadata/name").and_then(Value::as_str) == Some(name);
+        (core && k == kind && named).then_some(v)
+    })
+}
+
+/// Node `name` of a snapshot file as YAML (what `y` shows offline), or why not in one line.
+pub fn node_yaml(bytes: &[u8], name: &str) -> Result<String, String> {
+    let doc = document(bytes).map_err(|e| e.to_string())?;
+    let items = doc.get("items").and_then(Value::as_array);
+    match items.and_then(|items| find_core(items, "Node", name)) {
+        Some(node) => crate::cluster::object_yaml::object_yaml(node.clone()),
+        None => Err(format!("nodes \"{name}\" not found in the snapshot file")),
+    }
+}
+
+/// Parses snapshot bytes. Unknown kinds are skipped and reported in the warnings.
+pub fn read_snapshot(bytes: &[u8]) -> Result<(ClusterSnapshot, Warnings), SnapshotError> {
+    let doc = document(bytes)?;
     let kind = doc.get("kind").and_then(Value::as_str).unwrap_or_default();
     let Some(items) = doc.get("items").and_then(Value::as_array) else {
         let what = if kind.is_empty() {
@@ -201,6 +230,18 @@ mod tests {
         let (snap, _) = read_snapshot(format!("{CM}\n").as_bytes()).unwrap();
         let cm = snap.config_map("ome", "alfred-config").unwrap();
         assert_eq!(cm.data["config.yaml"], "schemaVersion: 1\nmode: execute\n");
+    }
+
+    #[test]
+    fn a_node_of_the_file_reads_as_yaml_without_managed_fields() {
+        let file = r#"{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"List",
+            "items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"gpu-1",
+            "labels":{"pool":"h100"},"managedFields":[{"manager":"kubelet"}]}}]}]}"#;
+        let yaml = node_yaml(file.as_bytes(), "gpu-1").unwrap();
+        assert!(yaml.contains("pool: h100"), "{yaml}");
+        assert!(!yaml.contains("managedFields"), "{yaml}");
+        let missing = node_yaml(file.as_bytes(), "gpu-2").unwrap_err();
+        assert_eq!(missing, "nodes \"gpu-2\" not found in the snapshot file");
     }
 
     #[test]

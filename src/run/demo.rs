@@ -1,7 +1,7 @@
 //! The task behind `ome-top demo`: drives a `sim::demo::DemoWorld` in sim time (wall time ×
 //! speed), publishes its `Feed` on a watch channel every tick and after every applied command,
-//! and answers `Command`s with `Update`s — the same channels the live cluster layer offers, so
-//! the TUI cannot tell the two apart.
+//! and answers `Command`s and `Fetch`es with `Update`s — the same channels the live cluster
+//! layer offers, so the TUI cannot tell the two apart.
 //!
 //! Owns: `DemoOptions`, `DemoChannels`, `spawn_demo`. May import `sim`, `protocol`, `engine`
 //! types and `tokio`; must not import `app`, `ui` or `cluster`. Reads no clock itself: the
@@ -13,7 +13,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 use crate::engine::model::Time;
-use crate::protocol::{Command, Feed, Update};
+use crate::protocol::{Command, Feed, Fetch, Update};
 use crate::sim::demo::{DemoClock, DemoWorld, DEFAULT_NODES};
 
 /// How often the world advances and a feed is published, in wall time.
@@ -48,7 +48,9 @@ pub struct DemoChannels {
     pub feed: watch::Receiver<Arc<Feed>>,
     /// Confirmed operator commands.
     pub commands: mpsc::Sender<Command>,
-    /// Replies to commands.
+    /// Reads the operator asks for (the world's objects, e.g. a node's YAML).
+    pub fetches: mpsc::Sender<Fetch>,
+    /// Replies to commands and reads.
     pub updates: mpsc::Receiver<Update>,
     /// The sim clock the world runs on (the TUI runs its own time on it too).
     pub clock: DemoClock,
@@ -66,6 +68,7 @@ pub fn spawn_demo(opts: DemoOptions, clock: fn() -> Time) -> DemoChannels {
     let world = DemoWorld::new(opts.seed, opts.nodes, wall_start);
     let (feed_tx, feed_rx) = watch::channel(Arc::new(world.feed_default(0, wall_start)));
     let (cmd_tx, cmd_rx) = mpsc::channel(COMMAND_QUEUE);
+    let (fetch_tx, fetch_rx) = mpsc::channel(COMMAND_QUEUE);
     let (upd_tx, upd_rx) = mpsc::channel(COMMAND_QUEUE);
     let driver = Driver {
         world,
@@ -75,10 +78,11 @@ pub fn spawn_demo(opts: DemoOptions, clock: fn() -> Time) -> DemoChannels {
         feed: feed_tx,
         updates: upd_tx,
     };
-    tokio::spawn(driver.run(cmd_rx));
+    tokio::spawn(driver.run(cmd_rx, fetch_rx));
     DemoChannels {
         feed: feed_rx,
         commands: cmd_tx,
+        fetches: fetch_tx,
         updates: upd_rx,
         clock: sim,
     }
@@ -94,7 +98,11 @@ struct Driver {
 }
 
 impl Driver {
-    async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+    async fn run(
+        mut self,
+        mut commands: mpsc::Receiver<Command>,
+        mut fetches: mpsc::Receiver<Fetch>,
+    ) {
         let mut tick = tokio::time::interval(TICK);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -110,6 +118,12 @@ impl Driver {
                     // The TUI may be gone; nothing else waits for the reply.
                     let _ = self.updates.send(Update::OpDone { id: command.id, outcome }).await;
                     self.publish(now);
+                }
+                Some(fetch) = fetches.recv() => {
+                    let result = match &fetch {
+                        Fetch::NodeYaml(node) => self.world.node_yaml(node),
+                    };
+                    let _ = self.updates.send(Update::Fetched { fetch, result }).await;
                 }
             }
             if self.feed.is_closed() {
@@ -167,5 +181,15 @@ mod tests {
         assert!(matches!(outcome, OpOutcome::Conflict { .. }), "{outcome:?}");
         ch.feed.changed().await.unwrap();
         assert!(ch.feed.borrow().generation >= 1);
+        ch.fetches
+            .send(Fetch::NodeYaml(node.name.clone()))
+            .await
+            .unwrap();
+        let Some(Update::Fetched { fetch, result }) = ch.updates.recv().await else {
+            panic!("no answer");
+        };
+        assert_eq!(fetch, Fetch::NodeYaml(node.name.clone()));
+        let yaml = result.unwrap();
+        assert!(yaml.contains(&format!("name: {}", node.name)), "{yaml}");
     }
 }

@@ -1,6 +1,6 @@
 //! `ome-top` (live TUI), `ome-top --snapshot FILE` and `ome-top demo`: loads the configuration,
-//! builds the data source (cluster watchers + ops worker, the demo driver, or a snapshot file),
-//! attaches the history store, and hands everything to `run::run_tui`.
+//! builds the data source (cluster watchers + ops and read workers, the demo driver, or a
+//! snapshot file), attaches the history store, and hands everything to `run::run_tui`.
 //!
 //! Owns: `DemoArgs`, `run_tui_command`. Composition only, no business logic; reads no clock
 //! itself (`main.rs` passes one).
@@ -11,6 +11,7 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::{TuiArgs, EXIT_BAD_INPUT, EXIT_OK};
+use crate::cluster::live::fetch::spawn_fetch_worker;
 use crate::cluster::live::{self, LiveOptions};
 use crate::cluster::ops::{spawn_ops_worker, OpContext};
 use crate::config::{load, ConfigPaths, Overrides};
@@ -20,7 +21,7 @@ use crate::engine::model::Time;
 use crate::history::ClusterKey;
 use crate::run::demo::{spawn_demo, DemoOptions};
 use crate::run::history::HistoryHook;
-use crate::run::{run_tui, DataSource, TuiOptions};
+use crate::run::{run_tui, Channels, DataSource, TuiOptions};
 use crate::ui::theme::Theme;
 
 /// Flags of `ome-top demo`.
@@ -157,11 +158,12 @@ async fn run_demo(
         clock,
         Some(ch.feed.clone()),
     );
-    let source = DataSource::Channels {
+    let source = DataSource::Channels(Channels {
         feed: ch.feed,
         commands: ch.commands,
+        fetches: ch.fetches,
         updates: ch.updates,
-    };
+    });
     run_tui(source, opts).await
 }
 
@@ -228,6 +230,9 @@ async fn run_live(
         read_only,
         now: clock(),
     };
+    let (fetch_tx, fetch_rx) = tokio::sync::mpsc::channel(16);
+    // Reads run beside the writes, and in a read-only session too: a GET writes nothing.
+    let _reader = spawn_fetch_worker(session.client.clone(), fetch_rx, upd_tx.clone());
     let _worker = spawn_ops_worker(session.client.clone(), ctx, clock, cmd_rx, upd_tx);
     let key = ClusterKey::live(&session.server, &session.context);
     let opts = with_history(
@@ -238,11 +243,12 @@ async fn run_live(
         clock,
         Some(session.feed.clone()),
     );
-    let source = DataSource::Channels {
+    let source = DataSource::Channels(Channels {
         feed: session.feed.clone(),
         commands: cmd_tx,
+        fetches: fetch_tx,
         updates: upd_rx,
-    };
+    });
     run_tui(source, opts).await
 }
 

@@ -1,17 +1,17 @@
 //! The TUI's composition root: owns the terminal (raw mode, alternate screen, mouse, restored
 //! on every exit path including panics and SIGINT/SIGTERM), wires a data source's channels to
-//! the reducer, and runs the event loop: select over input, feed, op replies and ticks; drain
-//! what is ready; draw only when dirty, at most 10 frames a second. With `main.rs`, the only
-//! place that reads the clock (in its `clock` submodule).
+//! the reducer, and runs the event loop: select over input, feed, replies to ops and reads, and
+//! ticks; drain what is ready; draw only when dirty, at most 10 frames a second. With
+//! `main.rs`, the only place that reads the clock (in its `clock` submodule).
 //!
-//! Owns: `DataSource`, `TuiOptions`, `run_tui`, `snapshot_feed`; re-exports `AppClock` and
-//! `RandomIds` from `run::clock`.
+//! Owns: `DataSource`, `Channels`, `TuiOptions`, `run_tui`; re-exports `AppClock` and
+//! `RandomIds` from `run::clock` and `snapshot_feed` from `run::offline` (the `--snapshot`
+//! source).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use chrono::{Offset, TimeZone};
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event as TermEvent, EventStream};
 use futures::{FutureExt, StreamExt};
@@ -23,11 +23,7 @@ use crate::app::keys::KeyResolver;
 use crate::app::keys_config::ConfigKeys;
 use crate::app::state::AppState;
 use crate::app::{update, Effect, Event};
-use crate::cluster::snapshot_file::read_snapshot;
-use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
-use crate::engine::gangs::PlacementOptions;
-use crate::engine::model::Time;
-use crate::protocol::{ApiStatus, Command, Feed, OpOutcome, Permissions, SourceKind, Update};
+use crate::protocol::{Command, Feed, Fetch, OpOutcome, Update};
 use crate::run::history::HistoryHook;
 use crate::sim::demo::DemoClock;
 
@@ -35,9 +31,12 @@ mod clock;
 pub mod demo;
 pub mod history;
 pub mod launch;
+mod offline;
 use crate::ui::theme::{Theme, THEME_NAMES};
 use clock::{mono_now, wall_now};
 pub use clock::{AppClock, RandomIds};
+use offline::offline_channels;
+pub use offline::snapshot_feed;
 
 /// Shortest time between two frames (≤ 10 redraws a second).
 const FRAME_INTERVAL: Duration = Duration::from_millis(100);
@@ -48,15 +47,8 @@ const DRAIN_CAP: usize = 256;
 pub enum DataSource {
     /// Replay a snapshot file once, offline and read-only.
     Snapshot(PathBuf),
-    /// Any live source (cluster, demo): its feed, command and update channels.
-    Channels {
-        /// Latest feed.
-        feed: watch::Receiver<Arc<Feed>>,
-        /// Confirmed operator commands (bounded).
-        commands: mpsc::Sender<Command>,
-        /// Replies.
-        updates: mpsc::Receiver<Update>,
-    },
+    /// Any live source (cluster, demo): its feed, command, read and update channels.
+    Channels(Channels),
 }
 
 /// TUI options from the command line and the loaded configuration.
@@ -95,70 +87,25 @@ impl Default for TuiOptions {
     }
 }
 
-/// Reads and analyses a snapshot file into the one feed of offline mode.
-pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> anyhow::Result<Feed> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let (snap, warnings) = read_snapshot(&bytes).with_context(|| path.display().to_string())?;
-    let options = AnalysisOptions {
-        now,
-        alfred_namespace: opts.alfred_namespace.clone(),
-        executor: ExecutorSetting::Auto,
-        placement: PlacementOptions {
-            scheduler_namespace: opts.scheduler_namespace.clone(),
-            ..PlacementOptions::default()
-        },
-    };
-    let analysis = analyze(&snap, &options);
-    Ok(Feed {
-        generation: 0,
-        source: SourceKind::Snapshot(path.display().to_string()),
-        api: ApiStatus::Offline,
-        sources: Vec::new(),
-        snapshot: Arc::new(snap),
-        analysis: Arc::new(analysis),
-        permissions: Permissions::read_only("offline snapshot: actions disabled"),
-        warnings,
-    })
-}
-
-/// Channels of offline mode: one feed; every command is refused.
-fn offline_channels(
-    feed: Feed,
-) -> (
-    watch::Receiver<Arc<Feed>>,
-    mpsc::Sender<Command>,
-    mpsc::Receiver<Update>,
-) {
-    let (feed_tx, feed_rx) = watch::channel(Arc::new(feed));
-    let (cmd_tx, mut cmd_rx) = mpsc::channel::<Command>(16);
-    let (upd_tx, upd_rx) = mpsc::channel::<Update>(16);
-    tokio::spawn(async move {
-        let _keep = feed_tx;
-        while let Some(c) = cmd_rx.recv().await {
-            let outcome = OpOutcome::Refused {
-                message: "offline snapshot: actions disabled".into(),
-            };
-            if upd_tx
-                .send(Update::OpDone { id: c.id, outcome })
-                .await
-                .is_err()
-            {
-                break;
-            }
-        }
-    });
-    (feed_rx, cmd_tx, upd_rx)
+/// The app's ends of a data source's channels.
+pub struct Channels {
+    /// Latest feed.
+    pub feed: watch::Receiver<Arc<Feed>>,
+    /// Confirmed operator commands.
+    pub commands: mpsc::Sender<Command>,
+    /// Reads the operator asks for.
+    pub fetches: mpsc::Sender<Fetch>,
+    /// Replies to both.
+    pub updates: mpsc::Receiver<Update>,
 }
 
 /// Runs the TUI on `source` until the operator quits or a signal arrives.
 pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result<()> {
-    let (feed, commands, updates) = match source {
-        DataSource::Snapshot(path) => offline_channels(snapshot_feed(&path, &opts, wall_now())?),
-        DataSource::Channels {
-            feed,
-            commands,
-            updates,
-        } => (feed, commands, updates),
+    let channels = match source {
+        DataSource::Snapshot(path) => {
+            offline_channels(snapshot_feed(&path, &opts, wall_now())?, path)
+        }
+        DataSource::Channels(channels) => channels,
     };
     let clock = AppClock(opts.demo_clock);
     let keys = match opts.keymap.take() {
@@ -195,7 +142,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
             });
         }
     }
-    run_with_keys(&mut state, &mut extras, feed, commands, updates).await
+    run_with_keys(&mut state, &mut extras, channels).await
 }
 
 /// What the loop needs besides the state: themes to draw with and the history store.
@@ -236,9 +183,7 @@ impl Extras {
 pub async fn run_with_keys(
     state: &mut AppState,
     extras: &mut Extras,
-    feed: watch::Receiver<Arc<Feed>>,
-    commands: mpsc::Sender<Command>,
-    updates: mpsc::Receiver<Update>,
+    channels: Channels,
 ) -> anyhow::Result<()> {
     let mut terminal = ratatui::init();
     let previous = std::panic::take_hook();
@@ -249,7 +194,7 @@ pub async fn run_with_keys(
     if extras.mouse {
         let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
     }
-    let result = event_loop(&mut terminal, state, extras, feed, commands, updates).await;
+    let result = event_loop(&mut terminal, state, extras, channels).await;
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
     result
@@ -280,13 +225,22 @@ fn copy_to_clipboard(text: &str) {
     let _ = write!(out, "\x1b]52;c;{encoded}\x07").and_then(|()| out.flush());
 }
 
+/// The event an update from the data source is to the reducer.
+fn update_event(u: Update) -> Event {
+    match u {
+        Update::OpDone { id, outcome } => Event::OpDone { id, outcome },
+        Update::Fetched { fetch, result } => Event::Fetched { fetch, result },
+    }
+}
+
+/// Where effects go: the data source's command and read channels.
+struct Outbox<'a> {
+    commands: &'a mpsc::Sender<Command>,
+    fetches: &'a mpsc::Sender<Fetch>,
+}
+
 /// Applies effects; returns `true` on quit.
-fn apply(
-    effects: Vec<Effect>,
-    dirty: &mut bool,
-    commands: &mpsc::Sender<Command>,
-    state: &mut AppState,
-) -> bool {
+fn apply(effects: Vec<Effect>, dirty: &mut bool, out: &Outbox<'_>, state: &mut AppState) -> bool {
     let mut quit = false;
     for e in effects {
         match e {
@@ -295,14 +249,22 @@ fn apply(
             Effect::Copy(text) => copy_to_clipboard(&text),
             Effect::Send(cmd) => {
                 let id = cmd.id;
-                if let Err(e) = commands.try_send(cmd) {
+                if let Err(e) = out.commands.try_send(cmd) {
                     let outcome = OpOutcome::Failed {
                         message: format!("not sent: {e}"),
                     };
                     // Same instant as the update that produced the effect.
                     let now = state.now;
                     let more = update(state, Event::OpDone { id, outcome }, now);
-                    quit |= apply(more, dirty, commands, state);
+                    quit |= apply(more, dirty, out, state);
+                }
+            }
+            Effect::Fetch(fetch) => {
+                if let Err(e) = out.fetches.try_send(fetch.clone()) {
+                    let result = Err(format!("not sent: {e}"));
+                    let now = state.now;
+                    let more = update(state, Event::Fetched { fetch, result }, now);
+                    quit |= apply(more, dirty, out, state);
                 }
             }
             // The history store is not attached yet; its branch records these.
@@ -316,10 +278,18 @@ async fn event_loop(
     terminal: &mut DefaultTerminal,
     state: &mut AppState,
     extras: &mut Extras,
-    mut feed: watch::Receiver<Arc<Feed>>,
-    commands: mpsc::Sender<Command>,
-    mut updates: mpsc::Receiver<Update>,
+    channels: Channels,
 ) -> anyhow::Result<()> {
+    let Channels {
+        mut feed,
+        commands,
+        fetches,
+        mut updates,
+    } = channels;
+    let out = Outbox {
+        commands: &commands,
+        fetches: &fetches,
+    };
     let size = terminal.size()?;
     let mut dirty = true;
     let _ = update(
@@ -366,7 +336,7 @@ async fn event_loop(
                 Ok(()) => events.push(Event::Feed(feed.borrow_and_update().clone())),
                 Err(_) => feed_open = false,
             },
-            Some(Update::OpDone { id, outcome }) = updates.recv() => events.push(Event::OpDone { id, outcome }),
+            Some(u) = updates.recv() => events.push(update_event(u)),
             _ = tick.tick() => events.push(Event::Tick(extras.clock.now())),
             _ = tokio::time::sleep(wait), if dirty => {}
             _ = tokio::signal::ctrl_c() => return Ok(()),
@@ -379,15 +349,15 @@ async fn event_loop(
                 _ => break,
             }
         }
-        while let Ok(Update::OpDone { id, outcome }) = updates.try_recv() {
-            events.push(Event::OpDone { id, outcome });
+        while let Ok(u) = updates.try_recv() {
+            events.push(update_event(u));
         }
         for e in events {
             let effects = update(state, e, extras.clock.now());
             if let Some(h) = extras.history.as_mut() {
                 effects.iter().for_each(|e| h.apply(e));
             }
-            if apply(effects, &mut dirty, &commands, state) {
+            if apply(effects, &mut dirty, &out, state) {
                 return Ok(());
             }
         }
@@ -402,25 +372,4 @@ pub fn run_tui_blocking(source: DataSource, opts: TuiOptions) -> anyhow::Result<
         .enable_all()
         .build()?;
     rt.block_on(run_tui(source, opts))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn offline_feed_is_read_only() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/mixed-fleet.json");
-        let now = chrono::DateTime::parse_from_rfc3339("2026-09-28T10:15:00Z")
-            .unwrap()
-            .with_timezone(&chrono::Utc);
-        let feed = snapshot_feed(&path, &TuiOptions::default(), now).unwrap();
-        assert_eq!(feed.api, ApiStatus::Offline);
-        assert_eq!(
-            feed.permissions
-                .check(crate::protocol::Capability::CordonNode),
-            Err("offline snapshot: actions disabled".to_string())
-        );
-        assert_eq!(feed.snapshot.nodes.len(), feed.analysis.nodes.len());
-    }
 }

@@ -115,6 +115,12 @@ fn nodes(spec: &FleetSpec, rng: &mut Rng) -> (Vec<Node>, Placer) {
                 memory: 1 << 40,
                 pods: 110,
             },
+            capacity: Allocatable {
+                cpu_milli: 96_000,
+                memory: 1 << 40,
+                pods: 110,
+            },
+            gpu_capacity: DEVICES_PER_NODE,
             created: None,
             resource_version: Arc::from("1"),
         });

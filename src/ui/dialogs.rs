@@ -1,5 +1,5 @@
 //! Modal overlays: help, the `:` palette, the confirm dialog (the exact change, its checks and
-//! warnings), the reject choice and the reason input.
+//! warnings), the reject choice, the reason input and an object's YAML (over the body).
 //!
 //! Owns: `draw_modals`. Must not import `cluster`, `tokio` or `kube`.
 
@@ -9,11 +9,12 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::action::Action;
-use crate::app::dialogs::{palette_entries, ConfirmDialog, Modal};
+use crate::app::dialogs::{palette_entries, ConfirmDialog, Modal, YamlPane};
 use crate::app::keys::{key_label, Mode};
+use crate::app::layout::screen;
 use crate::app::state::AppState;
-use crate::ui::centered;
 use crate::ui::theme::{Slot, Theme};
+use crate::ui::{centered, rect};
 
 fn boxed<'a>(title: String, theme: &Theme, danger: bool) -> Block<'a> {
     let slot = if danger {
@@ -39,6 +40,7 @@ pub fn draw_modals(frame: &mut Frame, full: Rect, state: &AppState, theme: &Them
             }
             Modal::FilterInput { .. } => {}
             Modal::Confirm(d) => draw_confirm(frame, full, state, d, theme),
+            Modal::Yaml(p) => draw_yaml(frame, full, state, p, theme),
             Modal::RejectChoice { workload, .. } => {
                 let lines = vec![
                     Line::from(format!("Reject the move of {workload}:")),
@@ -80,6 +82,42 @@ pub fn draw_modals(frame: &mut Frame, full: Rect, state: &AppState, theme: &Them
             }
         }
     }
+}
+
+/// The YAML pane over the body: the lines from its scroll on, wrapped (a long annotation stays
+/// readable), with the position in the title.
+fn draw_yaml(frame: &mut Frame, full: Rect, state: &AppState, p: &YamlPane, theme: &Theme) {
+    let area = rect(screen(state).body, full);
+    let height = usize::from(area.height.saturating_sub(2));
+    let object = p.fetch.object();
+    let (title, lines) = match &p.lines {
+        None => (
+            format!(" {object} YAML (esc close) "),
+            vec![Line::styled(
+                format!("reading {object}…"),
+                theme.style(Slot::Muted),
+            )],
+        ),
+        Some(all) => {
+            let first = p.scroll.min(all.len());
+            let last = (first + height).min(all.len());
+            let title = format!(
+                " {object} YAML · lines {}–{last} of {} (esc close) ",
+                first + 1,
+                all.len()
+            );
+            let shown = all[first..last].iter().map(|l| Line::raw(l.as_str()));
+            (title, shown.collect())
+        }
+    };
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .style(theme.style(Slot::Text))
+            .block(boxed(title, theme, false)),
+        area,
+    );
 }
 
 fn draw_palette(

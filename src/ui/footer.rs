@@ -14,6 +14,7 @@ use crate::app::input::current_mode;
 use crate::app::keys::{key_label, Binding, KeyResolution, Mode};
 use crate::app::state::{AppState, NoticeLevel};
 use crate::app::update::home_view;
+use crate::app::yaml::YAML_PANE_KEYS;
 use crate::ui::theme::{Slot, Theme};
 
 /// Common actions worth a footer slot, in order, after the mode's own actions.
@@ -85,6 +86,29 @@ pub fn footer_hints(state: &AppState) -> Vec<(String, String)> {
     out
 }
 
+/// The YAML pane's keys: the first key of each action of a hint (`j/k Scroll`), from the
+/// detail table, else the global one; closing shows every key that closes.
+fn yaml_hints(state: &AppState) -> Vec<(String, String)> {
+    let mut bindings = state.keys.bindings(Mode::Detail);
+    bindings.extend(state.keys.bindings(Mode::Global));
+    let keys_of = |action: Action| {
+        bindings
+            .iter()
+            .filter(move |b| b.action == action && reachable(state, Mode::Detail, b))
+            .map(|b| key_label(&b.keys))
+    };
+    YAML_PANE_KEYS
+        .iter()
+        .filter_map(|(actions, word)| {
+            let keys: Vec<String> = actions
+                .iter()
+                .flat_map(|a| keys_of(*a).take(if *a == Action::Back { 2 } else { 1 }))
+                .collect();
+            (!keys.is_empty()).then(|| (keys.join("/"), (*word).to_string()))
+        })
+        .collect()
+}
+
 /// Draws the key hints that fit.
 pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let mut spans = Vec::new();
@@ -108,6 +132,7 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
             ("o".into(), "Opt workload out".into()),
             ("esc".into(), "Cancel".into()),
         ],
+        Some(Modal::Yaml(_)) => yaml_hints(state),
         _ => footer_hints(state),
     };
     for (keys, desc) in hints {

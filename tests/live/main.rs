@@ -26,6 +26,7 @@ mod concurrent;
 mod fixtures;
 mod isvc;
 mod journal;
+mod node_yaml;
 mod viewer;
 
 use k8s_openapi::api::core::v1::Node;

@@ -9,6 +9,7 @@ mod demo_world;
 mod filter;
 mod header;
 mod keymap_safety;
+mod node_yaml;
 mod reducer;
 mod reducer_tracking;
 mod tui_support;

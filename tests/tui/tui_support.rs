@@ -18,7 +18,9 @@ use ome_top::app::state::{AppState, IdSource};
 use ome_top::app::{update, Effect, Event};
 use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
-use ome_top::engine::model::{ClusterSnapshot, ConfigMap};
+use ome_top::engine::model::{
+    Allocatable, ClusterSnapshot, ConfigMap, Event as NodeEvent, OmeLabels, OwnerRef, Taint,
+};
 use ome_top::protocol::{ApiStatus, Feed, Permissions, Presence, SourceKind, SourceState};
 use ome_top::ui::theme::Theme;
 
@@ -119,6 +121,101 @@ pub fn feed_of(snap: ClusterSnapshot, generation: u64) -> Feed {
 pub fn fleet_feed() -> Feed {
     let mut snap = snapshot("docs/examples/mixed-fleet.json");
     add_journal(&mut snap);
+    feed_of(snap, 1)
+}
+
+/// What a `kubectl describe node` of h100-04 shows besides OME: a taint, a DaemonSet pod and a
+/// finished pod without GPUs beside its GPU pod, and two Alfred Events (a Warning seen three
+/// times, a Normal one).
+pub fn add_node_extras(snap: &mut ClusterSnapshot) {
+    let node = snap
+        .nodes
+        .iter_mut()
+        .find(|n| n.name.as_ref() == "h100-04")
+        .unwrap();
+    node.capacity = Allocatable {
+        cpu_milli: 96_000,
+        memory: 1032 << 30,
+        pods: 110,
+    };
+    node.taints.push(Taint {
+        key: Arc::from("nvidia.com/gpu"),
+        value: Arc::from("present"),
+        effect: Arc::from("NoSchedule"),
+    });
+    let template = snap
+        .pods
+        .iter()
+        .find(|p| p.node.as_deref() == Some("h100-04"))
+        .unwrap()
+        .clone();
+    for (ns, name, kind, owner, done) in [
+        (
+            "kube-system",
+            "nvidia-device-plugin-x7k2p",
+            "DaemonSet",
+            "nvidia-device-plugin",
+            false,
+        ),
+        (
+            "batch",
+            "nightly-report-28790",
+            "Job",
+            "nightly-report",
+            true,
+        ),
+    ] {
+        let mut pod = template.clone();
+        pod.namespace = Arc::from(ns);
+        pod.name = Arc::from(name);
+        pod.uid = Arc::from(format!("uid-{name}"));
+        pod.gpus = 0;
+        pod.gpu_resource = None;
+        pod.ome = OmeLabels::default();
+        pod.controller = Some(OwnerRef {
+            api_version: Arc::from("apps/v1"),
+            kind: Arc::from(kind),
+            name: Arc::from(owner),
+            uid: Arc::from(format!("uid-{owner}")),
+        });
+        if done {
+            pod.phase = ome_top::engine::model::PodPhase::Succeeded;
+        }
+        snap.pods.push(pod);
+    }
+    let event = |reason: &str, kind: &str, message: &str, mins: i64, count: i64| NodeEvent {
+        namespace: Arc::from("default"),
+        object_kind: Arc::from("Node"),
+        object_namespace: Arc::from(""),
+        object_name: Arc::from("h100-04"),
+        reason: Arc::from(reason),
+        message: message.to_string(),
+        source: Arc::from("alfred"),
+        kind: Arc::from(kind),
+        last_seen: Some(now() - chrono::Duration::minutes(mins)),
+        count,
+    };
+    snap.events.push(event(
+        "NodeRepairNeeded",
+        "Warning",
+        "node h100-04 has an observed health concern; repair investigation requested",
+        30,
+        3,
+    ));
+    snap.events.push(event(
+        "NodeDrainedForRepair",
+        "Normal",
+        "node h100-04 has no observed OME GPU occupants; this does not establish whole-node maintenance safety",
+        5,
+        1,
+    ));
+}
+
+/// The mixed fleet with [`add_node_extras`].
+pub fn node_detail_feed() -> Feed {
+    let mut snap = snapshot("docs/examples/mixed-fleet.json");
+    add_journal(&mut snap);
+    add_node_extras(&mut snap);
     feed_of(snap, 1)
 }
 

@@ -50,6 +50,18 @@ fn nodes_view() {
     snap_at("nodes", fleet("2"));
 }
 
+/// The node detail, its YAML pane and the sizes an operator's terminal has (the detail's
+/// sections must not push the OME summary off at any of them).
+const DETAIL_SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
+
+fn node_detail_at(w: u16, h: u16) -> AppState {
+    let mut s = state_with(node_detail_feed(), w, h);
+    type_keys(&mut s, "2/h100-04");
+    press(&mut s, KeyCode::Enter);
+    press(&mut s, KeyCode::Enter);
+    s
+}
+
 #[test]
 fn nodes_view_wide() {
     snap_at("nodes_wide", fleet("2w"));
@@ -57,13 +69,36 @@ fn nodes_view_wide() {
 
 #[test]
 fn node_detail() {
-    snap_at("node_detail", |w, h| {
-        let mut s = state_with(fleet_feed(), w, h);
-        type_keys(&mut s, "2/h100-04");
-        press(&mut s, KeyCode::Enter);
-        press(&mut s, KeyCode::Enter);
-        s
-    });
+    for (w, h) in DETAIL_SIZES {
+        let s = node_detail_at(w, h);
+        insta::assert_snapshot!(format!("node_detail_{w}x{h}"), render(&s).backend());
+    }
+}
+
+/// The rest of the 80×24 detail, a page and two pages down (pods and events too wide for the
+/// pane put their workload or message on indented lines).
+#[test]
+fn node_detail_scrolled() {
+    let mut s = node_detail_at(80, 24);
+    press(&mut s, KeyCode::PageDown);
+    insta::assert_snapshot!("node_detail_scrolled_80x24", render(&s).backend());
+    press(&mut s, KeyCode::PageDown);
+    insta::assert_snapshot!("node_detail_scrolled_twice_80x24", render(&s).backend());
+}
+
+#[test]
+fn node_yaml_pane() {
+    let yaml = "apiVersion: v1\nkind: Node\nmetadata:\n  labels:\n    kubernetes.io/hostname: h100-04\n  name: h100-04\nspec:\n  taints:\n  - effect: NoSchedule\n    key: nvidia.com/gpu\n    value: present\nstatus:\n  capacity:\n    nvidia.com/gpu: \"8\"\n";
+    for (w, h) in DETAIL_SIZES {
+        let mut s = node_detail_at(w, h);
+        type_keys(&mut s, "y");
+        let loading = render(&s);
+        insta::assert_snapshot!(format!("node_yaml_reading_{w}x{h}"), loading.backend());
+        let fetch = ome_top::protocol::Fetch::NodeYaml(Arc::from("h100-04"));
+        let result = Ok(yaml.to_string());
+        update(&mut s, Event::Fetched { fetch, result }, now());
+        insta::assert_snapshot!(format!("node_yaml_{w}x{h}"), render(&s).backend());
+    }
 }
 
 #[test]

@@ -10,6 +10,8 @@ pub mod gangs;
 pub mod journal;
 pub mod lints;
 pub mod moves;
+pub mod node_detail;
+mod node_sections;
 pub mod nodes;
 pub mod pools;
 

@@ -11,6 +11,7 @@
 
 pub mod crd;
 pub mod dump;
+pub mod fetch;
 pub mod identity;
 pub mod rbac;
 pub mod slot;

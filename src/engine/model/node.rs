@@ -1,5 +1,6 @@
 //! Nodes in the compact model: a node's labels, conditions, taints and allocatable, as
-//! Alfred's health rules, the pool rules and the gang fit predicate read them.
+//! Alfred's health rules, the pool rules and the gang fit predicate read them, and its capacity
+//! (a few integers, for the node detail).
 //!
 //! Owns: `Node`, `NodeCondition`, `Taint`, `Allocatable`, `UNREPORTED` (re-exported by
 //! `engine::model`). Pure data; must not import anything outside `std`, `chrono` types and
@@ -32,7 +33,8 @@ pub struct Taint {
 /// An allocatable value the node does not report; fit checks treat it as unlimited.
 pub const UNREPORTED: u64 = u64::MAX;
 
-/// Node allocatable besides GPUs (what the OMEGangPack fit predicate compares).
+/// Node CPU, memory and pod slots besides GPUs: its allocatable (what the OMEGangPack fit
+/// predicate compares) or its capacity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Allocatable {
     /// `cpu`, millicores ([`UNREPORTED`] when absent).
@@ -75,6 +77,10 @@ pub struct Node {
     pub gpu_allocatable: u32,
     /// Allocatable CPU, memory and pod slots.
     pub allocatable: Allocatable,
+    /// `status.capacity` CPU, memory and pod slots (shown, never used in a decision).
+    pub capacity: Allocatable,
+    /// `status.capacity` of `gpu_resource`, whole devices (0 without GPUs or when absent).
+    pub gpu_capacity: u32,
     /// `metadata.creationTimestamp`.
     pub created: Option<Time>,
     /// `metadata.resourceVersion` seen (for compare-and-swap writes).

@@ -34,6 +34,12 @@ pub fn node(name: &str, gpus: u32) -> Node {
             memory: 1 << 40,
             pods: 110,
         },
+        capacity: Allocatable {
+            cpu_milli: 96_000,
+            memory: 1 << 40,
+            pods: 110,
+        },
+        gpu_capacity: gpus,
         created: None,
         resource_version: Arc::from("1"),
     }

@@ -2,7 +2,8 @@
 //! `decisionLoopInterval` that runs the engine's own `analyze` on the world and publishes the
 //! result in `alfred-recommendations` in alfred.md's exact format (`last-cycle.json` §1.3 with
 //! journal-only rows appended, `node.<name>` records §1.5), dispatching the move the arbiter
-//! admits when nothing blocks it (journal entry + request annotation, §2 and §3.1). Because the
+//! admits when nothing blocks it (journal entry + request annotation, §2 and §3.1), and the
+//! Node Events of a repair or maintenance episode's start (§7.3). Because the
 //! pass is published once per interval, "Alfred says" lags "computed" a little, as in a cluster.
 //!
 //! Owns: `AlfredState`, `config_yaml`. Pure; must not import `cluster`, `ui`, `app`, `tokio`.
@@ -18,7 +19,7 @@ use crate::engine::gangs::PlacementOptions;
 use crate::engine::migration::format_rfc3339_nano;
 use crate::engine::migration::{annotation_key, parse_request_annotation};
 use crate::engine::model::vocab::{DispatchReason, DispatchStatus, Outcome, Policy, Reason};
-use crate::engine::model::{Name, Time};
+use crate::engine::model::{Event, Name, Time};
 use crate::engine::nodes::HealthState;
 use crate::engine::nodes::NodeState;
 use crate::engine::planning::MoveRow;
@@ -277,18 +278,60 @@ impl DemoWorld {
                 .cloned()
                 .unwrap_or_default();
             let concern = matches!(state.health, HealthState::Unhealthy | HealthState::Unknown);
+            let name = node.name.clone();
             if concern && ep.signaled.is_none() {
                 ep.signaled = Some(now);
+                let text = format!(
+                    "node {name} has an observed health concern; repair investigation requested"
+                );
+                self.node_event(&name, ("NodeRepairNeeded", "Warning"), text, now);
             }
             if maintenance && ep.maintenance.is_none() {
                 ep.maintenance = Some(now);
+                let text = format!(
+                    "node {name}: planned maintenance requested; no hardware damage is implied"
+                );
+                self.node_event(&name, ("NodeMaintenanceRequested", "Normal"), text, now);
             }
+            let node = &self.snap.nodes[i];
             let record = self.node_record(i, state, &ep, now);
             out.push((format!("node.{}", node.name), record));
             open.insert(node.name.clone(), ep);
         }
         self.alfred.episodes = open;
         out
+    }
+
+    /// Records Alfred's Event `(reason, type)` on node `name` in `default`; a repeat of the
+    /// same reason on the same node is merged into it (count, last seen), as the API server
+    /// merges repeated Events.
+    fn node_event(
+        &mut self,
+        name: &Name,
+        (reason, kind): (&str, &str),
+        message: String,
+        now: Time,
+    ) {
+        let events = &mut self.snap.events;
+        let same = |e: &&mut Event| e.object_name == *name && e.reason.as_ref() == reason;
+        if let Some(e) = events.iter_mut().find(same) {
+            e.count += 1;
+            e.last_seen = Some(now);
+            e.message = message;
+            return;
+        }
+        events.push(Event {
+            namespace: Arc::from("default"),
+            object_kind: Arc::from("Node"),
+            object_namespace: Arc::from(""),
+            object_name: name.clone(),
+            reason: Arc::from(reason),
+            message,
+            source: Arc::from("alfred"),
+            kind: Arc::from(kind),
+            last_seen: Some(now),
+            count: 1,
+        });
     }
 
     /// One node record in the key order of alfred.md §1.5.

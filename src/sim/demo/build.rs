@@ -72,6 +72,12 @@ fn add_nodes(world: &mut DemoWorld, nodes: usize, start: Time) -> Vec<usize> {
                     memory: 1 << 40,
                     pods: 110,
                 },
+                capacity: Allocatable {
+                    cpu_milli: 96_000,
+                    memory: (1 << 40) + (8 << 30),
+                    pods: 110,
+                },
+                gpu_capacity: DEVICES,
                 created: Some(start - Duration::days(30)),
                 resource_version: rv,
             });

@@ -26,6 +26,7 @@ mod ops;
 mod place;
 #[cfg(test)]
 mod tests;
+mod yaml;
 
 pub use feed::SOURCE_NAMES;
 pub use migrate::MigrationPhase;

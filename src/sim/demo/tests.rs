@@ -177,3 +177,34 @@ fn node_count_is_clamped_to_what_the_fleet_needs() {
             .is_some());
     }
 }
+
+#[test]
+fn a_node_reads_back_from_its_yaml_as_the_object_it_stands_for() {
+    let world = DemoWorld::new(1, MIN_NODES, start());
+    let node = &world.snap.nodes[3];
+    let yaml = world.node_yaml(&node.name).unwrap();
+    let obj: serde_json::Value = serde_saphyr::from_str(&yaml).unwrap();
+    assert_eq!(obj["kind"], "Node");
+    assert_eq!(obj["metadata"]["name"], node.name.as_ref());
+    assert_eq!(
+        obj["metadata"]["resourceVersion"],
+        node.resource_version.as_ref()
+    );
+    for (k, v) in &node.labels.0 {
+        assert_eq!(obj["metadata"]["labels"][k.as_ref()], v.as_ref(), "{k}");
+    }
+    let gpu = node.gpu_resource.as_deref().unwrap();
+    assert_eq!(
+        obj["status"]["allocatable"][gpu],
+        node.gpu_allocatable.to_string()
+    );
+    assert_eq!(obj["status"]["capacity"]["cpu"], "96");
+    assert_eq!(
+        obj["status"]["conditions"][0]["type"],
+        node.conditions[0].kind.as_ref()
+    );
+    assert!(world
+        .node_yaml("no-such-node")
+        .unwrap_err()
+        .contains("not found"));
+}

@@ -1,0 +1,256 @@
+//! The node detail, in the order an operator reads `kubectl describe node` plus OME: the OME
+//! summary first (health and why, pool, GPUs, cordon, spot, excluded as a target and why,
+//! maintenance triggers), then labels, taints, capacity and allocatable, conditions, the pods
+//! on the node, its Events, Alfred's node record and the health timeline. The pane scrolls, so
+//! long sections never push the summary off the top.
+//!
+//! Owns: `node_detail`. The Kubernetes sections are in `node_sections`. Plain data; must not
+//! import `ratatui`, `tokio` or `kube`.
+
+use chrono::{Duration, FixedOffset};
+
+use crate::app::detail::{DetailKind, DetailModel, Lines};
+use crate::app::state::AppState;
+use crate::app::table::Tone;
+use crate::app::times::{local, relative, when, when_opt};
+use crate::app::views::health_label;
+use crate::app::views::node_sections::{
+    capacity_lines, condition_lines, event_lines, label_lines, pod_lines, taint_lines, Pane,
+};
+use crate::engine::alfred_config::health_rules;
+use crate::engine::analysis::Analysis;
+use crate::engine::model::{ClusterSnapshot, Node, Time};
+use crate::engine::nodes::{HealthState, NodeState};
+use crate::engine::recommendations::NodeRecord;
+use crate::protocol::Feed;
+
+/// Why the node has its health state: the trigger conditions behind it, with their times.
+fn health_why(node: &Node, st: &NodeState, a: &Analysis, tz: FixedOffset) -> String {
+    let (triggers, window) = health_rules(&a.config);
+    let relevant: Vec<_> = node
+        .conditions
+        .iter()
+        .filter(|c| triggers.iter().any(|t| t.as_str() == c.kind.as_ref()))
+        .collect();
+    let since = |t: Option<Time>| when_opt(a.now, t, tz);
+    let parts: Vec<String> = match st.health {
+        HealthState::Unhealthy => relevant
+            .iter()
+            .filter(|c| c.status.as_ref() == "True")
+            .map(|c| format!("{} is True since {}", c.kind, since(c.last_transition)))
+            .collect(),
+        HealthState::Unknown => relevant
+            .iter()
+            .filter(|c| c.status.as_ref() != "False" || c.last_transition.is_none())
+            .map(|c| match c.status.as_ref() {
+                "False" => format!("{} is False without a transition time", c.kind),
+                s => format!("{} is {s}", c.kind),
+            })
+            .collect(),
+        HealthState::Suspect { .. } => relevant
+            .iter()
+            .filter(|c| {
+                c.last_transition
+                    .is_some_and(|t| a.now < t + Duration::minutes(window))
+            })
+            .map(|c| format!("{} turned False {}", c.kind, since(c.last_transition)))
+            .collect(),
+        HealthState::Clear if relevant.is_empty() => {
+            vec![format!(
+                "no health trigger reported ({})",
+                triggers.join(", ")
+            )]
+        }
+        HealthState::Clear => vec!["no health trigger is True".to_string()],
+    };
+    parts.join("; ")
+}
+
+/// Why the node is excluded as a migration target, if it is.
+fn exclusion(st: &NodeState) -> String {
+    let mut why = Vec::new();
+    if st.health.excludes_target() {
+        why.push(st.health.name().to_string());
+    }
+    if !st.maintenance.is_empty() {
+        why.push("maintenance requested".to_string());
+    }
+    if st.cordoned {
+        why.push("cordoned".to_string());
+    }
+    if st.to_be_deleted {
+        why.push("to be deleted by the autoscaler".to_string());
+    }
+    if why.is_empty() {
+        "no".to_string()
+    } else {
+        format!("yes ({})", why.join(", "))
+    }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// The OME summary: what Alfred's rules make of the node.
+fn summary(out: &mut Lines, state: &AppState, node: &Node, st: &NodeState, a: &Analysis) {
+    let tz = state.utc_offset;
+    out.heading("Node");
+    let (label, tone) = health_label(&st.health);
+    out.push(
+        format!("health: {label} — {}", health_why(node, st, a, tz)),
+        tone,
+    );
+    if let Some(u) = st.health.suspect_until() {
+        out.line(format!("suspect until {}", when(a.now, u, tz)));
+    }
+    out.line(format!("pool: {}", st.pool.as_deref().unwrap_or("-")));
+    out.line(format!(
+        "GPUs: {} used / {} total · {} free · OME occupants {}",
+        st.allocated, st.total, st.free, st.ome_occupants
+    ));
+    out.line(format!(
+        "cordoned: {} · spot: {} · resourceVersion {}",
+        yes_no(st.cordoned),
+        yes_no(st.preemptible),
+        node.resource_version
+    ));
+    let excluded = exclusion(st);
+    let tone = if st.excluded_as_target {
+        Tone::Degraded
+    } else {
+        Tone::Normal
+    };
+    out.push(format!("excluded as a migration target: {excluded}"), tone);
+    if !st.maintenance.is_empty() {
+        out.push(
+            format!("maintenance triggers: {}", st.maintenance.join(", ")),
+            Tone::Degraded,
+        );
+    }
+}
+
+fn record_lines(out: &mut Lines, now: Time, tz: FixedOffset, r: &NodeRecord) {
+    let when = |t: Option<Time>| when_opt(now, t, tz);
+    out.line(format!("state: {}", r.state.as_deref().unwrap_or("-")));
+    if let Some(u) = r.suspect_until {
+        out.line(format!("suspect until: {}", when(Some(u))));
+    }
+    for c in &r.conditions {
+        out.line(format!(
+            "condition {} = {} since {}",
+            c.type_,
+            c.status.as_deref().unwrap_or("-"),
+            when(c.last_transition_time)
+        ));
+    }
+    if let Some(m) = &r.maintenance {
+        out.line(format!(
+            "maintenance requested: {} ({})",
+            m.requested,
+            if m.triggers.is_empty() {
+                "-".to_string()
+            } else {
+                m.triggers.join(", ")
+            }
+        ));
+    }
+    out.line(format!(
+        "OME GPU occupants present: {}",
+        r.ome_gpu_occupants_present
+    ));
+    if !r.workloads.is_empty() {
+        out.line(format!("workloads: {}", r.workloads.join(", ")));
+    }
+    out.line(format!(
+        "observed {} · signaled {} · drained {}",
+        when(r.observed_at),
+        when(r.signaled_at),
+        when(r.drained_at)
+    ));
+}
+
+fn record(out: &mut Lines, state: &AppState, a: &Analysis, name: &str) {
+    out.heading("Alfred's node record");
+    let record = a.published.as_ref().and_then(|p| {
+        p.nodes
+            .iter()
+            .find(|e| e.node_name.as_deref() == Some(name))
+    });
+    match record.map(|e| &e.record) {
+        Some(Ok(r)) => record_lines(out, a.now, state.utc_offset, r),
+        Some(Err(e)) => out.push(format!("unreadable: {e}"), Tone::Failed),
+        None => out.push("none published", Tone::Muted),
+    }
+}
+
+fn timeline(state: &AppState, snap: &ClusterSnapshot, node: usize, out: &mut Lines) {
+    let name = &snap.nodes[node].name;
+    let mut items: Vec<(Time, String)> = snap.nodes[node]
+        .conditions
+        .iter()
+        .filter_map(|c| Some((c.last_transition?, format!("{} → {}", c.kind, c.status))))
+        .collect();
+    items.extend(
+        snap.events
+            .iter()
+            .filter(|e| e.object_kind.as_ref() == "Node" && e.object_name == *name)
+            .filter_map(|e| Some((e.last_seen?, format!("event {}: {}", e.reason, e.message)))),
+    );
+    if let Some(history) = &state.node_history {
+        items.extend(
+            history
+                .iter()
+                .map(|h| (h.at, format!("health {} ({})", h.state, h.detail))),
+        );
+    }
+    items.sort_by_key(|item| std::cmp::Reverse(item.0));
+    if items.is_empty() {
+        out.push("no transitions visible", Tone::Muted);
+    }
+    for (t, text) in items.iter().take(40) {
+        out.line(format!(
+            "{}  {:>9}  {text}",
+            local(*t, state.utc_offset),
+            relative(state.now, *t)
+        ));
+    }
+    if state.node_history.is_none() {
+        out.push(
+            "(local history store not attached: only what the API server still has)",
+            Tone::Muted,
+        );
+    }
+}
+
+/// The detail pane of node `name`.
+pub fn node_detail(state: &AppState, feed: &Feed, name: &str) -> Option<DetailModel> {
+    let (snap, a) = (&feed.snapshot, &feed.analysis);
+    let i = snap.nodes.iter().position(|n| n.name.as_ref() == name)?;
+    let (node, st) = (&snap.nodes[i], a.nodes.get(i)?);
+    let mut out = Lines::default();
+    summary(&mut out, state, node, st, a);
+    label_lines(&mut out, node);
+    taint_lines(&mut out, node);
+    capacity_lines(&mut out, node);
+    condition_lines(&mut out, node, a.now, state.utc_offset);
+    let pane = Pane {
+        tz: state.utc_offset,
+        now: state.now,
+        width: usize::from(state.size.0).saturating_sub(2),
+    };
+    pod_lines(&mut out, snap, name, pane.width);
+    event_lines(&mut out, snap, name, pane);
+    record(&mut out, state, a, name);
+    out.heading("Health timeline (newest first)");
+    timeline(state, snap, i, &mut out);
+    Some(DetailModel {
+        kind: DetailKind::Node(name.to_string()),
+        title: format!("node/{name}"),
+        lines: out.0,
+    })
+}

@@ -1,0 +1,105 @@
+//! `show-yaml`: the selected node's YAML, read from the data source on demand (the live
+//! cluster's GET, the demo's world, the snapshot file) and shown in a read-only pane that
+//! scrolls and closes with Esc. A read, never a write: it works in read-only sessions.
+//!
+//! Owns: `show_yaml`, `fetched`, `pane_action`, `YAML_PANE_KEYS`. Plain data; must not import
+//! `ratatui`, `tokio` or `kube`.
+
+use std::sync::Arc;
+
+use crate::action::Action;
+use crate::app::detail::DetailKind;
+use crate::app::dialogs::{Modal, YamlPane};
+use crate::app::effect::Effect;
+use crate::app::layout::screen;
+use crate::app::ops::notify;
+use crate::app::state::{AppState, NoticeLevel, View};
+use crate::protocol::Fetch;
+
+/// What the pane's keys do, in footer order: the actions that share a hint, and its word (the
+/// keys are the `[detail]` table's, else `[global]`'s).
+pub const YAML_PANE_KEYS: [(&[Action], &str); 5] = [
+    (&[Action::Down, Action::Up], "Scroll"),
+    (&[Action::PageDown, Action::PageUp], "Page"),
+    (&[Action::Top, Action::Bottom], "Top/end"),
+    (&[Action::ShowYaml], "Read again"),
+    (&[Action::Back], "Close"),
+];
+
+/// The node an action in the Nodes view applies to: the open node detail's, else the
+/// selected row's.
+fn target_node(state: &AppState) -> Option<String> {
+    if let Some(DetailKind::Node(name)) = state.detail.as_ref().map(|d| &d.kind) {
+        return Some(name.clone());
+    }
+    let model = state.models.table(View::Nodes)?;
+    let row = state.table(View::Nodes).selected_row()?;
+    model.rows.get(row).map(|r| r.key.clone())
+}
+
+/// Opens the YAML pane of the target node (empty until the answer) and asks for the read.
+pub fn show_yaml(state: &mut AppState) -> Vec<Effect> {
+    let Some(node) = target_node(state) else {
+        return Vec::new();
+    };
+    let fetch = Fetch::NodeYaml(Arc::from(node.as_str()));
+    state.modals.push(Modal::Yaml(YamlPane {
+        fetch: fetch.clone(),
+        lines: None,
+        scroll: 0,
+    }));
+    vec![Effect::Fetch(fetch), Effect::Redraw]
+}
+
+/// Takes in a read's answer: the open pane for it shows the text; an error closes that pane
+/// and says what failed, naming the object.
+pub fn fetched(state: &mut AppState, fetch: Fetch, result: Result<String, String>) -> Vec<Effect> {
+    let open = state
+        .modals
+        .iter()
+        .rposition(|m| matches!(m, Modal::Yaml(p) if p.fetch == fetch));
+    match result {
+        Ok(text) => {
+            let Some(Modal::Yaml(pane)) = open.and_then(|i| state.modals.get_mut(i)) else {
+                return Vec::new();
+            };
+            pane.lines = Some(text.lines().map(str::to_string).collect());
+            pane.scroll = pane.scroll.min(text.lines().count().saturating_sub(1));
+        }
+        Err(e) => {
+            if let Some(i) = open {
+                state.modals.remove(i);
+            }
+            let text = format!("{}: YAML not read: {e}", fetch.object());
+            notify(state, text, NoticeLevel::Error);
+        }
+    }
+    vec![Effect::Redraw]
+}
+
+/// An action with the YAML pane on top: scrolling, reading again, closing; the rest (writes
+/// included) does nothing here.
+pub fn pane_action(state: &mut AppState, action: Action) -> Vec<Effect> {
+    let page = usize::from(screen(state).body.height.saturating_sub(2)).max(1);
+    let Some(Modal::Yaml(pane)) = state.modals.last_mut() else {
+        return Vec::new();
+    };
+    let last = pane.lines.as_ref().map_or(0, |l| l.len().saturating_sub(1));
+    pane.scroll = match action {
+        Action::Down => pane.scroll + 1,
+        Action::Up => pane.scroll.saturating_sub(1),
+        Action::PageDown => pane.scroll + page,
+        Action::PageUp => pane.scroll.saturating_sub(page),
+        Action::Top => 0,
+        Action::Bottom => last,
+        Action::ShowYaml => return vec![Effect::Fetch(pane.fetch.clone()), Effect::Redraw],
+        Action::Back | Action::Cancel => {
+            state.modals.pop();
+            return vec![Effect::Redraw];
+        }
+        Action::Quit | Action::Help => return crate::app::update::apply_action(state, action),
+        _ => return Vec::new(),
+    }
+    .min(last);
+    vec![Effect::Redraw]
+}

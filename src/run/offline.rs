@@ -1,0 +1,154 @@
+//! The offline source of `ome-top --snapshot FILE`: the file read and analysed once into the
+//! one feed, every command refused (nothing is written offline), and every read answered from
+//! the file itself, read again for it (the feed keeps only the compact model), so `y` shows the
+//! object as the file holds it.
+//!
+//! Owns: `snapshot_feed`, `offline_channels`. Composition only, no business logic.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Context;
+use tokio::sync::{mpsc, watch};
+
+use crate::cluster::snapshot_file::read_snapshot;
+use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
+use crate::engine::gangs::PlacementOptions;
+use crate::engine::model::Time;
+use crate::protocol::{
+    ApiStatus, Command, Feed, Fetch, OpOutcome, Permissions, SourceKind, Update,
+};
+use crate::run::{Channels, TuiOptions};
+
+/// Reads and analyses a snapshot file into the one feed of offline mode.
+pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> anyhow::Result<Feed> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (snap, warnings) = read_snapshot(&bytes).with_context(|| path.display().to_string())?;
+    let options = AnalysisOptions {
+        now,
+        alfred_namespace: opts.alfred_namespace.clone(),
+        executor: ExecutorSetting::Auto,
+        placement: PlacementOptions {
+            scheduler_namespace: opts.scheduler_namespace.clone(),
+            ..PlacementOptions::default()
+        },
+    };
+    let analysis = analyze(&snap, &options);
+    Ok(Feed {
+        generation: 0,
+        source: SourceKind::Snapshot(path.display().to_string()),
+        api: ApiStatus::Offline,
+        sources: Vec::new(),
+        snapshot: Arc::new(snap),
+        analysis: Arc::new(analysis),
+        permissions: Permissions::read_only("offline snapshot: actions disabled"),
+        warnings,
+    })
+}
+
+/// Channels of offline mode: one feed; every command is refused; a read is answered from the
+/// snapshot file at `path`, read again for it (the feed keeps only the compact model).
+pub(super) fn offline_channels(feed: Feed, path: PathBuf) -> Channels {
+    let (feed_tx, feed_rx) = watch::channel(Arc::new(feed));
+    let (cmd_tx, mut cmd_rx) = mpsc::channel::<Command>(16);
+    let (fetch_tx, mut fetch_rx) = mpsc::channel::<Fetch>(16);
+    let (upd_tx, upd_rx) = mpsc::channel::<Update>(16);
+    let fetch_upd = upd_tx.clone();
+    tokio::spawn(async move {
+        while let Some(fetch) = fetch_rx.recv().await {
+            let path = path.clone();
+            let read = fetch.clone();
+            let result = tokio::task::spawn_blocking(move || snapshot_answer(&path, &read))
+                .await
+                .unwrap_or_else(|e| Err(e.to_string()));
+            if fetch_upd
+                .send(Update::Fetched { fetch, result })
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    tokio::spawn(async move {
+        let _keep = feed_tx;
+        while let Some(c) = cmd_rx.recv().await {
+            let outcome = OpOutcome::Refused {
+                message: "offline snapshot: actions disabled".into(),
+            };
+            if upd_tx
+                .send(Update::OpDone { id: c.id, outcome })
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    Channels {
+        feed: feed_rx,
+        commands: cmd_tx,
+        fetches: fetch_tx,
+        updates: upd_rx,
+    }
+}
+
+/// Answers `fetch` from the snapshot file at `path`.
+fn snapshot_answer(path: &Path, fetch: &Fetch) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    match fetch {
+        Fetch::NodeYaml(node) => crate::cluster::snapshot_file::node_yaml(&bytes, node),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offline_feed_is_read_only() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/mixed-fleet.json");
+        let now = chrono::DateTime::parse_from_rfc3339("2026-09-28T10:15:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        let feed = snapshot_feed(&path, &TuiOptions::default(), now).unwrap();
+        assert_eq!(feed.api, ApiStatus::Offline);
+        assert_eq!(
+            feed.permissions
+                .check(crate::protocol::Capability::CordonNode),
+            Err("offline snapshot: actions disabled".to_string())
+        );
+        assert_eq!(feed.snapshot.nodes.len(), feed.analysis.nodes.len());
+    }
+
+    #[tokio::test]
+    async fn a_read_is_answered_from_the_file_as_it_holds_the_object() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/mixed-fleet.json");
+        let now = chrono::DateTime::parse_from_rfc3339("2026-09-28T10:15:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        let feed = snapshot_feed(&path, &TuiOptions::default(), now).unwrap();
+        let mut ch = offline_channels(feed, path);
+        let fetch = Fetch::NodeYaml(Arc::from("h100-04"));
+        ch.fetches.send(fetch.clone()).await.unwrap();
+        let Some(Update::Fetched { fetch: got, result }) = ch.updates.recv().await else {
+            panic!("no answer");
+        };
+        assert_eq!(got, fetch);
+        // The file's object, with what the compact model drops (a condition's reason).
+        let yaml = result.unwrap();
+        assert!(yaml.contains("name: h100-04"), "{yaml}");
+        assert!(yaml.contains("reason: XidError"), "{yaml}");
+        ch.fetches
+            .send(Fetch::NodeYaml(Arc::from("gone")))
+            .await
+            .unwrap();
+        let Some(Update::Fetched { result, .. }) = ch.updates.recv().await else {
+            panic!("no answer");
+        };
+        assert_eq!(
+            result,
+            Err("nodes \"gone\" not found in the snapshot file".to_string())
+        );
+    }
+}
