@@ -7,8 +7,8 @@
 //!   fresh list.
 //! * `watch`: the live analysis must equal the analysis of its own dump, which covers every
 //!   node of the cluster; another test creating or cordoning nodes in between changes it.
-//! * `ops_readonly`: no request by the acting identity (admin) but its own may land in the
-//!   audit window.
+//! * `ops_readonly`, `readonly_binary`: no request by the acting identity (admin) or with
+//!   ome-top's User-Agent but its own may land in the audit window.
 //!
 //! `live_crds` has a binary of its own: it deletes the CRDs for good. One test binary:
 //! `cargo test --test live_exclusive`.
@@ -17,6 +17,7 @@
 
 mod apiserver_restart;
 mod ops_readonly;
+mod readonly_binary;
 mod watch;
 mod watch_restart;
 
