@@ -7,6 +7,8 @@
 //! - `config`: `config.toml`, themes and keymaps (embedded presets, user overrides).
 //! - `protocol`: plain-data messages between data sources (cluster, demo) and the app.
 //! - `history`: the local SQLite store (node health transitions, audit, dismissals).
+//! - `logging`: the log file (`tracing` events of ome-top and kube-rs, daily files in the
+//!   state directory; never the terminal).
 //! - `report`: headless renderings of an analysis (`analyze -o table|json`).
 //! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
 //! - `app`: the TUI's state and pure reducer (events in, effects out).
@@ -24,6 +26,7 @@ pub mod cluster;
 pub mod config;
 pub mod engine;
 pub mod history;
+pub mod logging;
 pub mod protocol;
 pub mod report;
 pub mod run;

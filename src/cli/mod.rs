@@ -1,7 +1,8 @@
-//! Command-line definitions (clap) and the headless commands: `analyze`, `history` and
+//! Command-line definitions (clap) and the headless commands: `analyze`, `history`, `info` and
 //! `completions` (the live-cluster commands are in `cli::live`).
 //!
-//! Owns: `Cli`, `Command`, `run_analyze`, exit codes (`history` lives in `cli/history.rs`).
+//! Owns: `Cli`, `Command`, `LogLevelArg`, `run_analyze`, exit codes (`history` lives in
+//! `cli/history.rs`, `info` in `cli/info.rs`).
 //! May import `engine`, `cluster`, `history` and `report`; holds no business logic of its own.
 
 use std::io::Write;
@@ -19,8 +20,10 @@ use crate::report::json::{analysis_json, Source};
 use crate::report::table::analysis_table;
 
 pub mod history;
+pub mod info;
 pub mod live;
 pub use history::{run_history, HistoryArgs};
+pub use info::{run_info, InfoArgs};
 
 /// Exit code for success.
 pub const EXIT_OK: i32 = 0;
@@ -39,6 +42,67 @@ pub struct Cli {
     /// The TUI's flags (used when no subcommand is given).
     #[command(flatten)]
     pub tui: TuiArgs,
+    /// How much to write to the log file (`ome-top info` shows where): default `info`, or
+    /// `log-level` in config.toml; `OME_TOP_LOG` and `RUST_LOG` beat the file, this flag
+    /// beats them all.
+    #[arg(long = "log-level", value_enum, global = true, value_name = "LEVEL")]
+    pub log_level: Option<LogLevelArg>,
+}
+
+/// `--log-level`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogLevelArg {
+    /// Failures only.
+    Error,
+    /// Failures and oddities.
+    Warn,
+    /// Start, connection, watcher state changes, every write, exit.
+    Info,
+    /// Also every request kube-rs sends and every analysis published.
+    Debug,
+    /// Everything ome-top and kube-rs report (headers are never written).
+    Trace,
+    /// No log file.
+    Off,
+}
+
+impl LogLevelArg {
+    /// The level it names.
+    pub fn level(self) -> crate::config::LogLevel {
+        use crate::config::LogLevel;
+        match self {
+            LogLevelArg::Error => LogLevel::Error,
+            LogLevelArg::Warn => LogLevel::Warn,
+            LogLevelArg::Info => LogLevel::Info,
+            LogLevelArg::Debug => LogLevel::Debug,
+            LogLevelArg::Trace => LogLevel::Trace,
+            LogLevelArg::Off => LogLevel::Off,
+        }
+    }
+}
+
+impl Cli {
+    /// `--log-level` as a level.
+    pub fn log_level(&self) -> Option<crate::config::LogLevel> {
+        self.log_level.map(LogLevelArg::level)
+    }
+
+    /// What this run does, as the log's start line names it: `live`, `snapshot` (the TUI on
+    /// a file), `demo`, `analyze-live`, `analyze-snapshot`, `dump`, `history`, `info`,
+    /// `completions`.
+    pub fn mode(&self) -> &'static str {
+        match &self.command {
+            None if self.tui.snapshot.is_some() => "snapshot",
+            None => "live",
+            Some(Command::Demo(_)) => "demo",
+            Some(Command::Analyze(a)) if a.snapshot.is_some() => "analyze-snapshot",
+            Some(Command::Analyze(_)) => "analyze-live",
+            Some(Command::Dump(_)) => "dump",
+            Some(Command::History(_)) => "history",
+            Some(Command::Info(_)) => "info",
+            Some(Command::Completions { .. }) => "completions",
+        }
+    }
 }
 
 /// Flags of the TUI (`ome-top` without a subcommand, product.md §1).
@@ -88,6 +152,9 @@ pub enum Command {
     History(HistoryArgs),
     /// Saves a snapshot file of the live cluster (a Kubernetes `List`, JSON).
     Dump(crate::cli::live::DumpArgs),
+    /// Prints where ome-top keeps its files (config, keymaps, themes, history, logs), which
+    /// exist, and the versions it was built with.
+    Info(InfoArgs),
     /// Prints shell completions.
     Completions {
         /// The shell.
@@ -100,7 +167,7 @@ pub enum Command {
 pub enum Output {
     /// Aligned text.
     Table,
-    /// The JSON contract of docs/analyze-json.md.
+    /// JSON (for `analyze`, the contract of docs/analyze-json.md).
     Json,
 }
 

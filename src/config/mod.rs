@@ -23,7 +23,7 @@ pub use key::{Key, KeyCode};
 pub use keymap::{Binding, BindingHelp, Keymap, Resolution, PALETTE_ONLY};
 pub use keymap_file::Mode;
 pub use paths::ConfigPaths;
-pub use settings::Settings;
+pub use settings::{LogLevel, Settings};
 pub use theme::{Slot, Theme};
 
 use error::{parse_toml, quoted_list};
@@ -68,6 +68,10 @@ pub struct Config {
     pub themes: Vec<Theme>,
     /// The keymap in use.
     pub keymap: Keymap,
+    /// The user file the theme in use was read from (`None`: a shipped theme as shipped).
+    pub theme_file: Option<PathBuf>,
+    /// The user file the keymap in use was read from (`None`: a shipped keymap as shipped).
+    pub keymap_file: Option<PathBuf>,
     /// Non-fatal oddities to show once at startup.
     pub notices: Vec<Notice>,
 }
@@ -80,17 +84,14 @@ pub fn builtin_label(kind: &str, name: &str) -> String {
 /// Loads the configuration from the embedded presets and the user's files at `paths`.
 pub fn load(paths: &ConfigPaths, overrides: &Overrides) -> Result<Config, ConfigError> {
     let mut notices = Vec::new();
-    let settings = match read_config_file(paths)? {
-        Some((label, text)) => parse_settings(&label, &parse_toml(&label, &text)?)?,
-        None => Settings::default(),
-    };
+    let settings = load_settings(paths)?;
     let config_label = paths
         .config_file
         .as_deref()
         .map_or_else(|| "config.toml".to_string(), |p| p.display().to_string());
-    let user_dir = paths.user_dir.as_deref();
 
-    let themes = load_themes(user_dir, &mut notices)?;
+    let theme_files = user_files(paths.themes_dir().as_deref())?;
+    let themes = load_themes(&theme_files, &mut notices)?;
     let (theme_name, theme_source) =
         chosen(&overrides.theme, &settings.theme, "--theme", &config_label);
     let theme = themes
@@ -102,7 +103,8 @@ pub fn load(paths: &ConfigPaths, overrides: &Overrides) -> Result<Config, Config
             no_such(&theme_source, "theme", &theme_name, &names)
         })?;
 
-    let keymaps = load_keymaps(user_dir)?;
+    let keymap_files = user_files(paths.keymaps_dir().as_deref())?;
+    let keymaps = load_keymaps(&keymap_files)?;
     let (keymap_name, keymap_source) = chosen(
         &overrides.keymap,
         &settings.keymap,
@@ -121,11 +123,30 @@ pub fn load(paths: &ConfigPaths, overrides: &Overrides) -> Result<Config, Config
     notices.extend(keymap.shadow_notices());
     Ok(Config {
         settings,
+        theme_file: file_named(&theme_files, &theme.name),
+        keymap_file: file_named(&keymap_files, &keymap.name),
         theme,
         themes,
         keymap,
         notices,
     })
+}
+
+/// `config.toml`'s settings alone (defaults when the platform file is absent), without the
+/// themes and keymaps: what a command that draws nothing needs (the log level).
+pub fn load_settings(paths: &ConfigPaths) -> Result<Settings, ConfigError> {
+    match read_config_file(paths)? {
+        Some((label, text)) => parse_settings(&label, &parse_toml(&label, &text)?),
+        None => Ok(Settings::default()),
+    }
+}
+
+/// The user file named `name` among `files` (name, path), if any.
+fn file_named(files: &[(String, PathBuf)], name: &str) -> Option<PathBuf> {
+    files
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, p)| p.clone())
 }
 
 /// The embedded presets alone (`default` theme and keymap).
@@ -176,13 +197,13 @@ fn read_file(file: &Path) -> Result<(String, String), ConfigError> {
     }
 }
 
-/// The `*.toml` files of `dir/sub`, sorted by name; none when the directory is absent.
-fn user_files(dir: Option<&Path>, sub: &str) -> Result<Vec<(String, PathBuf)>, ConfigError> {
-    let Some(dir) = dir.map(|d| d.join(sub)).filter(|d| d.is_dir()) else {
+/// The `*.toml` files of `dir` (name, path), sorted by name; none when it is absent.
+fn user_files(dir: Option<&Path>) -> Result<Vec<(String, PathBuf)>, ConfigError> {
+    let Some(dir) = dir.filter(|d| d.is_dir()) else {
         return Ok(Vec::new());
     };
     let label = dir.display().to_string();
-    let entries = fs::read_dir(&dir)
+    let entries = fs::read_dir(dir)
         .map_err(|e| ConfigError::new(&label, "", format!("cannot list: {e}"), ""))?;
     let mut files: Vec<(String, PathBuf)> = entries
         .flatten()
@@ -218,7 +239,7 @@ fn base_name<'a>(
 
 /// The shipped themes with the user's files laid over them.
 fn load_themes(
-    user_dir: Option<&Path>,
+    user_files: &[(String, PathBuf)],
     notices: &mut Vec<Notice>,
 ) -> Result<Vec<Theme>, ConfigError> {
     let mut themes = Vec::new();
@@ -227,16 +248,16 @@ fn load_themes(
         let file = parse_theme(&label, &parse_toml(&label, text)?, notices)?;
         themes.push(Theme::from_file(name, &file));
     }
-    for (name, path) in user_files(user_dir, "themes")? {
-        let (label, text) = read_file(&path)?;
+    for (name, path) in user_files {
+        let (label, text) = read_file(path)?;
         let file: ThemeFile = parse_theme(&label, &parse_toml(&label, &text)?, notices)?;
-        let base = base_name(&label, file.extends.as_deref(), &name, SHIPPED_THEMES)?;
+        let base = base_name(&label, file.extends.as_deref(), name, SHIPPED_THEMES)?;
         let base_theme = themes.iter().find(|t| t.name == base).cloned();
         let Some(base_theme) = base_theme else {
             continue;
         };
-        let theme = Theme::overlay(&name, &base_theme, &file);
-        match themes.iter_mut().find(|t| t.name == name) {
+        let theme = Theme::overlay(name, &base_theme, &file);
+        match themes.iter_mut().find(|t| t.name == *name) {
             Some(slot) => *slot = theme,
             None => themes.push(theme),
         }
@@ -245,7 +266,7 @@ fn load_themes(
 }
 
 /// The shipped keymaps with the user's files laid over them.
-fn load_keymaps(user_dir: Option<&Path>) -> Result<Vec<Keymap>, ConfigError> {
+fn load_keymaps(user_files: &[(String, PathBuf)]) -> Result<Vec<Keymap>, ConfigError> {
     let mut shipped = Vec::new();
     for (name, text) in SHIPPED_KEYMAPS {
         let label = builtin_label("keymaps", name);
@@ -253,15 +274,15 @@ fn load_keymaps(user_dir: Option<&Path>) -> Result<Vec<Keymap>, ConfigError> {
         shipped.push(Keymap::from_file(name, &file));
     }
     let mut keymaps = shipped.clone();
-    for (name, path) in user_files(user_dir, "keymaps")? {
-        let (label, text) = read_file(&path)?;
+    for (name, path) in user_files {
+        let (label, text) = read_file(path)?;
         let file: KeymapFile = parse_keymap(&label, &parse_toml(&label, &text)?)?;
-        let base = base_name(&label, file.extends.as_deref(), &name, SHIPPED_KEYMAPS)?;
+        let base = base_name(&label, file.extends.as_deref(), name, SHIPPED_KEYMAPS)?;
         let Some(base_keymap) = shipped.iter().find(|k| k.name == base) else {
             continue;
         };
-        let keymap = Keymap::overlay(&name, base_keymap, &file)?;
-        match keymaps.iter_mut().find(|k| k.name == name) {
+        let keymap = Keymap::overlay(name, base_keymap, &file)?;
+        match keymaps.iter_mut().find(|k| k.name == *name) {
             Some(slot) => *slot = keymap,
             None => keymaps.push(keymap),
         }

@@ -56,6 +56,16 @@ impl ConfigPaths {
         }
     }
 
+    /// The directory of the user's keymaps: `keymaps/` in `user_dir`.
+    pub fn keymaps_dir(&self) -> Option<PathBuf> {
+        self.user_dir.as_deref().map(|d| d.join("keymaps"))
+    }
+
+    /// The directory of the user's themes: `themes/` in `user_dir`.
+    pub fn themes_dir(&self) -> Option<PathBuf> {
+        self.user_dir.as_deref().map(|d| d.join("themes"))
+    }
+
     /// `resolve` with `OME_TOP_CONFIG` and `ProjectDirs::from("", "", "ome-top")`'s config
     /// directory (e.g. `~/.config/ome-top` on Linux).
     pub fn discover(flag: Option<&Path>) -> ConfigPaths {

@@ -1,8 +1,8 @@
 //! `config.toml`: which theme and keymap, how often to redraw, how long to keep history, the
-//! default namespaces and which contexts are read-only. Every key is optional; an unknown key
+//! default namespaces, which contexts are read-only and how much to log. Every key is optional; an unknown key
 //! is an error because a misspelt `read-only` must not leave a production context writable.
 //!
-//! Owns: `Settings`, `parse_settings`. Must not import the engine, cluster, app, ui, tokio or
+//! Owns: `Settings`, `LogLevel`, `parse_settings`. Must not import the engine, cluster, app, ui, tokio or
 //! kube.
 
 use std::collections::BTreeMap;
@@ -19,7 +19,54 @@ const KEYS: &[&str] = &[
     "scheduler-namespace",
     "read-only",
     "mouse",
+    "log-level",
 ];
+
+/// How much ome-top writes to its log file (`log-level` in config.toml, `--log-level`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LogLevel {
+    /// No log file at all.
+    Off,
+    /// Failures only.
+    Error,
+    /// Failures and oddities.
+    Warn,
+    /// Start, connection, watcher state changes, every write and its outcome, exit (default).
+    Info,
+    /// Also every HTTP request kube-rs sends (method and URL) and every published analysis.
+    Debug,
+    /// Everything ome-top and kube-rs report, short of the capped targets (docs/logs.md).
+    Trace,
+}
+
+impl LogLevel {
+    /// Every level, quietest first.
+    pub const ALL: [LogLevel; 6] = [
+        LogLevel::Off,
+        LogLevel::Error,
+        LogLevel::Warn,
+        LogLevel::Info,
+        LogLevel::Debug,
+        LogLevel::Trace,
+    ];
+
+    /// The name used in config.toml, on the command line and in filter directives.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Off => "off",
+            LogLevel::Error => "error",
+            LogLevel::Warn => "warn",
+            LogLevel::Info => "info",
+            LogLevel::Debug => "debug",
+            LogLevel::Trace => "trace",
+        }
+    }
+
+    /// The level named `name` (lower case, as `as_str` spells it).
+    pub fn from_name(name: &str) -> Option<LogLevel> {
+        LogLevel::ALL.into_iter().find(|l| l.as_str() == name)
+    }
+}
 
 /// The settings of `config.toml`, defaults filled in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +90,8 @@ pub struct Settings {
     /// Whether the TUI captures the mouse (clicks select rows, the wheel scrolls). Off by
     /// default, as in k9s, so the terminal's own text selection and copy keep working.
     pub mouse: bool,
+    /// `log-level`, when the file sets it (`--log-level` and the environment beat it).
+    pub log_level: Option<LogLevel>,
 }
 
 impl Default for Settings {
@@ -56,6 +105,7 @@ impl Default for Settings {
             scheduler_namespace: "ome".into(),
             read_only: BTreeMap::new(),
             mouse: false,
+            log_level: None,
         }
     }
 }
@@ -97,6 +147,11 @@ pub fn parse_settings(file: &str, table: &toml::Table) -> Result<Settings, Confi
         s.mouse = v
             .as_bool()
             .ok_or_else(|| wrong(file, "mouse", v, "boolean", "true or false"))?;
+    }
+    if let Some(v) = table.get("log-level") {
+        let expected = "one of \"off\", \"error\", \"warn\", \"info\", \"debug\", \"trace\"";
+        let level = v.as_str().and_then(LogLevel::from_name);
+        s.log_level = Some(level.ok_or_else(|| wrong(file, "log-level", v, "string", expected))?);
     }
     Ok(s)
 }
@@ -219,6 +274,24 @@ staging = false
         assert!(s.read_only_for("prod-east"));
         assert!(!s.read_only_for("staging"));
         assert!(!s.read_only_for("unlisted"));
+    }
+
+    #[test]
+    fn the_log_level_is_a_level_name() {
+        assert_eq!(parse("").unwrap().log_level, None);
+        assert_eq!(
+            parse("log-level = \"debug\"").unwrap().log_level,
+            Some(LogLevel::Debug)
+        );
+        let e = parse("log-level = \"verbose\"").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "config.toml: log-level = \"verbose\": out of range or malformed; expected one of \
+             \"off\", \"error\", \"warn\", \"info\", \"debug\", \"trace\""
+        );
+        for level in LogLevel::ALL {
+            assert_eq!(LogLevel::from_name(level.as_str()), Some(level));
+        }
     }
 
     #[test]

@@ -115,6 +115,7 @@ impl Driver {
                     let Some(command) = command else { return };
                     let now = self.advance();
                     let outcome = self.world.apply(&command.op, now);
+                    tracing::info!(object = command.op.object(), ?outcome, "demo write");
                     // The TUI may be gone; nothing else waits for the reply.
                     let _ = self.updates.send(Update::OpDone { id: command.id, outcome }).await;
                     self.publish(now);

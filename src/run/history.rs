@@ -38,7 +38,17 @@ impl HistoryHook {
         feed: Option<watch::Receiver<Arc<Feed>>>,
     ) -> Option<HistoryHook> {
         let options = StoreOptions::with_retention_days(retention_days);
-        let opened = HistoryStore::open_default(options, clock()).ok()?;
+        let opened = match HistoryStore::open_default(options, clock()) {
+            Ok(opened) => opened,
+            Err(e) => {
+                tracing::warn!("history store not opened, running without it: {e:#}");
+                return None;
+            }
+        };
+        tracing::info!(file = %opened.store.path().display(), "history store opened");
+        for notice in &opened.notices {
+            tracing::warn!("history store: {notice}");
+        }
         if let Some(feed) = feed {
             let path = opened.store.path().to_path_buf();
             let key = cluster.clone();

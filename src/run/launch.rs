@@ -66,6 +66,7 @@ pub fn run_tui_command(
             return EXIT_BAD_INPUT;
         }
     };
+    log_config(&config);
     let opts = TuiOptions {
         alfred_namespace: args
             .alfred_namespace
@@ -100,6 +101,7 @@ pub fn run_tui_command(
             Launch::Demo(d) => run_demo(d, opts, retention, clock).await,
             Launch::Cluster => match &args.snapshot {
                 Some(path) => {
+                    tracing::info!(file = %path.display(), "offline snapshot: read-only");
                     let key = ClusterKey::snapshot(path);
                     let opts = with_history(opts, key, "snapshot", retention, clock, None);
                     run_tui(DataSource::Snapshot(path.clone()), opts).await
@@ -111,10 +113,29 @@ pub fn run_tui_command(
     match result {
         Ok(()) => EXIT_OK,
         Err(e) => {
+            tracing::error!("the TUI stopped: {e:#}");
             let _ = writeln!(err, "ome-top: {e:#}");
             e.downcast_ref::<live::LiveError>()
                 .map_or(EXIT_BAD_INPUT, live::LiveError::exit_code)
         }
+    }
+}
+
+/// Logs what the configuration chose and each startup notice.
+fn log_config(config: &crate::config::Config) {
+    let file = |f: &Option<std::path::PathBuf>| {
+        f.as_ref()
+            .map_or_else(|| "built-in".to_string(), |p| p.display().to_string())
+    };
+    tracing::info!(
+        theme = config.theme.name,
+        theme_file = file(&config.theme_file),
+        keymap = config.keymap.name,
+        keymap_file = file(&config.keymap_file),
+        "configuration loaded"
+    );
+    for notice in &config.notices {
+        tracing::warn!("configuration: {notice}");
     }
 }
 
@@ -138,6 +159,12 @@ async fn run_demo(
     retention: u32,
     clock: fn() -> Time,
 ) -> anyhow::Result<()> {
+    tracing::info!(
+        seed = d.seed,
+        nodes = d.nodes,
+        speed = d.speed,
+        "demo fleet"
+    );
     let ch = spawn_demo(
         DemoOptions {
             seed: d.seed,
@@ -185,6 +212,13 @@ fn read_only_reason(
         .then(|| format!("read-only for context {context} (config.toml)"))
 }
 
+fn log_read_only(why: Option<&str>) {
+    match why {
+        Some(why) => tracing::info!("session is read-only: {why}"),
+        None => tracing::info!("session may write (RBAC decides each action)"),
+    }
+}
+
 async fn run_live(
     args: &TuiArgs,
     opts: TuiOptions,
@@ -194,6 +228,7 @@ async fn run_live(
 ) -> anyhow::Result<()> {
     let context = live::context_name(args.kubeconfig.as_deref(), args.context.as_deref());
     let read_only = read_only_reason(args.readonly, context.as_deref(), read_only_contexts);
+    log_read_only(read_only.as_deref());
     let session = live::connect(LiveOptions {
         kubeconfig: args.kubeconfig.clone(),
         context: args.context.clone(),
@@ -222,6 +257,7 @@ async fn run_live(
             .await
             .unwrap_or_else(|| format!("unknown user (context {})", session.context)),
     };
+    tracing::info!(actor, "acting as");
     let (cmd_tx, cmd_rx) = tokio::sync::mpsc::channel(16);
     let (upd_tx, upd_rx) = tokio::sync::mpsc::channel(16);
     let ctx = OpContext {

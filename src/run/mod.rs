@@ -330,7 +330,7 @@ async fn event_loop(
             e = input.next() => match e {
                 Some(Ok(e)) => events.extend(term_event(e)),
                 Some(Err(e)) => return Err(e.into()),
-                None => return Ok(()),
+                None => return exit("terminal input closed"),
             },
             changed = feed.changed(), if feed_open => match changed {
                 Ok(()) => events.push(Event::Feed(feed.borrow_and_update().clone())),
@@ -339,8 +339,8 @@ async fn event_loop(
             Some(u) = updates.recv() => events.push(update_event(u)),
             _ = tick.tick() => events.push(Event::Tick(extras.clock.now())),
             _ = tokio::time::sleep(wait), if dirty => {}
-            _ = tokio::signal::ctrl_c() => return Ok(()),
-            _ = term => return Ok(()),
+            _ = tokio::signal::ctrl_c() => return exit("SIGINT"),
+            _ = term => return exit("SIGTERM"),
         }
         // Drain what is already waiting so a burst costs one frame.
         for _ in 0..DRAIN_CAP {
@@ -358,11 +358,17 @@ async fn event_loop(
                 effects.iter().for_each(|e| h.apply(e));
             }
             if apply(effects, &mut dirty, &out, state) {
-                return Ok(());
+                return exit("the operator quit");
             }
         }
         extras.node_history(state);
     }
+}
+
+/// Logs why the TUI ends.
+fn exit(reason: &str) -> anyhow::Result<()> {
+    tracing::info!(reason, "the TUI ends");
+    Ok(())
 }
 
 /// Runs the TUI on a new multi-threaded runtime (for `main.rs`).

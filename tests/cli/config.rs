@@ -356,7 +356,8 @@ fn a_named_config_file_must_exist_but_the_default_one_need_not() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The only test that touches `OME_TOP_CONFIG`; nothing else in this binary reads it.
+/// The only test that touches `OME_TOP_CONFIG`; the commands other tests start read at most
+/// its `log-level` (this file sets none).
 #[test]
 fn discover_prefers_the_flag_then_the_environment() {
     let dir = temp_dir("discover");

@@ -1,14 +1,18 @@
 //! The `ome-top` binary's commands and their inputs, no cluster: `analyze` on the shipped
 //! snapshots and on bad input, the snapshot reader under random input (`robustness`), the
-//! config files, the history store across processes and `ome-top history`, and the live
-//! commands' start-up errors (`live_errors`, a kubeconfig pointing nowhere). One test binary:
-//! `cargo test --test cli`.
+//! config files, the history store across processes and `ome-top history`, the live
+//! commands' start-up errors (`live_errors`, a kubeconfig pointing nowhere), `ome-top info`
+//! (`info`) and the log file (`logs`). One test binary: `cargo test --test cli`.
 //!
-//! `config` sets `OME_TOP_CONFIG` while other tests of this binary spawn `ome-top`; only the
-//! TUI reads that variable, and no test here starts the TUI.
+//! `config` sets `OME_TOP_CONFIG` while other tests of this binary spawn `ome-top`; every
+//! command reads that file for its `log-level`, but a file that does not load only leaves the
+//! level at its default, so their output does not change. `info` and `logs` remove the
+//! variable from the commands they run.
 
 mod analyze;
 mod config;
 mod history;
+mod info;
 mod live_errors;
+mod logs;
 mod robustness;

@@ -1,7 +1,8 @@
 //! End to end on the real control plane: the real `ome-top` binary in tmux, live on the test
 //! cluster's admin kubeconfig, cordons a kwok GPU node with the default keys (`2` Nodes, `/`
-//! filter, `c` cordon, `y` confirm); a second client sees `spec.unschedulable`, and
-//! `ome-top history` shows the audit row the action wrote.
+//! filter, `c` cordon, `y` confirm); a second client sees `spec.unschedulable`,
+//! `ome-top history` shows the audit row the action wrote, and the log file holds the write
+//! and its outcome (and not the token).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 #![allow(clippy::disallowed_methods)] // Waiting on a real terminal needs a monotonic deadline.
@@ -102,5 +103,35 @@ async fn cordon_a_node_from_the_tui_on_a_live_cluster() {
         audit_row.split_whitespace().any(|w| w == "admin"),
         "the audit row does not name the user: {audit_row}"
     );
+    assert_logged_cordon(&t, &node).await;
     t.keys("q");
+}
+
+/// The log file holds the session, the write as sent and its outcome, and not the token.
+async fn assert_logged_cordon(t: &Tmux, node: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let log = loop {
+        let log = t.log_text();
+        if log.contains("written:") {
+            break log;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no write outcome in the log:\n{log}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    let object = format!("object=\"node/{node}\"");
+    for needle in [
+        "mode=\"live\"",
+        "session may write",
+        "write requested action=\"cordon-node\"",
+        object.as_str(),
+    ] {
+        assert!(log.contains(needle), "{needle} not in the log:\n{log}");
+    }
+    assert!(
+        !log.contains(Identity::Admin.token()),
+        "the token is in the log"
+    );
 }

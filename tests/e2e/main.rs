@@ -1,6 +1,6 @@
 //! End to end: the real `ome-top` binary in real terminals (tmux, `tests/support/tmux.rs`; a
-//! tmux server per test). On the simulated fleet (`ome-top demo`): the views (`demo_tmux`)
-//! and the operator's actions (`demo_actions`). On the test control plane of `tests/support`
+//! tmux server per test). On the simulated fleet (`ome-top demo`): the views (`demo_tmux`),
+//! the operator's actions (`demo_actions`) and the log file beside the screen (`logs`). On the test control plane of `tests/support`
 //! (one per test binary, shared by the live tests here): a cordon from the TUI (`live_tmux`)
 //! and the actions below. One test binary: `cargo test --test e2e`.
 //!
@@ -20,6 +20,7 @@ mod copy;
 mod demo_actions;
 mod demo_tmux;
 mod live_tmux;
+mod logs;
 mod mouse;
 mod read_only_context;
 

@@ -38,6 +38,7 @@ const RULES: &[(&str, &[&str])] = &[
             "Instant::now",
             "SystemTime::now",
             "rand::",
+            "tracing",
         ],
     ),
     (
@@ -94,6 +95,7 @@ const RULES: &[(&str, &[&str])] = &[
             "Utc::now",
             "Instant::now",
             "SystemTime::now",
+            "tracing",
         ],
     ),
     (
@@ -169,6 +171,27 @@ const RULES: &[(&str, &[&str])] = &[
             "k8s_openapi",
             "Utc::now",
             "Instant::now",
+            "tracing",
+        ],
+    ),
+    (
+        "logging",
+        &[
+            "crate::engine",
+            "crate::cluster",
+            "crate::app",
+            "crate::ui",
+            "crate::run",
+            "crate::cli",
+            "crate::history",
+            "tokio",
+            "kube::",
+            "k8s_openapi",
+            "ratatui",
+            "crossterm",
+            "Utc::now",
+            "Instant::now",
+            "SystemTime::now",
         ],
     ),
     (

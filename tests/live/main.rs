@@ -1,7 +1,7 @@
 //! Tests against the test control plane of `tests/support` (one per test binary, started by
 //! the first test that needs it and shared by every test here, side by side): the control
 //! plane itself (`control_plane`), the headless `analyze --watch` probe (`headless_watch`),
-//! and the operator's writes — below and in `isvc`, `journal`, `viewer` and `concurrent`; the
+//! the log file of a live run with a bearer token (`logs`), and the operator's writes — below and in `isvc`, `journal`, `viewer` and `concurrent`; the
 //! exact requests of each write against a scripted API server, no cluster, are in
 //! `ops_scripted`. Tests that need a control plane to themselves are in `tests/live_exclusive`
 //! and `tests/live_crds`. One test binary: `cargo test --test live`.
@@ -17,6 +17,7 @@
 // The other tests of this binary (the first paragraph above).
 mod control_plane;
 mod headless_watch;
+mod logs;
 mod ops_scripted;
 
 #[path = "../support/mod.rs"]

@@ -65,7 +65,8 @@ impl Tmux {
 
     fn launch(&self, args: &str) {
         let cmd = format!(
-            "env HOME={} XDG_DATA_HOME={0}/data XDG_CONFIG_HOME={0}/config {} {args}",
+            "env HOME={} XDG_DATA_HOME={0}/data XDG_CONFIG_HOME={0}/config \
+             XDG_STATE_HOME={0}/state XDG_CACHE_HOME={0}/cache {} {args}",
             self._home.path().display(),
             env!("CARGO_BIN_EXE_ome-top")
         );
@@ -86,6 +87,19 @@ impl Tmux {
     /// The private HOME the binary runs with (its history store lives below it).
     pub fn home(&self) -> &std::path::Path {
         self._home.path()
+    }
+
+    /// Everything in the binary's log directory (below the private HOME), oldest file first.
+    pub fn log_text(&self) -> String {
+        let dir = self.home().join("state/ome-top/log");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        files.sort();
+        files
+            .iter()
+            .filter_map(|f| std::fs::read_to_string(f).ok())
+            .collect()
     }
 
     pub fn pane(&self) -> String {

@@ -261,20 +261,35 @@ async fn reachable(
     kubeconfig: Option<&Path>,
     context: Option<&str>,
 ) -> Result<(Client, String, String), LiveError> {
-    let (client, context, server) = client_for(kubeconfig, context).await?;
-    match tokio::time::timeout(REACH_TIMEOUT, client.apiserver_version()).await {
-        Ok(Ok(_)) => Ok((client, context, server)),
-        Ok(Err(kube::Error::Api(s))) if s.code == 403 || s.code == 401 => {
-            Err(LiveError::Forbidden(format!(
-                "the API server refused the identity: {}",
-                s.message
-            )))
+    let (client, context, server) = client_for(kubeconfig, context).await.inspect_err(|e| {
+        tracing::error!(error = %e, "kubeconfig not usable");
+    })?;
+    let shown = without_userinfo(&server);
+    tracing::info!(context, server = %shown, "connecting");
+    let answer = match tokio::time::timeout(REACH_TIMEOUT, client.apiserver_version()).await {
+        Ok(Ok(info)) => {
+            tracing::info!(version = %info.git_version, "API server reachable");
+            return Ok((client, context, server));
         }
-        Ok(Err(e)) => Err(LiveError::Unreachable(one_line(&e))),
-        Err(_) => Err(LiveError::Unreachable(format!(
-            "no answer within {}s",
-            REACH_TIMEOUT.as_secs()
-        ))),
+        Ok(Err(kube::Error::Api(s))) if s.code == 403 || s.code == 401 => LiveError::Forbidden(
+            format!("the API server refused the identity: {}", s.message),
+        ),
+        Ok(Err(e)) => LiveError::Unreachable(one_line(&e)),
+        Err(_) => LiveError::Unreachable(format!("no answer within {}s", REACH_TIMEOUT.as_secs())),
+    };
+    tracing::error!(context, server = %shown, error = %answer, "cannot start");
+    Err(answer)
+}
+
+/// `url` without a `user:password@` part, for the log.
+fn without_userinfo(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
+        None => url.to_string(),
     }
 }
 
@@ -287,6 +302,13 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
         Some(why) => Permissions::read_only(why.clone()),
         None => rbac::pending(),
     };
+    tracing::info!(
+        namespace = opts.namespace.as_deref().unwrap_or("(all)"),
+        alfred_namespace = opts.alfred_namespace,
+        scheduler_namespace = opts.scheduler_namespace,
+        read_only = opts.read_only.as_deref().unwrap_or("no"),
+        "watching"
+    );
     let hub = Arc::new(watch::Hub::new(opts.clock, permissions));
     let scope = watch::Scope {
         namespace: opts.namespace.clone(),
@@ -299,6 +321,7 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
         tasks.push(tokio::spawn(async move {
             let found =
                 rbac::probe(&client, &scope.alfred_namespace, scope.namespace.as_deref()).await;
+            tracing::info!(permissions = ?found.entries, "RBAC probe answered");
             *hub.permissions
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner) = found;
@@ -330,6 +353,17 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_log_never_sees_a_password_in_the_server_url() {
+        assert_eq!(
+            without_userinfo("https://op:s3cret@10.0.0.1:6443/base"),
+            "https://10.0.0.1:6443/base"
+        );
+        let plain = "https://10.0.0.1:6443/";
+        assert_eq!(without_userinfo(plain), plain);
+        assert_eq!(without_userinfo("https://h/a@b"), "https://h/a@b");
+    }
 
     #[test]
     fn the_context_comes_from_the_flag_else_the_kubeconfig() {

@@ -102,6 +102,41 @@ pub fn initial_feed(hub: &Hub, source: SourceKind, options: &AnalysisOptions) ->
     }
 }
 
+/// Logs a published feed (debug), and the connection state when it changed (info, or a
+/// warning for an outage or a refusal).
+fn log_feed(feed: &Feed, last: &mut std::mem::Discriminant<ApiStatus>) {
+    log_published(feed);
+    let now = std::mem::discriminant(&feed.api);
+    if now != *last {
+        *last = now;
+        log_api(&feed.api);
+    }
+}
+
+fn log_published(feed: &Feed) {
+    tracing::debug!(
+        generation = feed.generation,
+        nodes = feed.snapshot.nodes.len(),
+        pods = feed.snapshot.pods.len(),
+        warnings = feed.warnings.len(),
+        "analysis published"
+    );
+}
+
+/// The connection state's log line.
+fn log_api(api: &ApiStatus) {
+    match api {
+        ApiStatus::Reconnecting { since, error } => log_outage(since, error),
+        ApiStatus::Forbidden { what } => tracing::error!("the identity may not {what}"),
+        ApiStatus::Connected => tracing::info!("every source listed: connected"),
+        _ => {}
+    }
+}
+
+fn log_outage(since: &crate::engine::model::Time, error: &str) {
+    tracing::warn!(%since, error, "API server unreachable: reconnecting, last data kept");
+}
+
 /// Starts the snapshot task; it ends when every receiver of `tx` is gone.
 pub fn spawn_snapshot_task(
     hub: Arc<Hub>,
@@ -111,6 +146,7 @@ pub fn spawn_snapshot_task(
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut generation = 0;
+        let mut last_api = std::mem::discriminant(&ApiStatus::Connecting);
         loop {
             tokio::select! {
                 () = hub.changed.notified() => {}
@@ -123,6 +159,7 @@ pub fn spawn_snapshot_task(
             let Some(feed) = build_feed(&hub, &source, &options, generation).await else {
                 continue;
             };
+            log_feed(&feed, &mut last_api);
             // Stored before the send, so a receiver of this feed never reads an older count.
             hub.events_in_feed.store(events, Ordering::Relaxed);
             if tx.send(Arc::new(feed)).is_err() {

@@ -192,8 +192,10 @@ where
             let stream = watcher(api.clone(), config.clone()).default_backoff();
             match (pump(stream, &hub, (slot, crd.is_some()), &conv).await, crd) {
                 (PumpEnd::Absent, Some(crd)) => {
+                    tracing::info!(crd = %crd.name(), "not installed; watching its CRD");
                     let client = api.clone().into_client();
                     wait_until_served(&client, crd).await;
+                    tracing::info!(crd = %crd.name(), "served; watching it again");
                 }
                 _ => tokio::time::sleep(RESTART_PAUSE).await,
             }

@@ -40,6 +40,47 @@ pub struct OpContext {
 /// operator can look again. Requests sent: at most one read, one write and one Event create
 /// (plus one read after a conflict, to report the current resourceVersion).
 pub async fn execute(client: &kube::Client, op: &Op, ctx: &OpContext) -> OpOutcome {
+    let (action, object) = (op_name(op), op.object());
+    log_request(op, action, &object, &ctx.actor);
+    let outcome = send(client, op, ctx).await;
+    log_outcome(action, &object, &outcome);
+    outcome
+}
+
+fn log_request(op: &Op, action: &str, object: &str, actor: &str) {
+    tracing::info!(action, object, actor, "write requested");
+    tracing::debug!(?op, "write requested in full");
+}
+
+fn log_outcome(action: &str, object: &str, outcome: &OpOutcome) {
+    match outcome {
+        OpOutcome::Done {
+            message,
+            resource_version,
+        } => tracing::info!(action, object, ?resource_version, "written: {message}"),
+        OpOutcome::Conflict { message } => log_not_written(action, object, "conflict", message),
+        OpOutcome::Refused { message } => log_not_written(action, object, "refused", message),
+        OpOutcome::Failed { message } => tracing::error!(action, object, "failed: {message}"),
+    }
+}
+
+fn log_not_written(action: &str, object: &str, why: &str, message: &str) {
+    tracing::warn!(action, object, "{why}: {message}");
+}
+
+/// The op's name in the log (the palette's action names; opting out is one way to reject).
+fn op_name(op: &Op) -> &'static str {
+    match op {
+        Op::Cordon { .. } => "cordon-node",
+        Op::Uncordon { .. } => "uncordon-node",
+        Op::ApproveMove { .. } => "approve-move",
+        Op::OptOut { .. } => "opt-out",
+        Op::ClearJournalEntry { .. } => "clear-journal-entry",
+    }
+}
+
+/// `execute` without the log lines.
+async fn send(client: &kube::Client, op: &Op, ctx: &OpContext) -> OpOutcome {
     if let Some(why) = &ctx.read_only {
         return OpOutcome::Refused {
             message: format!("read-only ({why}): {} not changed", op.object()),
@@ -128,7 +169,10 @@ pub(crate) async fn finish(
         .unwrap_or_default();
     let message = match record_event(client, target, text, &ctx.actor, ctx.now).await {
         Ok(()) => format!("{done}{rv_text}"),
-        Err(why) => format!("{done}{rv_text}; the Event was not recorded: {why}"),
+        Err(why) => {
+            tracing::warn!("the Event was not recorded: {why}");
+            format!("{done}{rv_text}; the Event was not recorded: {why}")
+        }
     };
     OpOutcome::Done {
         message,

@@ -2,8 +2,9 @@
 //! exists and is readable (`Presence`), whether its first list completed, and the failure of
 //! the current outage. Shared between its watcher task (writes) and the snapshot task (reads).
 //!
-//! Owns: `Slot`, `Role`, `SourceStatus`, `ErrorClass`, `classify`. No I/O; time arrives as an
-//! argument. Must not import the app or the UI.
+//! Owns: `Slot`, `Role`, `SourceStatus`, `ErrorClass`, `classify`. No I/O besides `tracing`
+//! events for each change of state (listed, present/absent/refused, outage and recovery);
+//! time arrives as an argument. Must not import the app or the UI.
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -125,9 +126,15 @@ impl<T: Clone> Slot<T> {
         let mut s = self.lock();
         let done = matches!(event, watcher::Event::InitDone);
         let working = !matches!(event, watcher::Event::Init);
+        if matches!(event, watcher::Event::Init) {
+            note::listing(self.name);
+        }
         let mut changed = s.store.apply(event, conv);
-        if working && s.failure.take().is_some() {
-            changed = true;
+        if working {
+            if let Some((since, error)) = s.failure.take() {
+                note::recovered(self.name, since, &error);
+                changed = true;
+            }
         }
         if done || (s.synced && changed) {
             let presence = if self.role == Role::Named && s.store.is_empty() {
@@ -135,6 +142,8 @@ impl<T: Clone> Slot<T> {
             } else {
                 Presence::Present
             };
+            let first = s.presence != presence || !s.synced;
+            note::listed(self.name, presence, s.store.len(), first, done);
             changed |= s.presence != presence || !s.synced;
             s.presence = presence;
             s.synced = true;
@@ -149,16 +158,23 @@ impl<T: Clone> Slot<T> {
     pub fn on_error(&self, err: &watcher::Error, now: Time) -> bool {
         let mut s = self.lock();
         let presence = match classify(err) {
-            ErrorClass::Gone => return false,
+            ErrorClass::Gone => {
+                note::gone(self.name);
+                return false;
+            }
             ErrorClass::Transient(line) => {
                 let since = s.failure.as_ref().map_or(now, |(t, _)| *t);
                 let changed = s.failure.as_ref().map(|(_, e)| e) != Some(&line);
+                note::failing(self.name, &line, s.failure.is_none(), changed);
                 s.failure = Some((since, line));
                 return changed;
             }
             ErrorClass::NotFound => Presence::CrdAbsent,
             ErrorClass::Forbidden => Presence::Forbidden,
         };
+        if s.presence != presence {
+            note::unavailable(self.name, self.what, presence);
+        }
         let changed = s.store.clear() | (s.presence != presence) | !s.synced | s.failure.is_some();
         s.presence = presence;
         s.synced = true;
@@ -215,6 +231,50 @@ impl<T: Clone + Send> SourceStatus for Slot<T> {
 
     fn warnings(&self) -> Vec<String> {
         self.lock().store.warnings()
+    }
+}
+
+/// The log lines of a source's state changes (one function each, so the state machine above
+/// stays readable).
+mod note {
+    use crate::engine::model::Time;
+    use crate::protocol::Presence;
+
+    pub fn listing(source: &str) {
+        tracing::debug!(source, "listing");
+    }
+
+    pub fn recovered(source: &str, since: Time, last_error: &str) {
+        tracing::info!(source, %since, last_error, "watch works again");
+    }
+
+    /// A list completed (`done`) or the presence changed; `first`: the state is new.
+    pub fn listed(source: &str, presence: Presence, objects: usize, first: bool, done: bool) {
+        if first {
+            tracing::info!(source, ?presence, objects, "source state");
+        } else if done {
+            tracing::debug!(source, objects, "list complete");
+        }
+    }
+
+    pub fn gone(source: &str) {
+        tracing::debug!(source, "resourceVersion expired (410); relisting");
+    }
+
+    /// A transient failure: the first of an outage is a warning, a new message later debug.
+    pub fn failing(source: &str, error: &str, first: bool, changed: bool) {
+        if first {
+            tracing::warn!(source, error, "watch failing; retrying");
+        } else if changed {
+            tracing::debug!(source, error, "watch still failing");
+        }
+    }
+
+    pub fn unavailable(source: &str, what: &str, presence: Presence) {
+        match presence {
+            Presence::Forbidden => tracing::warn!(source, "refused: may not {what}"),
+            _ => tracing::info!(source, "resource not installed (404)"),
+        }
     }
 }
 
