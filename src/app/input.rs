@@ -2,15 +2,15 @@
 //! reject choice and confirm dialog keys, key sequences through the `KeyResolver`, and mouse
 //! clicks and wheel on the shared layout.
 //!
-//! Owns: `key`, `mouse`. Plain data (crossterm event *types* only); must not import `ratatui`,
-//! `tokio` or `kube`.
+//! Owns: `key`, `mouse`, `edit` (line editing of every prompt). Plain data (crossterm event
+//! *types* only); must not import `ratatui`, `tokio` or `kube`.
 
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
 use crate::action::Action;
-use crate::app::dialogs::{palette_entries, Modal, PaletteEntry, ReasonPurpose};
+use crate::app::dialogs::{Modal, ReasonPurpose};
 use crate::app::effect::Effect;
 use crate::app::filter::Filter;
 use crate::app::keys::{Chord, KeyResolution, Mode};
@@ -44,7 +44,9 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
     }
     match state.modals.last().cloned() {
         Some(Modal::FilterInput { before }) => return filter_key(state, k, before),
-        Some(Modal::Palette { input, selected }) => return palette_key(state, k, input, selected),
+        Some(Modal::Palette { input, selected }) => {
+            return crate::app::palette::key(state, k, input, selected)
+        }
         Some(Modal::ReasonInput { .. }) => return reason_key(state, k),
         Some(Modal::RejectChoice { key, workload }) => return reject_key(state, k, key, workload),
         Some(Modal::Confirm(_)) if confirm_extra(state, k) => return vec![Effect::Redraw],
@@ -121,7 +123,7 @@ fn confirm_extra(state: &mut AppState, k: KeyEvent) -> bool {
 /// Line editing of a prompt, as shells do it: characters append, Backspace deletes one,
 /// Ctrl-U clears the line, Ctrl-W deletes the word before the end. Other Ctrl chords are not
 /// text.
-fn edit(buffer: &mut String, k: &KeyEvent) -> bool {
+pub fn edit(buffer: &mut String, k: &KeyEvent) -> bool {
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     match k.code {
         KeyCode::Char('u') if ctrl => buffer.clear(),
@@ -159,45 +161,6 @@ fn filter_key(state: &mut AppState, k: KeyEvent, before: String) -> Vec<Effect> 
         }
         _ if edit(&mut text, &k) => set_filter(state, &text),
         _ => return Vec::new(),
-    }
-    vec![Effect::Redraw]
-}
-
-fn palette_key(
-    state: &mut AppState,
-    k: KeyEvent,
-    mut input: String,
-    selected: usize,
-) -> Vec<Effect> {
-    let entries = palette_entries(&input, &state.themes);
-    let selected = match k.code {
-        KeyCode::Esc => {
-            state.modals.pop();
-            return vec![Effect::Redraw];
-        }
-        KeyCode::Enter => {
-            state.modals.pop();
-            return match entries.get(selected) {
-                Some(PaletteEntry::Action(a)) => apply_action(state, *a),
-                Some(PaletteEntry::Theme(t)) => {
-                    state.theme = state.themes.iter().position(|x| x == t).unwrap_or(0);
-                    vec![Effect::Redraw]
-                }
-                None => vec![Effect::Redraw],
-            };
-        }
-        KeyCode::Down => (selected + 1).min(entries.len().saturating_sub(1)),
-        KeyCode::Up => selected.saturating_sub(1),
-        _ if edit(&mut input, &k) => 0,
-        _ => return Vec::new(),
-    };
-    if let Some(Modal::Palette {
-        input: i,
-        selected: s,
-    }) = state.modals.last_mut()
-    {
-        *i = input;
-        *s = selected;
     }
     vec![Effect::Redraw]
 }

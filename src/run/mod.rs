@@ -7,6 +7,7 @@
 //! Owns: `DataSource`, `TuiOptions`, `run_tui`, `snapshot_feed`; re-exports `AppClock` and
 //! `RandomIds` from `run::clock`.
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,6 +36,7 @@ mod clock;
 pub mod demo;
 pub mod history;
 pub mod launch;
+pub mod live;
 use crate::ui::theme::{Theme, THEME_NAMES};
 use clock::{mono_now, wall_now};
 pub use clock::{AppClock, RandomIds};
@@ -78,6 +80,8 @@ pub struct TuiOptions {
     pub demo_clock: Option<DemoClock>,
     /// Whether to capture the mouse (`mouse` in config.toml; off by default).
     pub mouse: bool,
+    /// The live session and how to open another context (`None`: demo, snapshot).
+    pub live: Option<live::LiveLink>,
 }
 
 impl Default for TuiOptions {
@@ -91,6 +95,7 @@ impl Default for TuiOptions {
             history: None,
             demo_clock: None,
             mouse: false,
+            live: None,
         }
     }
 }
@@ -179,11 +184,15 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
         .iter()
         .position(|t| *t == opts.theme)
         .unwrap_or(0);
+    if let Some(link) = &opts.live {
+        state.contexts.list = live::contexts(&link.params);
+    }
     let mut extras = Extras {
         themes: opts.themes,
         history: opts.history,
         clock,
         mouse: opts.mouse,
+        live: opts.live,
     };
     if let Some(h) = &extras.history {
         state.dismissed.extend(h.dismissed());
@@ -208,6 +217,8 @@ pub struct Extras {
     pub clock: AppClock,
     /// Whether the terminal's mouse events are captured.
     pub mouse: bool,
+    /// The live session and how to open another context (`None`: demo, snapshot).
+    pub live: Option<live::LiveLink>,
 }
 
 impl Extras {
@@ -305,21 +316,61 @@ fn apply(
                     quit |= apply(more, dirty, commands, state);
                 }
             }
-            // The history store is not attached yet; its branch records these.
-            Effect::RecordDismissal { .. } | Effect::RecordAudit { .. } => {}
+            // The history store records these; the event loop starts a switch.
+            Effect::RecordDismissal { .. }
+            | Effect::RecordAudit { .. }
+            | Effect::SwitchContext(_) => {}
         }
     }
     quit
+}
+
+/// Hands `events` to the reducer in order and carries out their effects (a context switch
+/// starts here; an event it answers at once goes behind them). Returns `true` on quit.
+fn handle(
+    state: &mut AppState,
+    extras: &mut Extras,
+    events: Vec<Event>,
+    commands: &mpsc::Sender<Command>,
+    pending: &mut Option<live::PendingSwitch>,
+    dirty: &mut bool,
+) -> bool {
+    let mut queue: VecDeque<Event> = events.into();
+    while let Some(e) = queue.pop_front() {
+        let effects = update(state, e, extras.clock.now());
+        if let Some(h) = extras.history.as_mut() {
+            effects.iter().for_each(|e| h.apply(e));
+        }
+        for e in &effects {
+            if let Effect::SwitchContext(to) = e {
+                queue.extend(live::start_switch(
+                    extras.live.as_ref(),
+                    pending,
+                    to.clone(),
+                ));
+            }
+        }
+        if apply(effects, dirty, commands, state) {
+            return true;
+        }
+    }
+    false
 }
 
 async fn event_loop(
     terminal: &mut DefaultTerminal,
     state: &mut AppState,
     extras: &mut Extras,
-    mut feed: watch::Receiver<Arc<Feed>>,
+    feed: watch::Receiver<Arc<Feed>>,
     commands: mpsc::Sender<Command>,
-    mut updates: mpsc::Receiver<Update>,
+    updates: mpsc::Receiver<Update>,
 ) -> anyhow::Result<()> {
+    let mut ch = live::Channels {
+        feed,
+        commands,
+        updates,
+    };
+    let mut pending: Option<live::PendingSwitch> = None;
     let size = terminal.size()?;
     let mut dirty = true;
     let _ = update(
@@ -327,7 +378,7 @@ async fn event_loop(
         Event::Resize(size.width, size.height),
         extras.clock.now(),
     );
-    let first = feed.borrow_and_update().clone();
+    let first = ch.feed.borrow_and_update().clone();
     let _ = update(state, Event::Feed(first), extras.clock.now());
     let mut input = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_secs(1));
@@ -362,11 +413,18 @@ async fn event_loop(
                 Some(Err(e)) => return Err(e.into()),
                 None => return Ok(()),
             },
-            changed = feed.changed(), if feed_open => match changed {
-                Ok(()) => events.push(Event::Feed(feed.borrow_and_update().clone())),
+            changed = ch.feed.changed(), if feed_open => match changed {
+                Ok(()) => events.push(Event::Feed(ch.feed.borrow_and_update().clone())),
                 Err(_) => feed_open = false,
             },
-            Some(Update::OpDone { id, outcome }) = updates.recv() => events.push(Event::OpDone { id, outcome }),
+            Some(Update::OpDone { id, outcome }) = ch.updates.recv() => events.push(Event::OpDone { id, outcome }),
+            (to, result) = live::switch_done(&mut pending) => match result {
+                Ok(source) => {
+                    events.push(live::finish_switch(source, &mut extras.live, &mut extras.history, &mut ch));
+                    feed_open = true;
+                }
+                Err(error) => events.push(Event::ContextFailed { context: to, error }),
+            },
             _ = tick.tick() => events.push(Event::Tick(extras.clock.now())),
             _ = tokio::time::sleep(wait), if dirty => {}
             _ = tokio::signal::ctrl_c() => return Ok(()),
@@ -379,17 +437,18 @@ async fn event_loop(
                 _ => break,
             }
         }
-        while let Ok(Update::OpDone { id, outcome }) = updates.try_recv() {
+        while let Ok(Update::OpDone { id, outcome }) = ch.updates.try_recv() {
             events.push(Event::OpDone { id, outcome });
         }
-        for e in events {
-            let effects = update(state, e, extras.clock.now());
-            if let Some(h) = extras.history.as_mut() {
-                effects.iter().for_each(|e| h.apply(e));
-            }
-            if apply(effects, &mut dirty, &commands, state) {
-                return Ok(());
-            }
+        if handle(
+            state,
+            extras,
+            events,
+            &ch.commands,
+            &mut pending,
+            &mut dirty,
+        ) {
+            return Ok(());
         }
         extras.node_history(state);
     }
