@@ -1,10 +1,9 @@
 //! Overlays and dialogs: help, the `:` palette, the `/` filter input, the confirm dialog that
 //! states the exact change, the reject choice, the reason input and an object's YAML.
 //!
-//! Owns: `Modal`, `ConfirmDialog`, `ReasonPurpose`, `YamlPane`, `PaletteEntry`,
-//! `palette_entries`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `Modal`, `ConfirmDialog`, `ReasonPurpose`, `YamlPane` (what the palette lists is
+//! `app::palette`'s). Plain data; must not import `ratatui`, `tokio` or `kube`.
 
-use crate::action::Action;
 use crate::app::state::RequestedMove;
 use crate::app::table::Tone;
 use crate::protocol::{Fetch, Op};
@@ -111,35 +110,4 @@ pub enum Modal {
         /// Typed text.
         buffer: String,
     },
-}
-
-/// A palette entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PaletteEntry {
-    /// Run an action.
-    Action(Action),
-    /// Switch to a theme by name.
-    Theme(String),
-}
-
-impl PaletteEntry {
-    /// The text matched and shown.
-    pub fn label(&self) -> String {
-        match self {
-            PaletteEntry::Action(a) => format!("{:<22} {}", a.name(), a.description()),
-            PaletteEntry::Theme(t) => format!("theme {t:<16} Switch theme"),
-        }
-    }
-}
-
-/// Palette entries matching `input` (case-insensitive substring of the label).
-pub fn palette_entries(input: &str, themes: &[String]) -> Vec<PaletteEntry> {
-    let needle = input.to_lowercase();
-    Action::ALL
-        .iter()
-        .filter(|a| !matches!(a, Action::Confirm | Action::Cancel | Action::CommandPalette))
-        .map(|a| PaletteEntry::Action(*a))
-        .chain(themes.iter().map(|t| PaletteEntry::Theme(t.clone())))
-        .filter(|e| e.label().to_lowercase().contains(&needle))
-        .collect()
 }

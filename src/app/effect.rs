@@ -1,6 +1,6 @@
 //! What the reducer asks the composition root to do: send a command, fetch an object, quit,
-//! redraw, copy to the clipboard, and record dismissals and audit rows in the history store.
-//! Plain data.
+//! redraw, copy to the clipboard, switch kubeconfig context, and record dismissals and audit
+//! rows in the history store. Plain data.
 //!
 //! Owns: `Effect`. Must not import `ratatui`, `tokio` or `kube`.
 
@@ -21,6 +21,9 @@ pub enum Effect {
     Redraw,
     /// Put this text on the terminal's clipboard (OSC 52).
     Copy(String),
+    /// Connect to this kubeconfig context and, once it has synced, show it instead (answered
+    /// by `Event::ContextSwitched` or `Event::ContextFailed`).
+    SwitchContext(String),
     /// Remember a dismissed move (history store, §5): hidden until its content changes.
     RecordDismissal {
         /// The move's identity key.

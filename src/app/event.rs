@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::action::Action;
+use crate::app::contexts::ContextEntry;
 use crate::app::state::HealthTransition;
 use crate::engine::model::Time;
 use crate::protocol::{Feed, Fetch, OpOutcome};
@@ -48,5 +49,23 @@ pub enum Event {
         node: String,
         /// Transitions, any order.
         rows: Vec<HealthTransition>,
+    },
+    /// The run layer connected to the context asked for (`Effect::SwitchContext`).
+    ContextSwitched {
+        /// The new context's first synced feed.
+        feed: Arc<Feed>,
+        /// The dismissals its history store holds: `(identity key, fingerprint)`.
+        dismissed: Vec<(String, String)>,
+        /// The kubeconfig's contexts, re-read.
+        contexts: Vec<ContextEntry>,
+        /// What opening its history store reported.
+        notices: Vec<String>,
+    },
+    /// The switch to `context` failed; the session stays where it was.
+    ContextFailed {
+        /// The context asked for.
+        context: String,
+        /// Why, on one line.
+        error: String,
     },
 }

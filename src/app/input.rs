@@ -2,15 +2,15 @@
 //! reject choice and confirm dialog keys, key sequences through the `KeyResolver`, and mouse
 //! clicks and wheel on the shared layout.
 //!
-//! Owns: `key`, `mouse`. Plain data (crossterm event *types* only); must not import `ratatui`,
-//! `tokio` or `kube`.
+//! Owns: `key`, `mouse`, `edit` (line editing of every prompt). Plain data (crossterm event
+//! *types* only); must not import `ratatui`, `tokio` or `kube`.
 
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
 use crate::action::Action;
-use crate::app::dialogs::{palette_entries, Modal, PaletteEntry, ReasonPurpose};
+use crate::app::dialogs::{Modal, ReasonPurpose};
 use crate::app::effect::Effect;
 use crate::app::filter::Filter;
 use crate::app::keys::{Chord, KeyResolution, Mode};
@@ -46,7 +46,9 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
     }
     match state.modals.last().cloned() {
         Some(Modal::FilterInput { before, cursor }) => return filter_key(state, k, before, cursor),
-        Some(Modal::Palette { input, selected }) => return palette_key(state, k, input, selected),
+        Some(Modal::Palette { input, selected }) => {
+            return crate::app::palette::key(state, k, input, selected)
+        }
         Some(Modal::ReasonInput { .. }) => return reason_key(state, k),
         Some(Modal::RejectChoice { key, workload }) => return reject_key(state, k, key, workload),
         Some(Modal::Confirm(_)) if confirm_extra(state, k) => return vec![Effect::Redraw],
@@ -124,7 +126,7 @@ fn confirm_extra(state: &mut AppState, k: KeyEvent) -> bool {
 }
 
 /// Line editing of a prompt with its cursor at the end (see [`edit_at`]).
-fn edit(buffer: &mut String, k: &KeyEvent) -> bool {
+pub fn edit(buffer: &mut String, k: &KeyEvent) -> bool {
     let mut cursor = buffer.len();
     edit_at(buffer, &mut cursor, k)
 }
@@ -204,45 +206,6 @@ fn filter_key(state: &mut AppState, k: KeyEvent, before: String, cursor: usize) 
             set_filter(state, &text);
         }
         _ => return Vec::new(),
-    }
-    vec![Effect::Redraw]
-}
-
-fn palette_key(
-    state: &mut AppState,
-    k: KeyEvent,
-    mut input: String,
-    selected: usize,
-) -> Vec<Effect> {
-    let entries = palette_entries(&input, &state.themes);
-    let selected = match k.code {
-        KeyCode::Esc => {
-            state.modals.pop();
-            return vec![Effect::Redraw];
-        }
-        KeyCode::Enter => {
-            state.modals.pop();
-            return match entries.get(selected) {
-                Some(PaletteEntry::Action(a)) => apply_action(state, *a),
-                Some(PaletteEntry::Theme(t)) => {
-                    state.theme = state.themes.iter().position(|x| x == t).unwrap_or(0);
-                    vec![Effect::Redraw]
-                }
-                None => vec![Effect::Redraw],
-            };
-        }
-        KeyCode::Down => (selected + 1).min(entries.len().saturating_sub(1)),
-        KeyCode::Up => selected.saturating_sub(1),
-        _ if edit(&mut input, &k) => 0,
-        _ => return Vec::new(),
-    };
-    if let Some(Modal::Palette {
-        input: i,
-        selected: s,
-    }) = state.modals.last_mut()
-    {
-        *i = input;
-        *s = selected;
     }
     vec![Effect::Redraw]
 }

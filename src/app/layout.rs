@@ -82,14 +82,15 @@ impl Screen {
     }
 }
 
-/// Whether the API banner shows.
+/// Whether the banner shows (a context switch connecting, or the API unreachable).
 pub fn api_banner(state: &AppState) -> bool {
-    state.latest.as_ref().is_some_and(|f| {
-        matches!(
-            f.api,
-            ApiStatus::Reconnecting { .. } | ApiStatus::Forbidden { .. }
-        )
-    })
+    state.contexts.switching.is_some()
+        || state.latest.as_ref().is_some_and(|f| {
+            matches!(
+                f.api,
+                ApiStatus::Reconnecting { .. } | ApiStatus::Forbidden { .. }
+            )
+        })
 }
 
 /// Whether the journal view shows its blocking banner.

@@ -5,6 +5,7 @@
 //! a clock (time is an argument) or generates randomness (UUIDs come from an `IdSource`).
 
 pub mod columns;
+pub mod contexts;
 pub mod copy;
 pub mod detail;
 pub mod dialogs;
@@ -15,8 +16,10 @@ pub mod input;
 pub mod keys;
 pub mod keys_config;
 pub mod layout;
+pub mod namespace;
 pub mod nav;
 pub mod ops;
+pub mod palette;
 pub mod state;
 pub mod table;
 pub mod times;

@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use crate::app::detail::{build_detail, DetailKind};
 use crate::app::layout::screen;
+use crate::app::namespace;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
+use crate::app::table::RowModel;
 use crate::app::views::build_view;
 use crate::app::views::nodes::NODE_POOL_COLUMN;
 use crate::protocol::Feed;
@@ -27,22 +29,38 @@ pub fn viewport(state: &AppState) -> usize {
     }
 }
 
-/// Recomputes the visible rows of `view` (filter, sort, pool scope, selection by key).
+/// Recomputes the visible rows of `view` (filter, sort, pool and namespace scope, selection by
+/// key).
 pub fn refresh_view(state: &mut AppState, view: View) {
     let height = viewport(state);
     if view == View::Gangs {
         state.gang_nav.refresh(&state.models.gangs, height);
         return;
     }
-    let scope = match (view, &state.pool_scope) {
-        (View::Nodes, Some(p)) => Some((NODE_POOL_COLUMN, p.as_str())),
+    let pool = match (view, &state.pool_scope) {
+        (View::Nodes, Some(p)) => Some(p.as_str()),
         _ => None,
     };
+    let feed = state.shown().cloned();
+    let ns = state
+        .namespace_scope
+        .as_deref()
+        .filter(|_| namespace::applies(view));
     let Some(model) = state.models.table(view) else {
         return;
     };
+    let in_scope = |row: &RowModel| {
+        let pool_ok =
+            pool.is_none_or(|p| row.cells.get(NODE_POOL_COLUMN).is_some_and(|c| c.text == p));
+        let ns_ok = ns.is_none_or(|ns| {
+            feed.as_ref()
+                .and_then(|f| namespace::row_namespace(&f.analysis, view, row.source))
+                == Some(ns)
+        });
+        pool_ok && ns_ok
+    };
     let t = &mut state.tables[view.index()];
-    t.refresh(model, scope);
+    t.refresh(model, in_scope);
     t.scroll_into_view(height);
 }
 
@@ -79,7 +97,8 @@ fn ensure_built(state: &mut AppState, view: View) {
         return;
     };
     if state.models.built[view.index()] != Some(feed.generation) {
-        build_view(&mut state.models, &feed, &state.dismissed, view);
+        let ns = state.namespace_scope.as_deref();
+        build_view(&mut state.models, &feed, &state.dismissed, view, ns);
     }
 }
 

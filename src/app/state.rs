@@ -11,6 +11,7 @@ use std::sync::Arc;
 use chrono::Offset;
 
 pub use crate::action::View;
+use crate::app::contexts::Contexts;
 use crate::app::detail::{DetailKind, DetailModel};
 use crate::app::dialogs::Modal;
 use crate::app::keys::{Chord, KeyResolver};
@@ -138,6 +139,10 @@ pub struct AppState {
     pub detail_scroll: usize,
     /// Nodes view scoped to one pool (Enter on a pool).
     pub pool_scope: Option<String>,
+    /// Workload views scoped to one namespace (`:ns`; `app::namespace`).
+    pub namespace_scope: Option<String>,
+    /// The kubeconfig's contexts and a switch in progress (`:ctx`; `app::contexts`).
+    pub contexts: Contexts,
     /// Overlays and dialogs, top last.
     pub modals: Vec<Modal>,
     /// Commands sent, by id.
@@ -191,6 +196,8 @@ impl AppState {
             detail: None,
             detail_scroll: 0,
             pool_scope: None,
+            namespace_scope: None,
+            contexts: Contexts::default(),
             modals: Vec::new(),
             pending: BTreeMap::new(),
             next_op_id: 1,

@@ -219,13 +219,13 @@ fn compare(a: &Cell, b: &Cell) -> Ordering {
 }
 
 impl TableView {
-    /// Recomputes `visible` from `model` and re-finds the selection by key.
-    pub fn refresh(&mut self, model: &TableModel, scope: Option<(usize, &str)>) {
+    /// Recomputes `visible` from `model` (the rows `in_scope` keeps that match the filter) and
+    /// re-finds the selection by key.
+    pub fn refresh(&mut self, model: &TableModel, in_scope: impl Fn(&RowModel) -> bool) {
         self.visible = (0..model.rows.len())
             .filter(|i| {
                 let row = &model.rows[*i];
-                scope.is_none_or(|(col, want)| row.cells.get(col).is_some_and(|c| c.text == want))
-                    && self.filter.matches(&row.haystack)
+                in_scope(row) && self.filter.matches(&row.haystack)
             })
             .collect();
         if let Some((col, desc)) = self.sort {

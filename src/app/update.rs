@@ -37,6 +37,15 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         Event::Fetched { fetch, result } => crate::app::yaml::fetched(state, fetch, result),
         Event::Tick(t) => tick(state, before, t),
         Event::Action(a) => apply_action(state, a),
+        Event::ContextSwitched {
+            feed,
+            dismissed,
+            contexts,
+            notices,
+        } => crate::app::contexts::switched(state, feed, dismissed, contexts, notices),
+        Event::ContextFailed { context, error } => {
+            crate::app::contexts::switch_failed(state, &context, &error)
+        }
         Event::NodeHistory { node, rows } => {
             if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
                 state.node_history = Some(rows);

@@ -11,16 +11,13 @@ use std::io::Write;
 use clap::Args;
 
 use crate::cli::{TuiArgs, EXIT_BAD_INPUT, EXIT_OK};
-use crate::cluster::live::fetch::spawn_fetch_worker;
-use crate::cluster::live::{self, LiveOptions};
-use crate::cluster::ops::{spawn_ops_worker, OpContext};
+use crate::cluster::live;
 use crate::config::{load, ConfigPaths, Overrides};
-use crate::engine::analysis::{AnalysisOptions, ExecutorSetting};
-use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::Time;
 use crate::history::ClusterKey;
 use crate::run::demo::{spawn_demo, DemoOptions};
 use crate::run::history::HistoryHook;
+use crate::run::live::{self as live_source, LiveLink, LiveParams};
 use crate::run::{run_tui, Channels, DataSource, TuiOptions};
 use crate::ui::theme::Theme;
 
@@ -82,6 +79,7 @@ pub fn run_tui_command(
         history: None,
         demo_clock: None,
         mouse: config.settings.mouse,
+        live: None,
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -194,31 +192,6 @@ async fn run_demo(
     run_tui(source, opts).await
 }
 
-/// Why the session may not write, if it may not: `--readonly`, or the context's
-/// `[read-only]` entry in config.toml (a flag always wins; a context not listed is writable).
-fn read_only_reason(
-    flag: bool,
-    context: Option<&str>,
-    contexts: &BTreeMap<String, bool>,
-) -> Option<String> {
-    if flag {
-        return Some("read-only mode (--readonly)".to_string());
-    }
-    let context = context?;
-    contexts
-        .get(context)
-        .copied()
-        .unwrap_or(false)
-        .then(|| format!("read-only for context {context} (config.toml)"))
-}
-
-fn log_read_only(why: Option<&str>) {
-    match why {
-        Some(why) => tracing::info!("session is read-only: {why}"),
-        None => tracing::info!("session may write (RBAC decides each action)"),
-    }
-}
-
 async fn run_live(
     args: &TuiArgs,
     opts: TuiOptions,
@@ -226,90 +199,30 @@ async fn run_live(
     retention: u32,
     clock: fn() -> Time,
 ) -> anyhow::Result<()> {
-    let context = live::context_name(args.kubeconfig.as_deref(), args.context.as_deref());
-    let read_only = read_only_reason(args.readonly, context.as_deref(), read_only_contexts);
-    log_read_only(read_only.as_deref());
-    let session = live::connect(LiveOptions {
+    let params = LiveParams {
         kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
         namespace: args.namespace.clone(),
         alfred_namespace: opts.alfred_namespace.clone(),
         scheduler_namespace: opts.scheduler_namespace.clone(),
-        read_only: read_only.clone(),
-        analysis: AnalysisOptions {
-            now: clock(),
-            alfred_namespace: opts.alfred_namespace.clone(),
-            executor: ExecutorSetting::Auto,
-            placement: PlacementOptions {
-                scheduler_namespace: opts.scheduler_namespace.clone(),
-                ..PlacementOptions::default()
-            },
-        },
+        readonly_flag: args.readonly,
+        read_only_contexts: read_only_contexts.clone(),
+        retention_days: retention,
         clock,
-    })
-    .await?;
-    // Audit rows and Events name the Kubernetes user; a cluster that refuses the review
-    // still gets a truthful actor. A read-only session writes nothing to audit and sends no
-    // review (a SelfSubjectReview is itself a create request).
-    let actor = match &read_only {
-        Some(_) => format!("unknown user (context {}, read-only)", session.context),
-        None => live::identity::whoami(&session.client)
-            .await
-            .unwrap_or_else(|| format!("unknown user (context {})", session.context)),
     };
-    tracing::info!(actor, "acting as");
-    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::channel(16);
-    let (upd_tx, upd_rx) = tokio::sync::mpsc::channel(16);
-    let ctx = OpContext {
-        alfred_namespace: opts.alfred_namespace.clone(),
-        actor: actor.clone(),
-        read_only,
-        now: clock(),
-    };
-    let (fetch_tx, fetch_rx) = tokio::sync::mpsc::channel(16);
-    // Reads run beside the writes, and in a read-only session too: a GET writes nothing.
-    let _reader = spawn_fetch_worker(session.client.clone(), fetch_rx, upd_tx.clone());
-    let _worker = spawn_ops_worker(session.client.clone(), ctx, clock, cmd_rx, upd_tx);
-    let key = ClusterKey::live(&session.server, &session.context);
-    let opts = with_history(
-        opts,
-        key,
-        &actor,
-        retention,
-        clock,
-        Some(session.feed.clone()),
-    );
-    let source = DataSource::Channels(Channels {
-        feed: session.feed.clone(),
-        commands: cmd_tx,
-        fetches: fetch_tx,
-        updates: upd_rx,
+    let source = live_source::open(&params, args.context.as_deref()).await?;
+    let data = DataSource::Channels(Channels {
+        feed: source.session.feed.clone(),
+        commands: source.commands,
+        fetches: source.fetches,
+        updates: source.updates,
     });
-    run_tui(source, opts).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_flag_or_the_contexts_entry_makes_a_session_read_only() {
-        let contexts = BTreeMap::from([("prod".to_string(), true), ("dev".to_string(), false)]);
-        let why = |flag, ctx| read_only_reason(flag, ctx, &contexts);
-        assert_eq!(
-            why(true, Some("dev")).as_deref(),
-            Some("read-only mode (--readonly)")
-        );
-        assert_eq!(
-            why(false, Some("prod")).as_deref(),
-            Some("read-only for context prod (config.toml)")
-        );
-        assert_eq!(why(false, Some("dev")), None);
-        assert_eq!(
-            why(false, Some("staging")),
-            None,
-            "an unlisted context is writable"
-        );
-        assert_eq!(why(false, None), None);
-    }
+    let opts = TuiOptions {
+        history: source.history,
+        live: Some(LiveLink {
+            params,
+            session: source.session,
+        }),
+        ..opts
+    };
+    run_tui(data, opts).await
 }

@@ -8,6 +8,7 @@
 //! `RandomIds` from `run::clock` and `snapshot_feed` from `run::offline` (the `--snapshot`
 //! source).
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,6 +32,7 @@ mod clock;
 pub mod demo;
 pub mod history;
 pub mod launch;
+pub mod live;
 mod offline;
 use crate::ui::theme::{Theme, THEME_NAMES};
 use clock::{mono_now, wall_now};
@@ -70,6 +72,8 @@ pub struct TuiOptions {
     pub demo_clock: Option<DemoClock>,
     /// Whether to capture the mouse (`mouse` in config.toml; off by default).
     pub mouse: bool,
+    /// The live session and how to open another context (`None`: demo, snapshot).
+    pub live: Option<live::LiveLink>,
 }
 
 impl Default for TuiOptions {
@@ -83,6 +87,7 @@ impl Default for TuiOptions {
             history: None,
             demo_clock: None,
             mouse: false,
+            live: None,
         }
     }
 }
@@ -126,11 +131,15 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
         .iter()
         .position(|t| *t == opts.theme)
         .unwrap_or(0);
+    if let Some(link) = &opts.live {
+        state.contexts.list = live::contexts(&link.params);
+    }
     let mut extras = Extras {
         themes: opts.themes,
         history: opts.history,
         clock,
         mouse: opts.mouse,
+        live: opts.live,
     };
     if let Some(h) = &extras.history {
         state.dismissed.extend(h.dismissed());
@@ -155,6 +164,8 @@ pub struct Extras {
     pub clock: AppClock,
     /// Whether the terminal's mouse events are captured.
     pub mouse: bool,
+    /// The live session and how to open another context (`None`: demo, snapshot).
+    pub live: Option<live::LiveLink>,
 }
 
 impl Extras {
@@ -267,11 +278,45 @@ fn apply(effects: Vec<Effect>, dirty: &mut bool, out: &Outbox<'_>, state: &mut A
                     quit |= apply(more, dirty, out, state);
                 }
             }
-            // The history store is not attached yet; its branch records these.
-            Effect::RecordDismissal { .. } | Effect::RecordAudit { .. } => {}
+            // The history store records these; the event loop starts a switch.
+            Effect::RecordDismissal { .. }
+            | Effect::RecordAudit { .. }
+            | Effect::SwitchContext(_) => {}
         }
     }
     quit
+}
+
+/// Hands `events` to the reducer in order and carries out their effects (a context switch
+/// starts here; an event it answers at once goes behind them). Returns `true` on quit.
+fn handle(
+    state: &mut AppState,
+    extras: &mut Extras,
+    events: Vec<Event>,
+    out: &Outbox<'_>,
+    pending: &mut Option<live::PendingSwitch>,
+    dirty: &mut bool,
+) -> bool {
+    let mut queue: VecDeque<Event> = events.into();
+    while let Some(e) = queue.pop_front() {
+        let effects = update(state, e, extras.clock.now());
+        if let Some(h) = extras.history.as_mut() {
+            effects.iter().for_each(|e| h.apply(e));
+        }
+        for e in &effects {
+            if let Effect::SwitchContext(to) = e {
+                queue.extend(live::start_switch(
+                    extras.live.as_ref(),
+                    pending,
+                    to.clone(),
+                ));
+            }
+        }
+        if apply(effects, dirty, out, state) {
+            return true;
+        }
+    }
+    false
 }
 
 async fn event_loop(
@@ -280,16 +325,8 @@ async fn event_loop(
     extras: &mut Extras,
     channels: Channels,
 ) -> anyhow::Result<()> {
-    let Channels {
-        mut feed,
-        commands,
-        fetches,
-        mut updates,
-    } = channels;
-    let out = Outbox {
-        commands: &commands,
-        fetches: &fetches,
-    };
+    let mut ch = channels;
+    let mut pending: Option<live::PendingSwitch> = None;
     let size = terminal.size()?;
     let mut dirty = true;
     let _ = update(
@@ -297,7 +334,7 @@ async fn event_loop(
         Event::Resize(size.width, size.height),
         extras.clock.now(),
     );
-    let first = feed.borrow_and_update().clone();
+    let first = ch.feed.borrow_and_update().clone();
     let _ = update(state, Event::Feed(first), extras.clock.now());
     let mut input = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_secs(1));
@@ -332,11 +369,18 @@ async fn event_loop(
                 Some(Err(e)) => return Err(e.into()),
                 None => return exit("terminal input closed"),
             },
-            changed = feed.changed(), if feed_open => match changed {
-                Ok(()) => events.push(Event::Feed(feed.borrow_and_update().clone())),
+            changed = ch.feed.changed(), if feed_open => match changed {
+                Ok(()) => events.push(Event::Feed(ch.feed.borrow_and_update().clone())),
                 Err(_) => feed_open = false,
             },
-            Some(u) = updates.recv() => events.push(update_event(u)),
+            Some(u) = ch.updates.recv() => events.push(update_event(u)),
+            (to, result) = live::switch_done(&mut pending) => match result {
+                Ok(source) => {
+                    events.push(live::finish_switch(source, &mut extras.live, &mut extras.history, &mut ch));
+                    feed_open = true;
+                }
+                Err(error) => events.push(Event::ContextFailed { context: to, error }),
+            },
             _ = tick.tick() => events.push(Event::Tick(extras.clock.now())),
             _ = tokio::time::sleep(wait), if dirty => {}
             _ = tokio::signal::ctrl_c() => return exit("SIGINT"),
@@ -349,17 +393,15 @@ async fn event_loop(
                 _ => break,
             }
         }
-        while let Ok(u) = updates.try_recv() {
+        while let Ok(u) = ch.updates.try_recv() {
             events.push(update_event(u));
         }
-        for e in events {
-            let effects = update(state, e, extras.clock.now());
-            if let Some(h) = extras.history.as_mut() {
-                effects.iter().for_each(|e| h.apply(e));
-            }
-            if apply(effects, &mut dirty, &out, state) {
-                return exit("the operator quit");
-            }
+        let out = Outbox {
+            commands: &ch.commands,
+            fetches: &ch.fetches,
+        };
+        if handle(state, extras, events, &out, &mut pending, &mut dirty) {
+            return exit("the operator quit");
         }
         extras.node_history(state);
     }

@@ -9,9 +9,10 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::action::Action;
-use crate::app::dialogs::{palette_entries, ConfirmDialog, Modal, YamlPane};
+use crate::app::dialogs::{ConfirmDialog, Modal, YamlPane};
 use crate::app::keys::{key_label, Mode};
 use crate::app::layout::screen;
+use crate::app::palette::{palette_entries, PaletteEntry};
 use crate::app::state::AppState;
 use crate::ui::theme::{Slot, Theme};
 use crate::ui::{centered, rect};
@@ -129,7 +130,7 @@ fn draw_palette(
     theme: &Theme,
 ) {
     let area = centered(full, 64, full.height.saturating_sub(6).min(20));
-    let entries = palette_entries(input, &state.themes);
+    let entries = palette_entries(state, input);
     let height = usize::from(area.height.saturating_sub(3));
     let first = selected.saturating_sub(height.saturating_sub(1));
     let mut lines = vec![Line::from(vec![
@@ -138,16 +139,19 @@ fn draw_palette(
         Span::styled("▏", theme.style(Slot::Accent)),
     ])];
     for (i, e) in entries.iter().enumerate().skip(first).take(height) {
-        let style = if i == selected {
-            theme.style(Slot::Selection)
-        } else {
-            theme.style(Slot::Text)
+        let style = match e {
+            _ if i == selected => theme.style(Slot::Selection),
+            PaletteEntry::Unavailable(_) => theme.style(Slot::Muted),
+            _ => theme.style(Slot::Text),
         };
         let mark = if i == selected { "▶ " } else { "  " };
         lines.push(Line::styled(format!("{mark}{}", e.label()), style));
     }
     if entries.is_empty() {
-        lines.push(Line::styled("  no match", theme.style(Slot::Muted)));
+        lines.push(Line::styled(
+            "  no match (enter runs the line as typed)",
+            theme.style(Slot::Muted),
+        ));
     }
     frame.render_widget(Clear, area);
     frame.render_widget(

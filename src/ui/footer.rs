@@ -122,7 +122,13 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
             ("ctrl-w".into(), "Delete word".into()),
             ("home/end".into(), "Start / end".into()),
         ],
-        Some(Modal::Palette { .. } | Modal::ReasonInput { .. }) => vec![
+        Some(Modal::Palette { .. }) => vec![
+            ("enter".into(), "Run".into()),
+            ("tab".into(), "Complete".into()),
+            ("esc".into(), "Cancel".into()),
+            ("↑↓".into(), "Choose".into()),
+        ],
+        Some(Modal::ReasonInput { .. }) => vec![
             ("enter".into(), "Run / accept".into()),
             ("esc".into(), "Cancel".into()),
             ("↑↓".into(), "Choose".into()),

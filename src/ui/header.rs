@@ -1,5 +1,6 @@
 //! The header (context, API status, Alfred mode, read-only state; per-source freshness), the
-//! view tabs, and the API-unreachable banner.
+//! view tabs with the pool and namespace scopes, and the banner (a context switch connecting,
+//! the API unreachable).
 //!
 //! Owns: `draw_header`, `draw_tabs`, `draw_banner`, `api_text`, `source_text`. Must not import
 //! `cluster`, `tokio` or `kube`.
@@ -8,7 +9,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
+use crate::app::contexts::current_context;
 use crate::app::layout::tab_spans;
+use crate::app::namespace;
 use crate::app::state::{AppState, View};
 use crate::app::times::when;
 use crate::app::views::age;
@@ -175,7 +178,7 @@ pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
     frame.render_widget(Line::from(second), below.intersection(area));
 }
 
-/// Draws the tabs and the scope/pending indicators.
+/// Draws the tabs and the pool, namespace and pending indicators.
 pub fn draw_tabs(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let mut spans = Vec::new();
     for (v, label, ..) in tab_spans() {
@@ -199,6 +202,15 @@ pub fn draw_tabs(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme)
             theme.style(Slot::Accent),
         ));
     }
+    if let Some(ns) = &state.namespace_scope {
+        // Pools and Nodes are cluster-wide: the scope shows there, dimmed.
+        let slot = if namespace::applies(state.view) {
+            Slot::Accent
+        } else {
+            Slot::Muted
+        };
+        spans.push(Span::styled(format!(" ns:{ns}"), theme.style(slot)));
+    }
     if !state.pending.is_empty() {
         spans.push(Span::styled(
             format!(" ⧗ {} pending", state.pending.len()),
@@ -208,9 +220,22 @@ pub fn draw_tabs(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme)
     frame.render_widget(Line::from(spans), area);
 }
 
-/// Draws the API-unreachable banner (when the area has height).
+/// Draws the context-switch or API-unreachable banner (when the area has height).
 pub fn draw_banner(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     if area.height == 0 {
+        return;
+    }
+    if let Some(s) = &state.contexts.switching {
+        let from = current_context(state).unwrap_or("the previous context");
+        let text = format!(
+            "⟳ connecting to context {} for {} — still showing {from}",
+            s.to,
+            age(state.now, Some(s.since))
+        );
+        let style = theme
+            .style(Slot::HealthDegraded)
+            .add_modifier(ratatui::style::Modifier::REVERSED);
+        frame.render_widget(Line::styled(text, style), area);
         return;
     }
     let Some(feed) = state.latest.as_ref() else {

@@ -1,6 +1,6 @@
 //! The `?` help overlay, generated from the key table: the current view's (or open detail's)
 //! keys that work there, the global keys and the dialog keys, then what each other view adds,
-//! each with its description.
+//! each with its description, and last the `:` command words.
 //!
 //! Owns: `help_lines`, `draw_help`. Must not import `cluster`, `tokio` or `kube`.
 
@@ -12,6 +12,7 @@ use ratatui::Frame;
 use crate::action::Action;
 use crate::app::input::{base_mode, current_mode};
 use crate::app::keys::{key_label, Binding, Mode};
+use crate::app::palette::words::WORDS;
 use crate::app::state::{AppState, View};
 use crate::ui::centered;
 use crate::ui::footer::applies_here;
@@ -48,6 +49,16 @@ pub fn help_lines(state: &AppState) -> Vec<HelpLine> {
         let bindings = state.keys.bindings(Mode::View(v));
         section(&mut out, &mut shown, format!("[{}]", v.table()), bindings);
     }
+    out.push((
+        Some("[: commands] (tab completes)".into()),
+        String::new(),
+        String::new(),
+    ));
+    out.extend(
+        WORDS
+            .iter()
+            .map(|w| (None, format!(":{}", w.usage), w.help.to_string())),
+    );
     out
 }
 

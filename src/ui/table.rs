@@ -91,8 +91,10 @@ pub fn draw_table(
         let inner = Rect::new(area.x + 2, area.y + 2, area.width.saturating_sub(4), 1);
         let why = if model.rows.is_empty() {
             "no rows"
-        } else {
+        } else if view.filter.is_active() {
             "no rows match the filter"
+        } else {
+            "no rows in this namespace or pool"
         };
         frame.render_widget(
             Line::styled(why, theme.style(Slot::Muted)),

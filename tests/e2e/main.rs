@@ -1,8 +1,9 @@
 //! End to end: the real `ome-top` binary in real terminals (tmux, `tests/support/tmux.rs`; a
 //! tmux server per test). On the simulated fleet (`ome-top demo`): the views (`demo_tmux`),
-//! the operator's actions (`demo_actions`) and the log file beside the screen (`logs`). On the test control plane of `tests/support`
-//! (one per test binary, shared by the live tests here): a cordon from the TUI (`live_tmux`)
-//! and the actions below. One test binary: `cargo test --test e2e`.
+//! the operator's actions (`demo_actions`) and the log file beside the screen (`logs`). On the
+//! test control plane of `tests/support` (one per test binary, shared by the live tests here):
+//! a cordon from the TUI (`live_tmux`), switching kubeconfig contexts with `:ctx`
+//! (`switch_context`) and the actions below. One test binary: `cargo test --test e2e`.
 //!
 //! End to end on the real control plane: the real `ome-top` binary in tmux, live on a namespace
 //! seeded with what OME and Alfred publish (`world`), performs the operator's actions with the
@@ -23,6 +24,7 @@ mod live_tmux;
 mod logs;
 mod mouse;
 mod read_only_context;
+mod switch_context;
 
 #[path = "../support/mod.rs"]
 mod support;

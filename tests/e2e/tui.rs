@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use ome_top::history::audit::AuditEntry;
-use ome_top::history::{HistoryStore, StoreOptions};
+use ome_top::history::{ClusterKey, HistoryStore, StoreOptions};
 
 use crate::support::cluster::TestCluster;
 use crate::support::tmux::Tmux;
@@ -45,6 +45,17 @@ fn history_file(home: &Path) -> Option<PathBuf> {
         }
     }
     None
+}
+
+/// The clusters the history store holds rows for, by key (`<server>#<context>` live).
+pub fn history_clusters(t: &Tmux) -> Vec<ClusterKey> {
+    let Some(path) = history_file(t.home()) else {
+        return Vec::new();
+    };
+    #[allow(clippy::disallowed_methods)] // Only names a corrupt file moved aside.
+    let now = Utc::now();
+    let opened = HistoryStore::open_at(&path, StoreOptions::keep_everything(), now).unwrap();
+    opened.store.clusters().unwrap()
 }
 
 /// Every audit row recorded so far, over all clusters in the store.

@@ -1,6 +1,6 @@
 //! The TUI without a terminal: whole-screen insta snapshots (`ui_snapshots`, files in
-//! `snapshots/`), the reducer's key handling and op tracking, and the demo world the `demo`
-//! command runs (its ops and its simulation). One test binary: `cargo test --test tui`.
+//! `snapshots/`), the reducer's key handling and op tracking, the `:` palette's commands, and
+//! the demo world the `demo` command runs (its ops and its simulation). One test binary: `cargo test --test tui`.
 
 mod columns;
 mod copy;
@@ -10,6 +10,7 @@ mod filter;
 mod header;
 mod keymap_safety;
 mod node_yaml;
+mod palette;
 mod reducer;
 mod reducer_tracking;
 mod tui_support;

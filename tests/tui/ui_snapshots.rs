@@ -9,6 +9,7 @@ use crate::tui_support;
 use std::sync::Arc;
 
 use crossterm::event::KeyCode;
+use ome_top::app::contexts::ContextEntry;
 use ome_top::app::state::AppState;
 use ome_top::app::{update, Event};
 use ome_top::protocol::ApiStatus;
@@ -151,6 +152,40 @@ fn help_overlay() {
 #[test]
 fn command_palette() {
     snap_at("palette", fleet(":view"));
+}
+
+/// The fleet on context `prod-gpu`, whose kubeconfig also holds a read-only `staging`.
+fn with_contexts(mut s: AppState) -> AppState {
+    s.contexts.list = ["prod-gpu", "staging"]
+        .into_iter()
+        .map(|name| ContextEntry {
+            name: name.into(),
+            read_only: name == "staging",
+        })
+        .collect();
+    s
+}
+
+#[test]
+fn command_palette_contexts() {
+    snap_at("palette_contexts", |w, h| {
+        let mut s = with_contexts(state_with(fleet_feed(), w, h));
+        type_keys(&mut s, ":ctx ");
+        s
+    });
+}
+
+/// Moves scoped to namespace `prod` while a switch to `staging` connects.
+#[test]
+fn namespace_scope_while_switching_context() {
+    snap_at("switching_ns_prod", |w, h| {
+        let mut s = with_contexts(state_with(fleet_feed(), w, h));
+        type_keys(&mut s, ":ns prod");
+        press(&mut s, KeyCode::Enter);
+        type_keys(&mut s, "3:ctx staging");
+        press(&mut s, KeyCode::Enter);
+        s
+    });
 }
 
 #[test]

@@ -294,6 +294,12 @@ pub fn confirm(state: &mut AppState) -> Vec<Effect> {
     let Some(Modal::Confirm(d)) = state.modals.last().cloned() else {
         return Vec::new();
     };
+    if let Some(to) = state.contexts.switching.as_ref().map(|s| s.to.clone()) {
+        // The reply would come back from a session about to be replaced.
+        let text = format!("switching to context {to}: confirm once it is done");
+        notify(state, text, NoticeLevel::Error);
+        return vec![Effect::Redraw];
+    }
     if !d.can_confirm() {
         let why = d.blocked.clone().unwrap_or_else(|| "nothing to do".into());
         let hint = if d.overridable {

@@ -106,10 +106,11 @@ fn pod_nodes(snap: &ClusterSnapshot, g: &Gang) -> Vec<TreeNode> {
 }
 
 impl GangTree {
-    /// Groups the gangs by topology key, then domain.
-    pub fn build(snap: &ClusterSnapshot, a: &Analysis) -> Self {
+    /// Groups the gangs (of `namespace` only, when given) by topology key, then domain.
+    pub fn build(snap: &ClusterSnapshot, a: &Analysis, namespace: Option<&str>) -> Self {
         let mut keys: BTreeMap<String, BTreeMap<String, Vec<&Gang>>> = BTreeMap::new();
-        for g in &a.gangs.gangs {
+        let scoped = |g: &&Gang| namespace.is_none_or(|ns| g.namespace.as_ref() == ns);
+        for g in a.gangs.gangs.iter().filter(scoped) {
             let key = g.topology_key.clone().unwrap_or("(no topology key)".into());
             let domain = g.domain.clone().unwrap_or("(no domain)".into());
             keys.entry(key)

@@ -24,12 +24,14 @@ use crate::protocol::Feed;
 use std::collections::HashMap;
 
 /// Builds the row model of `view` from `feed` into `models` (hiding dismissed moves whose
-/// content is unchanged) and records the generation it was built from.
+/// content is unchanged; the Gangs tree holds only `namespace`'s gangs when given) and records
+/// the generation it was built from.
 pub fn build_view(
     models: &mut Models,
     feed: &Feed,
     dismissed: &HashMap<String, String>,
     view: View,
+    namespace: Option<&str>,
 ) {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
     match view {
@@ -37,7 +39,7 @@ pub fn build_view(
         View::Nodes => models.nodes = crate::app::views::nodes::node_rows(snap, a),
         View::Moves => models.moves = crate::app::views::moves::move_rows(a, dismissed),
         View::Journal => models.journal = crate::app::views::journal::journal_rows(a),
-        View::Gangs => models.gangs = GangTree::build(snap, a),
+        View::Gangs => models.gangs = GangTree::build(snap, a, namespace),
         View::Lints => models.lints = crate::app::views::lints::lint_rows(a),
     }
     models.built[view.index()] = Some(feed.generation);
@@ -47,7 +49,7 @@ pub fn build_view(
 pub fn build_models(feed: &Feed, dismissed: &HashMap<String, String>) -> Models {
     let mut models = Models::default();
     for v in View::ALL {
-        build_view(&mut models, feed, dismissed, v);
+        build_view(&mut models, feed, dismissed, v, None);
     }
     models.generation = Some(feed.generation);
     models

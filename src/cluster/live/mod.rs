@@ -6,8 +6,9 @@
 //! relist replaces each store exactly. A 404 on a CRD is `Presence::CrdAbsent`, a refusal
 //! `Presence::Forbidden`; neither is retried faster than the backoff.
 //!
-//! Owns: `LiveOptions`, `LiveError`, `LiveSession`, `EventCounts`, `connect`. Must not import the app or the
-//! UI; never reads the clock (the composition root hands in `LiveOptions::clock`).
+//! Owns: `LiveOptions`, `LiveError`, `LiveSession`, `EventCounts`, `connect`, `context_name`,
+//! `context_names`. Must not import the app or the UI; never reads the clock (the composition
+//! root hands in `LiveOptions::clock`).
 
 pub mod crd;
 pub mod dump;
@@ -199,6 +200,17 @@ pub fn context_name(kubeconfig: Option<&Path>, context: Option<&str>) -> Option<
     file.current_context
 }
 
+/// Every context of `kubeconfig` (or the default one), in file order, read without contacting
+/// any server; empty when the file cannot be read.
+pub fn context_names(kubeconfig: Option<&Path>) -> Vec<String> {
+    let file = match kubeconfig {
+        Some(path) => Kubeconfig::read_from(path),
+        None => Kubeconfig::read(),
+    };
+    file.map(|f| f.contexts.into_iter().map(|c| c.name).collect())
+        .unwrap_or_default()
+}
+
 async fn client_for(
     kubeconfig: Option<&Path>,
     context: Option<&str>,
@@ -380,5 +392,15 @@ mod tests {
             Some("dev")
         );
         assert_eq!(context_name(Some(&dir.path().join("absent")), None), None);
+        std::fs::write(
+            &path,
+            "apiVersion: v1\nkind: Config\ncurrent-context: prod\ncontexts:\n\
+             - name: prod\n  context: {cluster: c, user: u}\n\
+             - name: staging\n  context: {cluster: c, user: u}\n\
+             clusters: []\nusers: []\n",
+        )
+        .unwrap();
+        assert_eq!(context_names(Some(&path)), ["prod", "staging"]);
+        assert!(context_names(Some(&dir.path().join("absent"))).is_empty());
     }
 }

@@ -77,7 +77,11 @@ fn draw_pin(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
 
 fn draw_tree(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let tree_items = items(&state.models.gangs.roots, &mut Vec::new(), state, theme);
-    let gangs = state.shown().map_or(0, |f| f.analysis.gangs.gangs.len());
+    // The tree holds the gangs of the namespace scope, if one is set.
+    let gangs: usize = (state.models.gangs.roots.iter())
+        .flat_map(|key| &key.children)
+        .map(|domain| domain.children.len())
+        .sum();
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.style(Slot::BorderFocused))
@@ -86,11 +90,12 @@ fn draw_tree(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
             theme.style(Slot::Header),
         ));
     if tree_items.is_empty() {
+        let why = match &state.namespace_scope {
+            Some(ns) => format!("  no gangs in namespace {ns}"),
+            None => "  no gangs (no PodGroups or gang pods)".to_string(),
+        };
         frame.render_widget(
-            Line::styled(
-                "  no gangs (no PodGroups or gang pods)",
-                theme.style(Slot::Muted),
-            ),
+            Line::styled(why, theme.style(Slot::Muted)),
             block.inner(area),
         );
         frame.render_widget(block, area);
