@@ -118,7 +118,7 @@ pub fn screen(state: &AppState) -> Screen {
         ),
         // The selected gang's pin reasoning: beside the tree when wide, below it when tall.
         View::Gangs if w >= GANG_SIDE_WIDTH => {
-            let tree_w = w * 55 / 100;
+            let tree_w = w * 62 / 100;
             (
                 Area::rows(0, body_y, tree_w, body_h),
                 Area::rows(tree_w, body_y, w - tree_w, body_h),

@@ -7,9 +7,9 @@
 use crate::app::detail::Lines;
 use crate::app::state::AppState;
 use crate::app::table::Tone;
-use crate::app::times::when_opt;
+use crate::app::times::{when, when_opt};
 use crate::engine::gangs::{
-    CapacityModel, Gang, GangState, PinSource, PredictedOutcome, Reservation,
+    CapacityModel, Gang, GangState, PinSource, PredictedOutcome, ReasonSource, Reservation,
 };
 
 /// The gang the tree's selection is on (a gang line or one of its pods).
@@ -142,15 +142,15 @@ pub fn pin_lines(state: &AppState) -> Lines {
         out.heading("Scheduler says");
         out.push(p.primary.code.name(), Tone::Degraded);
         out.line(p.message.clone());
-        out.push(
-            format!(
-                "{} of {} · {}",
-                p.source.name(),
-                p.pod,
-                when_opt(state.now, p.at, state.utc_offset)
-            ),
-            Tone::Muted,
-        );
+        let source = match p.source {
+            ReasonSource::Condition => "from the PodScheduled condition of",
+            ReasonSource::Event => "from a FailedScheduling event about",
+            ReasonSource::Inferred => "inferred by ome-top for",
+        };
+        let at =
+            p.at.map(|t| format!(" · {}", when(state.now, t, state.utc_offset)))
+                .unwrap_or_default();
+        out.push(format!("{source} {}{at}", p.pod), Tone::Muted);
     }
     prediction(&mut out, g);
     out
