@@ -105,7 +105,12 @@ fn first_line<'a>(
 
 /// The second header line: the read-only reason when it did not fit above, each source's
 /// freshness, the warning count, and an offline feed's "data as of".
-fn second_line<'a>(state: &AppState, feed: &Feed, theme: &Theme, reason: bool) -> Vec<Span<'a>> {
+fn second_line<'a>(
+    state: &AppState,
+    feed: &Feed,
+    theme: &Theme,
+    (reason, width): (bool, u16),
+) -> Vec<Span<'a>> {
     let mut items: Vec<Span> = Vec::new();
     if let (true, Some(why)) = (reason, &feed.permissions.read_only) {
         items.push(Span::styled(
@@ -113,11 +118,12 @@ fn second_line<'a>(state: &AppState, feed: &Feed, theme: &Theme, reason: bool) -
             theme.style(Slot::HealthDegraded),
         ));
     }
-    for s in &feed.sources {
-        let (text, slot) = source_text(s, state.now);
-        items.push(Span::styled(text, theme.style(slot)));
-    }
     let warnings = feed.warnings.len() + feed.analysis.warnings.len();
+    // Room is left for the reason and the warning count beside the sources.
+    let taken: usize =
+        items.iter().map(|i| i.width() + 3).sum::<usize>() + if warnings > 0 { 16 } else { 0 };
+    let room = u16::try_from(usize::from(width).saturating_sub(taken)).unwrap_or(0);
+    items.extend(sources(state, feed, theme, room));
     if warnings > 0 {
         let noun = if warnings == 1 { "warning" } else { "warnings" };
         items.push(Span::styled(
@@ -144,6 +150,38 @@ fn second_line<'a>(state: &AppState, feed: &Feed, theme: &Theme, reason: bool) -
     second
 }
 
+/// Each source's freshness; when the line would not fit `width`, the listed sources collapse
+/// into one count (`7 sources listed`) and only the ones that need a look are named.
+fn sources<'a>(state: &AppState, feed: &Feed, theme: &Theme, width: u16) -> Vec<Span<'a>> {
+    let all: Vec<(String, Slot, bool)> = feed
+        .sources
+        .iter()
+        .map(|s| {
+            let (text, slot) = source_text(s, state.now);
+            (text, slot, s.presence == Presence::Present)
+        })
+        .collect();
+    let len: usize = all.iter().map(|(t, ..)| t.chars().count() + 3).sum();
+    if len <= usize::from(width) + 3 {
+        return all
+            .into_iter()
+            .map(|(t, slot, _)| Span::styled(t, theme.style(slot)))
+            .collect();
+    }
+    let listed = all.iter().filter(|(.., present)| *present).count();
+    let noun = if listed == 1 { "source" } else { "sources" };
+    let mut out = vec![Span::styled(
+        format!("{listed} {noun} listed"),
+        theme.style(Slot::Text),
+    )];
+    out.extend(
+        all.into_iter()
+            .filter(|(.., present)| !*present)
+            .map(|(t, slot, _)| Span::styled(t, theme.style(slot))),
+    );
+    out
+}
+
 /// Draws the two header lines. On a narrow terminal the brand goes first, then the read-only
 /// reason moves to the second line, so neither the context nor the write state is cut.
 pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
@@ -167,7 +205,7 @@ pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         first = first_line(state, feed, theme, (false, false));
         reason_below = true;
     }
-    let second = second_line(state, feed, theme, reason_below);
+    let second = second_line(state, feed, theme, (reason_below, area.width));
     let top = Rect { height: 1, ..area };
     let below = Rect {
         y: area.y + 1,

@@ -48,3 +48,44 @@ fn notices_are_separated_and_counted_in_words() {
     two.warnings = vec!["a".into(), "b".into()];
     assert!(second_line(two).contains("⚠ 2 warnings · data as of"));
 }
+
+#[test]
+fn sources_that_do_not_fit_collapse_to_a_count_and_name_only_what_needs_a_look() {
+    use ome_top::protocol::{Presence, SourceState};
+    let mut feed = fleet_feed();
+    let listed = feed.sources[0].clone();
+    for name in [
+        "inferenceservices",
+        "inferencereplicas",
+        "podgroups",
+        "config",
+    ] {
+        feed.sources.push(SourceState {
+            name,
+            ..listed.clone()
+        });
+    }
+    feed.sources.push(SourceState {
+        name: "basemodels",
+        presence: Presence::CrdAbsent,
+        last_change: None,
+        objects: 0,
+    });
+    let wide = line_at(feed.clone(), 200, 1);
+    assert!(
+        wide.contains("inferencereplicas") && wide.contains("basemodels CRD absent"),
+        "{wide}"
+    );
+    let narrow = line_at(feed.clone(), 80, 1);
+    let listed = feed
+        .sources
+        .iter()
+        .filter(|s| s.presence == Presence::Present)
+        .count();
+    assert!(
+        narrow.starts_with(&format!("{listed} sources listed · ")),
+        "{narrow}"
+    );
+    assert!(narrow.contains("basemodels CRD absent"), "{narrow}");
+    assert!(!narrow.contains("inferencereplicas"), "{narrow}");
+}
