@@ -78,8 +78,8 @@ pub enum Modal {
         /// The filter text before editing (restored on Esc).
         before: String,
     },
-    /// Confirm a write.
-    Confirm(ConfirmDialog),
+    /// Confirm a write (boxed: far larger than the other overlays).
+    Confirm(Box<ConfirmDialog>),
     /// Reject a move: dismiss locally or opt the workload out.
     RejectChoice {
         /// The move's identity key.

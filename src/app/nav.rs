@@ -11,6 +11,7 @@ use crate::app::detail::{build_detail, DetailKind};
 use crate::app::layout::screen;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::views::build_view;
+use crate::app::views::moves::{self, MoveOptions};
 use crate::app::views::nodes::NODE_POOL_COLUMN;
 use crate::protocol::Feed;
 
@@ -30,6 +31,9 @@ pub fn refresh_view(state: &mut AppState, view: View) {
     if view == View::Gangs {
         state.gang_nav.refresh(&state.models.gangs, height);
         return;
+    }
+    if view == View::Moves {
+        moves::reshape(state);
     }
     let scope = match (view, &state.pool_scope) {
         (View::Nodes, Some(p)) => Some((NODE_POOL_COLUMN, p.as_str())),
@@ -76,7 +80,15 @@ fn ensure_built(state: &mut AppState, view: View) {
         return;
     };
     if state.models.built[view.index()] != Some(feed.generation) {
-        build_view(&mut state.models, &feed, &state.dismissed, view);
+        let opts = MoveOptions {
+            dismissed: &state.dismissed,
+            open: &state.moves_open,
+            flat: moves::wants_flat(&state.tables[View::Moves.index()]),
+            wide: moves::wants_wide(state.size),
+            requested: &state.requested,
+            phases: &state.request_phases,
+        };
+        build_view(&mut state.models, &feed, &opts, view);
     }
 }
 
@@ -108,6 +120,9 @@ pub fn open(state: &mut AppState) {
             switch_view(state, View::Nodes);
         }
         (View::Nodes, Some(node)) => open_detail(state, DetailKind::Node(node)),
+        (View::Moves, Some(_)) if moves::selected_group(state).is_some() => {
+            toggle_moves_group(state)
+        }
         (View::Moves, Some(m)) => open_detail(state, DetailKind::Move(m)),
         (View::Journal, Some(uuid)) => open_detail(state, DetailKind::Journal(uuid)),
         (View::Lints, Some(key)) => open_detail(state, DetailKind::Lint(key)),
@@ -116,6 +131,13 @@ pub fn open(state: &mut AppState) {
             state.gang_nav.toggle(&state.models.gangs, height);
         }
         _ => {}
+    }
+}
+
+/// Opens or closes the advisory group under the Moves selection (see `moves::toggle_group`).
+pub fn toggle_moves_group(state: &mut AppState) {
+    if moves::toggle_group(state) {
+        refresh_view(state, View::Moves);
     }
 }
 

@@ -8,6 +8,7 @@ mod filter;
 mod header;
 mod keymap_safety;
 mod reducer;
+mod reducer_moves;
 mod reducer_tracking;
 mod tui_support;
 mod ui_snapshots;

@@ -16,11 +16,27 @@ use ome_top::ui::theme::{Slot, Theme};
 use tui_support::*;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (200, 60)];
+/// The Moves view and its dialogs are also looked at in the common 120×40.
+const MOVES_SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
 
 fn snap_at(name: &str, build: impl Fn(u16, u16) -> AppState) {
-    for (w, h) in SIZES {
-        let s = build(w, h);
+    snap_sizes(&SIZES, name, build);
+}
+
+fn snap_sizes(sizes: &[(u16, u16)], name: &str, build: impl Fn(u16, u16) -> AppState) {
+    for (w, h) in sizes {
+        let s = build(*w, *h);
         insta::assert_snapshot!(format!("{name}_{w}x{h}"), render(&s).backend());
+    }
+}
+
+/// The mixed fleet with Alfred's pass, Moves shown, then `keys`.
+fn moves(keys: &'static str) -> impl Fn(u16, u16) -> AppState {
+    move |w, h| {
+        let mut s = state_with(alfred_feed(), w, h);
+        type_keys(&mut s, "3");
+        type_keys(&mut s, keys);
+        s
     }
 }
 
@@ -63,17 +79,40 @@ fn node_detail() {
 
 #[test]
 fn moves_view() {
-    snap_at("moves", fleet("3"));
+    snap_sizes(&MOVES_SIZES, "moves", moves(""));
+    // A group opened (Enter on its row): its moves under it.
+    snap_sizes(&MOVES_SIZES, "moves_group_open", |w, h| {
+        let mut s = moves("jjj")(w, h);
+        press(&mut s, KeyCode::Enter);
+        s
+    });
 }
 
 #[test]
 fn move_detail() {
-    snap_at("move_detail", |w, h| {
-        let mut s = state_with(fleet_feed(), w, h);
-        type_keys(&mut s, "3");
+    // Alfred withheld it, ome-top calls it advice: both, the disagreement, the checklist.
+    snap_sizes(&MOVES_SIZES, "move_detail", |w, h| {
+        let mut s = moves("")(w, h);
         press(&mut s, KeyCode::Enter);
         s
     });
+    // No room for the surge copy: the candidate targets against the footprint.
+    snap_sizes(&MOVES_SIZES, "move_detail_no_headroom", |w, h| {
+        let mut s = state_with(demo_feed(), w, h);
+        type_keys(&mut s, "3/NoSurgeHeadroom");
+        press(&mut s, KeyCode::Enter);
+        press(&mut s, KeyCode::Enter);
+        s
+    });
+}
+
+#[test]
+fn approve_dialogs() {
+    // ome-top says it can run: `y` confirms.
+    snap_sizes(&MOVES_SIZES, "confirm_approve", moves("ja"));
+    // ome-top says it cannot: the verdict in words and the override, off then armed.
+    snap_sizes(&MOVES_SIZES, "confirm_approve_override", moves("a"));
+    snap_sizes(&MOVES_SIZES, "confirm_approve_armed", moves("ao"));
 }
 
 #[test]
@@ -122,7 +161,6 @@ fn confirm_dialogs() {
         type_keys(&mut s, "c");
         s
     });
-    snap_at("confirm_approve", fleet("3a"));
     snap_at("confirm_clear", fleet("4x"));
 }
 

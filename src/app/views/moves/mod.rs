@@ -1,22 +1,35 @@
-//! The Moves view: rows of Alfred's published `last-cycle.json` (`alfred`) beside ome-top's own
-//! computed rows (`computed`), with the same field meanings as `analyze -o json` `moves[]`, and
-//! the move detail (eligibility checklist, what-if, progress once requested).
+//! The Moves view: one row per (Instance, policy) merging what Alfred published in
+//! `last-cycle.json` with what ome-top computes from the same cluster, both outcomes side by
+//! side and a `≠` where they disagree. Rows that can be acted on lead (admitted, candidate,
+//! withheld, a recommend-only move with a plan, requested or in progress, rejected); advisory
+//! rows follow in one group per reason, collapsed until opened (all of them listed while a
+//! filter or a sort is on). The detail (`detail`) and the approve dialog read the same merged
+//! move and ome-top's verdict on it (`verdict`).
 //!
-//! Owns: `move_rows`, `MoveRef`, `move_ref`, identity keys and content fingerprints (what a
-//! dismissal remembers), the move detail. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `MoveRef`, `MoveFields`, `MovePair`, `Merged`, `MoveEntry`, `MoveIndex`,
+//! `MoveOptions`, `move_rows`, `merged_at`, `dismissal`, identity keys and content
+//! fingerprints (what a dismissal remembers). Plain data; must not import `ratatui`, `tokio`
+//! or `kube`.
 
-use std::collections::HashMap;
+mod detail;
+mod groups;
+mod rows;
+mod verdict;
+pub mod words;
 
-use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
-use crate::app::ops::approve::locate_instance;
-use crate::app::state::AppState;
-use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
-use crate::app::views::age;
+pub use detail::move_detail;
+pub use groups::{reshape, selected_group, toggle_group, wants_flat, wants_wide};
+pub use rows::move_rows;
+pub use verdict::{verdict, Verdict};
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::app::state::{AppState, RequestedMove, View};
 use crate::engine::analysis::Analysis;
-use crate::engine::model::vocab::{MigrationPhase, Outcome, Policy, Reason};
+use crate::engine::model::vocab::{Outcome, Policy, Reason};
+use crate::engine::model::MigrationPhase;
 use crate::engine::planning::MoveRow;
-use crate::engine::recommendations::{freshness, Row};
-use crate::protocol::Feed;
+use crate::engine::recommendations::Row;
 
 /// A move row of either origin.
 #[derive(Debug, Clone, Copy)]
@@ -56,10 +69,10 @@ pub struct MoveFields<'a> {
     pub score: f64,
 }
 
-impl MoveRef<'_> {
+impl<'a> MoveRef<'a> {
     /// The shared fields.
-    pub fn fields(&self) -> MoveFields<'_> {
-        match self {
+    pub fn fields(&self) -> MoveFields<'a> {
+        match *self {
             MoveRef::Alfred(r) => MoveFields {
                 source: "alfred",
                 workload: &r.workload,
@@ -110,20 +123,151 @@ pub fn alfred_rows(a: &Analysis) -> &[Row] {
         .map_or(&[][..], |c| c.rows())
 }
 
-/// The move at `source` (Alfred rows first, then computed rows).
-pub fn move_ref(a: &Analysis, source: usize) -> Option<MoveRef<'_>> {
-    let alfred = alfred_rows(a);
-    match alfred.get(source) {
-        Some(r) => Some(MoveRef::Alfred(r)),
-        None => a.moves.get(source - alfred.len()).map(MoveRef::Computed),
+/// One (Instance, policy): the index of Alfred's published row and of ome-top's computed row
+/// (into `alfred_rows` and `Analysis::moves`); at least one is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MovePair {
+    /// Alfred's row.
+    pub alfred: Option<usize>,
+    /// ome-top's row.
+    pub computed: Option<usize>,
+}
+
+/// A merged move, borrowed from one analysis.
+#[derive(Debug, Clone, Copy)]
+pub struct Merged<'a> {
+    /// What Alfred published.
+    pub alfred: Option<&'a Row>,
+    /// What ome-top computes now.
+    pub computed: Option<&'a MoveRow>,
+}
+
+impl<'a> Merged<'a> {
+    /// The rows of `pair` in `a` (`None` when neither is there any more).
+    pub fn of(a: &'a Analysis, pair: MovePair) -> Option<Self> {
+        let m = Merged {
+            alfred: pair.alfred.and_then(|i| alfred_rows(a).get(i)),
+            computed: pair.computed.and_then(|i| a.moves.get(i)),
+        };
+        (m.alfred.is_some() || m.computed.is_some()).then_some(m)
+    }
+
+    /// The row whose content the view shows, an approval writes and a dismissal remembers:
+    /// ome-top's (computed from the snapshot shown) when it names a target, else Alfred's when
+    /// it does (its hints are the recommendation), else whichever exists, ome-top's first.
+    pub fn primary(&self) -> Option<MoveRef<'a>> {
+        let ours = self.computed.map(MoveRef::Computed);
+        let theirs = self.alfred.map(MoveRef::Alfred);
+        let aims = |m: &MoveRef<'_>| {
+            let f = m.fields();
+            f.target.is_some() || !f.hints.is_empty()
+        };
+        ours.filter(aims)
+            .or(theirs.filter(aims))
+            .or(ours)
+            .or(theirs)
+    }
+
+    /// Whether Alfred and ome-top disagree: one has the row and the other not, advice on
+    /// different reasons, or advice against an executable row (executable rows agree on being
+    /// executable: Alfred's dispatch state is richer than a client computes).
+    pub fn disagree(&self) -> bool {
+        match (self.alfred, self.computed) {
+            (Some(r), Some(m)) => {
+                let theirs = r.outcome == Outcome::Advisory;
+                let ours = m.outcome == Outcome::Advisory;
+                match (theirs, ours) {
+                    (true, true) => {
+                        text(&r.advisory_reason) != text(&m.advisory_reason)
+                            || text(&r.reject_reason) != text(&m.reject_reason)
+                    }
+                    (false, false) => false,
+                    _ => true,
+                }
+            }
+            _ => true,
+        }
     }
 }
 
-/// Identity of a move: source, policy, workload, component, instance, from node, reason.
+/// What one row of the Moves table stands for (`RowModel::source` indexes `MoveIndex::entries`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveEntry {
+    /// A merged move.
+    Move(MovePair),
+    /// The header of the advisory rows of one reason.
+    Group {
+        /// The advisory reason (wire string), the group's key.
+        reason: String,
+        /// Advisory moves in it.
+        count: usize,
+    },
+}
+
+/// The Moves rows beyond their cells: what each stands for, the counts the title shows, and
+/// the shape they were built in.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MoveIndex {
+    /// Per table row, in `TableModel::rows` order.
+    pub entries: Vec<MoveEntry>,
+    /// Moves listed before the advisory groups.
+    pub actionable: usize,
+    /// Advisory moves.
+    pub advisory: usize,
+    /// Advisory groups (reasons).
+    pub groups: usize,
+    /// Every row listed, no group rows (a filter or a sort is on).
+    pub flat: bool,
+    /// Built for a terminal of 120 columns or more.
+    pub wide: bool,
+    /// The groups built open.
+    pub open: BTreeSet<String>,
+    /// Row key of each advisory move in a closed group → its group's row key.
+    pub collapsed: HashMap<String, String>,
+    /// Whether Alfred published a readable pass (else its column is empty, never "≠").
+    pub published: bool,
+}
+
+/// What the rows are built from besides the feed.
+#[derive(Debug, Clone, Copy)]
+pub struct MoveOptions<'a> {
+    /// Dismissed moves: dismissal key → fingerprint.
+    pub dismissed: &'a HashMap<String, String>,
+    /// Open advisory groups (reasons).
+    pub open: &'a BTreeSet<String>,
+    /// List every row, no groups.
+    pub flat: bool,
+    /// The terminal has 120 columns or more: WHY is wide enough for every reason string.
+    pub wide: bool,
+    /// Requests this session wrote.
+    pub requested: &'a [RequestedMove],
+    /// Their last seen phases.
+    pub phases: &'a HashMap<String, MigrationPhase>,
+}
+
+/// The merged move at `source` in the shown Moves rows (`None` for a group row).
+pub fn merged_at(state: &AppState, source: usize) -> Option<MovePair> {
+    match state.models.move_index.entries.get(source)? {
+        MoveEntry::Move(pair) => Some(*pair),
+        MoveEntry::Group { .. } => None,
+    }
+}
+
+/// The row key of a group.
+pub fn group_key(reason: &str) -> String {
+    format!("advisory|{reason}")
+}
+
+/// The selection key of a merged move: policy, workload, component, Instance.
+pub fn row_key(f: &MoveFields<'_>) -> String {
+    format!("{}|{}|{}|{}", f.policy, f.workload, f.component, f.instance)
+}
+
+/// What a dismissal remembers a move by: policy, workload, component, instance, from node,
+/// reason (the history store reads workload, component and Instance from fields 2–4).
 pub fn identity_key(f: &MoveFields<'_>) -> String {
     format!(
-        "{}|{}|{}|{}|{}|{}|{}",
-        f.source,
+        "move|{}|{}|{}|{}|{}|{}",
         f.policy,
         f.workload,
         f.component,
@@ -141,238 +285,18 @@ pub fn fingerprint(f: &MoveFields<'_>) -> String {
     format!("{}|{}", f.target.unwrap_or("-"), f.hints.join(","))
 }
 
-fn columns() -> Vec<Column> {
-    vec![
-        Column::text("SRC", ColWidth::Fixed(8)),
-        Column::text("OUTCOME", ColWidth::Fixed(10)),
-        Column::text("POLICY", ColWidth::Fixed(10)),
-        Column::text("REASON", ColWidth::Fixed(15)),
-        Column::text("WORKLOAD", ColWidth::Min(16)),
-        Column::text("INST", ColWidth::Fixed(9)),
-        Column::text("FROM", ColWidth::Min(10)),
-        Column::text("→ TARGETS", ColWidth::Min(10)),
-        Column::num("SCORE", 6),
-        Column::text("WHY", ColWidth::Min(12)),
-        Column::text("FRESH", ColWidth::Fixed(9)),
-    ]
-}
-
-fn outcome_tone(outcome: &Outcome) -> Tone {
-    match outcome {
-        Outcome::Submitted => Tone::Ok,
-        Outcome::Rejected => Tone::Failed,
-        Outcome::Withheld => Tone::Degraded,
-        _ => Tone::Normal,
-    }
-}
-
-fn row(f: &MoveFields<'_>, source: usize, fresh: &str) -> RowModel {
-    let targets = match (f.target, f.hints.is_empty()) {
-        (Some(t), _) => t.to_string(),
-        (None, false) => f.hints.join(","),
-        (None, true) => "-".to_string(),
-    };
-    let cells = vec![
-        Cell::text(f.source),
-        Cell::text(f.outcome.as_str()).tone(outcome_tone(f.outcome)),
-        Cell::text(f.policy.as_str()),
-        Cell::text(f.reason.as_str()),
-        Cell::text(f.workload),
-        Cell::text(format!("{}/{}", f.component, f.instance)),
-        Cell::text(f.from_node.unwrap_or("-")),
-        Cell::text(targets),
-        Cell::num(f.score, format!("{:.3}", f.score)),
-        Cell::text(f.why.unwrap_or("-")),
-        Cell::text(fresh).tone(if fresh.starts_with("stale") {
-            Tone::Degraded
-        } else {
-            Tone::Normal
-        }),
-    ];
-    RowModel::new(identity_key(f), source, cells)
-}
-
-/// Alfred's rows then computed rows; dismissed rows with unchanged content are left out.
-pub fn move_rows(a: &Analysis, dismissed: &HashMap<String, String>) -> TableModel {
-    let alfred = alfred_rows(a);
-    let cycle_time = a
-        .published
-        .as_ref()
-        .and_then(|p| p.last_cycle.as_ref())
-        .and_then(|c| c.as_ref().ok())
-        .and_then(|c| c.timestamp);
-    let fresh = match cycle_time {
-        Some(t) if freshness(t, a.config.decision_loop_interval, a.now).stale => {
-            format!("stale {}", age(a.now, Some(t)))
-        }
-        Some(t) => age(a.now, Some(t)),
-        None => "-".to_string(),
-    };
-    let refs = alfred
-        .iter()
-        .map(MoveRef::Alfred)
-        .chain(a.moves.iter().map(MoveRef::Computed));
-    let rows = refs
-        .enumerate()
-        .filter_map(|(i, m)| {
-            let f = m.fields();
-            let hidden = dismissed
-                .get(&identity_key(&f))
-                .is_some_and(|fp| *fp == fingerprint(&f));
-            let fresh = if i < alfred.len() {
-                fresh.as_str()
-            } else {
-                "now"
-            };
-            (!hidden).then(|| row(&f, i, fresh))
-        })
-        .collect();
-    TableModel {
-        columns: columns(),
-        rows,
-    }
-}
-
-/// The detail pane of the move with identity `key`.
-pub fn move_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailModel> {
-    let (snap, a) = (&feed.snapshot, &feed.analysis);
-    let source = state
-        .models
-        .moves
-        .rows
-        .iter()
-        .find(|r| r.key == key)
-        .map(|r| r.source)?;
-    let m = move_ref(a, source)?;
+/// The dismissal key and fingerprint of the move on the Moves row keyed `row_key`.
+pub fn dismissal(state: &AppState, row_key: &str) -> Option<(String, String)> {
+    let feed = state.shown()?;
+    let row = state.models.moves.rows.iter().find(|r| r.key == row_key)?;
+    let pair = merged_at(state, row.source)?;
+    let m = Merged::of(&feed.analysis, pair)?.primary()?;
     let f = m.fields();
-    if identity_key(&f) != key {
-        return None;
-    }
-    let mut out = Lines::default();
-    out.heading(format!("Move ({})", f.source));
-    out.line(format!(
-        "{} / {} / instance {}",
-        f.workload, f.component, f.instance
-    ));
-    out.line(format!(
-        "policy {} · reason {} · outcome {}",
-        f.policy, f.reason, f.outcome
-    ));
-    out.line(format!(
-        "from {} → target {} · hints [{}]",
-        f.from_node.unwrap_or("-"),
-        f.target.unwrap_or("-"),
-        f.hints.join(", ")
-    ));
-    out.line(format!(
-        "score {:.4} · why {}",
-        f.score,
-        f.why.unwrap_or("-")
-    ));
-    out.heading("Eligibility");
-    let at = locate_instance(snap, a, f.workload, f.component, f.instance);
-    let verdict = at.and_then(|(c, i)| {
-        a.verdicts
-            .iter()
-            .find(|v| v.component == c && v.instance == i)
-    });
-    match verdict {
-        Some(v) => {
-            for (name, r) in [
-                ("baseline eligibility", &v.baseline),
-                ("defragmentation", &v.defrag),
-            ] {
-                let (text, tone) = match r {
-                    Ok(()) => check_line(Some(true), name),
-                    Err(why) => check_line(Some(false), &format!("{name}: {why}")),
-                };
-                out.push(text, tone);
-            }
-        }
-        None => out.push("not an OMENative Instance: advice only", Tone::Muted),
-    }
-    out.heading("Pool fragmentation (what-if)");
-    match m {
-        MoveRef::Computed(row) => match &row.plan {
-            Some(p) => {
-                let after = p.after.map_or("-".to_string(), |x| format!("{x:.4}"));
-                out.line(format!(
-                    "pool {}: score {:.4} before → {after} after",
-                    p.pool, p.before
-                ));
-            }
-            None => out.push("no plan (advice or health move)", Tone::Muted),
-        },
-        MoveRef::Alfred(_) => out.push(
-            "published row: see the matching computed row for the what-if",
-            Tone::Muted,
-        ),
-    }
-    out.heading("Progress");
-    progress(state, feed, (at, f.workload), &mut out);
-    Some(DetailModel {
-        kind: DetailKind::Move(key.to_string()),
-        title: format!("move {}", f.workload),
-        lines: out.0,
-    })
+    Some((identity_key(&f), fingerprint(&f)))
 }
 
-fn progress(
-    state: &AppState,
-    feed: &Feed,
-    (at, workload): (Option<(usize, usize)>, &str),
-    out: &mut Lines,
-) {
-    let (snap, a) = (&feed.snapshot, &feed.analysis);
-    let ir = at
-        .and_then(|(c, _)| a.workloads.components[c].ir)
-        .and_then(|i| snap.replicas.get(i));
-    let Some(ir) = ir else {
-        out.push("no InferenceReplica", Tone::Muted);
-        return;
-    };
-    let mine = |u: &str| state.requested.iter().any(|r| r.uuid == u);
-    if ir.status.migrations.is_empty() {
-        out.push("no migrations in status", Tone::Muted);
-    }
-    for m in &ir.status.migrations {
-        let tone = match m.phase {
-            MigrationPhase::Completed | MigrationPhase::Relocated => Tone::Ok,
-            MigrationPhase::Failed => Tone::Failed,
-            _ => Tone::Degraded,
-        };
-        out.push(
-            format!(
-                "{} {} phase {} · trigger {} · started {} · deadline {}{}",
-                if mine(&m.request_uuid) { "★" } else { "·" },
-                m.request_uuid,
-                m.phase,
-                m.trigger,
-                age(a.now, m.started_at),
-                age(a.now, m.deadline),
-                if mine(&m.request_uuid) {
-                    " (requested here)"
-                } else {
-                    ""
-                }
-            ),
-            tone,
-        );
-    }
-    for r in state.requested.iter().filter(|r| {
-        r.workload == workload
-            && !ir
-                .status
-                .migrations
-                .iter()
-                .any(|m| *m.request_uuid == *r.uuid)
-    }) {
-        out.push(
-            format!(
-                "★ {} requested here: waiting for the IR to acknowledge",
-                r.uuid
-            ),
-            Tone::Degraded,
-        );
-    }
+/// The merged move an action in the Moves view applies to (the open detail's, else the
+/// selected row's); `None` on a group row or without a selection.
+pub fn action_move(state: &AppState) -> Option<MovePair> {
+    merged_at(state, state.action_source(View::Moves)?)
 }
