@@ -240,7 +240,7 @@ fn an_executable_move_confirms_with_y_and_writes_no_override() {
 }
 
 #[test]
-fn a_move_that_cannot_run_needs_the_override_and_the_audit_effect_carries_it() {
+fn advice_that_only_does_not_pay_off_still_runs_with_y_and_alfreds_targets() {
     let mut s = moves(alfred_feed());
     select(&mut s, WITHHELD);
     press(&mut s, KeyCode::Enter);
@@ -250,12 +250,50 @@ fn a_move_that_cannot_run_needs_the_override_and_the_audit_effect_carries_it() {
     };
     let text: Vec<&str> = d.lines.iter().map(|(t, _)| t.as_str()).collect();
     assert!(
-        text[0].starts_with("ome-top: cannot run: no move here pays off"),
+        text[0].starts_with("ome-top: can run (a target has room), though no move here pays off"),
         "{text:?}"
     );
-    assert!(text[0].ends_with("(NonExecutableObservedFragmentation)"));
     assert!(text.contains(&"≠ Alfred published withheld (SerialDispatchLimit): they disagree"));
     assert!(text.contains(&"Pre-checks for prod/chat engine/0"));
+    assert!(d.blocked.is_none() && !d.overridable);
+    let ops = sent(&type_keys(&mut s, "y"));
+    let [Op::ApproveMove {
+        value, overrode, ..
+    }] = &ops[..]
+    else {
+        panic!("{ops:?}")
+    };
+    assert_eq!(*overrode, None);
+    // The request is Alfred's move: ome-top's row names no target, Alfred's does.
+    let key = "ome.io/migration-request-v1-00000000-0000-4000-8000-000000000001";
+    let request = parse_request_annotation(key, value).unwrap();
+    assert_eq!(
+        (request.instance, request.from_node.as_str()),
+        (0, "h100-01")
+    );
+    assert_eq!(request.hint_target_nodes, ["h100-03"]);
+}
+
+#[test]
+fn a_move_that_cannot_run_needs_the_override_and_the_audit_effect_carries_it() {
+    let mut s = moves(demo_feed());
+    type_keys(&mut s, "/NoSurgeHeadroom");
+    press(&mut s, KeyCode::Enter);
+    press(&mut s, KeyCode::Enter);
+    type_keys(&mut s, "a");
+    let Some(Modal::Confirm(d)) = s.modals.last().cloned() else {
+        panic!("no confirm dialog")
+    };
+    let text: Vec<&str> = d.lines.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(
+        text[0],
+        "ome-top: cannot run: no node in the pool has room for the Instance's surge copy \
+         (NoSurgeHeadroom)"
+    );
+    assert!(
+        text.contains(&"Pre-checks for team-b/embed-113 engine/0"),
+        "{text:?}"
+    );
     assert!(d.overridable);
     // Plain `y` sends nothing and says how to go ahead.
     assert!(sent(&type_keys(&mut s, "y")).is_empty());
@@ -272,18 +310,13 @@ fn a_move_that_cannot_run_needs_the_override_and_the_audit_effect_carries_it() {
     else {
         panic!("{ops:?}")
     };
-    assert_eq!(
-        overrode.as_deref(),
-        Some("NonExecutableObservedFragmentation")
-    );
-    // The request is Alfred's move: ome-top's row names no target, Alfred's does.
+    assert_eq!(overrode.as_deref(), Some("NoSurgeHeadroom"));
     let key = "ome.io/migration-request-v1-00000000-0000-4000-8000-000000000001";
     let request = parse_request_annotation(key, value).unwrap();
     assert_eq!(
         (request.instance, request.from_node.as_str()),
-        (0, "h100-01")
+        (0, "gpu-a100-005")
     );
-    assert_eq!(request.hint_target_nodes, ["h100-03"]);
     let id = s.pending.keys().next().copied().unwrap();
     let done = update(
         &mut s,
@@ -305,10 +338,17 @@ fn a_move_that_cannot_run_needs_the_override_and_the_audit_effect_carries_it() {
 fn a_move_nothing_would_run_is_refused_without_an_override() {
     let mut s = moves(alfred_feed());
     select(&mut s, RAW);
-    // On a group row there is no move to approve.
+    // On a group row there is no move to approve or reject.
     type_keys(&mut s, "a");
     assert!(s.modals.is_empty());
     assert!(s.notice().unwrap().text.contains("select a move"));
+    type_keys(&mut s, "r");
+    assert!(s.modals.is_empty());
+    assert!(s
+        .notice()
+        .unwrap()
+        .text
+        .starts_with("reject: select a move"));
     press(&mut s, KeyCode::Enter);
     type_keys(&mut s, "j");
     type_keys(&mut s, "a");

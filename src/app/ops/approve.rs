@@ -191,7 +191,7 @@ pub fn plan_approval(
     let (mut checks, mut refused) = hard_checks(snap, a, at);
     let mut overrides: Vec<String> = Vec::new();
     checks.extend(soft_checks(a, at, isvc, &mut overrides));
-    let verdict = verdict(a, m);
+    let verdict = verdict(snap, a, m);
     if let Verdict::Blocked { reason, .. } = &verdict {
         overrides.push(reason.clone());
     }

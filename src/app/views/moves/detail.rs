@@ -46,7 +46,12 @@ fn side_words(m: MoveRef<'_>) -> String {
     format!("{}{why}", outcome_words(outcome))
 }
 
-fn outcomes(a: &Analysis, m: &Merged<'_>, published: bool, out: &mut Lines) {
+fn outcomes(
+    (snap, a): (&ClusterSnapshot, &Analysis),
+    m: &Merged<'_>,
+    published: bool,
+    out: &mut Lines,
+) {
     out.heading("ome-top and Alfred");
     match m.computed {
         Some(c) => out.line(format!(
@@ -80,7 +85,7 @@ fn outcomes(a: &Analysis, m: &Merged<'_>, published: bool, out: &mut Lines) {
     } else if published {
         out.push("= Alfred and ome-top agree", Tone::Ok);
     }
-    let v = verdict(a, m);
+    let v = verdict(snap, a, m);
     let tone = if v.executable() {
         Tone::Ok
     } else {
@@ -89,12 +94,14 @@ fn outcomes(a: &Analysis, m: &Merged<'_>, published: bool, out: &mut Lines) {
     out.push(format!("verdict: {}", v.words()), tone);
 }
 
-/// `1 pod of 8 GPUs`, `2 pods of 4 + 4 GPUs`.
+/// `1 pod of 8 GPUs`, `1 pod of 1 GPU`, `2 pods of 4 + 4 GPUs`.
 fn footprint_words(footprints: &[u32]) -> String {
     let gpus: Vec<String> = footprints.iter().map(u32::to_string).collect();
+    let total: u32 = footprints.iter().sum();
+    let unit = if total == 1 { "GPU" } else { "GPUs" };
     match footprints.len() {
-        1 => format!("1 pod of {} GPUs", gpus[0]),
-        n => format!("{n} pods of {} GPUs", gpus.join(" + ")),
+        1 => format!("1 pod of {} {unit}", gpus[0]),
+        n => format!("{n} pods of {} {unit}", gpus.join(" + ")),
     }
 }
 
@@ -285,7 +292,7 @@ pub fn move_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailMod
         f.target.unwrap_or("-"),
         f.hints.join(", ")
     ));
-    outcomes(a, &m, state.models.move_index.published, &mut out);
+    outcomes((snap, a), &m, state.models.move_index.published, &mut out);
     out.heading("Pool fragmentation (what-if)");
     let at = locate_instance(snap, a, f.workload, f.component, f.instance);
     let w = at.and_then(|(c, i)| a.what_if(snap, c, i));

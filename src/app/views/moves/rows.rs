@@ -295,11 +295,12 @@ fn classify<'a>(ctx: &Ctx<'a>, a: &'a Analysis, pairs: Vec<(String, MovePair)>) 
         .filter_map(|(key, pair)| {
             let merged = Merged::of(a, pair)?;
             let f = merged.primary()?.fields();
-            let hidden = ctx
-                .opts
-                .dismissed
-                .get(&identity_key(&f))
-                .is_some_and(|fp| *fp == fingerprint(&f));
+            let dismissed = ctx.opts.dismissed;
+            // Keys are built only when something is dismissed (usually nothing is).
+            let hidden = !dismissed.is_empty()
+                && dismissed
+                    .get(&identity_key(&f))
+                    .is_some_and(|fp| *fp == fingerprint(&f));
             if hidden {
                 return None;
             }
