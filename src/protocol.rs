@@ -229,6 +229,10 @@ pub enum Op {
         uuid: String,
         /// The annotation value, already built and validated by the engine.
         value: String,
+        /// What the operator overrode to approve it — ome-top's verdict and failed pre-checks
+        /// as reason strings (`NoSurgeHeadroom`, `InstanceNotReady, OMENativeStateIneligible`);
+        /// `None` for a move ome-top says can run. Recorded in the Event and the audit row.
+        overrode: Option<String>,
     },
     /// Opt a workload out: `alfred.ome.io/movable: "false"` and `alfred.ome.io/opt-out-reason`.
     OptOut {

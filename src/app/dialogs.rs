@@ -90,8 +90,8 @@ pub enum Modal {
         /// The cursor, as a byte offset into the filter text (on a character boundary).
         cursor: usize,
     },
-    /// Confirm a write.
-    Confirm(ConfirmDialog),
+    /// Confirm a write (boxed: far larger than the other overlays).
+    Confirm(Box<ConfirmDialog>),
     /// Reject a move: dismiss locally or opt the workload out.
     RejectChoice {
         /// The move's identity key.

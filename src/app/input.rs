@@ -211,16 +211,10 @@ fn filter_key(state: &mut AppState, k: KeyEvent, before: String, cursor: usize) 
 }
 
 fn reject_key(state: &mut AppState, k: KeyEvent, key: String, workload: String) -> Vec<Effect> {
-    let fingerprint = state
-        .models
-        .moves
-        .rows
-        .iter()
-        .find(|r| r.key == key)
-        .and_then(|r| crate::app::views::moves::move_ref(&state.shown()?.analysis, r.source))
-        .map(|m| crate::app::views::moves::fingerprint(&m.fields()));
-    let (purpose, prompt) = match (k.code, fingerprint) {
-        (KeyCode::Char('d'), Some(fingerprint)) => (
+    // `key` is the Moves row's; a dismissal remembers the move by its identity and content.
+    let dismissal = crate::app::views::moves::dismissal(state, &key);
+    let (purpose, prompt) = match (k.code, dismissal) {
+        (KeyCode::Char('d'), Some((key, fingerprint))) => (
             ReasonPurpose::Dismiss { key, fingerprint },
             "dismiss: reason (hidden until the recommendation changes)".to_string(),
         ),

@@ -11,7 +11,7 @@ use crate::app::effect::Effect;
 use crate::app::nav;
 use crate::app::ops::notify;
 use crate::app::state::{AppState, NoticeLevel, View};
-use crate::app::views::moves::{move_ref, MoveRef};
+use crate::app::views::moves::{Merged, MoveEntry, MoveIndex};
 use crate::engine::analysis::Analysis;
 use crate::engine::planning::JournalView;
 use crate::protocol::Feed;
@@ -54,11 +54,19 @@ fn before_slash(ns_name: &str) -> Option<&str> {
 
 /// The namespace of the row built from `source` in `view` (`None`: a cluster-wide object,
 /// such as a node or pool lint, or a view the scope does not apply to).
-pub fn row_namespace(a: &Analysis, view: View, source: usize) -> Option<&str> {
+pub fn row_namespace<'a>(
+    a: &'a Analysis,
+    moves: &MoveIndex,
+    view: View,
+    source: usize,
+) -> Option<&'a str> {
     match view {
-        View::Moves => match move_ref(a, source)? {
-            MoveRef::Alfred(r) => before_slash(&r.workload),
-            MoveRef::Computed(m) => before_slash(&m.workload),
+        View::Moves => match moves.entries.get(source)? {
+            MoveEntry::Move(pair) => {
+                before_slash(Merged::of(a, *pair)?.primary()?.fields().workload)
+            }
+            // Under a scope the Moves rows are built flat: no group rows.
+            MoveEntry::Group { .. } => None,
         },
         View::Journal => match &a.journal {
             JournalView::Valid(j, _) => {

@@ -14,6 +14,7 @@ use crate::app::namespace;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
 use crate::app::views::build_view;
+use crate::app::views::moves::{self, MoveOptions};
 use crate::app::views::nodes::NODE_POOL_COLUMN;
 use crate::protocol::Feed;
 
@@ -37,6 +38,9 @@ pub fn refresh_view(state: &mut AppState, view: View) {
         state.gang_nav.refresh(&state.models.gangs, height);
         return;
     }
+    if view == View::Moves {
+        moves::reshape(state);
+    }
     let pool = match (view, &state.pool_scope) {
         (View::Nodes, Some(p)) => Some(p.as_str()),
         _ => None,
@@ -49,12 +53,13 @@ pub fn refresh_view(state: &mut AppState, view: View) {
     let Some(model) = state.models.table(view) else {
         return;
     };
+    let index = &state.models.move_index;
     let in_scope = |row: &RowModel| {
         let pool_ok =
             pool.is_none_or(|p| row.cells.get(NODE_POOL_COLUMN).is_some_and(|c| c.text == p));
         let ns_ok = ns.is_none_or(|ns| {
             feed.as_ref()
-                .and_then(|f| namespace::row_namespace(&f.analysis, view, row.source))
+                .and_then(|f| namespace::row_namespace(&f.analysis, index, view, row.source))
                 == Some(ns)
         });
         pool_ok && ns_ok
@@ -97,8 +102,17 @@ fn ensure_built(state: &mut AppState, view: View) {
         return;
     };
     if state.models.built[view.index()] != Some(feed.generation) {
+        let opts = MoveOptions {
+            dismissed: &state.dismissed,
+            open: &state.moves_open,
+            flat: moves::wants_flat(&state.tables[View::Moves.index()])
+                || state.namespace_scope.is_some(),
+            wide: moves::wants_wide(state.size),
+            requested: &state.requested,
+            phases: &state.request_phases,
+        };
         let ns = state.namespace_scope.as_deref();
-        build_view(&mut state.models, &feed, &state.dismissed, view, ns);
+        build_view(&mut state.models, &feed, &opts, view, ns);
     }
 }
 
@@ -130,6 +144,9 @@ pub fn open(state: &mut AppState) {
             switch_view(state, View::Nodes);
         }
         (View::Nodes, Some(node)) => open_detail(state, DetailKind::Node(node)),
+        (View::Moves, Some(_)) if moves::selected_group(state).is_some() => {
+            toggle_moves_group(state)
+        }
         (View::Moves, Some(m)) => open_detail(state, DetailKind::Move(m)),
         (View::Journal, Some(uuid)) => open_detail(state, DetailKind::Journal(uuid)),
         (View::Lints, Some(key)) => open_detail(state, DetailKind::Lint(key)),
@@ -138,6 +155,13 @@ pub fn open(state: &mut AppState) {
             state.gang_nav.toggle(&state.models.gangs, height);
         }
         _ => {}
+    }
+}
+
+/// Opens or closes the advisory group under the Moves selection (see `moves::toggle_group`).
+pub fn toggle_moves_group(state: &mut AppState) {
+    if moves::toggle_group(state) {
+        refresh_view(state, View::Moves);
     }
 }
 

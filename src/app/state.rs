@@ -5,7 +5,7 @@
 //! Owns: `AppState`, `Notice`, `PendingOp`, `IdSource`, `Models` (`View` is `action`'s, shared
 //! with the keymap). Plain data; must not import `ratatui`, `tokio`, `kube` or read a clock.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 
 use chrono::Offset;
@@ -17,6 +17,7 @@ use crate::app::dialogs::Modal;
 use crate::app::keys::{Chord, KeyResolver};
 use crate::app::table::{TableModel, TableView};
 use crate::app::views::gangs::{GangNav, GangTree};
+use crate::app::views::moves::MoveIndex;
 use crate::engine::model::{MigrationPhase, Time};
 use crate::protocol::{Feed, Op};
 
@@ -97,6 +98,8 @@ pub struct Models {
     pub nodes: TableModel,
     /// Moves view rows.
     pub moves: TableModel,
+    /// What each Moves row stands for (merged move or advisory group), and its counts.
+    pub move_index: MoveIndex,
     /// Journal view rows.
     pub journal: TableModel,
     /// Lints view rows.
@@ -158,6 +161,8 @@ pub struct AppState {
     pub request_phases: HashMap<String, MigrationPhase>,
     /// Dismissed moves: identity key → content fingerprint at dismissal.
     pub dismissed: HashMap<String, String>,
+    /// Advisory groups of the Moves view the operator opened (their reasons), kept across feeds.
+    pub moves_open: BTreeSet<String>,
     /// Score history per pool, in thousandths (0..=1000), oldest first, ≤ `SCORE_HISTORY`.
     pub score_history: BTreeMap<String, VecDeque<u64>>,
     /// The selected node's health history from the local store (`None` = store not plugged).
@@ -205,6 +210,7 @@ impl AppState {
             requested: Vec::new(),
             request_phases: HashMap::new(),
             dismissed: HashMap::new(),
+            moves_open: BTreeSet::new(),
             score_history: BTreeMap::new(),
             node_history: None,
             pending_keys: Vec::new(),

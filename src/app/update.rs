@@ -72,15 +72,14 @@ fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
     }
 }
 
-/// The one view an action works in, for the actions that work in one only: the writes and
-/// `toggle`. Elsewhere (another view or its detail) they do nothing, so help and the footer
-/// leave them out there.
+/// The one view an action works in, for the actions that work in one only: the writes.
+/// Elsewhere (another view or its detail) they do nothing, so help and the footer leave them
+/// out there. (`toggle` works in Gangs and Moves, the views whose keymaps bind it.)
 pub fn home_view(action: Action) -> Option<View> {
     match action {
         Action::CordonNode | Action::UncordonNode | Action::ShowYaml => Some(View::Nodes),
         Action::ApproveMove | Action::RejectMove => Some(View::Moves),
         Action::ClearJournalEntry => Some(View::Journal),
-        Action::Toggle => Some(View::Gangs),
         _ => None,
     }
 }
@@ -126,6 +125,9 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Bottom => nav::jump(state, true),
         Action::Open => nav::open(state),
         Action::Toggle if state.view == View::Gangs => nav::open(state),
+        Action::Toggle if state.view == View::Moves && state.detail.is_none() => {
+            nav::toggle_moves_group(state)
+        }
         Action::NextView | Action::PrevView => {
             let n = View::ALL.len();
             let d = if action == Action::NextView { 1 } else { n - 1 };

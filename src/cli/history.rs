@@ -125,6 +125,7 @@ fn audit_json(a: &AuditEntry) -> Value {
         "resourceVersionAfter": a.rv_after,
         "result": a.result.as_str(),
         "message": a.message,
+        "override": a.overrode,
     })
 }
 
@@ -185,7 +186,10 @@ fn history_table(histories: &[NodeHistory]) -> String {
                     a.action.clone(),
                     a.result.as_str().to_owned(),
                     rv,
-                    a.message.clone(),
+                    match &a.overrode {
+                        Some(o) => format!("{} (override: {o})", a.message),
+                        None => a.message.clone(),
+                    },
                 ]
             }));
             text.push_str(&aligned(&rows));

@@ -1,5 +1,6 @@
 //! The audit log: one row per operator action (product.md §5, §6): who, what, on which
-//! object, resourceVersion before and after, result and time.
+//! object, resourceVersion before and after, result and time, and what the operator overrode
+//! to confirm it.
 //!
 //! Owns: `AuditEntry`, `ObjectRef`, `AuditResult`, `record_audit`, `audit_for_object`. Must
 //! not import `app`, `ui`, `cluster`, `tokio`, `kube` or `ratatui`; reads no clock.
@@ -99,11 +100,14 @@ pub struct AuditEntry {
     pub result: AuditResult,
     /// One line: what changed or why not.
     pub message: String,
+    /// What the operator explicitly overrode to confirm it (failed checks or ome-top's verdict
+    /// as reason strings, e.g. `NoSurgeHeadroom`); `None` when nothing was.
+    pub overrode: Option<String>,
 }
 
 /// Columns read by `entry_from_row`, in order.
 const AUDIT_COLUMNS: &str = "at_ms, actor, action, object_kind, object_namespace, object_name, \
-                             rv_before, rv_after, result, message";
+                             rv_before, rv_after, result, message, overrode";
 
 fn entry_from_row(r: &Row<'_>) -> rusqlite::Result<AuditEntry> {
     Ok(AuditEntry {
@@ -119,6 +123,7 @@ fn entry_from_row(r: &Row<'_>) -> rusqlite::Result<AuditEntry> {
         rv_after: r.get(7)?,
         result: AuditResult::parse(&r.get::<_, String>(8)?),
         message: r.get(9)?,
+        overrode: r.get(10)?,
     })
 }
 
@@ -131,7 +136,7 @@ pub(crate) fn insert_audit(
     conn.execute(
         &format!(
             "INSERT INTO audit_log (cluster_id, {AUDIT_COLUMNS}) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
         ),
         rusqlite::params![
             cluster_id,
@@ -145,6 +150,7 @@ pub(crate) fn insert_audit(
             e.rv_after,
             e.result.as_str(),
             e.message,
+            e.overrode,
         ],
     )
     .context("recording an audit row")?;

@@ -110,6 +110,7 @@ impl HistoryStore {
                 "dismissed {} instance {} locally: {}",
                 k.component, k.instance, dismissal.reason
             ),
+            overrode: None,
         };
         insert_audit(&tx, id, &audit)?;
         tx.commit().context("committing a dismissal")

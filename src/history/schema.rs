@@ -8,7 +8,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 /// Migration `i` (0-based) takes a database from `user_version = i` to `i + 1`. Append only:
 /// a shipped migration is never edited, a change is a new entry.
-pub const MIGRATIONS: &[&str] = &[V1];
+pub const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// The schema version this build writes (`PRAGMA user_version` after `migrate`).
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -62,6 +62,10 @@ CREATE TABLE dismissals (
 );
 CREATE INDEX dismissals_by_time ON dismissals (at_ms);
 ";
+
+/// v2: what the operator overrode to confirm an action (`NULL` when nothing was), e.g. the
+/// verdict `NoSurgeHeadroom` of a move approved against it. Rows written before stay `NULL`.
+const V2: &str = "ALTER TABLE audit_log ADD COLUMN overrode TEXT;";
 
 /// Reads `PRAGMA user_version`.
 pub fn user_version(conn: &Connection) -> Result<i64> {
@@ -125,6 +129,26 @@ mod tests {
         assert_eq!(tables, 4);
         // A second run is a no-op and reports the current version.
         assert_eq!(migrate(&mut conn, "mem").unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn a_version_1_audit_row_survives_the_override_column() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(V1).unwrap();
+        conn.execute_batch(
+            "PRAGMA user_version = 1; INSERT INTO clusters (key) VALUES ('k'); \
+             INSERT INTO audit_log (cluster_id, at_ms, actor, action, object_kind, \
+             object_namespace, object_name, result, message) \
+             VALUES (1, 0, 'a', 'cordon-node', 'Node', '', 'n', 'done', 'cordoned');",
+        )
+        .unwrap();
+        assert_eq!(migrate(&mut conn, "mem").unwrap(), 1);
+        let (message, overrode): (String, Option<String>) = conn
+            .query_row("SELECT message, overrode FROM audit_log", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!((message.as_str(), overrode), ("cordoned", None));
     }
 
     #[test]

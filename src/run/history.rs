@@ -267,6 +267,19 @@ fn audit_entry(actor: &str, op: &Op, outcome: &OpOutcome, at: Time) -> AuditEntr
         rv_after,
         result,
         message,
+        overrode: overrode(op),
+    }
+}
+
+/// What confirming `op` overrode: the approval's override, or failing clearing checks.
+fn overrode(op: &Op) -> Option<String> {
+    match op {
+        Op::ApproveMove { overrode, .. } => overrode.clone(),
+        Op::ClearJournalEntry {
+            override_checks: true,
+            ..
+        } => Some("ClearingChecks".into()),
+        _ => None,
     }
 }
 
@@ -318,6 +331,41 @@ mod tests {
         assert_eq!(audit.len(), 1);
         assert_eq!(audit[0].rv_before.as_deref(), Some("7"));
         assert_eq!(audit[0].rv_after.as_deref(), Some("8"));
+    }
+
+    #[test]
+    fn an_approval_against_the_verdict_records_its_override() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.sqlite3");
+        let key = ClusterKey::demo(1);
+        let store = HistoryStore::open_at(&path, StoreOptions::default(), at()).unwrap();
+        let mut hook = HistoryHook::with_store(store.store, key.clone());
+        let approve = |uuid: &str, overrode: Option<&str>| Op::ApproveMove {
+            namespace: Arc::from("prod"),
+            name: Arc::from("chat"),
+            uid: Arc::from("u"),
+            resource_version: Arc::from("7"),
+            uuid: uuid.into(),
+            value: "{}".into(),
+            overrode: overrode.map(String::from),
+        };
+        for op in [approve("1", Some("NoSurgeHeadroom")), approve("2", None)] {
+            hook.apply(&Effect::RecordAudit {
+                op,
+                outcome: OpOutcome::Done {
+                    message: "written".into(),
+                    resource_version: Some("8".into()),
+                },
+                at: at(),
+            });
+        }
+        let rows = hook
+            .store
+            .audit_for_object(&key, "InferenceService", "chat")
+            .unwrap();
+        let overrides: Vec<Option<&str>> = rows.iter().map(|r| r.overrode.as_deref()).collect();
+        assert_eq!(overrides, [Some("NoSurgeHeadroom"), None]);
+        assert!(rows.iter().all(|r| r.action == "approve-move"));
     }
 
     #[test]

@@ -182,29 +182,23 @@ fn confirm_keys(state: &AppState, theme: &Theme) -> Vec<Span<'static>> {
     spans
 }
 
-fn draw_confirm(frame: &mut Frame, full: Rect, state: &AppState, d: &ConfirmDialog, theme: &Theme) {
-    let mut lines: Vec<Line> = d
-        .lines
-        .iter()
-        .map(|(text, tone)| Line::styled(text.clone(), theme.tone(*tone)))
-        .collect();
-    lines.push(Line::from(""));
-    if let Some(r) = &d.reason {
-        lines.push(Line::from(format!("reason: {r}")));
-    }
+/// What decides the keystroke: why confirming is refused, the override, the keys. Drawn
+/// below the body and never cut off: on a short terminal the body gives up its last rows.
+fn confirm_tail(state: &AppState, d: &ConfirmDialog, theme: &Theme) -> Vec<Line<'static>> {
+    let mut tail: Vec<Line> = Vec::new();
     if let Some(why) = &d.blocked {
-        lines.push(Line::styled(
+        tail.push(Line::styled(
             format!("✗ cannot confirm: {why}"),
             theme.style(Slot::Danger),
         ));
         if d.overridable {
             let armed = if d.override_armed {
-                "ARMED — confirming overrides the failing checks"
+                "ARMED — confirming overrides it (o disarms)"
             } else {
-                "off"
+                "off — press o, then confirm, to go ahead anyway"
             };
-            lines.push(Line::styled(
-                format!("override (o): {armed}"),
+            tail.push(Line::styled(
+                format!("override: {armed}"),
                 theme.style(Slot::HealthDegraded),
             ));
         }
@@ -216,21 +210,67 @@ fn draw_confirm(frame: &mut Frame, full: Rect, state: &AppState, d: &ConfirmDial
     }
     if d.overridable {
         keys.push(Span::styled("o ", theme.style(Slot::Accent)));
-        keys.push(Span::raw("override checks"));
+        keys.push(Span::raw("override"));
     }
-    lines.push(Line::from(keys));
+    tail.push(Line::from(keys));
+    tail
+}
+
+fn draw_confirm(frame: &mut Frame, full: Rect, state: &AppState, d: &ConfirmDialog, theme: &Theme) {
+    let mut body: Vec<Line> = d
+        .lines
+        .iter()
+        .map(|(text, tone)| Line::styled(text.clone(), theme.tone(*tone)))
+        .collect();
+    body.push(Line::from(""));
+    if let Some(r) = &d.reason {
+        body.push(Line::from(format!("reason: {r}")));
+    }
+    let tail = confirm_tail(state, d, theme);
     let width = full.width.saturating_sub(8).min(110);
-    let p = Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .block(boxed(format!(" {} ", d.title), theme, true));
-    // The rows ratatui's word wrap really takes inside the borders (plus the borders): a long
-    // word after a space (an annotation value) starts a row of its own, which a width-based
-    // count misses, and the last line (the keys) would be cut off.
-    let rows = p.line_count(width.saturating_sub(2));
-    let height = u16::try_from(rows)
-        .unwrap_or(u16::MAX)
+    let inner = width.saturating_sub(2);
+    let body = Paragraph::new(body).wrap(Wrap { trim: false });
+    let tail = Paragraph::new(tail).wrap(Wrap { trim: false });
+    // The rows ratatui's word wrap really takes (a long word after a space, such as an
+    // annotation value, starts a row of its own, which a width-based count misses).
+    let tail_rows = u16::try_from(tail.line_count(inner)).unwrap_or(u16::MAX);
+    let body_rows = u16::try_from(body.line_count(inner)).unwrap_or(u16::MAX);
+    let height = body_rows
+        .saturating_add(tail_rows)
+        .saturating_add(2)
         .min(full.height.saturating_sub(2));
     let area = centered(full, width, height);
+    let block = boxed(format!(" {} ", d.title), theme, true);
+    let inside = block.inner(area);
+    let tail_rows = tail_rows.min(inside.height);
+    let split = inside.height - tail_rows;
     frame.render_widget(Clear, area);
-    frame.render_widget(p, area);
+    frame.render_widget(block, area);
+    // Cut short, the body's last row says so (the body ends with the least needed lines).
+    let clipped = body_rows > split && split > 0;
+    let body_height = if clipped { split - 1 } else { split };
+    frame.render_widget(
+        body,
+        Rect {
+            height: body_height,
+            ..inside
+        },
+    );
+    if clipped {
+        let more = "… (a taller terminal shows the rest)";
+        let at = Rect {
+            y: inside.y + body_height,
+            height: 1,
+            ..inside
+        };
+        frame.render_widget(Line::styled(more, theme.style(Slot::Muted)), at);
+    }
+    frame.render_widget(
+        tail,
+        Rect {
+            y: inside.y + split,
+            height: tail_rows,
+            ..inside
+        },
+    );
 }

@@ -29,7 +29,7 @@ pub fn help_lines(state: &AppState) -> Vec<HelpLine> {
         m => m,
     };
     let mut out = Vec::new();
-    let mut shown: Vec<Action> = Vec::new();
+    let mut shown: Vec<(Action, String)> = Vec::new();
     for mode in [view_mode, Mode::Global, Mode::Confirm] {
         let mut bindings = state.keys.bindings(mode);
         bindings.retain(|b| applies_here(state, b.action));
@@ -62,15 +62,20 @@ pub fn help_lines(state: &AppState) -> Vec<HelpLine> {
     out
 }
 
-/// Appends a heading and one line per action not `shown` yet (`j, ↓  Down`).
+/// Appends a heading and one line per action not `shown` yet with that description
+/// (`j, ↓  Down`).
 fn section(
     out: &mut Vec<HelpLine>,
-    shown: &mut Vec<Action>,
+    shown: &mut Vec<(Action, String)>,
     heading: String,
     bindings: Vec<Binding>,
 ) {
     let mut merged: Vec<(Action, String, String)> = Vec::new();
-    for b in bindings.into_iter().filter(|b| !shown.contains(&b.action)) {
+    // An action listed already is left out, unless this view describes it its own way.
+    for b in bindings
+        .into_iter()
+        .filter(|b| !shown.iter().any(|(a, d)| *a == b.action && *d == b.desc))
+    {
         match merged.iter_mut().find(|(a, ..)| *a == b.action) {
             Some((_, keys, _)) => keys.push_str(&format!(", {}", key_label(&b.keys))),
             None => merged.push((b.action, key_label(&b.keys), b.desc)),
@@ -80,7 +85,7 @@ fn section(
         return;
     }
     out.push((Some(heading), String::new(), String::new()));
-    shown.extend(merged.iter().map(|(a, ..)| *a));
+    shown.extend(merged.iter().map(|(a, _, d)| (*a, d.clone())));
     out.extend(merged.into_iter().map(|(_, keys, desc)| (None, keys, desc)));
 }
 

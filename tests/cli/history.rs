@@ -70,6 +70,7 @@ fn audit(at: Time, actor: &str, action: &str, node: &str, message: &str) -> Audi
         rv_after: Some("101".into()),
         result: AuditResult::Done,
         message: message.into(),
+        overrode: None,
     }
 }
 

@@ -1,9 +1,12 @@
-//! Approve a move from the Moves view (`a`, `y`) and follow it: the confirm dialog shows the
-//! pre-checks and the throttling warning; a change to the InferenceService while the dialog is
-//! open makes the confirm a "changed since you looked" conflict that writes nothing; after
-//! looking again and confirming, another client reads the migration request
-//! annotation Alfred's consumer would parse, the Event and the audit row exist; the test plays
-//! the InferenceReplica controller (`status.migrations`, inferencereplica.md §1) through every
+//! Approve a move from the Moves view and follow it. The seeded Instance needs two whole
+//! nodes and one is free, so ome-top says the move cannot run (`NoSurgeHeadroom`, where
+//! Alfred's pass only recommends it): the confirm dialog says so beside the pre-checks and
+//! the throttling warning, refuses a plain `y`, and confirms only with the override (`o`, then
+//! `y`). A change to the InferenceService while the dialog is open makes the confirm a
+//! "changed since you looked" conflict that writes nothing; after looking again and
+//! confirming, another client reads the migration request annotation Alfred's consumer would
+//! parse, the Event and the audit row exist and both name the override; the test plays the
+//! InferenceReplica controller (`status.migrations`, inferencereplica.md §1) through every
 //! Manual phase and the move detail follows it to `Completed`, which a notice announces.
 
 use chrono::{SecondsFormat, TimeDelta, Utc};
@@ -19,8 +22,11 @@ use crate::{eventually, tui};
 
 const KEY_PREFIX: &str = "ome.io/migration-request-v1-";
 
-/// What the approval dialog must show: every pre-check met, the change, the warning, the keys.
-const DIALOG: [&str; 7] = [
+/// What the approval dialog must show: ome-top's verdict, every pre-check met, the change, the
+/// warning, the override and the keys.
+const DIALOG: [&str; 9] = [
+    "ome-top: cannot run: no node in the pool has room for the Instance's surge copy (NoSurgeHeadroom)",
+    "override: off — press o, then confirm, to go ahead anyway",
     "[✓ met]     the Instance is still Ready (2/2 pods ready)",
     "[✓ met]     no in-flight request for the workload (0 active)",
     "[✓ met]     the workload is not opted out",
@@ -68,8 +74,15 @@ async fn approve_a_move_and_follow_it_to_completion() {
             .find(|e| e.reason.as_deref() == Some("OmeTopApproveMove"))
     })
     .await;
-    assert!(event.note.as_deref().unwrap().contains(&uuid), "{event:?}");
-    tui::wait_audit(&t, "approve-move", &world.workload(), "done");
+    let note = event.note.as_deref().unwrap();
+    assert!(note.contains(&uuid), "{event:?}");
+    assert!(note.contains("(override: NoSurgeHeadroom)"), "{event:?}");
+    let audit = tui::wait_audit(&t, "approve-move", &world.workload(), "done");
+    assert_eq!(
+        audit.overrode.as_deref(),
+        Some("NoSurgeHeadroom"),
+        "{audit:?}"
+    );
 
     follow_to_completion(tc, &t, &world.ns, &uuid, from).await;
     t.keys("Escape");
@@ -77,9 +90,10 @@ async fn approve_a_move_and_follow_it_to_completion() {
     t.keys("q");
 }
 
-/// Opens the approval dialog; another writer changes the InferenceService while the operator
-/// reads it, so `y` is a conflict that writes nothing; the operator looks again (the dialog now
-/// holds the new resourceVersion) and confirms.
+/// Opens the approval dialog: a plain `y` is refused, `o` arms the override; another writer
+/// changes the InferenceService while the operator reads it, so `y` is a conflict that writes
+/// nothing; the operator looks again (the dialog now holds the new resourceVersion), arms the
+/// override again and confirms.
 async fn confirm_after_a_conflict(tc: &TestCluster, t: &Tmux, world: &World) {
     let admin_isvcs = isvc_api(&tc.admin_client().await, &world.ns);
     let seen = admin_isvcs.get(ISVC).await.unwrap().metadata;
@@ -88,6 +102,10 @@ async fn confirm_after_a_conflict(tc: &TestCluster, t: &Tmux, world: &World) {
         assert!(dialog.contains(text), "{text:?} missing:\n{dialog}");
     }
     assert!(!dialog.contains("not met"), "{dialog}");
+    t.keys("y");
+    t.wait_for("(press o to override)");
+    t.keys("o");
+    t.wait_for("override: ARMED");
     let label = json!({"metadata": {"labels": {"team": "search"}}});
     let changed = admin_isvcs
         .patch(ISVC, &PatchParams::default(), &Patch::Merge(&label))
@@ -104,9 +122,16 @@ async fn confirm_after_a_conflict(tc: &TestCluster, t: &Tmux, world: &World) {
         .into_keys()
         .any(|k| k.starts_with(KEY_PREFIX));
     assert!(!written, "a conflict wrote the request");
-    tui::wait_audit(t, "approve-move", &world.workload(), "conflict");
+    let audit = tui::wait_audit(t, "approve-move", &world.workload(), "conflict");
+    assert_eq!(
+        audit.overrode.as_deref(),
+        Some("NoSurgeHeadroom"),
+        "{audit:?}"
+    );
     let rv = changed.metadata.resource_version.unwrap();
     tui::open_dialog_at(t, "a", "Pre-checks for", &rv);
+    t.keys("o");
+    t.wait_for("override: ARMED");
     t.keys("y");
 }
 

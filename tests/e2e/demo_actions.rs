@@ -9,6 +9,8 @@
 
 use crate::support;
 
+use std::time::{Duration, Instant};
+
 use support::tmux::Tmux;
 
 fn start_demo() -> Tmux {
@@ -17,7 +19,9 @@ fn start_demo() -> Tmux {
     t
 }
 
-/// Switches to the view of `key` and filters it with `text`; returns once rows match.
+/// Switches to the view of `key` and filters it with `text`; returns once the selected row
+/// shows `row_text` (the title shows the filter itself, and the demo's first pass may have no
+/// matching row yet).
 fn open_view(t: &Tmux, key: &str, title: &str, text: &str, row_text: &str) -> String {
     t.keys(key);
     t.wait_for(title);
@@ -25,19 +29,41 @@ fn open_view(t: &Tmux, key: &str, title: &str, text: &str, row_text: &str) -> St
     t.type_text(text);
     t.keys("Enter");
     t.wait_for(&format!("] /{text} "));
-    t.wait_for(row_text)
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let pane = t.pane();
+        let selected = pane.lines().find(|l| l.starts_with("│▶"));
+        if selected.is_some_and(|l| l.contains(row_text)) {
+            return pane;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no row shows {row_text}:\n{pane}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
-/// The words of the selected table row (`▶` line): SRC OUTCOME POLICY REASON WORKLOAD INST ….
-fn selected_row(pane: &str) -> Vec<String> {
+/// A Moves row's workload (`ns/name`), Instance (`engine/0`) and the policy word after WHY —
+/// the row's identity on screen.
+fn move_of(line: &str) -> Option<(String, String, String)> {
+    let words: Vec<&str> = line
+        .trim_start_matches(['│', '▶'])
+        .split_whitespace()
+        .collect();
+    let at = words.iter().position(|w| w.contains('/'))?;
+    // WHY is one word on these rows (an advisory reason); the policy follows it.
+    let (workload, inst, policy) = (words.get(at)?, words.get(at + 1)?, words.get(at + 3)?);
+    Some((workload.to_string(), inst.to_string(), policy.to_string()))
+}
+
+/// The selected Moves row (`▶` line).
+fn selected_move(pane: &str) -> (String, String, String) {
     let line = pane
         .lines()
         .find(|l| l.starts_with("│▶"))
         .unwrap_or_else(|| panic!("no selected row:\n{pane}"));
-    line.trim_start_matches("│▶")
-        .split_whitespace()
-        .map(str::to_string)
-        .collect()
+    move_of(line).unwrap_or_else(|| panic!("not a move row: {line}"))
 }
 
 /// The text between `after` and the next occurrence of `until` on the first line holding it.
@@ -51,7 +77,7 @@ fn between<'a>(pane: &'a str, after: &str, until: &str) -> &'a str {
 fn approve_runs_the_migration_to_completion() {
     let t = start_demo();
     // Withheld rows passed every eligibility gate; only Alfred's journal holds them back.
-    open_view(&t, "3", "Moves [", "withheld", "UnresolvedRequest");
+    open_view(&t, "3", "Moves [", "UnresolvedRequest", "UnresolvedRequest");
     t.keys("a");
     let dialog = t.wait_for("Pre-checks for");
     for text in [
@@ -77,12 +103,26 @@ fn approve_runs_the_migration_to_completion() {
 #[test]
 fn dismiss_hides_a_row_and_opt_out_blocks_approval() {
     let t = start_demo();
-    let pane = open_view(&t, "3", "Moves [", "~^alfred$", "│▶alfred");
-    let row = selected_row(&pane);
-    let (policy, reason, workload, inst) = (&row[2], &row[3], &row[4], &row[5]);
+    let pane = open_view(
+        &t,
+        "3",
+        "Moves [",
+        "NonExecutableObservedFragmentation",
+        "│▶",
+    );
+    let (workload, inst, policy) = selected_move(&pane);
+    let (workload, inst, policy) = (&workload, &inst, &policy);
+    // Another workload listed, for the opt-out (the dismissed row may be its workload's last).
+    let other = pane
+        .lines()
+        .filter(|l| l.starts_with("│ "))
+        .filter_map(move_of)
+        .map(|(w, _, _)| w)
+        .find(|w| w != workload)
+        .unwrap_or_else(|| panic!("one workload only:\n{pane}"));
     let same_row = |p: &str| {
         p.lines().any(|l| {
-            [policy, reason, workload, inst]
+            [workload, inst, policy]
                 .iter()
                 .all(|w| l.contains(w.as_str()))
         })
@@ -94,11 +134,15 @@ fn dismiss_hides_a_row_and_opt_out_blocks_approval() {
     t.type_text("handled by the rack swap");
     t.keys("Enter");
     let pane = t.wait_for("dismissed: handled by the rack swap");
-    assert!(!same_row(&pane), "{row:?} still shown:\n{pane}");
+    assert!(
+        !same_row(&pane),
+        "{workload} {inst} {policy} still shown:\n{pane}"
+    );
 
     // A fresh filter on the workload (Esc clears the current one).
     t.keys("Escape");
-    t.wait_without("~^alfred$");
+    t.wait_without("/NonExecutableObservedFragmentation ");
+    let workload = &other;
     open_view(&t, "3", "Moves [", workload, "│▶");
     t.keys("r");
     t.wait_for("Reject the move of");

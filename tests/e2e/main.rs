@@ -1,6 +1,7 @@
 //! End to end: the real `ome-top` binary in real terminals (tmux, `tests/support/tmux.rs`; a
 //! tmux server per test). On the simulated fleet (`ome-top demo`): the views (`demo_tmux`),
-//! the operator's actions (`demo_actions`) and the log file beside the screen (`logs`). On the
+//! the operator's actions (`demo_actions`), the Moves view's approvals with and without the
+//! override (`demo_moves`) and the log file beside the screen (`logs`). On the
 //! test control plane of `tests/support` (one per test binary, shared by the live tests here):
 //! a cordon from the TUI (`live_tmux`), switching kubeconfig contexts with `:ctx`
 //! (`switch_context`) and the actions below. One test binary: `cargo test --test e2e`.
@@ -19,6 +20,7 @@
 // The other tests of this binary (the first paragraph above).
 mod copy;
 mod demo_actions;
+mod demo_moves;
 mod demo_tmux;
 mod live_tmux;
 mod logs;

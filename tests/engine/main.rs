@@ -9,3 +9,4 @@ mod eligibility;
 mod gang;
 mod lints;
 mod moves;
+mod what_if;

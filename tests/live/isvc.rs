@@ -24,6 +24,7 @@ pub fn approve(ns: &str, name: &str, uid: &str, rv: &str) -> Op {
         resource_version: rv.into(),
         uuid: UUID.into(),
         value: VALUE.into(),
+        overrode: None,
     }
 }
 

@@ -268,6 +268,7 @@ async fn approve_sends_the_engine_patch_and_a_stale_view_sends_no_write() {
         resource_version: "10".into(),
         uuid: UUID.into(),
         value: VALUE.into(),
+        overrode: None,
     };
     let (client, log) = scripted(Box::new(move |i, _| match i {
         0 => (200, isvc("10")),

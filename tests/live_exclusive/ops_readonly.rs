@@ -76,6 +76,7 @@ async fn read_only_sends_zero_requests_of_any_kind() {
             resource_version: rv.as_str().into(),
             uuid: "3f1c2d4e-9a7b-4c1d-8e2f-0123456789ab".into(),
             value: r#"{"schemaVersion":"v1","component":"engine","instance":0,"from_node":"gpu-a","reason":"Fragmentation","requested_at":"2026-11-30T04:00:00Z","requested_by":"ome-top"}"#.into(),
+            overrode: None,
         },
         Op::OptOut {
             namespace: ns.as_str().into(), name: "chat".into(), uid: uid.as_str().into(),

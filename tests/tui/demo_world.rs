@@ -197,6 +197,7 @@ fn approval(w: &DemoWorld, row: &ome_top::engine::planning::MoveRow, uuid: &str)
         resource_version: isvc.resource_version.clone(),
         uuid: uuid.into(),
         value: request.to_annotation_value().unwrap(),
+        overrode: None,
     }
 }
 
@@ -278,6 +279,7 @@ fn approval_with_a_malformed_value_is_refused() {
         resource_version: isvc.resource_version.clone(),
         uuid: "7c9e6679-7425-40de-944b-e07fc1f90ae7".into(),
         value: r#"{"schemaVersion":"v2"}"#.into(),
+        overrode: None,
     };
     assert!(matches!(w.apply(&op, start()), OpOutcome::Refused { .. }));
     assert_eq!(w.snapshot(), snap);

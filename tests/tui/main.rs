@@ -12,6 +12,7 @@ mod keymap_safety;
 mod node_yaml;
 mod palette;
 mod reducer;
+mod reducer_moves;
 mod reducer_tracking;
 mod tui_support;
 mod ui_snapshots;

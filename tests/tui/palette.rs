@@ -300,7 +300,11 @@ fn ns_scopes_the_workload_views_and_leaves_pools_and_nodes_whole() {
         type_keys(s, key);
         visible(s, view, col)
     };
-    let moves = unscoped(&mut s, "3", View::Moves, 4);
+    // Sorted by WORKLOAD, the Moves view lists every move (no advisory groups), as it does
+    // under a namespace scope.
+    let workload = 3;
+    let moves = unscoped(&mut s, "3W", View::Moves, workload);
+    assert_eq!(s.models.moves.columns[workload].title, "WORKLOAD");
     let lints = unscoped(&mut s, "6", View::Lints, 1);
     let nodes = unscoped(&mut s, "2", View::Nodes, 0).len();
     let pools = unscoped(&mut s, "1", View::Pools, 0).len();
@@ -311,7 +315,7 @@ fn ns_scopes_the_workload_views_and_leaves_pools_and_nodes_whole() {
     assert!(notice(&s).0.starts_with("namespace prod"));
     let want: Vec<&String> = moves.iter().filter(|w| w.starts_with("prod/")).collect();
     type_keys(&mut s, "3");
-    let shown = visible(&s, View::Moves, 4);
+    let shown = visible(&s, View::Moves, workload);
     assert_eq!(shown.iter().collect::<Vec<_>>(), want);
     assert!(buffer_text(&s).contains(" ns:prod"));
     type_keys(&mut s, "6");
@@ -327,10 +331,10 @@ fn ns_scopes_the_workload_views_and_leaves_pools_and_nodes_whole() {
     // A namespace without workloads empties the workload views; `all` and `-` clear.
     run(&mut s, "ns kube-system");
     type_keys(&mut s, "3");
-    assert!(visible(&s, View::Moves, 4).is_empty());
+    assert!(visible(&s, View::Moves, workload).is_empty());
     run(&mut s, "ns all");
     assert_eq!(s.namespace_scope, None);
-    assert_eq!(visible(&s, View::Moves, 4), moves);
+    assert_eq!(visible(&s, View::Moves, workload), moves);
     run(&mut s, "ns prod");
     run(&mut s, "ns -");
     assert_eq!(s.namespace_scope, None);

@@ -78,6 +78,92 @@ pub fn add_journal(snap: &mut ClusterSnapshot) {
     });
 }
 
+/// One `last-cycle.json` row of Alfred's.
+fn alfred_row(workload: &str, instance: i64, policy: &str, outcome: &str) -> serde_json::Value {
+    let reason = if policy == "nodehealth" {
+        "NodeUnhealthy"
+    } else {
+        "Fragmentation"
+    };
+    json!({"workload": workload, "component": "engine", "instance": instance,
+        "policy": policy, "reason": reason, "outcome": outcome, "score": 0.0})
+}
+
+/// Adds `ome/alfred-recommendations` to the mixed fleet: Alfred's pass 40 s ago, agreeing with
+/// ome-top on some rows and not on others (a withheld row ome-top calls advice, a different
+/// advisory reason, a request in flight only Alfred reports).
+pub fn add_alfred(snap: &mut ClusterSnapshot) {
+    let mut rows = vec![
+        alfred_row("prod/chat", 2, "nodehealth", "advisory"),
+        alfred_row("prod/chat", 0, "defragmentation", "withheld"),
+        alfred_row("prod/chat", 1, "defragmentation", "advisory"),
+        alfred_row("legacy/llm", 0, "defragmentation", "advisory"),
+        alfred_row("legacy/llm", 1, "defragmentation", "advisory"),
+        alfred_row("prod/chat", 1, "nodehealth", "submitted"),
+    ];
+    let set = |r: &mut serde_json::Value, k: &str, v: serde_json::Value| r[k] = v;
+    set(
+        &mut rows[0],
+        "advisoryReason",
+        "ProfileNotConfigured".into(),
+    );
+    set(&mut rows[0], "fromNode", "h100-04".into());
+    set(&mut rows[0], "hintTargets", json!(["h100-01", "h100-02"]));
+    set(&mut rows[0], "score", 0.5.into());
+    set(&mut rows[1], "dispatchStatus", "withheld".into());
+    set(&mut rows[1], "dispatchReason", "SerialDispatchLimit".into());
+    set(&mut rows[1], "fromNode", "h100-01".into());
+    set(&mut rows[1], "target", "h100-03".into());
+    set(&mut rows[1], "score", 0.0421.into());
+    set(
+        &mut rows[2],
+        "advisoryReason",
+        "NonExecutableObservedFragmentation".into(),
+    );
+    set(&mut rows[2], "fromNode", "h100-02".into());
+    set(
+        &mut rows[3],
+        "advisoryReason",
+        "RawDeploymentMigrationUnsupported".into(),
+    );
+    set(&mut rows[3], "fromNode", "h100-01".into());
+    set(&mut rows[4], "advisoryReason", "NoSurgeHeadroom".into());
+    set(&mut rows[4], "fromNode", "h100-03".into());
+    set(&mut rows[5], "dispatchStatus", "submitted".into());
+    set(&mut rows[5], "dispatchReason", "RequestSubmitted".into());
+    set(
+        &mut rows[5],
+        "requestUUID",
+        "0a0b0c0d-0000-4000-8000-000000000042".into(),
+    );
+    set(&mut rows[5], "fromNode", "h100-02".into());
+    let stamp = (now() - chrono::Duration::seconds(40)).to_rfc3339();
+    let cycle = json!({"timestamp": stamp, "mode": "execute", "recommendations": rows});
+    let mut data = BTreeMap::new();
+    data.insert("last-cycle.json".to_string(), cycle.to_string());
+    snap.config_maps.push(ConfigMap {
+        namespace: Arc::from("ome"),
+        name: Arc::from("alfred-recommendations"),
+        resource_version: Arc::from("5120"),
+        data,
+    });
+}
+
+/// The mixed fleet with its journal and Alfred's published pass (`add_alfred`).
+pub fn alfred_feed() -> Feed {
+    let mut snap = snapshot("docs/examples/mixed-fleet.json");
+    add_journal(&mut snap);
+    add_alfred(&mut snap);
+    let mut feed = feed_of(snap, 1);
+    for s in &mut feed.sources {
+        if s.name == "recommendations" {
+            s.presence = Presence::Present;
+            s.last_change = Some(now() - chrono::Duration::seconds(40));
+        }
+    }
+    feed
+}
+
 /// Reads a fixture (path relative to the crate root) into a snapshot.
 pub fn snapshot(path: &str) -> ClusterSnapshot {
     let bytes = std::fs::read(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
@@ -217,6 +303,18 @@ pub fn node_detail_feed() -> Feed {
     add_journal(&mut snap);
     add_node_extras(&mut snap);
     feed_of(snap, 1)
+}
+
+/// The demo world of `ome-top demo --seed 1` on 120 nodes, ten sim minutes in, at `now()`.
+pub fn demo_feed() -> Feed {
+    let start = now() - chrono::Duration::minutes(10);
+    let mut w = ome_top::sim::demo::DemoWorld::new(1, 120, start);
+    let mut t = start;
+    while t < now() {
+        t += chrono::Duration::seconds(10);
+        w.step(t);
+    }
+    w.feed_default(1, now())
 }
 
 /// The shipped keymap `name` through `config::load`, as the binary loads it.

@@ -89,5 +89,5 @@ pub fn start_clear(state: &mut AppState) {
     let mut d = dialog(format!("Clear stalled entry {}", e.uuid), lines, Some(op));
     d.overridable = blocked.is_some();
     d.blocked = blocked;
-    state.modals.push(Modal::Confirm(d));
+    state.modals.push(Modal::Confirm(Box::new(d)));
 }

@@ -9,13 +9,12 @@ pub mod approve;
 pub mod journal;
 pub mod track;
 
-use crate::app::detail::check_line;
 use crate::app::dialogs::{ConfirmDialog, Modal};
 use crate::app::effect::Effect;
-use crate::app::ops::approve::plan_approval;
-use crate::app::state::{AppState, Notice, NoticeLevel, PendingOp, RequestedMove, View};
+pub use crate::app::ops::approve::start_approve;
+use crate::app::state::{AppState, Notice, NoticeLevel, PendingOp, View};
 use crate::app::table::Tone;
-use crate::app::views::moves::move_ref;
+use crate::app::views::moves::{action_move, Merged};
 use crate::protocol::{Capability, Command, Op, OpOutcome};
 
 /// Notices kept.
@@ -128,82 +127,34 @@ pub fn start_cordon(state: &mut AppState, cordon: bool) {
     );
     let mut d = dialog(title, lines, Some(op));
     d.reason_allowed = true;
-    state.modals.push(Modal::Confirm(d));
-}
-
-/// `approve-move` on the selected move: pre-checks, the annotation, the warning.
-pub fn start_approve(state: &mut AppState) {
-    let Some(source) = state.action_source(View::Moves) else {
-        return notify(state, "approve: no move selected", NoticeLevel::Error);
-    };
-    if !allowed(state, Capability::ApproveMove, "approve") {
-        return;
-    }
-    let Some(feed) = state.shown().cloned() else {
-        return;
-    };
-    let Some(m) = move_ref(&feed.analysis, source) else {
-        return;
-    };
-    let f = m.fields();
-    let uuid = state.ids.next_uuid();
-    let plan = plan_approval(&feed.snapshot, &feed.analysis, &f, &uuid, state.now);
-    let mut lines = vec![(
-        format!(
-            "Pre-checks for {} {}/{}",
-            f.workload, f.component, f.instance
-        ),
-        Tone::Accent,
-    )];
-    lines.extend(plan.checks.iter().map(|(ok, text)| check_line(*ok, text)));
-    match &plan.annotation {
-        Ok((key, value)) => {
-            lines.push((format!("add annotation {key}"), Tone::Danger));
-            lines.push((format!("  = {value}"), Tone::Normal));
-        }
-        Err(why) => lines.push((format!("cannot build the request: {why}"), Tone::Failed)),
-    }
-    if let Some(Op::ApproveMove {
-        uid,
-        resource_version,
-        ..
-    }) = &plan.op
-    {
-        lines.push((
-            format!("JSON Patch with test on uid {uid} and resourceVersion {resource_version}"),
-            Tone::Normal,
-        ));
-    }
-    lines.push((
-        "⚠ a request counts against Alfred's in-flight cap (InFlightCap) and starts the workload's cooldown".into(),
-        Tone::Degraded,
-    ));
-    let blocked = plan.op.is_none().then(|| "a pre-check failed".to_string());
-    let mut d = dialog(format!("Approve move of {}", f.workload), lines, plan.op);
-    d.blocked = blocked;
-    d.tracks = Some(RequestedMove {
-        uuid,
-        workload: f.workload.to_string(),
-        component: f.component.to_string(),
-        instance: f.instance,
-    });
-    state.modals.push(Modal::Confirm(d));
+    state.modals.push(Modal::Confirm(Box::new(d)));
 }
 
 /// `reject-move`: choose dismiss (local) or opt out (annotation).
 pub fn start_reject(state: &mut AppState) {
-    let Some(source) = state.action_source(View::Moves) else {
-        return notify(state, "reject: no move selected", NoticeLevel::Error);
+    let Some(pair) = action_move(state) else {
+        return notify(
+            state,
+            "reject: select a move (a group row holds many)",
+            NoticeLevel::Error,
+        );
     };
     let Some(feed) = state.shown().cloned() else {
         return;
     };
-    let Some(m) = move_ref(&feed.analysis, source) else {
+    let Some(m) = Merged::of(&feed.analysis, pair).and_then(|m| m.primary()) else {
         return;
     };
     let f = m.fields();
+    let Some(key) = state
+        .action_source(View::Moves)
+        .and_then(|i| state.models.moves.rows.iter().find(|r| r.source == i))
+        .map(|r| r.key.clone())
+    else {
+        return;
+    };
     state.modals.push(Modal::RejectChoice {
-        key: crate::app::views::moves::identity_key(&f),
+        key,
         workload: f.workload.to_string(),
     });
 }
@@ -247,11 +198,11 @@ pub fn start_opt_out(state: &mut AppState, workload: &str, reason: String) {
         resource_version: w.resource_version.clone(),
         reason,
     };
-    state.modals.push(Modal::Confirm(dialog(
+    state.modals.push(Modal::Confirm(Box::new(dialog(
         format!("Opt {workload} out"),
         lines,
         Some(op),
-    )));
+    ))));
 }
 
 fn with_reason(op: Op, reason: Option<String>, override_armed: bool) -> Op {

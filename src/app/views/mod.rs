@@ -18,18 +18,18 @@ pub mod pools;
 use crate::app::state::{Models, View};
 use crate::app::table::{Cell, Tone};
 use crate::app::views::gangs::GangTree;
+use crate::app::views::moves::MoveOptions;
 use crate::engine::model::Time;
 use crate::engine::nodes::HealthState;
 use crate::protocol::Feed;
-use std::collections::HashMap;
 
-/// Builds the row model of `view` from `feed` into `models` (hiding dismissed moves whose
-/// content is unchanged; the Gangs tree holds only `namespace`'s gangs when given) and records
-/// the generation it was built from.
+/// Builds the row model of `view` from `feed` into `models` (Moves in the shape `moves` asks
+/// for, hiding dismissed moves whose content is unchanged; the Gangs tree holds only
+/// `namespace`'s gangs when given) and records the generation it was built from.
 pub fn build_view(
     models: &mut Models,
     feed: &Feed,
-    dismissed: &HashMap<String, String>,
+    moves: &MoveOptions<'_>,
     view: View,
     namespace: Option<&str>,
 ) {
@@ -37,7 +37,7 @@ pub fn build_view(
     match view {
         View::Pools => models.pools = crate::app::views::pools::pool_rows(a),
         View::Nodes => models.nodes = crate::app::views::nodes::node_rows(snap, a),
-        View::Moves => models.moves = crate::app::views::moves::move_rows(a, dismissed),
+        View::Moves => (models.moves, models.move_index) = moves::move_rows(feed, moves),
         View::Journal => models.journal = crate::app::views::journal::journal_rows(a),
         View::Gangs => models.gangs = GangTree::build(snap, a, namespace),
         View::Lints => models.lints = crate::app::views::lints::lint_rows(a),
@@ -46,10 +46,10 @@ pub fn build_view(
 }
 
 /// Builds every view's rows (tests and tools; the app builds views lazily).
-pub fn build_models(feed: &Feed, dismissed: &HashMap<String, String>) -> Models {
+pub fn build_models(feed: &Feed, moves: &MoveOptions<'_>) -> Models {
     let mut models = Models::default();
     for v in View::ALL {
-        build_view(&mut models, feed, dismissed, v, None);
+        build_view(&mut models, feed, moves, v, None);
     }
     models.generation = Some(feed.generation);
     models

@@ -121,6 +121,7 @@ enum Planned {
         key: String,
         uuid: String,
         value: String,
+        overrode: Option<String>,
     },
     OptOut {
         reason: String,
@@ -131,13 +132,19 @@ enum Planned {
 /// accept (≤ 4096 bytes), a non-empty opt-out reason.
 fn plan(op: &Op) -> Result<Planned, String> {
     match op {
-        Op::ApproveMove { uuid, value, .. } => {
+        Op::ApproveMove {
+            uuid,
+            value,
+            overrode,
+            ..
+        } => {
             let key = annotation_key(uuid).map_err(|e| format!("bad request uuid: {e}"))?;
             parse_request_annotation(&key, value).map_err(|e| format!("bad request value: {e}"))?;
             Ok(Planned::Request {
                 key,
                 uuid: uuid.clone(),
                 value: value.clone(),
+                overrode: overrode.clone(),
             })
         }
         Op::OptOut { reason, .. } if reason.trim().is_empty() => {
@@ -162,18 +169,29 @@ impl Planned {
 
     fn describe(&self, actor: &str, object: &str) -> (EventText, String) {
         match self {
-            Planned::Request { uuid, value, .. } => (
-                EventText {
-                    action: "ApproveMove",
-                    reason: "OmeTopApproveMove",
-                    note: note(
-                        &format!("migration request {uuid} written"),
-                        actor,
-                        Some(value),
-                    ),
-                },
-                format!("migration request {uuid} written to {object}"),
-            ),
+            Planned::Request {
+                uuid,
+                value,
+                overrode,
+                ..
+            } => {
+                let over = overrode
+                    .as_deref()
+                    .map(|o| format!(" (override: {o})"))
+                    .unwrap_or_default();
+                (
+                    EventText {
+                        action: "ApproveMove",
+                        reason: "OmeTopApproveMove",
+                        note: note(
+                            &format!("migration request {uuid} written{over}"),
+                            actor,
+                            Some(value),
+                        ),
+                    },
+                    format!("migration request {uuid} written to {object}{over}"),
+                )
+            }
             Planned::OptOut { reason } => (
                 EventText {
                     action: "OptOut",
@@ -237,6 +255,7 @@ mod tests {
             resource_version: "1".into(),
             uuid: uuid.into(),
             value: value.into(),
+            overrode: None,
         }
     }
 

@@ -23,6 +23,7 @@ use crate::engine::nodes::{node_states_with, NodeState};
 use crate::engine::planning::MoveRow;
 use crate::engine::planning::PlanContext;
 use crate::engine::planning::{decision_pass, JournalView};
+use crate::engine::planning::{what_if, WhatIf, WhatIfInput};
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
 use crate::engine::recommendations::{parse_recommendations, Recommendations};
 use crate::engine::workloads::{build_workloads_with, DeploymentMode, Workloads};
@@ -117,6 +118,26 @@ pub struct Analysis {
     pub lints: Vec<Lint>,
     /// Analysis warnings (conversion warnings are added by the caller).
     pub warnings: Vec<String>,
+}
+
+impl Analysis {
+    /// The eligibility switches this analysis ran with.
+    pub fn eligibility_rules(&self) -> EligibilityRules {
+        EligibilityRules::from_config(&self.config, self.executor_available)
+    }
+
+    /// The what-if of moving Instance `i` of component `c` of `snap` (the snapshot analysed).
+    pub fn what_if(&self, snap: &ClusterSnapshot, c: usize, i: usize) -> Option<WhatIf> {
+        let input = WhatIfInput {
+            snap,
+            states: &self.nodes,
+            node_order: &self.node_order,
+            pools: &self.pools,
+            workloads: &self.workloads,
+            cfg: &self.config,
+        };
+        what_if(&input, c, i)
+    }
 }
 
 /// Runs every engine of this analysis over `snap`.

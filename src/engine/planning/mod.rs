@@ -13,9 +13,11 @@ mod health;
 mod moves;
 mod pass;
 mod surge;
+mod what_if;
 
-pub use moves::MoveRow;
+pub use moves::{MoveRow, MOVE_COST};
 pub use pass::{decision_pass, JournalView};
+pub use what_if::{what_if, WhatIf, WhatIfInput, CANDIDATES_SHOWN};
 
 use rustc_hash::FxHashMap as HashMap;
 

@@ -6,6 +6,7 @@
 //! by `engine::workloads::omenative`. Pure; must not import anything outside `std`, `chrono` types and
 //! `engine`.
 
+mod checklist;
 mod eligibility;
 mod irstatus;
 mod member_set;
@@ -15,6 +16,7 @@ mod omenative;
 mod omenative_pods;
 mod pod_groups;
 
+pub use checklist::{baseline_checklist, defrag_checklist, first_failure, Check, CheckResult};
 pub use eligibility::{
     component_baseline, cooldown_minutes, defrag_prechecks, instance_baseline, is_movable,
     EligibilityRules, InstanceVerdict,

@@ -192,6 +192,7 @@ pub(super) fn cordon_entry(minute: u32, result: AuditResult) -> AuditEntry {
         rv_after: (result == AuditResult::Done).then(|| "101".into()),
         result,
         message: "cordoned gpu-a: GPU errors".into(),
+        overrode: None,
     }
 }
 
@@ -203,6 +204,7 @@ fn audit_rows_round_trip() {
     let done = cordon_entry(1, AuditResult::Done);
     let conflict = cordon_entry(0, AuditResult::Conflict);
     let mut other = cordon_entry(2, AuditResult::Other("partial".into()));
+    other.overrode = Some("NoSurgeHeadroom".into());
     other.object = ObjectRef {
         kind: "ConfigMap".into(),
         namespace: "ome".into(),

@@ -61,7 +61,12 @@ impl DemoWorld {
                 resource_version,
                 uuid,
                 value,
-            } => self.approve((namespace, name, uid, resource_version), uuid, value),
+                overrode,
+            } => self.approve(
+                (namespace, name, uid, resource_version),
+                (uuid, value),
+                overrode.as_deref(),
+            ),
             Op::OptOut {
                 namespace,
                 name,
@@ -134,8 +139,8 @@ impl DemoWorld {
     fn approve(
         &mut self,
         target: (&Name, &Name, &Name, &Name),
-        uuid: &str,
-        value: &str,
+        (uuid, value): (&str, &str),
+        overrode: Option<&str>,
     ) -> OpOutcome {
         let (ns, name, uid, seen) = target;
         let key = match annotation_key(uuid) {
@@ -157,9 +162,12 @@ impl DemoWorld {
         isvc.resource_version = rv.clone();
         self.touch(Source::Services);
         self.start_migration((ns.clone(), name.clone()), &parsed, false);
+        let over = overrode
+            .map(|o| format!(" (override: {o})"))
+            .unwrap_or_default();
         done(
             format!(
-                "migration request {uuid} written on {ns}/{name} (instance {} from {})",
+                "migration request {uuid} written on {ns}/{name} (instance {} from {}){over}",
                 parsed.instance, parsed.from_node
             ),
             &rv,

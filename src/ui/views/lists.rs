@@ -1,7 +1,7 @@
 //! The list views drawn with the shared table alone: Nodes (optionally scoped to a pool),
 //! Moves and Lints.
 //!
-//! Owns: `draw_list`. Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `draw_list` (and the Moves title's summary). Must not import `cluster`, `tokio` or `kube`.
 
 use ratatui::layout::Rect;
 use ratatui::Frame;
@@ -9,6 +9,25 @@ use ratatui::Frame;
 use crate::app::state::{AppState, View};
 use crate::ui::table::{draw_table, title};
 use crate::ui::theme::Theme;
+
+/// `· 5 to act on · 612 advisory in 3 groups (enter opens)`: what the Moves rows hold, and
+/// how the advisory ones are shown.
+fn moves_summary(state: &AppState) -> String {
+    let m = &state.models.move_index;
+    let mut text = format!(" · {} to act on", m.actionable);
+    let groups = if m.groups == 1 { "group" } else { "groups" };
+    match (m.advisory, m.flat) {
+        (0, _) => {}
+        (n, true) => text.push_str(&format!(
+            " · {n} advisory, all listed while filtered or sorted"
+        )),
+        (n, false) => text.push_str(&format!(
+            " · {n} advisory in {} {groups} (enter opens)",
+            m.groups
+        )),
+    }
+    text
+}
 
 /// Draws the table of `view`.
 pub fn draw_list(frame: &mut Frame, area: Rect, state: &AppState, view: View, theme: &Theme) {
@@ -18,6 +37,7 @@ pub fn draw_list(frame: &mut Frame, area: Rect, state: &AppState, view: View, th
     let tv = state.table(view);
     let extra = match (view, &state.pool_scope) {
         (View::Nodes, Some(p)) => format!(" pool={p}"),
+        (View::Moves, _) => moves_summary(state),
         _ => String::new(),
     };
     draw_table(

@@ -1,0 +1,100 @@
+//! The shape of the Moves rows: advisory groups open and closed (Enter or the toggle key on a
+//! group row; the toggle key on a row inside an open group closes it), and every row listed
+//! without groups while a filter or a sort is on, so neither hides a move inside a closed
+//! group; the WHY column as wide as the longest reason on a terminal of 120 columns or more. The rows are rebuilt only when the shape changes; a selection on a move that went
+//! into a closed group moves to that group's row.
+//!
+//! Owns: `wants_flat`, `wants_wide`, `reshape`, `selected_group`, `toggle_group`. Plain data; must not import `ratatui`,
+//! `tokio` or `kube`.
+
+use crate::app::state::{AppState, View};
+use crate::app::table::TableView;
+use crate::app::views::build_view;
+use crate::app::views::moves::{group_key, MoveEntry, MoveOptions};
+
+/// Whether the rows are listed without groups: a filter or a sort is on.
+pub fn wants_flat(t: &TableView) -> bool {
+    t.filter.is_active() || t.sort.is_some()
+}
+
+/// Whether the terminal is wide enough for the WHY column to hold every reason string.
+pub fn wants_wide(size: (u16, u16)) -> bool {
+    size.0 >= WIDE_COLUMNS
+}
+
+/// Terminal columns from which WHY is sized for the longest reason.
+const WIDE_COLUMNS: u16 = 120;
+
+/// Rebuilds the Moves rows when the wanted shape (open groups, flat) differs from the built
+/// one, and moves a selection hidden in a closed group onto the group's row. Call before
+/// refreshing the Moves table.
+pub fn reshape(state: &mut AppState) {
+    let Some(feed) = state.shown().cloned() else {
+        return;
+    };
+    // Under a namespace scope every move is listed: a group would count other namespaces.
+    let flat = wants_flat(state.table(View::Moves)) || state.namespace_scope.is_some();
+    let wide = wants_wide(state.size);
+    let built = state.models.built[View::Moves.index()].is_some();
+    let index = &state.models.move_index;
+    let changed = index.flat != flat || index.wide != wide || index.open != state.moves_open;
+    if built && changed {
+        let opts = MoveOptions {
+            dismissed: &state.dismissed,
+            open: &state.moves_open,
+            flat,
+            wide,
+            requested: &state.requested,
+            phases: &state.request_phases,
+        };
+        let ns = state.namespace_scope.as_deref();
+        build_view(&mut state.models, &feed, &opts, View::Moves, ns);
+    }
+    let t = &mut state.tables[View::Moves.index()];
+    let group = t
+        .selected_key
+        .as_ref()
+        .and_then(|k| state.models.move_index.collapsed.get(k));
+    if let Some(g) = group {
+        t.selected_key = Some(g.clone());
+    }
+}
+
+/// The reason of the advisory group whose row is selected.
+pub fn selected_group(state: &AppState) -> Option<&str> {
+    let row = state.table(View::Moves).selected_row()?;
+    match state.models.move_index.entries.get(row)? {
+        MoveEntry::Group { reason, .. } => Some(reason),
+        MoveEntry::Move(_) => None,
+    }
+}
+
+/// The toggle on the selected Moves row: a group row opens or closes; a move inside an open
+/// group closes that group (the selection goes to its row). Returns whether anything changed.
+pub fn toggle_group(state: &mut AppState) -> bool {
+    if state.table(View::Moves).filter.is_active() || state.models.move_index.flat {
+        return false;
+    }
+    let Some(row) = state.table(View::Moves).selected_row() else {
+        return false;
+    };
+    let entries = &state.models.move_index.entries;
+    let reason = match entries.get(row) {
+        Some(MoveEntry::Group { reason, .. }) => reason.clone(),
+        Some(MoveEntry::Move(_)) => {
+            // The group a move belongs to is the nearest group row above it.
+            let above = entries[..row].iter().rev().find_map(|e| match e {
+                MoveEntry::Group { reason, .. } => Some(reason.clone()),
+                MoveEntry::Move(_) => None,
+            });
+            let Some(reason) = above else { return false };
+            state.tables[View::Moves.index()].selected_key = Some(group_key(&reason));
+            reason
+        }
+        None => return false,
+    };
+    if !state.moves_open.remove(&reason) {
+        state.moves_open.insert(reason);
+    }
+    true
+}

@@ -1,0 +1,302 @@
+//! The Moves view: one row per (Instance, policy) merging what Alfred published in
+//! `last-cycle.json` with what ome-top computes from the same cluster, both outcomes side by
+//! side and a `≠` where they disagree. Rows that can be acted on lead (admitted, candidate,
+//! withheld, a recommend-only move with a plan, requested or in progress, rejected); advisory
+//! rows follow in one group per reason, collapsed until opened (all of them listed while a
+//! filter or a sort is on). The detail (`detail`) and the approve dialog read the same merged
+//! move and ome-top's verdict on it (`verdict`).
+//!
+//! Owns: `MoveRef`, `MoveFields`, `MovePair`, `Merged`, `MoveEntry`, `MoveIndex`,
+//! `MoveOptions`, `move_rows`, `merged_at`, `dismissal`, identity keys and content
+//! fingerprints (what a dismissal remembers). Plain data; must not import `ratatui`, `tokio`
+//! or `kube`.
+
+mod detail;
+mod groups;
+mod rows;
+mod verdict;
+pub mod words;
+
+pub use detail::move_detail;
+pub use groups::{reshape, selected_group, toggle_group, wants_flat, wants_wide};
+pub use rows::move_rows;
+pub use verdict::{verdict, Verdict};
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::app::state::{AppState, RequestedMove, View};
+use crate::engine::analysis::Analysis;
+use crate::engine::model::vocab::{Outcome, Policy, Reason};
+use crate::engine::model::MigrationPhase;
+use crate::engine::planning::MoveRow;
+use crate::engine::recommendations::Row;
+
+/// A move row of either origin.
+#[derive(Debug, Clone, Copy)]
+pub enum MoveRef<'a> {
+    /// Published by Alfred.
+    Alfred(&'a Row),
+    /// Computed by ome-top for this snapshot.
+    Computed(&'a MoveRow),
+}
+
+/// The common fields of a move row, borrowed.
+#[derive(Debug, Clone)]
+pub struct MoveFields<'a> {
+    /// `alfred` or `computed`.
+    pub source: &'static str,
+    /// `ns/name`.
+    pub workload: &'a str,
+    /// Component name.
+    pub component: &'a str,
+    /// Instance index.
+    pub instance: i64,
+    /// Policy.
+    pub policy: &'a Policy,
+    /// Reason.
+    pub reason: &'a Reason,
+    /// Outcome.
+    pub outcome: &'a Outcome,
+    /// Advisory, reject or dispatch reason (first present), as its wire string.
+    pub why: Option<&'a str>,
+    /// Source node.
+    pub from_node: Option<&'a str>,
+    /// Target node.
+    pub target: Option<&'a str>,
+    /// Hint targets.
+    pub hints: Vec<&'a str>,
+    /// Score.
+    pub score: f64,
+}
+
+impl<'a> MoveRef<'a> {
+    /// The shared fields.
+    pub fn fields(&self) -> MoveFields<'a> {
+        match *self {
+            MoveRef::Alfred(r) => MoveFields {
+                source: "alfred",
+                workload: &r.workload,
+                component: &r.component,
+                instance: i64::from(r.instance),
+                policy: &r.policy,
+                reason: &r.reason,
+                outcome: &r.outcome,
+                why: text(&r.advisory_reason)
+                    .or(text(&r.reject_reason))
+                    .or(text(&r.dispatch_reason)),
+                from_node: r.from_node.as_deref(),
+                target: r.target.as_deref(),
+                hints: r.hint_targets.iter().map(String::as_str).collect(),
+                score: r.score,
+            },
+            MoveRef::Computed(m) => MoveFields {
+                source: "computed",
+                workload: &m.workload,
+                component: &m.component,
+                instance: m.instance,
+                policy: &m.policy,
+                reason: &m.reason,
+                outcome: &m.outcome,
+                why: text(&m.advisory_reason)
+                    .or(text(&m.reject_reason))
+                    .or(text(&m.dispatch_reason)),
+                from_node: m.from_node.as_deref(),
+                target: m.target.as_deref(),
+                hints: m.hint_targets.iter().map(|h| h.as_ref()).collect(),
+                score: m.score,
+            },
+        }
+    }
+}
+
+/// The wire string of an optional reason.
+fn text<T: AsRef<str>>(reason: &Option<T>) -> Option<&str> {
+    reason.as_ref().map(AsRef::as_ref)
+}
+
+/// Alfred's published rows (empty when absent or unreadable).
+pub fn alfred_rows(a: &Analysis) -> &[Row] {
+    a.published
+        .as_ref()
+        .and_then(|p| p.last_cycle.as_ref())
+        .and_then(|c| c.as_ref().ok())
+        .map_or(&[][..], |c| c.rows())
+}
+
+/// One (Instance, policy): the index of Alfred's published row and of ome-top's computed row
+/// (into `alfred_rows` and `Analysis::moves`); at least one is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MovePair {
+    /// Alfred's row.
+    pub alfred: Option<usize>,
+    /// ome-top's row.
+    pub computed: Option<usize>,
+}
+
+/// A merged move, borrowed from one analysis.
+#[derive(Debug, Clone, Copy)]
+pub struct Merged<'a> {
+    /// What Alfred published.
+    pub alfred: Option<&'a Row>,
+    /// What ome-top computes now.
+    pub computed: Option<&'a MoveRow>,
+}
+
+impl<'a> Merged<'a> {
+    /// The rows of `pair` in `a` (`None` when neither is there any more).
+    pub fn of(a: &'a Analysis, pair: MovePair) -> Option<Self> {
+        let m = Merged {
+            alfred: pair.alfred.and_then(|i| alfred_rows(a).get(i)),
+            computed: pair.computed.and_then(|i| a.moves.get(i)),
+        };
+        (m.alfred.is_some() || m.computed.is_some()).then_some(m)
+    }
+
+    /// The row whose content the view shows, an approval writes and a dismissal remembers:
+    /// ome-top's (computed from the snapshot shown) when it names a target, else Alfred's when
+    /// it does (its hints are the recommendation), else whichever exists, ome-top's first.
+    pub fn primary(&self) -> Option<MoveRef<'a>> {
+        let ours = self.computed.map(MoveRef::Computed);
+        let theirs = self.alfred.map(MoveRef::Alfred);
+        let aims = |m: &MoveRef<'_>| {
+            let f = m.fields();
+            f.target.is_some() || !f.hints.is_empty()
+        };
+        ours.filter(aims)
+            .or(theirs.filter(aims))
+            .or(ours)
+            .or(theirs)
+    }
+
+    /// Whether Alfred and ome-top disagree: one has the row and the other not, advice on
+    /// different reasons, or advice against an executable row (executable rows agree on being
+    /// executable: Alfred's dispatch state is richer than a client computes).
+    pub fn disagree(&self) -> bool {
+        match (self.alfred, self.computed) {
+            (Some(r), Some(m)) => {
+                let theirs = r.outcome == Outcome::Advisory;
+                let ours = m.outcome == Outcome::Advisory;
+                match (theirs, ours) {
+                    (true, true) => {
+                        text(&r.advisory_reason) != text(&m.advisory_reason)
+                            || text(&r.reject_reason) != text(&m.reject_reason)
+                    }
+                    (false, false) => false,
+                    _ => true,
+                }
+            }
+            _ => true,
+        }
+    }
+}
+
+/// What one row of the Moves table stands for (`RowModel::source` indexes `MoveIndex::entries`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveEntry {
+    /// A merged move.
+    Move(MovePair),
+    /// The header of the advisory rows of one reason.
+    Group {
+        /// The advisory reason (wire string), the group's key.
+        reason: String,
+        /// Advisory moves in it.
+        count: usize,
+    },
+}
+
+/// The Moves rows beyond their cells: what each stands for, the counts the title shows, and
+/// the shape they were built in.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MoveIndex {
+    /// Per table row, in `TableModel::rows` order.
+    pub entries: Vec<MoveEntry>,
+    /// Moves listed before the advisory groups.
+    pub actionable: usize,
+    /// Advisory moves.
+    pub advisory: usize,
+    /// Advisory groups (reasons).
+    pub groups: usize,
+    /// Every row listed, no group rows (a filter or a sort is on).
+    pub flat: bool,
+    /// Built for a terminal of 120 columns or more.
+    pub wide: bool,
+    /// The groups built open.
+    pub open: BTreeSet<String>,
+    /// Row key of each advisory move in a closed group → its group's row key.
+    pub collapsed: HashMap<String, String>,
+    /// Whether Alfred published a readable pass (else its column is empty, never "≠").
+    pub published: bool,
+}
+
+/// What the rows are built from besides the feed.
+#[derive(Debug, Clone, Copy)]
+pub struct MoveOptions<'a> {
+    /// Dismissed moves: dismissal key → fingerprint.
+    pub dismissed: &'a HashMap<String, String>,
+    /// Open advisory groups (reasons).
+    pub open: &'a BTreeSet<String>,
+    /// List every row, no groups.
+    pub flat: bool,
+    /// The terminal has 120 columns or more: WHY is wide enough for every reason string.
+    pub wide: bool,
+    /// Requests this session wrote.
+    pub requested: &'a [RequestedMove],
+    /// Their last seen phases.
+    pub phases: &'a HashMap<String, MigrationPhase>,
+}
+
+/// The merged move at `source` in the shown Moves rows (`None` for a group row).
+pub fn merged_at(state: &AppState, source: usize) -> Option<MovePair> {
+    match state.models.move_index.entries.get(source)? {
+        MoveEntry::Move(pair) => Some(*pair),
+        MoveEntry::Group { .. } => None,
+    }
+}
+
+/// The row key of a group.
+pub fn group_key(reason: &str) -> String {
+    format!("advisory|{reason}")
+}
+
+/// The selection key of a merged move: policy, workload, component, Instance.
+pub fn row_key(f: &MoveFields<'_>) -> String {
+    format!("{}|{}|{}|{}", f.policy, f.workload, f.component, f.instance)
+}
+
+/// What a dismissal remembers a move by: policy, workload, component, instance, from node,
+/// reason (the history store reads workload, component and Instance from fields 2–4).
+pub fn identity_key(f: &MoveFields<'_>) -> String {
+    format!(
+        "move|{}|{}|{}|{}|{}|{}",
+        f.policy,
+        f.workload,
+        f.component,
+        f.instance,
+        f.from_node.unwrap_or("-"),
+        f.reason
+    )
+}
+
+/// The content a dismissal hides: where the move goes (target and hint targets). A change
+/// there shows the move again; its score, outcome and gate reason are left out because they
+/// move every pass without the recommendation changing for the operator (the identity key
+/// already holds the workload, instance, policy, reason and source node).
+pub fn fingerprint(f: &MoveFields<'_>) -> String {
+    format!("{}|{}", f.target.unwrap_or("-"), f.hints.join(","))
+}
+
+/// The dismissal key and fingerprint of the move on the Moves row keyed `row_key`.
+pub fn dismissal(state: &AppState, row_key: &str) -> Option<(String, String)> {
+    let feed = state.shown()?;
+    let row = state.models.moves.rows.iter().find(|r| r.key == row_key)?;
+    let pair = merged_at(state, row.source)?;
+    let m = Merged::of(&feed.analysis, pair)?.primary()?;
+    let f = m.fields();
+    Some((identity_key(&f), fingerprint(&f)))
+}
+
+/// The merged move an action in the Moves view applies to (the open detail's, else the
+/// selected row's); `None` on a group row or without a selection.
+pub fn action_move(state: &AppState) -> Option<MovePair> {
+    merged_at(state, state.action_source(View::Moves)?)
+}

@@ -1,0 +1,393 @@
+//! The Moves rows of one feed: Alfred's and ome-top's rows merged per (Instance, policy), the
+//! moves that can be acted on first (by how close they are to running), then the advisory ones
+//! in one group per reason with a header row, closed unless opened (or every row listed, no
+//! headers, while a filter or a sort is on). Dismissed moves whose content is unchanged are
+//! left out.
+//!
+//! Owns: `move_rows`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
+use crate::app::views::age;
+use crate::app::views::moves::words::policy_word;
+use crate::app::views::moves::{
+    alfred_rows, fingerprint, group_key, identity_key, row_key, Merged, MoveEntry, MoveIndex,
+    MoveOptions, MovePair, MoveRef,
+};
+use crate::engine::analysis::Analysis;
+use crate::engine::model::vocab::Outcome;
+use crate::engine::recommendations::freshness;
+use crate::protocol::Feed;
+
+/// How close a move is to running; the table lists lower classes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    Admitted,
+    Candidate,
+    Withheld,
+    /// Advice only because Alfred only recommends (it has a plan): the operator can run it.
+    Recommended,
+    InProgress,
+    Rejected,
+    Other,
+    Advisory,
+}
+
+fn computed_class(o: &Outcome, planned: bool) -> Class {
+    match o {
+        Outcome::Admitted => Class::Admitted,
+        Outcome::Candidate => Class::Candidate,
+        Outcome::Withheld => Class::Withheld,
+        Outcome::Advisory if planned => Class::Recommended,
+        Outcome::Advisory => Class::Advisory,
+        Outcome::Rejected => Class::Rejected,
+        Outcome::Submitted | Outcome::Acknowledged | Outcome::Stalled => Class::InProgress,
+        _ => Class::Other,
+    }
+}
+
+/// WHY on a wide terminal: the longest reason string (`NonExecutableObservedFragmentation`).
+const WHY_WIDE: u16 = 34;
+/// WHY on a narrow one, so that it still fits beside the Instance at 80 columns.
+const WHY_NARROW: u16 = 24;
+
+/// What an operator reads first comes first: a narrow terminal drops columns from the right.
+fn columns(wide: bool) -> Vec<Column> {
+    let why = if wide { WHY_WIDE } else { WHY_NARROW };
+    vec![
+        Column::text("≠", ColWidth::Fixed(1)),
+        Column::text("OME-TOP", ColWidth::Fixed(10)),
+        Column::text("ALFRED", ColWidth::Fixed(10)),
+        Column::text("WORKLOAD", ColWidth::Min(16)),
+        Column::text("INST", ColWidth::Fixed(9)),
+        Column::text("WHY", ColWidth::Min(why)),
+        Column::text("POLICY", ColWidth::Fixed(7)),
+        Column::text("FROM", ColWidth::Min(10)),
+        Column::text("→ TARGETS", ColWidth::Min(10)),
+        Column::num("SCORE", 6),
+        Column::text("REASON", ColWidth::Fixed(15)),
+        Column::text("FRESH", ColWidth::Fixed(9)),
+    ]
+}
+
+fn outcome_cell(o: Option<&Outcome>) -> Cell {
+    let Some(o) = o else {
+        return Cell::text("-").tone(Tone::Muted);
+    };
+    let tone = match o {
+        Outcome::Admitted | Outcome::Candidate | Outcome::Submitted | Outcome::Completed => {
+            Tone::Ok
+        }
+        Outcome::Withheld | Outcome::Acknowledged | Outcome::Stalled => Tone::Degraded,
+        Outcome::Rejected | Outcome::Failed => Tone::Failed,
+        Outcome::Advisory => Tone::Muted,
+        _ => Tone::Normal,
+    };
+    Cell::text(o.as_str()).tone(tone)
+}
+
+/// Pairs each computed row with Alfred's row of the same (policy, workload, component,
+/// Instance); a key seen twice on one side gets a numbered key of its own. Computed rows keep
+/// their arbitration order, Alfred's own rows follow in Alfred's order.
+fn pair_rows(a: &Analysis) -> Vec<(String, MovePair)> {
+    let mut pairs: Vec<(String, MovePair)> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut place = |key: String, alfred: Option<usize>, computed: Option<usize>| {
+        let mut k = key.clone();
+        let mut n = 1;
+        loop {
+            match at.get(&k) {
+                Some(&i) if alfred.is_some() && pairs[i].1.alfred.is_none() => {
+                    pairs[i].1.alfred = alfred;
+                    return;
+                }
+                Some(_) => {
+                    n += 1;
+                    k = format!("{key}|{n}");
+                }
+                None => break,
+            }
+        }
+        at.insert(k.clone(), pairs.len());
+        pairs.push((k, MovePair { alfred, computed }));
+    };
+    for (i, m) in a.moves.iter().enumerate() {
+        place(row_key(&MoveRef::Computed(m).fields()), None, Some(i));
+    }
+    for (i, r) in alfred_rows(a).iter().enumerate() {
+        place(row_key(&MoveRef::Alfred(r).fields()), Some(i), None);
+    }
+    pairs
+}
+
+/// Alfred's pass freshness as the FRESH cell shows it.
+fn freshness_text(a: &Analysis) -> String {
+    let cycle_time = a
+        .published
+        .as_ref()
+        .and_then(|p| p.last_cycle.as_ref())
+        .and_then(|c| c.as_ref().ok())
+        .and_then(|c| c.timestamp);
+    match cycle_time {
+        Some(t) if freshness(t, a.config.decision_loop_interval, a.now).stale => {
+            format!("stale {}", age(a.now, Some(t)))
+        }
+        Some(t) => age(a.now, Some(t)),
+        None => "-".to_string(),
+    }
+}
+
+/// What the rows read while they are built.
+struct Ctx<'a> {
+    feed: &'a Feed,
+    opts: &'a MoveOptions<'a>,
+    /// `(workload, component)` → index into `Workloads::components`.
+    components: HashMap<(&'a str, &'a str), usize>,
+    fresh: String,
+    published: bool,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(feed: &'a Feed, opts: &'a MoveOptions<'a>) -> Self {
+        let (snap, a) = (&feed.snapshot, &feed.analysis);
+        let components = a
+            .workloads
+            .components
+            .iter()
+            .enumerate()
+            .filter_map(|(c, comp)| {
+                let isvc = snap.isvcs.get(comp.isvc)?;
+                Some(((isvc.ns_name().as_ref(), comp.name()), c))
+            })
+            .collect();
+        let published = a
+            .published
+            .as_ref()
+            .and_then(|p| p.last_cycle.as_ref())
+            .is_some_and(|c| c.is_ok());
+        Ctx {
+            feed,
+            opts,
+            components,
+            fresh: freshness_text(a),
+            published,
+        }
+    }
+
+    /// `▸ <phase>` when a migration of the Instance is requested here or running, or Alfred
+    /// reports its request in flight.
+    fn progress(&self, m: &Merged<'_>) -> Option<String> {
+        let f = m.primary()?.fields();
+        let mine = self.opts.requested.iter().find(|r| {
+            r.workload == f.workload && r.component == f.component && r.instance == f.instance
+        });
+        if let Some(r) = mine {
+            match self.opts.phases.get(&r.uuid) {
+                None => return Some("▸ requested here".into()),
+                Some(p) if !p.is_terminal() => return Some(format!("▸ {p}")),
+                Some(_) => {}
+            }
+        }
+        let (snap, a) = (&self.feed.snapshot, &self.feed.analysis);
+        let c = self.components.get(&(f.workload, f.component))?;
+        let ir = a.workloads.components[*c]
+            .ir
+            .and_then(|i| snap.replicas.get(i));
+        let running = ir.and_then(|ir| {
+            ir.status
+                .migrations
+                .iter()
+                .find(|x| x.source_instance == Some(f.instance) && !x.is_terminal())
+        });
+        if let Some(x) = running {
+            return Some(format!("▸ {}", x.phase));
+        }
+        m.alfred
+            .filter(|r| {
+                matches!(
+                    r.outcome,
+                    Outcome::Submitted | Outcome::Acknowledged | Outcome::Stalled
+                )
+            })
+            .map(|r| format!("▸ {}", r.outcome))
+    }
+
+    fn row(&self, key: &str, m: &Merged<'_>, progress: Option<&str>, source: usize) -> RowModel {
+        let Some(f) = m.primary().map(|p| p.fields()) else {
+            return RowModel::new(key.to_string(), source, Vec::new());
+        };
+        let targets = match (f.target, f.hints.is_empty()) {
+            (Some(t), _) => t.to_string(),
+            (None, false) => f.hints.join(","),
+            (None, true) => "-".to_string(),
+        };
+        let why = progress
+            .map(str::to_string)
+            .or_else(|| {
+                m.computed
+                    .and_then(|c| MoveRef::Computed(c).fields().why.map(String::from))
+            })
+            .or_else(|| {
+                m.alfred
+                    .and_then(|r| MoveRef::Alfred(r).fields().why.map(String::from))
+            })
+            .unwrap_or_else(|| "-".into());
+        let differ = self.published && m.disagree();
+        let fresh = if m.alfred.is_some() {
+            self.fresh.as_str()
+        } else {
+            "-"
+        };
+        let cells = vec![
+            Cell::text(if differ { "≠" } else { "" }).tone(Tone::Degraded),
+            outcome_cell(m.computed.map(|c| &c.outcome)),
+            outcome_cell(m.alfred.map(|r| &r.outcome)),
+            Cell::text(f.workload),
+            Cell::text(format!("{}/{}", f.component, f.instance)),
+            Cell::text(why).tone(if progress.is_some() {
+                Tone::Accent
+            } else {
+                Tone::Normal
+            }),
+            Cell::text(policy_word(f.policy)),
+            Cell::text(f.from_node.unwrap_or("-")),
+            Cell::text(targets),
+            Cell::num(f.score, format!("{:.3}", f.score)),
+            Cell::text(f.reason.as_str()),
+            Cell::text(fresh).tone(if fresh.starts_with("stale") {
+                Tone::Degraded
+            } else {
+                Tone::Normal
+            }),
+        ];
+        RowModel::new(key.to_string(), source, cells)
+    }
+}
+
+/// `▸ 612 advisory` … `RawDeploymentMigrationUnsupported`: the header of one reason's group.
+fn group_row(reason: &str, count: usize, open: bool, source: usize) -> RowModel {
+    let mark = if open { "▾" } else { "▸" };
+    let mut cells = vec![
+        Cell::text(""),
+        Cell::text("advisory").tone(Tone::Muted),
+        Cell::text(""),
+        Cell::text(format!("{mark} {count} advisory")).tone(Tone::Accent),
+        Cell::text(""),
+        Cell::text(reason).tone(Tone::Accent),
+    ];
+    cells.extend((0..6).map(|_| Cell::text("")));
+    RowModel::new(group_key(reason), source, cells)
+}
+
+/// One merged move, classified.
+struct Listed<'a> {
+    key: String,
+    pair: MovePair,
+    merged: Merged<'a>,
+    class: Class,
+    progress: Option<String>,
+}
+
+fn classify<'a>(ctx: &Ctx<'a>, a: &'a Analysis, pairs: Vec<(String, MovePair)>) -> Vec<Listed<'a>> {
+    pairs
+        .into_iter()
+        .filter_map(|(key, pair)| {
+            let merged = Merged::of(a, pair)?;
+            let f = merged.primary()?.fields();
+            let dismissed = ctx.opts.dismissed;
+            // Keys are built only when something is dismissed (usually nothing is).
+            let hidden = !dismissed.is_empty()
+                && dismissed
+                    .get(&identity_key(&f))
+                    .is_some_and(|fp| *fp == fingerprint(&f));
+            if hidden {
+                return None;
+            }
+            let progress = ctx.progress(&merged);
+            let ours = merged
+                .computed
+                .map(|c| computed_class(&c.outcome, c.plan.is_some()));
+            let theirs = merged.alfred.map(|r| computed_class(&r.outcome, false));
+            let mut class = ours.into_iter().chain(theirs).min().unwrap_or(Class::Other);
+            if progress.is_some() {
+                class = class.min(Class::InProgress);
+            }
+            Some(Listed {
+                key,
+                pair,
+                merged,
+                class,
+                progress,
+            })
+        })
+        .collect()
+}
+
+/// The advisory reason a move is grouped under: ome-top's when it says advice, else Alfred's.
+fn group_reason(m: &Merged<'_>) -> String {
+    let computed = m
+        .computed
+        .filter(|c| c.outcome == Outcome::Advisory)
+        .and_then(|c| c.advisory_reason.as_ref().map(|r| r.as_str()));
+    let alfred = m
+        .alfred
+        .filter(|r| r.outcome == Outcome::Advisory)
+        .and_then(|r| r.advisory_reason.as_ref().map(|x| x.as_str()));
+    computed.or(alfred).unwrap_or("advisory").to_string()
+}
+
+/// The Moves table and its index for `feed`, built in the shape `opts` asks for.
+pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex) {
+    let a = &feed.analysis;
+    let ctx = Ctx::new(feed, opts);
+    let mut listed = classify(&ctx, a, pair_rows(a));
+    listed.sort_by_key(|l| l.class);
+    let split = listed.partition_point(|l| l.class < Class::Advisory);
+    let mut groups: BTreeMap<String, Vec<&Listed<'_>>> = BTreeMap::new();
+    for l in &listed[split..] {
+        groups.entry(group_reason(&l.merged)).or_default().push(l);
+    }
+    let mut groups: Vec<(String, Vec<&Listed<'_>>)> = groups.into_iter().collect();
+    groups.sort_by(|x, y| y.1.len().cmp(&x.1.len()).then_with(|| x.0.cmp(&y.0)));
+    let mut index = MoveIndex {
+        actionable: split,
+        advisory: listed.len() - split,
+        groups: groups.len(),
+        flat: opts.flat,
+        wide: opts.wide,
+        open: opts.open.clone(),
+        published: ctx.published,
+        ..MoveIndex::default()
+    };
+    let mut rows = Vec::with_capacity(listed.len() + groups.len());
+    let push = |rows: &mut Vec<RowModel>, entries: &mut Vec<MoveEntry>, l: &Listed<'_>| {
+        rows.push(ctx.row(&l.key, &l.merged, l.progress.as_deref(), rows.len()));
+        entries.push(MoveEntry::Move(l.pair));
+    };
+    for l in &listed[..split] {
+        push(&mut rows, &mut index.entries, l);
+    }
+    for (reason, members) in &groups {
+        let open = opts.flat || opts.open.contains(reason);
+        if !opts.flat {
+            rows.push(group_row(reason, members.len(), open, rows.len()));
+            index.entries.push(MoveEntry::Group {
+                reason: reason.clone(),
+                count: members.len(),
+            });
+        }
+        for l in members {
+            if open {
+                push(&mut rows, &mut index.entries, l);
+            } else {
+                index.collapsed.insert(l.key.clone(), group_key(reason));
+            }
+        }
+    }
+    let model = TableModel {
+        columns: columns(opts.wide),
+        rows,
+    };
+    (model, index)
+}

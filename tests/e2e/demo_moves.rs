@@ -1,0 +1,119 @@
+//! End to end in a real terminal on the simulated fleet (`ome-top demo`): the Moves view leads
+//! with the moves to act on and groups the advice by reason; a move ome-top says can run (a
+//! withheld one) is
+//! opened, approved with `y` and audited without an override; a `NoSurgeHeadroom` move is
+//! opened (verdict and what-if in words), its dialog says how to go ahead, a plain `y` leaves
+//! it open and writes nothing, and only `o` then `y` approves — the notice and the audit row
+//! in the history store name the override.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
+#![allow(clippy::disallowed_methods)] // Waiting on a real terminal needs a monotonic deadline.
+
+use std::time::{Duration, Instant};
+
+use crate::support::tmux::Tmux;
+use crate::tui;
+
+/// The text between `after` and the next `until` on the first line holding `after`.
+fn between<'a>(pane: &'a str, after: &str, until: &str) -> &'a str {
+    let line = pane.lines().find(|l| l.contains(after)).unwrap();
+    let rest = &line[line.find(after).unwrap() + after.len()..];
+    &rest[..rest.find(until).unwrap_or(rest.len())]
+}
+
+/// Filters Moves with `text` and, once the selected row shows it (the demo's first pass may
+/// have none), opens that row's detail; returns the pane once it shows `marker`.
+fn open_first(t: &Tmux, text: &str, marker: &str) -> String {
+    t.keys("/");
+    t.type_text(text);
+    t.keys("Enter");
+    t.wait_for(&format!("] /{text} "));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !t
+        .pane()
+        .lines()
+        .any(|l| l.starts_with("│▶") && l.contains(text))
+    {
+        assert!(
+            Instant::now() < deadline,
+            "no row shows {text}:\n{}",
+            t.pane()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    t.keys("Enter");
+    t.wait_for(marker)
+}
+
+/// Closes the detail and the filter.
+fn back_to_the_list(t: &Tmux) {
+    t.keys("Escape");
+    t.wait_without("(esc back)");
+    t.keys("Escape");
+    t.wait_for("(enter opens)");
+}
+
+#[test]
+fn approve_an_executable_move_with_y_and_an_advisory_one_only_with_the_override() {
+    let t = Tmux::start(200, 50, "demo --seed 1");
+    t.wait_for("Pools [");
+    t.keys("3");
+    let list = t.wait_for("(enter opens)");
+    assert!(list.contains("to act on"), "{list}");
+    assert!(list.contains(" advisory  "), "{list}");
+    assert!(list.contains("▸ "), "no closed group:\n{list}");
+
+    // ome-top says it can run (withheld: only Alfred's journal holds it back): `y` approves.
+    // WHY is ome-top's reason: its withheld rows come first, before any of Alfred's alone.
+    let detail = open_first(&t, "UnresolvedRequest", "verdict: ");
+    assert!(detail.contains("verdict: can run"), "{detail}");
+    assert!(detail.contains("Pool fragmentation (what-if)"), "{detail}");
+    assert!(detail.contains("Eligibility ("), "{detail}");
+    t.keys("a");
+    let dialog = t.wait_for("Pre-checks for");
+    assert!(dialog.contains("ome-top: can run"), "{dialog}");
+    assert!(!dialog.contains("cannot confirm"), "{dialog}");
+    let ready = between(&dialog, "Approve move of ", " ").to_string();
+    t.keys("y");
+    let done = t.wait_for(&format!("written on {ready} "));
+    assert!(!done.contains("(override:"), "{done}");
+    let row = tui::wait_audit(&t, "approve-move", &ready, "done");
+    assert_eq!(row.overrode, None, "{row:?}");
+    back_to_the_list(&t);
+
+    // No room for the surge copy: the verdict says so, a plain `y` does nothing.
+    let detail = open_first(&t, "NoSurgeHeadroom", "verdict: ");
+    assert!(
+        detail.contains("verdict: cannot run: no node in the pool has room"),
+        "{detail}"
+    );
+    assert!(detail.contains("(NoSurgeHeadroom)"), "{detail}");
+    t.keys("a");
+    let dialog = t.wait_for("Pre-checks for");
+    let blocked = between(&dialog, "Approve move of ", " ").to_string();
+    assert!(dialog.contains("ome-top: cannot run"), "{dialog}");
+    assert!(
+        dialog.contains("override: off — press o, then confirm"),
+        "{dialog}"
+    );
+    // A plain `y` leaves the dialog open (its notice says how to go ahead, but lives only a
+    // few sim seconds): `o` is a dialog key, so the override arming proves it still is.
+    t.keys("y");
+    t.keys("o");
+    t.wait_for("override: ARMED");
+    t.keys("y");
+    let done = t.wait_for(&format!("written on {blocked} "));
+    assert!(done.contains("(override: NoSurgeHeadroom"), "{done}");
+    let row = tui::wait_audit(&t, "approve-move", &blocked, "done");
+    assert!(
+        row.overrode
+            .as_deref()
+            .is_some_and(|o| o.contains("NoSurgeHeadroom")),
+        "{row:?}"
+    );
+    assert!(
+        row.message.contains("(override: NoSurgeHeadroom"),
+        "{row:?}"
+    );
+    t.keys("q");
+}
