@@ -64,6 +64,9 @@ pub struct Column {
     pub numeric: bool,
     /// Shown only in the wide layout (`toggle-wide`).
     pub wide_only: bool,
+    /// Left out first when the row does not fit, before any other column is narrowed (a
+    /// detail the detail pane repeats).
+    pub optional: bool,
 }
 
 impl Column {
@@ -74,7 +77,14 @@ impl Column {
             width,
             numeric: false,
             wide_only: false,
+            optional: false,
         }
+    }
+
+    /// The same column, left out first when the terminal is too narrow for every column.
+    pub const fn optional(mut self) -> Self {
+        self.optional = true;
+        self
     }
 
     /// The same column, shown only in the wide layout.
@@ -90,6 +100,7 @@ impl Column {
             width: ColWidth::Fixed(width),
             numeric: true,
             wide_only: false,
+            optional: false,
         }
     }
 }

@@ -13,22 +13,35 @@ use crate::app::columns::{clip, fit, text_width};
 use crate::app::table::{Column, TableModel, TableView};
 use crate::ui::theme::{Slot, Theme};
 
-/// The shown columns (indices into the model's) and their widths in `room` cells.
+/// The shown columns (indices into the model's) and their widths in `room` cells. Optional
+/// columns are left out, rightmost first, while the row would not fit at its natural widths.
 fn layout(model: &TableModel, view: &TableView, room: u16) -> Vec<(usize, u16)> {
     let wide = view.wide;
-    let shown: Vec<usize> = (0..model.columns.len())
+    let natural = |i: usize| {
+        let cells = view.widths.get(i).copied().unwrap_or(0);
+        // The sort mark is one more cell on its title.
+        let mark = u16::from(view.sort.is_some_and(|(c, _)| c == i));
+        cells.max(text_width(model.columns[i].title) + mark)
+    };
+    let mut shown: Vec<usize> = (0..model.columns.len())
         .filter(|i| wide || !model.columns[*i].wide_only)
         .collect();
+    let need = |shown: &[usize]| {
+        shown
+            .iter()
+            .map(|i| u32::from(natural(*i)) + 1)
+            .sum::<u32>()
+    };
+    while need(&shown) > u32::from(room) + 1 {
+        match shown.iter().rposition(|i| model.columns[*i].optional) {
+            Some(p) => {
+                shown.remove(p);
+            }
+            None => break,
+        }
+    }
     let columns: Vec<Column> = shown.iter().map(|i| model.columns[*i]).collect();
-    let content: Vec<u16> = shown
-        .iter()
-        .map(|i| {
-            let cells = view.widths.get(*i).copied().unwrap_or(0);
-            // The sort mark is one more cell on its title.
-            let mark = u16::from(view.sort.is_some_and(|(c, _)| c == *i));
-            cells.max(text_width(model.columns[*i].title) + mark)
-        })
-        .collect();
+    let content: Vec<u16> = shown.iter().map(|i| natural(*i)).collect();
     let widths = fit(&columns, &content, room, wide);
     shown.into_iter().zip(widths).collect()
 }

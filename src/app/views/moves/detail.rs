@@ -9,7 +9,7 @@ use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
 use crate::app::ops::approve::locate_instance;
 use crate::app::state::AppState;
 use crate::app::table::Tone;
-use crate::app::views::age;
+use crate::app::times::relative;
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
 };
@@ -69,9 +69,9 @@ fn outcomes(
                 .and_then(|c| c.as_ref().ok())
                 .and_then(|c| c.timestamp);
             out.line(format!(
-                "Alfred published: {} ({} ago)",
+                "Alfred published: {} ({})",
                 side_words(MoveRef::Alfred(r)),
-                age(a.now, when)
+                when.map_or_else(|| "when unknown".to_string(), |t| relative(a.now, t))
             ));
         }
         (None, true) => out.push(
@@ -344,8 +344,10 @@ fn progress(
                 m.request_uuid,
                 m.phase,
                 m.trigger,
-                age(a.now, m.started_at),
-                age(a.now, m.deadline),
+                m.started_at
+                    .map_or_else(|| "-".to_string(), |t| relative(a.now, t)),
+                m.deadline
+                    .map_or_else(|| "-".to_string(), |t| relative(a.now, t)),
                 if mine(&m.request_uuid) {
                     " (requested here)"
                 } else {

@@ -62,12 +62,13 @@ fn columns(wide: bool) -> Vec<Column> {
         Column::text("WORKLOAD", ColWidth::Min(16)),
         Column::text("INST", ColWidth::Fixed(9)),
         Column::text("WHY", ColWidth::Min(why)),
-        Column::text("POLICY", ColWidth::Fixed(7)),
+        // The policy is in the reason and the detail; the node names need the room first.
+        Column::text("POLICY", ColWidth::Fixed(7)).optional(),
         Column::text("FROM", ColWidth::Min(10)),
         Column::text("→ TARGETS", ColWidth::Min(10)),
         Column::num("SCORE", 6),
-        Column::text("REASON", ColWidth::Fixed(15)),
-        Column::text("FRESH", ColWidth::Fixed(9)),
+        Column::text("REASON", ColWidth::Fixed(15)).optional(),
+        Column::text("FRESH", ColWidth::Fixed(9)).optional(),
     ]
 }
 
@@ -219,7 +220,11 @@ impl<'a> Ctx<'a> {
         };
         let targets = match (f.target, f.hints.is_empty()) {
             (Some(t), _) => t.to_string(),
-            (None, false) => f.hints.join(","),
+            // The first hint and how many more (all of them are in the detail).
+            (None, false) => match f.hints.len() {
+                1 => f.hints[0].to_string(),
+                n => format!("{} +{}", f.hints[0], n - 1),
+            },
             (None, true) => "-".to_string(),
         };
         let why = progress
