@@ -88,6 +88,8 @@ actions! {
     Freeze => "freeze", "Freeze / unfreeze";
     /// Expand or collapse a tree node.
     Toggle => "toggle", "Expand / collapse";
+    /// Show the selected pool's map full-size, or go back to the pool table.
+    PoolMap => "pool-map", "Pool map full-size";
     /// Cordon the selected node.
     CordonNode => "cordon-node", "Cordon node";
     /// Uncordon the selected node.

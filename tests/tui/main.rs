@@ -7,6 +7,7 @@ mod demo_world;
 mod filter;
 mod header;
 mod keymap_safety;
+mod pool_map;
 mod reducer;
 mod reducer_tracking;
 mod tui_support;

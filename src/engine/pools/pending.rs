@@ -57,7 +57,7 @@ pub fn pending_by_size(snap: &ClusterSnapshot, pool: &PoolReport, now: Time) -> 
             }
         }
     }
-    out.sort_by(|a, b| b.gpus.cmp(&a.gpus));
+    out.sort_by_key(|s| std::cmp::Reverse(s.gpus));
     out
 }
 
