@@ -71,7 +71,8 @@ fn pieces(p: &[Piece], theme: &Theme) -> Line<'static> {
 fn title(map: &PoolMap, layout: &MapLayout) -> String {
     let nodes = map.cells.len();
     let by = match &map.key {
-        Some(k) => format!(" in {} {k} domains", map.groups.len()),
+        Some(k) if map.prefix.is_empty() => format!(" in {} {k} domains", map.groups.len()),
+        Some(k) => format!(" in {} {k} domains ({}…)", map.groups.len(), map.prefix),
         None => String::new(),
     };
     format!(
@@ -129,7 +130,7 @@ fn draw_cells(buf: &mut Buffer, area: Rect, state: &AppState, map: &PoolMap, s: 
             let x = area.x.saturating_add(seg.x);
             if let Some(g) = seg.label.and_then(|g| map.groups.get(g)) {
                 let width = usize::from(label_width.saturating_sub(1));
-                buf.set_stringn(x, y, &g.domain, width, s.label);
+                buf.set_stringn(x, y, &g.label, width, s.label);
             }
             let x0 = x.saturating_add(label_width);
             let room = usize::from(right.saturating_sub(x0));

@@ -94,7 +94,7 @@ impl MapLayout {
         let budget = MAX_PAGES * page.max(1);
         let keyed = map.key.is_some();
         let label_width = if keyed {
-            let longest = map.groups.iter().map(|g| g.domain.chars().count());
+            let longest = map.groups.iter().map(|g| g.label.chars().count());
             (longest.max().unwrap_or(0).min(LABEL_MAX) + 1).min(width / 2)
         } else {
             0

@@ -8,16 +8,22 @@
 //! Owns: `PoolMap`, `MapCell`, `MapGroup`, `Exclusion`, `Band`, `pool_maps`. Plain data; must
 //! not import `ratatui`, `tokio` or `kube`.
 
+mod answer;
+mod labels;
 pub mod layout;
+
+pub use answer::wait_text;
 
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::app::table::Tone;
+use crate::app::views::map::answer::{fits_line, pending_line};
+use crate::app::views::map::labels::{label_prefix, natural_order};
 use crate::engine::analysis::Analysis;
 use crate::engine::gangs::pool_topology_key;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::nodes::{HealthState, NodeState};
-use crate::engine::pools::{pending_by_size, PendingSize, PoolReport};
+use crate::engine::pools::{pending_by_size, PoolReport};
 
 /// Why a node takes no new pod, most serious first (a node with several shows the first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -178,6 +184,8 @@ impl MapCell {
 pub struct MapGroup {
     /// The label value (`""` for the whole pool, `UNLABELLED` for nodes without the label).
     pub domain: String,
+    /// What the map prints before the domain's cells: the value without `PoolMap::prefix`.
+    pub label: String,
     /// First cell of the domain in `PoolMap::cells`.
     pub start: usize,
     /// Cells (nodes) in the domain.
@@ -201,8 +209,10 @@ pub struct PoolMap {
     pub key: Option<String>,
     /// One cell per node, domain by domain, name order within a domain.
     pub cells: Vec<MapCell>,
-    /// Domains sorted by value, `UNLABELLED` last.
+    /// Domains in natural order of their values, `UNLABELLED` last.
     pub groups: Vec<MapGroup>,
+    /// The prefix every domain value shares, left out of the labels (`""` when none).
+    pub prefix: String,
     /// Excluded nodes per reason, the reasons present only, in legend order.
     pub excluded: Vec<(Exclusion, usize)>,
     /// The most GPUs a node of the pool has (the legend's "whole node").
@@ -231,9 +241,18 @@ fn pool_map(snap: &ClusterSnapshot, a: &Analysis, p: &PoolReport) -> PoolMap {
         }
     };
     let cells: Vec<MapCell> = order.iter().map(|n| cell_of(*n)).collect();
+    let labelled = groups
+        .iter()
+        .map(|g| g.0.as_str())
+        .filter(|d| *d != UNLABELLED);
+    let prefix = label_prefix(labelled).to_string();
     let groups = groups
         .into_iter()
         .map(|(domain, start, len)| MapGroup {
+            label: match domain.strip_prefix(prefix.as_str()) {
+                Some(rest) if domain != UNLABELLED => rest.to_string(),
+                _ => domain.clone(),
+            },
             domain,
             start,
             len,
@@ -256,6 +275,7 @@ fn pool_map(snap: &ClusterSnapshot, a: &Analysis, p: &PoolReport) -> PoolMap {
             .collect(),
         cells,
         groups,
+        prefix,
         fits: fits_line(p),
         pending: pending_line(&pending_by_size(snap, p, a.now)),
     }
@@ -281,8 +301,11 @@ fn group_nodes(
         }
         members[i].1.push(n);
     }
-    // `None` (no label) sorts first as an `Option`: put it last.
-    members.sort_by(|a, b| (a.0.is_none(), a.0).cmp(&(b.0.is_none(), b.0)));
+    // Natural order (`rack-2` before `rack-10`), nodes without the label last.
+    members.sort_by(|a, b| match (a.0, b.0) {
+        (Some(x), Some(y)) => natural_order(x, y),
+        (x, y) => x.is_none().cmp(&y.is_none()),
+    });
     let mut order = Vec::with_capacity(nodes.len());
     let groups = members
         .into_iter()
@@ -294,83 +317,6 @@ fn group_nodes(
         })
         .collect();
     (order, groups)
-}
-
-/// A wait a person reads: `45s`, `12m`, `2h 05m`, `3d 4h`.
-pub fn wait_text(minutes: f64) -> String {
-    let secs = (minutes.max(0.0) * 60.0).round() as u64;
-    match secs {
-        0..=59 => format!("{secs}s"),
-        60..=3599 => format!("{}m", secs / 60),
-        3600..=86_399 => format!("{}h {:02}m", secs / 3600, secs % 3600 / 60),
-        _ => format!("{}d {}h", secs / 86_400, secs % 86_400 / 3600),
-    }
-}
-
-fn gpus(n: u64) -> String {
-    if n == 1 {
-        "1 GPU".into()
-    } else {
-        format!("{n} GPUs")
-    }
-}
-
-/// "300 GPUs free, 260 schedulable · one node fits 4 GPUs now, 8 after repack".
-fn fits_line(p: &PoolReport) -> Vec<Piece> {
-    let tone = |fits: u32| {
-        if fits == 0 {
-            Tone::Failed
-        } else {
-            Tone::Accent
-        }
-    };
-    vec![
-        (
-            format!(
-                "{} free, {} schedulable · one node fits ",
-                gpus(p.free_gpus_all_nodes),
-                p.free_gpus
-            ),
-            Tone::Normal,
-        ),
-        (gpus(u64::from(p.largest_fit_now)), tone(p.largest_fit_now)),
-        (" now, ".into(), Tone::Normal),
-        (p.largest_fit_after.to_string(), tone(p.largest_fit_after)),
-        (" after repack".into(), Tone::Normal),
-    ]
-}
-
-/// "pending: 8 GPUs ×2 waiting 45m: room for 3 after repack · 1 GPU ×1 waiting 5m: room for
-/// 12 now" (room: slots of the request's ladder size).
-fn pending_line(sizes: &[PendingSize]) -> Vec<Piece> {
-    if sizes.is_empty() {
-        return vec![("no pending GPU pods".into(), Tone::Muted)];
-    }
-    let mut out = vec![("pending: ".to_string(), Tone::Normal)];
-    for (i, s) in sizes.iter().enumerate() {
-        let (verdict, tone) = if s.slots_now > 0 {
-            (format!("room for {} now", s.slots_now), Tone::Ok)
-        } else if s.slots_after > 0 {
-            (
-                format!("room for {} after repack", s.slots_after),
-                Tone::Degraded,
-            )
-        } else {
-            ("no room, even after repack".to_string(), Tone::Failed)
-        };
-        let sep = if i == 0 { "" } else { " · " };
-        out.push((
-            format!(
-                "{sep}{} ×{} waiting {}: ",
-                gpus(u64::from(s.gpus)),
-                s.pods,
-                wait_text(s.oldest_minutes)
-            ),
-            Tone::Normal,
-        ));
-        out.push((verdict, tone));
-    }
-    out
 }
 
 #[cfg(test)]

@@ -107,16 +107,17 @@ fn scheduler_config() -> ConfigMap {
     }
 }
 
-/// Five 8-GPU nodes in racks r2, r1 and none: gpu-a (r2, 3 used), gpu-b (r1, unhealthy),
-/// gpu-c (r1, cordoned), gpu-d (r2, idle), gpu-e (no rack, 8 used, being removed).
+/// Five 8-GPU nodes in racks rack-2, rack-10 and none: gpu-a (rack-2, 3 used), gpu-b
+/// (rack-10, unhealthy), gpu-c (rack-10, cordoned), gpu-d (rack-2, idle), gpu-e (no rack,
+/// 8 used, being removed).
 fn fleet() -> ClusterSnapshot {
-    let mut b = racked("gpu-b", Some("r1"));
+    let mut b = racked("gpu-b", Some("rack-10"));
     b.conditions = vec![NodeCondition {
         kind: Arc::from("GpuUnhealthy"),
         status: Arc::from("True"),
         last_transition: Some(at(9, 0, 0)),
     }];
-    let mut c = racked("gpu-c", Some("r1"));
+    let mut c = racked("gpu-c", Some("rack-10"));
     c.unschedulable = true;
     let mut e = racked("gpu-e", None);
     e.taints = vec![Taint {
@@ -128,10 +129,10 @@ fn fleet() -> ClusterSnapshot {
     waiting.created = Some(at(8, 45, 0));
     ClusterSnapshot {
         nodes: vec![
-            racked("gpu-a", Some("r2")),
+            racked("gpu-a", Some("rack-2")),
             b,
             c,
-            racked("gpu-d", Some("r2")),
+            racked("gpu-d", Some("rack-2")),
             e,
         ],
         pods: vec![
@@ -161,7 +162,7 @@ fn text(pieces: &[Piece]) -> String {
 }
 
 #[test]
-fn nodes_group_by_the_pools_topology_domain_unlabelled_last() {
+fn nodes_group_by_the_pools_topology_domain_in_natural_order_unlabelled_last() {
     let snap = fleet();
     let map = &maps(&snap)[0];
     assert_eq!(map.key.as_deref(), Some("ome.io/rack"));
@@ -170,17 +171,19 @@ fn nodes_group_by_the_pools_topology_domain_unlabelled_last() {
         .iter()
         .map(|g| (g.domain.as_str(), g.start, g.len))
         .collect();
-    assert_eq!(groups, [("r1", 0, 2), ("r2", 2, 2), (UNLABELLED, 4, 1)]);
+    assert_eq!(
+        groups,
+        [("rack-2", 0, 2), ("rack-10", 2, 2), (UNLABELLED, 4, 1)]
+    );
+    let labels: Vec<&str> = map.groups.iter().map(|g| g.label.as_str()).collect();
+    assert_eq!(map.prefix, "rack-");
+    assert_eq!(labels, ["2", "10", UNLABELLED]);
     let glyphs: String = map.cells.iter().map(MapCell::glyph).collect();
-    assert_eq!(
-        glyphs, "✗C58R",
-        "r1: gpu-b gpu-c; r2: gpu-a gpu-d; then gpu-e"
-    );
+    // rack-2: gpu-a gpu-d; rack-10: gpu-b gpu-c; then gpu-e.
+    assert_eq!(glyphs, "58✗CR");
     let summaries: String = map.groups.iter().map(|g| g.summary.glyph()).collect();
-    assert_eq!(
-        summaries, "✗8R",
-        "r1 has no schedulable node: its most serious mark"
-    );
+    // rack-10 has no schedulable node: its most serious mark.
+    assert_eq!(summaries, "8✗R");
     assert_eq!(
         map.excluded,
         [
@@ -223,6 +226,7 @@ fn big(n: usize, per_domain: Option<usize>) -> PoolMap {
     let groups = match per_domain {
         None => vec![MapGroup {
             domain: String::new(),
+            label: String::new(),
             start: 0,
             len: n,
             summary: MapCell::summary(&cells),
@@ -231,6 +235,7 @@ fn big(n: usize, per_domain: Option<usize>) -> PoolMap {
             .step_by(k)
             .map(|start| MapGroup {
                 domain: format!("rack-{:04}", start / k),
+                label: format!("rack-{:04}", start / k),
                 start,
                 len: k.min(n - start),
                 summary: MapCell::summary(&cells[start..(start + k).min(n)]),
