@@ -92,7 +92,8 @@ fn legend(map: &PoolMap, styles: &CellStyles) -> (Vec<Span<'static>>, Vec<Span<'
     let whole = cell(map.max_total, map.max_total);
     let some = match map.max_total {
         0..=2 => "1".to_string(),
-        t => format!("1-{}", MapCell::glyph(&cell(t - 1, t))),
+        t @ 3..=10 => format!("1-{}", t - 1),
+        _ => "1-9 +".to_string(),
     };
     let mut free = vec![Span::styled("·", styles.none), Span::raw(" no GPU free  ")];
     if map.max_total > 1 {
