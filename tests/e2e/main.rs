@@ -20,6 +20,7 @@ mod demo_actions;
 mod demo_tmux;
 mod live_tmux;
 mod mouse;
+mod pool_map;
 mod read_only_context;
 
 #[path = "../support/mod.rs"]
