@@ -2,8 +2,8 @@
 //! scoping the Nodes view to a pool, freezing, sorting, and taking in a new feed.
 //!
 //! Owns: `viewport`, `step`, `jump`, `switch_view`, `open`, `back`, `refresh_view`,
-//! `apply_feed`, `rebuild_detail`, `sort_next`, `sort_reverse`, `toggle_freeze`, `toggle_map`. Plain data;
-//! must not import `ratatui`, `tokio` or `kube`.
+//! `apply_feed`, `rebuild_detail`, `sort_next`, `sort_reverse`, `toggle_freeze`,
+//! `toggle_map`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use std::sync::Arc;
 

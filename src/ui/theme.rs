@@ -1,6 +1,6 @@
 //! The theme: semantic slots (health, fragmentation bands, pool-map cells, selection, borders,
-//! danger, muted, header) mapped to ratatui styles in one place. A thin adapter: the config crate's themes
-//! replace the built-ins; widgets never hold colour literals.
+//! danger, muted, header) mapped to ratatui styles in one place. A thin adapter: the config
+//! crate's themes replace the built-ins; widgets never hold colour literals.
 //!
 //! Owns: `Theme`, `Slot`, `THEME_NAMES`. Must not import `tokio`, `kube` or `cluster`.
 

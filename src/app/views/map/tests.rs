@@ -96,7 +96,10 @@ fn racked(name: &str, rack: Option<&str>) -> Node {
 
 /// The OME scheduler's configuration with `topologyKey: ome.io/rack`.
 fn scheduler_config() -> ConfigMap {
-    let yaml = "profiles:\n- schedulerName: ome-scheduler\n  pluginConfig:\n  - name: OMEGangPack\n    args:\n      topologyKey: ome.io/rack\n      gcIntervalSeconds: 60\n";
+    let yaml = concat!(
+        "profiles:\n- schedulerName: ome-scheduler\n  pluginConfig:\n  - name: OMEGangPack\n",
+        "    args:\n      topologyKey: ome.io/rack\n      gcIntervalSeconds: 60\n",
+    );
     let mut data = BTreeMap::new();
     data.insert("config.yaml".to_string(), yaml.to_string());
     ConfigMap {
