@@ -18,7 +18,7 @@ use crate::app::keys::{key_label, Mode};
 use crate::app::layout::Area;
 use crate::app::state::{AppState, View};
 use crate::app::views::map::layout::{cell_area, legend_lines, MapLayout, ANSWER_LINES};
-use crate::app::views::map::{Band, Exclusion, MapCell, Piece, PoolMap};
+use crate::app::views::map::{count, Band, Exclusion, MapCell, Piece, PoolMap};
 use crate::ui::theme::{Slot, Theme};
 
 /// The style of every band and health mark, looked up once per frame.
@@ -68,15 +68,18 @@ fn pieces(p: &[Piece], theme: &Theme) -> Line<'static> {
     )
 }
 
+/// "H100 map · one cell per node · 60 nodes in 15 ome.io/rack domains (rack-h100-…)": what a
+/// cell stands for first, so a narrow pane keeps it.
 fn title(map: &PoolMap, layout: &MapLayout) -> String {
-    let nodes = map.cells.len();
+    let nodes = count(map.cells.len() as u64);
+    let domains = count(map.groups.len() as u64);
     let by = match &map.key {
-        Some(k) if map.prefix.is_empty() => format!(" in {} {k} domains", map.groups.len()),
-        Some(k) => format!(" in {} {k} domains ({}…)", map.groups.len(), map.prefix),
+        Some(k) if map.prefix.is_empty() => format!(" in {domains} {k} domains"),
+        Some(k) => format!(" in {domains} {k} domains ({}…)", map.prefix),
         None => String::new(),
     };
     format!(
-        " {} map · {nodes} nodes{by} · {} ",
+        " {} map · {} · {nodes} nodes{by} ",
         map.pool,
         layout.describe(map)
     )

@@ -2,7 +2,7 @@
 //! after Alfred's repack, and the pending GPU pods by size, age and room, in words a person
 //! reads (the numbers are the engine's).
 //!
-//! Owns: `fits_line`, `pending_line`, `wait_text`. Plain data; must not import `ratatui`,
+//! Owns: `fits_line`, `pending_line`, `wait_text`, `count`. Plain data; must not import `ratatui`,
 //! `tokio` or `kube`.
 
 use crate::app::table::Tone;
@@ -20,15 +20,29 @@ pub fn wait_text(minutes: f64) -> String {
     }
 }
 
+/// A count with thousands separators: `12,596`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn gpus(n: u64) -> String {
     if n == 1 {
         "1 GPU".into()
     } else {
-        format!("{n} GPUs")
+        format!("{} GPUs", count(n))
     }
 }
 
-/// "300 GPUs free, 260 schedulable · one node fits 4 GPUs now, 8 after repack".
+/// "300 GPUs free, 260 schedulable · one node fits 4 now, 8 after repack" (GPUs: the largest
+/// free block on one schedulable node, now and after the repack).
 pub fn fits_line(p: &PoolReport) -> Vec<Piece> {
     let tone = |fits: u32| {
         if fits == 0 {
@@ -42,11 +56,11 @@ pub fn fits_line(p: &PoolReport) -> Vec<Piece> {
             format!(
                 "{} free, {} schedulable · one node fits ",
                 gpus(p.free_gpus_all_nodes),
-                p.free_gpus
+                count(p.free_gpus)
             ),
             Tone::Normal,
         ),
-        (gpus(u64::from(p.largest_fit_now)), tone(p.largest_fit_now)),
+        (p.largest_fit_now.to_string(), tone(p.largest_fit_now)),
         (" now, ".into(), Tone::Normal),
         (p.largest_fit_after.to_string(), tone(p.largest_fit_after)),
         (" after repack".into(), Tone::Normal),
@@ -62,10 +76,10 @@ pub fn pending_line(sizes: &[PendingSize]) -> Vec<Piece> {
     let mut out = vec![("pending: ".to_string(), Tone::Normal)];
     for (i, s) in sizes.iter().enumerate() {
         let (verdict, tone) = if s.slots_now > 0 {
-            (format!("room for {} now", s.slots_now), Tone::Ok)
+            (format!("room for {} now", count(s.slots_now)), Tone::Ok)
         } else if s.slots_after > 0 {
             (
-                format!("room for {} after repack", s.slots_after),
+                format!("room for {} after repack", count(s.slots_after)),
                 Tone::Degraded,
             )
         } else {
@@ -76,7 +90,7 @@ pub fn pending_line(sizes: &[PendingSize]) -> Vec<Piece> {
             format!(
                 "{sep}{} ×{} waiting {}: ",
                 gpus(u64::from(s.gpus)),
-                s.pods,
+                count(s.pods),
                 wait_text(s.oldest_minutes)
             ),
             Tone::Normal,

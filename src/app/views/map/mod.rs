@@ -12,7 +12,7 @@ mod answer;
 mod labels;
 pub mod layout;
 
-pub use answer::wait_text;
+pub use answer::{count, wait_text};
 
 use rustc_hash::FxHashMap as HashMap;
 

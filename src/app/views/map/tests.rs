@@ -197,7 +197,7 @@ fn nodes_group_by_the_pools_topology_domain_in_natural_order_unlabelled_last() {
     );
     assert_eq!(
         text(&map.fits),
-        "29 GPUs free, 13 schedulable · one node fits 8 GPUs now, 8 after repack"
+        "29 GPUs free, 13 schedulable · one node fits 8 now, 8 after repack"
     );
     assert_eq!(
         text(&map.pending),
@@ -368,6 +368,12 @@ fn a_summary_is_the_best_schedulable_node_else_the_commonest_exclusion() {
     ];
     assert_eq!(MapCell::summary(&mixed), cell(6, 8));
     assert_eq!(MapCell::summary(&[]).exclusion, None);
+}
+
+#[test]
+fn counts_have_thousands_separators() {
+    let got: Vec<String> = [0, 999, 1_000, 12_596, 1_234_567].map(count).to_vec();
+    assert_eq!(got, ["0", "999", "1,000", "12,596", "1,234,567"]);
 }
 
 #[test]
