@@ -94,6 +94,8 @@ actions! {
     Toggle => "toggle", "Expand / collapse";
     /// Show the selected node's YAML, read from the cluster now (a read, never a write).
     ShowYaml => "show-yaml", "Node YAML";
+    /// Show the selected pool's map full-size, or go back to the pool table.
+    PoolMap => "pool-map", "Pool map full-size";
     /// Cordon the selected node.
     CordonNode => "cordon-node", "Cordon node";
     /// Uncordon the selected node.

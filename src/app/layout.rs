@@ -13,6 +13,9 @@ pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
 /// Height of the Pools view's panel (gauge, ladder, sparkline) when the body is tall enough.
 pub const POOL_PANEL_HEIGHT: u16 = 9;
+/// Rows of the Pools view's map pane with its answer lines only (borders and two lines): on
+/// a short terminal the pane shows why pods wait, and its cells only full-size (`pool-map`).
+pub const MAP_ANSWER_HEIGHT: u16 = 4;
 
 /// From this many columns the gang pin reasoning sits beside the tree.
 pub const GANG_SIDE_WIDTH: u16 = 110;
@@ -64,6 +67,8 @@ pub struct Screen {
     /// The Pools panel, the journal blocking banner or the gang pin reasoning (height 0
     /// otherwise).
     pub panel: Area,
+    /// The Pools view's map of the selected pool (height 0 otherwise).
+    pub map: Area,
     /// Notice or filter input line.
     pub notice: Area,
     /// Key hints.
@@ -107,14 +112,13 @@ pub fn screen(state: &AppState) -> Screen {
     let body_y = 3 + banner_h;
     let body_h = h.saturating_sub(body_y + 2);
     let body = Area::rows(0, body_y, w, body_h);
-    let (table, panel) = match state.view {
-        View::Pools if body_h >= POOL_PANEL_HEIGHT + 8 => (
-            Area::rows(0, body_y, w, body_h - POOL_PANEL_HEIGHT),
-            Area::rows(0, body_y + body_h - POOL_PANEL_HEIGHT, w, POOL_PANEL_HEIGHT),
-        ),
+    let none = Area::rows(0, body_y, w, 0);
+    let (table, panel, map) = match state.view {
+        View::Pools => pools_areas(state, body),
         View::Journal if journal_banner(state) && body_h > 4 => (
             Area::rows(0, body_y + 1, w, body_h - 1),
             Area::rows(0, body_y, w, 1),
+            none,
         ),
         // The selected gang's pin reasoning: beside the tree when wide, below it when tall.
         View::Gangs if w >= GANG_SIDE_WIDTH => {
@@ -122,13 +126,15 @@ pub fn screen(state: &AppState) -> Screen {
             (
                 Area::rows(0, body_y, tree_w, body_h),
                 Area::rows(tree_w, body_y, w - tree_w, body_h),
+                none,
             )
         }
         View::Gangs if body_h >= GANG_PIN_HEIGHT + 10 => (
             Area::rows(0, body_y, w, body_h - GANG_PIN_HEIGHT),
             Area::rows(0, body_y + body_h - GANG_PIN_HEIGHT, w, GANG_PIN_HEIGHT),
+            none,
         ),
-        _ => (body, Area::rows(0, body_y, w, 0)),
+        _ => (body, none, none),
     };
     Screen {
         header: Area::rows(0, 0, w, 2),
@@ -137,9 +143,40 @@ pub fn screen(state: &AppState) -> Screen {
         body,
         table,
         panel,
+        map,
         notice: Area::rows(0, h.saturating_sub(2), w, 1),
         footer: Area::rows(0, h.saturating_sub(1), w, 1),
     }
+}
+
+/// The Pools view's table, panel and map: the map alone when full-size; else the table as
+/// tall as its rows (at most a third of the body), the map below it (its answer lines at
+/// least) and the panel at the bottom when the body has room for all three; else the table
+/// and the panel.
+fn pools_areas(state: &AppState, body: Area) -> (Area, Area, Area) {
+    let (w, y, h) = (body.width, body.y, body.height);
+    let none = Area::rows(0, y, w, 0);
+    if state.pool_map.full {
+        return (none, none, body);
+    }
+    let rows = u16::try_from(state.models.pools.rows.len()).unwrap_or(u16::MAX);
+    let table_h = rows.saturating_add(3).clamp(5, (h / 3).max(5));
+    if h >= table_h + MAP_ANSWER_HEIGHT + POOL_PANEL_HEIGHT {
+        let map_h = h - table_h - POOL_PANEL_HEIGHT;
+        return (
+            Area::rows(0, y, w, table_h),
+            Area::rows(0, y + table_h + map_h, w, POOL_PANEL_HEIGHT),
+            Area::rows(0, y + table_h, w, map_h),
+        );
+    }
+    if h >= POOL_PANEL_HEIGHT + 8 {
+        return (
+            Area::rows(0, y, w, h - POOL_PANEL_HEIGHT),
+            Area::rows(0, y + h - POOL_PANEL_HEIGHT, w, POOL_PANEL_HEIGHT),
+            none,
+        );
+    }
+    (body, none, none)
 }
 
 /// Tab labels and their column ranges on the tabs line: ` 1 Pools ` …

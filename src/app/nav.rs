@@ -3,8 +3,8 @@
 //!
 //! Owns: `viewport`, `step`, `jump`, `switch_view`, `open`, `back`, `refresh_view`,
 //! `apply_feed`, `rebuild_detail`, `sort_next`, `sort_by_letter`, `sort_reverse`,
-//! `toggle_wide`, `toggle_freeze`. Plain data;
-//! must not import `ratatui`, `tokio` or `kube`.
+//! `toggle_wide`, `toggle_freeze`, `toggle_map`. Plain data; must not import `ratatui`,
+//! `tokio` or `kube`.
 
 use std::sync::Arc;
 
@@ -20,6 +20,9 @@ use crate::protocol::Feed;
 
 /// Rows the current list (table, tree or detail) shows at once.
 pub fn viewport(state: &AppState) -> usize {
+    if map_shown_full(state) {
+        return state.pool_map.page.max(1);
+    }
     let s = screen(state);
     if state.detail.is_some() {
         usize::from(s.body.height.saturating_sub(2)).max(1)
@@ -71,6 +74,10 @@ pub fn refresh_view(state: &mut AppState, view: View) {
 
 /// Moves the selection (or the detail scroll) by `delta` lines.
 pub fn step(state: &mut AppState, delta: isize) {
+    if map_shown_full(state) {
+        state.pool_map.scroll(delta);
+        return;
+    }
     if let Some(d) = &state.detail {
         let max = d.lines.len().saturating_sub(1);
         state.detail_scroll = state.detail_scroll.saturating_add_signed(delta).min(max);
@@ -193,6 +200,10 @@ pub fn back(state: &mut AppState) -> bool {
         refresh_view(state, state.view);
         return true;
     }
+    if map_shown_full(state) {
+        toggle_map(state);
+        return true;
+    }
     if state.view == View::Nodes && state.pool_scope.take().is_some() {
         refresh_view(state, View::Nodes);
         return true;
@@ -204,6 +215,17 @@ pub fn back(state: &mut AppState) -> bool {
         return true;
     }
     false
+}
+
+/// Whether the Pools view shows the map full-size (moving keys then scroll the map).
+fn map_shown_full(state: &AppState) -> bool {
+    state.view == View::Pools && state.pool_map.full && state.detail.is_none()
+}
+
+/// `pool-map`: the selected pool's map full-size, or back to the table with the map below.
+pub fn toggle_map(state: &mut AppState) {
+    state.pool_map.full = !state.pool_map.full;
+    refresh_view(state, View::Pools);
 }
 
 /// `sort-next`: engine order → first shown column → next shown column … → engine order

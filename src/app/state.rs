@@ -17,6 +17,8 @@ use crate::app::dialogs::Modal;
 use crate::app::keys::{Chord, KeyResolver};
 use crate::app::table::{TableModel, TableView};
 use crate::app::views::gangs::{GangNav, GangTree};
+use crate::app::views::map::layout::MapNav;
+use crate::app::views::map::PoolMap;
 use crate::app::views::moves::MoveIndex;
 use crate::engine::model::{MigrationPhase, Time};
 use crate::protocol::{Feed, Op};
@@ -106,6 +108,8 @@ pub struct Models {
     pub lints: TableModel,
     /// Gangs tree.
     pub gangs: GangTree,
+    /// The map of every pool, aligned with the analysis's pools (built with the Pools rows).
+    pub pool_maps: Vec<PoolMap>,
 }
 
 impl Models {
@@ -136,6 +140,8 @@ pub struct AppState {
     pub models: Models,
     /// Gangs tree navigation (open branches, selection), kept across feeds.
     pub gang_nav: GangNav,
+    /// The Pools view's map: full size or not, its scroll and layout.
+    pub pool_map: MapNav,
     /// The open detail pane's model (Nodes, Moves, Journal), rebuilt on every feed.
     pub detail: Option<DetailModel>,
     /// Scroll of the detail pane, in lines.
@@ -198,6 +204,7 @@ impl AppState {
             tables: Default::default(),
             models: Models::default(),
             gang_nav: GangNav::default(),
+            pool_map: MapNav::default(),
             detail: None,
             detail_scroll: 0,
             pool_scope: None,

@@ -19,7 +19,7 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
     // The composition root hands in the time the data runs on (the demo's sim clock in the
     // demo), so ages and request times agree with the analysis they describe.
     state.now = now;
-    match event {
+    let effects = match event {
         Event::Key(k) => crate::app::input::key(state, k),
         Event::Mouse(m) => crate::app::input::mouse(state, m),
         Event::Resize(w, h) => {
@@ -55,7 +55,9 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
                 Vec::new()
             }
         }
-    }
+    };
+    crate::app::views::map::layout::sync_map(state);
+    effects
 }
 
 /// Redraw when a notice expires or the shown ages may have changed (every 5 s).
@@ -80,6 +82,7 @@ pub fn home_view(action: Action) -> Option<View> {
         Action::CordonNode | Action::UncordonNode | Action::ShowYaml => Some(View::Nodes),
         Action::ApproveMove | Action::RejectMove => Some(View::Moves),
         Action::ClearJournalEntry => Some(View::Journal),
+        Action::PoolMap => Some(View::Pools),
         _ => None,
     }
 }
@@ -128,6 +131,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Toggle if state.view == View::Moves && state.detail.is_none() => {
             nav::toggle_moves_group(state)
         }
+        Action::PoolMap => nav::toggle_map(state),
         Action::NextView | Action::PrevView => {
             let n = View::ALL.len();
             let d = if action == Action::NextView { 1 } else { n - 1 };

@@ -79,6 +79,14 @@ slots! {
     FragMid => "frag.mid";
     /// Fragmentation above the threshold.
     FragHigh => "frag.high";
+    /// A pool-map node with no GPU free.
+    MapNone => "map.none";
+    /// A pool-map node with some GPUs free.
+    MapSome => "map.some";
+    /// A pool-map node with every GPU free.
+    MapWhole => "map.whole";
+    /// A pool-map node excluded for maintenance, a cordon, scale-down or spot.
+    MapExcluded => "map.excluded";
 }
 
 impl Slot {

@@ -1,6 +1,6 @@
-//! The theme: semantic slots (health, fragmentation bands, selection, borders, danger, muted,
-//! header) mapped to ratatui styles in one place. A thin adapter: the config crate's themes
-//! replace the built-ins; widgets never hold colour literals.
+//! The theme: semantic slots (health, fragmentation bands, pool-map cells, selection, borders,
+//! danger, muted, header) mapped to ratatui styles in one place. A thin adapter: the config
+//! crate's themes replace the built-ins; widgets never hold colour literals.
 //!
 //! Owns: `Theme`, `Slot`, `THEME_NAMES`. Must not import `tokio`, `kube` or `cluster`.
 
@@ -46,6 +46,14 @@ pub enum Slot {
     Text,
     /// `tab.active`.
     TabActive,
+    /// `map.none`.
+    MapNone,
+    /// `map.some`.
+    MapSome,
+    /// `map.whole`.
+    MapWhole,
+    /// `map.excluded`.
+    MapExcluded,
 }
 
 /// Styles per slot.
@@ -96,6 +104,13 @@ impl Theme {
                     Slot::TabActive,
                     Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
                 ),
+                (Slot::MapNone, fg(Color::DarkGray)),
+                (Slot::MapSome, fg(Color::Yellow)),
+                (
+                    Slot::MapWhole,
+                    fg(Color::Green).add_modifier(Modifier::BOLD),
+                ),
+                (Slot::MapExcluded, fg(Color::Cyan)),
             ],
         }
     }
@@ -113,7 +128,10 @@ impl Theme {
                 | Slot::Danger
                 | Slot::Header
                 | Slot::Accent => bold,
-                Slot::Muted | Slot::Border => Style::new().add_modifier(Modifier::DIM),
+                Slot::Muted | Slot::Border | Slot::MapNone => {
+                    Style::new().add_modifier(Modifier::DIM)
+                }
+                Slot::MapWhole => bold,
                 _ => Style::new(),
             };
         }
@@ -140,6 +158,10 @@ impl Theme {
             (Slot::Accent, C::Title),
             (Slot::Text, C::Text),
             (Slot::TabActive, C::TabActive),
+            (Slot::MapNone, C::MapNone),
+            (Slot::MapSome, C::MapSome),
+            (Slot::MapWhole, C::MapWhole),
+            (Slot::MapExcluded, C::MapExcluded),
         ];
         Theme {
             name: t.name.clone(),

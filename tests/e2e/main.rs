@@ -25,6 +25,7 @@ mod demo_tmux;
 mod live_tmux;
 mod logs;
 mod mouse;
+mod pool_map;
 mod read_only_context;
 mod switch_context;
 

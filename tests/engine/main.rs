@@ -6,6 +6,7 @@
 mod analysis_identity;
 mod architecture;
 mod eligibility;
+mod fits;
 mod gang;
 mod lints;
 mod moves;

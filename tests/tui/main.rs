@@ -11,6 +11,7 @@ mod header;
 mod keymap_safety;
 mod node_yaml;
 mod palette;
+mod pool_map;
 mod reducer;
 mod reducer_moves;
 mod reducer_tracking;

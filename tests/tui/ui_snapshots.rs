@@ -1,4 +1,4 @@
-//! Whole-screen snapshots of every view, overlay and special state at 80×24 and 200×60
+//! Whole-screen snapshots of every view, overlay and special state at 80×24, 120×40 and 200×60
 //! (ratatui `TestBackend` + insta; fixed `now`, fixture data), and buffer assertions where
 //! colour carries meaning (health and fragmentation through theme slots).
 
@@ -9,15 +9,16 @@ use crate::tui_support;
 use std::sync::Arc;
 
 use crossterm::event::KeyCode;
+use ome_top::app::contexts::ContextEntry;
 use ome_top::app::state::AppState;
 use ome_top::app::{update, Event};
 use ome_top::protocol::ApiStatus;
 use ome_top::ui::theme::{Slot, Theme};
 use tui_support::*;
 
-const SIZES: [(u16, u16); 2] = [(80, 24), (200, 60)];
-/// The Moves view and its dialogs are also looked at in the common 120×40.
-const MOVES_SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
+const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
+/// The Moves view and its dialogs (the same sizes: every view is looked at in 120×40 too).
+const MOVES_SIZES: [(u16, u16); 3] = SIZES;
 
 fn snap_at(name: &str, build: impl Fn(u16, u16) -> AppState) {
     snap_sizes(&SIZES, name, build);
@@ -66,15 +67,55 @@ fn nodes_view() {
     snap_at("nodes", fleet("2"));
 }
 
+/// The node detail, its YAML pane and the sizes an operator's terminal has (the detail's
+/// sections must not push the OME summary off at any of them).
+const DETAIL_SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
+
+fn node_detail_at(w: u16, h: u16) -> AppState {
+    let mut s = state_with(node_detail_feed(), w, h);
+    type_keys(&mut s, "2/h100-04");
+    press(&mut s, KeyCode::Enter);
+    press(&mut s, KeyCode::Enter);
+    s
+}
+
+#[test]
+fn nodes_view_wide() {
+    snap_at("nodes_wide", fleet("2w"));
+}
+
 #[test]
 fn node_detail() {
-    snap_at("node_detail", |w, h| {
-        let mut s = state_with(fleet_feed(), w, h);
-        type_keys(&mut s, "2/h100-04");
-        press(&mut s, KeyCode::Enter);
-        press(&mut s, KeyCode::Enter);
-        s
-    });
+    for (w, h) in DETAIL_SIZES {
+        let s = node_detail_at(w, h);
+        insta::assert_snapshot!(format!("node_detail_{w}x{h}"), render(&s).backend());
+    }
+}
+
+/// The rest of the 80×24 detail, a page and two pages down (pods and events too wide for the
+/// pane put their workload or message on indented lines).
+#[test]
+fn node_detail_scrolled() {
+    let mut s = node_detail_at(80, 24);
+    press(&mut s, KeyCode::PageDown);
+    insta::assert_snapshot!("node_detail_scrolled_80x24", render(&s).backend());
+    press(&mut s, KeyCode::PageDown);
+    insta::assert_snapshot!("node_detail_scrolled_twice_80x24", render(&s).backend());
+}
+
+#[test]
+fn node_yaml_pane() {
+    let yaml = "apiVersion: v1\nkind: Node\nmetadata:\n  labels:\n    kubernetes.io/hostname: h100-04\n  name: h100-04\nspec:\n  taints:\n  - effect: NoSchedule\n    key: nvidia.com/gpu\n    value: present\nstatus:\n  capacity:\n    nvidia.com/gpu: \"8\"\n";
+    for (w, h) in DETAIL_SIZES {
+        let mut s = node_detail_at(w, h);
+        type_keys(&mut s, "y");
+        let loading = render(&s);
+        insta::assert_snapshot!(format!("node_yaml_reading_{w}x{h}"), loading.backend());
+        let fetch = ome_top::protocol::Fetch::NodeYaml(Arc::from("h100-04"));
+        let result = Ok(yaml.to_string());
+        update(&mut s, Event::Fetched { fetch, result }, now());
+        insta::assert_snapshot!(format!("node_yaml_{w}x{h}"), render(&s).backend());
+    }
 }
 
 #[test]
@@ -160,6 +201,40 @@ fn help_overlay() {
 #[test]
 fn command_palette() {
     snap_at("palette", fleet(":view"));
+}
+
+/// The fleet on context `prod-gpu`, whose kubeconfig also holds a read-only `staging`.
+fn with_contexts(mut s: AppState) -> AppState {
+    s.contexts.list = ["prod-gpu", "staging"]
+        .into_iter()
+        .map(|name| ContextEntry {
+            name: name.into(),
+            read_only: name == "staging",
+        })
+        .collect();
+    s
+}
+
+#[test]
+fn command_palette_contexts() {
+    snap_at("palette_contexts", |w, h| {
+        let mut s = with_contexts(state_with(fleet_feed(), w, h));
+        type_keys(&mut s, ":ctx ");
+        s
+    });
+}
+
+/// Moves scoped to namespace `prod` while a switch to `staging` connects.
+#[test]
+fn namespace_scope_while_switching_context() {
+    snap_at("switching_ns_prod", |w, h| {
+        let mut s = with_contexts(state_with(fleet_feed(), w, h));
+        type_keys(&mut s, ":ns prod");
+        press(&mut s, KeyCode::Enter);
+        type_keys(&mut s, "3:ctx staging");
+        press(&mut s, KeyCode::Enter);
+        s
+    });
 }
 
 #[test]

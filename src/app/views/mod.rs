@@ -9,6 +9,7 @@ pub mod gang_pin;
 pub mod gangs;
 pub mod journal;
 pub mod lints;
+pub mod map;
 pub mod moves;
 pub mod node_detail;
 mod node_sections;
@@ -35,7 +36,10 @@ pub fn build_view(
 ) {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
     match view {
-        View::Pools => models.pools = crate::app::views::pools::pool_rows(a),
+        View::Pools => {
+            models.pools = crate::app::views::pools::pool_rows(a);
+            models.pool_maps = crate::app::views::map::pool_maps(snap, a);
+        }
         View::Nodes => models.nodes = crate::app::views::nodes::node_rows(snap, a),
         View::Moves => (models.moves, models.move_index) = moves::move_rows(feed, moves),
         View::Journal => models.journal = crate::app::views::journal::journal_rows(a),

@@ -7,11 +7,13 @@
 //! Pins live only in the scheduler leader's memory; everything here is a reconstruction or a
 //! prediction and is labelled as such (`PinSource`).
 //!
-//! Owns: `Gang`, `GangState`, `PinSource`, `GangReport`, `PlacementOptions`, `compute_gangs`.
+//! Owns: `Gang`, `GangState`, `PinSource`, `GangReport`, `PlacementOptions`, `compute_gangs`
+//! (a pool's topology key: `domains`).
 //! Pure; must not import anything outside `std`, `chrono` types and `engine`.
 
 mod capacity;
 mod classify;
+mod domains;
 mod fit;
 mod predict;
 mod reasons;
@@ -21,6 +23,7 @@ mod state;
 
 pub use capacity::CapacityModel;
 pub use classify::{classify, primary, Reason, ReasonCode};
+pub use domains::{pool_topology_key, topology_key_among};
 pub use predict::PredictedOutcome;
 pub use reasons::{effective_scheduler, PendingReason, ReasonSource};
 pub use scheduler_config::SCHEDULER_CONFIG_MAP;

@@ -1,15 +1,18 @@
 //! Per-pool fragmentation (`alfred.md` §6.1–§6.3): bins, pending attribution, demand weights,
 //! observed/best/reclaimable, pending pressure, score and threshold, plus the operator extras
-//! (whole free nodes, stuck fragmentation, largest fit now and after a repack).
+//! (whole free nodes, stuck fragmentation, largest fit now and after a repack, the pending
+//! GPU pods by requested size).
 //!
-//! Owns: `PoolReport`, `score_pools`. Pure; must not import anything outside `std`, `chrono`
-//! types and `engine`.
+//! Owns: `PoolReport`, `score_pools` (`PendingSize`, `pending_by_size` in `pending`). Pure;
+//! must not import anything outside `std`, `chrono` types and `engine`.
 
 mod fit;
 mod fragmentation;
+mod pending;
 mod score;
 
 pub use fragmentation::{frag, profile, weights, Bin};
+pub use pending::{pending_by_size, PendingSize};
 
 use rustc_hash::FxHashMap as HashMap;
 

@@ -7,6 +7,7 @@ pub mod detail;
 pub mod gangs;
 pub mod journal;
 pub mod lists;
+pub mod map;
 pub mod pools;
 
 use ratatui::layout::{Alignment, Rect};
@@ -53,7 +54,10 @@ pub fn draw_body(frame: &mut Frame, s: &Screen, full: Rect, state: &AppState, th
     let table = rect(s.table, full);
     let panel = rect(s.panel, full);
     match state.view {
-        View::Pools => pools::draw_pools(frame, table, panel, state, theme),
+        View::Pools => {
+            let map = rect(s.map, full);
+            pools::draw_pools(frame, [table, panel, map], state, theme);
+        }
         View::Gangs => gangs::draw_gangs(frame, body, state, theme),
         View::Journal => journal::draw_journal(frame, table, panel, state, theme),
         v => lists::draw_list(frame, table, state, v, theme),

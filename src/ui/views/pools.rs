@@ -1,6 +1,6 @@
-//! The Pools view: the pool table, and for the selected pool a score gauge against Alfred's
-//! threshold (a bar with the threshold marked, readable without colour), the per-size ladder
-//! and a sparkline of the score over the session.
+//! The Pools view: the pool table, and for the selected pool its map (`map.rs`), a score
+//! gauge against Alfred's threshold (a bar with the threshold marked, readable without
+//! colour), the per-size ladder and a sparkline of the score over the session.
 //!
 //! Owns: `draw_pools`, `score_bar`. Must not import `cluster`, `tokio` or `kube`.
 
@@ -126,20 +126,31 @@ fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     frame.render_widget(spark, right);
 }
 
-/// Draws the pool table in `table` and the selected pool's panel in `panel`.
-pub fn draw_pools(frame: &mut Frame, table: Rect, panel: Rect, state: &AppState, theme: &Theme) {
+/// Draws the pool table in `table`, the selected pool's panel in `panel` and its map in
+/// `map` (each only when it has rows).
+pub fn draw_pools(
+    frame: &mut Frame,
+    [table, panel, map]: [Rect; 3],
+    state: &AppState,
+    theme: &Theme,
+) {
     let model = &state.models.pools;
     let tv = state.table(View::Pools);
-    draw_table(
-        frame,
-        table,
-        model,
-        tv,
-        title("Pools", model, tv, ""),
-        theme,
-    );
+    if table.height > 0 {
+        draw_table(
+            frame,
+            table,
+            model,
+            tv,
+            title("Pools", model, tv, ""),
+            theme,
+        );
+    }
     if panel.height > 0 {
         draw_panel(frame, panel, state, theme);
+    }
+    if map.height > 0 {
+        crate::ui::views::map::draw_map(frame, map, state, theme);
     }
 }
 

@@ -1,0 +1,101 @@
+//! The pool map's answer lines: free GPUs and the largest request one node fits now and
+//! after Alfred's repack, and the pending GPU pods by size, age and room, in words a person
+//! reads (the numbers are the engine's).
+//!
+//! Owns: `fits_line`, `pending_line`, `wait_text`, `count`. Plain data; must not import `ratatui`,
+//! `tokio` or `kube`.
+
+use crate::app::table::Tone;
+use crate::app::views::map::Piece;
+use crate::engine::pools::{PendingSize, PoolReport};
+
+/// A wait a person reads: `45s`, `12m`, `2h 05m`, `3d 4h`.
+pub fn wait_text(minutes: f64) -> String {
+    let secs = (minutes.max(0.0) * 60.0).round() as u64;
+    match secs {
+        0..=59 => format!("{secs}s"),
+        60..=3599 => format!("{}m", secs / 60),
+        3600..=86_399 => format!("{}h {:02}m", secs / 3600, secs % 3600 / 60),
+        _ => format!("{}d {}h", secs / 86_400, secs % 86_400 / 3600),
+    }
+}
+
+/// A count with thousands separators: `12,596`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn gpus(n: u64) -> String {
+    if n == 1 {
+        "1 GPU".into()
+    } else {
+        format!("{} GPUs", count(n))
+    }
+}
+
+/// "300 GPUs free, 260 schedulable · one node fits 4 now, 8 after repack" (GPUs: the largest
+/// free block on one schedulable node, now and after the repack).
+pub fn fits_line(p: &PoolReport) -> Vec<Piece> {
+    let tone = |fits: u32| {
+        if fits == 0 {
+            Tone::Failed
+        } else {
+            Tone::Accent
+        }
+    };
+    vec![
+        (
+            format!(
+                "{} free, {} schedulable · one node fits ",
+                gpus(p.free_gpus_all_nodes),
+                count(p.free_gpus)
+            ),
+            Tone::Normal,
+        ),
+        (p.largest_fit_now.to_string(), tone(p.largest_fit_now)),
+        (" now, ".into(), Tone::Normal),
+        (p.largest_fit_after.to_string(), tone(p.largest_fit_after)),
+        (" after repack".into(), Tone::Normal),
+    ]
+}
+
+/// "pending: 8 GPUs ×2 waiting 45m: room for 3 after repack · 1 GPU ×1 waiting 5m: room for
+/// 12 now" (room: slots of the request's ladder size).
+pub fn pending_line(sizes: &[PendingSize]) -> Vec<Piece> {
+    if sizes.is_empty() {
+        return vec![("no pending GPU pods".into(), Tone::Muted)];
+    }
+    let mut out = vec![("pending: ".to_string(), Tone::Normal)];
+    for (i, s) in sizes.iter().enumerate() {
+        let (verdict, tone) = if s.slots_now > 0 {
+            (format!("room for {} now", count(s.slots_now)), Tone::Ok)
+        } else if s.slots_after > 0 {
+            (
+                format!("room for {} after repack", count(s.slots_after)),
+                Tone::Degraded,
+            )
+        } else {
+            ("no room, even after repack".to_string(), Tone::Failed)
+        };
+        let sep = if i == 0 { "" } else { " · " };
+        out.push((
+            format!(
+                "{sep}{} ×{} waiting {}: ",
+                gpus(u64::from(s.gpus)),
+                count(s.pods),
+                wait_text(s.oldest_minutes)
+            ),
+            Tone::Normal,
+        ));
+        out.push((verdict, tone));
+    }
+    out
+}

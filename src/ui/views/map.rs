@@ -1,0 +1,229 @@
+//! The Pools view's map pane: the answer to "why is this pod Pending while GPUs are free"
+//! (free GPUs, the largest request one node fits now and after the repack, the pending GPU
+//! pods by size and age), the visible lines of cells (only those are written to the buffer,
+//! so a frame costs the same at 10 or 10,000 nodes) and the legend. The layout comes from
+//! `app::views::map::layout`.
+//!
+//! Owns: `draw_map`. Must not import `cluster`, `tokio` or `kube`.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+
+use crate::action::Action;
+use crate::app::keys::{key_label, Mode};
+use crate::app::layout::Area;
+use crate::app::state::{AppState, View};
+use crate::app::views::map::layout::{cell_area, legend_lines, MapLayout, ANSWER_LINES};
+use crate::app::views::map::{count, Band, Exclusion, MapCell, Piece, PoolMap};
+use crate::ui::theme::{Slot, Theme};
+
+/// The style of every band and health mark, looked up once per frame.
+struct CellStyles {
+    none: Style,
+    some: Style,
+    whole: Style,
+    excluded: Style,
+    unhealthy: Style,
+    unknown: Style,
+    suspect: Style,
+    label: Style,
+}
+
+impl CellStyles {
+    fn new(theme: &Theme) -> Self {
+        CellStyles {
+            none: theme.style(Slot::MapNone),
+            some: theme.style(Slot::MapSome),
+            whole: theme.style(Slot::MapWhole),
+            excluded: theme.style(Slot::MapExcluded),
+            unhealthy: theme.style(Slot::HealthFailed),
+            unknown: theme.style(Slot::HealthUnknown),
+            suspect: theme.style(Slot::HealthDegraded),
+            label: theme.style(Slot::Muted),
+        }
+    }
+
+    fn of(&self, c: &MapCell) -> Style {
+        match (c.band(), c.exclusion) {
+            (_, Some(Exclusion::Unhealthy)) => self.unhealthy,
+            (_, Some(Exclusion::Unknown)) => self.unknown,
+            (_, Some(Exclusion::Suspect)) => self.suspect,
+            (Band::Excluded, _) => self.excluded,
+            (Band::None, _) => self.none,
+            (Band::Some, _) => self.some,
+            (Band::Whole, _) => self.whole,
+        }
+    }
+}
+
+fn pieces(p: &[Piece], theme: &Theme) -> Line<'static> {
+    Line::from(
+        p.iter()
+            .map(|(t, tone)| Span::styled(t.clone(), theme.tone(*tone)))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// "H100 map · one cell per node · 60 nodes in 15 ome.io/rack domains (rack-h100-…)": what a
+/// cell stands for first, so a narrow pane keeps it.
+fn title(map: &PoolMap, layout: &MapLayout) -> String {
+    let nodes = count(map.cells.len() as u64);
+    let domains = count(map.groups.len() as u64);
+    let by = match &map.key {
+        Some(k) if map.prefix.is_empty() => format!(" in {domains} {k} domains"),
+        Some(k) => format!(" in {domains} {k} domains ({}…)", map.prefix),
+        None => String::new(),
+    };
+    format!(
+        " {} map · {} · {nodes} nodes{by} ",
+        map.pool,
+        layout.describe(map)
+    )
+}
+
+/// The legend: the free-GPU glyphs, then each exclusion present with its count.
+fn legend(map: &PoolMap, styles: &CellStyles) -> (Vec<Span<'static>>, Vec<Span<'static>>) {
+    let cell = |free, total| MapCell {
+        free,
+        total,
+        exclusion: None,
+    };
+    let whole = cell(map.max_total, map.max_total);
+    let some = match map.max_total {
+        0..=2 => "1".to_string(),
+        t @ 3..=10 => format!("1-{}", t - 1),
+        _ => "1-9 +".to_string(),
+    };
+    let mut free = vec![Span::styled("·", styles.none), Span::raw(" no GPU free  ")];
+    if map.max_total > 1 {
+        free.push(Span::styled(some, styles.some));
+        free.push(Span::raw(" GPUs free  "));
+    }
+    free.push(Span::styled(whole.glyph().to_string(), styles.whole));
+    free.push(Span::raw(" whole node free"));
+    let mut excluded = Vec::new();
+    for (e, n) in &map.excluded {
+        let mark = MapCell {
+            free: 0,
+            total: 0,
+            exclusion: Some(*e),
+        };
+        let sep = if excluded.is_empty() { "" } else { "  " };
+        excluded.push(Span::raw(sep));
+        excluded.push(Span::styled(e.glyph().to_string(), styles.of(&mark)));
+        excluded.push(Span::raw(format!(" {} {n}", e.word())));
+    }
+    if excluded.is_empty() {
+        excluded.push(Span::styled("no node excluded", styles.label));
+    }
+    (free, excluded)
+}
+
+fn draw_cells(buf: &mut Buffer, area: Rect, state: &AppState, map: &PoolMap, s: &CellStyles) {
+    let nav = &state.pool_map;
+    let layout = &nav.layout;
+    let label_width = layout.label_width;
+    let right = area.x.saturating_add(area.width);
+    for row in 0..area.height {
+        let y = area.y + row;
+        for seg in layout.line(nav.offset + usize::from(row)) {
+            let x = area.x.saturating_add(seg.x);
+            if let Some(g) = seg.label.and_then(|g| map.groups.get(g)) {
+                let width = usize::from(label_width.saturating_sub(1));
+                buf.set_stringn(x, y, &g.label, width, s.label);
+            }
+            let x0 = x.saturating_add(label_width);
+            let room = usize::from(right.saturating_sub(x0));
+            for j in 0..seg.len.min(room) {
+                let Some(c) = layout.cell(map, seg.start + j) else {
+                    break;
+                };
+                if let Some(cell) = buf.cell_mut((x0 + j as u16, y)) {
+                    cell.set_char(c.glyph()).set_style(s.of(&c));
+                }
+            }
+        }
+    }
+}
+
+/// The bottom border's note: which lines show and the key of the full-size map, when the
+/// map does not fit (`rows`: cell rows of the pane; 0 when it shows only the answer).
+fn scroll_note(state: &AppState, rows: u16) -> Option<String> {
+    let nav = &state.pool_map;
+    let total = nav.layout.lines.len();
+    let key = state
+        .keys
+        .bindings(Mode::View(View::Pools))
+        .into_iter()
+        .find(|b| b.action == Action::PoolMap)
+        .map(|b| key_label(&b.keys));
+    let full = match (&key, nav.full) {
+        (Some(k), false) => format!(" · {k}: full size"),
+        (Some(k), true) => format!(" · {k}: back"),
+        (None, _) => String::new(),
+    };
+    if rows == 0 {
+        return key.map(|k| format!(" {k}: show the map "));
+    }
+    let page = usize::from(rows);
+    (total > page).then(|| {
+        let last = (nav.offset + page).min(total);
+        format!(" lines {}–{last} of {total}{full} ", nav.offset + 1)
+    })
+}
+
+/// Draws the selected pool's map in `area` (the pane, borders included).
+pub fn draw_map(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    let nav = &state.pool_map;
+    let Some(map) = nav.pool.and_then(|p| state.models.pool_maps.get(p)) else {
+        return;
+    };
+    let styles = CellStyles::new(theme);
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.style(if nav.full {
+            Slot::BorderFocused
+        } else {
+            Slot::Border
+        }))
+        .title(Span::styled(
+            title(map, &nav.layout),
+            theme.style(Slot::Header),
+        ));
+    let c = cell_area(Area {
+        x: area.x,
+        y: area.y,
+        width: area.width,
+        height: area.height,
+    });
+    if let Some(note) = scroll_note(state, c.height) {
+        block = block.title_bottom(Line::styled(note, theme.style(Slot::Muted)).right_aligned());
+    }
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let answer = vec![pieces(&map.fits, theme), pieces(&map.pending, theme)];
+    let answer_rect = Rect::new(inner.x, inner.y, inner.width, ANSWER_LINES);
+    frame.render_widget(Paragraph::new(answer), answer_rect.intersection(inner));
+    if c.height == 0 {
+        return;
+    }
+    let cells = Rect::new(c.x, c.y, c.width, c.height).intersection(inner);
+    draw_cells(frame.buffer_mut(), cells, state, map, &styles);
+    let (free, excluded) = legend(map, &styles);
+    let legend_h = legend_lines(area.width);
+    let y = inner.y + inner.height.saturating_sub(legend_h);
+    let legend_rect = Rect::new(inner.x, y, inner.width, legend_h).intersection(inner);
+    let lines = if legend_h == 1 {
+        let mut one = free;
+        one.push(Span::styled("  │  ", styles.label));
+        one.extend(excluded);
+        vec![Line::from(one)]
+    } else {
+        vec![Line::from(free), Line::from(excluded)]
+    };
+    frame.render_widget(Paragraph::new(lines), legend_rect);
+}

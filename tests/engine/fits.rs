@@ -1,0 +1,61 @@
+//! "Why is my 8-GPU model Pending while GPUs are free?" on a small hand-built fleet: the
+//! worked example of alfred.md §6.5 (nodes A free 6, B free 7, C free 0; the repack lands the
+//! three 1-GPU pods on A: A 5, B 8, C 0) with pending pods added. The largest request that
+//! fits on one node now is 7 GPUs, after the repack 8; an 8-GPU pod has no slot now and one
+//! after the repack.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use serde_json::{json, Value};
+
+use ome_top::cluster::snapshot_file::read_snapshot;
+use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
+use ome_top::engine::pools::{pending_by_size, PendingSize};
+
+const EXAMPLE: &str = include_str!("../../docs/examples/worked-example-6-5.json");
+const NOW: &str = "2026-09-28T10:15:00Z";
+
+fn pending(name: &str, gpus: u32, created: &str) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": "prod", "uid": format!("uid-{name}"),
+                     "creationTimestamp": created},
+        "spec": {"containers": [{"name": "c", "image": "i",
+                  "resources": {"limits": {"nvidia.com/gpu": gpus.to_string()}}}]},
+        "status": {"phase": "Pending"},
+    })
+}
+
+#[test]
+fn an_eight_gpu_pod_fits_after_the_repack_not_now() {
+    let mut doc: Value = serde_json::from_str(EXAMPLE).unwrap();
+    let items = doc["items"].as_array_mut().unwrap();
+    items.push(pending("big-a", 8, "2026-09-28T08:15:00Z"));
+    items.push(pending("big-b", 8, "2026-09-28T10:00:00Z"));
+    items.push(pending("small", 1, "2026-09-28T10:10:00Z"));
+    let (snap, _) = read_snapshot(doc.to_string().as_bytes()).unwrap();
+    let opts = AnalysisOptions {
+        now: NOW.parse().unwrap(),
+        alfred_namespace: "ome".into(),
+        executor: ExecutorSetting::Auto,
+        placement: Default::default(),
+    };
+    let a = analyze(&snap, &opts);
+    let pool = &a.pools[0];
+    assert_eq!((pool.free_gpus, pool.whole_free_nodes), (13, 0));
+    assert_eq!((pool.largest_fit_now, pool.largest_fit_after), (7, 8));
+    let by_size = pending_by_size(&snap, pool, a.now);
+    let size = |gpus, pods, oldest_minutes, slots_now, slots_after| PendingSize {
+        gpus,
+        pods,
+        oldest_minutes,
+        ladder_size: gpus,
+        slots_now,
+        slots_after,
+    };
+    assert_eq!(
+        by_size,
+        vec![size(8, 2, 120.0, 0, 1), size(1, 1, 5.0, 13, 13)]
+    );
+}
