@@ -34,14 +34,14 @@ pub enum MarkKind {
 }
 
 impl MarkKind {
-    /// The mark as a person reads it.
+    /// The mark as a person reads it (Alfred's words: `repair requested`, …).
     pub fn label(self) -> &'static str {
         match self {
-            MarkKind::RepairRequested => "Alfred requested repair",
+            MarkKind::RepairRequested => "repair requested",
             MarkKind::DrainedForRepair => "drained for repair",
-            MarkKind::MaintenanceRequested => "Alfred requested maintenance",
+            MarkKind::MaintenanceRequested => "maintenance requested",
             MarkKind::DrainedForMaintenance => "drained for maintenance",
-            MarkKind::CordonedForMaintenance => "Alfred cordoned it for maintenance",
+            MarkKind::CordonedForMaintenance => "cordoned for maintenance",
         }
     }
 
@@ -125,7 +125,7 @@ fn marks(record: Option<&NodeRecord>, events: &[&Event]) -> Vec<Mark> {
             told.push((at, kind, Source::Event, e.message.clone()));
         }
     }
-    told.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    told.sort_by_key(|a| (a.0, a.1, a.2));
     let mut out: Vec<Mark> = Vec::new();
     for (at, kind, source, message) in told {
         let same = out

@@ -144,7 +144,7 @@ pub fn fleet_health<'a>(
                 Some(end) if end.at >= from && end.at <= now => {
                     let sums = pools.entry(pool.to_owned()).or_default();
                     sums.repairs += 1;
-                    sums.total = sums.total + e.duration(now);
+                    sums.total += e.duration(now);
                 }
                 None => pools.entry(pool.to_owned()).or_default().open += 1,
                 _ => {}

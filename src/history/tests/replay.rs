@@ -51,13 +51,13 @@ fn shape(store: &HistoryStore, key: &ClusterKey, node: &str, now: Time) -> Vec<S
         .collect()
 }
 
-#[test]
-fn a_scripted_week_with_restarts_reads_back_as_its_exact_episodes() {
-    let (_dir, path) = temp();
-    let key = ClusterKey::live("https://10.0.0.1:6443", "prod");
+/// Replays the script into the store at `path` under `key`, asserting the rows each step
+/// writes; returns the store as the last run left it.
+fn replay_script(path: &std::path::Path, key: &ClusterKey) -> HistoryStore {
+    let key = key.clone();
     let b_down = Some(("True", at(9, 0, 0)));
     // 10:00, first run: gpu-a healthy, gpu-b Unhealthy since before ome-top ran.
-    let mut store = open(&path, at(10, 0, 0));
+    let mut store = open(path, at(10, 0, 0));
     assert_eq!(
         record(&mut store, &key, &world(None, false, b_down), at(10, 0, 0)),
         2
@@ -74,7 +74,7 @@ fn a_scripted_week_with_restarts_reads_back_as_its_exact_episodes() {
     );
     drop(store);
     // 10:10, a restart finds the same states: nothing written.
-    let mut store = open(&path, at(10, 10, 0));
+    let mut store = open(path, at(10, 10, 0));
     assert_eq!(
         record(
             &mut store,
@@ -95,7 +95,7 @@ fn a_scripted_week_with_restarts_reads_back_as_its_exact_episodes() {
     }
     drop(store);
     // 10:25, another restart inside the Suspect window: nothing; then a cordon.
-    let mut store = open(&path, at(10, 25, 0));
+    let mut store = open(path, at(10, 25, 0));
     assert_eq!(
         record(&mut store, &key, &world(a_up, false, b_down), at(10, 25, 0)),
         0
@@ -108,7 +108,7 @@ fn a_scripted_week_with_restarts_reads_back_as_its_exact_episodes() {
     // 11:30, ome-top was not running: gpu-a's window ended at 10:49; gpu-b recovered at 10:40
     // and its whole Suspect window passed unseen.
     let b_up = Some(("False", at(10, 40, 0)));
-    let mut store = open(&path, at(11, 30, 0));
+    let mut store = open(path, at(11, 30, 0));
     assert_eq!(
         record(&mut store, &key, &world(a_up, true, b_up), at(11, 30, 0)),
         2
@@ -117,6 +117,14 @@ fn a_scripted_week_with_restarts_reads_back_as_its_exact_episodes() {
         record(&mut store, &key, &world(a_up, false, b_up), at(11, 35, 0)),
         1
     );
+    store
+}
+
+#[test]
+fn a_scripted_week_with_restarts_reads_back_as_its_exact_episodes() {
+    let (_dir, path) = temp();
+    let key = ClusterKey::live("https://10.0.0.1:6443", "prod");
+    let store = replay_script(&path, &key);
     assert_eq!(store.node_timeline(&key, "gpu-a").unwrap().len(), 6);
     assert_eq!(store.node_timeline(&key, "gpu-b").unwrap().len(), 2);
 
