@@ -33,6 +33,9 @@ pub const DEFAULT_RETENTION_DAYS: u32 = 30;
 pub const BUSY_TIMEOUT_MS: u64 = 5_000;
 /// Minimum spacing of the automatic prunes done while recording (minutes).
 pub const AUTO_PRUNE_EVERY_MINUTES: i64 = 60;
+/// Minimum spacing of the writes of a cluster's last observation time without new rows
+/// (seconds of observation time).
+pub const SEEN_EVERY_SECONDS: i64 = 60;
 
 /// Which cluster rows belong to. Stored verbatim in `clusters.key`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -136,6 +139,8 @@ pub struct Pruned {
 struct ClusterCache {
     id: i64,
     last: LastObservations,
+    /// The observation time last written to `clusters.seen_ms` by this connection.
+    seen: Option<Time>,
 }
 
 /// The history store: one SQLite connection (WAL mode, busy timeout, foreign keys on).

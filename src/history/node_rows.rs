@@ -10,7 +10,7 @@ use crate::engine::analysis::Analysis;
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::nodes::HealthState;
 use crate::history::transitions::{node_changes, LastObservations, NodeObservation};
-use crate::history::{from_ms, to_ms, ClusterCache, ClusterKey, HistoryStore};
+use crate::history::{from_ms, to_ms, ClusterCache, ClusterKey, HistoryStore, SEEN_EVERY_SECONDS};
 
 /// Columns read by `observation_from_row`, in order.
 pub(crate) const OBSERVATION_COLUMNS: &str =
@@ -106,11 +106,19 @@ impl HistoryStore {
             return Ok(0);
         };
         let changes = node_changes(&cache.last, analysis, snapshot);
-        if changes.is_empty() {
+        let seen_due = cache
+            .seen
+            .is_none_or(|t| (now - t).num_seconds() >= SEEN_EVERY_SECONDS);
+        if changes.is_empty() && !seen_due {
             return Ok(0);
         }
         let cluster_id = cache.id;
         let tx = self.write_transaction()?;
+        tx.execute(
+            "UPDATE clusters SET seen_ms = max(coalesce(seen_ms, ?1), ?1) WHERE id = ?2",
+            rusqlite::params![to_ms(now), cluster_id],
+        )
+        .context("recording when the cluster was observed")?;
         let mut written = 0;
         {
             let mut insert = tx.prepare_cached(
@@ -143,11 +151,27 @@ impl HistoryStore {
         }
         tx.commit().context("committing node transitions")?;
         if let Some(cache) = self.clusters.get_mut(cluster) {
+            cache.seen = Some(now);
             for change in changes {
                 cache.last.insert(change.node, change.observed);
             }
         }
         Ok(written)
+    }
+
+    /// When `cluster` was last observed (by any process): open episodes lasted at least until
+    /// then. `None` for an unknown cluster or one recorded by an older build.
+    pub fn seen(&self, cluster: &ClusterKey) -> Result<Option<Time>> {
+        let ms: Option<Option<i64>> = self
+            .conn
+            .query_row(
+                "SELECT seen_ms FROM clusters WHERE key = ?1",
+                [cluster.as_str()],
+                |r| r.get(0),
+            )
+            .optional()
+            .context("reading when the cluster was observed")?;
+        ms.flatten().map(from_ms).transpose().map_err(Into::into)
     }
 
     /// Loads `cluster`'s id and last node states into the cache, once.
@@ -159,8 +183,14 @@ impl HistoryStore {
             .cluster_id(cluster, true)?
             .context("the cluster row vanished")?;
         let last = load_last(&self.conn, id)?;
-        self.clusters
-            .insert(cluster.clone(), ClusterCache { id, last });
+        self.clusters.insert(
+            cluster.clone(),
+            ClusterCache {
+                id,
+                last,
+                seen: None,
+            },
+        );
         Ok(())
     }
 }

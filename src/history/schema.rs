@@ -65,6 +65,8 @@ CREATE INDEX dismissals_by_time ON dismissals (at_ms);
 
 /// v2. Node rows carry the times the node's conditions give (`since_ms`: when the state
 /// began; `cleared_ms`: when the trigger conditions last turned `False`) and the node's pool;
+/// a cluster keeps when it was last observed (`seen_ms`: open episodes lasted at least until
+/// then);
 /// rows older stores wrote at every start that repeat the state of the row before them
 /// (same state, triggers and cordon: only the Suspect deadline moved) are removed, so every
 /// remaining row is a transition.
@@ -72,6 +74,7 @@ const V2: &str = "
 ALTER TABLE node_transitions ADD COLUMN since_ms INTEGER;
 ALTER TABLE node_transitions ADD COLUMN cleared_ms INTEGER;
 ALTER TABLE node_transitions ADD COLUMN pool TEXT;
+ALTER TABLE clusters ADD COLUMN seen_ms INTEGER;
 DELETE FROM node_transitions WHERE id IN (
     SELECT id FROM (
         SELECT id, state, triggers, cordoned,

@@ -326,6 +326,7 @@ fn history_command_prints_episodes_and_audit_rows() {
                "durationSeconds": 3300, "suspectUntil": null, "reason": "GpuUnhealthy=True"})
     );
     assert_eq!(prod["episodes"][1]["state"], "Cordoned");
+    assert_eq!(prod["lastObserved"], "2026-09-28T10:06:30Z");
     let states: Vec<&str> = prod["transitions"]
         .as_array()
         .unwrap()

@@ -6,12 +6,11 @@
 use chrono::SecondsFormat;
 use serde_json::{json, Value};
 
-use crate::cli::history::{NodeEpisodes, Section, Target};
+use crate::cli::history::{ClusterSection, NodeEpisodes, Section, Target};
 use crate::engine::model::Time;
 use crate::engine::timeline::{Episode, EpisodeKind, FleetHealth};
 use crate::history::audit::AuditEntry;
 use crate::history::query::TransitionRow;
-use crate::history::ClusterKey;
 
 fn time(t: Time) -> String {
     t.to_rfc3339_opts(SecondsFormat::AutoSi, true)
@@ -105,8 +104,9 @@ fn node_entries(nodes: &[NodeEpisodes], now: Time) -> Vec<Value> {
         .collect()
 }
 
-fn section(cluster: &ClusterKey, s: &Section, now: Time) -> Value {
-    let mut v = match s {
+fn section(c: &ClusterSection) -> Value {
+    let now = c.until;
+    let mut v = match &c.section {
         Section::Node {
             episodes: eps,
             transitions,
@@ -123,13 +123,14 @@ fn section(cluster: &ClusterKey, s: &Section, now: Time) -> Value {
             json!({"nodes": node_entries(nodes, now), "fleet": fleet(f)})
         }
     };
-    v["cluster"] = Value::from(cluster.as_str());
+    v["cluster"] = Value::from(c.cluster.as_str());
+    v["lastObserved"] = json!(c.seen.map(time));
     v
 }
 
 /// The document: `{node|object|fleet header, clusters: [...]}` (docs/history.md).
-pub(super) fn document(target: &Target, sections: &[(ClusterKey, Section)], now: Time) -> Value {
-    let clusters: Vec<Value> = sections.iter().map(|(c, s)| section(c, s, now)).collect();
+pub(super) fn document(target: &Target, sections: &[ClusterSection], now: Time) -> Value {
+    let clusters: Vec<Value> = sections.iter().map(section).collect();
     match target {
         Target::Node(node) => json!({"node": node, "now": time(now), "clusters": clusters}),
         Target::Object {

@@ -187,6 +187,15 @@ struct NodeEpisodes {
     episodes: Vec<Episode>,
 }
 
+/// What one cluster says: when it was last observed, the time open episodes last until
+/// (the later of now and that: a demo's world runs ahead of the wall clock), and per mode.
+struct ClusterSection {
+    cluster: ClusterKey,
+    seen: Option<Time>,
+    until: Time,
+    section: Section,
+}
+
 /// What one cluster says, per mode.
 enum Section {
     Node {
@@ -253,7 +262,7 @@ fn history(
             target: &target,
             filters: &filters,
             now,
-            window: (now - window, args.flaps),
+            window: (window, args.flaps),
         };
         q.sections(args.cluster.as_deref().map(ClusterKey::raw))?
     } else {
@@ -297,27 +306,34 @@ struct Query<'a> {
     target: &'a Target,
     filters: &'a Filters,
     now: Time,
-    /// The fleet window's start and the flap threshold.
-    window: (Time, usize),
+    /// The fleet window's length (ending at the cluster's time) and the flap threshold.
+    window: (Duration, usize),
 }
 
 impl Query<'_> {
     /// One section per cluster with anything to show, sorted by key.
-    fn sections(&self, only: Option<ClusterKey>) -> Result<Vec<(ClusterKey, Section)>> {
+    fn sections(&self, only: Option<ClusterKey>) -> Result<Vec<ClusterSection>> {
         let clusters = match only {
             Some(c) => vec![c],
             None => self.store.clusters()?,
         };
         let mut out = Vec::new();
         for cluster in clusters {
-            if let Some(section) = self.section(&cluster)? {
-                out.push((cluster, section));
+            let seen = self.store.seen(&cluster)?;
+            let until = seen.map_or(self.now, |s| s.max(self.now));
+            if let Some(section) = self.section(&cluster, until)? {
+                out.push(ClusterSection {
+                    cluster,
+                    seen,
+                    until,
+                    section,
+                });
             }
         }
         Ok(out)
     }
 
-    fn section(&self, cluster: &ClusterKey) -> Result<Option<Section>> {
+    fn section(&self, cluster: &ClusterKey, now: Time) -> Result<Option<Section>> {
         let f = self.filters;
         Ok(match self.target {
             Target::Node(node) => {
@@ -326,7 +342,7 @@ impl Query<'_> {
                 if transitions.is_empty() && audit.is_empty() {
                     return Ok(None);
                 }
-                let mut episodes = episodes(&transitions, self.now);
+                let mut episodes = episodes(&transitions, now);
                 episodes.retain(|e| f.episode(e));
                 let audit = audit.into_iter().filter(|a| f.audit(a)).collect();
                 Some(Section::Node {
@@ -346,26 +362,26 @@ impl Query<'_> {
                 let audit: Vec<_> = audit.into_iter().filter(|a| f.audit(a)).collect();
                 (!audit.is_empty()).then_some(Section::Object { audit })
             }
-            Target::Fleet => self.fleet(cluster)?,
+            Target::Fleet => self.fleet(cluster, now)?,
         })
     }
 
-    fn fleet(&self, cluster: &ClusterKey) -> Result<Option<Section>> {
+    fn fleet(&self, cluster: &ClusterKey, now: Time) -> Result<Option<Section>> {
         let f = self.filters;
         let mut rows = self.store.cluster_rows(cluster, None)?;
         rows.retain(|n| f.pool.is_none() || n.pool == f.pool);
         if rows.is_empty() {
             return Ok(None);
         }
-        let (from, threshold) = self.window;
+        let (window, threshold) = self.window;
         let input = rows
             .iter()
             .map(|n| (n.node.as_str(), n.pool.as_deref(), n.rows.as_slice()));
-        let fleet = crate::engine::timeline::fleet_health(input, from, self.now, threshold);
+        let fleet = crate::engine::timeline::fleet_health(input, now - window, now, threshold);
         let nodes = rows
             .into_iter()
             .map(|n| {
-                let mut eps = episodes(&n.rows, self.now);
+                let mut eps = episodes(&n.rows, now);
                 eps.retain(|e| f.episode(e));
                 NodeEpisodes {
                     node: n.node,

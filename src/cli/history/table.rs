@@ -7,15 +7,14 @@
 use std::path::Path;
 
 use crate::app::times::{local, span};
-use crate::cli::history::{Clock, NodeEpisodes, Section, Target};
+use crate::cli::history::{Clock, ClusterSection, NodeEpisodes, Section, Target};
 use crate::engine::timeline::{Episode, FleetHealth};
 use crate::history::audit::AuditEntry;
-use crate::history::ClusterKey;
 
 /// The whole output.
 pub(super) fn text(
     target: &Target,
-    sections: &[(ClusterKey, Section)],
+    sections: &[ClusterSection],
     clock: Clock,
     path: &Path,
 ) -> String {
@@ -35,12 +34,16 @@ pub(super) fn text(
         return format!("no history for {what} in {}\n", path.display());
     }
     let mut text = String::new();
-    for (i, (cluster, section)) in sections.iter().enumerate() {
+    for (i, s) in sections.iter().enumerate() {
         if i > 0 {
             text.push('\n');
         }
-        text.push_str(&format!("cluster: {}\n", cluster.as_str()));
-        match section {
+        text.push_str(&format!("cluster: {}\n", s.cluster.as_str()));
+        let clock = Clock {
+            now: s.until,
+            ..clock
+        };
+        match &s.section {
             Section::Node {
                 episodes, audit, ..
             } => {

@@ -48,11 +48,12 @@ impl NodeObservation {
             && !self.began_again(next)
     }
 
-    /// A non-Clear state whose conditions say it began after `self`'s start.
+    /// A non-Clear state whose conditions say it began after `self`'s start (by more than a
+    /// second: Kubernetes times are whole seconds, stored times milliseconds).
     pub(super) fn began_again(&self, next: &NodeObservation) -> bool {
         let not_clear = !matches!(next.health, HealthState::Clear);
         match (self.since, next.since) {
-            (Some(old), Some(new)) => not_clear && new > old,
+            (Some(old), Some(new)) => not_clear && new - old > Duration::seconds(1),
             _ => false,
         }
     }

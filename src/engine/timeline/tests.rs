@@ -161,6 +161,9 @@ fn a_state_that_began_again_between_two_looks_is_a_new_episode() {
     let again = unhealthy(Some(at(13, 0, 0)));
     assert!(!first.same_state(&again));
     assert!(first.same_state(&unhealthy(Some(at(8, 50, 0)))));
+    // A stored time has milliseconds, the cluster's more: the same second is the same start.
+    let finer = unhealthy(Some(at(8, 50, 0) + Duration::nanoseconds(999_999)));
+    assert!(first.same_state(&finer));
     let rows = [row(at(9, 0, 0), first), row(at(14, 0, 0), again)];
     let eps = episodes(&rows, at(15, 0, 0));
     assert_eq!(
