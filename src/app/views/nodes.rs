@@ -2,9 +2,9 @@
 //! spot, GPUs used/total, OME occupants, age of the last condition change). The node detail is
 //! `node_detail`'s.
 //!
-//! With the history store attached, two columns from its fleet answers: FLAPS (the node's
-//! health episodes in the window, `!` when it flaps) and, in the wide layout, MTTR (its pool's
-//! mean time to repair).
+//! With the history store attached, two last columns from its fleet answers: FLAPS (the
+//! node's health episodes in the window, `!` when it flaps) and, in the wide layout, MTTR (its
+//! pool's mean time to repair).
 //!
 //! Owns: `node_rows`, `add_history_columns`, `NODE_POOL_COLUMN`. Plain data; must not import
 //! `ratatui`, `tokio` or `kube`.
@@ -81,18 +81,13 @@ pub fn node_rows(snap: &ClusterSnapshot, a: &Analysis) -> TableModel {
     }
 }
 
-/// Where the history columns go: after COND.
-const HISTORY_AT: usize = 8;
-
-/// Adds FLAPS and (wide) MTTR to the Nodes rows of `a` from the store's `fleet` answers.
+/// Adds FLAPS and (wide) MTTR to the Nodes rows of `a` from the store's `fleet` answers, as
+/// the last columns: on a narrow terminal they are the first to give way, before the
+/// maintenance triggers.
 pub fn add_history_columns(model: &mut TableModel, a: &Analysis, fleet: &FleetHealth) {
-    if model.columns.len() < HISTORY_AT {
-        return;
-    }
-    model.columns.splice(
-        HISTORY_AT..HISTORY_AT,
-        [Column::num("FLAPS", 5), Column::num("MTTR", 6).wide()],
-    );
+    model
+        .columns
+        .extend([Column::num("FLAPS", 5), Column::num("MTTR", 6).wide()]);
     for row in &mut model.rows {
         let flaps = match fleet.nodes.get(&row.key) {
             Some(n) if n.flapping => {
@@ -107,8 +102,6 @@ pub fn add_history_columns(model: &mut TableModel, a: &Analysis, fleet: &FleetHe
             Some(d) => Cell::num(d.num_seconds() as f64, span(d)),
             None => Cell::num(-1.0, "-").tone(Tone::Muted),
         };
-        if row.cells.len() >= HISTORY_AT {
-            row.cells.splice(HISTORY_AT..HISTORY_AT, [flaps, mttr]);
-        }
+        row.cells.extend([flaps, mttr]);
     }
 }

@@ -127,7 +127,11 @@ fn a_scripted_week_with_restarts_reads_back_as_its_exact_episodes() {
     let store = replay_script(&path, &key);
     assert_eq!(store.node_timeline(&key, "gpu-a").unwrap().len(), 6);
     assert_eq!(store.node_timeline(&key, "gpu-b").unwrap().len(), 2);
-    assert_eq!(store.seen(&key).unwrap(), Some(at(11, 35, 0)), "last observed");
+    assert_eq!(
+        store.seen(&key).unwrap(),
+        Some(at(11, 35, 0)),
+        "last observed"
+    );
 
     let now = at(12, 0, 0);
     assert_eq!(
