@@ -1,6 +1,6 @@
-//! The TUI's link to the local history store: a background recorder that writes every node
-//! health transition seen in the feed and answers the fleet questions after it writes (its own
-//! SQLite connection, off the UI task), and a UI-side handle that records audit rows and
+//! The TUI's link to the local history store: it starts the background recorder
+//! (`run::recorder`: every node health transition of the feed, the fleet answers; its own
+//! SQLite connection, off the UI task), and is the UI-side handle that records audit rows and
 //! dismissals from the reducer's effects, reads a node's rows for the node detail's timeline
 //! and hands the recorder's fleet answers to the Nodes view. A demo run keys its history by
 //! its start and forgets the earlier runs of its seed.
@@ -11,17 +11,17 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use chrono::Duration;
 use tokio::sync::watch;
 
 use crate::app::state::HealthTransition;
 use crate::app::Effect;
 use crate::engine::model::Time;
-use crate::engine::timeline::{FleetHealth, DEFAULT_FLAPS, DEFAULT_WINDOW_DAYS};
+use crate::engine::timeline::FleetHealth;
 use crate::history::audit::{AuditEntry, AuditResult, ObjectRef};
 use crate::history::dismissals::{Dismissal, RecommendationKey};
 use crate::history::{default_path, ClusterKey, HistoryStore, StoreOptions};
 use crate::protocol::{Feed, Op, OpOutcome};
+use crate::run::recorder::{record_feeds, Digest};
 
 /// The UI task's history connection for one cluster.
 pub struct HistoryHook {
@@ -34,17 +34,6 @@ pub struct HistoryHook {
     /// What the recorder has computed (`None` without a recorder).
     digest: Option<watch::Receiver<Digest>>,
 }
-
-/// What the recorder tells the UI task: the latest fleet answers (sent after it wrote rows,
-/// and every `FLEET_EVERY`).
-#[derive(Debug, Clone, Default)]
-struct Digest {
-    fleet: Option<Arc<FleetHealth>>,
-}
-
-/// How often (in feed time) the recorder answers the fleet questions again without new rows:
-/// open episodes grow and the window moves.
-const FLEET_EVERY: Duration = Duration::minutes(1);
 
 impl HistoryHook {
     /// Opens the default store for `cluster` and, given a feed, spawns the recorder on the
@@ -133,7 +122,7 @@ impl HistoryHook {
     }
 
     /// The fleet answers the recorder computed since the last call, if new (after it wrote
-    /// rows, and at least every `FLEET_EVERY` of feed time).
+    /// rows, and at least once a minute of feed time: `run::recorder`).
     pub fn fleet_update(&mut self) -> Option<Arc<FleetHealth>> {
         let rx = self.digest.as_mut()?;
         if !rx.has_changed().unwrap_or(false) {
@@ -230,44 +219,6 @@ fn recommendation_key(key: &str) -> RecommendationKey {
         workload: part(2),
         component: part(3),
         instance: part(4).parse().unwrap_or(-1),
-    }
-}
-
-async fn record_feeds(
-    mut store: HistoryStore,
-    cluster: ClusterKey,
-    mut feed: watch::Receiver<Arc<Feed>>,
-    digest: watch::Sender<Digest>,
-) {
-    let mut answered: Option<Time> = None;
-    loop {
-        let latest = feed.borrow_and_update().clone();
-        let key = cluster.clone();
-        // SQLite is blocking; the store moves into the blocking task and back.
-        let joined = tokio::task::spawn_blocking(move || {
-            let a = &latest.analysis;
-            let written = store
-                .record_observation(&key, a, &latest.snapshot, a.now)
-                .unwrap_or(0);
-            let due = written > 0 || answered.is_none_or(|t| a.now - t >= FLEET_EVERY);
-            let from = a.now - Duration::days(DEFAULT_WINDOW_DAYS);
-            let fleet = due
-                .then(|| store.fleet_health(&key, from, a.now, DEFAULT_FLAPS).ok())
-                .flatten();
-            (store, fleet, a.now)
-        })
-        .await;
-        let Ok((back, fleet, now)) = joined else {
-            return;
-        };
-        store = back;
-        if let Some(fleet) = fleet {
-            answered = Some(now);
-            digest.send_modify(|d| d.fleet = Some(Arc::new(fleet)));
-        }
-        if feed.changed().await.is_err() {
-            return;
-        }
     }
 }
 

@@ -34,6 +34,7 @@ pub mod history;
 pub mod launch;
 pub mod live;
 mod offline;
+mod recorder;
 use crate::ui::theme::{Theme, THEME_NAMES};
 use clock::{mono_now, wall_now};
 pub use clock::{AppClock, RandomIds};

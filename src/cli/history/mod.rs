@@ -4,12 +4,15 @@
 //! episodes (of a pool, of a state, since a time) and the fleet answers (flapping nodes, mean
 //! time to repair per pool). Human times in the local zone by default, or JSON.
 //!
-//! Owns: `HistoryArgs`, `run_history`, the target and time parsing; the renderings are in
-//! `table` and `json`. May import `history`, `engine::timeline` and `app::times`; holds no
+//! Owns: `HistoryArgs`, `run_history`, the target, filter and time parsing; what is read is
+//! `sections`', the renderings `table`'s and `json`'s. May import `history`, `engine::timeline` and `app::times`; holds no
 //! business logic of its own. Reads no clock (the wall clock is an argument).
 
 mod json;
+mod sections;
 mod table;
+
+use sections::{ClusterSection, NodeEpisodes, Section};
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -20,9 +23,8 @@ use clap::Args;
 
 use crate::cli::{Output, EXIT_BAD_INPUT, EXIT_OK};
 use crate::engine::model::Time;
-use crate::engine::timeline::{episodes, Episode, FleetHealth, DEFAULT_FLAPS};
+use crate::engine::timeline::{Episode, DEFAULT_FLAPS};
 use crate::history::audit::AuditEntry;
-use crate::history::query::TransitionRow;
 use crate::history::{default_path, ClusterKey, HistoryStore, StoreOptions};
 
 /// Arguments of `history`.
@@ -180,38 +182,6 @@ struct Clock {
     tz: FixedOffset,
 }
 
-/// One node's episodes in one cluster (after the filters).
-struct NodeEpisodes {
-    node: String,
-    pool: Option<String>,
-    episodes: Vec<Episode>,
-}
-
-/// What one cluster says: when it was last observed, the time open episodes last until
-/// (the later of now and that: a demo's world runs ahead of the wall clock), and per mode.
-struct ClusterSection {
-    cluster: ClusterKey,
-    seen: Option<Time>,
-    until: Time,
-    section: Section,
-}
-
-/// What one cluster says, per mode.
-enum Section {
-    Node {
-        episodes: Vec<Episode>,
-        transitions: Vec<TransitionRow>,
-        audit: Vec<AuditEntry>,
-    },
-    Object {
-        audit: Vec<AuditEntry>,
-    },
-    Fleet {
-        nodes: Vec<NodeEpisodes>,
-        fleet: Box<FleetHealth>,
-    },
-}
-
 /// Runs `history`, writing the result to `out` and notices and errors to `err`; returns the
 /// exit code. A missing file is an empty history, not an error, and is not created.
 pub fn run_history(
@@ -257,7 +227,7 @@ fn history(
         for notice in &opened.notices {
             writeln!(err, "ome-top: {notice}")?;
         }
-        let q = Query {
+        let q = sections::Query {
             store: &opened.store,
             target: &target,
             filters: &filters,
@@ -297,104 +267,6 @@ fn check_flags(target: &Target, f: &Filters) -> Result<()> {
             bail!("--pool and --state select node episodes: not with an object's audit rows")
         }
         _ => Ok(()),
-    }
-}
-
-/// The store, what to read and the filters.
-struct Query<'a> {
-    store: &'a HistoryStore,
-    target: &'a Target,
-    filters: &'a Filters,
-    now: Time,
-    /// The fleet window's length (ending at the cluster's time) and the flap threshold.
-    window: (Duration, usize),
-}
-
-impl Query<'_> {
-    /// One section per cluster with anything to show, sorted by key.
-    fn sections(&self, only: Option<ClusterKey>) -> Result<Vec<ClusterSection>> {
-        let clusters = match only {
-            Some(c) => vec![c],
-            None => self.store.clusters()?,
-        };
-        let mut out = Vec::new();
-        for cluster in clusters {
-            let seen = self.store.seen(&cluster)?;
-            let until = seen.map_or(self.now, |s| s.max(self.now));
-            if let Some(section) = self.section(&cluster, until)? {
-                out.push(ClusterSection {
-                    cluster,
-                    seen,
-                    until,
-                    section,
-                });
-            }
-        }
-        Ok(out)
-    }
-
-    fn section(&self, cluster: &ClusterKey, now: Time) -> Result<Option<Section>> {
-        let f = self.filters;
-        Ok(match self.target {
-            Target::Node(node) => {
-                let transitions = self.store.node_timeline(cluster, node)?;
-                let audit = self.store.audit_for(cluster, "Node", None, node)?;
-                if transitions.is_empty() && audit.is_empty() {
-                    return Ok(None);
-                }
-                let mut episodes = episodes(&transitions, now);
-                episodes.retain(|e| f.episode(e));
-                let audit = audit.into_iter().filter(|a| f.audit(a)).collect();
-                Some(Section::Node {
-                    episodes,
-                    transitions,
-                    audit,
-                })
-            }
-            Target::Object {
-                kind,
-                namespace,
-                name,
-            } => {
-                let audit = self
-                    .store
-                    .audit_for(cluster, kind, namespace.as_deref(), name)?;
-                let audit: Vec<_> = audit.into_iter().filter(|a| f.audit(a)).collect();
-                (!audit.is_empty()).then_some(Section::Object { audit })
-            }
-            Target::Fleet => self.fleet(cluster, now)?,
-        })
-    }
-
-    fn fleet(&self, cluster: &ClusterKey, now: Time) -> Result<Option<Section>> {
-        let f = self.filters;
-        let mut rows = self.store.cluster_rows(cluster, None)?;
-        rows.retain(|n| f.pool.is_none() || n.pool == f.pool);
-        if rows.is_empty() {
-            return Ok(None);
-        }
-        let (window, threshold) = self.window;
-        let input = rows
-            .iter()
-            .map(|n| (n.node.as_str(), n.pool.as_deref(), n.rows.as_slice()));
-        let fleet = crate::engine::timeline::fleet_health(input, now - window, now, threshold);
-        let nodes = rows
-            .into_iter()
-            .map(|n| {
-                let mut eps = episodes(&n.rows, now);
-                eps.retain(|e| f.episode(e));
-                NodeEpisodes {
-                    node: n.node,
-                    pool: n.pool,
-                    episodes: eps,
-                }
-            })
-            .filter(|n| !n.episodes.is_empty())
-            .collect();
-        Ok(Some(Section::Fleet {
-            nodes,
-            fleet: Box::new(fleet),
-        }))
     }
 }
 
