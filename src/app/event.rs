@@ -50,6 +50,9 @@ pub enum Event {
         /// Transitions, any order.
         rows: Vec<HealthTransition>,
     },
+    /// The history store's fleet answers were computed again (after new rows, or as time
+    /// passed): the Nodes view's columns and an open node timeline are refreshed.
+    FleetHealth(Arc<crate::engine::timeline::FleetHealth>),
     /// The run layer connected to the context asked for (`Effect::SwitchContext`).
     ContextSwitched {
         /// The new context's first synced feed.

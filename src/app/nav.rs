@@ -120,6 +120,10 @@ fn ensure_built(state: &mut AppState, view: View) {
         };
         let ns = state.namespace_scope.as_deref();
         build_view(&mut state.models, &feed, &opts, view, ns);
+        if let (View::Nodes, Some(fleet)) = (view, &state.fleet_health) {
+            let a = &feed.analysis;
+            crate::app::views::nodes::add_history_columns(&mut state.models.nodes, a, fleet);
+        }
     }
 }
 

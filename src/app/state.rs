@@ -70,16 +70,9 @@ pub struct RequestedMove {
     pub instance: i64,
 }
 
-/// One health transition from the history store (filled in when the store is plugged in).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HealthTransition {
-    /// When the state changed.
-    pub at: Time,
-    /// The new state (`Clear`, `Suspect`, …).
-    pub state: String,
-    /// Conditions / triggers behind it, one line.
-    pub detail: String,
-}
+/// One health transition from the history store (filled in when the store is plugged in):
+/// when ome-top observed the node and what it observed.
+pub type HealthTransition = crate::engine::timeline::Observed;
 
 /// Produces request UUIDs (lower-case). `run.rs` passes a random source; tests a counter.
 pub trait IdSource: Send {
@@ -173,6 +166,9 @@ pub struct AppState {
     pub score_history: BTreeMap<String, VecDeque<u64>>,
     /// The selected node's health history from the local store (`None` = store not plugged).
     pub node_history: Option<Vec<HealthTransition>>,
+    /// The fleet answers from the history store (flaps per node, repair time per pool) for
+    /// the Nodes view's columns (`None` = store not plugged).
+    pub fleet_health: Option<Arc<crate::engine::timeline::FleetHealth>>,
     /// Keys typed so far of an unfinished sequence.
     pub pending_keys: Vec<Chord>,
     /// Terminal size (columns, rows).
@@ -220,6 +216,7 @@ impl AppState {
             moves_open: BTreeSet::new(),
             score_history: BTreeMap::new(),
             node_history: None,
+            fleet_health: None,
             pending_keys: Vec::new(),
             size: (80, 24),
             now,

@@ -2,9 +2,10 @@
 //! a relative age (`3h ago`, `in 5m`). The offset is data in `AppState` (the run layer reads
 //! the local zone once), so the reducer and the views stay clock-free.
 //!
-//! Owns: `local`, `relative`, `when`, `when_opt`. Plain functions of their arguments.
+//! Owns: `local`, `relative`, `when`, `when_opt`, `span`, `range`. Plain functions of their
+//! arguments.
 
-use chrono::FixedOffset;
+use chrono::{Duration, FixedOffset};
 
 use crate::app::views::age;
 use crate::engine::model::Time;
@@ -40,6 +41,32 @@ pub fn when_opt(now: Time, t: Option<Time>, offset: FixedOffset) -> String {
     t.map_or_else(|| "-".to_string(), |t| when(now, t, offset))
 }
 
+/// A length of time in at most two units: `45s`, `12m`, `1h 35m`, `2d 3h` (never negative).
+pub fn span(d: Duration) -> String {
+    let s = d.num_seconds().max(0);
+    let (days, hours, minutes) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60);
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{minutes}m"),
+        3600..=86_399 if minutes == 0 => format!("{hours}h"),
+        3600..=86_399 => format!("{hours}h {minutes}m"),
+        _ if hours == 0 => format!("{days}d"),
+        _ => format!("{days}d {hours}h"),
+    }
+}
+
+/// `from → to` in the zone `offset`, the end's date left out when it is the start's:
+/// `2026-11-29 13:01:11 → 14:02:00`.
+pub fn range(from: Time, to: Time, offset: FixedOffset) -> String {
+    let (a, b) = (from.with_timezone(&offset), to.with_timezone(&offset));
+    let end = if a.date_naive() == b.date_naive() {
+        b.format("%H:%M:%S").to_string()
+    } else {
+        local(to, offset)
+    };
+    format!("{} → {end}", local(from, offset))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +89,24 @@ mod tests {
         assert_eq!(when(then, now, utc), "2026-11-29 16:01:11 (in 3h)");
         assert_eq!(relative(now, now), "just now");
         assert_eq!(when_opt(now, None, utc), "-");
+    }
+
+    #[test]
+    fn spans_and_ranges_read_in_two_units_at_most() {
+        let m = Duration::minutes;
+        assert_eq!(span(Duration::seconds(45)), "45s");
+        assert_eq!(span(m(12)), "12m");
+        assert_eq!(span(m(60)), "1h");
+        assert_eq!(span(m(95)), "1h 35m");
+        assert_eq!(span(m(51 * 60 + 5)), "2d 3h");
+        assert_eq!(span(Duration::days(3)), "3d");
+        assert_eq!(span(Duration::seconds(-5)), "0s");
+        let utc = FixedOffset::east_opt(0).unwrap();
+        let a = t("2026-11-29T13:01:11Z");
+        assert_eq!(range(a, a + m(61), utc), "2026-11-29 13:01:11 → 14:02:11");
+        assert_eq!(
+            range(a, a + Duration::days(1), utc),
+            "2026-11-29 13:01:11 → 2026-11-30 13:01:11"
+        );
     }
 }

@@ -46,6 +46,13 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         Event::ContextFailed { context, error } => {
             crate::app::contexts::switch_failed(state, &context, &error)
         }
+        Event::FleetHealth(fleet) => {
+            state.fleet_health = Some(fleet);
+            // The recorder may have written the open node's rows: read them again.
+            state.node_history = None;
+            nav::rebuild_models(state);
+            vec![Effect::Redraw]
+        }
         Event::NodeHistory { node, rows } => {
             if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
                 state.node_history = Some(rows);

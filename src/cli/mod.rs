@@ -2,7 +2,7 @@
 //! `completions` (the live-cluster commands are in `cli::live`).
 //!
 //! Owns: `Cli`, `Command`, `LogLevelArg`, `run_analyze`, exit codes (`history` lives in
-//! `cli/history.rs`, `info` in `cli/info.rs`).
+//! `cli/history/`, `info` in `cli/info.rs`).
 //! May import `engine`, `cluster`, `history` and `report`; holds no business logic of its own.
 
 use std::io::Write;
@@ -148,7 +148,8 @@ pub enum Command {
     Demo(crate::run::launch::DemoArgs),
     /// One-shot analysis of the live cluster (or of `--snapshot FILE`), as a table or JSON.
     Analyze(AnalyzeArgs),
-    /// Prints a node's health history and audit rows from the local history store.
+    /// Prints health episodes (a node's, or every node's with the fleet answers) and audit rows
+    /// (of a node or any object) from the local history store.
     History(HistoryArgs),
     /// Saves a snapshot file of the live cluster (a Kubernetes `List`, JSON).
     Dump(crate::cli::live::DumpArgs),

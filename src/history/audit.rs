@@ -2,7 +2,8 @@
 //! object, resourceVersion before and after, result and time, and what the operator overrode
 //! to confirm it.
 //!
-//! Owns: `AuditEntry`, `ObjectRef`, `AuditResult`, `record_audit`, `audit_for_object`. Must
+//! Owns: `AuditEntry`, `ObjectRef`, `AuditResult`, `record_audit`, `audit_for_object`,
+//! `audit_for`. Must
 //! not import `app`, `ui`, `cluster`, `tokio`, `kube` or `ratatui`; reads no clock.
 
 use anyhow::{Context, Result};
@@ -183,6 +184,28 @@ impl HistoryStore {
              AND object_name = ?3 ORDER BY at_ms, id"
         ))?;
         let rows = stmt.query_map(rusqlite::params![id, kind, name], entry_from_row)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .context("reading audit rows")
+    }
+
+    /// `cluster`'s audit rows about objects of `kind` (any case: `configmap` finds
+    /// `ConfigMap`) named `name`, only in `namespace` when given, oldest first.
+    pub fn audit_for(
+        &self,
+        cluster: &ClusterKey,
+        kind: &str,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Result<Vec<AuditEntry>> {
+        let Some(id) = self.cluster_id(cluster, false)? else {
+            return Ok(Vec::new());
+        };
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {AUDIT_COLUMNS} FROM audit_log WHERE cluster_id = ?1 \
+             AND object_kind = ?2 COLLATE NOCASE AND object_name = ?3 \
+             AND (?4 IS NULL OR object_namespace = ?4) ORDER BY at_ms, id"
+        ))?;
+        let rows = stmt.query_map(rusqlite::params![id, kind, name, namespace], entry_from_row)?;
         rows.collect::<rusqlite::Result<Vec<_>>>()
             .context("reading audit rows")
     }

@@ -33,6 +33,9 @@ pub const DEFAULT_RETENTION_DAYS: u32 = 30;
 pub const BUSY_TIMEOUT_MS: u64 = 5_000;
 /// Minimum spacing of the automatic prunes done while recording (minutes).
 pub const AUTO_PRUNE_EVERY_MINUTES: i64 = 60;
+/// Minimum spacing of the writes of a cluster's last observation time without new rows
+/// (seconds of observation time).
+pub const SEEN_EVERY_SECONDS: i64 = 60;
 
 /// Which cluster rows belong to. Stored verbatim in `clusters.key`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -45,9 +48,22 @@ impl ClusterKey {
         ClusterKey(format!("{server_url}#{context}"))
     }
 
-    /// The simulated fleet of `ome-top demo --seed N`: `demo:<seed>`.
+    /// The simulated fleet of seed `N`: `demo:<seed>` (tests; what older builds keyed every
+    /// `ome-top demo --seed N` run by).
     pub fn demo(seed: u64) -> Self {
         ClusterKey(format!("demo:{seed}"))
+    }
+
+    /// One run of `ome-top demo --seed N`, a simulated world of its own:
+    /// `demo:<seed>@<start, YYYYMMDDTHHMMSSZ>`.
+    pub fn demo_run(seed: u64, started: Time) -> Self {
+        ClusterKey(format!("demo:{seed}@{}", started.format("%Y%m%dT%H%M%SZ")))
+    }
+
+    /// Whether this key is a run of the demo of `seed` (either form).
+    fn is_demo_of(&self, seed: u64) -> bool {
+        let base = format!("demo:{seed}");
+        self.0 == base || self.0.starts_with(&format!("{base}@"))
     }
 
     /// A replayed snapshot file: `snapshot:<path>` (the caller passes the path it wants kept,
@@ -123,6 +139,8 @@ pub struct Pruned {
 struct ClusterCache {
     id: i64,
     last: LastObservations,
+    /// The observation time last written to `clusters.seen_ms` by this connection.
+    seen: Option<Time>,
 }
 
 /// The history store: one SQLite connection (WAL mode, busy timeout, foreign keys on).
@@ -238,6 +256,28 @@ impl HistoryStore {
             )
             .optional()
             .context("looking up the cluster")
+    }
+
+    /// Deletes every row of the earlier runs of the demo of `seed` (their worlds are gone), all
+    /// but `keep`; returns how many runs were forgotten. A demo run starts its history fresh
+    /// this way, so runs never pile up.
+    pub fn forget_demo_runs(&mut self, seed: u64, keep: &ClusterKey) -> Result<usize> {
+        let old: Vec<ClusterKey> = self
+            .clusters()?
+            .into_iter()
+            .filter(|k| k.is_demo_of(seed) && k != keep)
+            .collect();
+        let tx = self.write_transaction()?;
+        for key in &old {
+            // Rows go with their cluster (ON DELETE CASCADE).
+            tx.execute("DELETE FROM clusters WHERE key = ?1", [key.as_str()])
+                .context("forgetting an earlier demo run")?;
+        }
+        tx.commit().context("committing the forgotten demo runs")?;
+        for key in &old {
+            self.clusters.remove(key);
+        }
+        Ok(old.len())
     }
 
     /// Every cluster key in the store, sorted.

@@ -10,10 +10,11 @@ use crate::engine::analysis::Analysis;
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::nodes::HealthState;
 use crate::history::transitions::{node_changes, LastObservations, NodeObservation};
-use crate::history::{from_ms, to_ms, ClusterCache, ClusterKey, HistoryStore};
+use crate::history::{from_ms, to_ms, ClusterCache, ClusterKey, HistoryStore, SEEN_EVERY_SECONDS};
 
 /// Columns read by `observation_from_row`, in order.
-pub(crate) const OBSERVATION_COLUMNS: &str = "state, suspect_until_ms, reason, triggers, cordoned";
+pub(crate) const OBSERVATION_COLUMNS: &str =
+    "state, suspect_until_ms, reason, triggers, cordoned, since_ms, cleared_ms, pool";
 
 /// The observation stored in a row selected with `OBSERVATION_COLUMNS` starting at `first`.
 pub(crate) fn observation_from_row(
@@ -32,11 +33,19 @@ pub(crate) fn observation_from_row(
         _ => HealthState::Unknown,
     };
     let triggers: String = row.get(first + 3)?;
+    let time = |i: usize| -> rusqlite::Result<Option<Time>> {
+        row.get::<_, Option<i64>>(first + i)?
+            .map(from_ms)
+            .transpose()
+    };
     Ok(NodeObservation {
         health,
         reason: row.get(first + 2)?,
         triggers: split_list(&triggers),
         cordoned: row.get(first + 4)?,
+        since: time(5)?,
+        cleared: time(6)?,
+        pool: row.get(first + 7)?,
     })
 }
 
@@ -79,9 +88,10 @@ fn load_last(conn: &Connection, cluster_id: i64) -> Result<LastObservations> {
 impl HistoryStore {
     /// Records the node health transitions of `analysis` (aligned with `snapshot.nodes`) at
     /// `now` for `cluster`, in one transaction: only nodes seen for the first time or whose
-    /// state, reason, maintenance triggers or cordon changed since the last known observation
-    /// (loaded from the file on first use, so restarts add no duplicate rows). A row another
-    /// process already wrote with the same state is not written twice. Prunes when due.
+    /// health state, maintenance triggers or cordon changed against the last stored row
+    /// (loaded from the file on first use, so a restart that finds the same states writes
+    /// nothing; a moved Suspect deadline is not a change). A row another process already wrote
+    /// with the same state is not written twice. Prunes when due.
     /// Returns the number of rows written.
     pub fn record_observation(
         &mut self,
@@ -96,21 +106,29 @@ impl HistoryStore {
             return Ok(0);
         };
         let changes = node_changes(&cache.last, analysis, snapshot);
-        if changes.is_empty() {
+        let seen_due = cache
+            .seen
+            .is_none_or(|t| (now - t).num_seconds() >= SEEN_EVERY_SECONDS);
+        if changes.is_empty() && !seen_due {
             return Ok(0);
         }
         let cluster_id = cache.id;
         let tx = self.write_transaction()?;
+        tx.execute(
+            "UPDATE clusters SET seen_ms = max(coalesce(seen_ms, ?1), ?1) WHERE id = ?2",
+            rusqlite::params![to_ms(now), cluster_id],
+        )
+        .context("recording when the cluster was observed")?;
         let mut written = 0;
         {
             let mut insert = tx.prepare_cached(
                 "INSERT INTO node_transitions (cluster_id, node, at_ms, state, \
-                 suspect_until_ms, reason, triggers, cordoned) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                 suspect_until_ms, reason, triggers, cordoned, since_ms, cleared_ms, pool) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             )?;
             for change in &changes {
                 let o = &change.observed;
-                if latest(&tx, cluster_id, &change.node)?.as_ref() == Some(o) {
+                if latest(&tx, cluster_id, &change.node)?.is_some_and(|l| l.same_state(o)) {
                     continue;
                 }
                 insert
@@ -123,6 +141,9 @@ impl HistoryStore {
                         o.reason,
                         o.triggers.join("\n"),
                         o.cordoned,
+                        o.since.map(to_ms),
+                        o.cleared.map(to_ms),
+                        o.pool,
                     ])
                     .context("recording a node transition")?;
                 written += 1;
@@ -130,11 +151,27 @@ impl HistoryStore {
         }
         tx.commit().context("committing node transitions")?;
         if let Some(cache) = self.clusters.get_mut(cluster) {
+            cache.seen = Some(now);
             for change in changes {
                 cache.last.insert(change.node, change.observed);
             }
         }
         Ok(written)
+    }
+
+    /// When `cluster` was last observed (by any process): open episodes lasted at least until
+    /// then. `None` for an unknown cluster or one recorded by an older build.
+    pub fn seen(&self, cluster: &ClusterKey) -> Result<Option<Time>> {
+        let ms: Option<Option<i64>> = self
+            .conn
+            .query_row(
+                "SELECT seen_ms FROM clusters WHERE key = ?1",
+                [cluster.as_str()],
+                |r| r.get(0),
+            )
+            .optional()
+            .context("reading when the cluster was observed")?;
+        ms.flatten().map(from_ms).transpose().map_err(Into::into)
     }
 
     /// Loads `cluster`'s id and last node states into the cache, once.
@@ -146,8 +183,14 @@ impl HistoryStore {
             .cluster_id(cluster, true)?
             .context("the cluster row vanished")?;
         let last = load_last(&self.conn, id)?;
-        self.clusters
-            .insert(cluster.clone(), ClusterCache { id, last });
+        self.clusters.insert(
+            cluster.clone(),
+            ClusterCache {
+                id,
+                last,
+                seen: None,
+            },
+        );
         Ok(())
     }
 }

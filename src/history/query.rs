@@ -1,24 +1,20 @@
-//! Reading a node's history: its transitions and the audit rows about it, per cluster.
+//! Reading the store: a node's transitions and the audit rows about it per cluster, every
+//! node's rows of a cluster from a time on, and the fleet questions asked of them.
 //!
-//! Owns: `TransitionRow`, `NodeHistory`, `node_timeline`, `node_history`. Must not import
-//! `app`, `ui`, `cluster`, `tokio`, `kube` or `ratatui`; reads no clock.
+//! Owns: `TransitionRow`, `NodeHistory`, `NodeRows`, `node_timeline`, `node_history`,
+//! `cluster_rows`, `fleet_health`. Must not import `app`, `ui`, `cluster`, `tokio`, `kube` or
+//! `ratatui`; reads no clock.
 
 use anyhow::{Context, Result};
 
 use crate::engine::model::Time;
+use crate::engine::timeline::{fleet_health, FleetHealth};
 use crate::history::audit::AuditEntry;
 use crate::history::node_rows::{observation_from_row, OBSERVATION_COLUMNS};
-use crate::history::transitions::NodeObservation;
-use crate::history::{from_ms, ClusterKey, HistoryStore};
+use crate::history::{from_ms, to_ms, ClusterKey, HistoryStore};
 
 /// One recorded transition: from `at` on, the node was observed as `observed`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TransitionRow {
-    /// Observation time of the change.
-    pub at: Time,
-    /// The node's state from then on.
-    pub observed: NodeObservation,
-}
+pub use crate::engine::timeline::Observed as TransitionRow;
 
 /// A node's history in one cluster.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +25,17 @@ pub struct NodeHistory {
     pub transitions: Vec<TransitionRow>,
     /// Audit rows about the Node object, oldest first.
     pub audit: Vec<AuditEntry>,
+}
+
+/// One node's rows of a cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeRows {
+    /// Node name.
+    pub node: String,
+    /// The pool of its latest row that names one.
+    pub pool: Option<String>,
+    /// Its rows, oldest first.
+    pub rows: Vec<TransitionRow>,
 }
 
 impl HistoryStore {
@@ -75,5 +82,61 @@ impl HistoryStore {
             }
         }
         Ok(out)
+    }
+
+    /// Every node's rows of `cluster` from `since` on, each with the last row before `since`
+    /// (the state the node was in then), nodes by name; every row when `since` is `None`.
+    pub fn cluster_rows(&self, cluster: &ClusterKey, since: Option<Time>) -> Result<Vec<NodeRows>> {
+        let Some(id) = self.cluster_id(cluster, false)? else {
+            return Ok(Vec::new());
+        };
+        let cutoff = since.map_or(i64::MIN, to_ms);
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT node, at_ms, {OBSERVATION_COLUMNS} FROM node_transitions \
+             WHERE cluster_id = ?1 AND (at_ms >= ?2 OR id IN (SELECT id FROM (SELECT id, \
+             row_number() OVER (PARTITION BY node ORDER BY at_ms DESC, id DESC) AS rank \
+             FROM node_transitions WHERE cluster_id = ?1 AND at_ms < ?2) WHERE rank = 1)) \
+             ORDER BY node, at_ms, id"
+        ))?;
+        let rows = stmt.query_map(rusqlite::params![id, cutoff], |r| {
+            let row = TransitionRow {
+                at: from_ms(r.get(1)?)?,
+                observed: observation_from_row(r, 2)?,
+            };
+            Ok((r.get::<_, String>(0)?, row))
+        })?;
+        let mut out: Vec<NodeRows> = Vec::new();
+        for row in rows {
+            let (node, row) = row.context("reading the cluster's transitions")?;
+            match out.last_mut() {
+                Some(last) if last.node == node => last.rows.push(row),
+                _ => out.push(NodeRows {
+                    node,
+                    pool: None,
+                    rows: vec![row],
+                }),
+            }
+        }
+        for n in &mut out {
+            n.pool = n.rows.iter().rev().find_map(|r| r.observed.pool.clone());
+        }
+        Ok(out)
+    }
+
+    /// The fleet questions for `cluster` over `[from, now]`: flapping nodes (more than
+    /// `threshold` health episodes) and the mean time to repair per pool
+    /// (`engine::timeline::fleet_health`).
+    pub fn fleet_health(
+        &self,
+        cluster: &ClusterKey,
+        from: Time,
+        now: Time,
+        threshold: usize,
+    ) -> Result<FleetHealth> {
+        let nodes = self.cluster_rows(cluster, Some(from))?;
+        let input = nodes
+            .iter()
+            .map(|n| (n.node.as_str(), n.pool.as_deref(), n.rows.as_slice()));
+        Ok(fleet_health(input, from, now, threshold))
     }
 }

@@ -8,7 +8,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 /// Migration `i` (0-based) takes a database from `user_version = i` to `i + 1`. Append only:
 /// a shipped migration is never edited, a change is a new entry.
-pub const MIGRATIONS: &[&str] = &[V1, V2];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// The schema version this build writes (`PRAGMA user_version` after `migrate`).
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -66,6 +66,31 @@ CREATE INDEX dismissals_by_time ON dismissals (at_ms);
 /// v2: what the operator overrode to confirm an action (`NULL` when nothing was), e.g. the
 /// verdict `NoSurgeHeadroom` of a move approved against it. Rows written before stay `NULL`.
 const V2: &str = "ALTER TABLE audit_log ADD COLUMN overrode TEXT;";
+
+/// v3. Node rows carry the times the node's conditions give (`since_ms`: when the state
+/// began; `cleared_ms`: when the trigger conditions last turned `False`) and the node's pool;
+/// a cluster keeps when it was last observed (`seen_ms`: open episodes lasted at least until
+/// then);
+/// rows older stores wrote at every start that repeat the state of the row before them
+/// (same state, triggers and cordon: only the Suspect deadline moved) are removed, so every
+/// remaining row is a transition.
+const V3: &str = "
+ALTER TABLE node_transitions ADD COLUMN since_ms INTEGER;
+ALTER TABLE node_transitions ADD COLUMN cleared_ms INTEGER;
+ALTER TABLE node_transitions ADD COLUMN pool TEXT;
+ALTER TABLE clusters ADD COLUMN seen_ms INTEGER;
+DELETE FROM node_transitions WHERE id IN (
+    SELECT id FROM (
+        SELECT id, state, triggers, cordoned,
+            lag(state) OVER w AS prev_state,
+            lag(triggers) OVER w AS prev_triggers,
+            lag(cordoned) OVER w AS prev_cordoned
+        FROM node_transitions
+        WINDOW w AS (PARTITION BY cluster_id, node ORDER BY at_ms, id)
+    )
+    WHERE state = prev_state AND triggers = prev_triggers AND cordoned = prev_cordoned
+);
+";
 
 /// Reads `PRAGMA user_version`.
 pub fn user_version(conn: &Connection) -> Result<i64> {

@@ -1,6 +1,7 @@
 //! Node health transitions "as observed": what changed on each node between two analyses.
 //!
-//! Owns: `NodeObservation`, `NodeTransition`, `observe_node`, `node_changes`. Pure (no I/O, no
+//! Owns: `NodeTransition`, `node_changes` (`NodeObservation` and `observe_node` are the
+//! engine's, `engine::timeline`, re-exported). Pure (no I/O, no
 //! clock); may import `engine` types only. Must not import `app`, `ui`, `cluster`, `tokio`,
 //! `kube` or `ratatui`.
 
@@ -8,28 +9,11 @@ use std::collections::HashMap;
 
 use crate::engine::alfred_config::health_rules;
 use crate::engine::analysis::Analysis;
-use crate::engine::model::{ClusterSnapshot, Node};
-use crate::engine::nodes::HealthState;
+use crate::engine::model::ClusterSnapshot;
 use crate::engine::nodes::NodeState;
+pub use crate::engine::timeline::{observe_node, NodeObservation};
 
-/// What the history records about one node at one observation. Two observations are the same
-/// state iff they are equal; any difference is a transition.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NodeObservation {
-    /// Health state; `Suspect` carries `suspectUntil`, so a new `False` transition of a trigger
-    /// condition (a new deadline) is a transition too.
-    pub health: HealthState,
-    /// The trigger conditions present on the node, `Type=Status` in the node's order, joined by
-    /// `", "`; `""` when none is present. Transition times are left out so the summary changes
-    /// only when a status does.
-    pub reason: String,
-    /// Names of the matching maintenance triggers, sorted.
-    pub triggers: Vec<String>,
-    /// `spec.unschedulable`.
-    pub cordoned: bool,
-}
-
-/// One change to record: a node seen for the first time or whose observation differs.
+/// One change to record: a node seen for the first time or whose state differs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeTransition {
     /// Node name.
@@ -42,31 +26,12 @@ pub struct NodeTransition {
     pub first_seen: bool,
 }
 
-/// The last known observation per node name.
+/// The last stored observation per node name.
 pub type LastObservations = HashMap<String, NodeObservation>;
 
-/// The observation of `node` whose computed state is `state`; `triggers` are Alfred's
-/// `nodeHealth.triggerConditions`.
-pub fn observe_node(node: &Node, state: &NodeState, triggers: &[String]) -> NodeObservation {
-    let reason = node
-        .conditions
-        .iter()
-        .filter(|c| triggers.iter().any(|t| t.as_str() == c.kind.as_ref()))
-        .map(|c| match (c.status.as_ref(), c.last_transition) {
-            ("False", None) => format!("{}=False (no transition time)", c.kind),
-            (status, _) => format!("{}={status}", c.kind),
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    NodeObservation {
-        health: state.health,
-        reason,
-        triggers: state.maintenance.clone(),
-        cordoned: state.cordoned,
-    }
-}
-
-/// The transitions between `previous` and the analysis of `snapshot`, sorted by node name.
+/// The transitions between `previous` and the analysis of `snapshot`, sorted by node name:
+/// nodes seen for the first time, and nodes whose health state, maintenance triggers or
+/// cordon differ (`NodeObservation::same_state`; a moved Suspect deadline is not a change).
 /// Nodes absent from the snapshot are not transitions (a deleted node keeps its last row).
 /// `analysis.nodes` must be aligned with `snapshot.nodes`; extra entries on either side are
 /// ignored.
@@ -75,18 +40,18 @@ pub fn node_changes(
     analysis: &Analysis,
     snapshot: &ClusterSnapshot,
 ) -> Vec<NodeTransition> {
-    let (triggers, _) = health_rules(&analysis.config);
+    let (triggers, window) = health_rules(&analysis.config);
     let mut changes: Vec<NodeTransition> = snapshot
         .nodes
         .iter()
         .zip(&analysis.nodes)
         .filter_map(|(node, state)| {
             let prev = previous.get(node.name.as_ref());
-            if prev.and_then(|p| same_state(p, node, state, triggers)) == Some(true) {
+            if prev.is_some_and(|p| quick_same(p, state)) {
                 return None;
             }
-            let observed = observe_node(node, state, triggers);
-            if prev == Some(&observed) {
+            let observed = observe_node(node, state, triggers, window);
+            if prev.is_some_and(|p| p.same_state(&observed)) {
                 return None;
             }
             Some(NodeTransition {
@@ -101,28 +66,14 @@ pub fn node_changes(
     changes
 }
 
-/// A cheap equality test that builds no string: it answers only when the node carries no
-/// trigger condition (its reason is then `""`), the common case on a healthy fleet. `None`
-/// means "compare the full observation".
-fn same_state(
-    prev: &NodeObservation,
-    node: &Node,
-    state: &NodeState,
-    triggers: &[String],
-) -> Option<bool> {
-    let has_trigger = node
-        .conditions
-        .iter()
-        .any(|c| triggers.iter().any(|t| t.as_str() == c.kind.as_ref()));
-    if has_trigger {
-        return None;
-    }
-    Some(
-        prev.reason.is_empty()
-            && prev.health == state.health
-            && prev.cordoned == state.cordoned
-            && prev.triggers == state.maintenance,
-    )
+/// A cheap test that builds no string, for the common case of a Clear node that stays Clear
+/// (a Clear state never begins again): true when both are Clear with the same triggers and
+/// cordon. Anything else is compared in full.
+fn quick_same(prev: &NodeObservation, state: &NodeState) -> bool {
+    prev.health == state.health
+        && matches!(state.health, crate::engine::nodes::HealthState::Clear)
+        && prev.cordoned == state.cordoned
+        && prev.triggers == state.maintenance
 }
 
 #[cfg(test)]
@@ -130,7 +81,8 @@ mod tests {
     use super::*;
     use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
     use crate::engine::model::testkit::{at, node};
-    use crate::engine::model::{NodeCondition, Time};
+    use crate::engine::model::{Node, NodeCondition, Time};
+    use crate::engine::nodes::HealthState;
     use std::sync::Arc;
 
     fn analysis(snap: &ClusterSnapshot, now: Time) -> Analysis {

@@ -1,11 +1,14 @@
-//! The TUI's link to the local history store: a background recorder that writes every node
-//! health transition seen in the feed (its own SQLite connection, off the UI task), and a
-//! UI-side handle that records audit rows and dismissals from the reducer's effects and reads a
-//! node's timeline for the node detail.
+//! The TUI's link to the local history store: it starts the background recorder
+//! (`run::recorder`: every node health transition of the feed, the fleet answers; its own
+//! SQLite connection, off the UI task), and is the UI-side handle that records audit rows and
+//! dismissals from the reducer's effects, reads a node's rows for the node detail's timeline
+//! and hands the recorder's fleet answers to the Nodes view. A demo run keys its history by
+//! its start and forgets the earlier runs of its seed.
 //!
 //! Owns: `HistoryHook`. Composition glue between `history`, `app` types and tokio; no business
 //! logic. Reads no clock itself (the composition root passes one).
 
+use std::path::Path;
 use std::sync::Arc;
 
 use tokio::sync::watch;
@@ -13,10 +16,12 @@ use tokio::sync::watch;
 use crate::app::state::HealthTransition;
 use crate::app::Effect;
 use crate::engine::model::Time;
+use crate::engine::timeline::FleetHealth;
 use crate::history::audit::{AuditEntry, AuditResult, ObjectRef};
 use crate::history::dismissals::{Dismissal, RecommendationKey};
-use crate::history::{ClusterKey, HistoryStore, StoreOptions};
+use crate::history::{default_path, ClusterKey, HistoryStore, StoreOptions};
 use crate::protocol::{Feed, Op, OpOutcome};
+use crate::run::recorder::{record_feeds, Digest};
 
 /// The UI task's history connection for one cluster.
 pub struct HistoryHook {
@@ -26,6 +31,8 @@ pub struct HistoryHook {
     actor: String,
     /// Why the store was moved aside or what went wrong while opening it, for the notice bar.
     pub notices: Vec<String>,
+    /// What the recorder has computed (`None` without a recorder).
+    digest: Option<watch::Receiver<Digest>>,
 }
 
 impl HistoryHook {
@@ -37,34 +44,96 @@ impl HistoryHook {
         clock: fn() -> Time,
         feed: Option<watch::Receiver<Arc<Feed>>>,
     ) -> Option<HistoryHook> {
-        let options = StoreOptions::with_retention_days(retention_days);
-        let opened = match HistoryStore::open_default(options, clock()) {
+        let path = match default_path() {
+            Some(p) => p,
+            None => {
+                tracing::warn!("history store not opened: no home directory");
+                return None;
+            }
+        };
+        Self::open_at(&path, cluster, retention_days, clock, feed)
+    }
+
+    /// The demo run of `seed` that started at `started` (its own world): opens the default
+    /// store, forgets the earlier runs of the seed, then records like `open`.
+    pub fn open_demo(
+        seed: u64,
+        started: Time,
+        retention_days: u32,
+        clock: fn() -> Time,
+        feed: watch::Receiver<Arc<Feed>>,
+    ) -> Option<HistoryHook> {
+        let key = ClusterKey::demo_run(seed, started);
+        let path = default_path()?;
+        if let Ok(mut opened) = HistoryStore::open_at(&path, Self::options(retention_days), clock())
+        {
+            match opened.store.forget_demo_runs(seed, &key) {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(runs = n, seed, "earlier demo runs forgotten"),
+                Err(e) => tracing::warn!("earlier demo runs not forgotten: {e:#}"),
+            }
+        }
+        Self::open_at(&path, key, retention_days, clock, Some(feed))
+    }
+
+    fn options(retention_days: u32) -> StoreOptions {
+        StoreOptions::with_retention_days(retention_days)
+    }
+
+    /// `open` on the store at `path` (tests; `--db` of a future flag).
+    pub fn open_at(
+        path: &Path,
+        cluster: ClusterKey,
+        retention_days: u32,
+        clock: fn() -> Time,
+        feed: Option<watch::Receiver<Arc<Feed>>>,
+    ) -> Option<HistoryHook> {
+        let options = Self::options(retention_days);
+        let opened = match HistoryStore::open_at(path, options, clock()) {
             Ok(opened) => opened,
             Err(e) => {
                 tracing::warn!("history store not opened, running without it: {e:#}");
                 return None;
             }
         };
-        tracing::info!(file = %opened.store.path().display(), "history store opened");
+        tracing::info!(file = %opened.store.path().display(), cluster = cluster.as_str(), "history store opened");
         for notice in &opened.notices {
             tracing::warn!("history store: {notice}");
         }
-        if let Some(feed) = feed {
+        let digest = feed.map(|feed| {
+            let (tx, rx) = watch::channel(Digest::default());
             let path = opened.store.path().to_path_buf();
             let key = cluster.clone();
             tokio::spawn(async move {
                 let Ok(recorder) = HistoryStore::open_at(&path, options, clock()) else {
                     return;
                 };
-                record_feeds(recorder.store, key, feed).await;
+                record_feeds(recorder.store, key, feed, tx).await;
             });
-        }
+            rx
+        });
         Some(HistoryHook {
             store: opened.store,
             cluster,
             actor: UNKNOWN_ACTOR.to_string(),
             notices: opened.notices,
+            digest,
         })
+    }
+
+    /// The fleet answers the recorder computed since the last call, if new (after it wrote
+    /// rows, and at least once a minute of feed time: `run::recorder`).
+    pub fn fleet_update(&mut self) -> Option<Arc<FleetHealth>> {
+        let rx = self.digest.as_mut()?;
+        if !rx.has_changed().unwrap_or(false) {
+            return None;
+        }
+        rx.borrow_and_update().fleet.clone()
+    }
+
+    /// The cluster this hook records for.
+    pub fn cluster(&self) -> &ClusterKey {
+        &self.cluster
     }
 
     /// Wraps an open store (tests, or a caller that opened it elsewhere).
@@ -74,6 +143,7 @@ impl HistoryHook {
             cluster,
             actor: UNKNOWN_ACTOR.to_string(),
             notices: Vec::new(),
+            digest: None,
         }
     }
 
@@ -97,17 +167,9 @@ impl HistoryHook {
 
     /// The node's recorded transitions, oldest first (empty when the store fails).
     pub fn node_rows(&self, node: &str) -> Vec<HealthTransition> {
-        let rows = self
-            .store
+        self.store
             .node_timeline(&self.cluster, node)
-            .unwrap_or_default();
-        rows.into_iter()
-            .map(|r| HealthTransition {
-                at: r.at,
-                state: r.observed.health.name().to_string(),
-                detail: transition_detail(&r.observed),
-            })
-            .collect()
+            .unwrap_or_default()
     }
 
     /// Records what an effect asks to be remembered; failures are dropped (history is an aid,
@@ -157,43 +219,6 @@ fn recommendation_key(key: &str) -> RecommendationKey {
         workload: part(2),
         component: part(3),
         instance: part(4).parse().unwrap_or(-1),
-    }
-}
-
-fn transition_detail(o: &crate::history::transitions::NodeObservation) -> String {
-    let mut parts = Vec::new();
-    if !o.reason.is_empty() {
-        parts.push(o.reason.clone());
-    }
-    if !o.triggers.is_empty() {
-        parts.push(format!("maintenance: {}", o.triggers.join(", ")));
-    }
-    if o.cordoned {
-        parts.push("cordoned".into());
-    }
-    parts.join("; ")
-}
-
-async fn record_feeds(
-    mut store: HistoryStore,
-    cluster: ClusterKey,
-    mut feed: watch::Receiver<Arc<Feed>>,
-) {
-    loop {
-        let latest = feed.borrow_and_update().clone();
-        let key = cluster.clone();
-        // SQLite is blocking; the store moves into the blocking task and back.
-        let joined = tokio::task::spawn_blocking(move || {
-            let a = &latest.analysis;
-            let _ = store.record_observation(&key, a, &latest.snapshot, a.now);
-            store
-        })
-        .await;
-        let Ok(back) = joined else { return };
-        store = back;
-        if feed.changed().await.is_err() {
-            return;
-        }
     }
 }
 
@@ -401,6 +426,6 @@ mod tests {
         let rows = hook.node_rows(&snap.nodes[0].name);
         assert_eq!(rows.len(), 1, "{rows:?}");
         assert_eq!(rows[0].at, at());
-        assert!(rows[0].detail.contains("cordoned"), "{rows:?}");
+        assert!(rows[0].observed.cordoned, "{rows:?}");
     }
 }

@@ -171,18 +171,21 @@ async fn run_demo(
         },
         clock,
     );
-    let opts = TuiOptions {
-        demo_clock: Some(ch.clock),
-        ..opts
-    };
-    let opts = with_history(
-        opts,
-        ClusterKey::demo(d.seed),
-        "demo",
+    // Each run is a world of its own: its history is keyed by its start, and earlier runs of
+    // the seed are forgotten.
+    let history = HistoryHook::open_demo(
+        d.seed,
+        ch.clock.wall_start,
         retention,
         clock,
-        Some(ch.feed.clone()),
-    );
+        ch.feed.clone(),
+    )
+    .map(|h| h.with_actor("demo".into()));
+    let opts = TuiOptions {
+        demo_clock: Some(ch.clock),
+        history,
+        ..opts
+    };
     let source = DataSource::Channels(Channels {
         feed: ch.feed,
         commands: ch.commands,

@@ -34,6 +34,7 @@ pub mod history;
 pub mod launch;
 pub mod live;
 mod offline;
+mod recorder;
 use crate::ui::theme::{Theme, THEME_NAMES};
 use clock::{mono_now, wall_now};
 pub use clock::{AppClock, RandomIds};
@@ -178,9 +179,15 @@ impl Extras {
             .or(self.themes.first())
     }
 
-    /// Loads the open node detail's recorded timeline once per opening.
-    fn node_history(&self, state: &mut AppState) {
-        let Some(h) = &self.history else { return };
+    /// Hands the recorder's new fleet answers to the reducer (which drops the open node's
+    /// rows so they are read again), then loads the open node detail's recorded rows once per
+    /// opening.
+    fn node_history(&mut self, state: &mut AppState) {
+        let now = self.clock.now();
+        let Some(h) = &mut self.history else { return };
+        if let Some(fleet) = h.fleet_update() {
+            let _ = update(state, Event::FleetHealth(fleet), now);
+        }
         let node = match state.detail.as_ref().map(|d| &d.kind) {
             Some(DetailKind::Node(n)) if state.node_history.is_none() => n.clone(),
             _ => return,

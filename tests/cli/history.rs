@@ -1,6 +1,7 @@
 //! The history store across processes and through the binary: two OS processes writing one
-//! file at once keep it intact with every row present, and `ome-top history NODE` prints a
-//! node's timeline and audit rows (table and JSON) from a store filled through the library;
+//! file at once keep it intact with every row present, and `ome-top history` prints a node's
+//! episodes and audit rows, any object's audit rows and the fleet answers (table and JSON)
+//! from a store filled through the library;
 //! a dismissal's content hash follows what the operator judged.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
@@ -231,68 +232,86 @@ fn filled_store(db: &Path) {
     );
 }
 
+fn run_ok(args: &[&str]) -> String {
+    let out = ome_top(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn cells(line: &str) -> Vec<String> {
+    line.split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+const NOW: &str = "2026-09-28T11:00:00Z";
+
 #[test]
-fn history_command_prints_the_timeline_and_audit_rows() {
+fn history_command_prints_episodes_and_audit_rows() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("h.sqlite3");
     filled_store(&db);
     let db_arg = db.to_str().unwrap();
     let cluster = "https://10.0.0.1:6443#prod";
-    let out = ome_top(&["history", "gpu-a", "--db", db_arg, "--cluster", cluster]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let base = ["history", "gpu-a", "--db", db_arg, "--now", NOW, "--utc"];
+    let text = run_ok(&[&base[..], &["--cluster", cluster]].concat());
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], format!("cluster: {cluster}"));
-    assert!(lines[1].starts_with("TIME "), "{text}");
-    let cells = |line: &str| {
-        line.split_whitespace()
-            .map(str::to_owned)
-            .collect::<Vec<_>>()
-    };
+    assert_eq!(
+        cells(lines[1]),
+        ["EPISODE", "FROM", "TO", "DURATION", "REASON", "SOURCE"]
+    );
+    // The condition says True since 09-01, before ome-top saw the node Clear at 10:00: the
+    // episode starts when ome-top saw the change.
     assert_eq!(
         cells(lines[2]),
         [
-            "2026-09-28T10:00:00Z",
-            "Clear",
-            "GpuUnhealthy=False",
+            "Unhealthy",
+            "since 2026-09-28 10:05:00",
             "-",
-            "no"
+            "55m so far",
+            "GpuUnhealthy=True",
+            "ome-top"
         ]
     );
     assert_eq!(
         cells(lines[3]),
         [
-            "2026-09-28T10:05:00Z",
-            "Unhealthy",
-            "GpuUnhealthy=True",
+            "cordoned",
+            "since 2026-09-28 10:06:30",
             "-",
-            "no"
+            "53m so far",
+            "-",
+            "ome-top"
         ]
     );
+    assert_eq!(lines[5], "audit:");
     assert_eq!(
-        cells(lines[4]),
+        cells(lines[7]),
         [
-            "2026-09-28T10:06:30Z",
-            "Unhealthy",
-            "GpuUnhealthy=True",
-            "-",
-            "yes"
+            "2026-09-28 10:06:30",
+            "alice@example.com",
+            "cordon-node",
+            "done",
+            "100→101",
+            "cordoned: GPU errors"
         ]
-    );
-    assert_eq!(lines[6], "audit:");
-    assert!(
-        lines[8].contains("alice@example.com") && lines[8].contains("100→101"),
-        "{text}"
     );
     assert!(!text.contains("demo:7"), "--cluster filters: {text}");
+    let only = run_ok(&[&base[..], &["--cluster", cluster, "--state", "cordoned"]].concat());
+    assert!(
+        only.contains("cordoned") && !only.contains("Unhealthy"),
+        "{only}"
+    );
 
-    let out = ome_top(&["history", "gpu-a", "--db", db_arg, "-o", "json"]);
-    assert!(out.status.success());
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = run_ok(&[&base[..], &["-o", "json"]].concat());
+    let doc: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["node"], "gpu-a");
     let clusters = doc["clusters"].as_array().unwrap();
     let keys: Vec<&str> = clusters
@@ -301,6 +320,14 @@ fn history_command_prints_the_timeline_and_audit_rows() {
         .collect();
     assert_eq!(keys, ["demo:7", cluster], "every cluster, sorted by key");
     let prod = &clusters[1];
+    assert_eq!(
+        prod["episodes"][0],
+        json!({"state": "Unhealthy", "trigger": null, "from": "2026-09-28T10:05:00Z",
+               "fromSource": "observed", "to": null, "toSource": null, "open": true,
+               "durationSeconds": 3300, "suspectUntil": null, "reason": "GpuUnhealthy=True"})
+    );
+    assert_eq!(prod["episodes"][1]["state"], "Cordoned");
+    assert_eq!(prod["lastObserved"], "2026-09-28T10:06:30Z");
     let states: Vec<&str> = prod["transitions"]
         .as_array()
         .unwrap()
@@ -313,6 +340,109 @@ fn history_command_prints_the_timeline_and_audit_rows() {
     assert_eq!(prod["audit"][0]["resourceVersionAfter"], "101");
     assert_eq!(prod["audit"][0]["object"], "Node/gpu-a");
     assert_eq!(clusters[0]["audit"], json!([]));
+    assert_eq!(clusters[0]["episodes"], json!([]));
+}
+
+#[test]
+fn history_command_prints_any_objects_audit_and_the_fleet_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite3");
+    filled_store(&db);
+    let prod = ClusterKey::live("https://10.0.0.1:6443", "prod");
+    let mut store = HistoryStore::open_at(&db, StoreOptions::default(), t(NOW))
+        .unwrap()
+        .store;
+    let mut entry = audit(
+        t("2026-09-28T10:30:00Z"),
+        "bob",
+        "approve-move",
+        "x",
+        "approved",
+    );
+    entry.object = ObjectRef {
+        kind: "InferenceService".into(),
+        namespace: "prod".into(),
+        name: "chat".into(),
+    };
+    store.record_audit(&prod, &entry).unwrap();
+    drop(store);
+    let db_arg = db.to_str().unwrap();
+    let base = ["--db", db_arg, "--now", NOW, "--utc"];
+    let text = run_ok(&[&["history", "isvc/prod/chat"][..], &base].concat());
+    assert!(text.contains("InferenceService prod/chat"), "{text}");
+    assert!(
+        text.contains("bob") && text.contains("approve-move"),
+        "{text}"
+    );
+    let none = run_ok(&[&["history", "isvc/staging/chat"][..], &base].concat());
+    assert!(
+        none.starts_with("no history for InferenceService staging/chat"),
+        "{none}"
+    );
+    let doc: Value = serde_json::from_str(&run_ok(
+        &[
+            &["history", "InferenceService/chat", "-o", "json"][..],
+            &base,
+        ]
+        .concat(),
+    ))
+    .unwrap();
+    assert_eq!(doc["clusters"][0]["audit"][0]["actor"], "bob");
+
+    // The fleet: every node's episodes and the answers, of one state, since a time.
+    let text = run_ok(
+        &[
+            &["history", "--state", "Unhealthy", "--since", "2h"][..],
+            &base,
+        ]
+        .concat(),
+    );
+    assert!(text.contains("fleet, last 7d:"), "{text}");
+    assert!(
+        text.contains("flapping (more than 3 health episodes): none"),
+        "{text}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let gpu_a = lines.iter().find(|l| l.starts_with("gpu-a")).unwrap();
+    assert_eq!(
+        cells(gpu_a)[..4],
+        [
+            "gpu-a",
+            "NVIDIA-H100-80GB-HBM3",
+            "Unhealthy",
+            "since 2026-09-28 10:05:00"
+        ]
+    );
+    assert!(!text.contains("cordoned"), "--state filters: {text}");
+    let doc: Value = serde_json::from_str(&run_ok(
+        &[
+            &[
+                "history",
+                "-o",
+                "json",
+                "--flaps",
+                "0",
+                "--cluster",
+                prod.as_str(),
+            ][..],
+            &base,
+        ]
+        .concat(),
+    ))
+    .unwrap();
+    let fleet = &doc["clusters"][0]["fleet"];
+    assert_eq!(
+        fleet["flapping"],
+        json!([{"node": "gpu-a", "pool": "NVIDIA-H100-80GB-HBM3", "episodes": 1}])
+    );
+    assert_eq!(
+        fleet["pools"],
+        json!([{"pool": "NVIDIA-H100-80GB-HBM3", "repairs": 0, "meanTimeToRepairSeconds": null, "open": 1}])
+    );
+    let bad = ome_top(&[&["history", "gpu-a", "--pool", "x"][..], &base].concat());
+    assert_eq!(bad.status.code(), Some(2));
+    let bad = ome_top(&[&["history", "--state", "broken"][..], &base].concat());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("one of Unhealthy"));
 }
 
 #[test]

@@ -323,6 +323,10 @@ const ENGINE_LAYERS: &[(&str, &[&str])] = &[
     ("gangs", &["model", "fast", "formats", "index"]),
     ("lints", &["model", "fast", "index", "gangs", "nodes"]),
     (
+        "timeline",
+        &["model", "fast", "nodes", "alfred_config", "recommendations"],
+    ),
+    (
         "planning",
         &[
             "model",

@@ -1,6 +1,7 @@
 //! Tests against the test control plane of `tests/support` (one per test binary, started by
 //! the first test that needs it and shared by every test here, side by side): the control
 //! plane itself (`control_plane`), the headless `analyze --watch` probe (`headless_watch`),
+//! the history recorder following a node's condition (`history`),
 //! the log file of a live run with a bearer token (`logs`), and the operator's writes — below and in `isvc`, `journal`, `viewer` and `concurrent`; the
 //! exact requests of each write against a scripted API server, no cluster, are in
 //! `ops_scripted`. Tests that need a control plane to themselves are in `tests/live_exclusive`
@@ -17,6 +18,7 @@
 // The other tests of this binary (the first paragraph above).
 mod control_plane;
 mod headless_watch;
+mod history;
 mod logs;
 mod ops_scripted;
 

@@ -8,6 +8,7 @@ mod demo_ops;
 mod demo_world;
 mod filter;
 mod header;
+mod history_fixture;
 mod keymap_safety;
 mod node_yaml;
 mod palette;

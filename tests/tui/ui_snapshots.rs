@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use crate::history_fixture;
 use crate::tui_support;
 
 use std::sync::Arc;
@@ -101,6 +102,39 @@ fn node_detail_scrolled() {
     insta::assert_snapshot!("node_detail_scrolled_80x24", render(&s).backend());
     press(&mut s, KeyCode::PageDown);
     insta::assert_snapshot!("node_detail_scrolled_twice_80x24", render(&s).backend());
+}
+
+/// The node detail's health timeline with the history store attached (its rows and the
+/// fleet answers), scrolled to the timeline's heading (the pane's last section).
+#[test]
+fn node_timeline() {
+    for (w, h) in DETAIL_SIZES {
+        let mut s = node_detail_at(w, h);
+        let at = now();
+        update(&mut s, Event::FleetHealth(history_fixture::fleet()), at);
+        let rows = history_fixture::h100_04_rows();
+        let node = "h100-04".to_string();
+        update(&mut s, Event::NodeHistory { node, rows }, at);
+        let lines = &s.detail.as_ref().unwrap().lines;
+        let heading = lines
+            .iter()
+            .position(|l| l.text.starts_with("Health timeline"));
+        s.detail_scroll = heading.unwrap();
+        insta::assert_snapshot!(format!("node_timeline_{w}x{h}"), render(&s).backend());
+    }
+}
+
+/// The Nodes view with the history store's columns (FLAPS; MTTR in the wide layout).
+#[test]
+fn nodes_view_with_history() {
+    for (keys, name) in [("2", "nodes_history"), ("2w", "nodes_history_wide")] {
+        snap_at(name, |w, h| {
+            let mut s = state_with(fleet_feed(), w, h);
+            update(&mut s, Event::FleetHealth(history_fixture::fleet()), now());
+            type_keys(&mut s, keys);
+            s
+        });
+    }
 }
 
 #[test]

@@ -4,22 +4,23 @@
 //! on the node, its Events, Alfred's node record and the health timeline. The pane scrolls, so
 //! long sections never push the summary off the top.
 //!
-//! Owns: `node_detail`. The Kubernetes sections are in `node_sections`. Plain data; must not
-//! import `ratatui`, `tokio` or `kube`.
+//! Owns: `node_detail`. The Kubernetes sections are in `node_sections`, the timeline in
+//! `node_timeline`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use chrono::{Duration, FixedOffset};
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::state::AppState;
 use crate::app::table::Tone;
-use crate::app::times::{local, relative, when, when_opt};
+use crate::app::times::{when, when_opt};
 use crate::app::views::health_label;
 use crate::app::views::node_sections::{
     capacity_lines, condition_lines, event_lines, label_lines, pod_lines, taint_lines, Pane,
 };
+use crate::app::views::node_timeline::timeline_lines;
 use crate::engine::alfred_config::health_rules;
 use crate::engine::analysis::Analysis;
-use crate::engine::model::{ClusterSnapshot, Node, Time};
+use crate::engine::model::{Node, Time};
 use crate::engine::nodes::{HealthState, NodeState};
 use crate::engine::recommendations::NodeRecord;
 use crate::protocol::Feed;
@@ -188,45 +189,6 @@ fn record(out: &mut Lines, state: &AppState, a: &Analysis, name: &str) {
     }
 }
 
-fn timeline(state: &AppState, snap: &ClusterSnapshot, node: usize, out: &mut Lines) {
-    let name = &snap.nodes[node].name;
-    let mut items: Vec<(Time, String)> = snap.nodes[node]
-        .conditions
-        .iter()
-        .filter_map(|c| Some((c.last_transition?, format!("{} → {}", c.kind, c.status))))
-        .collect();
-    items.extend(
-        snap.events
-            .iter()
-            .filter(|e| e.object_kind.as_ref() == "Node" && e.object_name == *name)
-            .filter_map(|e| Some((e.last_seen?, format!("event {}: {}", e.reason, e.message)))),
-    );
-    if let Some(history) = &state.node_history {
-        items.extend(
-            history
-                .iter()
-                .map(|h| (h.at, format!("health {} ({})", h.state, h.detail))),
-        );
-    }
-    items.sort_by_key(|item| std::cmp::Reverse(item.0));
-    if items.is_empty() {
-        out.push("no transitions visible", Tone::Muted);
-    }
-    for (t, text) in items.iter().take(40) {
-        out.line(format!(
-            "{}  {:>9}  {text}",
-            local(*t, state.utc_offset),
-            relative(state.now, *t)
-        ));
-    }
-    if state.node_history.is_none() {
-        out.push(
-            "(local history store not attached: only what the API server still has)",
-            Tone::Muted,
-        );
-    }
-}
-
 /// The detail pane of node `name`.
 pub fn node_detail(state: &AppState, feed: &Feed, name: &str) -> Option<DetailModel> {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
@@ -247,7 +209,7 @@ pub fn node_detail(state: &AppState, feed: &Feed, name: &str) -> Option<DetailMo
     event_lines(&mut out, snap, name, pane);
     record(&mut out, state, a, name);
     out.heading("Health timeline (newest first)");
-    timeline(state, snap, i, &mut out);
+    timeline_lines(&mut out, state, feed, i);
     Some(DetailModel {
         kind: DetailKind::Node(name.to_string()),
         title: format!("node/{name}"),

@@ -2,6 +2,7 @@
 //! and retention (the file-level cases are in `files.rs`).
 
 mod files;
+mod replay;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

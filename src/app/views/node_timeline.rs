@@ -1,0 +1,252 @@
+//! The node detail's health timeline, newest first (an episode by its end, an open one first):
+//! episodes (Unhealthy from → to, Suspect
+//! from → until, maintenance trigger from → to, cordoned from → to, each with its length; an
+//! open one reads "since …") from the history store's rows merged with what the cluster still
+//! tells (the node's conditions, Alfred's node record, Alfred's Events), every time marked by
+//! its source; Alfred's moments between them; above them the node's flaps and its pool's
+//! repair time from the store.
+//!
+//! Owns: `timeline_lines`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+
+use chrono::FixedOffset;
+
+use crate::app::detail::Lines;
+use crate::app::state::AppState;
+use crate::app::table::Tone;
+use crate::app::times::{local, range, relative, span};
+use crate::engine::alfred_config::health_rules;
+use crate::engine::model::{Event, Time};
+use crate::engine::timeline::{node_timeline, observe_node, Episode, EpisodeKind, Mark, Observed};
+use crate::protocol::Feed;
+
+/// Items listed before a count line stands for the older ones.
+pub const TIMELINE_SHOWN: usize = 40;
+/// Widest label column (longer maintenance trigger names push their row right).
+const LABEL_MAX: usize = 28;
+
+/// A symbol and word per episode kind, readable without colour.
+fn label(kind: &EpisodeKind) -> String {
+    match kind {
+        EpisodeKind::Unhealthy => "✗ Unhealthy".into(),
+        EpisodeKind::Unknown => "? Unknown".into(),
+        EpisodeKind::Suspect => "~ Suspect".into(),
+        EpisodeKind::Maintenance(t) => format!("⚒ maintenance {t}"),
+        EpisodeKind::Cordoned => "⚑ cordoned".into(),
+    }
+}
+
+fn tone(kind: &EpisodeKind) -> Tone {
+    match kind {
+        EpisodeKind::Unhealthy => Tone::Failed,
+        EpisodeKind::Unknown => Tone::Unknown,
+        EpisodeKind::Suspect | EpisodeKind::Maintenance(_) => Tone::Degraded,
+        EpisodeKind::Cordoned => Tone::Danger,
+    }
+}
+
+/// `[condition → window]`, or one word when both ends (or the only one) agree.
+fn sources(e: &Episode) -> String {
+    match e.to {
+        Some(to) if to.source != e.from.source => {
+            format!("[{} → {}]", e.from.source.label(), to.source.label())
+        }
+        _ => format!("[{}]", e.from.source.label()),
+    }
+}
+
+/// `from → to · length`, or `since from · length so far` (a Suspect adds its deadline).
+fn when(e: &Episode, now: Time, tz: FixedOffset) -> String {
+    match e.to {
+        Some(to) => format!(
+            "{} · {}",
+            range(e.from.at, to.at, tz),
+            span(e.duration(now))
+        ),
+        None => {
+            let until = e
+                .until
+                .map(|u| format!(", until {} ({})", local(u, tz), relative(now, u)))
+                .unwrap_or_default();
+            format!(
+                "since {}{until} · {} so far",
+                local(e.from.at, tz),
+                span(e.duration(now))
+            )
+        }
+    }
+}
+
+/// The label column's width, the pane's width, the clock and the zone.
+#[derive(Clone, Copy)]
+struct Layout {
+    label: usize,
+    pane: usize,
+    now: Time,
+    tz: FixedOffset,
+}
+
+/// Indent of a row's tail when it goes on a line of its own.
+const TAIL_INDENT: &str = "      ";
+
+/// `head`, `sep` and `tail` on one line when it fits the pane, else the tail below, indented.
+fn fit(out: &mut Lines, (head, sep, tail): (String, &str, String), tone: Tone, pane: usize) {
+    if head.chars().count() + sep.chars().count() + tail.chars().count() <= pane {
+        out.push(format!("{head}{sep}{tail}"), tone);
+    } else {
+        out.push(head, tone);
+        out.push(format!("{TAIL_INDENT}{tail}"), tone);
+    }
+}
+
+fn episode_line(out: &mut Lines, e: &Episode, l: Layout) {
+    let head = format!(
+        "  {:<w$}  {}",
+        label(&e.kind),
+        when(e, l.now, l.tz),
+        w = l.label
+    );
+    let (sep, tail) = if e.reason.is_empty() {
+        (" ", sources(e))
+    } else {
+        (" · ", format!("{} {}", e.reason, sources(e)))
+    };
+    let tone = if e.is_open() {
+        tone(&e.kind)
+    } else {
+        Tone::Normal
+    };
+    fit(out, (head, sep, tail), tone, l.pane);
+}
+
+fn mark_line(out: &mut Lines, m: &Mark, l: Layout) {
+    let sources: Vec<&str> = m.sources.iter().map(|s| s.label()).collect();
+    let head = format!(
+        "  {:<w$}  {}  {}",
+        "• Alfred:",
+        local(m.at, l.tz),
+        m.kind.label(),
+        w = l.label
+    );
+    let tail = format!("[{}]", sources.join(", "));
+    fit(out, (head, " ", tail), Tone::Normal, l.pane);
+}
+
+/// The store's answers about this node and its pool, when the store is attached.
+fn fleet_lines(out: &mut Lines, state: &AppState, node: &str, pool: Option<&str>) {
+    let Some(f) = &state.fleet_health else { return };
+    let days = (f.to - f.from).num_days();
+    let flaps = f.nodes.get(node).map_or(0, |n| n.episodes);
+    let flapping = flaps > f.threshold;
+    let text = format!(
+        "  {flaps} health episode{} in the last {days} days{}",
+        if flaps == 1 { "" } else { "s" },
+        if flapping {
+            format!(" — flapping (more than {})", f.threshold)
+        } else {
+            String::new()
+        }
+    );
+    out.push(text, if flapping { Tone::Danger } else { Tone::Muted });
+    if let Some(p) = pool.and_then(|p| f.pool(p)) {
+        let mean = p.mean.map_or_else(|| "-".to_string(), span);
+        out.push(
+            format!(
+                "  pool {}: mean time to repair {mean} over {} repair{}, {} open",
+                p.pool,
+                p.repairs,
+                if p.repairs == 1 { "" } else { "s" },
+                p.open
+            ),
+            Tone::Muted,
+        );
+    }
+}
+
+/// The timeline of node `i` of the shown feed.
+pub fn timeline_lines(out: &mut Lines, state: &AppState, feed: &Feed, i: usize) {
+    let (snap, a) = (&feed.snapshot, &feed.analysis);
+    let (Some(node), Some(st)) = (snap.nodes.get(i), a.nodes.get(i)) else {
+        return;
+    };
+    let (triggers, window) = health_rules(&a.config);
+    let current = Observed {
+        at: a.now,
+        observed: observe_node(node, st, triggers, window),
+    };
+    let record = a.published.as_ref().and_then(|p| {
+        p.nodes
+            .iter()
+            .find(|e| e.node_name.as_deref() == Some(node.name.as_ref()))
+            .and_then(|e| e.record.as_ref().ok())
+    });
+    let events: Vec<&Event> = snap
+        .events
+        .iter()
+        .filter(|e| e.object_kind.as_ref() == "Node" && e.object_name == node.name)
+        .collect();
+    let rows = state.node_history.as_deref().unwrap_or_default();
+    let now = state.now.max(a.now);
+    let t = node_timeline(rows, Some(&current), record, &events, now);
+    fleet_lines(out, state, &node.name, st.pool.as_deref());
+    let layout = Layout {
+        label: t
+            .episodes
+            .iter()
+            .map(|e| label(&e.kind).chars().count())
+            .chain([8])
+            .max()
+            .unwrap_or(8)
+            .min(LABEL_MAX),
+        pane: usize::from(state.size.0).saturating_sub(2),
+        now,
+        tz: state.utc_offset,
+    };
+    let mut items: Vec<(Time, Result<&Episode, &Mark>)> = t
+        .episodes
+        .iter()
+        .map(|e| (e.to.map_or(now, |p| p.at), Ok(e)))
+        .chain(t.marks.iter().map(|m| (m.at, Err(m))))
+        .collect();
+    items.sort_by_key(|item| std::cmp::Reverse(item.0));
+    if items.is_empty() {
+        out.push(
+            "  no episode: Clear as far as ome-top and the cluster tell",
+            Tone::Muted,
+        );
+    }
+    for (_, item) in items.iter().take(TIMELINE_SHOWN) {
+        match item {
+            Ok(e) => episode_line(out, e, layout),
+            Err(m) => mark_line(out, m, layout),
+        }
+    }
+    if items.len() > TIMELINE_SHOWN {
+        out.push(
+            format!("  … and {} older", items.len() - TIMELINE_SHOWN),
+            Tone::Muted,
+        );
+    }
+    footer(out, state, rows, now);
+}
+
+/// Where the timeline reaches back to, or why it cannot reach further.
+fn footer(out: &mut Lines, state: &AppState, rows: &[Observed], now: Time) {
+    match rows.first() {
+        None if state.node_history.is_none() => out.push(
+            "  (local history store not attached: only what the cluster still tells)",
+            Tone::Muted,
+        ),
+        None => out.push(
+            "  ome-top has not recorded this node yet: only what the cluster still tells",
+            Tone::Muted,
+        ),
+        Some(first) => out.push(
+            format!(
+                "  ome-top first recorded this node {} ({})",
+                local(first.at, state.utc_offset),
+                relative(now, first.at)
+            ),
+            Tone::Muted,
+        ),
+    }
+}
