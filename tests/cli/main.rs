@@ -12,6 +12,7 @@
 mod analyze;
 mod config;
 mod history;
+mod hostile;
 mod info;
 mod live_errors;
 mod logs;
