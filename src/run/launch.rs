@@ -10,7 +10,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::{TuiArgs, EXIT_BAD_INPUT, EXIT_OK};
+use crate::cli::{TuiArgs, EXIT_BAD_INPUT};
 use crate::cluster::live;
 use crate::config::{load, ConfigPaths, Overrides};
 use crate::engine::model::Time;
@@ -109,7 +109,7 @@ pub fn run_tui_command(
         }
     });
     match result {
-        Ok(()) => EXIT_OK,
+        Ok(ended) => ended.exit_code(),
         Err(e) => {
             tracing::error!("the TUI stopped: {e:#}");
             let _ = writeln!(err, "ome-top: {e:#}");
@@ -156,7 +156,7 @@ async fn run_demo(
     opts: TuiOptions,
     retention: u32,
     clock: fn() -> Time,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<crate::run::Ended> {
     tracing::info!(
         seed = d.seed,
         nodes = d.nodes,
@@ -198,7 +198,7 @@ async fn run_live(
     read_only_contexts: &BTreeMap<String, bool>,
     retention: u32,
     clock: fn() -> Time,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<crate::run::Ended> {
     let params = LiveParams {
         kubeconfig: args.kubeconfig.clone(),
         namespace: args.namespace.clone(),

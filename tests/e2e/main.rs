@@ -24,6 +24,7 @@ mod live_tmux;
 mod logs;
 mod mouse;
 mod read_only_context;
+mod signals;
 mod switch_context;
 
 #[path = "../support/mod.rs"]
