@@ -195,3 +195,27 @@ fn deep_nesting_is_refused_naming_the_format() {
         "{err}"
     );
 }
+
+#[test]
+fn demo_arguments_are_checked_before_anything_starts() {
+    for (args, want) in [
+        (
+            ["--speed", "nan"],
+            "invalid value 'nan' for '--speed <SPEED>': sim seconds per wall second",
+        ),
+        (["--speed", "inf"], "invalid value 'inf' for '--speed"),
+        (["--speed", "0"], "invalid value '0' for '--speed"),
+        (["--speed", "1e308"], "invalid value '1e308' for '--speed"),
+        (["--speed", "-1"], "invalid value '-1' for '--speed"),
+        (
+            ["--nodes", "0"],
+            "invalid value '0' for '--nodes <NODES>': a whole number of GPU nodes from 40 to 2000",
+        ),
+        (["--nodes", "2001"], "invalid value '2001' for '--nodes"),
+    ] {
+        let out = ome_top(&["demo", args[0], args[1]]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
