@@ -15,3 +15,4 @@ mod reducer;
 mod reducer_tracking;
 mod tui_support;
 mod ui_snapshots;
+mod wide_numbers;
