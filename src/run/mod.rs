@@ -33,13 +33,14 @@ pub mod demo;
 pub mod history;
 pub mod launch;
 pub mod live;
+mod loading;
 mod offline;
-mod signals;
+pub mod signals;
 use crate::ui::theme::{Theme, THEME_NAMES};
 use clock::{mono_now, wall_now};
 pub use clock::{AppClock, RandomIds};
 use offline::offline_channels;
-pub use offline::snapshot_feed;
+pub use offline::{snapshot_feed, LOADING_SCREEN_FROM};
 
 /// Shortest time between two frames (≤ 10 redraws a second).
 const FRAME_INTERVAL: Duration = Duration::from_millis(100);
@@ -127,9 +128,14 @@ impl Ended {
 
 /// Runs the TUI on `source` until the operator quits or a signal arrives.
 pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result<Ended> {
+    // Before anything takes the terminal, so that no signal can end the process with it taken.
+    let mut signals = signals::Signals::new()?;
     let channels = match source {
         DataSource::Snapshot(path) => {
-            offline_channels(snapshot_feed(&path, &opts, wall_now())?, path)
+            match loading::load(&path, &opts, wall_now(), &mut signals).await? {
+                Ok(feed) => offline_channels(feed, path),
+                Err(ended) => return Ok(ended),
+            }
         }
         DataSource::Channels(channels) => channels,
     };
@@ -172,7 +178,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
             });
         }
     }
-    run_with_keys(&mut state, &mut extras, channels).await
+    run_with_keys(&mut state, &mut extras, channels, signals).await
 }
 
 /// What the loop needs besides the state: themes to draw with and the history store.
@@ -212,14 +218,14 @@ impl Extras {
 }
 
 /// Runs the loop with a prepared state (the lead plugs a configured keymap in here). The
-/// terminal is given back as it was on every way out: the signals are handled before the
-/// terminal is taken, so none of them can end the process with the screen still taken.
+/// terminal is given back as it was on every way out: `signals` were registered before the
+/// terminal was taken, so none of them can end the process with the screen still taken.
 pub async fn run_with_keys(
     state: &mut AppState,
     extras: &mut Extras,
     channels: Channels,
+    signals: signals::Signals,
 ) -> anyhow::Result<Ended> {
-    let signals = signals::Signals::new()?;
     let mut terminal = ratatui::init();
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -236,7 +242,7 @@ pub async fn run_with_keys(
 
 /// Gives the terminal back: mouse capture off, the alternate screen left, the cursor shown,
 /// the tty cooked. Each step is tried even when an earlier one fails (a hung-up terminal).
-fn restore_terminal() {
+pub(crate) fn restore_terminal() {
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
     let _ = crossterm::execute!(std::io::stdout(), crossterm::cursor::Show);

@@ -21,6 +21,7 @@ mod copy;
 mod demo_actions;
 mod demo_tmux;
 mod live_tmux;
+mod loading;
 mod logs;
 mod mouse;
 mod read_only_context;

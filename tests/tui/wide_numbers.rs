@@ -34,7 +34,10 @@ fn every_digit_of_a_wide_count_is_shown() {
             let pools = screen(&s);
             let a = &s.shown().unwrap().analysis;
             let h100 = a.pools.iter().find(|p| p.name.contains("H100")).unwrap();
-            for n in [format!(" {} ", h100.free_gpus), format!("/{} ", h100.total_gpus)] {
+            for n in [
+                format!(" {} ", h100.free_gpus),
+                format!("/{} ", h100.total_gpus),
+            ] {
                 assert!(pools.contains(&n), "{n} at {w}x{h}:\n{pools}");
             }
             type_keys(&mut s, "2");
