@@ -11,6 +11,7 @@
 
 mod analyze;
 mod config;
+mod fuzz_corpus;
 mod history;
 mod hostile;
 mod info;
