@@ -1,6 +1,8 @@
 //! The fuzz targets' checks (fuzz/checks.rs) on the committed seed corpus and on every input a
 //! fuzzing campaign found (fuzz/regressions/<target>/), so CI keeps them without cargo-fuzz.
 
+#![allow(clippy::unwrap_used)] // Tests may fail loudly.
+
 #[path = "../../fuzz/checks.rs"]
 mod checks;
 
