@@ -219,3 +219,52 @@ fn demo_arguments_are_checked_before_anything_starts() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+/// Every reader of what Alfred, the scheduler and the user write refuses nesting past its
+/// bound instead of recursing into it: the journal, `last-cycle.json`, node records,
+/// alfred-config, the scheduler's configuration, the TUI's TOML files.
+#[test]
+fn every_reader_bounds_its_nesting() {
+    use ome_top::engine::alfred_config::effective_alfred_config;
+    use ome_top::engine::journal::parse_journal;
+    use ome_top::engine::recommendations::parse_recommendations;
+
+    let n = 100_000;
+    let arrays = "[".repeat(n) + &"]".repeat(n);
+    let journal = format!(r#"{{"version":"v1","entries":{arrays}}}"#);
+    let e = parse_journal(journal.as_bytes()).unwrap_err().to_string();
+    assert!(e.contains("nested deeper than 64"), "{e}");
+    let mut cm = std::collections::BTreeMap::new();
+    cm.insert("last-cycle.json".to_string(), arrays.clone());
+    cm.insert("node.gpu-1".to_string(), arrays.clone());
+    let r = parse_recommendations(&cm);
+    let cycle = r.last_cycle.unwrap().unwrap_err();
+    assert!(cycle.contains("recursion limit exceeded"), "{cycle}");
+    assert!(r.nodes[0]
+        .record
+        .as_ref()
+        .unwrap_err()
+        .contains("recursion limit"));
+    let (_, e) = effective_alfred_config(Some(&format!("schemaVersion: 1\nmode: {arrays}\n")));
+    assert!(e.unwrap().to_string().contains("line 2"), "alfred-config");
+    let sched = fleet_with(vec![json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "ome-scheduler-config", "namespace": "ome"},
+        "data": {"config.yaml": format!("profiles: {arrays}\n")}})]);
+    let w = warnings("deep-sched.json", &sched);
+    assert!(
+        w.iter()
+            .any(|w| w.starts_with("ome-scheduler-config: ") && w.contains("line 1")),
+        "{w:?}"
+    );
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile-toml");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("config.toml");
+    std::fs::write(&config, format!("theme = {arrays}\n")).unwrap();
+    let out = ome_top(&["--config", config.to_str().unwrap(), "demo"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("max recursion depth") && err.contains("config.toml"),
+        "{err}"
+    );
+}
