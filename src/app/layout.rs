@@ -87,7 +87,16 @@ impl Screen {
     }
 }
 
-/// Whether the banner shows (a context switch connecting, or the API unreachable).
+/// Lines of the banner: one for a context switch connecting or the API unreachable, else one
+/// per ConfigMap the shown view uses that exists but cannot be read.
+pub fn banner_lines(state: &AppState) -> u16 {
+    if api_banner(state) {
+        return 1;
+    }
+    crate::app::banner::view_banner(state).len() as u16
+}
+
+/// Whether the API banner shows (a context switch connecting, or the API unreachable).
 pub fn api_banner(state: &AppState) -> bool {
     state.contexts.switching.is_some()
         || state.latest.as_ref().is_some_and(|f| {
@@ -108,7 +117,7 @@ pub fn journal_banner(state: &AppState) -> bool {
 /// The layout of `state` at its terminal size.
 pub fn screen(state: &AppState) -> Screen {
     let (w, h) = state.size;
-    let banner_h = u16::from(api_banner(state));
+    let banner_h = banner_lines(state);
     let body_y = 3 + banner_h;
     let body_h = h.saturating_sub(body_y + 2);
     let body = Area::rows(0, body_y, w, body_h);

@@ -4,6 +4,7 @@
 //! Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`, `cluster` or `ui`, and never reads
 //! a clock (time is an argument) or generates randomness (UUIDs come from an `IdSource`).
 
+pub mod banner;
 pub mod columns;
 pub mod contexts;
 pub mod copy;

@@ -220,6 +220,9 @@ pub fn pod_group(i: &mut Interner, v: &Value) -> Result<PodGroup, ConvertError> 
         name: i.name(&name),
         uid: i.name(text(v, &["metadata", "uid"]).unwrap_or_default()),
         min_member: int(v, &["spec", "minMember"]).filter(|m| *m >= 1),
+        min_member_unreadable: at(v, &["spec", "minMember"])
+            .filter(|m| !m.is_null() && m.as_i64().and_then(|n| i32::try_from(n).ok()).is_none())
+            .map(Value::to_string),
         schedule_timeout_seconds: int(v, &["spec", "scheduleTimeoutSeconds"]),
         annotations,
         labels,

@@ -176,7 +176,9 @@ impl HistoryStore {
                 .with_context(|| format!("creating the history directory {}", dir.display()))?;
         }
         let mut notices = Vec::new();
-        let conn = open::open_connection(path, now, &mut notices)?;
+        // Every failure names the file: "database is locked" alone does not say which one.
+        let conn = open::open_connection(path, now, &mut notices)
+            .with_context(|| format!("history store {}", path.display()))?;
         let mut store = HistoryStore {
             conn,
             path: path.to_path_buf(),
@@ -184,7 +186,9 @@ impl HistoryStore {
             clusters: HashMap::new(),
             last_prune: None,
         };
-        store.prune(now)?;
+        store
+            .prune(now)
+            .with_context(|| format!("history store {}", path.display()))?;
         Ok(Opened { store, notices })
     }
 

@@ -6,6 +6,7 @@ pub mod json;
 pub mod json_gangs;
 pub mod json_moves;
 pub mod table;
+pub mod unreadable;
 
 use chrono::SecondsFormat;
 
@@ -17,8 +18,9 @@ pub fn rfc3339(t: Time) -> String {
     t.to_rfc3339_opts(SecondsFormat::AutoSi, true)
 }
 
-/// Every warning of an analysis: config rejection, executor state, the analysis's own, then
-/// `extra` (e.g. conversion warnings), in that order.
+/// Every warning of an analysis: config rejection, executor state, ConfigMaps that exist but
+/// cannot be read, drift from Alfred's rows, the analysis's own, then `extra` (e.g. conversion
+/// warnings), in that order.
 pub fn all_warnings(analysis: &Analysis, extra: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(e) = &analysis.config_error {
@@ -39,6 +41,19 @@ pub fn all_warnings(analysis: &Analysis, extra: &[String]) -> Vec<String> {
                 .into(),
         );
     }
+    // alfred-config's rejection is worded above and the scheduler's is among the analysis's
+    // own warnings; the rest of what exists but cannot be read is said here.
+    out.extend(
+        unreadable::unreadable(analysis)
+            .iter()
+            .filter(|u| {
+                !matches!(
+                    u.source,
+                    unreadable::Source::AlfredConfig | unreadable::Source::SchedulerConfig
+                )
+            })
+            .map(unreadable::Unreadable::text),
+    );
     if let Some(published) = &analysis.published {
         let interval = analysis.config.decision_loop_interval;
         out.extend(crate::engine::analysis::compare_moves(

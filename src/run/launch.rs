@@ -2,7 +2,7 @@
 //! builds the data source (cluster watchers + ops and read workers, the demo driver, or a
 //! snapshot file), attaches the history store, and hands everything to `run::run_tui`.
 //!
-//! Owns: `DemoArgs`, `run_tui_command`. Composition only, no business logic; reads no clock
+//! Owns: `DemoArgs` (and the checks of its values), `run_tui_command`. Composition only, no business logic; reads no clock
 //! itself (`main.rs` passes one).
 
 use std::collections::BTreeMap;
@@ -10,7 +10,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::cli::{TuiArgs, EXIT_BAD_INPUT, EXIT_OK};
+use crate::cli::{TuiArgs, EXIT_BAD_INPUT};
 use crate::cluster::live;
 use crate::config::{load, ConfigPaths, Overrides};
 use crate::engine::model::Time;
@@ -28,11 +28,35 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// GPU nodes in the simulated fleet (40–2000).
-    #[arg(long, default_value_t = crate::sim::demo::DEFAULT_NODES)]
+    #[arg(long, default_value_t = crate::sim::demo::DEFAULT_NODES, value_parser = demo_nodes)]
     pub nodes: usize,
-    /// Sim seconds per wall second.
-    #[arg(long, default_value_t = 5.0)]
+    /// Sim seconds per wall second (more than 0, at most 3600).
+    #[arg(long, default_value_t = 5.0, value_parser = demo_speed, allow_negative_numbers = true)]
     pub speed: f64,
+}
+
+/// Fastest demo: an hour of the fleet per wall second.
+pub const MAX_DEMO_SPEED: f64 = 3600.0;
+
+/// `--nodes`: a whole number in the fleet's range (a bad value is exit 2, never clamped).
+fn demo_nodes(text: &str) -> Result<usize, String> {
+    use crate::sim::demo::{MAX_NODES, MIN_NODES};
+    let range = format!("a whole number of GPU nodes from {MIN_NODES} to {MAX_NODES}");
+    match text.trim().parse::<usize>() {
+        Ok(n) if (MIN_NODES..=MAX_NODES).contains(&n) => Ok(n),
+        _ => Err(range),
+    }
+}
+
+/// `--speed`: a finite number of sim seconds per wall second, above 0 and at most
+/// [`MAX_DEMO_SPEED`] (`nan`, `inf`, `0` and `1e308` are refused).
+fn demo_speed(text: &str) -> Result<f64, String> {
+    let want =
+        format!("sim seconds per wall second, a number more than 0 and at most {MAX_DEMO_SPEED}");
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= MAX_DEMO_SPEED => Ok(v),
+        _ => Err(want),
+    }
 }
 
 /// Which data source the TUI runs on.
@@ -109,7 +133,7 @@ pub fn run_tui_command(
         }
     });
     match result {
-        Ok(()) => EXIT_OK,
+        Ok(ended) => ended.exit_code(),
         Err(e) => {
             tracing::error!("the TUI stopped: {e:#}");
             let _ = writeln!(err, "ome-top: {e:#}");
@@ -156,7 +180,7 @@ async fn run_demo(
     opts: TuiOptions,
     retention: u32,
     clock: fn() -> Time,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<crate::run::Ended> {
     tracing::info!(
         seed = d.seed,
         nodes = d.nodes,
@@ -201,7 +225,7 @@ async fn run_live(
     read_only_contexts: &BTreeMap<String, bool>,
     retention: u32,
     clock: fn() -> Time,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<crate::run::Ended> {
     let params = LiveParams {
         kubeconfig: args.kubeconfig.clone(),
         namespace: args.namespace.clone(),

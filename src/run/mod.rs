@@ -1,10 +1,10 @@
 //! The TUI's composition root: owns the terminal (raw mode, alternate screen, mouse, restored
-//! on every exit path including panics and SIGINT/SIGTERM), wires a data source's channels to
+//! on every exit path including panics and SIGHUP/SIGINT/SIGQUIT/SIGTERM, `signals`), wires a data source's channels to
 //! the reducer, and runs the event loop: select over input, feed, replies to ops and reads, and
 //! ticks; drain what is ready; draw only when dirty, at most 10 frames a second. With
 //! `main.rs`, the only place that reads the clock (in its `clock` submodule).
 //!
-//! Owns: `DataSource`, `Channels`, `TuiOptions`, `run_tui`; re-exports `AppClock` and
+//! Owns: `DataSource`, `Channels`, `TuiOptions`, `Ended`, `run_tui`; re-exports `AppClock` and
 //! `RandomIds` from `run::clock` and `snapshot_feed` from `run::offline` (the `--snapshot`
 //! source).
 
@@ -33,13 +33,15 @@ pub mod demo;
 pub mod history;
 pub mod launch;
 pub mod live;
+mod loading;
 mod offline;
 mod recorder;
+pub mod signals;
 use crate::ui::theme::{Theme, THEME_NAMES};
 use clock::{mono_now, wall_now};
 pub use clock::{AppClock, RandomIds};
 use offline::offline_channels;
-pub use offline::snapshot_feed;
+pub use offline::{snapshot_feed, LOADING_SCREEN_FROM};
 
 /// Shortest time between two frames (≤ 10 redraws a second).
 const FRAME_INTERVAL: Duration = Duration::from_millis(100);
@@ -105,11 +107,36 @@ pub struct Channels {
     pub updates: mpsc::Receiver<Update>,
 }
 
+/// How the TUI ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The operator quit (or the terminal's input closed).
+    Quit,
+    /// A signal arrived: its number (`SIGHUP` 1, `SIGINT` 2, `SIGQUIT` 3, `SIGTERM` 15).
+    Signal(i32),
+}
+
+impl Ended {
+    /// The process's exit status: 0 after quitting, 128 + the signal's number after a signal
+    /// (as a shell reports a process a signal ended), so scripts can tell.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Ended::Quit => 0,
+            Ended::Signal(n) => 128 + n,
+        }
+    }
+}
+
 /// Runs the TUI on `source` until the operator quits or a signal arrives.
-pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result<()> {
+pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result<Ended> {
+    // Before anything takes the terminal, so that no signal can end the process with it taken.
+    let mut signals = signals::Signals::new()?;
     let channels = match source {
         DataSource::Snapshot(path) => {
-            offline_channels(snapshot_feed(&path, &opts, wall_now())?, path)
+            match loading::load(&path, &opts, wall_now(), &mut signals).await? {
+                Ok(feed) => offline_channels(feed, path),
+                Err(ended) => return Ok(ended),
+            }
         }
         DataSource::Channels(channels) => channels,
     };
@@ -152,7 +179,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
             });
         }
     }
-    run_with_keys(&mut state, &mut extras, channels).await
+    run_with_keys(&mut state, &mut extras, channels, signals).await
 }
 
 /// What the loop needs besides the state: themes to draw with and the history store.
@@ -197,12 +224,15 @@ impl Extras {
     }
 }
 
-/// Runs the loop with a prepared state (the lead plugs a configured keymap in here).
+/// Runs the loop with a prepared state (the lead plugs a configured keymap in here). The
+/// terminal is given back as it was on every way out: `signals` were registered before the
+/// terminal was taken, so none of them can end the process with the screen still taken.
 pub async fn run_with_keys(
     state: &mut AppState,
     extras: &mut Extras,
     channels: Channels,
-) -> anyhow::Result<()> {
+    signals: signals::Signals,
+) -> anyhow::Result<Ended> {
     let mut terminal = ratatui::init();
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -212,10 +242,17 @@ pub async fn run_with_keys(
     if extras.mouse {
         let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
     }
-    let result = event_loop(&mut terminal, state, extras, channels).await;
+    let result = event_loop(&mut terminal, state, extras, channels, signals).await;
+    restore_terminal();
+    result
+}
+
+/// Gives the terminal back: mouse capture off, the alternate screen left, the cursor shown,
+/// the tty cooked. Each step is tried even when an earlier one fails (a hung-up terminal).
+pub(crate) fn restore_terminal() {
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
-    result
+    let _ = crossterm::execute!(std::io::stdout(), crossterm::cursor::Show);
 }
 
 /// Replaces the key resolver (for the config crate's keymap).
@@ -331,7 +368,8 @@ async fn event_loop(
     state: &mut AppState,
     extras: &mut Extras,
     channels: Channels,
-) -> anyhow::Result<()> {
+    mut signals: signals::Signals,
+) -> anyhow::Result<Ended> {
     let mut ch = channels;
     let mut pending: Option<live::PendingSwitch> = None;
     let size = terminal.size()?;
@@ -347,8 +385,6 @@ async fn event_loop(
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     let mut feed_open = true;
     let mut last_draw: Option<Instant> = None;
-    #[cfg(unix)]
-    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     loop {
         let since = last_draw.map(|t| mono_now().duration_since(t));
         if dirty && since.is_none_or(|d| d >= FRAME_INTERVAL) {
@@ -365,16 +401,12 @@ async fn event_loop(
             last_draw = Some(mono_now());
         }
         let wait = since.map_or(Duration::ZERO, |d| FRAME_INTERVAL.saturating_sub(d));
-        #[cfg(unix)]
-        let term = sigterm.recv();
-        #[cfg(not(unix))]
-        let term = std::future::pending::<Option<()>>();
         let mut events = Vec::new();
         tokio::select! {
             e = input.next() => match e {
                 Some(Ok(e)) => events.extend(term_event(e)),
                 Some(Err(e)) => return Err(e.into()),
-                None => return exit("terminal input closed"),
+                None => return exit("terminal input closed", Ended::Quit),
             },
             changed = ch.feed.changed(), if feed_open => match changed {
                 Ok(()) => events.push(Event::Feed(ch.feed.borrow_and_update().clone())),
@@ -390,8 +422,7 @@ async fn event_loop(
             },
             _ = tick.tick() => events.push(Event::Tick(extras.clock.now())),
             _ = tokio::time::sleep(wait), if dirty => {}
-            _ = tokio::signal::ctrl_c() => return exit("SIGINT"),
-            _ = term => return exit("SIGTERM"),
+            (name, number) = signals.next() => return exit(name, Ended::Signal(number)),
         }
         // Drain what is already waiting so a burst costs one frame.
         for _ in 0..DRAIN_CAP {
@@ -408,20 +439,20 @@ async fn event_loop(
             fetches: &ch.fetches,
         };
         if handle(state, extras, events, &out, &mut pending, &mut dirty) {
-            return exit("the operator quit");
+            return exit("the operator quit", Ended::Quit);
         }
         extras.node_history(state);
     }
 }
 
 /// Logs why the TUI ends.
-fn exit(reason: &str) -> anyhow::Result<()> {
+fn exit(reason: &str, ended: Ended) -> anyhow::Result<Ended> {
     tracing::info!(reason, "the TUI ends");
-    Ok(())
+    Ok(ended)
 }
 
 /// Runs the TUI on a new multi-threaded runtime (for `main.rs`).
-pub fn run_tui_blocking(source: DataSource, opts: TuiOptions) -> anyhow::Result<()> {
+pub fn run_tui_blocking(source: DataSource, opts: TuiOptions) -> anyhow::Result<Ended> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -3,7 +3,7 @@
 //! the file itself, read again for it (the feed keeps only the compact model), so `y` shows the
 //! object as the file holds it.
 //!
-//! Owns: `snapshot_feed`, `offline_channels`. Composition only, no business logic.
+//! Owns: `snapshot_feed`, `offline_channels`, `LOADING_SCREEN_FROM`. Composition only, no business logic.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,7 +11,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use tokio::sync::{mpsc, watch};
 
-use crate::cluster::snapshot_file::read_snapshot;
+use crate::cluster::snapshot_file::read_snapshot_with;
 use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::Time;
@@ -19,17 +19,48 @@ use crate::protocol::{
     ApiStatus, Command, Feed, Fetch, OpOutcome, Permissions, SourceKind, Update,
 };
 use crate::run::{Channels, TuiOptions};
+use crate::ui::loading::Loading;
+
+/// Files from this size on load behind the loading screen (`run::loading`); smaller ones load
+/// in a blink.
+pub const LOADING_SCREEN_FROM: u64 = 8 << 20;
 
 /// Reads and analyses a snapshot file into the one feed of offline mode.
 pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> anyhow::Result<Feed> {
+    let namespaces = (
+        opts.alfred_namespace.as_str(),
+        opts.scheduler_namespace.as_str(),
+    );
+    feed_with(path, namespaces, now, &mut |_| {})
+}
+
+/// [`snapshot_feed`] with the Alfred and scheduler namespaces, telling `report` how far it is.
+pub(super) fn feed_with(
+    path: &Path,
+    (alfred, scheduler): (&str, &str),
+    now: Time,
+    report: &mut dyn FnMut(Loading),
+) -> anyhow::Result<Feed> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let (snap, warnings) = read_snapshot(&bytes).with_context(|| path.display().to_string())?;
+    let mut objects = 0;
+    let (snap, warnings) = read_snapshot_with(&bytes, &mut |p| {
+        objects = p.objects;
+        report(Loading::Reading {
+            bytes: p.bytes as u64,
+            total: p.total as u64,
+            objects: p.objects,
+        });
+    })
+    .with_context(|| path.display().to_string())?;
+    // The text is not needed past this point: the analysis works on the compact model.
+    drop(bytes);
+    report(Loading::Analysing { objects });
     let options = AnalysisOptions {
         now,
-        alfred_namespace: opts.alfred_namespace.clone(),
+        alfred_namespace: alfred.to_string(),
         executor: ExecutorSetting::Auto,
         placement: PlacementOptions {
-            scheduler_namespace: opts.scheduler_namespace.clone(),
+            scheduler_namespace: scheduler.to_string(),
             ..PlacementOptions::default()
         },
     };

@@ -41,6 +41,7 @@ pub fn make_gang_heavy(snap: &mut ClusterSnapshot) {
             name: name.clone(),
             uid: Arc::from(format!("uid-pg-{n}")),
             min_member: Some(*members),
+            min_member_unreadable: None,
             schedule_timeout_seconds: Some(600),
             annotations,
             labels: Labels::default(),

@@ -103,8 +103,9 @@ fn first_line<'a>(
     first
 }
 
-/// The second header line: the read-only reason when it did not fit above, each source's
-/// freshness, the warning count, and an offline feed's "data as of".
+/// The second header line: a badge per ConfigMap that exists but cannot be read, the
+/// read-only reason when it did not fit above, each source's freshness, the warning count,
+/// and an offline feed's "data as of".
 fn second_line<'a>(
     state: &AppState,
     feed: &Feed,
@@ -112,6 +113,12 @@ fn second_line<'a>(
     (reason, width): (bool, u16),
 ) -> Vec<Span<'a>> {
     let mut items: Vec<Span> = Vec::new();
+    for badge in crate::app::banner::badges(&feed.analysis) {
+        items.push(Span::styled(
+            format!("✗ {badge}"),
+            theme.style(Slot::HealthFailed),
+        ));
+    }
     if let (true, Some(why)) = (reason, &feed.permissions.read_only) {
         items.push(Span::styled(
             format!("read-only: {why}"),
@@ -258,6 +265,38 @@ pub fn draw_tabs(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme)
     frame.render_widget(Line::from(spans), area);
 }
 
+/// `text` in at most `width` columns, shortened in the middle with `…` when longer.
+fn shortened(text: &str, width: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= width {
+        return text.to_string();
+    }
+    let keep = width.saturating_sub(1);
+    let head: String = chars.iter().take(keep - keep / 2).collect();
+    let tail: String = chars[chars.len() - keep / 2..].iter().collect();
+    format!("{head}…{tail}")
+}
+
+/// One line per ConfigMap the view uses that exists but cannot be read; a narrow screen
+/// shortens the reader's words, never what it is or what is shown instead.
+fn draw_unreadable(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    let style = theme
+        .style(Slot::HealthDegraded)
+        .add_modifier(ratatui::style::Modifier::REVERSED);
+    for (i, u) in crate::app::banner::view_banner(state).iter().enumerate() {
+        let (what, why, instead) = u.parts();
+        let fixed = 2 + what.chars().count() + instead.chars().count();
+        let room = usize::from(area.width).saturating_sub(fixed).max(8);
+        let text = format!("⚠ {what}{}{instead}", shortened(why, room));
+        let line = Rect {
+            y: area.y + i as u16,
+            height: 1,
+            ..area
+        };
+        frame.render_widget(Line::styled(text, style), line.intersection(area));
+    }
+}
+
 /// Draws the context-switch or API-unreachable banner (when the area has height).
 pub fn draw_banner(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     if area.height == 0 {
@@ -285,7 +324,7 @@ pub fn draw_banner(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
             when(state.now, *since, state.utc_offset)
         ),
         ApiStatus::Forbidden { what } => format!("⚠ API refused the identity: {what}"),
-        _ => return,
+        _ => return draw_unreadable(frame, area, state, theme),
     };
     frame.render_widget(
         Line::styled(

@@ -7,6 +7,7 @@ pub mod dialogs;
 pub mod footer;
 pub mod header;
 pub mod help;
+pub mod loading;
 pub mod table;
 pub mod theme;
 pub mod views;

@@ -164,7 +164,9 @@ fn mixed_fleet_health_maintenance_and_exclusions() {
 #[test]
 fn bad_input_exits_2_with_a_one_line_error() {
     let cases = [
-        ("not-json.json", "this is { not json or yaml: [", "neither JSON nor YAML"),
+        ("not-yaml.yaml", "this is { not json or yaml: [", "snapshot is not valid YAML: "),
+        ("not-json.json", "{\"kind\": \"List\", \"items\": [1,,2]}", "snapshot is not valid JSON: "),
+        ("empty.json", "", "snapshot file is empty"),
         ("not-a-list.json", r#"{"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}}"#, "not a Kubernetes List"),
         (
             "bad-quantity.json",

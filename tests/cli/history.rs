@@ -468,6 +468,10 @@ fn history_command_refuses_a_newer_schema() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("newer than this ome-top"), "{err}");
+    assert!(
+        err.contains(db.to_str().unwrap()),
+        "the message names the file: {err}"
+    );
 }
 
 #[test]

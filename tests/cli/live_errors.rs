@@ -85,4 +85,10 @@ fn an_unreachable_cluster_is_exit_3() {
     );
     let out = ome_top(&["dump", "-o", "/dev/null", "--kubeconfig", path]);
     assert_one_line_error(&out, 3, "cluster unreachable");
+    // The message names the server it could not reach.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cluster unreachable: https://127.0.0.1:"),
+        "{err}"
+    );
 }

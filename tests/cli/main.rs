@@ -11,7 +11,9 @@
 
 mod analyze;
 mod config;
+mod fuzz_corpus;
 mod history;
+mod hostile;
 mod info;
 mod live_errors;
 mod logs;

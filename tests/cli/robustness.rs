@@ -99,3 +99,57 @@ proptest! {
         analyze_bytes(&mutated(EXAMPLE, &edits));
     }
 }
+
+fn node_item(name: &str, gpus: u8, uid: &str) -> Value {
+    json!({"apiVersion": "v1", "kind": "Node",
+        "metadata": {"name": name, "uid": uid},
+        "status": {"allocatable": {"nvidia.com/gpu": gpus.to_string()}}})
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Nodes listed any number of times, in any order, read as an informer keeps them: one
+    /// node per name, the last one listed; as JSON and as YAML alike.
+    #[test]
+    fn duplicates_resolve_to_the_last_one_listed(
+        listed in proptest::collection::vec((0u8..4, 1u8..9), 1..24),
+    ) {
+        let items: Vec<Value> = listed
+            .iter()
+            .map(|(n, gpus)| node_item(&format!("gpu-{n}"), *gpus, &format!("uid-{n}")))
+            .collect();
+        let doc = json!({"apiVersion": "v1", "kind": "List", "items": items});
+        let mut want = std::collections::BTreeMap::new();
+        for (n, gpus) in &listed {
+            want.insert(format!("gpu-{n}"), u32::from(*gpus));
+        }
+        let yaml = ome_top::cluster::object_yaml::object_yaml(doc.clone()).unwrap();
+        for text in [doc.to_string(), yaml] {
+            let (snap, warnings) = read_snapshot(text.as_bytes()).unwrap();
+            let got: std::collections::BTreeMap<String, u32> = snap
+                .nodes
+                .iter()
+                .map(|n| (n.name.to_string(), n.gpu_allocatable))
+                .collect();
+            prop_assert_eq!(snap.nodes.len(), want.len());
+            prop_assert_eq!(&got, &want);
+            let duplicates = listed.len() > want.len();
+            prop_assert_eq!(warnings.iter().any(|w| w.contains("duplicate Node")), duplicates);
+        }
+    }
+
+    /// A UID reused under another name keeps only the object listed last with it.
+    #[test]
+    fn a_reused_uid_keeps_the_last_object(names in proptest::collection::vec(0u8..5, 1..12)) {
+        let items: Vec<Value> = names
+            .iter()
+            .map(|n| node_item(&format!("gpu-{n}"), 8, "one-uid"))
+            .collect();
+        let doc = json!({"apiVersion": "v1", "kind": "List", "items": items});
+        let (snap, _) = read_snapshot(doc.to_string().as_bytes()).unwrap();
+        prop_assert_eq!(snap.nodes.len(), 1);
+        let last = format!("gpu-{}", names[names.len() - 1]);
+        prop_assert_eq!(snap.nodes[0].name.as_ref(), last.as_str());
+    }
+}

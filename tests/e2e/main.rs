@@ -23,10 +23,12 @@ mod demo_actions;
 mod demo_moves;
 mod demo_tmux;
 mod live_tmux;
+mod loading;
 mod logs;
 mod mouse;
 mod pool_map;
 mod read_only_context;
+mod signals;
 mod switch_context;
 
 #[path = "../support/mod.rs"]

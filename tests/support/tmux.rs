@@ -63,6 +63,48 @@ impl Tmux {
         self.launch(args);
     }
 
+    /// Starts `sh -c SCRIPT` with the same private HOME; `$OME_TOP` in the script is the
+    /// binary (so a test can read what the shell sees after `ome-top` ends).
+    pub fn start_script(cols: u16, rows: u16, script: &str) -> Tmux {
+        let t = Tmux::start_idle(cols, rows);
+        let quoted = script.replace('\'', "'\\''");
+        let cmd = format!(
+            "env HOME={} XDG_DATA_HOME={0}/data XDG_CONFIG_HOME={0}/config \
+             XDG_STATE_HOME={0}/state XDG_CACHE_HOME={0}/cache OME_TOP={} sh -c '{quoted}'",
+            t._home.path().display(),
+            env!("CARGO_BIN_EXE_ome-top")
+        );
+        t.new_session(&cmd);
+        t
+    }
+
+    /// A tmux server of its own with a private HOME, nothing started yet.
+    fn start_idle(cols: u16, rows: u16) -> Tmux {
+        let home = tempfile::tempdir().unwrap();
+        let n = STARTED.fetch_add(1, Ordering::Relaxed);
+        Tmux {
+            socket: format!("ome-top-e2e-{}-{n}", std::process::id()),
+            session: "e2e",
+            _home: home,
+            size: (cols, rows),
+        }
+    }
+
+    fn new_session(&self, cmd: &str) {
+        let (w, h) = (self.size.0.to_string(), self.size.1.to_string());
+        self.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            self.session,
+            "-x",
+            &w,
+            "-y",
+            &h,
+            cmd,
+        ]);
+    }
+
     fn launch(&self, args: &str) {
         let cmd = format!(
             "env HOME={} XDG_DATA_HOME={0}/data XDG_CONFIG_HOME={0}/config \

@@ -18,3 +18,4 @@ mod reducer_moves;
 mod reducer_tracking;
 mod tui_support;
 mod ui_snapshots;
+mod wide_numbers;

@@ -389,3 +389,56 @@ fn frozen_view_is_marked() {
     update(&mut s, Event::Feed(Arc::new(next)), now());
     find(&render(&s), "FROZEN");
 }
+
+/// The mixed fleet whose `alfred-config` is rejected and whose `last-cycle.json` is cut short
+/// (`truncated`) or an array.
+fn unreadable_feed(last_cycle: &str) -> ome_top::protocol::Feed {
+    let mut snap = snapshot("docs/examples/mixed-fleet.json");
+    for cm in &mut snap.config_maps {
+        if cm.name.as_ref() == "alfred-config" {
+            cm.data.insert(
+                "config.yaml".into(),
+                "schemaVersion: 1\nmode: sideways\n".into(),
+            );
+        }
+    }
+    let mut data = std::collections::BTreeMap::new();
+    data.insert("last-cycle.json".to_string(), last_cycle.to_string());
+    snap.config_maps.push(ome_top::engine::model::ConfigMap {
+        namespace: Arc::from("ome"),
+        name: Arc::from("alfred-recommendations"),
+        resource_version: Arc::from("7"),
+        data,
+    });
+    feed_of(snap, 1)
+}
+
+#[test]
+fn unreadable_config_maps_have_a_badge_and_a_banner_in_the_view_that_uses_them() {
+    let truncated = r#"{"timestamp": "2026-09-28T10:14:00Z", "recommendations": [{"workl"#;
+    snap_at("unreadable_moves", |w, h| {
+        let mut s = state_with(unreadable_feed(truncated), w, h);
+        type_keys(&mut s, "3");
+        s
+    });
+    // The Pools view uses alfred-config only; the Journal view neither.
+    let mut s = state_with(unreadable_feed("[]"), 120, 40);
+    let screen = format!("{}", render(&s).backend());
+    assert!(screen.contains("✗ alfred-config rejected"), "{screen}");
+    assert!(screen.contains("✗ recommendations unreadable"), "{screen}");
+    assert!(
+        screen.contains("alfred-config rejected: config.yaml: mode:"),
+        "{screen}"
+    );
+    assert!(!screen.contains("showing computed moves only"), "{screen}");
+    type_keys(&mut s, "3");
+    let screen = format!("{}", render(&s).backend());
+    assert!(
+        screen.contains("recommendations unreadable: last-cycle.json: JSON is an array, not an object; showing computed moves only"),
+        "{screen}"
+    );
+    type_keys(&mut s, "4");
+    let screen = format!("{}", render(&s).backend());
+    assert!(!screen.contains("using defaults"), "{screen}");
+    assert!(screen.contains("✗ alfred-config rejected"), "{screen}");
+}

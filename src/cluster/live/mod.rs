@@ -174,9 +174,13 @@ impl LiveSession {
             },
             None => {
                 let last = self.feed.borrow().api.clone();
+                let server = without_userinfo(&self.server);
                 Err(LiveError::Unreachable(match last {
-                    ApiStatus::Reconnecting { error, .. } => error,
-                    _ => format!("initial lists not complete after {}s", timeout.as_secs()),
+                    ApiStatus::Reconnecting { error, .. } => format!("{server}: {error}"),
+                    _ => format!(
+                        "{server}: initial lists not complete after {}s",
+                        timeout.as_secs()
+                    ),
                 }))
             }
         }
@@ -286,8 +290,12 @@ async fn reachable(
         Ok(Err(kube::Error::Api(s))) if s.code == 403 || s.code == 401 => LiveError::Forbidden(
             format!("the API server refused the identity: {}", s.message),
         ),
-        Ok(Err(e)) => LiveError::Unreachable(one_line(&e)),
-        Err(_) => LiveError::Unreachable(format!("no answer within {}s", REACH_TIMEOUT.as_secs())),
+        // The server is named: "(Connect)" alone does not say which address was tried.
+        Ok(Err(e)) => LiveError::Unreachable(format!("{shown}: {}", one_line(&e))),
+        Err(_) => LiveError::Unreachable(format!(
+            "{shown}: no answer within {}s",
+            REACH_TIMEOUT.as_secs()
+        )),
     };
     tracing::error!(context, server = %shown, error = %answer, "cannot start");
     Err(answer)

@@ -128,6 +128,16 @@ pub fn from_str<T: for<'de> Deserialize<'de>>(text: &str) -> Result<(T, Scan), S
     Ok((doc, scan(text)))
 }
 
+/// Runs `f` on a streaming deserializer of one document read with [`options`] (no [`scan`]:
+/// the caller scans first when it needs to); the error names the line and column.
+pub fn with_deserializer<'de, R>(
+    text: &'de str,
+    f: impl for<'e> FnOnce(serde_saphyr::Deserializer<'de, 'e>) -> Result<R, serde_saphyr::Error>,
+) -> Result<R, String> {
+    serde_saphyr::with_deserializer_from_str_with_options(text, options(), f)
+        .map_err(|e| message(&e))
+}
+
 fn message(e: &serde_saphyr::Error) -> String {
     match (e, e.location()) {
         // serde-saphyr's own text names the functions a program should call instead.
@@ -177,7 +187,7 @@ pub fn undo_final_line_break(value: &mut String, go: &str) {
 /// The string of the last node in document order, if it is one. Maps keep the position of a
 /// key's first occurrence, so after a repeated key this may be another node; the comparison
 /// with go-yaml's value in [`undo_final_line_break`] guards that case.
-fn last_leaf(v: &mut Value) -> Option<&mut String> {
+pub fn last_leaf(v: &mut Value) -> Option<&mut String> {
     match v {
         Value::String(s) => Some(s),
         Value::Array(items) => last_leaf(items.last_mut()?),

@@ -15,6 +15,9 @@ pub enum ReasonCode {
     PodGroupNotResolvable,
     /// #3 `PodGroup {g} must declare a positive minMember`.
     MinMemberNotPositive,
+    /// Not a scheduler message: `spec.minMember` is not a whole number an `int32` holds
+    /// (`1e12`, `"two"`), so the scheduler cannot decode the PodGroup and reports #2.
+    MinMemberNotAnInteger,
     /// #4 no topology key and no annotation name configured.
     TopologyNotConfigured,
     /// #5 `PodGroup {g} must declare {annotation} or the scheduler must configure topologyKey`.
@@ -88,6 +91,7 @@ impl ReasonCode {
             ReaderUnavailable => "ReaderUnavailable",
             PodGroupNotResolvable => "PodGroupNotResolvable",
             MinMemberNotPositive => "MinMemberNotPositive",
+            MinMemberNotAnInteger => "MinMemberNotAnInteger",
             TopologyNotConfigured => "TopologyNotConfigured",
             TopologyKeyMissing => "TopologyKeyMissing",
             PlacementGroupUnsupported => "PlacementGroupUnsupported",

@@ -199,6 +199,8 @@ pub struct GangReport {
     pub hints: Vec<ReservationHint>,
     /// Config and data oddities (malformed config, mixed schedulers, key drift).
     pub warnings: Vec<String>,
+    /// Why `ome-scheduler-config` exists but was not read (chart defaults are then in force).
+    pub config_error: Option<String>,
 }
 
 /// Reconstructs every gang of the snapshot (gangpack.md §7.2) and predicts pins (§7.3).
@@ -209,6 +211,8 @@ pub fn compute_gangs(
     opts: &PlacementOptions,
 ) -> GangReport {
     let (config, mut warnings) = load_scheduler_config(snap, &opts.scheduler_namespace);
+    // The loader warns only when the ConfigMap is there and cannot be read.
+    let config_error = warnings.first().cloned();
     let events = EventIndex::new(snap);
     let pod_groups: FastMap<(&str, &str), &PodGroup> = snap
         .pod_groups
@@ -236,6 +240,7 @@ pub fn compute_gangs(
         gangs,
         hints,
         warnings,
+        config_error,
     }
 }
 

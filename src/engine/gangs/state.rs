@@ -125,6 +125,13 @@ fn blocked(
         let message = ["PodGroup ", &g, " not resolvable yet"].concat();
         return Some((reason(ReasonCode::PodGroupNotResolvable), message));
     };
+    if let Some(raw) = &pg.min_member_unreadable {
+        let message = format!(
+            "PodGroup {g}: spec.minMember {raw} is not a whole number the scheduler can read; \
+             it cannot decode this PodGroup (\"not resolvable yet\")"
+        );
+        return Some((reason(ReasonCode::MinMemberNotAnInteger), message));
+    }
     if gang.min_member.is_none() {
         let message = format!("PodGroup {g} must declare a positive minMember");
         return Some((reason(ReasonCode::MinMemberNotPositive), message));

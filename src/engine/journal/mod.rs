@@ -20,7 +20,7 @@ mod snapshot;
 
 pub use blocking::{blocking_state, journal_unavailable_message, Blocking};
 pub use clearing::{CheckResult, ClearingDecision, ClearingVerdict};
-pub use edit::remove_entry_checked;
+pub use edit::{remove_entry_checked, EditError};
 pub use snapshot::stalled_verdicts;
 
 use crate::engine::formats::strict_json::{parse_strict, StrictValue};

@@ -19,6 +19,9 @@ pub struct PodGroup {
     pub uid: Name,
     /// `spec.minMember`; `None` when absent or invalid.
     pub min_member: Option<i64>,
+    /// `spec.minMember` as the file wrote it when it is not a whole number a Go `int32` holds
+    /// (`1e12`, `"two"`, `2.5`): the scheduler cannot decode such a PodGroup at all.
+    pub min_member_unreadable: Option<String>,
     /// `spec.scheduleTimeoutSeconds`.
     pub schedule_timeout_seconds: Option<i64>,
     /// Annotations (all but kubectl's last-applied copy); the scheduler reads the one named by

@@ -130,6 +130,7 @@ pub fn pod_group(ir: &InferenceReplica, index: i64, min_member: Option<i64>) -> 
         uid: Arc::from(format!("uid-pg-{}-{name}", ir.namespace)),
         name: Arc::from(name),
         min_member,
+        min_member_unreadable: None,
         schedule_timeout_seconds: None,
         annotations,
         labels: crate::engine::model::Labels::from_pairs(vec![

@@ -152,3 +152,29 @@ fn podgroup_facts_block_gangs_with_the_schedulers_reason() {
     };
     assert_eq!(blocked_row(&run(no_timeout)), 7);
 }
+
+#[test]
+fn a_min_member_that_is_not_a_whole_number_has_its_own_reason() {
+    use ome_top::engine::gangs::ReasonCode;
+    for (raw, shown) in [
+        (json!(1e12), "1000000000000.0"),
+        (json!("two"), "\"two\""),
+        (json!(2.5), "2.5"),
+        (json!(3_000_000_000u64), "3000000000"),
+    ] {
+        let a = run(|doc| item(doc, "PodGroup", "llm-engine-0")["spec"]["minMember"] = raw.clone());
+        let g = gang(&a, GANG);
+        assert_eq!(g.state, GangState::Blocked, "{raw}");
+        let reason = &g.pending_reason.as_ref().unwrap().primary;
+        assert_eq!(reason.code, ReasonCode::MinMemberNotAnInteger, "{raw}");
+        assert_eq!(reason.code.name(), "MinMemberNotAnInteger");
+        let text = &g.pending_reason.as_ref().unwrap().message;
+        assert!(
+            text.contains(&format!("spec.minMember {shown} is not a whole number")),
+            "{text}"
+        );
+    }
+    // Zero and negative numbers keep the scheduler's own reason.
+    let a = run(|doc| item(doc, "PodGroup", "llm-engine-0")["spec"]["minMember"] = 0.into());
+    assert_eq!(blocked_row(&a), 3);
+}

@@ -1,0 +1,8 @@
+//! Fuzz target `scheduler_config`: the checks of `fuzz/checks.rs` on arbitrary bytes.
+
+#![no_main]
+
+#[path = "../checks.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::scheduler_config(data));

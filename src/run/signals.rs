@@ -1,0 +1,56 @@
+//! The signals that end the TUI: SIGHUP (the terminal went away), SIGINT, SIGQUIT and SIGTERM.
+//! Each is caught (none may end the process with the terminal still taken) and reported with
+//! its number, so the exit status can follow the shell's 128 + n convention.
+//!
+//! Owns: `Signals`. Composition only.
+
+/// The TUI's ending signals, registered before the terminal is taken.
+pub struct Signals {
+    #[cfg(unix)]
+    streams: Vec<(&'static str, i32, tokio::signal::unix::Signal)>,
+}
+
+impl Signals {
+    /// Registers the handlers (on a platform without them, only Ctrl-C is heard).
+    pub fn new() -> std::io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let kinds = [
+                ("SIGHUP", 1, SignalKind::hangup()),
+                ("SIGINT", 2, SignalKind::interrupt()),
+                ("SIGQUIT", 3, SignalKind::quit()),
+                ("SIGTERM", 15, SignalKind::terminate()),
+            ];
+            let mut streams = Vec::with_capacity(kinds.len());
+            for (name, number, kind) in kinds {
+                streams.push((name, number, signal(kind)?));
+            }
+            Ok(Signals { streams })
+        }
+        #[cfg(not(unix))]
+        Ok(Signals {})
+    }
+
+    /// Waits for the next signal: its name and number.
+    pub async fn next(&mut self) -> (&'static str, i32) {
+        #[cfg(unix)]
+        {
+            let waits = self.streams.iter_mut().map(|(name, number, s)| {
+                Box::pin(async move {
+                    // A stream that can never fire again waits forever instead.
+                    if s.recv().await.is_none() {
+                        std::future::pending::<()>().await;
+                    }
+                    (*name, *number)
+                })
+            });
+            futures::future::select_all(waits).await.0
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            ("SIGINT", 2)
+        }
+    }
+}
