@@ -74,6 +74,9 @@ pub struct SourceState {
     pub last_change: Option<Time>,
     /// Objects currently held for it.
     pub objects: usize,
+    /// While a list of it runs (the first one, or a relist after an outage): the objects
+    /// received so far; `None` otherwise.
+    pub listing: Option<usize>,
 }
 
 /// An operator capability that needs a write permission.

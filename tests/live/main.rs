@@ -3,7 +3,8 @@
 //! plane itself (`control_plane`), the headless `analyze --watch` probe (`headless_watch`),
 //! the log file of a live run with a bearer token (`logs`), and the operator's writes — below and in `isvc`, `journal`, `viewer` and `concurrent`; the
 //! exact requests of each write against a scripted API server, no cluster, are in
-//! `ops_scripted`. Tests that need a control plane to themselves are in `tests/live_exclusive`
+//! `ops_scripted`, and how the watchers list (streaming, paginated where refused) in
+//! `lists_scripted`. Tests that need a control plane to themselves are in `tests/live_exclusive`
 //! and `tests/live_crds`. One test binary: `cargo test --test live`.
 //!
 //! The operator's writes (`ome_top::cluster::ops`) against a real kube-apiserver (the shared
@@ -17,6 +18,7 @@
 // The other tests of this binary (the first paragraph above).
 mod control_plane;
 mod headless_watch;
+mod lists_scripted;
 mod logs;
 mod ops_scripted;
 

@@ -48,3 +48,27 @@ fn notices_are_separated_and_counted_in_words() {
     two.warnings = vec!["a".into(), "b".into()];
     assert!(second_line(two).contains("⚠ 2 warnings · data as of"));
 }
+
+#[test]
+fn a_list_in_progress_shows_how_many_objects_arrived() {
+    let mut feed = fleet_feed();
+    feed.api = ome_top::protocol::ApiStatus::Connecting;
+    for s in &mut feed.sources {
+        if s.name == "pods" {
+            s.presence = ome_top::protocol::Presence::Pending;
+            s.listing = Some(23_500);
+        }
+        if s.name == "nodes" {
+            s.listing = Some(999);
+        }
+    }
+    let line = second_line(feed.clone());
+    assert!(line.contains("pods 23,500 listed…"), "{line}");
+    assert!(line.contains("nodes 999 listed…"), "{line}");
+    // A list that delivered nothing yet reads like a pending source.
+    for s in &mut feed.sources {
+        s.listing = s.listing.map(|_| 0);
+    }
+    let line = second_line(feed);
+    assert!(line.contains("pods …"), "{line}");
+}

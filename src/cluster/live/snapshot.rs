@@ -1,5 +1,7 @@
 //! The snapshot task: waits for store changes, coalesces a burst, builds a `ClusterSnapshot`
-//! from the stores, runs the engine on a blocking thread and publishes the `Feed`.
+//! from the stores, runs the engine on a blocking thread and publishes the `Feed`. A wake-up
+//! that changed nothing but a list's progress republishes the last feed with the sources'
+//! new counts, without a new snapshot or analysis.
 //!
 //! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings. Must not import the app
 //! or the UI; reads time only through the hub's clock function.
@@ -80,6 +82,18 @@ async fn build_feed(
     })
 }
 
+/// The last published feed with the sources' states (list progress) and connection state as
+/// they are now: what a wake-up that changed no store publishes.
+fn progress_feed(hub: &Hub, last: &Feed, generation: u64) -> Feed {
+    let stores = &hub.stores;
+    Feed {
+        generation,
+        api: api_status(&stores.all()),
+        sources: stores.source_states(),
+        ..last.clone()
+    }
+}
+
 /// The feed published before anything is listed: empty snapshot, `Connecting`.
 pub fn initial_feed(hub: &Hub, source: SourceKind, options: &AnalysisOptions) -> Feed {
     let snapshot = ClusterSnapshot::default();
@@ -147,6 +161,8 @@ pub fn spawn_snapshot_task(
     tokio::spawn(async move {
         let mut generation = 0;
         let mut last_api = std::mem::discriminant(&ApiStatus::Connecting);
+        // The contents count and permissions of the last analysed feed.
+        let mut analysed: Option<(u64, Arc<Feed>)> = None;
         loop {
             tokio::select! {
                 () = hub.changed.notified() => {}
@@ -154,7 +170,24 @@ pub fn spawn_snapshot_task(
             }
             tokio::time::sleep(COALESCE).await;
             generation += 1;
-            // Read before the snapshot is taken: every event counted is in this feed.
+            // Read before the snapshot is taken: every change counted is in this feed.
+            let contents = hub.contents.load(Ordering::Acquire);
+            let permissions = hub
+                .permissions
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone();
+            let unchanged = analysed
+                .as_ref()
+                .filter(|(c, f)| *c == contents && f.permissions == permissions);
+            if let Some((_, last)) = unchanged {
+                let feed = progress_feed(&hub, last, generation);
+                if tx.send(Arc::new(feed)).is_err() {
+                    return;
+                }
+                tokio::time::sleep(REST).await;
+                continue;
+            }
             let events = hub.events_applied.load(Ordering::Relaxed);
             let Some(feed) = build_feed(&hub, &source, &options, generation).await else {
                 continue;
@@ -162,7 +195,9 @@ pub fn spawn_snapshot_task(
             log_feed(&feed, &mut last_api);
             // Stored before the send, so a receiver of this feed never reads an older count.
             hub.events_in_feed.store(events, Ordering::Relaxed);
-            if tx.send(Arc::new(feed)).is_err() {
+            let feed = Arc::new(feed);
+            analysed = Some((contents, feed.clone()));
+            if tx.send(feed).is_err() {
                 return;
             }
             tokio::time::sleep(REST).await;

@@ -1,8 +1,12 @@
-//! The watcher tasks: one `kube::runtime::watcher` per source with the default backoff and
-//! paginated initial lists, feeding each event into its `Slot` and waking the snapshot task.
+//! The watcher tasks: one `kube::runtime::watcher` per source with the default backoff,
+//! feeding each event into its `Slot` and waking the snapshot task. A list is a streaming
+//! list (a watch that begins with the current state, served from the API server's watch
+//! cache and decoded while it arrives); a server that refuses one gets paginated lists from
+//! then on (`ListMode`). While a list runs, the snapshot task is woken every
+//! `PROGRESS_INTERVAL` so the header can count the objects received.
 //!
-//! Owns: `Hub`, `Scope`, `spawn_watchers`. Must not import the app or the UI; reads time only
-//! through the clock function it is given.
+//! Owns: `Hub`, `Scope`, `ListMode`, `spawn_watchers`. Must not import the app or the UI;
+//! reads time only through the clock function it is given.
 
 use std::fmt::Debug;
 use std::pin::pin;
@@ -27,15 +31,50 @@ use crate::cluster::wire::Slim;
 use crate::engine::model::Time;
 use crate::protocol::Permissions;
 
-/// Objects per page of an initial list (the API server's cost per request stays bounded).
+/// Objects per page of a paginated list (the API server's cost per request stays bounded).
 pub const PAGE_SIZE: u32 = 500;
+
+/// Least time between two progress wake-ups of the snapshot task while a list runs.
+pub const PROGRESS_INTERVAL: chrono::TimeDelta = chrono::TimeDelta::milliseconds(500);
+
+/// How a watcher lists its resource (at the start, after a 410 and after an outage).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListMode {
+    /// A watch with `sendInitialEvents=true`: the current state as one stream from the watch
+    /// cache, ended by a bookmark, then the changes on the same connection (Kubernetes'
+    /// WatchList feature, on by default in 1.32 and from 1.34 on).
+    Streaming,
+    /// Paginated LISTs of `PAGE_SIZE`, then a watch from the list's resourceVersion: for a
+    /// server that refuses streaming lists (the feature gate off, or older than 1.27, whose
+    /// validation rejects `resourceVersionMatch` on a watch).
+    Paged,
+}
+
+impl ListMode {
+    /// The watcher configuration `base` in this mode.
+    pub fn config(self, base: watcher::Config) -> watcher::Config {
+        match self {
+            ListMode::Streaming => base.streaming_lists(),
+            ListMode::Paged => base.page_size(PAGE_SIZE),
+        }
+    }
+}
+
+/// Whether `err` is a server refusing the streaming list itself (400 Bad Request or 422
+/// Invalid on starting it), as opposed to an outage, a refusal of the identity or a 404.
+fn refuses_streaming(err: &watcher::Error) -> bool {
+    matches!(err, watcher::Error::WatchStartFailed(kube::Error::Api(s)) if s.code == 400 || s.code == 422)
+}
 
 /// What the watcher tasks, the RBAC probe and the snapshot task share.
 pub struct Hub {
     /// Every source's store.
     pub stores: Stores,
-    /// Woken whenever a store, a presence or a failure changed.
+    /// Woken whenever a store, a presence or a failure changed (and `contents` counts it),
+    /// or a list in progress received more objects (a wake-up with `contents` unchanged).
     pub changed: Notify,
+    /// Changes of what a feed shows besides list progress: a store, a presence, a failure.
+    pub contents: AtomicU64,
     /// The wall clock, handed in by the composition root.
     pub clock: fn() -> Time,
     /// The latest RBAC probe result (or the read-only switch).
@@ -54,6 +93,7 @@ impl Hub {
         Hub {
             stores: Stores::default(),
             changed: Notify::new(),
+            contents: AtomicU64::new(0),
             clock,
             permissions: Mutex::new(permissions),
             events_applied: AtomicU64::new(0),
@@ -108,18 +148,49 @@ enum PumpEnd {
     Restart,
     /// The resource is not served (its CRD is absent): follow the CRD instead.
     Absent,
+    /// The server refused a streaming list: list by pages from now on.
+    StreamingRefused,
+}
+
+/// When the snapshot task was last woken for a list's progress.
+struct Progress {
+    objects: usize,
+    woken: Time,
+}
+
+impl Progress {
+    /// Counts one event; whether the snapshot task is due a wake-up to show progress.
+    fn count<K>(&mut self, event: &watcher::Event<K>, now: Time) -> bool {
+        match event {
+            watcher::Event::Init => {
+                self.objects = 0;
+                self.woken = now;
+                false
+            }
+            watcher::Event::InitApply(_) => {
+                self.objects += 1;
+                // The clock is read for every event anyway; the check costs a subtraction.
+                let due = now - self.woken >= PROGRESS_INTERVAL;
+                if due {
+                    self.woken = now;
+                }
+                due
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Feeds one watcher stream into its slot until it should be replaced: by a fresh watcher
 /// after the first transient failure of an outage (a resumed watch that sees no event would
 /// never show that the outage ended, whereas a fresh watcher relists and its `InitDone` ends
 /// it with the store equal to a fresh list), or, when `follows_crd`, by a watch of the CRD
-/// on a 404. Later failures of the same outage stay with the stream, whose backoff paces the
-/// retries.
+/// on a 404, or by a paginated watcher when the server refuses a streaming list (`mode`).
+/// Later failures of the same outage stay with the stream, whose backoff paces the retries.
 async fn pump<K, T, S>(
     stream: S,
     hub: &Hub,
-    (slot, follows_crd): (SlotOf<T>, bool),
+    (slot, follows_crd, mode): (SlotOf<T>, bool, ListMode),
     conv: &Conversion<K, T>,
 ) -> PumpEnd
 where
@@ -127,6 +198,10 @@ where
     T: Clone + Send,
 {
     let mut stream = pin!(stream);
+    let mut progress = Progress {
+        objects: 0,
+        woken: (hub.clock)(),
+    };
     while let Some(item) = stream.next().await {
         let now = (hub.clock)();
         let target = slot(&hub.stores);
@@ -135,7 +210,14 @@ where
                 if !matches!(event, watcher::Event::Init | watcher::Event::InitDone) {
                     hub.events_applied.fetch_add(1, Ordering::Relaxed);
                 }
+                if progress.count(&event, now) {
+                    hub.changed.notify_one();
+                }
                 (target.on_event(event, conv, now), None)
+            }
+            Err(err) if mode == ListMode::Streaming && refuses_streaming(&err) => {
+                tracing::info!(source = target.name, error = %err, "streaming list refused; listing by pages");
+                return PumpEnd::StreamingRefused;
             }
             Err(err) => {
                 let first = target.failure().is_none();
@@ -148,6 +230,7 @@ where
             }
         };
         if changed {
+            hub.contents.fetch_add(1, Ordering::Release);
             hub.changed.notify_one();
         }
         if let Some(end) = end {
@@ -186,11 +269,15 @@ where
     T: Clone + Send + 'static,
 {
     let hub = hub.clone();
-    let config = config.page_size(PAGE_SIZE);
     tokio::spawn(async move {
+        let mut mode = ListMode::Streaming;
         loop {
-            let stream = watcher(api.clone(), config.clone()).default_backoff();
-            match (pump(stream, &hub, (slot, crd.is_some()), &conv).await, crd) {
+            let stream = watcher(api.clone(), mode.config(config.clone())).default_backoff();
+            match (
+                pump(stream, &hub, (slot, crd.is_some(), mode), &conv).await,
+                crd,
+            ) {
+                (PumpEnd::StreamingRefused, _) => mode = ListMode::Paged,
                 (PumpEnd::Absent, Some(crd)) => {
                     tracing::info!(crd = %crd.name(), "not installed; watching its CRD");
                     let client = api.clone().into_client();

@@ -140,6 +140,11 @@ impl<T: Clone> Store<T> {
         self.live.is_empty()
     }
 
+    /// While a list runs (between `Init` and `InitDone`): the objects it delivered so far.
+    pub fn listing(&self) -> Option<usize> {
+        self.relist.as_ref().map(|r| r.objects.len())
+    }
+
     /// Clones of the objects held, in key order.
     pub fn values(&self) -> Vec<T> {
         self.live.values().cloned().collect()
