@@ -178,7 +178,8 @@ impl Permissions {
 /// whole (`Arc`) on a watch channel; the newest value wins.
 #[derive(Debug, Clone)]
 pub struct Feed {
-    /// Increments with every publication (0 = the first).
+    /// Increments with every new snapshot and analysis (0 = the first); a feed that only
+    /// refreshes the sources' states (a list's progress) repeats its analysis's generation.
     pub generation: u64,
     /// Where the data comes from.
     pub source: SourceKind,

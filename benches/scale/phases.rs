@@ -182,6 +182,7 @@ async fn churn_phase(
     (viewer, audit_log): (&std::path::Path, &std::path::Path),
     results: &mut Results,
 ) -> Result<()> {
+    let started = chrono::Utc::now();
     let watcher = Watcher::start(viewer)?;
     let (base, _) = watcher.wait(SYNC, connected(cfg.pods, cfg.nodes))?;
     let synced = chrono::Utc::now();
@@ -224,8 +225,23 @@ async fn churn_phase(
         "≤ 150 MB",
         mem_text(mem),
     );
-    // The probe was the only ome-top process since its sync.
+    // The probe was the only ome-top process since it started.
+    let first = audit::lists_since(audit_log, started)?;
     let sent = audit::lists_since(audit_log, synced)?;
+    results.add(
+        "churn: the probe's requests until its first sync (audit log)",
+        "—",
+        format!(
+            "{} requests, {} of them lists ({} LIST verbs)",
+            first.requests.saturating_sub(sent.requests),
+            first.lists.len().saturating_sub(sent.lists.len()),
+            first
+                .lists
+                .iter()
+                .filter(|l| l.starts_with("list "))
+                .count()
+        ),
+    );
     results.add(
         "churn: ome-top's lists after its first sync (audit log)",
         "0 without a 410 or an outage",

@@ -5,7 +5,7 @@
 //! then on (`ListMode`). While a list runs, the snapshot task is woken every
 //! `PROGRESS_INTERVAL` so the header can count the objects received.
 //!
-//! Owns: `Hub`, `Scope`, `ListMode`, `spawn_watchers`. Must not import the app or the UI;
+//! Owns: `Hub`, `Scope`, `spawn_watchers` (`lists`: how a watcher lists, and its progress). Must not import the app or the UI;
 //! reads time only through the clock function it is given.
 
 use std::fmt::Debug;
@@ -27,44 +27,14 @@ use crate::cluster::live::crd::{wait_until_served, CrdName};
 use crate::cluster::live::slot::{classify, ErrorClass, Slot, SourceStatus};
 use crate::cluster::live::sources::{self, Stores, NAMED_CONFIG_MAPS};
 use crate::cluster::live::store::Conversion;
+use crate::cluster::live::watch::lists::{refuses_streaming, Progress};
 use crate::cluster::wire::Slim;
 use crate::engine::model::Time;
 use crate::protocol::Permissions;
 
-/// Objects per page of a paginated list (the API server's cost per request stays bounded).
-pub const PAGE_SIZE: u32 = 500;
+mod lists;
 
-/// Least time between two progress wake-ups of the snapshot task while a list runs.
-pub const PROGRESS_INTERVAL: chrono::TimeDelta = chrono::TimeDelta::milliseconds(500);
-
-/// How a watcher lists its resource (at the start, after a 410 and after an outage).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListMode {
-    /// A watch with `sendInitialEvents=true`: the current state as one stream from the watch
-    /// cache, ended by a bookmark, then the changes on the same connection (Kubernetes'
-    /// WatchList feature, on by default in 1.32 and from 1.34 on).
-    Streaming,
-    /// Paginated LISTs of `PAGE_SIZE`, then a watch from the list's resourceVersion: for a
-    /// server that refuses streaming lists (the feature gate off, or older than 1.27, whose
-    /// validation rejects `resourceVersionMatch` on a watch).
-    Paged,
-}
-
-impl ListMode {
-    /// The watcher configuration `base` in this mode.
-    pub fn config(self, base: watcher::Config) -> watcher::Config {
-        match self {
-            ListMode::Streaming => base.streaming_lists(),
-            ListMode::Paged => base.page_size(PAGE_SIZE),
-        }
-    }
-}
-
-/// Whether `err` is a server refusing the streaming list itself (400 Bad Request or 422
-/// Invalid on starting it), as opposed to an outage, a refusal of the identity or a 404.
-fn refuses_streaming(err: &watcher::Error) -> bool {
-    matches!(err, watcher::Error::WatchStartFailed(kube::Error::Api(s)) if s.code == 400 || s.code == 422)
-}
+pub use lists::{ListMode, PAGE_SIZE, PROGRESS_INTERVAL};
 
 /// What the watcher tasks, the RBAC probe and the snapshot task share.
 pub struct Hub {
@@ -152,35 +122,6 @@ enum PumpEnd {
     StreamingRefused,
 }
 
-/// When the snapshot task was last woken for a list's progress.
-struct Progress {
-    objects: usize,
-    woken: Time,
-}
-
-impl Progress {
-    /// Counts one event; whether the snapshot task is due a wake-up to show progress.
-    fn count<K>(&mut self, event: &watcher::Event<K>, now: Time) -> bool {
-        match event {
-            watcher::Event::Init => {
-                self.objects = 0;
-                self.woken = now;
-                false
-            }
-            watcher::Event::InitApply(_) => {
-                self.objects += 1;
-                // The clock is read for every event anyway; the check costs a subtraction.
-                let due = now - self.woken >= PROGRESS_INTERVAL;
-                if due {
-                    self.woken = now;
-                }
-                due
-            }
-            _ => false,
-        }
-    }
-}
-
 /// Feeds one watcher stream into its slot until it should be replaced: by a fresh watcher
 /// after the first transient failure of an outage (a resumed watch that sees no event would
 /// never show that the outage ended, whereas a fresh watcher relists and its `InitDone` ends
@@ -198,10 +139,7 @@ where
     T: Clone + Send,
 {
     let mut stream = pin!(stream);
-    let mut progress = Progress {
-        objects: 0,
-        woken: (hub.clock)(),
-    };
+    let mut progress = Progress::new((hub.clock)());
     while let Some(item) = stream.next().await {
         let now = (hub.clock)();
         let target = slot(&hub.stores);
