@@ -74,6 +74,9 @@ pub struct SourceState {
     pub last_change: Option<Time>,
     /// Objects currently held for it.
     pub objects: usize,
+    /// While a list of it runs (the first one, or a relist after an outage): the objects
+    /// received so far; `None` otherwise.
+    pub listing: Option<usize>,
 }
 
 /// An operator capability that needs a write permission.
@@ -175,7 +178,8 @@ impl Permissions {
 /// whole (`Arc`) on a watch channel; the newest value wins.
 #[derive(Debug, Clone)]
 pub struct Feed {
-    /// Increments with every publication (0 = the first).
+    /// Increments with every new snapshot and analysis (0 = the first); a feed that only
+    /// refreshes the sources' states (a list's progress) repeats its analysis's generation.
     pub generation: u64,
     /// Where the data comes from.
     pub source: SourceKind,

@@ -10,10 +10,13 @@
 //!
 //! Phases: start the test control plane (tests/support, loopback only); create the nodes
 //! (Ready by kwok), the InferenceServices and the first `SCALE_FIRST_PODS` pods (bound, so
-//! kwok marks them Running); measure the time to the first complete analysis (headless
-//! `analyze --watch` and one-shot `analyze -o json`); create the rest; measure RSS after
-//! sync (headless, then the TUI in tmux); churn `SCALE_CHURN_PODS` pods for
-//! `SCALE_CHURN_SECS` while the headless probe reports events applied and analysed.
+//! kwok marks them Running); measure the first screen against the floor (a raw GET of
+//! `/api/v1/pods`): headless `analyze --watch`, one-shot `analyze -o json`, the TUI's start →
+//! `✓ connected` with RSS and CPU after settling, and the peers of `SCALE_PEERS` (`k9s`) on
+//! the same cluster; create the rest; measure RSS after sync (headless, then the TUI in
+//! tmux); churn `SCALE_CHURN_PODS` pods for `SCALE_CHURN_SECS` while the headless probe
+//! reports events applied and analysed, and count its lists in the audit log.
+//! `SCALE_BYTES=1` starts no cluster: it measures where the bytes go (`bytes.rs`).
 //!
 //! Owns: the phases and the results table. Measures a separate `ome-top` process only.
 
@@ -23,8 +26,13 @@
 #[path = "../../tests/support/mod.rs"]
 mod support;
 
+mod audit;
+mod bytes;
 mod churn;
+mod first;
+mod floor;
 mod load;
+mod peers;
 mod phases;
 mod plan;
 mod probe;
@@ -143,6 +151,12 @@ fn main() {
     }
     let cfg = Config::from_env();
     eprintln!("scale: {cfg:?}");
+    if env_num("SCALE_BYTES", 0) != 0 {
+        let mut results = Results::default();
+        bytes::run(&cfg, &mut results);
+        results.print();
+        return;
+    }
     eprintln!("scale: starting the test control plane");
     let tc = TestCluster::shared();
     let runtime = tokio::runtime::Builder::new_multi_thread()

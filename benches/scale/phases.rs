@@ -8,26 +8,29 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 
 use crate::load::Loader;
 use crate::plan::{self, Plan};
 use crate::probe::{self, FeedLine, Memory, Tui, Watcher};
 use crate::support::cluster::{client_from, Identity, TestCluster};
-use crate::{churn, Config, Results};
+use crate::{audit, churn, first, Config, Results};
 
 /// How long a fresh ome-top may take to list everything.
-const SYNC: Duration = Duration::from_secs(600);
+pub const SYNC: Duration = Duration::from_secs(600);
 
-fn mib(kib: u64) -> String {
+/// KiB as MiB text.
+pub fn mib(kib: u64) -> String {
     format!("{:.1} MiB", kib as f64 / 1024.0)
 }
 
-fn secs(d: Duration) -> String {
+/// Seconds text.
+pub fn secs(d: Duration) -> String {
     format!("{:.2} s", d.as_secs_f64())
 }
 
-fn mem_text(m: Memory) -> String {
+/// A memory reading as text.
+pub fn mem_text(m: Memory) -> String {
     format!(
         "RSS {} (anon {}, file {}), peak {}",
         mib(m.rss),
@@ -72,7 +75,7 @@ pub async fn run(cfg: &Config, tc: &TestCluster, results: &mut Results) -> Resul
     results.add(format!("{first} pods created"), "—", secs(took));
     running(&loader, cfg, pending(0..first), results).await?;
     let viewer = tc.kubeconfig_path(Identity::Viewer);
-    first_analysis(&viewer, first, cfg.nodes, results)?;
+    first::first_screen(cfg, &viewer, results).await?;
     if cfg.pods > first {
         let took = loader.pods(&plan, first..cfg.pods).await?;
         results.add(
@@ -86,7 +89,14 @@ pub async fn run(cfg: &Config, tc: &TestCluster, results: &mut Results) -> Resul
     if cfg.tui {
         tui_memory(cfg, &viewer, results).await?;
     }
-    churn_phase(cfg, &loader, &plan, &viewer, results).await
+    churn_phase(
+        cfg,
+        &loader,
+        &plan,
+        (&viewer, &tc.audit_log_path()),
+        results,
+    )
+    .await
 }
 
 /// Records how many bound pods kwok has not marked Running yet (after the configured wait).
@@ -105,47 +115,9 @@ async fn running(
     Ok(())
 }
 
-fn connected(pods: usize, nodes: usize) -> impl Fn(&FeedLine) -> bool {
+/// A feed of a complete sync with at least `pods` pods and `nodes` nodes.
+pub fn connected(pods: usize, nodes: usize) -> impl Fn(&FeedLine) -> bool {
     move |l: &FeedLine| l.api == "connected" && l.pods >= pods && l.nodes >= nodes
-}
-
-/// Time to the first complete analysis with `pods` pods: the headless probe, then the
-/// one-shot command twice.
-fn first_analysis(
-    viewer: &std::path::Path,
-    pods: usize,
-    nodes: usize,
-    results: &mut Results,
-) -> Result<()> {
-    let watcher = Watcher::start(viewer)?;
-    let (line, before) = watcher.wait(SYNC, connected(pods, nodes))?;
-    let took = line.at - watcher.started;
-    let mem = probe::memory(watcher.pid())?;
-    watcher.stop();
-    results.add(
-        format!("first complete analysis, {pods} pods (headless live path, start → feed)"),
-        "≤ 3 s",
-        format!("{} ({} feeds before it)", secs(took), before.len()),
-    );
-    results.add(
-        format!("  memory at that moment, {pods} pods"),
-        "—",
-        mem_text(mem),
-    );
-    for run in 1..=2 {
-        let (took, maxrss, n) = probe::analyze_once(viewer)?;
-        if n < nodes {
-            return Err(anyhow!(
-                "analyze -o json listed {n} nodes, expected {nodes}"
-            ));
-        }
-        results.add(
-            format!("`analyze -o json` wall time, {pods} pods (run {run})"),
-            "≤ 3 s",
-            format!("{} (max RSS {})", secs(took), mib(maxrss)),
-        );
-    }
-    Ok(())
 }
 
 /// RSS of the headless live path after sync with everything loaded.
@@ -207,11 +179,13 @@ async fn churn_phase(
     cfg: &Config,
     loader: &Loader,
     plan: &Plan,
-    viewer: &std::path::Path,
+    (viewer, audit_log): (&std::path::Path, &std::path::Path),
     results: &mut Results,
 ) -> Result<()> {
+    let started = chrono::Utc::now();
     let watcher = Watcher::start(viewer)?;
     let (base, _) = watcher.wait(SYNC, connected(cfg.pods, cfg.nodes))?;
+    let synced = chrono::Utc::now();
     let pid = watcher.pid();
     eprintln!("scale: churning {} pods for {:?}", plan.churn, cfg.churn);
     let churning = churn::churn(&loader.client, plan, cfg.churn, cfg.churn_workers);
@@ -250,6 +224,36 @@ async fn churn_phase(
         "churn: ome-top memory after the churn",
         "≤ 150 MB",
         mem_text(mem),
+    );
+    // The probe was the only ome-top process since it started.
+    let first = audit::lists_since(audit_log, started)?;
+    let sent = audit::lists_since(audit_log, synced)?;
+    results.add(
+        "churn: the probe's requests until its first sync (audit log)",
+        "—",
+        format!(
+            "{} requests, {} of them lists ({} LIST verbs)",
+            first.requests.saturating_sub(sent.requests),
+            first.lists.len().saturating_sub(sent.lists.len()),
+            first
+                .lists
+                .iter()
+                .filter(|l| l.starts_with("list "))
+                .count()
+        ),
+    );
+    results.add(
+        "churn: ome-top's lists after its first sync (audit log)",
+        "0 without a 410 or an outage",
+        format!(
+            "{} of its {} requests{}",
+            sent.lists.len(),
+            sent.requests,
+            sent.lists
+                .first()
+                .map(|l| format!(", first: {l}"))
+                .unwrap_or_default()
+        ),
     );
     Ok(())
 }

@@ -3,8 +3,8 @@
 //! arrival), one-shot `analyze -o json` wall time, the TUI in tmux, and memory from
 //! `/proc/<pid>/status` and `/proc/<pid>/smaps_rollup`.
 //!
-//! Owns: `Watcher`, `FeedLine`, `Memory`, `analyze_once`, `memory`, `Tui`. Never talks to
-//! the API itself.
+//! Owns: `Watcher`, `FeedLine`, `Memory`, `analyze_once`, `memory`, `cpu_share`, `Tui`.
+//! Never talks to the API itself.
 
 #![allow(clippy::disallowed_methods)] // Wall times of a separate process need a clock.
 
@@ -166,6 +166,29 @@ pub fn memory(pid: u32) -> Result<Memory> {
     })
 }
 
+/// CPU time (user + system, every thread) a process used so far, in clock ticks.
+fn cpu_ticks(pid: u32) -> Result<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `utime` and `stime` are fields 14 and 15 of the line, 12 and 13 after the name.
+    let tick = |i: usize| -> u64 { fields.get(i).and_then(|v| v.parse().ok()).unwrap_or(0) };
+    Ok(tick(11) + tick(12))
+}
+
+/// Ticks a second of `/proc/<pid>/stat` (`USER_HZ`: 100 on Linux, whatever the kernel's HZ).
+const TICKS_PER_SECOND: f64 = 100.0;
+
+/// The share of one core a process used over the next `window` (0.5 = half a core).
+pub fn cpu_share(pid: u32, window: Duration) -> Result<f64> {
+    let before = cpu_ticks(pid)?;
+    let start = Instant::now();
+    std::thread::sleep(window);
+    let used = cpu_ticks(pid)?.saturating_sub(before) as f64 / TICKS_PER_SECOND;
+    Ok(used / start.elapsed().as_secs_f64())
+}
+
 /// Runs `ome-top analyze --kubeconfig K -o json` once; returns its wall time and peak RSS
 /// (KiB, from GNU time) after checking the output is an analysis of `pods` pods.
 pub fn analyze_once(kubeconfig: &Path) -> Result<(Duration, u64, usize)> {
@@ -199,7 +222,11 @@ pub fn analyze_once(kubeconfig: &Path) -> Result<(Duration, u64, usize)> {
     Ok((took, maxrss, nodes))
 }
 
-/// The TUI (`ome-top --readonly`) in a detached tmux session of its own.
+/// tmux servers started by this process (each `Tui` has its own socket).
+static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A terminal program (the TUI, `ome-top --readonly`, or a peer) in a detached tmux session
+/// of its own.
 pub struct Tui {
     socket: String,
     /// The TUI's pid.
@@ -221,13 +248,25 @@ impl Tui {
 
     /// Starts the TUI at 200×60 with a private HOME and finds its pid.
     pub fn start(kubeconfig: &Path) -> Result<Tui> {
+        Tui::run(&format!(
+            "{OME_TOP} --readonly --kubeconfig {}",
+            kubeconfig.display()
+        ))
+    }
+
+    /// Starts `command` (a shell command line) at 200×60 with a private HOME (and XDG
+    /// directories under it), no `KUBECONFIG`, in a tmux server of its own; finds its pid.
+    pub fn run(command: &str) -> Result<Tui> {
         let home = tempfile::tempdir()?;
-        let socket = format!("ome-top-scale-{}", std::process::id());
+        let socket = format!(
+            "ome-top-scale-{}-{}",
+            std::process::id(),
+            SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
         let cmd = format!(
             "exec env -u KUBECONFIG HOME={h} XDG_DATA_HOME={h}/data XDG_CONFIG_HOME={h}/config \
-             {OME_TOP} --readonly --kubeconfig {k}",
+             XDG_STATE_HOME={h}/state XDG_CACHE_HOME={h}/cache {command}",
             h = home.path().display(),
-            k = kubeconfig.display()
         );
         let started = Instant::now();
         Self::tmux(
@@ -263,15 +302,21 @@ impl Tui {
 
     /// Waits until the screen contains `text`; returns the time since the start.
     pub fn wait_for(&self, text: &str, timeout: Duration) -> Result<Duration> {
+        self.wait_until(|screen| screen.contains(text), timeout)
+            .map_err(|e| anyhow!("{text:?}: {e}"))
+    }
+
+    /// Waits until `done(screen)`, polling every 100 ms; returns the time since the start.
+    pub fn wait_until(&self, done: impl Fn(&str) -> bool, timeout: Duration) -> Result<Duration> {
         let deadline = Instant::now() + timeout;
         while Instant::now() < deadline {
-            if self.screen().contains(text) {
+            if done(&self.screen()) {
                 return Ok(self.started.elapsed());
             }
             std::thread::sleep(Duration::from_millis(100));
         }
         Err(anyhow!(
-            "{text:?} not on screen after {timeout:?}:\n{}",
+            "not on screen after {timeout:?}:\n{}",
             self.screen()
         ))
     }

@@ -255,8 +255,10 @@ pub fn pod(i: &mut Interner, p: &core::Pod, w: &mut Warnings) -> Result<Pod, Con
     let placement = placement(i, spec, status, &l, ome.pod_group.is_some());
     Ok(Pod {
         namespace: i.name(p.metadata.namespace.as_deref().unwrap_or_default()),
-        name: i.name(p.metadata.name.as_deref().unwrap_or_default()),
-        uid: i.name(p.metadata.uid.as_deref().unwrap_or_default()),
+        // A pod's own name and UID are its alone: interning them would only add a table
+        // entry per pod (nothing else holds them, nothing compares them by address).
+        name: Name::from(p.metadata.name.as_deref().unwrap_or_default()),
+        uid: Name::from(p.metadata.uid.as_deref().unwrap_or_default()),
         node: i.opt(spec.and_then(|s| s.node_name.as_deref())),
         phase: PodPhase::parse(status.and_then(|s| s.phase.as_deref()).unwrap_or("Pending")),
         gpus,

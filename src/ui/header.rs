@@ -35,8 +35,15 @@ pub fn api_text(api: &ApiStatus, now: Time) -> (String, Slot) {
     }
 }
 
-/// One source's freshness: `nodes 12s old`, `journal absent`, `inferencereplicas CRD absent`.
+/// One source's freshness: `nodes 12s old`, `journal absent`, `inferencereplicas CRD absent`;
+/// while a list of it runs, its progress: `pods 23,500 listed…`.
 pub fn source_text(s: &SourceState, now: Time) -> (String, Slot) {
+    if let Some(n) = s.listing.filter(|n| *n > 0) {
+        return (
+            format!("{} {} listed…", s.name, grouped(n)),
+            Slot::HealthDegraded,
+        );
+    }
     match s.presence {
         Presence::Pending => (format!("{} …", s.name), Slot::HealthDegraded),
         Presence::Present => match s.last_change {
@@ -47,6 +54,19 @@ pub fn source_text(s: &SourceState, now: Time) -> (String, Slot) {
         Presence::CrdAbsent => (format!("{} CRD absent", s.name), Slot::Muted),
         Presence::Forbidden => (format!("{} ✗ forbidden", s.name), Slot::HealthFailed),
     }
+}
+
+/// `23500` as `23,500`.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn context(feed: &Feed) -> String {

@@ -4,7 +4,8 @@
 //! the history recorder following a node's condition (`history`),
 //! the log file of a live run with a bearer token (`logs`), and the operator's writes — below and in `isvc`, `journal`, `viewer` and `concurrent`; the
 //! exact requests of each write against a scripted API server, no cluster, are in
-//! `ops_scripted`. Tests that need a control plane to themselves are in `tests/live_exclusive`
+//! `ops_scripted`, and how the watchers list (streaming, paginated where refused) in
+//! `lists_scripted`. Tests that need a control plane to themselves are in `tests/live_exclusive`
 //! and `tests/live_crds`. One test binary: `cargo test --test live`.
 //!
 //! The operator's writes (`ome_top::cluster::ops`) against a real kube-apiserver (the shared
@@ -19,6 +20,7 @@
 mod control_plane;
 mod headless_watch;
 mod history;
+mod lists_scripted;
 mod logs;
 mod ops_scripted;
 

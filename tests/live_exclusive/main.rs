@@ -7,7 +7,7 @@
 //!   fresh list.
 //! * `watch`: the live analysis must equal the analysis of its own dump, which covers every
 //!   node of the cluster; another test creating or cordoning nodes in between changes it.
-//! * `ops_readonly`, `readonly_binary`: no request by the acting identity (admin) or with
+//! * `ops_readonly`, `readonly_binary`, `relists`: no request by the acting identity (admin) or with
 //!   ome-top's User-Agent but its own may land in the audit window.
 //!
 //! `live_crds` has a binary of its own: it deletes the CRDs for good. One test binary:
@@ -18,6 +18,7 @@
 mod apiserver_restart;
 mod ops_readonly;
 mod readonly_binary;
+mod relists;
 mod watch;
 mod watch_restart;
 

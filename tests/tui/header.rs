@@ -70,6 +70,7 @@ fn sources_that_do_not_fit_collapse_to_a_count_and_name_only_what_needs_a_look()
         presence: Presence::CrdAbsent,
         last_change: None,
         objects: 0,
+        listing: None,
     });
     let wide = line_at(feed.clone(), 200, 1);
     assert!(
@@ -88,4 +89,28 @@ fn sources_that_do_not_fit_collapse_to_a_count_and_name_only_what_needs_a_look()
     );
     assert!(narrow.contains("basemodels CRD absent"), "{narrow}");
     assert!(!narrow.contains("inferencereplicas"), "{narrow}");
+}
+
+#[test]
+fn a_list_in_progress_shows_how_many_objects_arrived() {
+    let mut feed = fleet_feed();
+    feed.api = ome_top::protocol::ApiStatus::Connecting;
+    for s in &mut feed.sources {
+        if s.name == "pods" {
+            s.presence = ome_top::protocol::Presence::Pending;
+            s.listing = Some(23_500);
+        }
+        if s.name == "nodes" {
+            s.listing = Some(999);
+        }
+    }
+    let line = second_line(feed.clone());
+    assert!(line.contains("pods 23,500 listed…"), "{line}");
+    assert!(line.contains("nodes 999 listed…"), "{line}");
+    // A list that delivered nothing yet reads like a pending source.
+    for s in &mut feed.sources {
+        s.listing = s.listing.map(|_| 0);
+    }
+    let line = second_line(feed);
+    assert!(line.contains("pods …"), "{line}");
 }

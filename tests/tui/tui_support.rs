@@ -185,6 +185,7 @@ pub fn feed_of(snap: ClusterSnapshot, generation: u64) -> Feed {
         presence,
         last_change,
         objects: 1,
+        listing: None,
     };
     Feed {
         generation,

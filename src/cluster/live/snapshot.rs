@@ -1,5 +1,7 @@
 //! The snapshot task: waits for store changes, coalesces a burst, builds a `ClusterSnapshot`
-//! from the stores, runs the engine on a blocking thread and publishes the `Feed`.
+//! from the stores, runs the engine on a blocking thread and publishes the `Feed`. A wake-up
+//! that changed nothing but a list's progress republishes the last feed with the sources'
+//! new counts, without a new snapshot or analysis.
 //!
 //! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings. Must not import the app
 //! or the UI; reads time only through the hub's clock function.
@@ -80,6 +82,17 @@ async fn build_feed(
     })
 }
 
+/// The last analysed feed (its generation too) with the sources' states (list progress) and
+/// the connection state as they are now: what a wake-up that changed no store publishes.
+fn progress_feed(hub: &Hub, last: &Feed) -> Feed {
+    let stores = &hub.stores;
+    Feed {
+        api: api_status(&stores.all()),
+        sources: stores.source_states(),
+        ..last.clone()
+    }
+}
+
 /// The feed published before anything is listed: empty snapshot, `Connecting`.
 pub fn initial_feed(hub: &Hub, source: SourceKind, options: &AnalysisOptions) -> Feed {
     let snapshot = ClusterSnapshot::default();
@@ -147,14 +160,33 @@ pub fn spawn_snapshot_task(
     tokio::spawn(async move {
         let mut generation = 0;
         let mut last_api = std::mem::discriminant(&ApiStatus::Connecting);
+        // The contents count and permissions of the last analysed feed.
+        let mut analysed: Option<(u64, Arc<Feed>)> = None;
         loop {
             tokio::select! {
                 () = hub.changed.notified() => {}
                 () = tx.closed() => return,
             }
             tokio::time::sleep(COALESCE).await;
+            // Read before the snapshot is taken: every change counted is in this feed.
+            let contents = hub.contents.load(Ordering::Acquire);
+            let permissions = hub
+                .permissions
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone();
+            let unchanged = analysed
+                .as_ref()
+                .filter(|(c, f)| *c == contents && f.permissions == permissions);
+            if let Some((_, last)) = unchanged {
+                let feed = progress_feed(&hub, last);
+                if tx.send(Arc::new(feed)).is_err() {
+                    return;
+                }
+                tokio::time::sleep(REST).await;
+                continue;
+            }
             generation += 1;
-            // Read before the snapshot is taken: every event counted is in this feed.
             let events = hub.events_applied.load(Ordering::Relaxed);
             let Some(feed) = build_feed(&hub, &source, &options, generation).await else {
                 continue;
@@ -162,10 +194,88 @@ pub fn spawn_snapshot_task(
             log_feed(&feed, &mut last_api);
             // Stored before the send, so a receiver of this feed never reads an older count.
             hub.events_in_feed.store(events, Ordering::Relaxed);
-            if tx.send(Arc::new(feed)).is_err() {
+            let feed = Arc::new(feed);
+            analysed = Some((contents, feed.clone()));
+            if tx.send(feed).is_err() {
                 return;
             }
             tokio::time::sleep(REST).await;
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::live::sources::PODS;
+    use crate::cluster::wire::Slim;
+    use crate::engine::analysis::ExecutorSetting;
+    use crate::engine::model::Time;
+    use crate::protocol::Permissions;
+    use kube::runtime::watcher::Event;
+
+    fn clock() -> Time {
+        chrono::DateTime::UNIX_EPOCH
+    }
+
+    fn pod(name: &str) -> Slim<k8s_openapi::api::core::v1::Pod> {
+        let json = serde_json::json!({"metadata": {"name": name, "namespace": "team"},
+            "spec": {"containers": [{"name": "main"}]}});
+        Slim(serde_json::from_value(json).unwrap())
+    }
+
+    async fn next(rx: &mut watch::Receiver<Arc<Feed>>) -> Arc<Feed> {
+        let wait = tokio::time::timeout(Duration::from_secs(5), rx.changed());
+        wait.await.unwrap().unwrap();
+        rx.borrow_and_update().clone()
+    }
+
+    #[tokio::test]
+    async fn progress_alone_republishes_the_last_analysis_with_the_new_counts() {
+        let hub = Arc::new(Hub::new(clock, Permissions::read_only("test")));
+        let options = AnalysisOptions {
+            now: clock(),
+            alfred_namespace: "ome".into(),
+            executor: ExecutorSetting::Auto,
+            placement: Default::default(),
+        };
+        let source = SourceKind::Live("test".into());
+        let (tx, mut rx) = watch::channel(Arc::new(initial_feed(&hub, source.clone(), &options)));
+        let task = spawn_snapshot_task(hub.clone(), source, options, tx);
+        let pods = &hub.stores.pods;
+
+        hub.changed.notify_one();
+        let analysed = next(&mut rx).await;
+        assert_eq!(analysed.generation, 1);
+
+        // A list running: two pods received, nothing visible changed.
+        pods.on_event(Event::Init, &PODS, clock());
+        pods.on_event(Event::InitApply(pod("a")), &PODS, clock());
+        pods.on_event(Event::InitApply(pod("b")), &PODS, clock());
+        hub.changed.notify_one();
+        let progress = next(&mut rx).await;
+        assert_eq!(progress.generation, 1, "no new analysis for progress");
+        assert!(
+            progress.snapshot.pods.is_empty(),
+            "the snapshot is the last one"
+        );
+        let state = |f: &Feed| {
+            f.sources
+                .iter()
+                .find(|s| s.name == "pods")
+                .cloned()
+                .unwrap()
+        };
+        assert_eq!(state(&progress).listing, Some(2));
+
+        // The list completes: a change of contents, so a new snapshot and analysis.
+        pods.on_event(Event::InitDone, &PODS, clock());
+        hub.contents.fetch_add(1, Ordering::Release);
+        hub.changed.notify_one();
+        let done = next(&mut rx).await;
+        assert_eq!(done.generation, 2);
+        assert_eq!(done.snapshot.pods.len(), 2);
+        assert_eq!(state(&done).listing, None);
+        task.abort();
+    }
 }

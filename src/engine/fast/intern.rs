@@ -5,7 +5,7 @@
 //! Owns: `Interner`. Used by the cluster converters and by the simulated fleets (which must
 //! look like what the live store publishes). Pure; must not import anything outside `std`.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::engine::model::Name;
@@ -13,7 +13,9 @@ use crate::engine::model::Name;
 /// Shares repeated strings (namespaces, label keys and values, node names) between objects.
 #[derive(Debug, Default)]
 pub struct Interner {
-    names: HashMap<Box<str>, Name>,
+    /// Each text once: the table is keyed by the shared `Name` itself (`Arc<str>` borrows as
+    /// `str`), so a text is held by one allocation, not a key copy besides it.
+    names: HashSet<Name>,
 }
 
 impl Interner {
@@ -23,7 +25,7 @@ impl Interner {
             return n.clone();
         }
         let n: Name = Arc::from(s);
-        self.names.insert(Box::from(s), n.clone());
+        self.names.insert(n.clone());
         n
     }
 

@@ -62,6 +62,7 @@ impl DemoWorld {
                     },
                     last_change: self.changed[i],
                     objects: count,
+                    listing: None,
                 }
             })
             .collect();
@@ -76,6 +77,7 @@ impl DemoWorld {
             },
             last_change: Some(self.start),
             objects: usize::from(scheduler.is_some()),
+            listing: None,
         });
         Feed {
             generation,

@@ -213,6 +213,7 @@ impl<T: Clone + Send> SourceStatus for Slot<T> {
             presence: s.presence,
             last_change: s.last_change,
             objects: s.store.len(),
+            listing: s.store.listing(),
         }
     }
 

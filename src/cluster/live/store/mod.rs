@@ -1,7 +1,9 @@
 //! The compact store of one watched source: converts each object on arrival into its engine
 //! model type and keeps only that, keyed by `namespace/name`. A relist (`Init`, `InitApply`…,
-//! `InitDone`) is buffered and then replaces the contents exactly, so the store after a
-//! recovery equals a fresh list.
+//! `InitDone`) is buffered in arrival order and then replaces the contents exactly, so the
+//! store after a recovery equals a fresh list; the map it becomes is built in one pass from
+//! the sorted buffer, its nodes full (a list arrives in key order, and inserting keys in order
+//! would leave every node of the map half empty).
 //!
 //! Strings are interned in `SharedNames`, one table for every store of a session: a pod's
 //! node name, owner name and UID and ISVC label are then the very `Arc`s of the node, replica
@@ -39,9 +41,12 @@ impl SharedNames {
     }
 }
 
+/// A store key: `namespace/name`, without spare capacity.
+type Key = Box<str>;
+
 /// Objects of one source as the engine sees them, plus per-object conversion warnings.
 pub struct Store<T> {
-    live: BTreeMap<String, T>,
+    live: BTreeMap<Key, T>,
     live_warnings: BTreeMap<String, Warnings>,
     /// `Some` between `Init` and `InitDone`: the relist being collected.
     relist: Option<Relist<T>>,
@@ -51,8 +56,56 @@ pub struct Store<T> {
 }
 
 struct Relist<T> {
-    objects: BTreeMap<String, T>,
+    /// Every key in arrival order; `None` where the object was not of interest or not
+    /// understood. A later arrival of a key wins, as an insert into the map would.
+    objects: Vec<(Key, Option<T>)>,
     warnings: BTreeMap<String, Warnings>,
+}
+
+impl<T> Relist<T> {
+    fn new() -> Self {
+        Relist {
+            objects: Vec::new(),
+            warnings: BTreeMap::new(),
+        }
+    }
+
+    fn put(&mut self, key: String, result: Result<(Option<T>, Warnings), ConvertError>) {
+        let object = match result {
+            Ok((Some(t), w)) => {
+                set_warnings(&mut self.warnings, key.clone(), w);
+                Some(t)
+            }
+            Ok((None, _)) => {
+                self.warnings.remove(&key);
+                None
+            }
+            Err(e) => {
+                not_understood(&mut self.warnings, key.clone(), &e);
+                None
+            }
+        };
+        self.objects.push((key.into_boxed_str(), object));
+    }
+
+    /// The map of the objects listed: sorted (stable, so arrival order breaks ties), the last
+    /// arrival of each key kept, then built bottom-up.
+    fn into_map(self) -> (BTreeMap<Key, T>, BTreeMap<String, Warnings>) {
+        let mut objects = self.objects;
+        objects.sort_by(|a, b| a.0.cmp(&b.0));
+        objects.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(later, kept);
+            }
+            same
+        });
+        let map = objects
+            .into_iter()
+            .filter_map(|(k, t)| t.map(|t| (k, t)))
+            .collect();
+        (map, self.warnings)
+    }
 }
 
 impl<T> Default for Store<T> {
@@ -82,26 +135,18 @@ impl<T: Clone> Store<T> {
         match event {
             Event::Init => {
                 self.renew_interner_if_grown();
-                self.relist = Some(Relist {
-                    objects: BTreeMap::new(),
-                    warnings: BTreeMap::new(),
-                });
+                self.relist = Some(Relist::new());
                 false
             }
             Event::InitApply(obj) => {
                 let (key, result) = self.convert(&obj, conv);
                 // An InitApply without a preceding Init (not produced by kube) starts a relist.
-                let relist = self.relist.get_or_insert_with(|| Relist {
-                    objects: BTreeMap::new(),
-                    warnings: BTreeMap::new(),
-                });
-                put(&mut relist.objects, &mut relist.warnings, key, result);
+                self.relist.get_or_insert_with(Relist::new).put(key, result);
                 false
             }
             Event::InitDone => match self.relist.take() {
                 Some(relist) => {
-                    self.live = relist.objects;
-                    self.live_warnings = relist.warnings;
+                    (self.live, self.live_warnings) = relist.into_map();
                     true
                 }
                 None => false,
@@ -114,7 +159,7 @@ impl<T: Clone> Store<T> {
             }
             Event::Delete(obj) => {
                 let key = (conv.key)(&obj);
-                let removed = self.live.remove(&key).is_some();
+                let removed = self.live.remove(key.as_str()).is_some();
                 removed | self.live_warnings.remove(&key).is_some()
             }
         }
@@ -140,6 +185,12 @@ impl<T: Clone> Store<T> {
         self.live.is_empty()
     }
 
+    /// While a list runs (between `Init` and `InitDone`): the objects it delivered so far
+    /// (those dropped on arrival included).
+    pub fn listing(&self) -> Option<usize> {
+        self.relist.as_ref().map(|r| r.objects.len())
+    }
+
     /// Clones of the objects held, in key order.
     pub fn values(&self) -> Vec<T> {
         self.live.values().cloned().collect()
@@ -159,7 +210,7 @@ impl<T: Clone> Store<T> {
     pub fn unconvertible(&self) -> usize {
         self.live_warnings
             .keys()
-            .filter(|k| !self.live.contains_key(*k))
+            .filter(|k| !self.live.contains_key(k.as_str()))
             .count()
     }
 
@@ -189,26 +240,30 @@ impl<T: Clone> Store<T> {
 }
 
 fn put<T>(
-    objects: &mut BTreeMap<String, T>,
+    objects: &mut BTreeMap<Key, T>,
     warnings: &mut BTreeMap<String, Warnings>,
     key: String,
     result: Result<(Option<T>, Warnings), ConvertError>,
 ) {
     match result {
         Ok((Some(t), w)) => {
-            objects.insert(key.clone(), t);
+            objects.insert(Key::from(key.as_str()), t);
             set_warnings(warnings, key, w);
         }
         Ok((None, _)) => {
-            objects.remove(&key);
+            objects.remove(key.as_str());
             warnings.remove(&key);
         }
         Err(e) => {
             // The previous version is dropped: the store never shows data it cannot vouch for.
-            objects.remove(&key);
-            warnings.insert(key, vec![format!("not understood, ignored: {e}")]);
+            objects.remove(key.as_str());
+            not_understood(warnings, key, &e);
         }
     }
+}
+
+fn not_understood(warnings: &mut BTreeMap<String, Warnings>, key: String, e: &ConvertError) {
+    warnings.insert(key, vec![format!("not understood, ignored: {e}")]);
 }
 
 fn set_warnings(warnings: &mut BTreeMap<String, Warnings>, key: String, w: Warnings) {

@@ -226,3 +226,50 @@ fn stores_of_one_session_share_their_strings() {
     ));
     assert_eq!(ns(&journal), ns(&alone));
 }
+
+#[test]
+fn a_list_in_any_order_with_repeated_keys_keeps_each_key_s_last_arrival() {
+    let mut store = Store::default();
+    relist(
+        &mut store,
+        &[
+            cm("c", "1"),
+            cm("a", "1"),
+            cm("b", "1"),
+            cm("a", "2"),
+            cm("b", "skip"),
+            cm("c", "bad"),
+            cm("d", "bad"),
+            cm("d", "3"),
+        ],
+    );
+    assert_eq!(
+        contents(&store),
+        vec![
+            ("a".to_string(), "2".to_string()),
+            ("d".to_string(), "3".to_string())
+        ]
+    );
+    // "c" was last not understood; "b" last not of interest, so leaves no trace.
+    assert_eq!(store.unconvertible(), 1);
+    assert_eq!(store.warnings().len(), 1);
+    assert!(
+        store.warnings()[0].contains("ome/c"),
+        "{:?}",
+        store.warnings()
+    );
+}
+
+#[test]
+fn a_list_counts_what_it_received_until_it_is_done() {
+    let mut store = Store::default();
+    assert_eq!(store.listing(), None);
+    store.apply(Event::Init, &CONV);
+    assert_eq!(store.listing(), Some(0));
+    store.apply(Event::InitApply(cm("a", "1")), &CONV);
+    store.apply(Event::InitApply(cm("b", "skip")), &CONV);
+    assert_eq!(store.listing(), Some(2));
+    store.apply(Event::InitDone, &CONV);
+    assert_eq!(store.listing(), None);
+    assert_eq!(store.len(), 1);
+}

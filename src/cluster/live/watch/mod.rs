@@ -1,8 +1,12 @@
-//! The watcher tasks: one `kube::runtime::watcher` per source with the default backoff and
-//! paginated initial lists, feeding each event into its `Slot` and waking the snapshot task.
+//! The watcher tasks: one `kube::runtime::watcher` per source with the default backoff,
+//! feeding each event into its `Slot` and waking the snapshot task. A list is a streaming
+//! list (a watch that begins with the current state, served from the API server's watch
+//! cache and decoded while it arrives); a server that refuses one gets paginated lists from
+//! then on (`ListMode`). While a list runs, the snapshot task is woken every
+//! `PROGRESS_INTERVAL` so the header can count the objects received.
 //!
-//! Owns: `Hub`, `Scope`, `spawn_watchers`. Must not import the app or the UI; reads time only
-//! through the clock function it is given.
+//! Owns: `Hub`, `Scope`, `spawn_watchers` (`lists`: how a watcher lists, and its progress). Must not import the app or the UI;
+//! reads time only through the clock function it is given.
 
 use std::fmt::Debug;
 use std::pin::pin;
@@ -23,19 +27,24 @@ use crate::cluster::live::crd::{wait_until_served, CrdName};
 use crate::cluster::live::slot::{classify, ErrorClass, Slot, SourceStatus};
 use crate::cluster::live::sources::{self, Stores, NAMED_CONFIG_MAPS};
 use crate::cluster::live::store::Conversion;
+use crate::cluster::live::watch::lists::{refuses_streaming, Progress};
 use crate::cluster::wire::Slim;
 use crate::engine::model::Time;
 use crate::protocol::Permissions;
 
-/// Objects per page of an initial list (the API server's cost per request stays bounded).
-pub const PAGE_SIZE: u32 = 500;
+mod lists;
+
+pub use lists::{ListMode, PAGE_SIZE, PROGRESS_INTERVAL};
 
 /// What the watcher tasks, the RBAC probe and the snapshot task share.
 pub struct Hub {
     /// Every source's store.
     pub stores: Stores,
-    /// Woken whenever a store, a presence or a failure changed.
+    /// Woken whenever a store, a presence or a failure changed (and `contents` counts it),
+    /// or a list in progress received more objects (a wake-up with `contents` unchanged).
     pub changed: Notify,
+    /// Changes of what a feed shows besides list progress: a store, a presence, a failure.
+    pub contents: AtomicU64,
     /// The wall clock, handed in by the composition root.
     pub clock: fn() -> Time,
     /// The latest RBAC probe result (or the read-only switch).
@@ -54,6 +63,7 @@ impl Hub {
         Hub {
             stores: Stores::default(),
             changed: Notify::new(),
+            contents: AtomicU64::new(0),
             clock,
             permissions: Mutex::new(permissions),
             events_applied: AtomicU64::new(0),
@@ -108,18 +118,20 @@ enum PumpEnd {
     Restart,
     /// The resource is not served (its CRD is absent): follow the CRD instead.
     Absent,
+    /// The server refused a streaming list: list by pages from now on.
+    StreamingRefused,
 }
 
 /// Feeds one watcher stream into its slot until it should be replaced: by a fresh watcher
 /// after the first transient failure of an outage (a resumed watch that sees no event would
 /// never show that the outage ended, whereas a fresh watcher relists and its `InitDone` ends
 /// it with the store equal to a fresh list), or, when `follows_crd`, by a watch of the CRD
-/// on a 404. Later failures of the same outage stay with the stream, whose backoff paces the
-/// retries.
+/// on a 404, or by a paginated watcher when the server refuses a streaming list (`mode`).
+/// Later failures of the same outage stay with the stream, whose backoff paces the retries.
 async fn pump<K, T, S>(
     stream: S,
     hub: &Hub,
-    (slot, follows_crd): (SlotOf<T>, bool),
+    (slot, follows_crd, mode): (SlotOf<T>, bool, ListMode),
     conv: &Conversion<K, T>,
 ) -> PumpEnd
 where
@@ -127,6 +139,7 @@ where
     T: Clone + Send,
 {
     let mut stream = pin!(stream);
+    let mut progress = Progress::new((hub.clock)());
     while let Some(item) = stream.next().await {
         let now = (hub.clock)();
         let target = slot(&hub.stores);
@@ -135,7 +148,14 @@ where
                 if !matches!(event, watcher::Event::Init | watcher::Event::InitDone) {
                     hub.events_applied.fetch_add(1, Ordering::Relaxed);
                 }
+                if progress.count(&event, now) {
+                    hub.changed.notify_one();
+                }
                 (target.on_event(event, conv, now), None)
+            }
+            Err(err) if mode == ListMode::Streaming && refuses_streaming(&err) => {
+                tracing::info!(source = target.name, error = %err, "streaming list refused; listing by pages");
+                return PumpEnd::StreamingRefused;
             }
             Err(err) => {
                 let first = target.failure().is_none();
@@ -148,6 +168,7 @@ where
             }
         };
         if changed {
+            hub.contents.fetch_add(1, Ordering::Release);
             hub.changed.notify_one();
         }
         if let Some(end) = end {
@@ -186,11 +207,15 @@ where
     T: Clone + Send + 'static,
 {
     let hub = hub.clone();
-    let config = config.page_size(PAGE_SIZE);
     tokio::spawn(async move {
+        let mut mode = ListMode::Streaming;
         loop {
-            let stream = watcher(api.clone(), config.clone()).default_backoff();
-            match (pump(stream, &hub, (slot, crd.is_some()), &conv).await, crd) {
+            let stream = watcher(api.clone(), mode.config(config.clone())).default_backoff();
+            match (
+                pump(stream, &hub, (slot, crd.is_some(), mode), &conv).await,
+                crd,
+            ) {
+                (PumpEnd::StreamingRefused, _) => mode = ListMode::Paged,
                 (PumpEnd::Absent, Some(crd)) => {
                     tracing::info!(crd = %crd.name(), "not installed; watching its CRD");
                     let client = api.clone().into_client();

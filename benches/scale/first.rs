@@ -1,0 +1,120 @@
+//! The first screen with `SCALE_FIRST_PODS` pods: the floor (a raw GET of `/api/v1/pods`,
+//! before and after), the headless probe's first complete analysis, `analyze -o json` twice,
+//! the TUI's start → `✓ connected` with its RSS and CPU after settling, and each peer of
+//! `SCALE_PEERS` on the same cluster; then the side-by-side rows.
+//!
+//! Owns: `first_screen`.
+
+#![allow(clippy::disallowed_methods)] // Wall-clock figures are what this program measures.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{anyhow, Result};
+
+use crate::floor::raw_list;
+use crate::peers::{self, Peer, CPU_WINDOW};
+use crate::phases::{connected, mem_text, mib, secs, SYNC};
+use crate::probe::{self, Tui, Watcher};
+use crate::support::cluster::client_from;
+use crate::{Config, Results};
+
+fn peer_text(p: &Peer) -> String {
+    format!(
+        "screen {}; {}; CPU {:.0} % of a core over {} s",
+        secs(p.screen),
+        mem_text(p.memory),
+        p.cpu * 100.0,
+        CPU_WINDOW.as_secs()
+    )
+}
+
+/// The headless probe's first complete analysis, then `analyze -o json` twice.
+fn headless(viewer: &Path, pods: usize, nodes: usize, results: &mut Results) -> Result<()> {
+    let watcher = Watcher::start(viewer)?;
+    let (line, before) = watcher.wait(SYNC, connected(pods, nodes))?;
+    let took = line.at - watcher.started;
+    let mem = probe::memory(watcher.pid())?;
+    watcher.stop();
+    results.add(
+        format!("first complete analysis, {pods} pods (headless live path, start → feed)"),
+        "≤ 3 s",
+        format!("{} ({} feeds before it)", secs(took), before.len()),
+    );
+    results.add(
+        format!("  memory at that moment, {pods} pods"),
+        "—",
+        mem_text(mem),
+    );
+    for run in 1..=2 {
+        let (took, maxrss, n) = probe::analyze_once(viewer)?;
+        if n < nodes {
+            return Err(anyhow!(
+                "analyze -o json listed {n} nodes, expected {nodes}"
+            ));
+        }
+        results.add(
+            format!("`analyze -o json` wall time, {pods} pods (run {run})"),
+            "≤ 3 s",
+            format!("{} (max RSS {})", secs(took), mib(maxrss)),
+        );
+    }
+    Ok(())
+}
+
+/// The TUI: start → `✓ connected`, then memory and CPU after `settle`.
+fn tui(viewer: &Path, settle: Duration) -> Result<Peer> {
+    let tui = Tui::start(viewer)?;
+    let screen = tui.wait_for("✓ connected", SYNC)?;
+    std::thread::sleep(settle);
+    let memory = probe::memory(tui.pid)?;
+    let cpu = probe::cpu_share(tui.pid, CPU_WINDOW)?;
+    Ok(Peer {
+        screen,
+        memory,
+        cpu,
+    })
+}
+
+/// Runs the phase (see the module doc).
+pub async fn first_screen(cfg: &Config, viewer: &Path, results: &mut Results) -> Result<()> {
+    let (pods, nodes) = (cfg.first_pods, cfg.nodes);
+    let client = client_from(viewer).await?;
+    let mut floor = Vec::new();
+    let mut raw = |run: usize, (took, bytes): (Duration, usize), results: &mut Results| {
+        results.add(
+            format!("raw GET /api/v1/pods, {pods} pods (run {run})"),
+            "—",
+            format!("{} ({:.0} MB)", secs(took), bytes as f64 / 1e6),
+        );
+        floor.push(took);
+    };
+    raw(1, raw_list(&client, "/api/v1/pods").await?, results);
+    headless(viewer, pods, nodes, results)?;
+    let ome_top = tui(viewer, cfg.settle)?;
+    raw(2, raw_list(&client, "/api/v1/pods").await?, results);
+    let floor_mean = floor.iter().sum::<Duration>() / floor.len().max(1) as u32;
+    results.add(
+        format!("ome-top TUI --readonly, {pods} pods"),
+        "screen ≤ 1.5 × raw list",
+        format!(
+            "{} ({:.2} × the raw list's {})",
+            peer_text(&ome_top),
+            ome_top.screen.as_secs_f64() / floor_mean.as_secs_f64().max(1e-3),
+            secs(floor_mean)
+        ),
+    );
+    for peer in peers::wanted() {
+        if peer != "k9s" {
+            eprintln!("scale: unknown peer {peer:?} (known: k9s)");
+            continue;
+        }
+        let k9s = peers::measure_k9s(&peers::k9s_binary()?, viewer, pods, cfg.settle)?;
+        results.add(
+            format!("k9s --readonly -A -c pods, {pods} pods"),
+            "—",
+            peer_text(&k9s),
+        );
+    }
+    Ok(())
+}
