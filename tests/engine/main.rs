@@ -7,5 +7,6 @@ mod analysis_identity;
 mod architecture;
 mod eligibility;
 mod gang;
+mod incremental;
 mod lints;
 mod moves;

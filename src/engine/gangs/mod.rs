@@ -236,6 +236,17 @@ pub fn compute_gangs(
     }
 }
 
+/// Whether `compute_gangs` read the free resources of every node for `report` (it does when a
+/// gang gets a predicted pin): every pod bound to a node then counts toward the report, not
+/// only gang members and unbound pods. The fields `wanted` reads are set before the
+/// prediction and never changed by it.
+pub fn reads_node_capacity(report: &GangReport) -> bool {
+    report
+        .gangs
+        .iter()
+        .any(crate::engine::gangs::predict::wanted)
+}
+
 /// Gang members (snapshot indices, sorted by pod name) by `(namespace, pod-group label)`,
 /// sorted by key.
 type Groups = Vec<((Name, Name), Vec<usize>)>;

@@ -1,0 +1,210 @@
+//! Re-running the stale parts of an analysis, in pipeline order: node allocations, then the
+//! components of stale ISVCs (Instances, migration state, verdicts, demand and repack pods),
+//! then stale pools, then the fleet-wide stages. Each part is rebuilt by the function the full
+//! analysis runs for it, so a rebuilt part equals the full analysis's; a part that changed
+//! marks what reads it stale in turn.
+//!
+//! Owns: `Stale`, `refresh`. Pure; must not import anything outside `std` and `engine`.
+
+use crate::engine::analysis::incremental::parts::Parts;
+use crate::engine::analysis::{component_verdicts, Analysis, AnalysisOptions};
+use crate::engine::gangs::{compute_gangs, reads_node_capacity};
+use crate::engine::lints::placement_lints;
+use crate::engine::model::ClusterSnapshot;
+use crate::engine::planning::{decision_pass, PlanContext};
+use crate::engine::pools::{pool_data, score_pool, PoolScoring};
+use crate::engine::workloads::isvc_components;
+
+/// The parts of an analysis a change made stale.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Stale {
+    /// Nodes whose allocation may have changed.
+    pub nodes: Vec<usize>,
+    /// ISVCs whose components may have changed.
+    pub isvcs: Vec<usize>,
+    /// Pools whose report may have changed.
+    pub pools: Vec<usize>,
+    /// The decision pass (moves).
+    pub plan: bool,
+    /// The gang report.
+    pub gangs: bool,
+    /// The placement lints.
+    pub lints: bool,
+}
+
+/// Brings the stale parts of `analysis` (of `snap`, with `parts` up to date for `snap`) up to
+/// date. Returns `false` when a part cannot be rebuilt alone (the caller then runs a full
+/// analysis).
+#[must_use]
+pub fn refresh(
+    snap: &ClusterSnapshot,
+    opts: &AnalysisOptions,
+    analysis: &mut Analysis,
+    parts: &mut Parts,
+    mut stale: Stale,
+) -> bool {
+    allocations(analysis, parts, &mut stale);
+    if !components(snap, opts, analysis, parts, &mut stale) {
+        return false;
+    }
+    pools(snap, opts, analysis, parts, &mut stale);
+    if stale.plan {
+        let ctx = PlanContext::new(
+            snap,
+            &parts.index,
+            &analysis.nodes,
+            &analysis.workloads,
+            &analysis.pools,
+            &analysis.verdicts,
+            (&analysis.config, &parts.rules, opts.now),
+        );
+        analysis.moves = decision_pass(&ctx, &analysis.journal);
+    }
+    if stale.gangs {
+        analysis.gangs = compute_gangs(snap, &parts.index, &opts.placement);
+        analysis.warnings.truncate(parts.base_warnings);
+        analysis
+            .warnings
+            .extend(analysis.gangs.warnings.iter().cloned());
+        parts.gangs_read_capacity = reads_node_capacity(&analysis.gangs);
+    }
+    if stale.lints {
+        analysis.lints = placement_lints(snap, &parts.index, &analysis.nodes, &opts.placement);
+    }
+    true
+}
+
+/// New allocations of stale nodes: a changed state makes its pool, the moves and the lints
+/// stale (the rest of a state reads the node alone).
+fn allocations(analysis: &mut Analysis, parts: &Parts, stale: &mut Stale) {
+    stale.nodes.sort_unstable();
+    stale.nodes.dedup();
+    for &n in &stale.nodes {
+        let (allocated, occupants) = parts.allocation(n);
+        let Some(state) = analysis.nodes.get_mut(n) else {
+            continue;
+        };
+        let next = state.clone().with_allocation(allocated, occupants);
+        if next != *state {
+            *state = next;
+            stale.pools.extend(parts.pool_of(n));
+            stale.plan = true;
+            stale.lints = true;
+        }
+    }
+}
+
+/// Rebuilds the components of stale ISVCs with their verdicts and pool contributions; the
+/// pools they fed before and after are stale, and the moves.
+fn components(
+    snap: &ClusterSnapshot,
+    opts: &AnalysisOptions,
+    analysis: &mut Analysis,
+    parts: &mut Parts,
+    stale: &mut Stale,
+) -> bool {
+    stale.isvcs.sort_unstable();
+    stale.isvcs.dedup();
+    for &i in &stale.isvcs {
+        let Some(&(first, count)) = parts.isvc_components.get(i) else {
+            return false;
+        };
+        if count == 0 {
+            continue;
+        }
+        stale.plan = true;
+        let range = first..first + count;
+        for c in range.clone() {
+            contribution_pools(parts, c, &mut stale.pools);
+        }
+        let mut built = Vec::with_capacity(count);
+        let migrations = {
+            let routes = &parts.routes;
+            let pods = crate::engine::workloads::IsvcPods {
+                routed: &|c| routes.routed(i, c),
+                labelled: &|c| routes.labelled(i, c),
+            };
+            isvc_components(snap, &parts.index, &parts.replicas, &pods, i, &mut built)
+        };
+        if built.len() != count {
+            return false;
+        }
+        let w = &mut analysis.workloads;
+        w.components.splice(range.clone(), built);
+        if let Some(m) = w.migrations.get_mut(i) {
+            *m = migrations;
+        }
+        for c in range {
+            verdicts(snap, opts, analysis, parts, c);
+            let (demand, movable) = parts.contributions(analysis, c);
+            parts.demand[c] = demand;
+            parts.movable[c] = movable;
+            contribution_pools(parts, c, &mut stale.pools);
+        }
+    }
+    true
+}
+
+/// Replaces component `c`'s verdicts.
+fn verdicts(
+    snap: &ClusterSnapshot,
+    opts: &AnalysisOptions,
+    analysis: &mut Analysis,
+    parts: &mut Parts,
+    c: usize,
+) {
+    let mut fresh = Vec::new();
+    let rules = (&parts.rules, opts.now);
+    component_verdicts(snap, &analysis.workloads, c, rules, &mut fresh);
+    let (start, end) = (parts.verdict_starts[c], parts.verdict_starts[c + 1]);
+    let resized = fresh.len() != end - start;
+    analysis.verdicts.splice(start..end, fresh);
+    if resized {
+        parts.count_verdicts(analysis);
+    }
+}
+
+/// Pushes the pools component `c`'s demand and repack pods sit in.
+fn contribution_pools(parts: &Parts, c: usize, out: &mut Vec<usize>) {
+    let pods = parts.demand[c].iter().chain(&parts.movable[c]);
+    out.extend(pods.filter_map(|p| parts.pod_pool(*p)));
+}
+
+/// Rescores stale pools; a changed report makes the moves stale.
+fn pools(
+    snap: &ClusterSnapshot,
+    opts: &AnalysisOptions,
+    analysis: &mut Analysis,
+    parts: &Parts,
+    stale: &mut Stale,
+) {
+    stale.pools.sort_unstable();
+    stale.pools.dedup();
+    let pool_of = |n: usize| parts.pool_of(n);
+    for &q in &stale.pools {
+        let (Some(report), Some(nodes)) = (analysis.pools.get(q), parts.pool_nodes.get(q)) else {
+            continue;
+        };
+        let name = report.name.clone();
+        let mut demand = parts.demand.iter().flatten().copied();
+        let mut movable = parts.movable.iter().flatten().copied();
+        let data = pool_data(
+            snap,
+            (&parts.index, &pool_of, &parts.scoring.ladder),
+            (q, &name, nodes),
+            (&mut demand, &mut movable),
+            &parts.pending,
+        );
+        let scoring = PoolScoring {
+            index: &parts.index,
+            states: &analysis.nodes,
+            rules: &parts.scoring,
+            now: opts.now,
+        };
+        let fresh = score_pool(snap, &scoring, data);
+        if analysis.pools[q] != fresh {
+            analysis.pools[q] = fresh;
+            stale.plan = true;
+        }
+    }
+}
