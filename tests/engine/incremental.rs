@@ -16,7 +16,9 @@ use proptest::prelude::*;
 
 use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::Incremental;
-use ome_top::engine::analysis::{analyze, Analysis, AnalysisOptions, Change, ExecutorSetting};
+use ome_top::engine::analysis::{
+    analyze, Analysis, AnalysisOptions, Change, ExecutorSetting, MovesRerun,
+};
 use ome_top::engine::index::SnapshotIndex;
 use ome_top::engine::model::{
     ClusterSnapshot, Event, LabelInt, Labels, Name, NodeCondition, PodPhase, Taint, Time,
@@ -461,4 +463,73 @@ proptest! {
             }
         }
     }
+}
+
+/// What each kind of pod event re-runs on a 3,000-pod fleet, and that the result is still the
+/// full analysis: a node agent's update reruns nothing; a model
+/// pod's readiness rebuilds its component and merges that component's move rows; a model
+/// pod's deletion changes its node's allocation, so its pool's rows are rebuilt.
+#[test]
+fn each_event_kind_reruns_only_what_it_touches() {
+    let snap = generate_fleet(
+        &FleetSpec {
+            seed: 7,
+            nodes: 300,
+            pods: 3_000,
+        },
+        now(),
+    );
+    let mut inc = Incremental::new(snap, options());
+    let check = |inc: &Incremental| {
+        let full = analyze(inc.snapshot(), &options());
+        assert_eq!(first_difference(inc.analysis(), &full), None);
+    };
+    let pods = &inc.snapshot().pods;
+    let agent = pods
+        .iter()
+        .find(|p| p.gpus == 0 && p.node.is_some() && p.ome.isvc.is_none())
+        .cloned()
+        .expect("node agents");
+    let a = inc.analysis();
+    let movable = a
+        .verdicts
+        .iter()
+        .filter(|v| v.defrag.is_ok())
+        .find_map(|v| {
+            let inst = &a.workloads.components[v.component].instances[v.instance];
+            inst.pods.first().map(|p| pods[*p].clone())
+        })
+        .expect("a movable Instance");
+
+    let mut changed = agent.clone();
+    changed.ready = !changed.ready;
+    inc.apply(Change::Pod(Arc::new(changed)));
+    let r = inc.last_rerun();
+    assert!(
+        !r.full && r.components == 0 && r.pools == 0 && !r.lints && !r.gangs,
+        "{r:?}"
+    );
+    assert_eq!(r.moves, MovesRerun::Reused);
+    check(&inc);
+
+    let mut flipped = movable.clone();
+    flipped.ready = !flipped.ready;
+    inc.apply(Change::Pod(Arc::new(flipped)));
+    let r = inc.last_rerun();
+    assert!(!r.full && r.components >= 1 && !r.lints, "{r:?}");
+    assert!(
+        matches!(r.moves, MovesRerun::Components(n) if n >= 1),
+        "{r:?}"
+    );
+    check(&inc);
+
+    inc.apply(Change::PodDeleted {
+        namespace: movable.namespace.clone(),
+        name: movable.name.clone(),
+    });
+    let r = inc.last_rerun();
+    assert!(!r.full && r.nodes >= 1 && r.pools >= 1 && r.lints, "{r:?}");
+    check(&inc);
+    inc.apply(Change::Pod(Arc::new(movable)));
+    check(&inc);
 }

@@ -9,7 +9,7 @@ mod incremental;
 
 pub use crate::engine::workloads::InstanceVerdict;
 pub use compare::compare_moves;
-pub use incremental::{Change, Incremental};
+pub use incremental::{Change, Incremental, MovesRerun, Rerun};
 
 use crate::engine::alfred_config::ScoringRules;
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
@@ -24,7 +24,7 @@ use crate::engine::nodes::PoolMembership;
 use crate::engine::nodes::{node_states_with, NodeState};
 use crate::engine::planning::MoveRow;
 use crate::engine::planning::PlanContext;
-use crate::engine::planning::{decision_pass, JournalView};
+use crate::engine::planning::{decision_pass_owned, JournalView};
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
 use crate::engine::recommendations::{parse_recommendations, Recommendations};
 use crate::engine::workloads::{build_workloads_with, Component, DeploymentMode, Workloads};
@@ -133,6 +133,16 @@ pub fn analyze_observed(
     opts: &AnalysisOptions,
     stage_done: &mut dyn FnMut(&'static str),
 ) -> Analysis {
+    pipeline(snap, opts, stage_done).0
+}
+
+/// `analyze_observed`, with the component each move row was built for (aligned with
+/// `Analysis::moves`; `None` for a row no component covers).
+fn pipeline(
+    snap: &ClusterSnapshot,
+    opts: &AnalysisOptions,
+    stage_done: &mut dyn FnMut(&'static str),
+) -> (Analysis, Vec<Option<usize>>) {
     let ns = opts.alfred_namespace.as_str();
     let config_cm = snap.config_map(ns, ALFRED_CONFIG);
     let yaml = config_cm
@@ -192,7 +202,7 @@ pub fn analyze_observed(
         (&config, &rules, opts.now),
     );
     stage_done("plan context");
-    let moves = decision_pass(&ctx, &journal);
+    let (moves, owners) = decision_pass_owned(&ctx, &journal);
     stage_done("decision pass");
     let published = snap
         .config_map(ns, ALFRED_RECOMMENDATIONS)
@@ -204,7 +214,7 @@ pub fn analyze_observed(
     stage_done("gangs");
     let lints = placement_lints(snap, &idx, &states, &opts.placement);
     stage_done("lints");
-    Analysis {
+    let analysis = Analysis {
         now: opts.now,
         config,
         config_error: config_error.map(|e| e.to_string()),
@@ -222,7 +232,8 @@ pub fn analyze_observed(
         gangs,
         lints,
         warnings,
-    }
+    };
+    (analysis, owners)
 }
 
 /// The eligibility of every OMENative Instance.

@@ -17,6 +17,7 @@
 //!
 //! Owns: `Incremental`, `Change`. Pure: time arrives in the options; no clock, no I/O.
 
+mod moves;
 mod parts;
 mod pods;
 mod renumber;
@@ -25,13 +26,14 @@ mod stages;
 
 use std::sync::Arc;
 
-use crate::engine::analysis::{analyze, Analysis, AnalysisOptions};
+use crate::engine::analysis::{pipeline, Analysis, AnalysisOptions};
 use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Event, Name, Node, NodeEdit, Pod};
 use crate::engine::nodes::node_state;
 
 use parts::Parts;
 use stages::Stale;
+pub use stages::{MovesRerun, Rerun};
 
 /// One change to the observed cluster.
 #[derive(Debug, Clone)]
@@ -62,18 +64,23 @@ pub struct Incremental {
     opts: AnalysisOptions,
     analysis: Analysis,
     parts: Parts,
+    rerun: Rerun,
 }
 
 impl Incremental {
     /// The full analysis of `snap`, ready for changes.
     pub fn new(snap: ClusterSnapshot, opts: AnalysisOptions) -> Self {
-        let analysis = analyze(&snap, &opts);
-        let parts = Parts::new(&snap, &analysis);
+        let (analysis, owners) = pipeline(&snap, &opts, &mut |_| {});
+        let parts = Parts::new(&snap, &analysis, owners);
         Incremental {
             snap,
             opts,
             analysis,
             parts,
+            rerun: Rerun {
+                full: true,
+                ..Rerun::default()
+            },
         }
     }
 
@@ -90,6 +97,11 @@ impl Incremental {
     /// The index of the current snapshot (equal to `SnapshotIndex::new(snapshot())`).
     pub fn index(&self) -> &SnapshotIndex {
         &self.parts.index
+    }
+
+    /// What the last change re-ran.
+    pub fn last_rerun(&self) -> Rerun {
+        self.rerun
     }
 
     /// The options every analysis runs with.
@@ -117,6 +129,7 @@ impl Incremental {
 
     /// Applies one change and brings the analysis up to date.
     pub fn apply(&mut self, change: Change) {
+        self.rerun = Rerun::default();
         match change {
             Change::Pod(pod) => {
                 let edit = self.snap.upsert_pod(pod);
@@ -151,8 +164,13 @@ impl Incremental {
 
     /// A full analysis of the current snapshot.
     fn rebuild(&mut self) {
-        self.analysis = analyze(&self.snap, &self.opts);
-        self.parts = Parts::new(&self.snap, &self.analysis);
+        let (analysis, owners) = pipeline(&self.snap, &self.opts, &mut |_| {});
+        self.parts = Parts::new(&self.snap, &analysis, owners);
+        self.analysis = analysis;
+        self.rerun = Rerun {
+            full: true,
+            ..Rerun::default()
+        };
     }
 
     /// A node replaced in place keeps every pod's resolution and the pools, unless its pool
@@ -179,6 +197,8 @@ impl Incremental {
         // Labels decide which pool a pending pod's selector points to.
         let mut stale = self.parts.reattribute_pending(&self.snap);
         stale.pools.extend(self.parts.pool_of(at));
+        // Its bins, targets and spot flag: every row of the pool reads them.
+        stale.plan_pools.extend(self.parts.pool_of(at));
         stale.plan = true;
         stale.gangs = true;
         stale.lints = true;
@@ -188,8 +208,9 @@ impl Incremental {
     /// Re-runs the stale parts (all of them when one cannot be rebuilt alone).
     fn refresh(&mut self, stale: Stale) {
         let (snap, opts) = (&self.snap, &self.opts);
-        if !stages::refresh(snap, opts, &mut self.analysis, &mut self.parts, stale) {
-            self.rebuild();
+        match stages::refresh(snap, opts, &mut self.analysis, &mut self.parts, stale) {
+            Some(rerun) => self.rerun = rerun,
+            None => self.rebuild(),
         }
     }
 }

@@ -64,11 +64,18 @@ pub struct Parts {
     pub base_warnings: usize,
     /// The gang report read every node's free resources (`reads_node_capacity`).
     pub gangs_read_capacity: bool,
+    /// The component each move row was built for (aligned with `Analysis::moves`).
+    pub move_owners: Vec<Option<usize>>,
 }
 
 impl Parts {
-    /// The records of `analysis`, the full analysis of `snap`.
-    pub fn new(snap: &ClusterSnapshot, analysis: &Analysis) -> Self {
+    /// The records of `analysis`, the full analysis of `snap` (`move_owners`: the component
+    /// of each of its move rows).
+    pub fn new(
+        snap: &ClusterSnapshot,
+        analysis: &Analysis,
+        move_owners: Vec<Option<usize>>,
+    ) -> Self {
         let index = SnapshotIndex::new(snap);
         let mut node_by_name = HashMap::default();
         for (i, n) in snap.nodes.iter().enumerate() {
@@ -105,6 +112,7 @@ impl Parts {
             movable: Vec::new(),
             base_warnings: (analysis.warnings.len()).saturating_sub(analysis.gangs.warnings.len()),
             gangs_read_capacity: reads_node_capacity(&analysis.gangs),
+            move_owners,
             index,
         };
         for (c, comp) in analysis.workloads.components.iter().enumerate() {

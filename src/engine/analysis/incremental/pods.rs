@@ -13,7 +13,9 @@
 
 use crate::engine::analysis::incremental::stages::Stale;
 use crate::engine::analysis::incremental::Incremental;
+use crate::engine::gangs::same_gang_inputs;
 use crate::engine::index::is_live;
+use crate::engine::lints::same_lint_inputs;
 use crate::engine::model::{Pod, PodEdit};
 use crate::engine::nodes::pod_allocation;
 use crate::engine::pools::attribute_pending_in;
@@ -30,6 +32,9 @@ impl Incremental {
                 let node = self.node_named(&pod);
                 self.parts.index.replace_pod(at, &pod, node);
                 self.effects(&pod, at, true, &mut stale);
+                // Both versions read alike: what only reads pods is unchanged.
+                stale.lints &= !same_lint_inputs(&old, &pod);
+                stale.gangs &= !same_gang_inputs(&old, &pod);
             }
             PodEdit::Inserted { at } => {
                 self.renumber(&|p| if p >= at { p + 1 } else { p });

@@ -151,6 +151,14 @@ impl Routes {
         }
     }
 
+    /// Whether another ISVC has ISVC `isvc`'s `namespace/name`.
+    pub fn shares_key(&self, isvc: usize) -> bool {
+        let key = self.isvc_key.get(isvc).copied().unwrap_or(u32::MAX);
+        self.key_isvcs
+            .get(key as usize)
+            .is_none_or(|l| l.len() != 1)
+    }
+
     /// The pods routed to component `c` of ISVC `isvc`.
     pub fn routed(&self, isvc: usize, c: usize) -> &[usize] {
         self.routed

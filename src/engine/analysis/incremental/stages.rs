@@ -4,14 +4,15 @@
 //! analysis runs for it, so a rebuilt part equals the full analysis's; a part that changed
 //! marks what reads it stale in turn.
 //!
-//! Owns: `Stale`, `refresh`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `Stale`, `refresh`, `Rerun`. Pure; must not import anything outside `std` and `engine`.
 
+use crate::engine::analysis::incremental::moves::refresh_moves;
 use crate::engine::analysis::incremental::parts::Parts;
 use crate::engine::analysis::{component_verdicts, Analysis, AnalysisOptions};
 use crate::engine::gangs::{compute_gangs, reads_node_capacity};
 use crate::engine::lints::placement_lints;
 use crate::engine::model::ClusterSnapshot;
-use crate::engine::planning::{decision_pass, PlanContext};
+use crate::engine::planning::same_plan_inputs;
 use crate::engine::pools::{pool_data, score_pool, PoolScoring};
 use crate::engine::workloads::isvc_components;
 
@@ -26,15 +27,50 @@ pub struct Stale {
     pub pools: Vec<usize>,
     /// The decision pass (moves).
     pub plan: bool,
+    /// Components whose move rows may have changed.
+    pub plan_components: Vec<usize>,
+    /// Pools whose nodes or report, as the decision pass reads them, changed: every row of a
+    /// component with pods there may have changed.
+    pub plan_pools: Vec<usize>,
     /// The gang report.
     pub gangs: bool,
     /// The placement lints.
     pub lints: bool,
 }
 
+/// What one change re-ran (for tests and benchmarks: results never depend on it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rerun {
+    /// The whole analysis ran.
+    pub full: bool,
+    /// Node states whose allocation was summed again.
+    pub nodes: usize,
+    /// Components rebuilt (with their verdicts).
+    pub components: usize,
+    /// Pools rescored.
+    pub pools: usize,
+    /// The move rows.
+    pub moves: MovesRerun,
+    /// The gang report ran.
+    pub gangs: bool,
+    /// The placement lints ran.
+    pub lints: bool,
+}
+
+/// How the move rows were brought up to date.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MovesRerun {
+    /// Reused as they were.
+    #[default]
+    Reused,
+    /// The rows of this many components rebuilt and merged in.
+    Components(usize),
+    /// The whole decision pass ran.
+    Full,
+}
+
 /// Brings the stale parts of `analysis` (of `snap`, with `parts` up to date for `snap`) up to
-/// date. Returns `false` when a part cannot be rebuilt alone (the caller then runs a full
-/// analysis).
+/// date. `None` when a part cannot be rebuilt alone (the caller then runs a full analysis).
 #[must_use]
 pub fn refresh(
     snap: &ClusterSnapshot,
@@ -42,24 +78,22 @@ pub fn refresh(
     analysis: &mut Analysis,
     parts: &mut Parts,
     mut stale: Stale,
-) -> bool {
+) -> Option<Rerun> {
+    let mut rerun = Rerun::default();
     allocations(analysis, parts, &mut stale);
+    rerun.nodes = stale.nodes.len();
     if !components(snap, opts, analysis, parts, &mut stale) {
-        return false;
+        return None;
     }
+    rerun.components = stale.plan_components.len();
     pools(snap, opts, analysis, parts, &mut stale);
+    rerun.pools = stale.pools.len();
     if stale.plan {
-        let ctx = PlanContext::new(
-            snap,
-            &parts.index,
-            &analysis.nodes,
-            &analysis.workloads,
-            &analysis.pools,
-            &analysis.verdicts,
-            (&analysis.config, &parts.rules, opts.now),
-        );
-        analysis.moves = decision_pass(&ctx, &analysis.journal);
+        let scope = (stale.plan_components, stale.plan_pools);
+        rerun.moves = refresh_moves(snap, opts, analysis, parts, scope);
     }
+    rerun.gangs = stale.gangs;
+    rerun.lints = stale.lints;
     if stale.gangs {
         analysis.gangs = compute_gangs(snap, &parts.index, &opts.placement);
         analysis.warnings.truncate(parts.base_warnings);
@@ -71,7 +105,7 @@ pub fn refresh(
     if stale.lints {
         analysis.lints = placement_lints(snap, &parts.index, &analysis.nodes, &opts.placement);
     }
-    true
+    Some(rerun)
 }
 
 /// New allocations of stale nodes: a changed state makes its pool, the moves and the lints
@@ -88,6 +122,7 @@ fn allocations(analysis: &mut Analysis, parts: &Parts, stale: &mut Stale) {
         if next != *state {
             *state = next;
             stale.pools.extend(parts.pool_of(n));
+            stale.plan_pools.extend(parts.pool_of(n));
             stale.plan = true;
             stale.lints = true;
         }
@@ -134,6 +169,7 @@ fn components(
         if let Some(m) = w.migrations.get_mut(i) {
             *m = migrations;
         }
+        stale.plan_components.extend(range.clone());
         for c in range {
             verdicts(snap, opts, analysis, parts, c);
             let (demand, movable) = parts.contributions(analysis, c);
@@ -202,9 +238,10 @@ fn pools(
             now: opts.now,
         };
         let fresh = score_pool(snap, &scoring, data);
-        if analysis.pools[q] != fresh {
-            analysis.pools[q] = fresh;
+        if !same_plan_inputs(&analysis.pools[q], &fresh) {
+            stale.plan_pools.push(q);
             stale.plan = true;
         }
+        analysis.pools[q] = fresh;
     }
 }
