@@ -152,6 +152,31 @@ pub struct PlanInputs<'a> {
     pub verdicts: &'a [InstanceVerdict],
 }
 
+/// The pools whose targets and profiles a context needs: every pool, or only those holding
+/// pods of the components `only` marks (their rows read no other pool).
+fn needed_pools(
+    index: &SnapshotIndex,
+    workloads: &Workloads,
+    node_pool: &[Option<usize>],
+    count: usize,
+    only: Option<&[bool]>,
+) -> Vec<bool> {
+    let Some(only) = only else {
+        return vec![true; count];
+    };
+    let mut needed = vec![false; count];
+    let marked = workloads.components.iter().zip(only).filter(|(_, o)| **o);
+    for (comp, _) in marked {
+        let pods = comp.instances.iter().flat_map(|i| i.pods.iter());
+        for n in pods.filter_map(|p| index.node_of(*p)) {
+            if let Some(p) = node_pool.get(n).copied().flatten() {
+                needed[p] = true;
+            }
+        }
+    }
+    needed
+}
+
 impl<'a> PlanContext<'a> {
     /// Builds the indices, target lists and profiles.
     pub fn new(
@@ -190,13 +215,31 @@ impl<'a> PlanContext<'a> {
         } = inputs;
         let avoid_spot = cfg.spot_policy.avoid_as_target;
         let ranks = index.node_ranks();
+        // A pool report lists every node whose state names that pool.
+        let mut node_pool = vec![None; states.len()];
+        for (p, report) in pools.iter().enumerate() {
+            for n in &report.nodes {
+                if let Some(slot) = node_pool.get_mut(*n) {
+                    *slot = Some(p);
+                }
+            }
+        }
+        let needed = needed_pools(index, workloads, &node_pool, pools.len(), only);
         let targets = pools
             .iter()
-            .map(|p| PoolTargets::build(&p.nodes, states, ranks, avoid_spot))
+            .zip(&needed)
+            .map(|(p, needed)| match needed {
+                true => PoolTargets::build(&p.nodes, states, ranks, avoid_spot),
+                false => PoolTargets::default(),
+            })
             .collect();
         let profiles = pools
             .iter()
-            .map(|p| {
+            .zip(&needed)
+            .map(|(p, needed)| {
+                if !needed {
+                    return PoolProfile::default();
+                }
                 let bins: Vec<(usize, Bin)> = pool_bins(&p.nodes, states, avoid_spot);
                 let ladder: Vec<u32> = p.sizes.iter().map(|s| s.size).collect();
                 let weights: Vec<f64> = p.sizes.iter().map(|s| s.weight).collect();
@@ -209,15 +252,6 @@ impl<'a> PlanContext<'a> {
             .enumerate()
             .map(|(i, p)| (p.name.as_str(), i))
             .collect();
-        // A pool report lists every node whose state names that pool.
-        let mut node_pool = vec![None; states.len()];
-        for (p, report) in pools.iter().enumerate() {
-            for n in &report.nodes {
-                if let Some(slot) = node_pool.get_mut(*n) {
-                    *slot = Some(p);
-                }
-            }
-        }
         let mut offsets = Vec::with_capacity(workloads.components.len() + 1);
         offsets.push(0);
         for c in &workloads.components {

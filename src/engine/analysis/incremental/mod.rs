@@ -17,6 +17,7 @@
 //!
 //! Owns: `Incremental`, `Change`. Pure: time arrives in the options; no clock, no I/O.
 
+mod lists;
 mod moves;
 mod parts;
 mod pods;

@@ -8,16 +8,33 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::ScoringRules;
+use crate::engine::analysis::incremental::lists::FlatLists;
 use crate::engine::analysis::incremental::routes::Routes;
 use crate::engine::analysis::incremental::stages::Stale;
 use crate::engine::analysis::{component_demand, component_movable, Analysis};
 use crate::engine::fast::IsvcKeys;
 use crate::engine::gangs::reads_node_capacity;
 use crate::engine::index::SnapshotIndex;
+use crate::engine::model::vocab::Policy;
 use crate::engine::model::{ClusterSnapshot, Name};
 use crate::engine::nodes::{pod_allocation, PoolMembership};
+use crate::engine::planning::MoveRow;
 use crate::engine::pools::attribute_pending_in;
 use crate::engine::workloads::{DeploymentMode, EligibilityRules, ReplicaIndex};
+
+/// Positions of the rows of `moves` that carry a plan.
+pub fn planned(moves: &[MoveRow]) -> Vec<usize> {
+    moves
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| m.plan.as_ref().map(|_| i))
+        .collect()
+}
+
+/// Whether some row of `moves` is a node-health row.
+pub fn has_health_rows(moves: &[MoveRow]) -> bool {
+    moves.iter().any(|r| r.policy == Policy::NodeHealth)
+}
 
 /// GPUs and OME GPU occupants of the live pods bound to one node.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -57,9 +74,13 @@ pub struct Parts {
     /// Per component: where its verdicts start in `Analysis::verdicts` (plus the end).
     pub verdict_starts: Vec<usize>,
     /// Per component: its demand pods (`component_demand`).
-    pub demand: Vec<Vec<usize>>,
+    pub demand: FlatLists,
     /// Per component: its repack pods (`component_movable`).
-    pub movable: Vec<Vec<usize>>,
+    pub movable: FlatLists,
+    /// Positions of the move rows that carry a plan (the only rows holding pod indices).
+    pub planned_moves: Vec<usize>,
+    /// Some move row is a node-health row.
+    pub health_moves: bool,
     /// Warnings of the analysis before the gang engine's.
     pub base_warnings: usize,
     /// The gang report read every node's free resources (`reads_node_capacity`).
@@ -108,8 +129,10 @@ impl Parts {
             pending,
             isvc_components: vec![(0, 0); snap.isvcs.len()],
             verdict_starts: Vec::new(),
-            demand: Vec::new(),
-            movable: Vec::new(),
+            demand: FlatLists::default(),
+            movable: FlatLists::default(),
+            planned_moves: planned(&analysis.moves),
+            health_moves: has_health_rows(&analysis.moves),
             base_warnings: (analysis.warnings.len()).saturating_sub(analysis.gangs.warnings.len()),
             gangs_read_capacity: reads_node_capacity(&analysis.gangs),
             move_owners,
@@ -124,11 +147,15 @@ impl Parts {
             }
         }
         parts.count_verdicts(analysis);
-        for c in 0..analysis.workloads.components.len() {
-            let (demand, movable) = parts.contributions(analysis, c);
-            parts.demand.push(demand);
-            parts.movable.push(movable);
+        let count = analysis.workloads.components.len();
+        let (mut demand, mut movable) = (Vec::new(), Vec::new());
+        for c in 0..count {
+            let (d, m) = parts.contributions(analysis, c);
+            demand.extend(d.into_iter().map(|p| (c, p)));
+            movable.extend(m.into_iter().map(|p| (c, p)));
         }
+        parts.demand = FlatLists::from_pairs(count, &demand);
+        parts.movable = FlatLists::from_pairs(count, &movable);
         parts
     }
 

@@ -10,23 +10,20 @@ use crate::engine::analysis::Analysis;
 impl Incremental {
     /// Applies `f` to every pod index held outside the index.
     pub(super) fn renumber(&mut self, f: &dyn Fn(usize) -> usize) {
-        renumber_analysis(&mut self.analysis, f);
+        renumber_analysis(&mut self.analysis, &self.parts.planned_moves, f);
         let parts = &mut self.parts;
         parts.routes.renumber(f);
         for (p, _) in &mut parts.pending {
             *p = f(*p);
         }
-        for list in parts.demand.iter_mut().chain(parts.movable.iter_mut()) {
-            for p in list {
-                *p = f(*p);
-            }
-        }
+        parts.demand.renumber(f);
+        parts.movable.renumber(f);
     }
 }
 
-/// Applies `f` to the pod indices of an analysis: Instance pods, pools' pending pods, move
-/// plans, gang members.
-fn renumber_analysis(a: &mut Analysis, f: &dyn Fn(usize) -> usize) {
+/// Applies `f` to the pod indices of an analysis: Instance pods, pools' pending pods, the
+/// plans of the move rows at `planned` (the rows that have one), gang members.
+fn renumber_analysis(a: &mut Analysis, planned: &[usize], f: &dyn Fn(usize) -> usize) {
     for comp in &mut a.workloads.components {
         for inst in &mut comp.instances {
             for p in &mut inst.pods {
@@ -39,7 +36,10 @@ fn renumber_analysis(a: &mut Analysis, f: &dyn Fn(usize) -> usize) {
             *p = f(*p);
         }
     }
-    for plan in a.moves.iter_mut().filter_map(|m| m.plan.as_mut()) {
+    for &i in planned {
+        let Some(plan) = a.moves.get_mut(i).and_then(|m| m.plan.as_mut()) else {
+            continue;
+        };
         for (p, _) in &mut plan.placements {
             *p = f(*p);
         }

@@ -12,10 +12,14 @@
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 
+use crate::engine::analysis::incremental::lists::FlatLists;
 use crate::engine::fast::IsvcKeys;
 use crate::engine::index::{is_live, SnapshotIndex};
-use crate::engine::model::{ClusterSnapshot, Name, Pod};
+use crate::engine::model::{ClusterSnapshot, Name, Pod, COMPONENTS};
 use crate::engine::workloads::{pod_label_key, replica_targets, route_pod};
+
+/// Components per ISVC.
+const N: usize = COMPONENTS.len();
 
 /// The components one version of a pod feeds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -39,10 +43,11 @@ pub struct Routes {
     key_isvcs: Vec<SmallVec<[usize; 1]>>,
     /// Per ISVC: its key id.
     isvc_key: Vec<u32>,
-    /// Per ISVC and component: the pods routed to it, ascending.
-    routed: Vec<[Vec<usize>; 3]>,
-    /// Per key id and component: the live pods labelled for it, ascending.
-    labelled: Vec<[Vec<usize>; 3]>,
+    /// Per ISVC and component (list `isvc × 3 + component`): the pods routed to it, ascending.
+    routed: FlatLists,
+    /// Per key id and component (list `key × 3 + component`): the live pods labelled for it,
+    /// ascending.
+    labelled: FlatLists,
 }
 
 impl Routes {
@@ -70,13 +75,17 @@ impl Routes {
             key_ids,
             key_isvcs,
             isvc_key,
-            routed: vec![Default::default(); snap.isvcs.len()],
-            labelled: vec![Default::default(); keys.len()],
+            routed: FlatLists::default(),
+            labelled: FlatLists::default(),
         };
+        let (mut routed, mut labelled) = (Vec::new(), Vec::new());
         for &p in &idx.live {
             let r = routes.of(snap, idx, &snap.pods[p]);
-            routes.add(&r, p);
+            routed.extend(r.routed.iter().map(|(i, c)| (i * N + c, p)));
+            labelled.extend(r.labelled.map(|(k, c)| (k as usize * N + c, p)));
         }
+        routes.routed = FlatLists::from_pairs(snap.isvcs.len() * N, &routed);
+        routes.labelled = FlatLists::from_pairs(keys.len() * N, &labelled);
         routes
     }
 
@@ -111,44 +120,28 @@ impl Routes {
 
     /// Records pod `p` in the lists `r` names.
     pub fn add(&mut self, r: &PodRoutes, p: usize) {
-        self.edit(r, &mut |list| {
-            if let Err(at) = list.binary_search(&p) {
-                list.insert(at, p);
-            }
-        });
+        for &(i, c) in &r.routed {
+            self.routed.insert_sorted(i * N + c, p);
+        }
+        if let Some((k, c)) = r.labelled {
+            self.labelled.insert_sorted(k as usize * N + c, p);
+        }
     }
 
     /// Removes pod `p` from the lists `r` names.
     pub fn remove(&mut self, r: &PodRoutes, p: usize) {
-        self.edit(r, &mut |list| {
-            if let Ok(at) = list.binary_search(&p) {
-                list.remove(at);
-            }
-        });
-    }
-
-    /// Calls `edit` on each list `r` names (a list `r` names twice, twice).
-    fn edit(&mut self, r: &PodRoutes, edit: &mut dyn FnMut(&mut Vec<usize>)) {
         for &(i, c) in &r.routed {
-            if let Some(list) = self.routed.get_mut(i).and_then(|l| l.get_mut(c)) {
-                edit(list);
-            }
+            self.routed.remove_sorted(i * N + c, p);
         }
         if let Some((k, c)) = r.labelled {
-            if let Some(list) = self.labelled.get_mut(k as usize).and_then(|l| l.get_mut(c)) {
-                edit(list);
-            }
+            self.labelled.remove_sorted(k as usize * N + c, p);
         }
     }
 
     /// Renumbers every listed pod with `f` (a pod inserted or removed before it).
     pub fn renumber(&mut self, f: &dyn Fn(usize) -> usize) {
-        let lists = self.routed.iter_mut().chain(self.labelled.iter_mut());
-        for list in lists.flatten() {
-            for p in list {
-                *p = f(*p);
-            }
-        }
+        self.routed.renumber(f);
+        self.labelled.renumber(f);
     }
 
     /// Whether another ISVC has ISVC `isvc`'s `namespace/name`.
@@ -161,18 +154,17 @@ impl Routes {
 
     /// The pods routed to component `c` of ISVC `isvc`.
     pub fn routed(&self, isvc: usize, c: usize) -> &[usize] {
-        self.routed
-            .get(isvc)
-            .and_then(|l| l.get(c))
-            .map_or(&[], Vec::as_slice)
+        if c >= N {
+            return &[];
+        }
+        self.routed.get(isvc * N + c)
     }
 
     /// The live pods labelled for component `c` of ISVC `isvc`'s key.
     pub fn labelled(&self, isvc: usize, c: usize) -> &[usize] {
-        let key = self.isvc_key.get(isvc).copied().unwrap_or(u32::MAX);
-        self.labelled
-            .get(key as usize)
-            .and_then(|l| l.get(c))
-            .map_or(&[], Vec::as_slice)
+        match self.isvc_key.get(isvc) {
+            Some(&key) if c < N => self.labelled.get(key as usize * N + c),
+            _ => &[],
+        }
     }
 }

@@ -149,9 +149,6 @@ fn components(
         }
         stale.plan = true;
         let range = first..first + count;
-        for c in range.clone() {
-            contribution_pools(parts, c, &mut stale.pools);
-        }
         let mut built = Vec::with_capacity(count);
         let migrations = {
             let routes = &parts.routes;
@@ -173,9 +170,14 @@ fn components(
         for c in range {
             verdicts(snap, opts, analysis, parts, c);
             let (demand, movable) = parts.contributions(analysis, c);
-            parts.demand[c] = demand;
-            parts.movable[c] = movable;
-            contribution_pools(parts, c, &mut stale.pools);
+            // The same pods feed the same pools: their GPUs and nodes, had they changed, made
+            // their nodes' states (and so their pools) stale already.
+            if demand != parts.demand.get(c) || movable != parts.movable.get(c) {
+                contribution_pools(parts, c, &mut stale.pools);
+                parts.demand.replace(c, demand);
+                parts.movable.replace(c, movable);
+                contribution_pools(parts, c, &mut stale.pools);
+            }
         }
     }
     true
@@ -202,7 +204,7 @@ fn verdicts(
 
 /// Pushes the pools component `c`'s demand and repack pods sit in.
 fn contribution_pools(parts: &Parts, c: usize, out: &mut Vec<usize>) {
-    let pods = parts.demand[c].iter().chain(&parts.movable[c]);
+    let pods = parts.demand.get(c).iter().chain(parts.movable.get(c));
     out.extend(pods.filter_map(|p| parts.pod_pool(*p)));
 }
 
@@ -222,8 +224,8 @@ fn pools(
             continue;
         };
         let name = report.name.clone();
-        let mut demand = parts.demand.iter().flatten().copied();
-        let mut movable = parts.movable.iter().flatten().copied();
+        let mut demand = parts.demand.all().iter().copied();
+        let mut movable = parts.movable.all().iter().copied();
         let data = pool_data(
             snap,
             (&parts.index, &pool_of, &parts.scoring.ladder),
