@@ -8,6 +8,7 @@ mod architecture;
 mod eligibility;
 mod fits;
 mod gang;
+mod incremental;
 mod lints;
 mod moves;
 mod what_if;

@@ -5,9 +5,11 @@
 //! options. Must not import anything outside `std`, `chrono` types and `engine`.
 
 mod compare;
+mod incremental;
 
 pub use crate::engine::workloads::InstanceVerdict;
 pub use compare::compare_moves;
+pub use incremental::{Change, Incremental, MovesRerun, Rerun};
 
 use crate::engine::alfred_config::ScoringRules;
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
@@ -22,11 +24,11 @@ use crate::engine::nodes::PoolMembership;
 use crate::engine::nodes::{node_states_with, NodeState};
 use crate::engine::planning::MoveRow;
 use crate::engine::planning::PlanContext;
-use crate::engine::planning::{decision_pass, JournalView};
+use crate::engine::planning::{decision_pass_owned, JournalView};
 use crate::engine::planning::{what_if, WhatIf, WhatIfInput};
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
 use crate::engine::recommendations::{parse_recommendations, Recommendations};
-use crate::engine::workloads::{build_workloads_with, DeploymentMode, Workloads};
+use crate::engine::workloads::{build_workloads_with, Component, DeploymentMode, Workloads};
 use crate::engine::workloads::{
     component_baseline, defrag_prechecks, instance_baseline, EligibilityRules,
 };
@@ -152,6 +154,16 @@ pub fn analyze_observed(
     opts: &AnalysisOptions,
     stage_done: &mut dyn FnMut(&'static str),
 ) -> Analysis {
+    pipeline(snap, opts, stage_done).0
+}
+
+/// `analyze_observed`, with the component each move row was built for (aligned with
+/// `Analysis::moves`; `None` for a row no component covers).
+fn pipeline(
+    snap: &ClusterSnapshot,
+    opts: &AnalysisOptions,
+    stage_done: &mut dyn FnMut(&'static str),
+) -> (Analysis, Vec<Option<usize>>) {
     let ns = opts.alfred_namespace.as_str();
     let config_cm = snap.config_map(ns, ALFRED_CONFIG);
     let yaml = config_cm
@@ -211,7 +223,7 @@ pub fn analyze_observed(
         (&config, &rules, opts.now),
     );
     stage_done("plan context");
-    let moves = decision_pass(&ctx, &journal);
+    let (moves, owners) = decision_pass_owned(&ctx, &journal);
     stage_done("decision pass");
     let published = snap
         .config_map(ns, ALFRED_RECOMMENDATIONS)
@@ -223,7 +235,7 @@ pub fn analyze_observed(
     stage_done("gangs");
     let lints = placement_lints(snap, &idx, &states, &opts.placement);
     stage_done("lints");
-    Analysis {
+    let analysis = Analysis {
         now: opts.now,
         config,
         config_error: config_error.map(|e| e.to_string()),
@@ -241,7 +253,8 @@ pub fn analyze_observed(
         gangs,
         lints,
         warnings,
-    }
+    };
+    (analysis, owners)
 }
 
 /// The eligibility of every OMENative Instance.
@@ -257,27 +270,41 @@ pub fn instance_verdicts(
         .iter()
         .filter(|c| c.mode == DeploymentMode::OMENative);
     let mut out = Vec::with_capacity(omenative.map(|c| c.instances.len()).sum());
-    for (c, comp) in workloads.components.iter().enumerate() {
-        if comp.mode != DeploymentMode::OMENative {
-            continue;
-        }
-        // Both verdicts start with per-component checks: run once, not per Instance.
-        let shared = component_baseline(snap, workloads, comp, rules);
-        let prechecks = defrag_prechecks(snap, workloads, comp, rules, now);
-        for (i, inst) in comp.instances.iter().enumerate() {
-            // Cloning a known reason copies its tag: nothing is allocated.
-            let baseline = shared
-                .clone()
-                .and_then(|rev| instance_baseline(snap, comp, inst, rev));
-            out.push(InstanceVerdict {
-                component: c,
-                instance: i,
-                defrag: prechecks.clone().and(baseline.clone()),
-                baseline,
-            });
-        }
+    for c in 0..workloads.components.len() {
+        component_verdicts(snap, workloads, c, (rules, now), &mut out);
     }
     out
+}
+
+/// Appends the verdicts of component `c`'s Instances (none unless it is OMENative).
+pub fn component_verdicts(
+    snap: &ClusterSnapshot,
+    workloads: &Workloads,
+    c: usize,
+    (rules, now): (&EligibilityRules, Time),
+    out: &mut Vec<InstanceVerdict>,
+) {
+    let Some(comp) = workloads.components.get(c) else {
+        return;
+    };
+    if comp.mode != DeploymentMode::OMENative {
+        return;
+    }
+    // Both verdicts start with per-component checks: run once, not per Instance.
+    let shared = component_baseline(snap, workloads, comp, rules);
+    let prechecks = defrag_prechecks(snap, workloads, comp, rules, now);
+    for (i, inst) in comp.instances.iter().enumerate() {
+        // Cloning a known reason copies its tag: nothing is allocated.
+        let baseline = shared
+            .clone()
+            .and_then(|rev| instance_baseline(snap, comp, inst, rev));
+        out.push(InstanceVerdict {
+            component: c,
+            instance: i,
+            defrag: prechecks.clone().and(baseline.clone()),
+            baseline,
+        });
+    }
 }
 
 /// Pods of every Instance with GPUs (demand), and pods of OMENative Instances executable for
@@ -289,32 +316,55 @@ pub fn demand_and_movable(
     verdicts: &[InstanceVerdict],
 ) -> (Vec<usize>, Vec<usize>) {
     // Pools compare by index: equal indices are equal pool keys.
-    let pool_of = |pod: usize| membership.of_node(idx.node_of(pod)?);
-    let has_gpus = |p: &usize| idx.gpus(*p) > 0;
+    let pool_of = |node: usize| membership.of_node(node);
     let instance_pods = workloads.components.iter().flat_map(|c| &c.instances);
     let instance_pods: usize = instance_pods.map(|i| i.pods.len()).sum();
     // Both lists hold at most every Instance pod: sized once, never regrown.
     let mut demand = Vec::with_capacity(instance_pods);
     for comp in &workloads.components {
-        for inst in &comp.instances {
-            demand.extend(
-                inst.pods
-                    .iter()
-                    .copied()
-                    .filter(|p| has_gpus(p) && pool_of(*p).is_some()),
-            );
-        }
+        component_demand(idx, &pool_of, comp, &mut demand);
     }
     let mut movable = Vec::with_capacity(instance_pods);
+    component_movable(idx, &pool_of, workloads, verdicts, &mut movable);
+    (demand, movable)
+}
+
+/// Appends the pods of `comp`'s Instances that count as demand: with GPUs, on a pool's node
+/// (`pool_of` a node index).
+pub fn component_demand(
+    idx: &SnapshotIndex,
+    pool_of: &dyn Fn(usize) -> Option<usize>,
+    comp: &Component,
+    demand: &mut Vec<usize>,
+) {
+    for inst in &comp.instances {
+        demand.extend(
+            inst.pods
+                .iter()
+                .copied()
+                .filter(|p| idx.gpus(*p) > 0 && idx.node_of(*p).and_then(pool_of).is_some()),
+        );
+    }
+}
+
+/// Appends the repack items of the Instances `verdicts` judge (any run of verdicts): pods
+/// with GPUs of Instances executable for defragmentation whose pods all sit in one pool.
+pub fn component_movable(
+    idx: &SnapshotIndex,
+    pool_of: &dyn Fn(usize) -> Option<usize>,
+    workloads: &Workloads,
+    verdicts: &[InstanceVerdict],
+    movable: &mut Vec<usize>,
+) {
+    let pod_pool = |pod: usize| idx.node_of(pod).and_then(pool_of);
     for v in verdicts.iter().filter(|v| v.defrag.is_ok()) {
         let inst = &workloads.components[v.component].instances[v.instance];
-        let mut pools = inst.pods.iter().map(|p| pool_of(*p));
+        let mut pools = inst.pods.iter().map(|p| pod_pool(*p));
         let first = pools.next().flatten();
         if inst.gpus > 0 && first.is_some() && pools.all(|p| p == first) {
-            movable.extend(inst.pods.iter().copied().filter(has_gpus));
+            movable.extend(inst.pods.iter().copied().filter(|p| idx.gpus(*p) > 0));
         }
     }
-    (demand, movable)
 }
 
 #[cfg(test)]

@@ -170,7 +170,7 @@ impl<'a> Table<'a> {
 }
 
 /// Whether `g` gets a predicted pin.
-fn wanted(g: &Gang) -> bool {
+pub fn wanted(g: &Gang) -> bool {
     g.on_ome_scheduler
         && matches!(g.state, GangState::Forming | GangState::Waiting)
         && g.placed == 0

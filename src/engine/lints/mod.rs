@@ -18,7 +18,7 @@ use crate::engine::index::SnapshotIndex;
 use crate::engine::lints::nodes::mixed_schedulers;
 use crate::engine::lints::pods::{disproportional_requests, pod_rules};
 use crate::engine::lints::small_pods::small_pods_on_empty_nodes;
-use crate::engine::model::{ClusterSnapshot, Pod};
+use crate::engine::model::{ClusterSnapshot, OmeLabels, Pod};
 use crate::engine::nodes::NodeState;
 use rustc_hash::FxHashMap as FastMap;
 
@@ -96,6 +96,68 @@ pub fn placement_lints(
         opts.repack_threshold_percent,
     ));
     out
+}
+
+/// Whether the lints read the same of pods `a` and `b` (two versions of one pod): they differ
+/// at most in fields no lint reads (readiness, deletion, times, UID, GPU resource name, the
+/// OME labels other than the ISVC and `managed-by`). The node states are read apart. Every
+/// field is named, so a new `Pod` field does not compile here until it is sorted in.
+pub fn same_lint_inputs(a: &Pod, b: &Pod) -> bool {
+    let Pod {
+        node,
+        phase,
+        namespace,
+        gpus,
+        ready: _,
+        terminating: _,
+        scheduled_condition,
+        ome,
+        controller,
+        placement,
+        node_selector,
+        scheduler_name,
+        cpu_milli,
+        memory,
+        name,
+        uid: _,
+        gpu_resource: _,
+        created: _,
+        started: _,
+        unschedulable_since: _,
+    } = a;
+    let OmeLabels {
+        isvc,
+        component: _,
+        managed_by,
+        pod_group: _,
+        runner: _,
+        instance_index: _,
+        incarnation: _,
+        pod_ordinal: _,
+    } = ome;
+    (node, phase, namespace, gpus, scheduled_condition)
+        == (
+            &b.node,
+            &b.phase,
+            &b.namespace,
+            &b.gpus,
+            &b.scheduled_condition,
+        )
+        && (controller, placement, node_selector, scheduler_name)
+            == (
+                &b.controller,
+                &b.placement,
+                &b.node_selector,
+                &b.scheduler_name,
+            )
+        && (cpu_milli, memory, name, isvc, managed_by)
+            == (
+                &b.cpu_milli,
+                &b.memory,
+                &b.name,
+                &b.ome.isvc,
+                &b.ome.managed_by,
+            )
 }
 
 /// A non-terminal GPU pod and the index of the known node it is bound to.

@@ -7,6 +7,7 @@
 //! or anything that reads a clock.
 
 mod deployment;
+mod edit;
 pub mod names;
 mod node;
 mod objects;
@@ -20,6 +21,7 @@ pub(crate) mod testkit;
 pub mod vocab;
 
 pub use deployment::{component_mode, DeploymentMode};
+pub use edit::{NodeEdit, PodEdit};
 pub use placement::{
     node_matches, tolerates, LabelSelector, NodeTerm, Operator, PodPlacement, PodTerm, Requirement,
     SpreadConstraint, Toleration, UnschedulableCondition, HOSTNAME_LABEL,

@@ -60,6 +60,24 @@ impl Pods {
         (i < self.0.len()).then(|| self.0.remove(i))
     }
 
+    /// Inserts a shared pod at position `i` (clamped to the end), shifting the rest.
+    pub fn insert(&mut self, i: usize, pod: Arc<Pod>) {
+        self.0.insert(i.min(self.0.len()), pod);
+    }
+
+    /// Puts a shared pod in place of pod `i` and returns the one it replaces (`None`, and
+    /// nothing changed, when there is no pod `i`).
+    pub fn replace(&mut self, i: usize, pod: Arc<Pod>) -> Option<Arc<Pod>> {
+        let slot = self.0.get_mut(i)?;
+        Some(std::mem::replace(slot, pod))
+    }
+
+    /// The first position whose pod `before` does not accept (a binary search: `before` must
+    /// hold for a prefix of the pods, as "key < k" does for pods in key order).
+    pub fn partition_point(&self, mut before: impl FnMut(&Pod) -> bool) -> usize {
+        self.0.partition_point(|p| before(p))
+    }
+
     /// Sorts the pods by `key`, computed once per pod (stable).
     pub fn sort_by_cached_key<K: Ord>(&mut self, mut key: impl FnMut(&Pod) -> K) {
         self.0.sort_by_cached_key(|p| key(p));

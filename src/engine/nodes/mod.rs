@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::fast::{ByAddress, LastAnswer};
 use crate::engine::index::SnapshotIndex;
-use crate::engine::model::{ClusterSnapshot, Name, Node, Time};
+use crate::engine::model::{ClusterSnapshot, Name, Node, Pod, Time};
 use crate::engine::nodes::gpus::pool_key_str;
 use crate::engine::nodes::health::node_health;
 
@@ -102,13 +102,17 @@ pub fn node_states_with(
                     pools.entry(k).or_insert_with(|| Name::from(k)).clone()
                 })
             });
-            let mut s = node_state_in(node, cfg, now, pool);
-            s.allocated = allocated[i];
-            s.free = s.total.saturating_sub(allocated[i]);
-            s.ome_occupants = occupants[i];
-            s
+            node_state_in(node, cfg, now, pool).with_allocation(allocated[i], occupants[i])
         })
         .collect()
+}
+
+/// What pod `pod` adds to the allocation of the node it is bound to: its GPUs and whether it
+/// is an OME GPU occupant; `None` when it adds nothing (terminal, no GPUs). The sums
+/// `node_states_with` takes over the index's live pods.
+pub fn pod_allocation(pod: &Pod) -> Option<(u32, bool)> {
+    (pod.gpus > 0 && crate::engine::index::is_live(pod))
+        .then(|| (pod.gpus, pod.is_ome_gpu_occupant()))
 }
 
 /// The allocation-independent state of one node.
@@ -146,6 +150,15 @@ fn node_state_in(node: &Node, cfg: &AlfredConfig, now: Time, pool: Option<Name>)
 }
 
 impl NodeState {
+    /// This state with `allocated` GPUs of its node in use by `occupants` OME GPU occupant
+    /// pods (and others).
+    pub fn with_allocation(mut self, allocated: u32, occupants: u32) -> Self {
+        self.allocated = allocated;
+        self.free = self.total.saturating_sub(allocated);
+        self.ome_occupants = occupants;
+        self
+    }
+
     /// Whether the node is a schedulable bin of its pool: GPUs > 0, not excluded, and not spot
     /// when `avoid_spot` (`spotPolicy.avoidAsTarget`).
     pub fn is_bin(&self, avoid_spot: bool) -> bool {

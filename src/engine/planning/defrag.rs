@@ -16,11 +16,12 @@ use crate::engine::workloads::model_check;
 use crate::engine::workloads::{cooldown_minutes, is_movable};
 use crate::engine::workloads::{Component, DeploymentMode};
 
-/// The defragmentation rows in generation order, each row's identity key (aligned), and the
-/// ranked order (`defrag_rows` is `rows` permuted by it). Moving rows is left to the caller.
-pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKey>, Vec<usize>) {
+/// The defragmentation rows in generation order with each row's identity key and component
+/// (aligned), and the ranked order (`defrag_rows` is `rows` permuted by it). Moving rows is
+/// left to the caller.
+pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> KeyedRows {
     if !ctx.cfg.policies.defragmentation.enabled {
-        return (Vec::new(), Vec::new(), Vec::new());
+        return KeyedRows::default();
     }
     let open = |p: usize| ctx.pools[p].above_threshold || ctx.pools[p].advisory_open;
     // At most one row per Instance or component: one allocation, rows never move on growth.
@@ -32,26 +33,74 @@ pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<IdentityKe
         .sum();
     let mut rows = Vec::with_capacity(bound);
     let mut keys = Vec::with_capacity(bound);
+    let mut owners = Vec::with_capacity(bound);
     for (c, comp) in ctx.workloads.components.iter().enumerate() {
         let before = rows.len();
-        match comp.mode {
-            DeploymentMode::MultiNode => rows.extend(lws_row(ctx, c, &open)),
-            DeploymentMode::RawDeployment => raw_rows(ctx, c, &open, &mut rows),
-            DeploymentMode::OMENative => omenative_rows(ctx, c, &open, &mut rows),
-            DeploymentMode::VirtualDeployment => {}
-        }
+        push_rows(ctx, c, &open, &mut rows);
         let ranks = ctx.workload_ranks;
         keys.extend(
             rows[before..]
                 .iter()
                 .map(|r| identity_key(ranks, comp, r.instance)),
         );
+        owners.resize(rows.len(), Some(c));
     }
     // The sort reads compact per-row keys, not the rows themselves.
     let scores: Vec<f64> = rows.iter().map(|r| r.score).collect();
     let footprints: Vec<u32> = rows.iter().map(|r| r.footprint).collect();
     let order = rank_by_score(&scores, &footprints, &keys);
-    (rows, keys, order)
+    KeyedRows {
+        rows,
+        keys,
+        owners,
+        order,
+    }
+}
+
+/// Defragmentation rows in generation order, with what the pass sorts and tracks them by.
+#[derive(Debug, Default)]
+pub struct KeyedRows {
+    /// The rows.
+    pub rows: Vec<MoveRow>,
+    /// Each row's identity key.
+    pub keys: Vec<IdentityKey>,
+    /// Each row's component (index into `Workloads::components`).
+    pub owners: Vec<Option<usize>>,
+    /// The ranked order (positions into `rows`).
+    pub order: Vec<usize>,
+}
+
+/// Appends the rows of component `c` in generation order.
+fn push_rows(
+    ctx: &PlanContext<'_>,
+    c: usize,
+    open: &dyn Fn(usize) -> bool,
+    rows: &mut Vec<MoveRow>,
+) {
+    match ctx.workloads.components[c].mode {
+        DeploymentMode::MultiNode => rows.extend(lws_row(ctx, c, open)),
+        DeploymentMode::RawDeployment => raw_rows(ctx, c, open, rows),
+        DeploymentMode::OMENative => omenative_rows(ctx, c, open, rows),
+        DeploymentMode::VirtualDeployment => {}
+    }
+}
+
+/// The defragmentation rows of components `components`, as the pass generates them before
+/// ranking, each with its component: a component's rows read its own Instances, verdicts and
+/// facts, the pools its pods sit in and the config, nothing of other components.
+pub fn component_rows(ctx: &PlanContext<'_>, components: &[usize]) -> (Vec<MoveRow>, Vec<usize>) {
+    let (mut rows, mut owners) = (Vec::new(), Vec::new());
+    if !ctx.cfg.policies.defragmentation.enabled {
+        return (rows, owners);
+    }
+    let open = |p: usize| ctx.pools[p].above_threshold || ctx.pools[p].advisory_open;
+    for &c in components {
+        if c < ctx.workloads.components.len() {
+            push_rows(ctx, c, &open, &mut rows);
+            owners.resize(rows.len(), c);
+        }
+    }
+    (rows, owners)
 }
 
 fn identity(ctx: &PlanContext<'_>, comp: &Component, instance: i64) -> (Name, Name, i64) {

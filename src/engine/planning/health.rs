@@ -80,21 +80,31 @@ fn evacuation(ctx: &PlanContext<'_>, causes: &[Cause], inst: &Instance) -> Optio
     best.and_then(|(cause, n)| Some((cause.reason()?, n)))
 }
 
-/// `health_rows` with each row's identity key (aligned; `None` for rows of pods no ISVC
-/// component covers, whose identity is ranked from the text).
-pub fn health_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<Option<IdentityKey>>) {
-    let h = &ctx.cfg.policies.node_health;
-    if !h.enabled || h.signal_only {
-        return (Vec::new(), Vec::new());
+/// Whether the node-health policy can emit any row over `states`: it is on (not signal
+/// only) and some node is Unhealthy or due for maintenance.
+pub fn health_rows_possible(
+    cfg: &crate::engine::alfred_config::AlfredConfig,
+    states: &[NodeState],
+) -> bool {
+    let h = &cfg.policies.node_health;
+    h.enabled && !h.signal_only && states.iter().any(|s| Cause::of(s) != Cause::None)
+}
+
+/// Health rows ranked, each with its identity key and component (aligned; `None` for rows
+/// of pods no ISVC component covers, whose identity is ranked from the text).
+pub type KeyedHealthRows = (Vec<MoveRow>, Vec<Option<IdentityKey>>, Vec<Option<usize>>);
+
+/// `health_rows` with each row's identity key and component (see `KeyedHealthRows`).
+pub fn health_rows_keyed(ctx: &PlanContext<'_>) -> KeyedHealthRows {
+    if !health_rows_possible(ctx.cfg, ctx.states) {
+        // Off, or no node to evacuate (a healthy fleet): no row can come from any pod, so no
+        // pod and no Instance is read.
+        return (Vec::new(), Vec::new(), Vec::new());
     }
     let causes = evacuation_causes(ctx);
-    if causes.iter().all(|c| *c == Cause::None) {
-        // No node to evacuate (a healthy fleet): no row can come from any pod, so no pod
-        // and no Instance is read.
-        return (Vec::new(), Vec::new());
-    }
     let mut rows = Vec::new();
     let mut known = Vec::new();
+    let mut owners = Vec::new();
     for (c, comp) in ctx.workloads.components.iter().enumerate() {
         if comp.mode == DeploymentMode::VirtualDeployment {
             continue;
@@ -106,11 +116,13 @@ pub fn health_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<Option<Ide
             if let Some((reason, from)) = evacuation(ctx, &causes, inst) {
                 rows.push(instance_row(ctx, (c, i), comp, inst, (reason, from)));
                 known.push(Some(identity_key(ctx.workload_ranks, comp, inst.index)));
+                owners.push(Some(c));
             }
         }
     }
     let uncovered = uncovered_rows(ctx, &causes);
     known.extend(uncovered.iter().map(|_| None));
+    owners.extend(uncovered.iter().map(|_| None));
     rows.extend(uncovered);
     let keys = identity_keys(&rows, known.clone());
     let mut order: Vec<usize> = (0..rows.len()).collect();
@@ -124,7 +136,8 @@ pub fn health_rows_keyed(ctx: &PlanContext<'_>) -> (Vec<MoveRow>, Vec<Option<Ide
             .then_with(|| keys[*a].cmp(&keys[*b]))
     });
     let known = order.iter().map(|i| known[*i]).collect();
-    (permute(rows, &order), known)
+    let owners = order.iter().map(|i| owners[*i]).collect();
+    (permute(rows, &order), known, owners)
 }
 
 fn instance_row(

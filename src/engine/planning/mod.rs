@@ -15,8 +15,10 @@ mod pass;
 mod surge;
 mod what_if;
 
+pub use defrag::component_rows;
+pub use health::health_rows_possible;
 pub use moves::{MoveRow, MOVE_COST};
-pub use pass::{decision_pass, JournalView};
+pub use pass::{decision_pass, decision_pass_owned, row_order_key, JournalView, RowOrderKey};
 pub use what_if::{what_if, WhatIf, WhatIfInput, CANDIDATES_SHOWN};
 
 use rustc_hash::FxHashMap as HashMap;
@@ -84,7 +86,7 @@ pub struct PlanContext<'a> {
 /// Where an Instance sits and what it would move. Its footprints and used nodes live in the
 /// context's shared lists (`PlanContext::footprints`, `PlanContext::used`), so building the
 /// facts of every Instance allocates nothing per Instance.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct InstanceFacts {
     /// Index into the pool reports when every GPU pod's node is in one pool.
     pub pool: Option<usize>,
@@ -96,6 +98,87 @@ pub struct InstanceFacts {
     used: (usize, usize),
 }
 
+/// Whether a pass reads the same of two reports of one pool: they differ at most in figures
+/// no policy reads (the repack's results, the score, the operator extras). Every field is
+/// named, so a new `PoolReport` field does not compile here until it is sorted in.
+pub fn same_plan_inputs(a: &PoolReport, b: &PoolReport) -> bool {
+    let PoolReport {
+        name,
+        gpu_resource: _,
+        nodes,
+        total_gpus: _,
+        free_gpus: _,
+        free_gpus_all_nodes: _,
+        whole_free_nodes: _,
+        observed: _,
+        best: _,
+        reclaimable: _,
+        stuck: _,
+        pending_pressure: _,
+        score: _,
+        above_threshold,
+        advisory_open,
+        sizes,
+        pending_pods: _,
+        oldest_pending_minutes: _,
+        largest_fit_now: _,
+        largest_fit_after: _,
+        movable_pods: _,
+        pending,
+    } = a;
+    let profile = |s: &[crate::engine::pools::SizeReport]| -> Vec<(u32, u64, u64)> {
+        s.iter()
+            .map(|s| (s.size, s.weight.to_bits(), s.slots_observed))
+            .collect()
+    };
+    (name, nodes, above_threshold, advisory_open, pending)
+        == (
+            &b.name,
+            &b.nodes,
+            &b.above_threshold,
+            &b.advisory_open,
+            &b.pending,
+        )
+        && profile(sizes) == profile(&b.sizes)
+}
+
+/// What a pass reads besides the snapshot, its index and the config.
+pub struct PlanInputs<'a> {
+    /// Node states aligned with `snap.nodes`.
+    pub states: &'a [NodeState],
+    /// Components and Instances.
+    pub workloads: &'a Workloads,
+    /// Pool reports, sorted by name.
+    pub pools: &'a [PoolReport],
+    /// Eligibility of every OMENative Instance.
+    pub verdicts: &'a [InstanceVerdict],
+}
+
+/// The pools whose targets and profiles a context needs: every pool, or only those holding
+/// pods of the components `only` marks (their rows read no other pool).
+fn needed_pools(
+    index: &SnapshotIndex,
+    workloads: &Workloads,
+    node_pool: &[Option<usize>],
+    count: usize,
+    only: Option<&[bool]>,
+) -> Vec<bool> {
+    let Some(only) = only else {
+        return vec![true; count];
+    };
+    let mut needed = vec![false; count];
+    let marked = workloads.components.iter().zip(only).filter(|(_, o)| **o);
+    for (comp, _) in marked {
+        let pods = comp.instances.iter().flat_map(|i| i.pods.iter());
+        for n in pods.filter_map(|p| index.node_of(*p)) {
+            if let Some(p) = node_pool.get(n).copied().flatten() {
+                needed[p] = true;
+            }
+        }
+    }
+    needed
+}
+
 impl<'a> PlanContext<'a> {
     /// Builds the indices, target lists and profiles.
     pub fn new(
@@ -105,17 +188,60 @@ impl<'a> PlanContext<'a> {
         workloads: &'a Workloads,
         pools: &'a [PoolReport],
         verdicts: &'a [InstanceVerdict],
-        (cfg, rules, now): (&'a AlfredConfig, &'a EligibilityRules, Time),
+        settings: (&'a AlfredConfig, &'a EligibilityRules, Time),
     ) -> Self {
+        let inputs = PlanInputs {
+            states,
+            workloads,
+            pools,
+            verdicts,
+        };
+        Self::for_components(snap, index, inputs, settings, None)
+    }
+
+    /// `new` with the Instance facts of the components `only` marks (all when `None`): a
+    /// context for the rows of those components alone (`component_rows`). The node names are
+    /// then read from the nodes as rows need them.
+    pub fn for_components(
+        snap: &'a ClusterSnapshot,
+        index: &'a SnapshotIndex,
+        inputs: PlanInputs<'a>,
+        (cfg, rules, now): (&'a AlfredConfig, &'a EligibilityRules, Time),
+        only: Option<&[bool]>,
+    ) -> Self {
+        let PlanInputs {
+            states,
+            workloads,
+            pools,
+            verdicts,
+        } = inputs;
         let avoid_spot = cfg.spot_policy.avoid_as_target;
         let ranks = index.node_ranks();
+        // A pool report lists every node whose state names that pool.
+        let mut node_pool = vec![None; states.len()];
+        for (p, report) in pools.iter().enumerate() {
+            for n in &report.nodes {
+                if let Some(slot) = node_pool.get_mut(*n) {
+                    *slot = Some(p);
+                }
+            }
+        }
+        let needed = needed_pools(index, workloads, &node_pool, pools.len(), only);
         let targets = pools
             .iter()
-            .map(|p| PoolTargets::build(&p.nodes, states, ranks, avoid_spot))
+            .zip(&needed)
+            .map(|(p, needed)| match needed {
+                true => PoolTargets::build(&p.nodes, states, ranks, avoid_spot),
+                false => PoolTargets::default(),
+            })
             .collect();
         let profiles = pools
             .iter()
-            .map(|p| {
+            .zip(&needed)
+            .map(|(p, needed)| {
+                if !needed {
+                    return PoolProfile::default();
+                }
                 let bins: Vec<(usize, Bin)> = pool_bins(&p.nodes, states, avoid_spot);
                 let ladder: Vec<u32> = p.sizes.iter().map(|s| s.size).collect();
                 let weights: Vec<f64> = p.sizes.iter().map(|s| s.weight).collect();
@@ -128,15 +254,6 @@ impl<'a> PlanContext<'a> {
             .enumerate()
             .map(|(i, p)| (p.name.as_str(), i))
             .collect();
-        // A pool report lists every node whose state names that pool.
-        let mut node_pool = vec![None; states.len()];
-        for (p, report) in pools.iter().enumerate() {
-            for n in &report.nodes {
-                if let Some(slot) = node_pool.get_mut(*n) {
-                    *slot = Some(p);
-                }
-            }
-        }
         let mut offsets = Vec::with_capacity(workloads.components.len() + 1);
         offsets.push(0);
         for c in &workloads.components {
@@ -169,7 +286,10 @@ impl<'a> PlanContext<'a> {
             used_list: Vec::with_capacity(pods),
             verdicts: vec![None; total],
             component_names: COMPONENTS.map(Name::from),
-            node_names: snap.nodes.iter().map(|n| n.name.clone()).collect(),
+            node_names: match only {
+                None => snap.nodes.iter().map(|n| n.name.clone()).collect(),
+                Some(_) => Vec::new(),
+            },
             workload_ranks: &workloads.workload_ranks,
         };
         for v in verdicts {
@@ -177,9 +297,14 @@ impl<'a> PlanContext<'a> {
                 ctx.verdicts[slot] = Some(v);
             }
         }
-        for c in &workloads.components {
-            for inst in &c.instances {
-                let f = ctx.push_facts(inst);
+        for (c, comp) in workloads.components.iter().enumerate() {
+            let wanted = only.is_none_or(|o| o.get(c).copied().unwrap_or(false));
+            for inst in &comp.instances {
+                let f = if wanted {
+                    ctx.push_facts(inst)
+                } else {
+                    InstanceFacts::default()
+                };
                 ctx.facts.push(f);
             }
         }
@@ -229,7 +354,10 @@ impl<'a> PlanContext<'a> {
 
     /// The name of node `n`.
     pub fn node_name(&self, n: usize) -> Name {
-        self.node_names[n].clone()
+        match self.node_names.get(n) {
+            Some(name) => name.clone(),
+            None => self.snap.nodes[n].name.clone(),
+        }
     }
 
     /// The node index of a pod.

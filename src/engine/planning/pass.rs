@@ -88,8 +88,20 @@ fn arbiter_state(ctx: &PlanContext<'_>, journal: &JournalView) -> ArbiterState {
 /// Runs both policies and, in execute mode, the arbiter. Rows are in Alfred's arbitration
 /// order: class, executable first, score desc, footprint asc, identity.
 pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRow> {
-    let (health_rows, health_known) = health_rows_keyed(ctx);
-    let (mut rows, defrag_keys, defrag_order) = defrag_rows_keyed(ctx);
+    decision_pass_owned(ctx, journal).0
+}
+
+/// `decision_pass`, with the component each row was built for (aligned with the rows; `None`
+/// for a health row of pods no component covers).
+pub fn decision_pass_owned(
+    ctx: &PlanContext<'_>,
+    journal: &JournalView,
+) -> (Vec<MoveRow>, Vec<Option<usize>>) {
+    let (health_rows, health_known, health_owners) = health_rows_keyed(ctx);
+    let defrag = defrag_rows_keyed(ctx);
+    let (mut rows, defrag_keys, defrag_order) = (defrag.rows, defrag.keys, defrag.order);
+    let mut owners = defrag.owners;
+    owners.extend(health_owners);
     // Defrag rows (many large rows) stay where they were generated and the few
     // health rows (ranked) follow them; the pass order lists the health rows first, then the
     // defrag rows ranked. Every later step goes by index, so where a row sits does not matter.
@@ -133,11 +145,33 @@ pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRo
         .collect();
     keyed.sort_by_key(|(key, _)| *key);
     let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
-    permute(rows, &order)
+    let owners = order
+        .iter()
+        .map(|i| owners.get(*i).copied().flatten())
+        .collect();
+    (permute(rows, &order), owners)
 }
 
 /// A row's pass sort key: class desc, advisory last, score desc, footprint, identity, policy.
 type SortKey = (u8, bool, u64, u32, IdentityKey, u32);
+
+/// A row's place in the pass's final order, read from the row alone: the pass's sort key with
+/// the identity `(ns/name, component, instance)` and the policy as text (their ranks order
+/// like the texts). Rows with different keys are in key order; rows with equal keys (one
+/// identity and policy twice) keep their pass order.
+pub type RowOrderKey<'r> = (u8, bool, u64, u32, (&'r str, &'r str, i64), &'r str);
+
+/// The `RowOrderKey` of `row`.
+pub fn row_order_key(row: &MoveRow) -> RowOrderKey<'_> {
+    (
+        u8::MAX - row.class(),
+        row.outcome == Outcome::Advisory,
+        descending_score_key(row.score),
+        row.footprint,
+        row.identity(),
+        row.policy.as_str(),
+    )
+}
 
 /// The rank of each row's policy text among the policies of `rows` (text order).
 fn policy_ranks(rows: &[MoveRow]) -> Vec<u32> {

@@ -13,6 +13,7 @@ mod score;
 
 pub use fragmentation::{frag, profile, weights, Bin};
 pub use pending::{pending_by_size, PendingSize};
+pub use score::score_pool;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -109,6 +110,30 @@ pub struct PoolInputs<'a> {
     pub now: Time,
 }
 
+/// What scoring one pool reads besides its `PoolData`.
+pub struct PoolScoring<'a> {
+    /// The snapshot's cross-references.
+    pub index: &'a SnapshotIndex,
+    /// Node states, aligned with `snap.nodes`.
+    pub states: &'a [NodeState],
+    /// Scoring rules.
+    pub rules: &'a ScoringRules,
+    /// Observation time.
+    pub now: Time,
+}
+
+impl PoolInputs<'_> {
+    /// The inputs every pool's score reads.
+    pub fn scoring(&self) -> PoolScoring<'_> {
+        PoolScoring {
+            index: self.index,
+            states: self.states,
+            rules: self.rules,
+            now: self.now,
+        }
+    }
+}
+
 /// The pool each pending GPU pod belongs to (`None` = unattributed, counted in every pool).
 pub fn attribute_pending(
     snap: &ClusterSnapshot,
@@ -131,7 +156,7 @@ pub fn attribute_pending(
 
 /// `attribute_pending` over the candidate pods `pods` (ascending), with the nodes of each
 /// pool in `pool_nodes`.
-fn attribute_pending_in(
+pub fn attribute_pending_in(
     snap: &ClusterSnapshot,
     pods: impl Iterator<Item = usize>,
     pool_nodes: &[Vec<usize>],
@@ -211,16 +236,11 @@ pub fn score_pools(snap: &ClusterSnapshot, input: &PoolInputs<'_>) -> Vec<PoolRe
     }
     let mut items: Vec<Vec<(usize, PoolItem<'_>)>> = vec![Vec::new(); m.len()];
     for p in input.movable_pods {
-        let pod = &snap.pods[*p];
-        if let (Some((node, pool)), true) = (pod_pool(*p), pod.gpus > 0) {
-            let item = PoolItem {
-                gpus: pod.gpus,
-                home: None,
-                key: PodKey::of(pod),
-            };
+        if let Some((node, pool, item)) = pool_item(snap, &pod_pool, *p) {
             items[pool].push((node, item));
         }
     }
+    let scoring = input.scoring();
     m.names
         .iter()
         .zip(&m.nodes)
@@ -240,9 +260,71 @@ pub fn score_pools(snap: &ClusterSnapshot, input: &PoolInputs<'_>) -> Vec<PoolRe
                 items,
                 pending: pending_here,
             };
-            crate::engine::pools::score::score_pool(snap, input, pool)
+            score_pool(snap, &scoring, pool)
         })
         .collect()
+}
+
+/// The repack item of movable pod `p` with its node and pool (`pod_pool`: a pod's node and
+/// pool), when it has GPUs and sits in a pool.
+fn pool_item<'a>(
+    snap: &'a ClusterSnapshot,
+    pod_pool: &dyn Fn(usize) -> Option<(usize, usize)>,
+    p: usize,
+) -> Option<(usize, usize, PoolItem<'a>)> {
+    let pod = &snap.pods[p];
+    let (node, pool) = pod_pool(p).filter(|_| pod.gpus > 0)?;
+    let item = PoolItem {
+        gpus: pod.gpus,
+        home: None,
+        key: PodKey::of(pod),
+    };
+    Some((node, pool, item))
+}
+
+/// One pool's `PoolData` as `score_pools` gathers it: pool `pool` of `pool_nodes` (named
+/// `name`), its share of the demand pods, movable pods and attributed pending pods (`pending`,
+/// ascending), with `pool_of` a node's pool.
+pub fn pool_data<'a>(
+    snap: &'a ClusterSnapshot,
+    (index, pool_of, ladder): (&SnapshotIndex, &dyn Fn(usize) -> Option<usize>, &[u32]),
+    (pool, name, nodes): (usize, &'a str, &[usize]),
+    (demand_pods, movable_pods): (
+        &mut dyn Iterator<Item = usize>,
+        &mut dyn Iterator<Item = usize>,
+    ),
+    pending: &[(usize, Option<usize>)],
+) -> PoolData<'a> {
+    let pod_pool = |p: usize| {
+        let n = index.node_of(p)?;
+        Some((n, pool_of(n)?))
+    };
+    let mut demand = vec![0u64; ladder.len()];
+    for p in demand_pods {
+        if pod_pool(p).is_some_and(|(_, q)| q == pool) {
+            add_demand(&mut demand, ladder, snap.pods[p].gpus);
+        }
+    }
+    let pending: Vec<usize> = pending
+        .iter()
+        .filter(|(_, q)| q.is_none_or(|q| q == pool))
+        .map(|(p, _)| *p)
+        .collect();
+    for p in &pending {
+        add_demand(&mut demand, ladder, snap.pods[*p].gpus);
+    }
+    let items = movable_pods
+        .filter_map(|p| pool_item(snap, &pod_pool, p))
+        .filter(|(_, q, _)| *q == pool)
+        .map(|(node, _, item)| (node, item))
+        .collect();
+    PoolData {
+        name,
+        nodes: nodes.to_vec(),
+        demand,
+        items,
+        pending,
+    }
 }
 
 fn add_demand(demand: &mut [u64], ladder: &[u32], gpus: u32) {

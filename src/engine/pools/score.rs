@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::engine::fast::same;
 use crate::engine::model::{ClusterSnapshot, Name};
 use crate::engine::pools::fragmentation::{self, profile, repack_by, Bin};
-use crate::engine::pools::{pool_bins, PoolData, PoolInputs, PoolItem, PoolReport, SizeReport};
+use crate::engine::pools::{pool_bins, PoolData, PoolItem, PoolReport, PoolScoring, SizeReport};
 
 /// Minutes a pending pod has waited at `now` (clamped at 0; 0 without a timestamp).
 pub fn pending_minutes(snap: &ClusterSnapshot, pod: usize, now: crate::engine::model::Time) -> f64 {
@@ -22,7 +22,7 @@ pub fn pending_minutes(snap: &ClusterSnapshot, pod: usize, now: crate::engine::m
 /// Scores one pool.
 pub fn score_pool(
     snap: &ClusterSnapshot,
-    input: &PoolInputs<'_>,
+    input: &PoolScoring<'_>,
     pool: PoolData<'_>,
 ) -> PoolReport {
     let rules = input.rules;

@@ -33,8 +33,11 @@ use crate::engine::fast::IsvcKeys;
 use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, COMPONENTS};
 use crate::engine::workloads::migrations::workload_migrations;
-use crate::engine::workloads::omenative::{omenative_components, ReplicaIndex};
+use crate::engine::workloads::omenative::omenative_components;
+pub use crate::engine::workloads::omenative::ReplicaIndex;
 use crate::engine::workloads::omenative_pods::route_pods;
+pub use crate::engine::workloads::omenative_pods::{replica_targets, route_pod};
+pub use crate::engine::workloads::pod_groups::pod_label_key;
 use crate::engine::workloads::pod_groups::LabelGroups;
 
 pub use crate::engine::model::{component_mode, DeploymentMode};
@@ -123,28 +126,53 @@ pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Work
     // About one component per ISVC: sized once instead of regrown.
     let mut components = Vec::with_capacity(snap.isvcs.len() + snap.isvcs.len() / 4);
     for i in order {
-        let mut omenative = omenative_components(snap, idx, &replicas, &routed, i);
-        migrations[i] = workload_migrations(snap, i, &omenative);
-        for (c, built) in omenative.iter_mut().enumerate() {
-            let Some(mode) = idx.mode(i, c) else {
-                continue;
-            };
-            let component = match mode {
-                DeploymentMode::OMENative => built.take(),
-                DeploymentMode::RawDeployment | DeploymentMode::MultiNode => {
-                    let pods = groups.get(keys.key_of(i), c);
-                    Some(label_component(snap, pods, i, c, mode))
-                }
-                DeploymentMode::VirtualDeployment => None,
-            };
-            components.extend(component);
-        }
+        let pods = IsvcPods {
+            routed: &|c| routed.get(i, c),
+            labelled: &|c| groups.get(keys.key_of(i), c),
+        };
+        migrations[i] = isvc_components(snap, idx, &replicas, &pods, i, &mut components);
     }
     Workloads {
         components,
         migrations,
         workload_ranks: workload_ranks(snap, &keys),
     }
+}
+
+/// The pods one ISVC's components are built from, by component index, each list ascending.
+pub struct IsvcPods<'f, 'p> {
+    /// Pods routed to an OMENative component (`route_pod`).
+    pub routed: &'f dyn Fn(usize) -> &'p [usize],
+    /// Live pods labelled for the component of the ISVC's key (RawDeployment, MultiNode).
+    pub labelled: &'f dyn Fn(usize) -> &'p [usize],
+}
+
+/// Appends the components of ISVC `isvc` (in `COMPONENTS` order, one per component in a mode
+/// other than VirtualDeployment) to `out` and returns its migration state.
+pub fn isvc_components(
+    snap: &ClusterSnapshot,
+    idx: &SnapshotIndex,
+    replicas: &ReplicaIndex,
+    pods: &IsvcPods<'_, '_>,
+    isvc: usize,
+    out: &mut Vec<Component>,
+) -> WorkloadMigrations {
+    let mut omenative = omenative_components(snap, idx, replicas, pods.routed, isvc);
+    let migrations = workload_migrations(snap, isvc, &omenative);
+    for (c, built) in omenative.iter_mut().enumerate() {
+        let Some(mode) = idx.mode(isvc, c) else {
+            continue;
+        };
+        let component = match mode {
+            DeploymentMode::OMENative => built.take(),
+            DeploymentMode::RawDeployment | DeploymentMode::MultiNode => {
+                Some(label_component(snap, (pods.labelled)(c), isvc, c, mode))
+            }
+            DeploymentMode::VirtualDeployment => None,
+        };
+        out.extend(component);
+    }
+    migrations
 }
 
 /// A RawDeployment or MultiNode component: Instances from pods matched by labels.

@@ -11,7 +11,7 @@ use crate::engine::fast::same;
 use crate::engine::fast::IsvcKeys;
 use crate::engine::index::{component_index, SnapshotIndex};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Time, COMPONENTS};
-use crate::engine::workloads::omenative_pods::{InstanceBuilder, RoutedPods};
+use crate::engine::workloads::omenative_pods::InstanceBuilder;
 use crate::engine::workloads::{Component, DeploymentMode};
 
 /// Per-workload migration evidence (`inferencereplica.md` §5.2).
@@ -36,22 +36,24 @@ pub struct WorkloadMigrations {
 /// The OMENative components of one ISVC, by component index (`None` for other modes).
 pub type IsvcComponents = [Option<Component>; 3];
 
-/// Builds the OMENative components of ISVC `isvc` from its routed pods.
-pub fn omenative_components(
+/// Builds the OMENative components of ISVC `isvc` from its routed pods (`routed(c)`: the
+/// pods routed to component `c`, ascending).
+pub fn omenative_components<'r>(
     snap: &ClusterSnapshot,
     idx: &SnapshotIndex,
     replicas: &ReplicaIndex,
-    routed: &RoutedPods,
+    routed: impl Fn(usize) -> &'r [usize],
     isvc: usize,
 ) -> IsvcComponents {
     std::array::from_fn(|c| {
         idx.is_omenative(isvc, c)
-            .then(|| build_component(snap, replicas, (isvc, c), routed.get(isvc, c)))
+            .then(|| build_component(snap, replicas, (isvc, c), routed(c)))
     })
 }
 
 /// InferenceReplicas by `(namespace, spec.parentRef.name, spec.component)`, for the keys an
 /// OMENative component can ask for: an ISVC's `ns/name` and one of `COMPONENTS`.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ReplicaIndex {
     /// `(first replica, number of replicas)` per `(ISVC key id, component index)` slot.
     by_slot: HashMap<usize, (usize, usize)>,

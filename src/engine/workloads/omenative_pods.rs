@@ -69,9 +69,72 @@ impl RoutedPods {
     }
 }
 
-/// Step 9: routes live pods to OMENative components — by a valid controller owner matching an
-/// IR, else by labels, else (`managed-by=OMENative`) to every OMENative component of the ISVC.
-/// Candidates are live pods with both an ISVC and a component label, or with a controller.
+/// The OMENative component `(isvc, component)` each InferenceReplica's pods route to by
+/// owner: its parent (the last ISVC with that key, in the IR's namespace) and component, when
+/// that component is OMENative.
+pub fn replica_targets(
+    snap: &ClusterSnapshot,
+    idx: &SnapshotIndex,
+    keys: &IsvcKeys<'_>,
+) -> Vec<Option<(usize, usize)>> {
+    snap.replicas
+        .iter()
+        .map(|ir| {
+            let i = keys.last(keys.id_of(&ir.namespace, ir.parent.as_ref()?)?)?;
+            let c = component_index(&ir.component)?;
+            idx.is_omenative(i, c).then_some((i, c))
+        })
+        .collect()
+}
+
+/// Step 9 for one live pod: calls `route` with each OMENative component `(isvc, component)`
+/// the pod belongs to — by a valid controller owner matching an IR (`replica_of` finds the IR
+/// by owner UID; `targets` is `replica_targets`), else by labels (`labelled` finds the last
+/// ISVC of the pod's namespace and `ome.io/inferenceservice` label), else
+/// (`managed-by=OMENative`) every OMENative component of that ISVC. Candidates are pods with
+/// both an ISVC and a component label, or with a controller.
+pub fn route_pod<'p>(
+    (snap, idx, targets): (&ClusterSnapshot, &SnapshotIndex, &[Option<(usize, usize)>]),
+    pod: &'p Pod,
+    replica_of: impl FnOnce(&'p Name) -> Option<usize>,
+    labelled: impl FnOnce() -> Option<usize>,
+    mut route: impl FnMut(usize, usize),
+) {
+    let is_labelled = pod.ome.isvc.is_some() && pod.ome.component.is_some();
+    if !is_labelled && pod.controller.is_none() {
+        return;
+    }
+    let by_owner = pod.controller.as_ref().and_then(|o| {
+        let r = replica_of(&o.uid)?;
+        let ir = &snap.replicas[r];
+        let valid = o.api_version.as_ref() == "ome.io/v1beta1"
+            && o.kind.as_ref() == "InferenceReplica"
+            && same(&o.name, &ir.name)
+            && same(&ir.namespace, &pod.namespace);
+        targets[r].filter(|_| valid)
+    });
+    if let Some((i, c)) = by_owner {
+        return route(i, c);
+    }
+    let Some(i) = labelled() else {
+        return;
+    };
+    let by_label = pod
+        .ome
+        .component
+        .as_deref()
+        .and_then(component_index)
+        .filter(|c| idx.is_omenative(i, *c));
+    if let Some(c) = by_label {
+        route(i, c);
+    } else if pod.ome.managed_by.as_deref() == Some("OMENative") {
+        for c in (0..COMPONENTS.len()).filter(|c| idx.is_omenative(i, *c)) {
+            route(i, c);
+        }
+    }
+}
+
+/// Step 9: routes live pods to OMENative components (`route_pod` for each).
 pub fn route_pods<'a>(
     snap: &'a ClusterSnapshot,
     idx: &SnapshotIndex,
@@ -81,17 +144,7 @@ pub fn route_pods<'a>(
     // InferenceReplicas by UID (the last replica with a UID wins): a pod's owner UID is the
     // replica's own shared text in a live snapshot, so routing reads no UID.
     let mut ir_by_uid = TextIndex::new(snap.replicas.iter().map(|ir| ir.uid.as_ref()).collect());
-    // The OMENative component each IR's parent and component name (namespace of the IR, which
-    // a valid owner shares with the pod).
-    let ir_target: Vec<Option<(usize, usize)>> = snap
-        .replicas
-        .iter()
-        .map(|ir| {
-            let i = keys.last(keys.id_of(&ir.namespace, ir.parent.as_ref()?)?)?;
-            let c = component_index(&ir.component)?;
-            idx.is_omenative(i, c).then_some((i, c))
-        })
-        .collect();
+    let targets = replica_targets(snap, idx, keys);
     let n = COMPONENTS.len();
     // Sized for one decision per live pod (only unlabelled OMENative pods can take several):
     // no regrowth.
@@ -101,40 +154,14 @@ pub fn route_pods<'a>(
     let mut last = LastAnswer::default();
     let mut replica_of = |uid: &'a Name| last.get(ByAddress(uid), || ir_by_uid.get(uid));
     for (k, p) in idx.live.iter().copied().enumerate() {
-        let pod = &snap.pods[p];
-        let labelled = pod.ome.isvc.is_some() && pod.ome.component.is_some();
-        if !labelled && pod.controller.is_none() {
-            continue;
-        }
-        let by_owner = pod.controller.as_ref().and_then(|o| {
-            let r = replica_of(&o.uid)?;
-            let ir = &snap.replicas[r];
-            let valid = o.api_version.as_ref() == "ome.io/v1beta1"
-                && o.kind.as_ref() == "InferenceReplica"
-                && same(&o.name, &ir.name)
-                && same(&ir.namespace, &pod.namespace);
-            ir_target[r].filter(|_| valid)
-        });
-        if let Some((i, c)) = by_owner {
-            decisions.push((i * n + c, p));
-            continue;
-        }
-        let Some(i) = groups.live_keys.get(k).and_then(|key| keys.last(*key)) else {
-            continue;
-        };
-        let by_label = pod
-            .ome
-            .component
-            .as_deref()
-            .and_then(component_index)
-            .filter(|c| idx.is_omenative(i, *c));
-        if let Some(c) = by_label {
-            decisions.push((i * n + c, p));
-        } else if pod.ome.managed_by.as_deref() == Some("OMENative") {
-            for c in (0..n).filter(|c| idx.is_omenative(i, *c)) {
-                decisions.push((i * n + c, p));
-            }
-        }
+        let labelled = || groups.live_keys.get(k).and_then(|key| keys.last(*key));
+        route_pod(
+            (snap, idx, &targets),
+            &snap.pods[p],
+            &mut replica_of,
+            labelled,
+            |i, c| decisions.push((i * n + c, p)),
+        );
     }
     RoutedPods::from_decisions(snap.isvcs.len() * n, &decisions)
 }

@@ -6,7 +6,7 @@
 
 use crate::engine::fast::{ByAddress, IsvcKeys, LastAnswer};
 use crate::engine::index::{component_index, SnapshotIndex};
-use crate::engine::model::{ClusterSnapshot, COMPONENTS};
+use crate::engine::model::{ClusterSnapshot, Name, Pod, COMPONENTS};
 
 /// Marks "no key" in per-pod key lists.
 pub const NO_KEY: u32 = u32::MAX;
@@ -22,6 +22,20 @@ pub struct LabelGroups {
     pub live_keys: Vec<u32>,
 }
 
+/// A live pod's ISVC key (`key_of` its namespace and `ome.io/inferenceservice` label) and the
+/// index of its `component` label; the pod is in the group `(key, component)` when it has both.
+pub fn pod_label_key<'p, K>(
+    pod: &'p Pod,
+    key_of: impl FnOnce(&'p Name, &'p Name) -> Option<K>,
+) -> (Option<K>, Option<usize>) {
+    let key = pod
+        .ome
+        .isvc
+        .as_ref()
+        .and_then(|name| key_of(&pod.namespace, name));
+    (key, pod.ome.component.as_deref().and_then(component_index))
+}
+
 impl LabelGroups {
     /// Groups the live pods with both an ISVC and a component label.
     pub fn new(snap: &ClusterSnapshot, idx: &SnapshotIndex, keys: &IsvcKeys<'_>) -> Self {
@@ -33,15 +47,14 @@ impl LabelGroups {
         let mut last = LastAnswer::default();
         for p in &idx.live {
             let pod = &snap.pods[*p];
-            let key = match pod.ome.isvc.as_ref() {
-                None => NO_KEY,
-                Some(name) => last.get((ByAddress(&pod.namespace), ByAddress(name)), || {
-                    keys.id_of(&pod.namespace, name).unwrap_or(NO_KEY)
-                }),
-            };
-            live_keys.push(key);
-            let c = pod.ome.component.as_deref().and_then(component_index);
-            if let (true, Some(c)) = (key != NO_KEY, c) {
+            let (key, c) = pod_label_key(pod, |ns, name| {
+                let key = last.get((ByAddress(ns), ByAddress(name)), || {
+                    keys.id_of(ns, name).unwrap_or(NO_KEY)
+                });
+                (key != NO_KEY).then_some(key)
+            });
+            live_keys.push(key.unwrap_or(NO_KEY));
+            if let (Some(key), Some(c)) = (key, c) {
                 members.push((key * n as u32 + c as u32, *p));
             }
         }

@@ -1,0 +1,217 @@
+//! The analysis kept up to date one watch event at a time: a pod or node added, changed or
+//! removed updates the snapshot and re-runs only the parts of the analysis that read it — the
+//! node's allocation, the workload components the pod feeds and their verdicts, the pools
+//! whose bins, demand, repack items or pending pods it touches, and, when any of those
+//! changed, the fleet-wide stages (the decision pass, gangs, lints) — and reuses everything
+//! else from the previous analysis, renumbering the pod indices it holds.
+//!
+//! Invariant: after every change, `analysis()` equals `analyze(snapshot(), options)` (the
+//! property test in `tests.rs` checks the whole value after each event of random sequences).
+//! It holds by construction, not by event order: each part is rebuilt by the same function
+//! the full analysis runs for that part (`isvc_components`, `component_verdicts`,
+//! `pool_data` + `score_pool`, …) from per-node, per-component and per-pool records keyed by
+//! stable identity, and a change marks a part stale by what the part reads (`Stale`), whatever
+//! came before. Anything the records do not follow — InferenceServices, replicas, ConfigMaps,
+//! PodGroups, models, a node added or removed, a node's pool changed, another time — runs the
+//! full analysis.
+//!
+//! Owns: `Incremental`, `Change`. Pure: time arrives in the options; no clock, no I/O.
+
+mod lists;
+mod moves;
+mod parts;
+mod pods;
+mod renumber;
+mod routes;
+mod stages;
+
+use std::sync::Arc;
+
+use crate::engine::analysis::{pipeline, Analysis, AnalysisOptions};
+use crate::engine::index::SnapshotIndex;
+use crate::engine::model::{ClusterSnapshot, Event, Name, Node, NodeEdit, Pod};
+use crate::engine::nodes::node_state;
+
+use parts::Parts;
+use stages::Stale;
+pub use stages::{MovesRerun, Rerun};
+
+/// One change to the observed cluster.
+#[derive(Debug, Clone)]
+pub enum Change {
+    /// A pod added or changed (keyed by `namespace/name`).
+    Pod(Arc<Pod>),
+    /// The pod `namespace/name` deleted.
+    PodDeleted {
+        /// Namespace.
+        namespace: Name,
+        /// Name.
+        name: Name,
+    },
+    /// A node added or changed (keyed by name).
+    Node(Node),
+    /// The node `name` deleted.
+    NodeDeleted(Name),
+    /// The core Events replaced (only the gang engine reads them).
+    Events(Vec<Event>),
+    /// Anything else: the whole snapshot replaced (a full analysis).
+    Snapshot(Box<ClusterSnapshot>),
+}
+
+/// A snapshot, its analysis, and the records that let a change re-run only what it touches.
+#[derive(Debug, Clone)]
+pub struct Incremental {
+    snap: ClusterSnapshot,
+    opts: AnalysisOptions,
+    analysis: Analysis,
+    parts: Parts,
+    rerun: Rerun,
+}
+
+impl Incremental {
+    /// The full analysis of `snap`, ready for changes.
+    pub fn new(snap: ClusterSnapshot, opts: AnalysisOptions) -> Self {
+        let (analysis, owners) = pipeline(&snap, &opts, &mut |_| {});
+        let parts = Parts::new(&snap, &analysis, owners);
+        Incremental {
+            snap,
+            opts,
+            analysis,
+            parts,
+            rerun: Rerun {
+                full: true,
+                ..Rerun::default()
+            },
+        }
+    }
+
+    /// The current snapshot.
+    pub fn snapshot(&self) -> &ClusterSnapshot {
+        &self.snap
+    }
+
+    /// The analysis of the current snapshot.
+    pub fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
+
+    /// The index of the current snapshot (equal to `SnapshotIndex::new(snapshot())`).
+    pub fn index(&self) -> &SnapshotIndex {
+        &self.parts.index
+    }
+
+    /// What the last change re-ran.
+    pub fn last_rerun(&self) -> Rerun {
+        self.rerun
+    }
+
+    /// The options every analysis runs with.
+    pub fn options(&self) -> &AnalysisOptions {
+        &self.opts
+    }
+
+    /// The snapshot and its analysis.
+    pub fn into_parts(self) -> (ClusterSnapshot, Analysis) {
+        (self.snap, self.analysis)
+    }
+
+    /// Changes the options (a new observation time, say): a full analysis unless they are the
+    /// same.
+    pub fn set_options(&mut self, opts: AnalysisOptions) {
+        let same = opts.now == self.opts.now
+            && opts.alfred_namespace == self.opts.alfred_namespace
+            && opts.executor == self.opts.executor
+            && opts.placement == self.opts.placement;
+        if !same {
+            self.opts = opts;
+            self.rebuild();
+        }
+    }
+
+    /// Applies one change and brings the analysis up to date.
+    pub fn apply(&mut self, change: Change) {
+        self.rerun = Rerun::default();
+        match change {
+            Change::Pod(pod) => {
+                let edit = self.snap.upsert_pod(pod);
+                self.apply_pod(edit);
+            }
+            Change::PodDeleted { namespace, name } => {
+                let edit = self.snap.delete_pod(&namespace, &name);
+                self.apply_pod(edit);
+            }
+            Change::Node(node) => {
+                let edit = self.snap.upsert_node(node);
+                self.apply_node(edit);
+            }
+            Change::NodeDeleted(name) => {
+                let edit = self.snap.delete_node(&name);
+                self.apply_node(edit);
+            }
+            Change::Events(events) => {
+                self.snap.events = events;
+                let stale = Stale {
+                    gangs: true,
+                    ..Stale::default()
+                };
+                self.refresh(stale);
+            }
+            Change::Snapshot(snap) => {
+                self.snap = *snap;
+                self.rebuild();
+            }
+        }
+    }
+
+    /// A full analysis of the current snapshot.
+    fn rebuild(&mut self) {
+        let (analysis, owners) = pipeline(&self.snap, &self.opts, &mut |_| {});
+        self.parts = Parts::new(&self.snap, &analysis, owners);
+        self.analysis = analysis;
+        self.rerun = Rerun {
+            full: true,
+            ..Rerun::default()
+        };
+    }
+
+    /// A node replaced in place keeps every pod's resolution and the pools, unless its pool
+    /// key changed; anything else about nodes is a full analysis.
+    fn apply_node(&mut self, edit: NodeEdit) {
+        let at = match edit {
+            NodeEdit::Replaced { at, .. } => at,
+            NodeEdit::Absent => return,
+            NodeEdit::Inserted { .. } | NodeEdit::Removed { .. } => return self.rebuild(),
+        };
+        let Some(node) = self.snap.nodes.get(at) else {
+            return self.rebuild();
+        };
+        let (allocated, occupants) = self.parts.allocation(at);
+        let state = node_state(node, &self.analysis.config, self.opts.now)
+            .with_allocation(allocated, occupants);
+        let Some(previous) = self.analysis.nodes.get_mut(at) else {
+            return self.rebuild();
+        };
+        if state.pool != previous.pool {
+            return self.rebuild();
+        }
+        *previous = state;
+        // Labels decide which pool a pending pod's selector points to.
+        let mut stale = self.parts.reattribute_pending(&self.snap);
+        stale.pools.extend(self.parts.pool_of(at));
+        // Its bins, targets and spot flag: every row of the pool reads them.
+        stale.plan_pools.extend(self.parts.pool_of(at));
+        stale.plan = true;
+        stale.gangs = true;
+        stale.lints = true;
+        self.refresh(stale);
+    }
+
+    /// Re-runs the stale parts (all of them when one cannot be rebuilt alone).
+    fn refresh(&mut self, stale: Stale) {
+        let (snap, opts) = (&self.snap, &self.opts);
+        match stages::refresh(snap, opts, &mut self.analysis, &mut self.parts, stale) {
+            Some(rerun) => self.rerun = rerun,
+            None => self.rebuild(),
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! The moves after a change. The decision pass is global in three ways: the arbiter walks every
+//! executable candidate in one order (claims, caps), the node-health policy ranks its rows and
+//! reads every live GPU pod, and every defragmentation row of a pool reads that pool's
+//! fragmentation profile (its benefit is the profile's change). What is left per component is
+//! an advisory defragmentation row: it reads its own component, verdicts and facts and the
+//! pools its pods sit in. So when no health row exists, the rows being replaced and their
+//! replacements are all advice, and the components are known, only those components' rows are
+//! built again (`component_rows`) and put where the pass's total order (`row_order_key`) puts
+//! them; otherwise the pass runs in full.
+//!
+//! Owns: `refresh_moves`. Pure; must not import anything outside `std` and `engine`.
+
+use crate::engine::analysis::incremental::parts::{has_health_rows, planned, Parts};
+use crate::engine::analysis::incremental::stages::MovesRerun;
+use crate::engine::analysis::{Analysis, AnalysisOptions};
+use crate::engine::model::vocab::Outcome;
+use crate::engine::model::ClusterSnapshot;
+use crate::engine::planning::{
+    component_rows, decision_pass_owned, health_rows_possible, row_order_key, MoveRow, PlanContext,
+    PlanInputs,
+};
+
+/// Stale and new rows past which they are merged in one pass instead of placed one by one.
+const INSERT_LIMIT: usize = 32;
+
+/// The owner that marks a stale row while fresh rows take stale rows' places.
+const STALE: usize = usize::MAX;
+
+/// Brings the moves up to date: `components` may have new rows, and every component with
+/// pods in `pools` too (their profile or reports changed).
+pub fn refresh_moves(
+    snap: &ClusterSnapshot,
+    opts: &AnalysisOptions,
+    analysis: &mut Analysis,
+    parts: &mut Parts,
+    (mut components, pools): (Vec<usize>, Vec<usize>),
+) -> MovesRerun {
+    if !pools.is_empty() {
+        for c in 0..parts.demand.len() {
+            let in_pools = |p: &usize| parts.pod_pool(*p).is_some_and(|q| pools.contains(&q));
+            if parts.demand.get(c).iter().any(in_pools) {
+                components.push(c);
+            }
+        }
+    }
+    components.sort_unstable();
+    components.dedup();
+    let rerun = if partial_pass(snap, opts, analysis, parts, &components) {
+        MovesRerun::Components(components.len())
+    } else {
+        full_pass(snap, opts, analysis, parts);
+        MovesRerun::Full
+    };
+    parts.planned_moves = planned(&analysis.moves);
+    rerun
+}
+
+/// The whole decision pass.
+pub fn full_pass(
+    snap: &ClusterSnapshot,
+    opts: &AnalysisOptions,
+    analysis: &mut Analysis,
+    parts: &mut Parts,
+) {
+    let ctx = PlanContext::new(
+        snap,
+        &parts.index,
+        &analysis.nodes,
+        &analysis.workloads,
+        &analysis.pools,
+        &analysis.verdicts,
+        (&analysis.config, &parts.rules, opts.now),
+    );
+    let (moves, owners) = decision_pass_owned(&ctx, &analysis.journal);
+    parts.health_moves = has_health_rows(&moves);
+    analysis.moves = moves;
+    parts.move_owners = owners;
+}
+
+/// Rebuilds the rows of `components` alone, when that gives the pass's result (see the
+/// module doc); `false` (nothing changed) when it might not.
+fn partial_pass(
+    snap: &ClusterSnapshot,
+    opts: &AnalysisOptions,
+    analysis: &mut Analysis,
+    parts: &mut Parts,
+    components: &[usize],
+) -> bool {
+    let count = analysis.workloads.components.len();
+    let mut only = vec![false; count];
+    for &c in components {
+        match only.get_mut(c) {
+            Some(slot) => *slot = true,
+            None => return false,
+        }
+    }
+    // Every row's component known (no health row: they are ranked by the full pass, and
+    // only they can lack a component), and one `ns/name` one ISVC (a row names its component
+    // by identity).
+    let identities = components.iter().all(|&c| {
+        let isvc = analysis.workloads.components[c].isvc;
+        !parts.routes.shares_key(isvc)
+    });
+    let health = parts.health_moves || health_rows_possible(&analysis.config, &analysis.nodes);
+    if !identities || health || parts.move_owners.len() != analysis.moves.len() {
+        return false;
+    }
+    let mine = |owner: &Option<usize>| owner.is_some_and(|c| only[c]);
+    let advice = |r: &MoveRow| r.outcome == Outcome::Advisory;
+    let stale: Vec<usize> = (parts.move_owners.iter().enumerate())
+        .filter_map(|(i, o)| mine(o).then_some(i))
+        .collect();
+    if !stale.iter().all(|&i| advice(&analysis.moves[i])) {
+        return false;
+    }
+    let ctx = PlanContext::for_components(
+        snap,
+        &parts.index,
+        PlanInputs {
+            states: &analysis.nodes,
+            workloads: &analysis.workloads,
+            pools: &analysis.pools,
+            verdicts: &analysis.verdicts,
+        },
+        (&analysis.config, &parts.rules, opts.now),
+        Some(&only),
+    );
+    let (fresh, owners) = component_rows(&ctx, components);
+    drop(ctx);
+    if !fresh.iter().all(advice) {
+        return false;
+    }
+    let fresh: Vec<(MoveRow, Option<usize>)> = fresh
+        .into_iter()
+        .zip(owners.into_iter().map(Some))
+        .collect();
+    let mut rows = Rows {
+        rows: std::mem::take(&mut analysis.moves),
+        owners: std::mem::take(&mut parts.move_owners),
+    };
+    let distinct = if stale.len() + fresh.len() <= INSERT_LIMIT {
+        rows.swap_in(stale, fresh)
+    } else {
+        rows.merge(&mine, fresh)
+    };
+    analysis.moves = rows.rows;
+    parts.move_owners = rows.owners;
+    // Equal keys: the pass order decides, which only the full pass knows.
+    distinct
+}
+
+/// Move rows in the pass order with each row's component.
+struct Rows {
+    rows: Vec<MoveRow>,
+    owners: Vec<Option<usize>>,
+}
+
+impl Rows {
+    /// Whether the row at `at` has a key of its own (its neighbours' differ).
+    fn distinct_at(&self, at: usize) -> bool {
+        let key = row_order_key(&self.rows[at]);
+        let before = at.checked_sub(1).and_then(|b| self.rows.get(b));
+        before.is_none_or(|r| row_order_key(r) != key)
+            && self
+                .rows
+                .get(at + 1)
+                .is_none_or(|r| row_order_key(r) != key)
+    }
+
+    /// Few rows: each fresh row takes a stale row's place and is rotated into its own (the
+    /// rows between the two places move by one); extra stale rows are removed, extra fresh
+    /// rows inserted. The stale rows still listed stay in key order, so every search is
+    /// valid. Returns whether every placed row has a key of its own.
+    fn swap_in(&mut self, stale: Vec<usize>, mut fresh: Vec<(MoveRow, Option<usize>)>) -> bool {
+        // In key order, an unchanged row lands on its own old place and nothing moves.
+        fresh.sort_by(|a, b| row_order_key(&a.0).cmp(&row_order_key(&b.0)));
+        // Stale rows are marked by their owner: rotations move them.
+        for &at in &stale {
+            self.owners[at] = Some(STALE);
+        }
+        let mut distinct = true;
+        let mut fresh = fresh.into_iter();
+        while let Some(at) = self.owners.iter().position(|o| *o == Some(STALE)) {
+            let Some((row, owner)) = fresh.next() else {
+                break;
+            };
+            self.rows[at] = row;
+            self.owners[at] = owner;
+            let placed = self.rotate_into_place(at);
+            distinct &= self.distinct_at(placed);
+        }
+        while let Some(at) = self.owners.iter().rposition(|o| *o == Some(STALE)) {
+            self.rows.remove(at);
+            self.owners.remove(at);
+        }
+        for (row, owner) in fresh {
+            let key = row_order_key(&row);
+            let at = self.rows.partition_point(|r| row_order_key(r) < key);
+            self.rows.insert(at, row);
+            self.owners.insert(at, owner);
+            distinct &= self.distinct_at(at);
+        }
+        distinct
+    }
+
+    /// Moves the row at `at` to its key's place among the others; returns where it went.
+    fn rotate_into_place(&mut self, at: usize) -> usize {
+        let key = row_order_key(&self.rows[at]);
+        let (before, after) = (&self.rows[..at], &self.rows[at + 1..]);
+        if before.last().is_some_and(|r| row_order_key(r) > key) {
+            let to = before.partition_point(|r| row_order_key(r) <= key);
+            self.rows[to..=at].rotate_right(1);
+            self.owners[to..=at].rotate_right(1);
+            to
+        } else if after.first().is_some_and(|r| row_order_key(r) < key) {
+            let to = at + after.partition_point(|r| row_order_key(r) < key);
+            self.rows[at..=to].rotate_left(1);
+            self.owners[at..=to].rotate_left(1);
+            to
+        } else {
+            at
+        }
+    }
+
+    /// Many rows: drops the stale rows and merges the fresh ones in, one pass over all.
+    fn merge(
+        &mut self,
+        mine: &dyn Fn(&Option<usize>) -> bool,
+        mut fresh: Vec<(MoveRow, Option<usize>)>,
+    ) -> bool {
+        fresh.sort_by(|a, b| row_order_key(&a.0).cmp(&row_order_key(&b.0)));
+        let mut distinct = fresh
+            .windows(2)
+            .all(|w| row_order_key(&w[0].0) != row_order_key(&w[1].0));
+        let rows = std::mem::take(&mut self.rows);
+        let owners = std::mem::take(&mut self.owners);
+        let mut fresh = fresh.into_iter().peekable();
+        for (row, owner) in rows.into_iter().zip(owners).filter(|(_, o)| !mine(o)) {
+            while let Some((f, _)) = fresh.peek() {
+                match row_order_key(f).cmp(&row_order_key(&row)) {
+                    std::cmp::Ordering::Less => {}
+                    std::cmp::Ordering::Equal => distinct = false,
+                    std::cmp::Ordering::Greater => break,
+                }
+                if let Some((f, o)) = fresh.next() {
+                    self.rows.push(f);
+                    self.owners.push(o);
+                }
+            }
+            self.rows.push(row);
+            self.owners.push(owner);
+        }
+        for (f, o) in fresh {
+            self.rows.push(f);
+            self.owners.push(o);
+        }
+        distinct
+    }
+}
