@@ -126,14 +126,19 @@ fn document(bytes: &[u8]) -> Result<Value, SnapshotError> {
 }
 
 /// The core (`v1`) object of `kind` named `name` among `items` (nested Lists too), as the file
-/// holds it.
+/// holds it: the last one listed, as the reader keeps duplicates.
 fn find_core<'a>(items: &'a [Value], kind: &str, name: &str) -> Option<&'a Value> {
-    items.iter().find_map(|v| {
+    items.iter().rev().find_map(|v| {
         let k = v.get("kind").and_then(Value::as_str).unwrap_or_default();
         if k.ends_with("List") {
             return find_core(v.get("items")?.as_array()?, kind, name);
         }
-        let core = v.get("apiVersion").and_then(Value::as_str) == Some("v1");
+        // The reader's rule (`reader::kind_of`): the core group is the one without a `/`.
+        let api = v
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let core = !api.contains('/');
         let named = v.pointer("/metadata/name").and_then(Value::as_str) == Some(name);
         (core && k == kind && named).then_some(v)
     })

@@ -222,3 +222,22 @@ fn a_yaml_block_scalar_keeps_its_line_break_when_more_follows_the_items() {
     let cm = snap.config_map("ome", "alfred-config").unwrap();
     assert_eq!(cm.data["config.yaml"], "schemaVersion: 1\nmode: execute\n");
 }
+
+#[test]
+fn node_yaml_finds_what_the_reader_kept() {
+    // Found by fuzzing: a Node without apiVersion is read (the core group) and must be shown.
+    let text = "kind: List\nitems:\n- kind: Node\n  metadata: {name: gpu-1}\n";
+    assert_eq!(read_snapshot(text.as_bytes()).unwrap().0.nodes.len(), 1);
+    assert!(node_yaml(text.as_bytes(), "gpu-1")
+        .unwrap()
+        .contains("name: gpu-1"));
+    // A node listed twice is shown as the last one listed, the one the reader kept.
+    let twice = list(&format!("{NODE},{}", NODE.replace("\"8\"", "\"4\"")));
+    let yaml = node_yaml(twice.as_bytes(), "gpu-1").unwrap();
+    assert!(
+        yaml.contains("nvidia.com/gpu: '4'") || yaml.contains("nvidia.com/gpu: \"4\""),
+        "{yaml}"
+    );
+    let json = list(r#"{"kind":"Node","metadata":{"name":"gpu-1"}}"#);
+    assert!(node_yaml(json.as_bytes(), "gpu-1").is_ok());
+}
