@@ -42,6 +42,7 @@ use clock::{mono_now, wall_now};
 pub use clock::{AppClock, RandomIds};
 use offline::offline_channels;
 pub use offline::{snapshot_feed, LOADING_SCREEN_FROM};
+pub use signals::Ended;
 
 /// Shortest time between two frames (≤ 10 redraws a second).
 const FRAME_INTERVAL: Duration = Duration::from_millis(100);
@@ -105,26 +106,6 @@ pub struct Channels {
     pub fetches: mpsc::Sender<Fetch>,
     /// Replies to both.
     pub updates: mpsc::Receiver<Update>,
-}
-
-/// How the TUI ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ended {
-    /// The operator quit (or the terminal's input closed).
-    Quit,
-    /// A signal arrived: its number (`SIGHUP` 1, `SIGINT` 2, `SIGQUIT` 3, `SIGTERM` 15).
-    Signal(i32),
-}
-
-impl Ended {
-    /// The process's exit status: 0 after quitting, 128 + the signal's number after a signal
-    /// (as a shell reports a process a signal ended), so scripts can tell.
-    pub fn exit_code(self) -> i32 {
-        match self {
-            Ended::Quit => 0,
-            Ended::Signal(n) => 128 + n,
-        }
-    }
 }
 
 /// Runs the TUI on `source` until the operator quits or a signal arrives.

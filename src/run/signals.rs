@@ -2,7 +2,27 @@
 //! Each is caught (none may end the process with the terminal still taken) and reported with
 //! its number, so the exit status can follow the shell's 128 + n convention.
 //!
-//! Owns: `Signals`. Composition only.
+//! Owns: `Signals`, `Ended`. Composition only.
+
+/// How the TUI ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The operator quit (or the terminal's input closed).
+    Quit,
+    /// A signal arrived: its number (`SIGHUP` 1, `SIGINT` 2, `SIGQUIT` 3, `SIGTERM` 15).
+    Signal(i32),
+}
+
+impl Ended {
+    /// The process's exit status: 0 after quitting, 128 + the signal's number after a signal
+    /// (as a shell reports a process a signal ended), so scripts can tell.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Ended::Quit => 0,
+            Ended::Signal(n) => 128 + n,
+        }
+    }
+}
 
 /// The TUI's ending signals, registered before the terminal is taken.
 pub struct Signals {

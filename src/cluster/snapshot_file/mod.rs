@@ -144,12 +144,52 @@ fn find_core<'a>(items: &'a [Value], kind: &str, name: &str) -> Option<&'a Value
     })
 }
 
+/// The items of a JSON List as their texts (a few bytes each: the file is not made a tree).
+#[derive(serde::Deserialize)]
+struct RawItems<'a> {
+    #[serde(borrow)]
+    items: Vec<&'a RawValue>,
+}
+
+/// The object of `kind` named `name` in a JSON snapshot: only items whose text names both
+/// become trees.
+fn find_json(bytes: &[u8], kind: &str, name: &str) -> Result<Option<Value>, SnapshotError> {
+    let list: RawItems<'_> =
+        serde_json::from_slice(without_bom(bytes)).map_err(|e| SnapshotError::Syntax {
+            format: Format::Json,
+            message: e.to_string(),
+        })?;
+    let (kind_text, name_text) = (format!("\"{kind}\""), format!("\"{name}\""));
+    let candidates = list
+        .items
+        .iter()
+        .map(|r| r.get())
+        .filter(|t| (t.contains(&kind_text) && t.contains(&name_text)) || t.contains("List\""));
+    let trees: Vec<Value> = candidates
+        .filter_map(|t| serde_json::from_str(t).ok())
+        .collect();
+    Ok(find_core(&trees, kind, name).cloned())
+}
+
 /// Node `name` of a snapshot file as YAML (what `y` shows offline), or why not in one line.
 pub fn node_yaml(bytes: &[u8], name: &str) -> Result<String, String> {
-    let doc = document(bytes).map_err(|e| e.to_string())?;
-    let items = doc.get("items").and_then(Value::as_array);
-    match items.and_then(|items| find_core(items, "Node", name)) {
-        Some(node) => crate::cluster::object_yaml::object_yaml(node.clone()),
+    let quick = match format_of(bytes) {
+        Some(Format::Json) => find_json(bytes, "Node", name).map_err(|e| e.to_string())?,
+        _ => None,
+    };
+    // A name the text spells with escapes is not among the quick candidates: read it all.
+    let node = match quick {
+        Some(node) => Some(node),
+        None => {
+            let doc = document(bytes).map_err(|e| e.to_string())?;
+            let items = doc.get("items").and_then(Value::as_array);
+            items
+                .and_then(|items| find_core(items, "Node", name))
+                .cloned()
+        }
+    };
+    match node {
+        Some(node) => crate::cluster::object_yaml::object_yaml(node),
         None => Err(format!("nodes \"{name}\" not found in the snapshot file")),
     }
 }
