@@ -3,8 +3,13 @@
 //! median time of every stage printed (figures in docs/performance.md). Not a criterion bench:
 //! the stages are timed inside one analysis, from the observer callback.
 //!
-//! `cargo bench --bench stages` (set `STAGES_RUNS` to change the number of analyses, and
-//! `STAGES_UNPUBLISHED=1` for the fleet in generation order).
+//! Then one watch event of each kind (`sim::events`) applied `RUNS` times to an
+//! `Incremental` of the same fleet, event and undo in turn, with the median of each
+//! (`STAGES_EVENT=<name>` for one kind; `analyze_one` and `apply_one` are never inlined,
+//! for callgrind's `--toggle-collect`).
+//!
+//! `cargo bench --bench stages` (set `STAGES_RUNS` to change the number of analyses and
+//! events, and `STAGES_UNPUBLISHED=1` for the fleet in generation order).
 
 #![allow(clippy::disallowed_methods)] // Wall-clock figures are what this program measures.
 
@@ -12,7 +17,10 @@ use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
 
-use ome_top::engine::analysis::{analyze_observed, AnalysisOptions, ExecutorSetting, STAGES};
+use ome_top::engine::analysis::{
+    analyze_observed, AnalysisOptions, ExecutorSetting, Incremental, STAGES,
+};
+use ome_top::sim::events::event_kinds;
 use ome_top::sim::fleet::{generate_fleet, generate_fleet_unpublished, FleetSpec};
 
 /// Analyses timed after the warm-up ones.
@@ -52,7 +60,7 @@ fn main() {
         let start = Instant::now();
         let mut last = start;
         let mut laps = Vec::with_capacity(STAGES.len());
-        let analysis = analyze_observed(&snap, &opts, &mut |_| {
+        let analysis = analyze_one(&snap, &opts, &mut |_| {
             let t = Instant::now();
             laps.push(t - last);
             last = t;
@@ -76,6 +84,45 @@ fn main() {
         "whole (with drop)",
         median_ms(&mut totals)
     );
+    events(snap, opts, runs);
+}
+
+/// The median of each event kind applied to an `Incremental` of `snap`: `runs` times the
+/// event and its undo, each timed.
+fn events(snap: ome_top::engine::model::ClusterSnapshot, opts: AnalysisOptions, runs: usize) {
+    let mut inc = Incremental::new(snap, opts);
+    let only = std::env::var("STAGES_EVENT").ok();
+    let mut kinds = event_kinds(inc.snapshot(), inc.analysis());
+    kinds.retain(|k| only.as_deref().is_none_or(|o| o == k.name));
+    println!("one event                  median ms  (of {runs} events and {runs} undos)");
+    for kind in &kinds {
+        let mut laps = Vec::with_capacity(2 * runs);
+        for _ in 0..runs {
+            for change in [&kind.change, &kind.undo] {
+                let change = change.clone();
+                let start = Instant::now();
+                apply_one(&mut inc, change);
+                laps.push(start.elapsed());
+            }
+        }
+        println!("{:<26} {:>9.3}", kind.name, median_ms(&mut laps));
+    }
+}
+
+/// One analysis, where a profiler can find it.
+#[inline(never)]
+fn analyze_one(
+    snap: &ome_top::engine::model::ClusterSnapshot,
+    opts: &AnalysisOptions,
+    stage_done: &mut dyn FnMut(&'static str),
+) -> ome_top::engine::analysis::Analysis {
+    analyze_observed(snap, opts, stage_done)
+}
+
+/// One change, where a profiler can find it.
+#[inline(never)]
+fn apply_one(inc: &mut Incremental, change: ome_top::engine::analysis::Change) {
+    inc.apply(change);
 }
 
 fn median_ms(samples: &mut [Duration]) -> f64 {

@@ -21,8 +21,9 @@ use ome_top::cluster::wire::Slim;
 use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
-use ome_top::engine::analysis::{analyze, AnalysisOptions, Change, ExecutorSetting, Incremental};
-use ome_top::engine::model::{Pod, PodPhase, Pods};
+use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting, Incremental};
+use ome_top::engine::model::{Pod, Pods};
+use ome_top::sim::events::event_kinds;
 use ome_top::sim::fleet::{generate_fleet, FleetSpec};
 
 /// One pod as the API server returns it after kwok's status update.
@@ -83,33 +84,6 @@ fn update(c: &mut Criterion) {
     group.finish();
 }
 
-/// Alternates two changes: `first` on odd iterations, `second` on even ones.
-fn alternate(inc: &mut Incremental, first: &Change, second: &Change, flip: &mut bool) {
-    *flip = !*flip;
-    inc.apply(if *flip { first } else { second }.clone());
-}
-
-/// A pod update and the pod as it was (`Change::Pod` of each).
-fn two_versions(pod: &Pod, change: impl FnOnce(&mut Pod)) -> (Change, Change) {
-    let mut changed = pod.clone();
-    change(&mut changed);
-    (
-        Change::Pod(Arc::new(changed)),
-        Change::Pod(Arc::new(pod.clone())),
-    )
-}
-
-/// Deleting a pod and adding it back.
-fn delete_and_add(pod: &Pod) -> (Change, Change) {
-    (
-        Change::PodDeleted {
-            namespace: pod.namespace.clone(),
-            name: pod.name.clone(),
-        },
-        Change::Pod(Arc::new(pod.clone())),
-    )
-}
-
 fn incremental(c: &mut Criterion) {
     let Some(now) = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).single() else {
         return;
@@ -119,61 +93,31 @@ fn incremental(c: &mut Criterion) {
         nodes: NODES,
         pods: PODS_HELD,
     };
-    let snap = generate_fleet(&spec, now);
     let opts = AnalysisOptions {
         now,
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
     };
-    let mut inc = Incremental::new(snap, opts.clone());
-    let a = inc.analysis();
-    let pods = &inc.snapshot().pods;
-    let agent = pods.iter().find(|p| p.gpus == 0 && p.node.is_some());
-    // A pod of an OMENative Instance executable for defragmentation (a repack item).
-    let movable = a
-        .verdicts
-        .iter()
-        .filter(|v| v.defrag.is_ok())
-        .find_map(|v| {
-            let inst = &a.workloads.components[v.component].instances[v.instance];
-            inst.pods.first().map(|p| &pods[*p])
-        });
-    let pending = pods.iter().find(|p| p.is_pending_gpu());
-    let (Some(agent), Some(movable), Some(pending)) = (agent, movable, pending) else {
-        return;
-    };
-    let cases = [
-        (
-            "node_agent_update",
-            two_versions(agent, |p| p.ready = !p.ready),
-        ),
-        ("node_agent_delete_or_add", delete_and_add(agent)),
-        (
-            "model_pod_ready_flip",
-            two_versions(movable, |p| p.ready = !p.ready),
-        ),
-        ("model_pod_delete_or_add", delete_and_add(movable)),
-        (
-            "pending_pod_scheduled",
-            two_versions(pending, |p| {
-                p.node = movable.node.clone();
-                p.phase = PodPhase::Running;
-            }),
-        ),
-    ];
+    let mut inc = Incremental::new(generate_fleet(&spec, now), opts.clone());
+    let kinds = event_kinds(inc.snapshot(), inc.analysis());
     let mut group = c.benchmark_group("incremental");
     group.sample_size(20);
     group.bench_function("full_analysis_10k_nodes_100k_pods", |b| {
         b.iter(|| analyze(inc.snapshot(), &opts))
     });
-    for (name, (first, second)) in &cases {
-        let mut flip = false;
-        group.bench_function(format!("one_pod_event/{name}"), |b| {
-            b.iter(|| alternate(&mut inc, first, second, &mut flip))
+    for kind in &kinds {
+        // Iterations apply the event and undo it in turn.
+        let mut applied = false;
+        group.bench_function(format!("one_pod_event/{}", kind.name), |b| {
+            b.iter(|| {
+                let next = if applied { &kind.undo } else { &kind.change };
+                applied = !applied;
+                inc.apply(next.clone());
+            })
         });
-        if flip {
-            inc.apply(second.clone());
+        if applied {
+            inc.apply(kind.undo.clone());
         }
     }
     group.bench_function("clone_analysis", |b| b.iter(|| inc.analysis().clone()));

@@ -2,6 +2,7 @@
 //! seed; no I/O and no clock (time is handed in). Must not import `cluster`, `ui` or `tokio`.
 
 pub mod demo;
+pub mod events;
 pub mod fleet;
 pub mod gang_heavy;
 pub mod published;

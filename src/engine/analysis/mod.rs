@@ -24,8 +24,8 @@ use crate::engine::nodes::PoolMembership;
 use crate::engine::nodes::{node_states_with, NodeState};
 use crate::engine::planning::MoveRow;
 use crate::engine::planning::PlanContext;
-use crate::engine::planning::{decision_pass_owned, JournalView};
 use crate::engine::planning::{what_if, WhatIf, WhatIfInput};
+use crate::engine::planning::{decision_pass, decision_pass_owned, JournalView};
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
 use crate::engine::recommendations::{parse_recommendations, Recommendations};
 use crate::engine::workloads::{build_workloads_with, Component, DeploymentMode, Workloads};
@@ -154,15 +154,16 @@ pub fn analyze_observed(
     opts: &AnalysisOptions,
     stage_done: &mut dyn FnMut(&'static str),
 ) -> Analysis {
-    pipeline(snap, opts, stage_done).0
+    pipeline(snap, opts, stage_done, false).0
 }
 
-/// `analyze_observed`, with the component each move row was built for (aligned with
-/// `Analysis::moves`; `None` for a row no component covers).
+/// `analyze_observed`, with the component each move row was built for when `owners` is set
+/// (aligned with `Analysis::moves`; `None` for a row no component covers), else nothing.
 fn pipeline(
     snap: &ClusterSnapshot,
     opts: &AnalysisOptions,
     stage_done: &mut dyn FnMut(&'static str),
+    owners: bool,
 ) -> (Analysis, Vec<Option<usize>>) {
     let ns = opts.alfred_namespace.as_str();
     let config_cm = snap.config_map(ns, ALFRED_CONFIG);
@@ -223,7 +224,10 @@ fn pipeline(
         (&config, &rules, opts.now),
     );
     stage_done("plan context");
-    let (moves, owners) = decision_pass_owned(&ctx, &journal);
+    let (moves, owners) = match owners {
+        true => decision_pass_owned(&ctx, &journal),
+        false => (decision_pass(&ctx, &journal), Vec::new()),
+    };
     stage_done("decision pass");
     let published = snap
         .config_map(ns, ALFRED_RECOMMENDATIONS)
@@ -333,7 +337,7 @@ pub fn demand_and_movable(
 /// (`pool_of` a node index).
 pub fn component_demand(
     idx: &SnapshotIndex,
-    pool_of: &dyn Fn(usize) -> Option<usize>,
+    pool_of: &impl Fn(usize) -> Option<usize>,
     comp: &Component,
     demand: &mut Vec<usize>,
 ) {
@@ -351,7 +355,7 @@ pub fn component_demand(
 /// with GPUs of Instances executable for defragmentation whose pods all sit in one pool.
 pub fn component_movable(
     idx: &SnapshotIndex,
-    pool_of: &dyn Fn(usize) -> Option<usize>,
+    pool_of: &impl Fn(usize) -> Option<usize>,
     workloads: &Workloads,
     verdicts: &[InstanceVerdict],
     movable: &mut Vec<usize>,

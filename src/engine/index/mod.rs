@@ -9,6 +9,8 @@
 
 use std::cmp::Ordering;
 
+mod edit;
+
 use crate::engine::fast::{NameRanks, TextIndex};
 use crate::engine::model::{component_mode, DeploymentMode};
 use crate::engine::model::{ClusterSnapshot, Pod};
@@ -135,110 +137,6 @@ impl SnapshotIndex {
     /// Whether component `c` of ISVC `isvc` is OMENative.
     pub fn is_omenative(&self, isvc: usize, c: usize) -> bool {
         self.mode(isvc, c) == Some(DeploymentMode::OMENative)
-    }
-}
-
-/// The lists of `SnapshotIndex` a pod belongs to (`resolve_pods` and the edits share it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Membership {
-    live: bool,
-    grouped: bool,
-    unbound: bool,
-    managed_only: bool,
-}
-
-impl Membership {
-    fn of(pod: &Pod) -> Self {
-        let running = !pod.phase.is_terminal();
-        let live = running && is_live(pod);
-        Membership {
-            live,
-            grouped: running && pod.ome.pod_group.is_some(),
-            unbound: pod.node.is_none(),
-            managed_only: running && !live && pod.ome.managed_by.is_some(),
-        }
-    }
-
-    /// Whether the pod is in none of the lists: no stage past the index reads it.
-    fn is_none(self) -> bool {
-        !(self.live || self.grouped || self.unbound || self.managed_only)
-    }
-}
-
-/// Shifts the entries of an ascending list for a pod inserted (`up`) or removed at `at`, and
-/// puts `at` in or out of the list as `member` says.
-fn shift_list(list: &mut Vec<usize>, at: usize, up: bool, member: bool) {
-    let from = list.partition_point(|p| *p < at);
-    let removed = !up && list.get(from) == Some(&at);
-    if removed {
-        list.remove(from);
-    }
-    for p in &mut list[from..] {
-        *p = if up { *p + 1 } else { *p - 1 };
-    }
-    if up && member {
-        list.insert(from, at);
-    }
-}
-
-/// Puts pod `at` in or out of an ascending list.
-fn set_member(list: &mut Vec<usize>, at: usize, member: bool) {
-    match (list.binary_search(&at), member) {
-        (Err(i), true) => list.insert(i, at),
-        (Ok(i), false) => {
-            list.remove(i);
-        }
-        _ => {}
-    }
-}
-
-impl SnapshotIndex {
-    /// Whether `pod` is in none of the index's pod lists: past the index, no stage reads it
-    /// (node agents and finished pods), so only positions change when it does.
-    pub fn is_unlisted(pod: &Pod) -> bool {
-        Membership::of(pod).is_none()
-    }
-
-    /// Records pod `at` inserted into the snapshot (bound to node `node`): later pods move one
-    /// place up, as `new` on the edited snapshot would number them.
-    pub fn insert_pod(&mut self, at: usize, pod: &Pod, node: Option<usize>) {
-        let m = Membership::of(pod);
-        self.pods.insert(at.min(self.pods.len()), slot(pod, node));
-        shift_list(&mut self.live, at, true, m.live);
-        shift_list(&mut self.grouped, at, true, m.grouped);
-        shift_list(&mut self.unbound, at, true, m.unbound);
-        shift_list(&mut self.managed_only, at, true, m.managed_only);
-    }
-
-    /// Records pod `at` removed from the snapshot: later pods move one place down.
-    pub fn remove_pod(&mut self, at: usize) {
-        if at < self.pods.len() {
-            self.pods.remove(at);
-        }
-        shift_list(&mut self.live, at, false, false);
-        shift_list(&mut self.grouped, at, false, false);
-        shift_list(&mut self.unbound, at, false, false);
-        shift_list(&mut self.managed_only, at, false, false);
-    }
-
-    /// Records pod `at` replaced by `pod` (bound to node `node`).
-    pub fn replace_pod(&mut self, at: usize, pod: &Pod, node: Option<usize>) {
-        let m = Membership::of(pod);
-        if let Some(s) = self.pods.get_mut(at) {
-            *s = slot(pod, node);
-        }
-        set_member(&mut self.live, at, m.live);
-        set_member(&mut self.grouped, at, m.grouped);
-        set_member(&mut self.unbound, at, m.unbound);
-        set_member(&mut self.managed_only, at, m.managed_only);
-    }
-}
-
-/// The slot of a pod bound to node `node` (`None`: unbound or naming no node).
-fn slot(pod: &Pod, node: Option<usize>) -> PodSlot {
-    PodSlot {
-        node: node.map_or(NO_NODE, |n| n as u32),
-        gpus: pod.gpus,
     }
 }
 

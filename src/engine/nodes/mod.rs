@@ -102,7 +102,9 @@ pub fn node_states_with(
                     pools.entry(k).or_insert_with(|| Name::from(k)).clone()
                 })
             });
-            node_state_in(node, cfg, now, pool).with_allocation(allocated[i], occupants[i])
+            let mut s = node_state_in(node, cfg, now, pool);
+            s.set_allocation(allocated[i], occupants[i]);
+            s
         })
         .collect()
 }
@@ -150,13 +152,12 @@ fn node_state_in(node: &Node, cfg: &AlfredConfig, now: Time, pool: Option<Name>)
 }
 
 impl NodeState {
-    /// This state with `allocated` GPUs of its node in use by `occupants` OME GPU occupant
-    /// pods (and others).
-    pub fn with_allocation(mut self, allocated: u32, occupants: u32) -> Self {
+    /// Sets the allocation: `allocated` GPUs of the node in use, by `occupants` OME GPU
+    /// occupant pods and others.
+    pub fn set_allocation(&mut self, allocated: u32, occupants: u32) {
         self.allocated = allocated;
         self.free = self.total.saturating_sub(allocated);
         self.ome_occupants = occupants;
-        self
     }
 
     /// Whether the node is a schedulable bin of its pool: GPUs > 0, not excluded, and not spot

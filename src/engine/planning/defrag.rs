@@ -16,10 +16,10 @@ use crate::engine::workloads::model_check;
 use crate::engine::workloads::{cooldown_minutes, is_movable};
 use crate::engine::workloads::{Component, DeploymentMode};
 
-/// The defragmentation rows in generation order with each row's identity key and component
-/// (aligned), and the ranked order (`defrag_rows` is `rows` permuted by it). Moving rows is
-/// left to the caller.
-pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> KeyedRows {
+/// The defragmentation rows in generation order with each row's identity key and, when
+/// `track` is set, its component (aligned), and the ranked order (`defrag_rows` is `rows`
+/// permuted by it). Moving rows is left to the caller.
+pub fn defrag_rows_keyed(ctx: &PlanContext<'_>, track: bool) -> KeyedRows {
     if !ctx.cfg.policies.defragmentation.enabled {
         return KeyedRows::default();
     }
@@ -33,7 +33,7 @@ pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> KeyedRows {
         .sum();
     let mut rows = Vec::with_capacity(bound);
     let mut keys = Vec::with_capacity(bound);
-    let mut owners = Vec::with_capacity(bound);
+    let mut owners = Vec::with_capacity(if track { bound } else { 0 });
     for (c, comp) in ctx.workloads.components.iter().enumerate() {
         let before = rows.len();
         push_rows(ctx, c, &open, &mut rows);
@@ -43,7 +43,9 @@ pub fn defrag_rows_keyed(ctx: &PlanContext<'_>) -> KeyedRows {
                 .iter()
                 .map(|r| identity_key(ranks, comp, r.instance)),
         );
-        owners.resize(rows.len(), Some(c));
+        if track {
+            owners.resize(rows.len(), Some(c));
+        }
     }
     // The sort reads compact per-row keys, not the rows themselves.
     let scores: Vec<f64> = rows.iter().map(|r| r.score).collect();
@@ -64,7 +66,7 @@ pub struct KeyedRows {
     pub rows: Vec<MoveRow>,
     /// Each row's identity key.
     pub keys: Vec<IdentityKey>,
-    /// Each row's component (index into `Workloads::components`).
+    /// Each row's component (index into `Workloads::components`), when tracked.
     pub owners: Vec<Option<usize>>,
     /// The ranked order (positions into `rows`).
     pub order: Vec<usize>,

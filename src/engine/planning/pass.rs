@@ -88,7 +88,7 @@ fn arbiter_state(ctx: &PlanContext<'_>, journal: &JournalView) -> ArbiterState {
 /// Runs both policies and, in execute mode, the arbiter. Rows are in Alfred's arbitration
 /// order: class, executable first, score desc, footprint asc, identity.
 pub fn decision_pass(ctx: &PlanContext<'_>, journal: &JournalView) -> Vec<MoveRow> {
-    decision_pass_owned(ctx, journal).0
+    pass(ctx, journal, false).0
 }
 
 /// `decision_pass`, with the component each row was built for (aligned with the rows; `None`
@@ -97,8 +97,17 @@ pub fn decision_pass_owned(
     ctx: &PlanContext<'_>,
     journal: &JournalView,
 ) -> (Vec<MoveRow>, Vec<Option<usize>>) {
+    pass(ctx, journal, true)
+}
+
+/// The pass, with each row's component when `track` is set (else no list).
+fn pass(
+    ctx: &PlanContext<'_>,
+    journal: &JournalView,
+    track: bool,
+) -> (Vec<MoveRow>, Vec<Option<usize>>) {
     let (health_rows, health_known, health_owners) = health_rows_keyed(ctx);
-    let defrag = defrag_rows_keyed(ctx);
+    let defrag = defrag_rows_keyed(ctx, track);
     let (mut rows, defrag_keys, defrag_order) = (defrag.rows, defrag.keys, defrag.order);
     let mut owners = defrag.owners;
     owners.extend(health_owners);
@@ -145,10 +154,13 @@ pub fn decision_pass_owned(
         .collect();
     keyed.sort_by_key(|(key, _)| *key);
     let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
-    let owners = order
-        .iter()
-        .map(|i| owners.get(*i).copied().flatten())
-        .collect();
+    let owners = match track {
+        true => order
+            .iter()
+            .map(|i| owners.get(*i).copied().flatten())
+            .collect(),
+        false => Vec::new(),
+    };
     (permute(rows, &order), owners)
 }
 

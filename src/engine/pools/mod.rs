@@ -269,7 +269,7 @@ pub fn score_pools(snap: &ClusterSnapshot, input: &PoolInputs<'_>) -> Vec<PoolRe
 /// pool), when it has GPUs and sits in a pool.
 fn pool_item<'a>(
     snap: &'a ClusterSnapshot,
-    pod_pool: &dyn Fn(usize) -> Option<(usize, usize)>,
+    pod_pool: &impl Fn(usize) -> Option<(usize, usize)>,
     p: usize,
 ) -> Option<(usize, usize, PoolItem<'a>)> {
     let pod = &snap.pods[p];

@@ -127,8 +127,8 @@ pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Work
     let mut components = Vec::with_capacity(snap.isvcs.len() + snap.isvcs.len() / 4);
     for i in order {
         let pods = IsvcPods {
-            routed: &|c| routed.get(i, c),
-            labelled: &|c| groups.get(keys.key_of(i), c),
+            routed: |c| routed.get(i, c),
+            labelled: |c| groups.get(keys.key_of(i), c),
         };
         migrations[i] = isvc_components(snap, idx, &replicas, &pods, i, &mut components);
     }
@@ -139,25 +139,31 @@ pub fn build_workloads_with(snap: &ClusterSnapshot, idx: &SnapshotIndex) -> Work
     }
 }
 
-/// The pods one ISVC's components are built from, by component index, each list ascending.
-pub struct IsvcPods<'f, 'p> {
-    /// Pods routed to an OMENative component (`route_pod`).
-    pub routed: &'f dyn Fn(usize) -> &'p [usize],
-    /// Live pods labelled for the component of the ISVC's key (RawDeployment, MultiNode).
-    pub labelled: &'f dyn Fn(usize) -> &'p [usize],
+/// The pods one ISVC's components are built from, by component index, each list ascending:
+/// `routed` the pods routed to an OMENative component (`route_pod`), `labelled` the live pods
+/// labelled for the component of the ISVC's key (RawDeployment, MultiNode).
+pub struct IsvcPods<R, L> {
+    /// Pods routed to OMENative component `c`.
+    pub routed: R,
+    /// Pods labelled for component `c`.
+    pub labelled: L,
 }
 
 /// Appends the components of ISVC `isvc` (in `COMPONENTS` order, one per component in a mode
 /// other than VirtualDeployment) to `out` and returns its migration state.
-pub fn isvc_components(
+pub fn isvc_components<'p, R, L>(
     snap: &ClusterSnapshot,
     idx: &SnapshotIndex,
     replicas: &ReplicaIndex,
-    pods: &IsvcPods<'_, '_>,
+    pods: &IsvcPods<R, L>,
     isvc: usize,
     out: &mut Vec<Component>,
-) -> WorkloadMigrations {
-    let mut omenative = omenative_components(snap, idx, replicas, pods.routed, isvc);
+) -> WorkloadMigrations
+where
+    R: Fn(usize) -> &'p [usize],
+    L: Fn(usize) -> &'p [usize],
+{
+    let mut omenative = omenative_components(snap, idx, replicas, &pods.routed, isvc);
     let migrations = workload_migrations(snap, isvc, &omenative);
     for (c, built) in omenative.iter_mut().enumerate() {
         let Some(mode) = idx.mode(isvc, c) else {

@@ -71,7 +71,7 @@ pub struct Incremental {
 impl Incremental {
     /// The full analysis of `snap`, ready for changes.
     pub fn new(snap: ClusterSnapshot, opts: AnalysisOptions) -> Self {
-        let (analysis, owners) = pipeline(&snap, &opts, &mut |_| {});
+        let (analysis, owners) = pipeline(&snap, &opts, &mut |_| {}, true);
         let parts = Parts::new(&snap, &analysis, owners);
         Incremental {
             snap,
@@ -165,7 +165,7 @@ impl Incremental {
 
     /// A full analysis of the current snapshot.
     fn rebuild(&mut self) {
-        let (analysis, owners) = pipeline(&self.snap, &self.opts, &mut |_| {});
+        let (analysis, owners) = pipeline(&self.snap, &self.opts, &mut |_| {}, true);
         self.parts = Parts::new(&self.snap, &analysis, owners);
         self.analysis = analysis;
         self.rerun = Rerun {
@@ -186,8 +186,8 @@ impl Incremental {
             return self.rebuild();
         };
         let (allocated, occupants) = self.parts.allocation(at);
-        let state = node_state(node, &self.analysis.config, self.opts.now)
-            .with_allocation(allocated, occupants);
+        let mut state = node_state(node, &self.analysis.config, self.opts.now);
+        state.set_allocation(allocated, occupants);
         let Some(previous) = self.analysis.nodes.get_mut(at) else {
             return self.rebuild();
         };

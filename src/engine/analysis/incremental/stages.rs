@@ -118,7 +118,8 @@ fn allocations(analysis: &mut Analysis, parts: &Parts, stale: &mut Stale) {
         let Some(state) = analysis.nodes.get_mut(n) else {
             continue;
         };
-        let next = state.clone().with_allocation(allocated, occupants);
+        let mut next = state.clone();
+        next.set_allocation(allocated, occupants);
         if next != *state {
             *state = next;
             stale.pools.extend(parts.pool_of(n));
@@ -153,8 +154,8 @@ fn components(
         let migrations = {
             let routes = &parts.routes;
             let pods = crate::engine::workloads::IsvcPods {
-                routed: &|c| routes.routed(i, c),
-                labelled: &|c| routes.labelled(i, c),
+                routed: |c| routes.routed(i, c),
+                labelled: |c| routes.labelled(i, c),
             };
             isvc_components(snap, &parts.index, &parts.replicas, &pods, i, &mut built)
         };

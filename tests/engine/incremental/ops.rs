@@ -1,0 +1,255 @@
+//! Random watch events for the incremental-analysis property test: which object (an index
+//! taken modulo the current count) and what happens to it.
+
+use std::sync::Arc;
+
+use chrono::Duration;
+use proptest::prelude::*;
+
+use ome_top::engine::analysis::Change;
+use ome_top::engine::model::{
+    ClusterSnapshot, Event, LabelInt, Labels, Name, Node, NodeCondition, Pod, PodPhase, Taint,
+};
+
+use super::now;
+
+/// One random event: which object (an index taken modulo the current count), and what.
+#[derive(Debug, Clone)]
+pub enum Op {
+    PodChange(usize, PodChange),
+    PodAdd(usize, u16, PodChange),
+    PodDelete(usize),
+    NodeChange(usize, NodeChange),
+    NodeAdd(usize),
+    NodeDelete(usize),
+    Events(usize),
+}
+
+#[derive(Debug, Clone)]
+pub enum PodChange {
+    Gpus(u32),
+    Ready,
+    Terminating,
+    Phase(u8),
+    MoveTo(usize),
+    Unbind,
+    IsvcLabel(usize),
+    DropIsvcLabel,
+    Component(u8),
+    ManagedBy,
+    PodGroup(u8),
+    InstanceIndex(i64),
+    Selector(usize),
+    Requests(u64),
+    Pending(i64),
+}
+
+#[derive(Debug, Clone)]
+pub enum NodeChange {
+    Cordon,
+    Condition(u8, bool),
+    Label(u8),
+    ToBeDeleted,
+    Gpus(u32),
+    PoolLabel,
+}
+
+fn pod_change() -> impl Strategy<Value = PodChange> {
+    prop_oneof![
+        (0u32..=9).prop_map(PodChange::Gpus),
+        Just(PodChange::Ready),
+        Just(PodChange::Terminating),
+        (0u8..4).prop_map(PodChange::Phase),
+        any::<usize>().prop_map(PodChange::MoveTo),
+        Just(PodChange::Unbind),
+        any::<usize>().prop_map(PodChange::IsvcLabel),
+        Just(PodChange::DropIsvcLabel),
+        (0u8..4).prop_map(PodChange::Component),
+        Just(PodChange::ManagedBy),
+        (0u8..3).prop_map(PodChange::PodGroup),
+        (-1i64..4).prop_map(PodChange::InstanceIndex),
+        any::<usize>().prop_map(PodChange::Selector),
+        (0u64..64).prop_map(PodChange::Requests),
+        (0i64..120).prop_map(PodChange::Pending),
+    ]
+}
+
+fn node_change() -> impl Strategy<Value = NodeChange> {
+    prop_oneof![
+        Just(NodeChange::Cordon),
+        ((0u8..3), any::<bool>()).prop_map(|(k, on)| NodeChange::Condition(k, on)),
+        (0u8..3).prop_map(NodeChange::Label),
+        Just(NodeChange::ToBeDeleted),
+        (0u32..=8).prop_map(NodeChange::Gpus),
+        Just(NodeChange::PoolLabel),
+    ]
+}
+
+pub fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        8 => (any::<usize>(), pod_change()).prop_map(|(p, c)| Op::PodChange(p, c)),
+        3 => (any::<usize>(), any::<u16>(), pod_change()).prop_map(|(p, n, c)| Op::PodAdd(p, n, c)),
+        3 => any::<usize>().prop_map(Op::PodDelete),
+        3 => (any::<usize>(), node_change()).prop_map(|(n, c)| Op::NodeChange(n, c)),
+        1 => any::<usize>().prop_map(Op::NodeAdd),
+        1 => any::<usize>().prop_map(Op::NodeDelete),
+        1 => any::<usize>().prop_map(Op::Events),
+    ]
+}
+
+pub fn name(s: impl Into<String>) -> Name {
+    Arc::from(s.into())
+}
+
+/// The pod `p` (modulo) of `snap` changed by `change`.
+fn changed_pod(snap: &ClusterSnapshot, p: usize, change: &PodChange) -> Pod {
+    let mut pod = snap.pods[p % snap.pods.len()].clone();
+    match change {
+        PodChange::Gpus(g) => pod.gpus = *g,
+        PodChange::Ready => pod.ready = !pod.ready,
+        PodChange::Terminating => pod.terminating = !pod.terminating,
+        PodChange::Phase(k) => {
+            pod.phase = [
+                PodPhase::Pending,
+                PodPhase::Running,
+                PodPhase::Succeeded,
+                PodPhase::Failed,
+            ][usize::from(*k) % 4]
+                .clone()
+        }
+        PodChange::MoveTo(n) if !snap.nodes.is_empty() => {
+            pod.node = Some(snap.nodes[n % snap.nodes.len()].name.clone());
+            pod.phase = PodPhase::Running;
+        }
+        PodChange::MoveTo(_) | PodChange::Unbind => {
+            pod.node = None;
+            pod.phase = PodPhase::Pending;
+        }
+        PodChange::IsvcLabel(i) if !snap.isvcs.is_empty() => {
+            let w = &snap.isvcs[i % snap.isvcs.len()];
+            pod.namespace = w.namespace().clone();
+            pod.ome.isvc = Some(w.name().clone());
+        }
+        PodChange::IsvcLabel(_) | PodChange::DropIsvcLabel => pod.ome.isvc = None,
+        PodChange::Component(c) => {
+            pod.ome.component = ["engine", "decoder", "router", "sidecar"]
+                .get(usize::from(*c))
+                .map(|c| name(*c))
+        }
+        PodChange::ManagedBy => {
+            pod.ome.managed_by = match pod.ome.managed_by {
+                Some(_) => None,
+                None => Some(name("OMENative")),
+            }
+        }
+        PodChange::PodGroup(g) => {
+            pod.ome.pod_group = (*g > 0).then(|| name(format!("gang-{g}")));
+        }
+        PodChange::InstanceIndex(i) => {
+            pod.ome.instance_index = LabelInt::parse(Some(&i.to_string()), 0)
+        }
+        PodChange::Selector(n) if !snap.nodes.is_empty() => {
+            let node = &snap.nodes[n % snap.nodes.len()];
+            pod.node_selector = node.labels.0.iter().take(1).cloned().collect();
+        }
+        PodChange::Selector(_) => pod.node_selector.clear(),
+        PodChange::Requests(r) => {
+            pod.cpu_milli = r * 500;
+            pod.memory = r << 30;
+        }
+        PodChange::Pending(m) => pod.unschedulable_since = Some(now() - Duration::minutes(*m)),
+    }
+    pod
+}
+
+/// The change `op` makes to `snap` (`None`: nothing to pick from).
+pub fn change(snap: &ClusterSnapshot, op: &Op) -> Option<Change> {
+    Some(match op {
+        Op::PodChange(p, c) if !snap.pods.is_empty() => {
+            let mut pod = changed_pod(snap, *p, c);
+            // Keep the key: a changed namespace would be another pod.
+            pod.namespace = snap.pods[p % snap.pods.len()].namespace.clone();
+            Change::Pod(Arc::new(pod))
+        }
+        Op::PodAdd(p, n, c) if !snap.pods.is_empty() => {
+            let mut pod = changed_pod(snap, *p, c);
+            pod.name = name(format!("{}-x{n}", pod.name));
+            pod.uid = name(format!("uid-x{n}"));
+            Change::Pod(Arc::new(pod))
+        }
+        Op::PodDelete(p) if !snap.pods.is_empty() => {
+            let pod = &snap.pods[p % snap.pods.len()];
+            Change::PodDeleted {
+                namespace: pod.namespace.clone(),
+                name: pod.name.clone(),
+            }
+        }
+        Op::NodeChange(n, c) if !snap.nodes.is_empty() => Change::Node(changed_node(snap, *n, c)),
+        Op::NodeAdd(n) if !snap.nodes.is_empty() => {
+            let mut node = snap.nodes[n % snap.nodes.len()].clone();
+            node.name = name(format!("{}-new", node.name));
+            Change::Node(node)
+        }
+        Op::NodeDelete(n) if !snap.nodes.is_empty() => {
+            Change::NodeDeleted(snap.nodes[n % snap.nodes.len()].name.clone())
+        }
+        Op::Events(p) if !snap.pods.is_empty() => {
+            let pod = &snap.pods[p % snap.pods.len()];
+            let mut events = snap.events.clone();
+            events.push(Event {
+                namespace: pod.namespace.clone(),
+                object_kind: name("Pod"),
+                object_namespace: pod.namespace.clone(),
+                object_name: pod.name.clone(),
+                reason: name("FailedScheduling"),
+                message: "0/4 nodes are available: 4 Insufficient nvidia.com/gpu.".into(),
+                source: name("default-scheduler"),
+                kind: name("Warning"),
+                last_seen: Some(now() - Duration::minutes(1)),
+                count: 1,
+            });
+            Change::Events(events)
+        }
+        _ => return None,
+    })
+}
+
+fn changed_node(snap: &ClusterSnapshot, n: usize, change: &NodeChange) -> Node {
+    let mut node = snap.nodes[n % snap.nodes.len()].clone();
+    match change {
+        NodeChange::Cordon => node.unschedulable = !node.unschedulable,
+        NodeChange::Condition(k, on) => {
+            let kind = ["Ready", "GpuUnhealthy", "MemoryPressure"][usize::from(*k) % 3];
+            node.conditions.retain(|c| c.kind.as_ref() != kind);
+            let healthy = (kind == "Ready") == *on;
+            node.conditions.push(NodeCondition {
+                kind: name(kind),
+                status: name(if *on { "True" } else { "False" }),
+                last_transition: Some(now() - Duration::minutes(if healthy { 3 } else { 90 })),
+            });
+        }
+        NodeChange::Label(k) => {
+            let mut pairs = node.labels.0.clone();
+            let key = ["topology.kubernetes.io/zone", "ome.io/rack", "team"][usize::from(*k) % 3];
+            match pairs.iter().position(|(l, _)| l.as_ref() == key) {
+                Some(i) => {
+                    pairs.remove(i);
+                }
+                None => pairs.push((name(key), name("b"))),
+            }
+            node.labels = Labels::from_pairs(pairs);
+        }
+        NodeChange::ToBeDeleted => node.taints.push(Taint {
+            key: name("ToBeDeletedByClusterAutoscaler"),
+            value: name(""),
+            effect: name("NoSchedule"),
+        }),
+        NodeChange::Gpus(g) => node.gpu_allocatable = *g,
+        NodeChange::PoolLabel => {
+            let mut pairs = node.labels.0.clone();
+            pairs.push((name("nvidia.com/gpu.product"), name("NVIDIA-L40S")));
+            node.labels = Labels::from_pairs(pairs);
+        }
+    }
+    node
+}
