@@ -45,7 +45,6 @@ fn flags(t: &Tmux) -> String {
 }
 
 #[test]
-#[ignore = "after the merges of session 12 the loading screen no longer shows before the TUI opens (blank terminal while a 90 MB snapshot loads); to investigate, see the closing note"]
 fn a_large_snapshot_loads_behind_a_progress_screen() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.json");
