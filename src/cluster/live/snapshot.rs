@@ -1,9 +1,13 @@
 //! The snapshot task: waits for store changes, coalesces a burst, builds a `ClusterSnapshot`
-//! from the stores, runs the engine on a blocking thread and publishes the `Feed`. A wake-up
-//! that changed nothing but a list's progress republishes the last feed with the sources'
-//! new counts, without a new snapshot or analysis.
+//! from the stores, brings the analysis up to date on a blocking thread and publishes the
+//! `Feed`. The analysis is incremental: the new snapshot is diffed against the one analysed
+//! last and only what the changed pods, nodes and Events feed is re-run, at the time of the
+//! last full pass; once that time is `TIME_STEP` old (ages, staleness and cooldowns read
+//! it), or anything else changed, the pass is a full one at the new time. A wake-up that
+//! changed nothing but a list's progress republishes the last feed with the sources' new
+//! counts, without a new snapshot or analysis.
 //!
-//! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings. Must not import the app
+//! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings, `TIME_STEP`. Must not import the app
 //! or the UI; reads time only through the hub's clock function.
 
 use std::sync::atomic::Ordering;
@@ -15,7 +19,7 @@ use tokio::task::JoinHandle;
 
 use crate::cluster::live::slot::SourceStatus;
 use crate::cluster::live::watch::Hub;
-use crate::engine::analysis::{analyze, AnalysisOptions};
+use crate::engine::analysis::{analyze, changes_between, AnalysisOptions, Incremental};
 use crate::engine::model::ClusterSnapshot;
 use crate::protocol::{ApiStatus, Feed, SourceKind};
 
@@ -23,6 +27,45 @@ use crate::protocol::{ApiStatus, Feed, SourceKind};
 pub const COALESCE: Duration = Duration::from_millis(150);
 /// Rest after each analysis, so that analyses start at most every 200 ms (≤ 5 per second).
 pub const REST: Duration = Duration::from_millis(50);
+
+/// How long an incremental analysis keeps the time of its last full pass.
+pub const TIME_STEP: Duration = Duration::from_secs(1);
+
+/// `snapshot` analysed at about `opts.now`: `last` brought up to date by the changes between
+/// its snapshot and this one while its time is less than `TIME_STEP` old (and the other
+/// options are the same), else a full analysis at `opts.now`. Either way the analysis equals
+/// `analyze(snapshot, options of the result)` (tests/engine/incremental).
+fn analyse(
+    last: Option<Incremental>,
+    snapshot: &ClusterSnapshot,
+    opts: AnalysisOptions,
+) -> Incremental {
+    let step = chrono::Duration::from_std(TIME_STEP).unwrap_or(chrono::Duration::zero());
+    let reusable = last.filter(|inc| {
+        let (then, o) = (inc.options().now, inc.options());
+        then <= opts.now
+            && opts.now - then < step
+            && o.alfred_namespace == opts.alfred_namespace
+            && o.executor == opts.executor
+            && o.placement == opts.placement
+    });
+    match reusable {
+        Some(mut inc) => {
+            let changes = changes_between(inc.snapshot(), snapshot);
+            let count = changes.len();
+            for change in changes {
+                inc.apply(change);
+            }
+            tracing::trace!(
+                changes = count,
+                full = inc.last_rerun().full,
+                "analysis updated"
+            );
+            inc
+        }
+        None => Incremental::new(snapshot.clone(), opts),
+    }
+}
 
 /// The connection state from the sources' states: a refused required source wins, then an
 /// outage (since its first failure), then `Connecting` until every source has synced.
@@ -46,11 +89,12 @@ pub fn api_status(sources: &[&dyn SourceStatus]) -> ApiStatus {
     }
 }
 
-/// Builds one feed from the hub's current state (the analysis runs on a blocking thread).
+/// Builds one feed from the hub's current state, bringing `inc` up to date on a blocking
+/// thread (`inc` is `None` afterwards only if that thread failed).
 async fn build_feed(
     hub: &Hub,
-    source: &SourceKind,
-    options: &AnalysisOptions,
+    (source, options): (&SourceKind, &AnalysisOptions),
+    inc: &mut Option<Incremental>,
     generation: u64,
 ) -> Option<Feed> {
     let stores = &hub.stores;
@@ -66,17 +110,23 @@ async fn build_feed(
         .clone();
     let mut opts = options.clone();
     opts.now = (hub.clock)();
-    let snap = snapshot.clone();
-    let analysis = tokio::task::spawn_blocking(move || analyze(&snap, &opts))
-        .await
-        .ok()?;
+    let (snap, last) = (snapshot.clone(), inc.take());
+    let updated = tokio::task::spawn_blocking(move || {
+        let updated = analyse(last, &snap, opts);
+        let analysis = Arc::new(updated.analysis().clone());
+        (updated, analysis)
+    })
+    .await
+    .ok()?;
+    let (updated, analysis) = updated;
+    *inc = Some(updated);
     Some(Feed {
         generation,
         source: source.clone(),
         api,
         sources,
         snapshot,
-        analysis: Arc::new(analysis),
+        analysis,
         permissions,
         warnings,
     })
@@ -162,6 +212,7 @@ pub fn spawn_snapshot_task(
         let mut last_api = std::mem::discriminant(&ApiStatus::Connecting);
         // The contents count and permissions of the last analysed feed.
         let mut analysed: Option<(u64, Arc<Feed>)> = None;
+        let mut inc: Option<Incremental> = None;
         loop {
             tokio::select! {
                 () = hub.changed.notified() => {}
@@ -188,7 +239,8 @@ pub fn spawn_snapshot_task(
             }
             generation += 1;
             let events = hub.events_applied.load(Ordering::Relaxed);
-            let Some(feed) = build_feed(&hub, &source, &options, generation).await else {
+            let Some(feed) = build_feed(&hub, (&source, &options), &mut inc, generation).await
+            else {
                 continue;
             };
             log_feed(&feed, &mut last_api);
@@ -277,5 +329,64 @@ mod tests {
         assert_eq!(done.snapshot.pods.len(), 2);
         assert_eq!(state(&done).listing, None);
         task.abort();
+    }
+}
+
+#[cfg(test)]
+mod analyse_tests {
+    use super::*;
+    use crate::engine::analysis::ExecutorSetting;
+    use crate::sim::fleet::{generate_fleet, FleetSpec};
+    use chrono::TimeZone;
+
+    fn at(seconds: i64) -> AnalysisOptions {
+        AnalysisOptions {
+            now: chrono::Utc
+                .timestamp_opt(1_790_000_000 + seconds, 0)
+                .unwrap(),
+            alfred_namespace: "ome".into(),
+            executor: ExecutorSetting::Auto,
+            placement: Default::default(),
+        }
+    }
+
+    /// Within `TIME_STEP` a changed pod is an incremental update at the first pass's time;
+    /// past it, or with time going back, the pass is a full one at the new time. Each result
+    /// is the full analysis of the snapshot at the result's time.
+    #[test]
+    fn updates_incrementally_within_the_time_step_then_runs_a_full_pass() {
+        let spec = FleetSpec {
+            seed: 4,
+            nodes: 20,
+            pods: 200,
+        };
+        let mut snap = generate_fleet(&spec, at(0).now);
+        let first = analyse(None, &snap, at(0));
+        assert!(first.last_rerun().full);
+
+        let p = snap.pods.iter().position(|p| p.node.is_some()).unwrap();
+        snap.pods[p].ready = !snap.pods[p].ready;
+        let second = analyse(
+            Some(first),
+            &snap,
+            AnalysisOptions {
+                now: at(0).now + chrono::Duration::milliseconds(400),
+                ..at(0)
+            },
+        );
+        assert!(!second.last_rerun().full, "{:?}", second.last_rerun());
+        assert_eq!(
+            second.options().now,
+            at(0).now,
+            "the first pass's time is kept"
+        );
+        let full = analyze(&snap, &at(0));
+        assert_eq!(format!("{:?}", second.analysis()), format!("{full:?}"));
+
+        let third = analyse(Some(second), &snap, at(2));
+        assert!(third.last_rerun().full);
+        assert_eq!(third.options().now, at(2).now);
+        let back = analyse(Some(third), &snap, at(1));
+        assert!(back.last_rerun().full, "time going back is a full pass");
     }
 }

@@ -9,7 +9,7 @@ mod incremental;
 
 pub use crate::engine::workloads::InstanceVerdict;
 pub use compare::compare_moves;
-pub use incremental::{Change, Incremental, MovesRerun, Rerun};
+pub use incremental::{changes_between, Change, Incremental, MovesRerun, Rerun, MAX_CHANGES};
 
 use crate::engine::alfred_config::ScoringRules;
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};
@@ -24,8 +24,8 @@ use crate::engine::nodes::PoolMembership;
 use crate::engine::nodes::{node_states_with, NodeState};
 use crate::engine::planning::MoveRow;
 use crate::engine::planning::PlanContext;
-use crate::engine::planning::{what_if, WhatIf, WhatIfInput};
 use crate::engine::planning::{decision_pass, decision_pass_owned, JournalView};
+use crate::engine::planning::{what_if, WhatIf, WhatIfInput};
 use crate::engine::pools::{score_pools, PoolInputs, PoolReport};
 use crate::engine::recommendations::{parse_recommendations, Recommendations};
 use crate::engine::workloads::{build_workloads_with, Component, DeploymentMode, Workloads};

@@ -3,7 +3,7 @@
 //! reading a byte (`Arc<str>`'s own `==` always reads the bytes). Every key here borrows its
 //! text, so an address cannot be reused by another text while the key exists.
 //!
-//! Owns: `same`, `same_opt`, `same_str`, `same_allocation`, `ByAddress`, `PairsByAddress`,
+//! Owns: `same`, `same_opt`, `same_str`, `same_shared`, `same_allocation`, `ByAddress`, `PairsByAddress`,
 //! `LastAnswer`. Pure; must not import anything outside `std` and `engine`.
 
 use std::hash::{Hash, Hasher};
@@ -31,6 +31,13 @@ pub fn same_opt(a: Option<&Name>, b: Option<&Name>) -> bool {
 #[inline]
 pub fn same_str(a: &str, b: &str) -> bool {
     std::ptr::eq(a, b) || a == b
+}
+
+/// Whether two shared values are equal, deciding by allocation first: one allocation is one
+/// value (an unchanged object a store hands out again), anything else is compared by value.
+#[inline]
+pub fn same_shared<T: PartialEq + ?Sized>(a: &Arc<T>, b: &Arc<T>) -> bool {
+    Arc::ptr_eq(a, b) || **a == **b
 }
 
 /// Whether two shared values are one allocation (what interning promises; tests check it).
@@ -177,6 +184,7 @@ mod tests {
                 for b in &names {
                     prop_assert_eq!(same(a, b), a.as_ref() == b.as_ref());
                     prop_assert_eq!(same_str(a, b), a.as_ref() == b.as_ref());
+                    prop_assert_eq!(same_shared(a, b), a.as_ref() == b.as_ref());
                     if ByAddress(a) == ByAddress(b) {
                         prop_assert_eq!(a.as_ref(), b.as_ref());
                     }

@@ -13,7 +13,7 @@ pub mod small_key_sort;
 mod text_index;
 
 pub use address::{
-    same, same_allocation, same_opt, same_str, ByAddress, LastAnswer, PairsByAddress,
+    same, same_allocation, same_opt, same_shared, same_str, ByAddress, LastAnswer, PairsByAddress,
 };
 pub use intern::Interner;
 pub use isvc_keys::IsvcKeys;

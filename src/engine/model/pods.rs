@@ -39,9 +39,9 @@ impl Pods {
         self.0.iter().map(|p| &**p)
     }
 
-    /// The shared pods in order (tests check what is shared by address).
-    #[cfg(test)]
-    fn shared(&self) -> &[Arc<Pod>] {
+    /// The shared pods in order (a diff of two snapshots compares them by allocation first,
+    /// `engine::fast::same_shared`; tests check what is shared).
+    pub fn shared(&self) -> &[Arc<Pod>] {
         &self.0
     }
 

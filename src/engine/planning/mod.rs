@@ -18,8 +18,8 @@ mod what_if;
 
 pub use defrag::component_rows;
 pub use health::health_rows_possible;
-pub use moves::{MoveRow, MOVE_COST};
 pub use inputs::{same_plan_inputs, PlanInputs};
+pub use moves::{MoveRow, MOVE_COST};
 pub use pass::{decision_pass, decision_pass_owned, row_order_key, JournalView, RowOrderKey};
 pub use what_if::{what_if, WhatIf, WhatIfInput, CANDIDATES_SHOWN};
 

@@ -19,7 +19,8 @@ use proptest::prelude::*;
 use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::Incremental;
 use ome_top::engine::analysis::{
-    analyze, Analysis, AnalysisOptions, Change, ExecutorSetting, MovesRerun,
+    analyze, changes_between, Analysis, AnalysisOptions, Change, ExecutorSetting, MovesRerun,
+    MAX_CHANGES,
 };
 use ome_top::engine::index::SnapshotIndex;
 use ome_top::engine::model::{ClusterSnapshot, Time};
@@ -216,6 +217,68 @@ proptest! {
             }
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// The live path: the stores move on by several events, the snapshot task diffs the new
+    /// snapshot against the incremental one and applies the changes. After each batch the
+    /// incremental snapshot is the new one and its analysis the full analysis of it.
+    #[test]
+    fn changes_between_snapshots_bring_the_analysis_up_to_date(
+        which in 0u8..6,
+        ops in proptest::collection::vec(op(), 1..30),
+        batch in 1usize..6,
+    ) {
+        let start = fleet(which);
+        let mut reference = start.clone();
+        let mut inc = Incremental::new(start, options());
+        for (step, ops) in ops.chunks(batch).enumerate() {
+            for op in ops {
+                if let Some(change) = change(&reference, op) {
+                    edit(&mut reference, &change);
+                }
+            }
+            for change in changes_between(inc.snapshot(), &reference) {
+                inc.apply(change);
+            }
+            prop_assert!(inc.snapshot() == &reference, "batch {step}: snapshots differ");
+            let full = analyze(&reference, &options());
+            if let Some(diff) = first_difference(inc.analysis(), &full) {
+                prop_assert!(false, "batch {step} ({ops:?}): {diff}");
+            }
+        }
+    }
+}
+
+/// Nothing changed is no change; a snapshot out of key order, a change outside pods, nodes
+/// and Events, or more than `MAX_CHANGES` changes is one whole snapshot.
+#[test]
+fn changes_between_falls_back_to_the_whole_snapshot() {
+    let snap = fleet(0);
+    assert!(changes_between(&snap, &snap.clone()).is_empty());
+    let whole = |c: &[Change]| matches!(c, [Change::Snapshot(_)]);
+
+    let mut other = snap.clone();
+    other.replicas_listed = !other.replicas_listed;
+    assert!(whole(&changes_between(&snap, &other)));
+
+    let mut shuffled = snap.clone();
+    shuffled.nodes.swap(0, 1);
+    assert!(whole(&changes_between(&snap, &shuffled)));
+
+    let mut emptied = snap.clone();
+    let many = generate_fleet(
+        &FleetSpec {
+            seed: 9,
+            nodes: 24,
+            pods: MAX_CHANGES + 50,
+        },
+        now(),
+    );
+    emptied.pods = many.pods;
+    assert!(whole(&changes_between(&snap, &emptied)));
 }
 
 /// What each kind of pod event re-runs on a 3,000-pod fleet, and that the result is still the

@@ -17,6 +17,7 @@
 //!
 //! Owns: `Incremental`, `Change`. Pure: time arrives in the options; no clock, no I/O.
 
+mod diff;
 mod lists;
 mod moves;
 mod parts;
@@ -32,6 +33,7 @@ use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Event, Name, Node, NodeEdit, Pod};
 use crate::engine::nodes::node_state;
 
+pub use diff::{changes_between, MAX_CHANGES};
 use parts::Parts;
 use stages::Stale;
 pub use stages::{MovesRerun, Rerun};

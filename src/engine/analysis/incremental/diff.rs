@@ -1,0 +1,128 @@
+//! The changes that turn one snapshot into another, as watch events would have said them:
+//! what the live snapshot task hands the incremental analysis when the stores moved on. Pods
+//! and nodes are walked together in key order (both snapshots hold them sorted, as every
+//! store and `ClusterSnapshot` edit keeps them; checked, not assumed); an unchanged pod is the same allocation the
+//! store handed out before, so most compares read no field. A change outside pods, nodes and
+//! Events, or more changes than a full analysis costs, is one `Change::Snapshot`.
+//!
+//! Owns: `changes_between`, `MAX_CHANGES`. Pure.
+
+use std::cmp::Ordering;
+
+use crate::engine::analysis::incremental::Change;
+use crate::engine::fast::{same_shared, PodKey};
+use crate::engine::model::ClusterSnapshot;
+
+/// More changes than this at once (a relist, a rollout) make one full analysis instead: each
+/// change re-runs its parts, and past a few thousand the whole pass is the cheaper one.
+pub const MAX_CHANGES: usize = 2_000;
+
+/// The changes that, applied in order by `Incremental::apply` to `old`, leave `new`. Invariant:
+/// `old` edited by each returned change equals `new` (the property test in
+/// tests/engine/incremental checks it, and the analysis after them against the full one).
+pub fn changes_between(old: &ClusterSnapshot, new: &ClusterSnapshot) -> Vec<Change> {
+    let whole = || vec![Change::Snapshot(Box::new(new.clone()))];
+    if !same_outside_pods_nodes_events(old, new) || !in_key_order(old) || !in_key_order(new) {
+        return whole();
+    }
+    let mut changes = Vec::new();
+    if !node_changes(old, new, &mut changes) || !pod_changes(old, new, &mut changes) {
+        return whole();
+    }
+    if old.events != new.events {
+        changes.push(Change::Events(new.events.clone()));
+    }
+    changes
+}
+
+/// Whether everything but pods, nodes and Events is equal.
+fn same_outside_pods_nodes_events(old: &ClusterSnapshot, new: &ClusterSnapshot) -> bool {
+    old.isvcs == new.isvcs
+        && old.replicas == new.replicas
+        && old.replicas_listed == new.replicas_listed
+        && old.pod_groups == new.pod_groups
+        && old.config_maps == new.config_maps
+        && old.models == new.models
+        && old.models_listed == new.models_listed
+        && old.volume_claims == new.volume_claims
+}
+
+/// Whether nodes and pods are in strictly increasing key order (what the walk needs; a
+/// snapshot not so kept gets a full analysis instead of a wrong walk).
+fn in_key_order(snap: &ClusterSnapshot) -> bool {
+    let pods = snap.pods.shared();
+    snap.nodes.windows(2).all(|w| w[0].name < w[1].name)
+        && pods
+            .windows(2)
+            .all(|w| PodKey::of(&w[0]) < PodKey::of(&w[1]))
+}
+
+/// Node changes in name order; `false` when there are more than `MAX_CHANGES`.
+fn node_changes(old: &ClusterSnapshot, new: &ClusterSnapshot, out: &mut Vec<Change>) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < old.nodes.len() || j < new.nodes.len() {
+        let order = match (old.nodes.get(i), new.nodes.get(j)) {
+            (Some(a), Some(b)) => a.name.cmp(&b.name),
+            (Some(_), None) => Ordering::Less,
+            (None, _) => Ordering::Greater,
+        };
+        match order {
+            Ordering::Less => {
+                out.push(Change::NodeDeleted(old.nodes[i].name.clone()));
+                i += 1;
+            }
+            Ordering::Greater => {
+                out.push(Change::Node(new.nodes[j].clone()));
+                j += 1;
+            }
+            Ordering::Equal => {
+                if old.nodes[i] != new.nodes[j] {
+                    out.push(Change::Node(new.nodes[j].clone()));
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+        if out.len() > MAX_CHANGES {
+            return false;
+        }
+    }
+    true
+}
+
+/// Pod changes in `namespace/name` order; `false` when there are more than `MAX_CHANGES`.
+fn pod_changes(old: &ClusterSnapshot, new: &ClusterSnapshot, out: &mut Vec<Change>) -> bool {
+    let (a, b) = (old.pods.shared(), new.pods.shared());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let order = match (a.get(i), b.get(j)) {
+            (Some(p), Some(q)) => PodKey::of(p).cmp(&PodKey::of(q)),
+            (Some(_), None) => Ordering::Less,
+            (None, _) => Ordering::Greater,
+        };
+        match order {
+            Ordering::Less => {
+                out.push(Change::PodDeleted {
+                    namespace: a[i].namespace.clone(),
+                    name: a[i].name.clone(),
+                });
+                i += 1;
+            }
+            Ordering::Greater => {
+                out.push(Change::Pod(b[j].clone()));
+                j += 1;
+            }
+            Ordering::Equal => {
+                if !same_shared(&a[i], &b[j]) {
+                    out.push(Change::Pod(b[j].clone()));
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+        if out.len() > MAX_CHANGES {
+            return false;
+        }
+    }
+    true
+}
