@@ -37,7 +37,7 @@ pub const TIME_STEP: Duration = Duration::from_secs(1);
 /// `analyze(snapshot, options of the result)` (tests/engine/incremental).
 fn analyse(
     last: Option<Incremental>,
-    snapshot: &ClusterSnapshot,
+    snapshot: &Arc<ClusterSnapshot>,
     opts: AnalysisOptions,
 ) -> Incremental {
     let step = chrono::Duration::from_std(TIME_STEP).unwrap_or(chrono::Duration::zero());
@@ -63,7 +63,7 @@ fn analyse(
             );
             inc
         }
-        None => Incremental::new(snapshot.clone(), opts),
+        None => Incremental::from_shared(snapshot.clone(), opts),
     }
 }
 
@@ -110,15 +110,13 @@ async fn build_feed(
         .clone();
     let mut opts = options.clone();
     opts.now = (hub.clock)();
-    let (snap, last) = (snapshot.clone(), inc.take());
-    let updated = tokio::task::spawn_blocking(move || {
-        let updated = analyse(last, &snap, opts);
-        let analysis = Arc::new(updated.analysis().clone());
-        (updated, analysis)
-    })
-    .await
-    .ok()?;
-    let (updated, analysis) = updated;
+    let last = inc.take();
+    let updated = tokio::task::spawn_blocking(move || analyse(last, &snapshot, opts))
+        .await
+        .ok()?;
+    // The incremental snapshot equals the stores' (`changes_between`'s invariant) and shares
+    // its allocations with the feed until the next change.
+    let (snapshot, analysis) = (updated.shared_snapshot(), updated.shared_analysis());
     *inc = Some(updated);
     Some(Feed {
         generation,
@@ -361,14 +359,14 @@ mod analyse_tests {
             pods: 200,
         };
         let mut snap = generate_fleet(&spec, at(0).now);
-        let first = analyse(None, &snap, at(0));
+        let first = analyse(None, &Arc::new(snap.clone()), at(0));
         assert!(first.last_rerun().full);
 
         let p = snap.pods.iter().position(|p| p.node.is_some()).unwrap();
         snap.pods[p].ready = !snap.pods[p].ready;
         let second = analyse(
             Some(first),
-            &snap,
+            &Arc::new(snap.clone()),
             AnalysisOptions {
                 now: at(0).now + chrono::Duration::milliseconds(400),
                 ..at(0)
@@ -383,10 +381,11 @@ mod analyse_tests {
         let full = analyze(&snap, &at(0));
         assert_eq!(format!("{:?}", second.analysis()), format!("{full:?}"));
 
-        let third = analyse(Some(second), &snap, at(2));
+        let shared = Arc::new(snap.clone());
+        let third = analyse(Some(second), &shared, at(2));
         assert!(third.last_rerun().full);
         assert_eq!(third.options().now, at(2).now);
-        let back = analyse(Some(third), &snap, at(1));
+        let back = analyse(Some(third), &shared, at(1));
         assert!(back.last_rerun().full, "time going back is a full pass");
     }
 }

@@ -63,9 +63,11 @@ pub enum Change {
 /// A snapshot, its analysis, and the records that let a change re-run only what it touches.
 #[derive(Debug, Clone)]
 pub struct Incremental {
-    snap: ClusterSnapshot,
+    // Shared, so that a published feed holds the same allocations until the next change
+    // copies what it edits (`Arc::make_mut`): one copy of each at rest.
+    snap: Arc<ClusterSnapshot>,
     opts: AnalysisOptions,
-    analysis: Analysis,
+    analysis: Arc<Analysis>,
     parts: Parts,
     rerun: Rerun,
 }
@@ -73,12 +75,17 @@ pub struct Incremental {
 impl Incremental {
     /// The full analysis of `snap`, ready for changes.
     pub fn new(snap: ClusterSnapshot, opts: AnalysisOptions) -> Self {
+        Self::from_shared(Arc::new(snap), opts)
+    }
+
+    /// `new` on a shared snapshot (not copied until a change edits it).
+    pub fn from_shared(snap: Arc<ClusterSnapshot>, opts: AnalysisOptions) -> Self {
         let (analysis, owners) = pipeline(&snap, &opts, &mut |_| {}, true);
         let parts = Parts::new(&snap, &analysis, owners);
         Incremental {
             snap,
             opts,
-            analysis,
+            analysis: Arc::new(analysis),
             parts,
             rerun: Rerun {
                 full: true,
@@ -95,6 +102,16 @@ impl Incremental {
     /// The analysis of the current snapshot.
     pub fn analysis(&self) -> &Analysis {
         &self.analysis
+    }
+
+    /// The current snapshot, shared (what a feed publishes).
+    pub fn shared_snapshot(&self) -> Arc<ClusterSnapshot> {
+        self.snap.clone()
+    }
+
+    /// The analysis, shared (what a feed publishes).
+    pub fn shared_analysis(&self) -> Arc<Analysis> {
+        self.analysis.clone()
     }
 
     /// The index of the current snapshot (equal to `SnapshotIndex::new(snapshot())`).
@@ -114,7 +131,10 @@ impl Incremental {
 
     /// The snapshot and its analysis.
     pub fn into_parts(self) -> (ClusterSnapshot, Analysis) {
-        (self.snap, self.analysis)
+        (
+            Arc::unwrap_or_clone(self.snap),
+            Arc::unwrap_or_clone(self.analysis),
+        )
     }
 
     /// Changes the options (a new observation time, say): a full analysis unless they are the
@@ -135,23 +155,23 @@ impl Incremental {
         self.rerun = Rerun::default();
         match change {
             Change::Pod(pod) => {
-                let edit = self.snap.upsert_pod(pod);
+                let edit = Arc::make_mut(&mut self.snap).upsert_pod(pod);
                 self.apply_pod(edit);
             }
             Change::PodDeleted { namespace, name } => {
-                let edit = self.snap.delete_pod(&namespace, &name);
+                let edit = Arc::make_mut(&mut self.snap).delete_pod(&namespace, &name);
                 self.apply_pod(edit);
             }
             Change::Node(node) => {
-                let edit = self.snap.upsert_node(node);
+                let edit = Arc::make_mut(&mut self.snap).upsert_node(node);
                 self.apply_node(edit);
             }
             Change::NodeDeleted(name) => {
-                let edit = self.snap.delete_node(&name);
+                let edit = Arc::make_mut(&mut self.snap).delete_node(&name);
                 self.apply_node(edit);
             }
             Change::Events(events) => {
-                self.snap.events = events;
+                Arc::make_mut(&mut self.snap).events = events;
                 let stale = Stale {
                     gangs: true,
                     ..Stale::default()
@@ -159,7 +179,7 @@ impl Incremental {
                 self.refresh(stale);
             }
             Change::Snapshot(snap) => {
-                self.snap = *snap;
+                self.snap = Arc::new(*snap);
                 self.rebuild();
             }
         }
@@ -169,7 +189,7 @@ impl Incremental {
     fn rebuild(&mut self) {
         let (analysis, owners) = pipeline(&self.snap, &self.opts, &mut |_| {}, true);
         self.parts = Parts::new(&self.snap, &analysis, owners);
-        self.analysis = analysis;
+        self.analysis = Arc::new(analysis);
         self.rerun = Rerun {
             full: true,
             ..Rerun::default()
@@ -190,7 +210,7 @@ impl Incremental {
         let (allocated, occupants) = self.parts.allocation(at);
         let mut state = node_state(node, &self.analysis.config, self.opts.now);
         state.set_allocation(allocated, occupants);
-        let Some(previous) = self.analysis.nodes.get_mut(at) else {
+        let Some(previous) = Arc::make_mut(&mut self.analysis).nodes.get_mut(at) else {
             return self.rebuild();
         };
         if state.pool != previous.pool {
@@ -211,7 +231,8 @@ impl Incremental {
     /// Re-runs the stale parts (all of them when one cannot be rebuilt alone).
     fn refresh(&mut self, stale: Stale) {
         let (snap, opts) = (&self.snap, &self.opts);
-        match stages::refresh(snap, opts, &mut self.analysis, &mut self.parts, stale) {
+        let analysis = Arc::make_mut(&mut self.analysis);
+        match stages::refresh(snap, opts, analysis, &mut self.parts, stale) {
             Some(rerun) => self.rerun = rerun,
             None => self.rebuild(),
         }

@@ -10,7 +10,11 @@ use crate::engine::analysis::Analysis;
 impl Incremental {
     /// Applies `f` to every pod index held outside the index.
     pub(super) fn renumber(&mut self, f: &dyn Fn(usize) -> usize) {
-        renumber_analysis(&mut self.analysis, &self.parts.planned_moves, f);
+        renumber_analysis(
+            std::sync::Arc::make_mut(&mut self.analysis),
+            &self.parts.planned_moves,
+            f,
+        );
         let parts = &mut self.parts;
         parts.routes.renumber(f);
         for (p, _) in &mut parts.pending {
