@@ -5,8 +5,9 @@
 //! analysis; dropping that snapshot is timed with it. Group `incremental`: the engine's share
 //! on the generated 10,000-node fleet of `benches/analysis.rs` — the full analysis, and
 //! `Incremental::apply` of one event of each kind (every iteration applies one event; the
-//! two-version kinds alternate, so the state returns every other iteration), and cloning the
-//! analysis as publishing a copy would.
+//! two-version kinds alternate, so the state returns every other iteration), cloning the
+//! analysis (what the next change costs while a published feed still shares it), and
+//! `changes_between` of the live snapshot task with one pod changed.
 //! Figures in docs/performance.md.
 //!
 //! `cargo bench --bench update` (one group: `cargo bench --bench update -- incremental`)
@@ -21,7 +22,9 @@ use ome_top::cluster::wire::Slim;
 use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
-use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting, Incremental};
+use ome_top::engine::analysis::{
+    analyze, changes_between, AnalysisOptions, ExecutorSetting, Incremental,
+};
 use ome_top::engine::model::{Pod, Pods};
 use ome_top::sim::events::event_kinds;
 use ome_top::sim::fleet::{generate_fleet, FleetSpec};
@@ -121,6 +124,15 @@ fn incremental(c: &mut Criterion) {
         }
     }
     group.bench_function("clone_analysis", |b| b.iter(|| inc.analysis().clone()));
+    // What the live snapshot task adds per feed: the walk of the stores' new snapshot against
+    // the analysed one, here with one pod changed.
+    let mut next = inc.snapshot().clone();
+    if let Some(p) = next.pods.iter().position(|p| p.node.is_some()) {
+        next.pods[p].ready = !next.pods[p].ready;
+    }
+    group.bench_function("changes_between_one_pod_100k", |b| {
+        b.iter(|| changes_between(inc.snapshot(), &next))
+    });
     group.finish();
 }
 

@@ -1,7 +1,8 @@
 //! Where the bytes go (`SCALE_BYTES=1`, no cluster): the scale plan's nodes, pods and
 //! InferenceServices, rendered as the API server returns them (uid, resourceVersion, times,
 //! kwok's status), decoded slim and applied to the live stores exactly as the watchers do;
-//! then the snapshot, the analysis and the TUI's state taking that feed, each step's growth of
+//! then the snapshot, the analysis with its incremental records (as the live snapshot task
+//! holds them) and the TUI's state taking that feed, each step's growth of
 //! this process's anonymous resident memory printed. One object is built, decoded and
 //! dropped at a time, so the figures are what is held, not the wire.
 //!
@@ -22,7 +23,7 @@ use ome_top::cluster::live::slot::Slot;
 use ome_top::cluster::live::sources::{self, Stores};
 use ome_top::cluster::live::store::Conversion;
 use ome_top::cluster::wire::Slim;
-use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
+use ome_top::engine::analysis::{AnalysisOptions, ExecutorSetting, Incremental};
 use ome_top::engine::model::Time;
 use ome_top::protocol::{ApiStatus, Feed, Permissions, SourceKind};
 
@@ -181,13 +182,16 @@ pub fn run(cfg: &Config, results: &mut Results) {
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
     };
-    let analysis = Arc::new(analyze(&snapshot, &opts));
+    // As the live snapshot task holds it: the analysis and the records that let one event
+    // re-run only what it touches, sharing the snapshot and the analysis with the feed.
+    let inc = Incremental::from_shared(snapshot, opts);
     step(
         results,
         &mut last,
-        "analysis",
+        "analysis with its incremental records",
         Some((plan.pods.len(), "pod")),
     );
+    let (snapshot, analysis) = (inc.shared_snapshot(), inc.shared_analysis());
     let feed = Arc::new(Feed {
         generation: 1,
         source: SourceKind::Live("scale".into()),
@@ -211,4 +215,5 @@ pub fn run(cfg: &Config, results: &mut Results) {
     update(&mut state, nodes, now());
     step(results, &mut last, "TUI state, Nodes view shown too", None);
     drop(state);
+    drop(inc);
 }
