@@ -127,7 +127,8 @@ fn incremental(c: &mut Criterion) {
     // What the live snapshot task adds per feed: the walk of the stores' new snapshot against
     // the analysed one, here with one pod changed.
     let mut next = inc.snapshot().clone();
-    if let Some(p) = next.pods.iter().position(|p| p.node.is_some()) {
+    let bound = next.pods.iter().position(|p| p.node.is_some());
+    if let Some(p) = bound {
         next.pods[p].ready = !next.pods[p].ready;
     }
     group.bench_function("changes_between_one_pod_100k", |b| {
