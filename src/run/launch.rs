@@ -104,6 +104,7 @@ pub fn run_tui_command(
         demo_clock: None,
         mouse: config.settings.mouse,
         live: None,
+        frame_interval: super::frame_interval(config.settings.max_redraws_per_second),
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

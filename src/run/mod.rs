@@ -44,8 +44,15 @@ use offline::offline_channels;
 pub use offline::{snapshot_feed, LOADING_SCREEN_FROM};
 pub use signals::Ended;
 
-/// Shortest time between two frames (≤ 10 redraws a second).
+/// Shortest time between two frames by default (≤ 10 redraws a second;
+/// `max-redraws-per-second` in config.toml sets another).
 const FRAME_INTERVAL: Duration = Duration::from_millis(100);
+
+/// The shortest time between two frames for at most `per_second` redraws a second (at least
+/// one a second).
+pub fn frame_interval(per_second: u32) -> Duration {
+    Duration::from_secs(1) / per_second.max(1)
+}
 /// Events taken from one source before drawing.
 const DRAIN_CAP: usize = 256;
 
@@ -78,6 +85,8 @@ pub struct TuiOptions {
     pub mouse: bool,
     /// The live session and how to open another context (`None`: demo, snapshot).
     pub live: Option<live::LiveLink>,
+    /// Shortest time between two frames (`frame_interval` of `max-redraws-per-second`).
+    pub frame_interval: Duration,
 }
 
 impl Default for TuiOptions {
@@ -92,6 +101,7 @@ impl Default for TuiOptions {
             demo_clock: None,
             mouse: false,
             live: None,
+            frame_interval: FRAME_INTERVAL,
         }
     }
 }
@@ -149,6 +159,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
         clock,
         mouse: opts.mouse,
         live: opts.live,
+        frame_interval: opts.frame_interval,
     };
     if let Some(h) = &extras.history {
         state.dismissed.extend(h.dismissed());
@@ -175,6 +186,8 @@ pub struct Extras {
     pub mouse: bool,
     /// The live session and how to open another context (`None`: demo, snapshot).
     pub live: Option<live::LiveLink>,
+    /// Shortest time between two frames.
+    pub frame_interval: Duration,
 }
 
 impl Extras {
@@ -368,7 +381,8 @@ async fn event_loop(
     let mut last_draw: Option<Instant> = None;
     loop {
         let since = last_draw.map(|t| mono_now().duration_since(t));
-        if dirty && since.is_none_or(|d| d >= FRAME_INTERVAL) {
+        let interval = extras.frame_interval;
+        if dirty && since.is_none_or(|d| d >= interval) {
             let fallback;
             let theme = match extras.theme(state.theme_name()) {
                 Some(t) => t,
@@ -381,7 +395,7 @@ async fn event_loop(
             dirty = false;
             last_draw = Some(mono_now());
         }
-        let wait = since.map_or(Duration::ZERO, |d| FRAME_INTERVAL.saturating_sub(d));
+        let wait = since.map_or(Duration::ZERO, |d| interval.saturating_sub(d));
         let mut events = Vec::new();
         tokio::select! {
             e = input.next() => match e {
@@ -439,4 +453,20 @@ pub fn run_tui_blocking(source: DataSource, opts: TuiOptions) -> anyhow::Result<
         .enable_all()
         .build()?;
     rt.block_on(run_tui(source, opts))
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::*;
+
+    #[test]
+    fn the_redraw_limit_sets_the_frame_interval() {
+        assert_eq!(frame_interval(10), FRAME_INTERVAL);
+        assert_eq!(frame_interval(30), Duration::from_nanos(33_333_333));
+        assert_eq!(
+            frame_interval(0),
+            Duration::from_secs(1),
+            "never zero frames"
+        );
+    }
 }
