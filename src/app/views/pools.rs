@@ -4,6 +4,7 @@
 //! Owns: `pool_rows`, `POOL_COLUMNS`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel};
+use crate::app::times::span;
 use crate::app::views::{frag_tone, frag_word};
 use crate::engine::analysis::Analysis;
 
@@ -45,7 +46,8 @@ pub fn pool_rows(a: &Analysis) -> TableModel {
             let pending = if p.pending_pods == 0 {
                 "0".to_string()
             } else {
-                format!("{} ({:.0}m)", p.pending_pods, p.oldest_pending_minutes)
+                let oldest = chrono::Duration::seconds((p.oldest_pending_minutes * 60.0) as i64);
+                format!("{} ({})", p.pending_pods, span(oldest))
             };
             let cells = vec![
                 Cell::text(p.name.clone()),
