@@ -78,12 +78,13 @@ pub fn step(state: &mut AppState, delta: isize) {
         state.pool_map.scroll(delta);
         return;
     }
+    let height = viewport(state);
     if let Some(d) = &state.detail {
-        let max = d.lines.len().saturating_sub(1);
+        // The last line stops at the pane's bottom, not its top.
+        let max = d.lines.len().saturating_sub(height);
         state.detail_scroll = state.detail_scroll.saturating_add_signed(delta).min(max);
         return;
     }
-    let height = viewport(state);
     if state.view == View::Gangs {
         let pos = state.gang_nav.cursor.saturating_add_signed(delta);
         state.gang_nav.select(pos, height);
