@@ -442,3 +442,22 @@ fn unreadable_config_maps_have_a_badge_and_a_banner_in_the_view_that_uses_them()
     assert!(!screen.contains("using defaults"), "{screen}");
     assert!(screen.contains("✗ alfred-config rejected"), "{screen}");
 }
+
+/// An `alfred-config` without its `config.yaml` key is rejected as Alfred rejects it: the
+/// badge, and the Pools banner saying so.
+#[test]
+fn an_alfred_config_without_its_key_is_rejected_on_screen() {
+    let mut snap = snapshot("docs/examples/mixed-fleet.json");
+    for cm in &mut snap.config_maps {
+        if cm.name.as_ref() == "alfred-config" {
+            cm.data.clear();
+        }
+    }
+    let s = state_with(feed_of(snap, 1), 120, 40);
+    let screen = format!("{}", render(&s).backend());
+    assert!(screen.contains("✗ alfred-config rejected"), "{screen}");
+    assert!(
+        screen.contains("alfred-config rejected: ome/alfred-config has no config.yaml key"),
+        "{screen}"
+    );
+}

@@ -171,12 +171,13 @@ fn pipeline(
         .and_then(|c| c.data.get("config.yaml"))
         .map(String::as_str);
     let (config, config_error) = effective_alfred_config(yaml);
+    // Alfred treats a missing key as a failed load (defaults, or its last good config): the
+    // operator sees it as rejected like a config that does not parse.
+    let config_error = match (config_cm, yaml) {
+        (Some(_), None) => Some(format!("{ns}/{ALFRED_CONFIG} has no config.yaml key")),
+        _ => config_error.map(|e| e.to_string()),
+    };
     let mut warnings = Vec::new();
-    if config_cm.is_some() && yaml.is_none() {
-        warnings.push(format!(
-            "{ns}/{ALFRED_CONFIG} has no config.yaml key; defaults in force"
-        ));
-    }
     let executor_available = match opts.executor {
         ExecutorSetting::Auto => snap.config_map(ns, ALFRED_JOURNAL).is_some(),
         ExecutorSetting::Available => true,
@@ -242,7 +243,7 @@ fn pipeline(
     let analysis = Analysis {
         now: opts.now,
         config,
-        config_error: config_error.map(|e| e.to_string()),
+        config_error,
         config_present: config_cm.is_some(),
         executor_available,
         nodes: states,
