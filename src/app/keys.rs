@@ -23,6 +23,8 @@ pub enum Mode {
     Confirm,
     /// The help overlay.
     Help,
+    /// The `:` command palette (its keys choose and run; unbound keys are typed text).
+    Palette,
 }
 
 impl Mode {
@@ -34,6 +36,7 @@ impl Mode {
             Mode::Detail => "detail",
             Mode::Confirm => "confirm",
             Mode::Help => "help",
+            Mode::Palette => "palette",
         }
     }
 }

@@ -37,6 +37,7 @@ fn table(mode: Mode) -> TableMode {
         Mode::Detail => TableMode::Detail,
         Mode::Confirm => TableMode::Confirm,
         Mode::Help => TableMode::Help,
+        Mode::Palette => TableMode::Palette,
     }
 }
 

@@ -129,9 +129,9 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
             ("↑↓".into(), "Choose".into()),
         ],
         Some(Modal::ReasonInput { .. }) => vec![
-            ("enter".into(), "Run / accept".into()),
+            ("enter".into(), "Accept reason".into()),
             ("esc".into(), "Cancel".into()),
-            ("↑↓".into(), "Choose".into()),
+            ("ctrl-u".into(), "Clear".into()),
         ],
         Some(Modal::RejectChoice { .. }) => vec![
             ("d".into(), "Dismiss locally".into()),

@@ -419,3 +419,24 @@ fn buffer_text(s: &AppState) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// The keymap's `[palette]` table applies: the vim keymap's `<C-n>`/`<C-p>` choose like
+/// ↓/↑ and `<C-c>` closes.
+#[test]
+fn the_keymaps_palette_keys_choose_and_close() {
+    let mut s = state_with_keymap(fleet_feed(), 120, 40, "vim");
+    type_keys(&mut s, ":");
+    let start = palette_input(&s).1;
+    let ctrl = |c| {
+        Event::Key(crossterm::event::KeyEvent::new(
+            KeyCode::Char(c),
+            crossterm::event::KeyModifiers::CONTROL,
+        ))
+    };
+    update(&mut s, ctrl('n'), now());
+    assert_eq!(palette_input(&s), (String::new(), start + 1));
+    update(&mut s, ctrl('p'), now());
+    assert_eq!(palette_input(&s), (String::new(), start));
+    update(&mut s, ctrl('c'), now());
+    assert!(s.modals.is_empty(), "{:?}", s.modals);
+}

@@ -15,6 +15,7 @@ use crate::app::contexts::{current_context, request_switch, unavailable};
 use crate::app::dialogs::Modal;
 use crate::app::effect::Effect;
 use crate::app::input::edit;
+use crate::app::keys::{Chord, KeyResolution, Mode};
 use crate::app::namespace::{self, set_scope, CLEAR_WORDS};
 use crate::app::ops::notify;
 use crate::app::state::{AppState, NoticeLevel};
@@ -283,6 +284,18 @@ fn run_typed(state: &mut AppState, input: &str) -> Vec<Effect> {
     vec![Effect::Redraw]
 }
 
+/// The key as the keymap's `[palette]` table names it (the vim keymap's `<C-n>` chooses like
+/// ↓, `<C-c>` closes like Esc); a key the table leaves unbound is itself.
+fn bound_code(state: &AppState, k: &KeyEvent) -> KeyCode {
+    match state.keys.resolve(Mode::Palette, &[Chord::of(k)]) {
+        KeyResolution::Action(Action::Down) => KeyCode::Down,
+        KeyResolution::Action(Action::Up) => KeyCode::Up,
+        KeyResolution::Action(Action::Confirm) => KeyCode::Enter,
+        KeyResolution::Action(Action::Cancel) => KeyCode::Esc,
+        _ => k.code,
+    }
+}
+
 /// Opens the palette on `input` with the default selection.
 fn open_with(state: &mut AppState, input: String) {
     let selected = default_selection(&palette_entries(state, &input), &input);
@@ -293,7 +306,7 @@ fn open_with(state: &mut AppState, input: String) {
 /// edit the line.
 pub fn key(state: &mut AppState, k: KeyEvent, mut input: String, selected: usize) -> Vec<Effect> {
     let entries = palette_entries(state, &input);
-    let selected = match k.code {
+    let selected = match bound_code(state, &k) {
         KeyCode::Esc => {
             state.modals.pop();
             return vec![Effect::Redraw];
