@@ -298,7 +298,17 @@ pub fn mouse(state: &mut AppState, m: MouseEvent) -> Vec<Effect> {
     if !state.modals.is_empty() {
         return Vec::new();
     }
+    let over_map = || {
+        let map = screen(state).map;
+        state.view == View::Pools
+            && state.detail.is_none()
+            && map.height > 0
+            && map.contains(m.column, m.row)
+    };
     match m.kind {
+        // Over the Pools view's map, the wheel scrolls the map, not the pools.
+        MouseEventKind::ScrollDown if over_map() => state.pool_map.scroll(3),
+        MouseEventKind::ScrollUp if over_map() => state.pool_map.scroll(-3),
         MouseEventKind::ScrollDown => nav::step(state, 3),
         MouseEventKind::ScrollUp => nav::step(state, -3),
         MouseEventKind::Down(MouseButton::Left) => return click(state, m.column, m.row),

@@ -164,3 +164,53 @@ fn cells_take_their_colour_from_theme_slots() {
         .unwrap();
     assert_eq!(Some(fg(&some)), theme.style(Slot::MapSome).fg);
 }
+
+/// Beside the table, the wheel over the map scrolls the map; over the table it moves the
+/// selection.
+#[test]
+fn the_wheel_over_the_split_map_scrolls_the_map() {
+    use crossterm::event::{KeyModifiers, MouseEvent, MouseEventKind};
+    use ome_top::app::{update, Event};
+    let mut s = state_with(flat_fleet(3_000), 80, 24);
+    let i = h100(&s);
+    while s.selected_source(View::Pools) != Some(i) {
+        type_keys(&mut s, "j");
+    }
+    assert!(!s.pool_map.full);
+    let lines = s.pool_map.layout.lines.len();
+    assert!(
+        lines > s.pool_map.page,
+        "{lines} lines, page {}",
+        s.pool_map.page
+    );
+    let wheel = |kind, at: (u16, u16)| {
+        Event::Mouse(MouseEvent {
+            kind,
+            column: at.0,
+            row: at.1,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    let map = screen(&s).map;
+    let over_map = (map.x + 2, map.y + 2);
+    update(&mut s, wheel(MouseEventKind::ScrollDown, over_map), now());
+    assert_eq!(s.pool_map.offset, 3);
+    assert_eq!(
+        s.selected_source(View::Pools),
+        Some(i),
+        "the pool stays selected"
+    );
+    update(&mut s, wheel(MouseEventKind::ScrollUp, over_map), now());
+    assert_eq!(s.pool_map.offset, 0);
+    let table = screen(&s).table;
+    update(
+        &mut s,
+        wheel(MouseEventKind::ScrollUp, (table.x + 2, table.y + 3)),
+        now(),
+    );
+    assert_ne!(
+        s.selected_source(View::Pools),
+        Some(i),
+        "over the table it moves"
+    );
+}
