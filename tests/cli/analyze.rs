@@ -4,14 +4,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
 const NOW: &str = "2026-09-28T10:15:00Z";
 
 fn ome_top(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ome-top"))
+    crate::command::ome_top()
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()

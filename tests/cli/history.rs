@@ -189,10 +189,7 @@ fn two_processes_writing_at_once_keep_the_db_intact() {
 }
 
 fn ome_top(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ome-top"))
-        .args(args)
-        .output()
-        .unwrap()
+    crate::command::ome_top().args(args).output().unwrap()
 }
 
 /// A store with gpu-a Clear → Unhealthy → cordoned in one cluster, a cordon audit row, and

@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{json, Value};
 
@@ -12,7 +12,7 @@ const NOW: &str = "2026-09-28T10:15:00Z";
 const FLEET: &str = include_str!("../../docs/examples/mixed-fleet.json");
 
 fn ome_top(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ome-top"))
+    crate::command::ome_top()
         .args(args)
         .env("OME_TOP_LOG", "off")
         .output()

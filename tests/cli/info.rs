@@ -42,7 +42,7 @@ impl Home {
 
     /// `ome-top args` in this home, with no log or config variable of the caller's.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ome-top"));
+        let mut cmd = crate::command::ome_top();
         cmd.args(args)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .env("HOME", &self.home)

@@ -5,10 +5,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn ome_top(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ome-top"))
+    crate::command::ome_top()
         .args(args)
         .env_remove("KUBECONFIG")
         .output()

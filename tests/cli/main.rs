@@ -10,6 +10,8 @@
 //! variable from the commands they run.
 
 mod analyze;
+#[path = "../support/command.rs"]
+mod command;
 mod config;
 mod fuzz_corpus;
 mod history;

@@ -73,7 +73,7 @@ async fn cordon_a_node_from_the_tui_on_a_live_cluster() {
     // The audit row the action wrote, read back headless from the same store while the TUI
     // still runs (WAL lets a second process read).
     let history = || {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ome-top"))
+        let out = crate::support::command::ome_top()
             .args(["history", &node])
             .env("HOME", t.home())
             .env("XDG_DATA_HOME", t.home().join("data"))

@@ -8,7 +8,7 @@
 use crate::support;
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
 
@@ -47,7 +47,7 @@ async fn watch_probe_prints_feeds_and_event_counts() {
         let pod = gpu_pod(name, 1, "H100-headless", None);
         pods.create(&PostParams::default(), &pod).await.unwrap();
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ome-top"))
+    let mut child = crate::support::command::ome_top()
         .args(["analyze", "--watch", "-n", &ns, "--kubeconfig"])
         .arg(tc.kubeconfig_path(Identity::Viewer))
         .env_remove("KUBECONFIG")

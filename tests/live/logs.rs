@@ -6,7 +6,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::support;
 use support::cluster::{Identity, TestCluster};
@@ -16,7 +15,7 @@ use support::cluster::{Identity, TestCluster};
 fn logged_run(tc: &TestCluster, ns: &str, extra: &[&str], env: &[(&str, &str)]) -> String {
     let home = tempfile::tempdir().unwrap();
     let state = home.path().join("state");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ome-top"));
+    let mut cmd = crate::support::command::ome_top();
     cmd.args(["analyze", "-o", "json", "-n", ns, "--kubeconfig"])
         .arg(tc.kubeconfig_path(Identity::Viewer))
         .args(extra)

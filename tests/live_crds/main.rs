@@ -75,7 +75,7 @@ async fn absent_crds_are_shown_as_not_installed() {
     assert!(!feed.snapshot.replicas_listed);
 
     let kubeconfig = tc.kubeconfig_path(Identity::Admin);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ome-top"))
+    let out = crate::support::command::ome_top()
         .args(["analyze", "-o", "json", "--kubeconfig"])
         .arg(&kubeconfig)
         .output()

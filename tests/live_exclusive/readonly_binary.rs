@@ -60,7 +60,7 @@ async fn readonly_tui_and_analyze_send_no_write_verb() {
     std::thread::sleep(Duration::from_secs(2));
     t.keys("q");
 
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ome-top"))
+    let out = crate::support::command::ome_top()
         .args(["analyze", "-o", "json", "--kubeconfig"])
         .arg(&kubeconfig)
         .output()

@@ -12,7 +12,6 @@ use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -66,7 +65,7 @@ async fn session(identity: Identity, ns: &str) -> LiveSession {
 }
 
 fn ome_top(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_ome-top"))
+    let out = crate::support::command::ome_top()
         .args(args)
         .env_remove("KUBECONFIG")
         .output()

@@ -10,6 +10,7 @@
 
 pub mod binaries;
 pub mod cluster;
+pub mod command;
 pub mod files;
 pub mod objects;
 pub mod procs;

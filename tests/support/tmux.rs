@@ -167,8 +167,11 @@ impl Tmux {
             let pane = self.pane();
             if pane.contains(text) {
                 sleep(Duration::from_millis(150));
-                // Past the deadline an unsettled pane is still the best evidence there is.
-                if self.pane() == pane || Instant::now() >= deadline {
+                // Past the deadline an unsettled pane is still the best evidence there is; so
+                // is a pane whose text has gone since (a notice lives a few sim seconds, which
+                // the demo's speed makes one wall second or less).
+                let again = self.pane();
+                if again == pane || !again.contains(text) || Instant::now() >= deadline {
                     return pane;
                 }
                 continue;
