@@ -160,7 +160,7 @@ impl HistoryHook {
         rows.into_iter()
             .filter_map(|d| {
                 let (key, fp) = d.content_hash.split_once(SEP)?;
-                Some((key.to_string(), fp.to_string()))
+                Some((current_dismissal_key(key), fp.to_string()))
             })
             .collect()
     }
@@ -308,9 +308,33 @@ fn overrode(op: &Op) -> Option<String> {
     }
 }
 
+/// A dismissal key as the Moves view builds it now: keys recorded before one row merged
+/// Alfred's and ome-top's outcome began with the row's source (`alfred|` or `computed|`)
+/// instead of `move|`; the rest of the key and the fingerprint are unchanged, so those
+/// dismissals keep hiding their moves.
+fn current_dismissal_key(key: &str) -> String {
+    match key.split_once('|') {
+        Some(("alfred" | "computed", rest)) => format!("move|{rest}"),
+        _ => key.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dismissals_recorded_under_the_old_source_prefixes_keep_their_moves_hidden() {
+        let old = "alfred|defrag|team/llama|engine|llama-0|gpu-3|Fragmented";
+        let want = "move|defrag|team/llama|engine|llama-0|gpu-3|Fragmented";
+        assert_eq!(current_dismissal_key(old), want);
+        assert_eq!(
+            current_dismissal_key(&old.replacen("alfred", "computed", 1)),
+            want
+        );
+        assert_eq!(current_dismissal_key(want), want);
+        assert_eq!(current_dismissal_key("no-separator"), "no-separator");
+    }
     use crate::protocol::OpOutcome;
     use std::sync::Arc;
 
