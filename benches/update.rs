@@ -7,7 +7,8 @@
 //! `Incremental::apply` of one event of each kind (every iteration applies one event; the
 //! two-version kinds alternate, so the state returns every other iteration), cloning the
 //! analysis (what the next change costs while a published feed still shares it), and
-//! `changes_between` of the live snapshot task with one pod changed.
+//! `changes_between` of the live snapshot task with one pod changed (and `changes_in`, when the
+//! stores' change counts say only pods changed).
 //! Figures in docs/performance.md.
 //!
 //! `cargo bench --bench update` (one group: `cargo bench --bench update -- incremental`)
@@ -23,7 +24,7 @@ use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
 use ome_top::engine::analysis::{
-    analyze, changes_between, AnalysisOptions, ExecutorSetting, Incremental,
+    analyze, changes_between, changes_in, AnalysisOptions, Changed, ExecutorSetting, Incremental,
 };
 use ome_top::engine::model::{Pod, Pods};
 use ome_top::sim::events::event_kinds;
@@ -133,6 +134,15 @@ fn incremental(c: &mut Criterion) {
     }
     group.bench_function("changes_between_one_pod_100k", |b| {
         b.iter(|| changes_between(inc.snapshot(), &next))
+    });
+    // The same when the stores' change counts say only pods changed (the live case).
+    let pods_only = Changed {
+        pods: true,
+        nodes: false,
+        events: false,
+    };
+    group.bench_function("changes_in_pods_one_pod_100k", |b| {
+        b.iter(|| changes_in(inc.snapshot(), &next, pods_only))
     });
     group.finish();
 }

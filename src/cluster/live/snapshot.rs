@@ -18,8 +18,11 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::cluster::live::slot::SourceStatus;
+use crate::cluster::live::sources::ChangeCounts;
 use crate::cluster::live::watch::Hub;
-use crate::engine::analysis::{analyze, changes_between, AnalysisOptions, Incremental};
+use crate::engine::analysis::{
+    analyze, changes_between, changes_in, AnalysisOptions, Changed, Incremental,
+};
 use crate::engine::model::ClusterSnapshot;
 use crate::protocol::{ApiStatus, Feed, SourceKind};
 
@@ -31,40 +34,61 @@ pub const REST: Duration = Duration::from_millis(50);
 /// How long an incremental analysis keeps the time of its last full pass.
 pub const TIME_STEP: Duration = Duration::from_secs(1);
 
-/// `snapshot` analysed at about `opts.now`: `last` brought up to date by the changes between
-/// its snapshot and this one while its time is less than `TIME_STEP` old (and the other
-/// options are the same), else a full analysis at `opts.now`. Either way the analysis equals
-/// `analyze(snapshot, options of the result)` (tests/engine/incremental).
+/// The last analysis and the stores' change counts its snapshot was taken at (`None` when a
+/// change arrived while it was taken).
+struct Analysed {
+    inc: Incremental,
+    counts: Option<ChangeCounts>,
+}
+
+/// The parts a snapshot taken at `now` counts can differ in from one taken at `then`
+/// counts: `None` (anything) unless both are exact and only pods, nodes or Events changed.
+fn changed_parts(then: Option<ChangeCounts>, now: Option<ChangeCounts>) -> Option<Changed> {
+    let (then, now) = (then?, now?);
+    (then.others == now.others).then_some(Changed {
+        pods: then.pods != now.pods,
+        nodes: then.nodes != now.nodes,
+        events: then.events != now.events,
+    })
+}
+
+/// `snapshot` (taken at `counts`) analysed at about `opts.now`: `last` brought up to date by
+/// the changes between its snapshot and this one while its time is less than `TIME_STEP` old
+/// (and the other options are the same), else a full analysis at `opts.now`. Either way the
+/// analysis equals `analyze(snapshot, options of the result)` (tests/engine/incremental).
 fn analyse(
-    last: Option<Incremental>,
-    snapshot: &Arc<ClusterSnapshot>,
+    last: Option<Analysed>,
+    (snapshot, counts): (&Arc<ClusterSnapshot>, Option<ChangeCounts>),
     opts: AnalysisOptions,
-) -> Incremental {
+) -> Analysed {
     let step = chrono::Duration::from_std(TIME_STEP).unwrap_or(chrono::Duration::zero());
-    let reusable = last.filter(|inc| {
-        let (then, o) = (inc.options().now, inc.options());
+    let reusable = last.filter(|a| {
+        let (then, o) = (a.inc.options().now, a.inc.options());
         then <= opts.now
             && opts.now - then < step
             && o.alfred_namespace == opts.alfred_namespace
             && o.executor == opts.executor
             && o.placement == opts.placement
     });
-    match reusable {
-        Some(mut inc) => {
-            let changes = changes_between(inc.snapshot(), snapshot);
-            let count = changes.len();
-            for change in changes {
-                inc.apply(change);
-            }
-            tracing::trace!(
-                changes = count,
-                full = inc.last_rerun().full,
-                "analysis updated"
-            );
-            inc
-        }
-        None => Incremental::from_shared(snapshot.clone(), opts),
+    let Some(Analysed {
+        mut inc,
+        counts: then,
+    }) = reusable
+    else {
+        let inc = Incremental::from_shared(snapshot.clone(), opts);
+        return Analysed { inc, counts };
+    };
+    let changes = match changed_parts(then, counts) {
+        Some(parts) => changes_in(inc.snapshot(), snapshot, parts),
+        None => changes_between(inc.snapshot(), snapshot),
+    };
+    let count = changes.len();
+    for change in changes {
+        inc.apply(change);
     }
+    let full = inc.last_rerun().full;
+    tracing::trace!(changes = count, full, "analysis updated");
+    Analysed { inc, counts }
 }
 
 /// The connection state from the sources' states: a refused required source wins, then an
@@ -89,12 +113,12 @@ pub fn api_status(sources: &[&dyn SourceStatus]) -> ApiStatus {
     }
 }
 
-/// Builds one feed from the hub's current state, bringing `inc` up to date on a blocking
-/// thread (`inc` is `None` afterwards only if that thread failed).
+/// Builds one feed from the hub's current state, bringing `last` up to date on a blocking
+/// thread (`last` is `None` afterwards only if that thread failed).
 async fn build_feed(
     hub: &Hub,
     (source, options): (&SourceKind, &AnalysisOptions),
-    inc: &mut Option<Incremental>,
+    last: &mut Option<Analysed>,
     generation: u64,
 ) -> Option<Feed> {
     let stores = &hub.stores;
@@ -102,7 +126,11 @@ async fn build_feed(
     let api = api_status(&stores.all());
     let sources = stores.source_states();
     let warnings = stores.warnings();
+    // Counted before and after: equal readings mean the snapshot holds exactly those counts.
+    let before = stores.change_counts();
     let snapshot = Arc::new(stores.snapshot());
+    let after = stores.change_counts();
+    let counts = (before == after).then_some(after);
     let permissions = hub
         .permissions
         .lock()
@@ -110,14 +138,14 @@ async fn build_feed(
         .clone();
     let mut opts = options.clone();
     opts.now = (hub.clock)();
-    let last = inc.take();
-    let updated = tokio::task::spawn_blocking(move || analyse(last, &snapshot, opts))
+    let previous = last.take();
+    let updated = tokio::task::spawn_blocking(move || analyse(previous, (&snapshot, counts), opts))
         .await
         .ok()?;
     // The incremental snapshot equals the stores' (`changes_between`'s invariant) and shares
     // its allocations with the feed until the next change.
-    let (snapshot, analysis) = (updated.shared_snapshot(), updated.shared_analysis());
-    *inc = Some(updated);
+    let (snapshot, analysis) = (updated.inc.shared_snapshot(), updated.inc.shared_analysis());
+    *last = Some(updated);
     Some(Feed {
         generation,
         source: source.clone(),
@@ -210,7 +238,7 @@ pub fn spawn_snapshot_task(
         let mut last_api = std::mem::discriminant(&ApiStatus::Connecting);
         // The contents count and permissions of the last analysed feed.
         let mut analysed: Option<(u64, Arc<Feed>)> = None;
-        let mut inc: Option<Incremental> = None;
+        let mut last: Option<Analysed> = None;
         loop {
             tokio::select! {
                 () = hub.changed.notified() => {}
@@ -237,7 +265,7 @@ pub fn spawn_snapshot_task(
             }
             generation += 1;
             let events = hub.events_applied.load(Ordering::Relaxed);
-            let Some(feed) = build_feed(&hub, (&source, &options), &mut inc, generation).await
+            let Some(feed) = build_feed(&hub, (&source, &options), &mut last, generation).await
             else {
                 continue;
             };
@@ -348,9 +376,18 @@ mod analyse_tests {
         }
     }
 
-    /// Within `TIME_STEP` a changed pod is an incremental update at the first pass's time;
-    /// past it, or with time going back, the pass is a full one at the new time. Each result
-    /// is the full analysis of the snapshot at the result's time.
+    fn counts(pods: u64, others: u64) -> Option<ChangeCounts> {
+        Some(ChangeCounts {
+            pods,
+            others,
+            ..ChangeCounts::default()
+        })
+    }
+
+    /// Within `TIME_STEP` a changed pod is an incremental update at the first pass's time
+    /// (with the counts saying only pods changed, or without counts); past it, or with time
+    /// going back, the pass is a full one at the new time. Each result is the full analysis of
+    /// the snapshot at the result's time.
     #[test]
     fn updates_incrementally_within_the_time_step_then_runs_a_full_pass() {
         let spec = FleetSpec {
@@ -358,34 +395,71 @@ mod analyse_tests {
             nodes: 20,
             pods: 200,
         };
-        let mut snap = generate_fleet(&spec, at(0).now);
-        let first = analyse(None, &Arc::new(snap.clone()), at(0));
-        assert!(first.last_rerun().full);
+        let original = generate_fleet(&spec, at(0).now);
+        let first = analyse(None, (&Arc::new(original.clone()), counts(1, 1)), at(0));
+        assert!(first.inc.last_rerun().full);
 
-        let p = snap.pods.iter().position(|p| p.node.is_some()).unwrap();
-        snap.pods[p].ready = !snap.pods[p].ready;
-        let second = analyse(
-            Some(first),
-            &Arc::new(snap.clone()),
-            AnalysisOptions {
-                now: at(0).now + chrono::Duration::milliseconds(400),
-                ..at(0)
-            },
-        );
-        assert!(!second.last_rerun().full, "{:?}", second.last_rerun());
-        assert_eq!(
-            second.options().now,
-            at(0).now,
-            "the first pass's time is kept"
-        );
-        let full = analyze(&snap, &at(0));
-        assert_eq!(format!("{:?}", second.analysis()), format!("{full:?}"));
+        let bound: Vec<usize> = (0..original.pods.len())
+            .filter(|&p| original.pods[p].node.is_some())
+            .take(2)
+            .collect();
+        let later = |ms| AnalysisOptions {
+            now: at(0).now + chrono::Duration::milliseconds(ms),
+            ..at(0)
+        };
+        let mut snap = original.clone();
+        for (step, taken_at) in [counts(2, 1), None].into_iter().enumerate() {
+            // From the first analysis, another bound pod's readiness flipped.
+            snap = original.clone();
+            let p = bound[step];
+            snap.pods[p].ready = !snap.pods[p].ready;
+            let shared = Arc::new(snap.clone());
+            let next = analyse(Some(first_or(&first)), (&shared, taken_at), later(400));
+            let inc = &next.inc;
+            assert!(!inc.last_rerun().full, "{step}: {:?}", inc.last_rerun());
+            assert_eq!(
+                inc.options().now,
+                at(0).now,
+                "the first pass's time is kept"
+            );
+            assert!(inc.snapshot() == &snap, "{step}: snapshots differ");
+            let full = analyze(&snap, &at(0));
+            assert_eq!(format!("{:?}", inc.analysis()), format!("{full:?}"));
+        }
 
         let shared = Arc::new(snap.clone());
-        let third = analyse(Some(second), &shared, at(2));
-        assert!(third.last_rerun().full);
-        assert_eq!(third.options().now, at(2).now);
-        let back = analyse(Some(third), &shared, at(1));
-        assert!(back.last_rerun().full, "time going back is a full pass");
+        let third = analyse(Some(first), (&shared, counts(3, 1)), at(2));
+        assert!(third.inc.last_rerun().full);
+        assert_eq!(third.inc.options().now, at(2).now);
+        let back = analyse(Some(third), (&shared, counts(3, 1)), at(1));
+        assert!(back.inc.last_rerun().full, "time going back is a full pass");
+    }
+
+    /// A copy of `first` (each step starts from the same analysis).
+    fn first_or(first: &Analysed) -> Analysed {
+        Analysed {
+            inc: first.inc.clone(),
+            counts: first.counts,
+        }
+    }
+
+    #[test]
+    fn only_counts_taken_exactly_and_equal_outside_pods_nodes_events_narrow_the_walk() {
+        let all = |pods, nodes, events| Changed {
+            pods,
+            nodes,
+            events,
+        };
+        assert_eq!(
+            changed_parts(counts(1, 4), counts(3, 4)),
+            Some(all(true, false, false))
+        );
+        assert_eq!(
+            changed_parts(counts(1, 4), counts(1, 4)),
+            Some(all(false, false, false))
+        );
+        assert_eq!(changed_parts(counts(1, 4), counts(1, 5)), None);
+        assert_eq!(changed_parts(None, counts(1, 4)), None);
+        assert_eq!(changed_parts(counts(1, 4), None), None);
     }
 }

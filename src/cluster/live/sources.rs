@@ -329,6 +329,20 @@ impl Default for Stores {
     }
 }
 
+/// Change counts of the snapshot's parts (each only grows): where two readings are equal, so
+/// are the snapshots' parts, if nothing changed while a snapshot was taken between them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ChangeCounts {
+    /// Nodes.
+    pub nodes: u64,
+    /// Pods.
+    pub pods: u64,
+    /// Node and pod Events.
+    pub events: u64,
+    /// Everything else: InferenceServices, replicas, PodGroups, ConfigMaps, models, claims.
+    pub others: u64,
+}
+
 impl Stores {
     /// Every source, in header order.
     pub fn all(&self) -> Vec<&dyn SourceStatus> {
@@ -359,6 +373,24 @@ impl Stores {
     /// Conversion warnings of every source.
     pub fn warnings(&self) -> Vec<String> {
         self.all().iter().flat_map(|s| s.warnings()).collect()
+    }
+
+    /// How many times each part of the snapshot has changed (`Slot::changes`).
+    pub fn change_counts(&self) -> ChangeCounts {
+        let named: u64 = self.named.iter().map(Slot::changes).sum();
+        ChangeCounts {
+            nodes: self.nodes.changes(),
+            pods: self.pods.changes(),
+            events: self.node_events.changes() + self.pod_events.changes(),
+            others: named
+                + self.isvcs.changes()
+                + self.replicas.changes()
+                + self.pod_groups.changes()
+                + self.audit.changes()
+                + self.models.changes()
+                + self.cluster_models.changes()
+                + self.volume_claims.changes(),
+        }
     }
 
     /// The engine's snapshot of everything held now.

@@ -9,7 +9,9 @@ mod incremental;
 
 pub use crate::engine::workloads::InstanceVerdict;
 pub use compare::compare_moves;
-pub use incremental::{changes_between, Change, Incremental, MovesRerun, Rerun, MAX_CHANGES};
+pub use incremental::{
+    changes_between, changes_in, Change, Changed, Incremental, MovesRerun, Rerun, MAX_CHANGES,
+};
 
 use crate::engine::alfred_config::ScoringRules;
 use crate::engine::alfred_config::{effective_alfred_config, AlfredConfig};

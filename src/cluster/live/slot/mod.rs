@@ -81,6 +81,8 @@ struct SlotInner<T> {
     last_change: Option<Time>,
     synced: bool,
     failure: Option<(Time, String)>,
+    /// How many times the objects held or the presence changed (what a snapshot reads).
+    changes: u64,
 }
 
 impl<T: Clone> Slot<T> {
@@ -106,6 +108,7 @@ impl<T: Clone> Slot<T> {
                 last_change: None,
                 synced: false,
                 failure: None,
+                changes: 0,
             }),
         }
     }
@@ -150,8 +153,15 @@ impl<T: Clone> Slot<T> {
         }
         if changed {
             s.last_change = Some(now);
+            s.changes += 1;
         }
         changed
+    }
+
+    /// How many times what a snapshot reads of this source (its objects, its presence) has
+    /// changed: equal counts mean equal contents.
+    pub fn changes(&self) -> u64 {
+        self.lock().changes
     }
 
     /// Records a watcher error at `now`; returns whether anything visible changed.
@@ -181,6 +191,7 @@ impl<T: Clone> Slot<T> {
         s.failure = None;
         if changed {
             s.last_change = Some(now);
+            s.changes += 1;
         }
         changed
     }

@@ -5,7 +5,7 @@
 //! store handed out before, so most compares read no field. A change outside pods, nodes and
 //! Events, or more changes than a full analysis costs, is one `Change::Snapshot`.
 //!
-//! Owns: `changes_between`, `MAX_CHANGES`. Pure.
+//! Owns: `changes_between`, `changes_in`, `Changed`, `MAX_CHANGES`. Pure.
 
 use std::cmp::Ordering;
 
@@ -17,19 +17,52 @@ use crate::engine::model::ClusterSnapshot;
 /// change re-runs its parts, and past a few thousand the whole pass is the cheaper one.
 pub const MAX_CHANGES: usize = 2_000;
 
+/// Which parts of a snapshot may differ from the one analysed last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Changed {
+    /// Pods.
+    pub pods: bool,
+    /// Nodes.
+    pub nodes: bool,
+    /// Events.
+    pub events: bool,
+}
+
 /// The changes that, applied in order by `Incremental::apply` to `old`, leave `new`. Invariant:
 /// `old` edited by each returned change equals `new` (the property test in
 /// tests/engine/incremental checks it, and the analysis after them against the full one).
 pub fn changes_between(old: &ClusterSnapshot, new: &ClusterSnapshot) -> Vec<Change> {
+    if !same_outside_pods_nodes_events(old, new) {
+        return vec![Change::Snapshot(Box::new(new.clone()))];
+    }
+    let all = Changed {
+        pods: true,
+        nodes: true,
+        events: true,
+    };
+    changes_in(old, new, all)
+}
+
+/// `changes_between` for snapshots known to be equal outside the parts `changed` names (the
+/// live stores count their changes, `cluster::live::sources::ChangeCounts`): those parts
+/// alone are walked, so a batch of pod events reads neither the nodes nor the workloads.
+pub fn changes_in(old: &ClusterSnapshot, new: &ClusterSnapshot, changed: Changed) -> Vec<Change> {
     let whole = || vec![Change::Snapshot(Box::new(new.clone()))];
-    if !same_outside_pods_nodes_events(old, new) || !in_key_order(old) || !in_key_order(new) {
+    let nodes_sorted = |s: &ClusterSnapshot| s.nodes.windows(2).all(|w| w[0].name < w[1].name);
+    if changed.nodes && !(nodes_sorted(old) && nodes_sorted(new)) {
+        return whole();
+    }
+    if changed.pods && !(pods_in_key_order(old) && pods_in_key_order(new)) {
         return whole();
     }
     let mut changes = Vec::new();
-    if !node_changes(old, new, &mut changes) || !pod_changes(old, new, &mut changes) {
+    if changed.nodes && !node_changes(old, new, &mut changes) {
         return whole();
     }
-    if old.events != new.events {
+    if changed.pods && !pod_changes(old, new, &mut changes) {
+        return whole();
+    }
+    if changed.events && old.events != new.events {
         changes.push(Change::Events(new.events.clone()));
     }
     changes
@@ -47,14 +80,12 @@ fn same_outside_pods_nodes_events(old: &ClusterSnapshot, new: &ClusterSnapshot) 
         && old.volume_claims == new.volume_claims
 }
 
-/// Whether nodes and pods are in strictly increasing key order (what the walk needs; a
-/// snapshot not so kept gets a full analysis instead of a wrong walk).
-fn in_key_order(snap: &ClusterSnapshot) -> bool {
+/// Whether the pods are in strictly increasing key order (what the walk needs; a snapshot
+/// not so kept gets a full analysis instead of a wrong walk).
+fn pods_in_key_order(snap: &ClusterSnapshot) -> bool {
     let pods = snap.pods.shared();
-    snap.nodes.windows(2).all(|w| w[0].name < w[1].name)
-        && pods
-            .windows(2)
-            .all(|w| PodKey::of(&w[0]) < PodKey::of(&w[1]))
+    pods.windows(2)
+        .all(|w| PodKey::of(&w[0]) < PodKey::of(&w[1]))
 }
 
 /// Node changes in name order; `false` when there are more than `MAX_CHANGES`.

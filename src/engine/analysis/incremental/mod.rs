@@ -33,7 +33,7 @@ use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Event, Name, Node, NodeEdit, Pod};
 use crate::engine::nodes::node_state;
 
-pub use diff::{changes_between, MAX_CHANGES};
+pub use diff::{changes_between, changes_in, Changed, MAX_CHANGES};
 use parts::Parts;
 use stages::Stale;
 pub use stages::{MovesRerun, Rerun};
