@@ -163,18 +163,23 @@ impl Tmux {
     /// agree.
     pub fn wait_for(&self, text: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(60);
+        // The last capture that showed `text`: returned once a second capture agrees, or when
+        // the text has gone since (a notice lives a few sim seconds, which the demo's speed
+        // makes a wall second or two, and a feed may redraw the pane meanwhile).
+        let mut seen: Option<String> = None;
         loop {
             let pane = self.pane();
             if pane.contains(text) {
-                sleep(Duration::from_millis(150));
-                // Past the deadline an unsettled pane is still the best evidence there is; so
-                // is a pane whose text has gone since (a notice lives a few sim seconds, which
-                // the demo's speed makes one wall second or less).
-                let again = self.pane();
-                if again == pane || !again.contains(text) || Instant::now() >= deadline {
+                // Past the deadline an unsettled pane is still the best evidence there is.
+                if seen.as_ref() == Some(&pane) || Instant::now() >= deadline {
                     return pane;
                 }
+                seen = Some(pane);
+                sleep(Duration::from_millis(150));
                 continue;
+            }
+            if let Some(shown) = seen {
+                return shown;
             }
             assert!(
                 Instant::now() < deadline,
@@ -182,6 +187,46 @@ impl Tmux {
             );
             sleep(Duration::from_millis(200));
         }
+    }
+
+    /// Waits until the pane shows `text` and returns that capture at once, polling every
+    /// 50 ms: for a notice that the next one may replace within a second (an op's reply
+    /// followed by the demo's migration phases).
+    pub fn wait_for_brief(&self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        // Every notice line seen meanwhile, for the failure message.
+        let mut notices: Vec<String> = Vec::new();
+        loop {
+            let pane = self.pane();
+            if pane.contains(text) {
+                return pane;
+            }
+            let rows: Vec<&str> = pane.lines().collect();
+            let notice = rows.len().checked_sub(2).and_then(|i| rows.get(i));
+            if let Some(line) = notice.map(|l| l.trim()).filter(|l| !l.is_empty()) {
+                if notices.last().map(String::as_str) != Some(line) {
+                    notices.push(line.to_string());
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "pane never showed {text:?}; notices meanwhile: {notices:#?}\n{pane}"
+            );
+            sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The first capture within `wait` that shows `text`, if any (polled every 50 ms).
+    pub fn seen_within(&self, text: &str, wait: Duration) -> Option<String> {
+        let deadline = Instant::now() + wait;
+        while Instant::now() < deadline {
+            let pane = self.pane();
+            if pane.contains(text) {
+                return Some(pane);
+            }
+            sleep(Duration::from_millis(50));
+        }
+        None
     }
 
     /// Waits until the pane no longer shows `text` (e.g. an overlay closed). Needed after
