@@ -349,7 +349,7 @@ mod tests {
         let key = ClusterKey::demo(1);
         let open = || HistoryStore::open_at(&path, StoreOptions::default(), at()).unwrap();
         let mut hook = HistoryHook::with_store(open().store, key.clone());
-        let move_key = "computed|defragmentation|prod/a|engine|0|gpu-1|Fragmentation";
+        let move_key = "move|defragmentation|prod/a|engine|0|gpu-1|Fragmentation";
         hook.apply(&Effect::RecordDismissal {
             key: move_key.into(),
             fingerprint: "gpu-2|gpu-2".into(),
