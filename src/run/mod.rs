@@ -15,8 +15,9 @@ use std::time::{Duration, Instant};
 
 use chrono::{Offset, TimeZone};
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event as TermEvent, EventStream};
-use futures::{FutureExt, StreamExt};
-use ratatui::DefaultTerminal;
+use futures::{Stream, StreamExt};
+use ratatui::backend::Backend;
+use ratatui::Terminal;
 use tokio::sync::{mpsc, watch};
 
 use crate::app::detail::DetailKind;
@@ -55,6 +56,8 @@ pub fn frame_interval(per_second: u32) -> Duration {
 }
 /// Events taken from one source before drawing.
 const DRAIN_CAP: usize = 256;
+/// How often the loop wakes with nothing else to do: ages and notices move on.
+const TICK: Duration = Duration::from_secs(1);
 
 /// Where the TUI's data comes from.
 pub enum DataSource {
@@ -236,7 +239,8 @@ pub async fn run_with_keys(
     if extras.mouse {
         let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
     }
-    let result = event_loop(&mut terminal, state, extras, channels, signals).await;
+    let input = EventStream::new();
+    let result = event_loop(&mut terminal, input, TICK, state, extras, channels, signals).await;
     restore_terminal();
     result
 }
@@ -357,13 +361,47 @@ fn handle(
     false
 }
 
-async fn event_loop(
-    terminal: &mut DefaultTerminal,
+/// Takes the input events that are ready now, at most `DRAIN_CAP`, so a burst of keys costs
+/// one frame. The stream is polled with this task's own waker: crossterm's `EventStream` keeps
+/// the waker of the poll that found it empty and wakes only that one when the next key comes,
+/// so a poll with a no-op waker (`now_or_never`) would leave that key unnoticed until another
+/// source (the tick, a feed) woke the loop.
+async fn drain_ready<S>(input: &mut S, events: &mut Vec<Event>)
+where
+    S: Stream<Item = std::io::Result<TermEvent>> + Unpin,
+{
+    for _ in 0..DRAIN_CAP {
+        let next = std::future::poll_fn(|cx| match input.poll_next_unpin(cx) {
+            std::task::Poll::Ready(Some(Ok(e))) => std::task::Poll::Ready(Some(e)),
+            // Pending (this task's waker is now the one kept), an error or the end: the
+            // select at the top of the loop reports the last two.
+            _ => std::task::Poll::Ready(None),
+        })
+        .await;
+        match next {
+            Some(e) => events.extend(term_event(e)),
+            None => break,
+        }
+    }
+}
+
+/// The select loop: one turn waits for the first of input, feed, replies, a finished context
+/// switch, the tick, the frame timer or a signal; takes what else is ready; hands it all to
+/// the reducer; draws when dirty and a frame interval has passed.
+async fn event_loop<B, S>(
+    terminal: &mut Terminal<B>,
+    mut input: S,
+    tick_every: Duration,
     state: &mut AppState,
     extras: &mut Extras,
     channels: Channels,
     mut signals: signals::Signals,
-) -> anyhow::Result<Ended> {
+) -> anyhow::Result<Ended>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+    S: Stream<Item = std::io::Result<TermEvent>> + Unpin,
+{
     let mut ch = channels;
     let mut pending: Option<live::PendingSwitch> = None;
     let size = terminal.size()?;
@@ -375,8 +413,7 @@ async fn event_loop(
     );
     let first = ch.feed.borrow_and_update().clone();
     let _ = update(state, Event::Feed(first), extras.clock.now());
-    let mut input = EventStream::new();
-    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut tick = tokio::time::interval(tick_every);
     let mut feed_open = true;
     let mut last_draw: Option<Instant> = None;
     loop {
@@ -419,13 +456,7 @@ async fn event_loop(
             _ = tokio::time::sleep(wait), if dirty => {}
             (name, number) = signals.next() => return exit(name, Ended::Signal(number)),
         }
-        // Drain what is already waiting so a burst costs one frame.
-        for _ in 0..DRAIN_CAP {
-            match input.next().now_or_never() {
-                Some(Some(Ok(e))) => events.extend(term_event(e)),
-                _ => break,
-            }
-        }
+        drain_ready(&mut input, &mut events).await;
         while let Ok(u) = ch.updates.try_recv() {
             events.push(update_event(u));
         }
@@ -454,6 +485,9 @@ pub fn run_tui_blocking(source: DataSource, opts: TuiOptions) -> anyhow::Result<
         .build()?;
     rt.block_on(run_tui(source, opts))
 }
+
+#[cfg(test)]
+mod key_tests;
 
 #[cfg(test)]
 mod frame_tests {
