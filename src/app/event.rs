@@ -53,6 +53,9 @@ pub enum Event {
     /// The history store's fleet answers were computed again (after new rows, or as time
     /// passed): the Nodes view's columns and an open node timeline are refreshed.
     FleetHealth(Arc<crate::engine::timeline::FleetHealth>),
+    /// The history store could not record something, or reported a problem when it opened
+    /// (one line, shown as a notice).
+    HistoryFailed(String),
     /// The run layer connected to the context asked for (`Effect::SwitchContext`).
     ContextSwitched {
         /// The new context's first synced feed.

@@ -46,6 +46,10 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         Event::ContextFailed { context, error } => {
             crate::app::contexts::switch_failed(state, &context, &error)
         }
+        Event::HistoryFailed(text) => {
+            ops::notify(state, text, crate::app::state::NoticeLevel::Error);
+            vec![Effect::Redraw]
+        }
         Event::FleetHealth(fleet) => {
             state.fleet_health = Some(fleet);
             // The recorder may have written the open node's rows: read them again.

@@ -166,13 +166,6 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
     };
     if let Some(h) = &extras.history {
         state.dismissed.extend(h.dismissed());
-        for n in &h.notices {
-            state.notices.push_back(crate::app::state::Notice {
-                text: n.clone(),
-                level: crate::app::state::NoticeLevel::Error,
-                at: clock.now(),
-            });
-        }
     }
     run_with_keys(&mut state, &mut extras, channels, signals).await
 }
@@ -203,21 +196,25 @@ impl Extras {
             .or(self.themes.first())
     }
 
-    /// Hands the recorder's new fleet answers to the reducer (which drops the open node's
-    /// rows so they are read again), then loads the open node detail's recorded rows once per
-    /// opening.
-    fn node_history(&mut self, state: &mut AppState) {
-        let now = self.clock.now();
+    /// Asks the history store for the open node detail's recorded rows, once per opening
+    /// and again after the recorder's new fleet answers made the reducer drop them.
+    fn ask_node_history(&mut self, state: &AppState) {
         let Some(h) = &mut self.history else { return };
-        if let Some(fleet) = h.fleet_update() {
-            let _ = update(state, Event::FleetHealth(fleet), now);
+        if let Some(DetailKind::Node(node)) = state.detail.as_ref().map(|d| &d.kind) {
+            if state.node_history.is_none() {
+                h.ask_node_rows(node);
+            }
         }
-        let node = match state.detail.as_ref().map(|d| &d.kind) {
-            Some(DetailKind::Node(n)) if state.node_history.is_none() => n.clone(),
-            _ => return,
-        };
-        let rows = h.node_rows(&node);
-        let _ = update(state, Event::NodeHistory { node, rows }, self.clock.now());
+    }
+
+    /// What opening the history store reported, as the reducer's notices.
+    fn history_notices(&self) -> Vec<Event> {
+        let notices = self.history.as_ref().map(|h| h.notices.clone());
+        notices
+            .unwrap_or_default()
+            .into_iter()
+            .map(Event::HistoryFailed)
+            .collect()
     }
 }
 
@@ -292,45 +289,10 @@ struct Outbox<'a> {
     fetches: &'a mpsc::Sender<Fetch>,
 }
 
-/// Applies effects; returns `true` on quit.
-fn apply(effects: Vec<Effect>, dirty: &mut bool, out: &Outbox<'_>, state: &mut AppState) -> bool {
-    let mut quit = false;
-    for e in effects {
-        match e {
-            Effect::Quit => quit = true,
-            Effect::Redraw => *dirty = true,
-            Effect::Copy(text) => copy_to_clipboard(&text),
-            Effect::Send(cmd) => {
-                let id = cmd.id;
-                if let Err(e) = out.commands.try_send(cmd) {
-                    let outcome = OpOutcome::Failed {
-                        message: format!("not sent: {e}"),
-                    };
-                    // Same instant as the update that produced the effect.
-                    let now = state.now;
-                    let more = update(state, Event::OpDone { id, outcome }, now);
-                    quit |= apply(more, dirty, out, state);
-                }
-            }
-            Effect::Fetch(fetch) => {
-                if let Err(e) = out.fetches.try_send(fetch.clone()) {
-                    let result = Err(format!("not sent: {e}"));
-                    let now = state.now;
-                    let more = update(state, Event::Fetched { fetch, result }, now);
-                    quit |= apply(more, dirty, out, state);
-                }
-            }
-            // The history store records these; the event loop starts a switch.
-            Effect::RecordDismissal { .. }
-            | Effect::RecordAudit { .. }
-            | Effect::SwitchContext(_) => {}
-        }
-    }
-    quit
-}
-
-/// Hands `events` to the reducer in order and carries out their effects (a context switch
-/// starts here; an event it answers at once goes behind them). Returns `true` on quit.
+/// Hands `events` to the reducer in order and carries out every effect of every update in
+/// one pass: a write or read that cannot be queued comes back as its failure event, a context
+/// switch's first answer and those go behind the events already waiting. Returns `true` on
+/// quit.
 fn handle(
     state: &mut AppState,
     extras: &mut Extras,
@@ -340,25 +302,49 @@ fn handle(
     dirty: &mut bool,
 ) -> bool {
     let mut queue: VecDeque<Event> = events.into();
+    let mut quit = false;
     while let Some(e) = queue.pop_front() {
-        let effects = update(state, e, extras.clock.now());
-        if let Some(h) = extras.history.as_mut() {
-            effects.iter().for_each(|e| h.apply(e));
-        }
-        for e in &effects {
-            if let Effect::SwitchContext(to) = e {
-                queue.extend(live::start_switch(
-                    extras.live.as_ref(),
-                    pending,
-                    to.clone(),
-                ));
+        for effect in update(state, e, extras.clock.now()) {
+            match effect {
+                Effect::Quit => quit = true,
+                Effect::Redraw => *dirty = true,
+                Effect::Copy(text) => copy_to_clipboard(&text),
+                Effect::Send(cmd) => {
+                    let id = cmd.id;
+                    if let Err(e) = out.commands.try_send(cmd) {
+                        let message = format!("not sent: {e}");
+                        tracing::warn!(id, "{message}");
+                        let outcome = OpOutcome::Failed { message };
+                        queue.push_back(Event::OpDone { id, outcome });
+                    }
+                }
+                Effect::Fetch(fetch) => {
+                    if let Err(e) = out.fetches.try_send(fetch.clone()) {
+                        let result = Err(format!("not sent: {e}"));
+                        queue.push_back(Event::Fetched { fetch, result });
+                    }
+                }
+                Effect::SwitchContext(to) => {
+                    let live = extras.live.as_ref();
+                    queue.extend(live::start_switch(live, pending, to));
+                }
+                record @ (Effect::RecordAudit { .. } | Effect::RecordDismissal { .. }) => {
+                    if let Some(h) = extras.history.as_mut() {
+                        h.record(&record);
+                    }
+                }
             }
         }
-        if apply(effects, dirty, out, state) {
-            return true;
-        }
     }
-    false
+    quit
+}
+
+/// The history store's next event; never ready without a store.
+async fn history_event(history: &mut Option<HistoryHook>) -> Event {
+    match history {
+        Some(h) => h.next_event().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Takes the input events that are ready now, at most `DRAIN_CAP`, so a burst of keys costs
@@ -406,13 +392,16 @@ where
     let mut pending: Option<live::PendingSwitch> = None;
     let size = terminal.size()?;
     let mut dirty = true;
-    let _ = update(
-        state,
-        Event::Resize(size.width, size.height),
-        extras.clock.now(),
-    );
     let first = ch.feed.borrow_and_update().clone();
-    let _ = update(state, Event::Feed(first), extras.clock.now());
+    let mut opening = vec![Event::Resize(size.width, size.height), Event::Feed(first)];
+    opening.extend(extras.history_notices());
+    let out = Outbox {
+        commands: &ch.commands,
+        fetches: &ch.fetches,
+    };
+    if handle(state, extras, opening, &out, &mut pending, &mut dirty) {
+        return exit("the operator quit", Ended::Quit);
+    }
     let mut tick = tokio::time::interval(tick_every);
     let mut feed_open = true;
     let mut last_draw: Option<Instant> = None;
@@ -452,6 +441,7 @@ where
                 }
                 Err(error) => events.push(Event::ContextFailed { context: to, error }),
             },
+            e = history_event(&mut extras.history) => events.push(e),
             _ = tick.tick() => events.push(Event::Tick(extras.clock.now())),
             _ = tokio::time::sleep(wait), if dirty => {}
             (name, number) = signals.next() => return exit(name, Ended::Signal(number)),
@@ -460,6 +450,9 @@ where
         while let Ok(u) = ch.updates.try_recv() {
             events.push(update_event(u));
         }
+        if let Some(h) = extras.history.as_mut() {
+            events.extend(h.ready_events());
+        }
         let out = Outbox {
             commands: &ch.commands,
             fetches: &ch.fetches,
@@ -467,7 +460,7 @@ where
         if handle(state, extras, events, &out, &mut pending, &mut dirty) {
             return exit("the operator quit", Ended::Quit);
         }
-        extras.node_history(state);
+        extras.ask_node_history(state);
     }
 }
 

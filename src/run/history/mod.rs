@@ -1,20 +1,17 @@
 //! The TUI's link to the local history store: it starts the background recorder
 //! (`run::recorder`: every node health transition of the feed, the fleet answers; its own
-//! SQLite connection, off the UI task), and is the UI-side handle that records audit rows and
-//! dismissals from the reducer's effects, reads a node's rows for the node detail's timeline
-//! and hands the recorder's fleet answers to the Nodes view. A demo run keys its history by
-//! its start and forgets the earlier runs of its seed.
-//!
-//! Owns: `HistoryHook`. Composition glue between `history`, `app` types and tokio; no business
-//! logic. Reads no clock itself (the composition root passes one).
+//! SQLite connection) and the writer (`writer`: the audit rows and dismissals of the reducer's
+//! effects, a node's rows for the node detail's timeline; a thread of its own), so the UI task
+//! never waits on the disk, and turns what both report into the reducer's events. A demo run
+//! keys its history by its start and forgets the earlier runs of its seed. Composition glue:
+//! no business logic, and no clock of its own (the composition root passes one).
 
 use std::path::Path;
 use std::sync::Arc;
 
 use tokio::sync::watch;
 
-use crate::app::state::HealthTransition;
-use crate::app::Effect;
+use crate::app::{Effect, Event};
 use crate::engine::model::Time;
 use crate::engine::timeline::FleetHealth;
 use crate::history::audit::{AuditEntry, AuditResult, ObjectRef};
@@ -23,9 +20,13 @@ use crate::history::{default_path, ClusterKey, HistoryStore, StoreOptions};
 use crate::protocol::{Feed, Op, OpOutcome};
 use crate::run::recorder::{record_feeds, Digest};
 
+mod writer;
+pub use writer::Reply;
+use writer::{Job, Writer};
+
 /// The UI task's history connection for one cluster.
 pub struct HistoryHook {
-    store: HistoryStore,
+    writer: Writer,
     cluster: ClusterKey,
     /// Who acts: the Kubernetes user from SelfSubjectReview (`demo` in the demo).
     actor: String,
@@ -33,6 +34,8 @@ pub struct HistoryHook {
     pub notices: Vec<String>,
     /// What the recorder has computed (`None` without a recorder).
     digest: Option<watch::Receiver<Digest>>,
+    /// The node whose rows were asked and not yet answered.
+    asked: Option<String>,
 }
 
 impl HistoryHook {
@@ -112,23 +115,60 @@ impl HistoryHook {
             });
             rx
         });
-        Some(HistoryHook {
-            store: opened.store,
-            cluster,
-            actor: UNKNOWN_ACTOR.to_string(),
-            notices: opened.notices,
-            digest,
-        })
+        let mut hook = Self::with_store(opened.store, cluster)?;
+        hook.notices = opened.notices;
+        hook.digest = digest;
+        Some(hook)
     }
 
-    /// The fleet answers the recorder computed since the last call, if new (after it wrote
-    /// rows, and at least once a minute of feed time: `run::recorder`).
-    pub fn fleet_update(&mut self) -> Option<Arc<FleetHealth>> {
-        let rx = self.digest.as_mut()?;
-        if !rx.has_changed().unwrap_or(false) {
-            return None;
+    /// Waits for what the history store has for the reducer: a node's rows asked with
+    /// `ask_node_rows`, a failed write (as a notice), or the recorder's new fleet answers
+    /// (after it wrote rows, and at least once a minute of feed time: `run::recorder`).
+    /// Never ends when there is nothing more to come.
+    pub async fn next_event(&mut self) -> Event {
+        loop {
+            tokio::select! {
+                Some(reply) = self.writer.replies.recv() => return self.reply_event(reply),
+                Some(fleet) = fleet_changed(&mut self.digest) => {
+                    // The recorder may have written the open node's rows: read them again.
+                    self.asked = None;
+                    return Event::FleetHealth(fleet);
+                }
+                else => std::future::pending::<()>().await,
+            }
         }
-        rx.borrow_and_update().fleet.clone()
+    }
+
+    /// The events already waiting (replies and failures), without waiting.
+    pub fn ready_events(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
+        while let Ok(reply) = self.writer.replies.try_recv() {
+            events.push(self.reply_event(reply));
+        }
+        events
+    }
+
+    fn reply_event(&mut self, reply: Reply) -> Event {
+        match reply {
+            Reply::NodeRows { node, rows } => {
+                if self.asked.as_deref() == Some(node.as_str()) {
+                    self.asked = None;
+                }
+                Event::NodeHistory { node, rows }
+            }
+            Reply::Failed(text) => Event::HistoryFailed(text),
+        }
+    }
+
+    /// Asks for `node`'s recorded rows (answered through `next_event` as
+    /// `Event::NodeHistory`) unless they were asked already and not yet answered.
+    pub fn ask_node_rows(&mut self, node: &str) {
+        if self.asked.as_deref() == Some(node) {
+            return;
+        }
+        if self.writer.send(Job::NodeRows(node.to_string())) {
+            self.asked = Some(node.to_string());
+        }
     }
 
     /// The cluster this hook records for.
@@ -136,15 +176,24 @@ impl HistoryHook {
         &self.cluster
     }
 
-    /// Wraps an open store (tests, or a caller that opened it elsewhere).
-    pub fn with_store(store: HistoryStore, cluster: ClusterKey) -> HistoryHook {
-        HistoryHook {
-            store,
+    /// Wraps an open store (tests, or a caller that opened it elsewhere) and starts its
+    /// writer thread; `None` when the thread cannot start (the TUI runs without history).
+    pub fn with_store(store: HistoryStore, cluster: ClusterKey) -> Option<HistoryHook> {
+        let writer = match Writer::start(store, cluster.clone()) {
+            Ok(w) => w,
+            Err(e) => {
+                tracing::warn!("history store not used, its writer did not start: {e}");
+                return None;
+            }
+        };
+        Some(HistoryHook {
+            writer,
             cluster,
             actor: UNKNOWN_ACTOR.to_string(),
             notices: Vec::new(),
             digest: None,
-        }
+            asked: None,
+        })
     }
 
     /// The same hook recording `actor` as who did each action.
@@ -156,7 +205,7 @@ impl HistoryHook {
     /// The moves dismissed earlier, as the app's `(identity key, fingerprint)` pairs: restored
     /// at start so a dismissal survives a restart (and still ends when the content changes).
     pub fn dismissed(&self) -> Vec<(String, String)> {
-        let rows = self.store.dismissals(&self.cluster).unwrap_or_default();
+        let rows = self.writer.dismissed();
         rows.into_iter()
             .filter_map(|d| {
                 let (key, fp) = d.content_hash.split_once(SEP)?;
@@ -165,47 +214,52 @@ impl HistoryHook {
             .collect()
     }
 
-    /// The node's recorded transitions, oldest first (empty when the store fails).
-    pub fn node_rows(&self, node: &str) -> Vec<HealthTransition> {
-        self.store
-            .node_timeline(&self.cluster, node)
-            .unwrap_or_default()
-    }
-
-    /// Records what an effect asks to be remembered; failures are dropped (history is an aid,
-    /// never a reason to stop the TUI).
-    pub fn apply(&mut self, effect: &Effect) {
-        match effect {
+    /// Queues what an effect asks to be remembered for the writer thread; a failure comes
+    /// back through `next_event` as a notice (history is an aid, never a reason to stop the
+    /// TUI).
+    pub fn record(&mut self, effect: &Effect) {
+        let job = match effect {
             Effect::RecordAudit { op, outcome, at } => {
-                let _ = self
-                    .store
-                    .record_audit(&self.cluster, &audit_entry(&self.actor, op, outcome, *at));
+                Job::Audit(audit_entry(&self.actor, op, outcome, *at))
             }
+            // The store writes the dismissal and its audit row in one transaction.
             Effect::RecordDismissal {
                 key,
                 fingerprint,
                 reason,
                 at,
-            } => {
-                // The store writes the dismissal and its audit row in one transaction.
-                let _ = self.store.dismiss(
-                    &self.cluster,
-                    &Dismissal {
-                        key: recommendation_key(key),
-                        content_hash: format!("{key}{SEP}{fingerprint}"),
-                        reason: reason.clone(),
-                        actor: self.actor.clone(),
-                        at: *at,
-                    },
-                );
-            }
-            _ => {}
+            } => Job::Dismiss(Dismissal {
+                key: recommendation_key(key),
+                content_hash: format!("{key}{SEP}{fingerprint}"),
+                reason: reason.clone(),
+                actor: self.actor.clone(),
+                at: *at,
+            }),
+            _ => return,
+        };
+        if !self.writer.send(job) {
+            tracing::warn!("history not recorded: its writer has stopped");
         }
     }
 }
 
-/// The actor recorded before (or without) an identity: never shown for a live action, whose
-/// caller sets the reviewed user name.
+/// The recorder's fleet answers when they change; never ready without a recorder or after it
+/// ended.
+async fn fleet_changed(digest: &mut Option<watch::Receiver<Digest>>) -> Option<Arc<FleetHealth>> {
+    let Some(rx) = digest.as_mut() else {
+        return std::future::pending().await;
+    };
+    loop {
+        if rx.changed().await.is_err() {
+            *digest = None;
+            return std::future::pending().await;
+        }
+        if let Some(fleet) = rx.borrow_and_update().fleet.clone() {
+            return Some(fleet);
+        }
+    }
+}
+
 const UNKNOWN_ACTOR: &str = "unknown";
 
 /// Separates the app's identity key from its fingerprint in the stored content hash.
@@ -320,136 +374,4 @@ fn current_dismissal_key(key: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dismissals_recorded_under_the_old_source_prefixes_keep_their_moves_hidden() {
-        let old = "alfred|defrag|team/llama|engine|llama-0|gpu-3|Fragmented";
-        let want = "move|defrag|team/llama|engine|llama-0|gpu-3|Fragmented";
-        assert_eq!(current_dismissal_key(old), want);
-        assert_eq!(
-            current_dismissal_key(&old.replacen("alfred", "computed", 1)),
-            want
-        );
-        assert_eq!(current_dismissal_key(want), want);
-        assert_eq!(current_dismissal_key("no-separator"), "no-separator");
-    }
-    use crate::protocol::OpOutcome;
-    use std::sync::Arc;
-
-    fn at() -> Time {
-        "2026-09-28T10:00:00Z".parse().unwrap()
-    }
-
-    #[test]
-    fn dismissals_and_audit_rows_survive_a_reopen() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("h.sqlite3");
-        let key = ClusterKey::demo(1);
-        let open = || HistoryStore::open_at(&path, StoreOptions::default(), at()).unwrap();
-        let mut hook = HistoryHook::with_store(open().store, key.clone());
-        let move_key = "move|defragmentation|prod/a|engine|0|gpu-1|Fragmentation";
-        hook.apply(&Effect::RecordDismissal {
-            key: move_key.into(),
-            fingerprint: "gpu-2|gpu-2".into(),
-            reason: "peak hours".into(),
-            at: at(),
-        });
-        let op = Op::Cordon {
-            node: Arc::from("gpu-1"),
-            resource_version: Arc::from("7"),
-            reason: None,
-        };
-        let outcome = OpOutcome::Done {
-            message: "cordoned".into(),
-            resource_version: Some("8".into()),
-        };
-        hook.apply(&Effect::RecordAudit {
-            op,
-            outcome,
-            at: at(),
-        });
-        drop(hook);
-        let again = HistoryHook::with_store(open().store, key.clone());
-        assert_eq!(
-            again.dismissed(),
-            vec![(move_key.to_string(), "gpu-2|gpu-2".to_string())]
-        );
-        let audit = again.store.audit_for_object(&key, "Node", "gpu-1").unwrap();
-        assert_eq!(audit.len(), 1);
-        assert_eq!(audit[0].rv_before.as_deref(), Some("7"));
-        assert_eq!(audit[0].rv_after.as_deref(), Some("8"));
-    }
-
-    #[test]
-    fn an_approval_against_the_verdict_records_its_override() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("h.sqlite3");
-        let key = ClusterKey::demo(1);
-        let store = HistoryStore::open_at(&path, StoreOptions::default(), at()).unwrap();
-        let mut hook = HistoryHook::with_store(store.store, key.clone());
-        let approve = |uuid: &str, overrode: Option<&str>| Op::ApproveMove {
-            namespace: Arc::from("prod"),
-            name: Arc::from("chat"),
-            uid: Arc::from("u"),
-            resource_version: Arc::from("7"),
-            uuid: uuid.into(),
-            value: "{}".into(),
-            overrode: overrode.map(String::from),
-        };
-        for op in [approve("1", Some("NoSurgeHeadroom")), approve("2", None)] {
-            hook.apply(&Effect::RecordAudit {
-                op,
-                outcome: OpOutcome::Done {
-                    message: "written".into(),
-                    resource_version: Some("8".into()),
-                },
-                at: at(),
-            });
-        }
-        let rows = hook
-            .store
-            .audit_for_object(&key, "InferenceService", "chat")
-            .unwrap();
-        let overrides: Vec<Option<&str>> = rows.iter().map(|r| r.overrode.as_deref()).collect();
-        assert_eq!(overrides, [Some("NoSurgeHeadroom"), None]);
-        assert!(rows.iter().all(|r| r.action == "approve-move"));
-    }
-
-    #[test]
-    fn a_node_timeline_survives_a_reopen() {
-        use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
-        use crate::sim::fleet::{generate_fleet, FleetSpec};
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("h.sqlite3");
-        let key = ClusterKey::demo(3);
-        let spec = FleetSpec {
-            seed: 3,
-            nodes: 12,
-            pods: 60,
-        };
-        let mut snap = generate_fleet(&spec, at());
-        snap.nodes[0].unschedulable = true;
-        let opts = AnalysisOptions {
-            now: at(),
-            alfred_namespace: "ome".into(),
-            executor: ExecutorSetting::Auto,
-            placement: Default::default(),
-        };
-        let analysis = analyze(&snap, &opts);
-        let mut store = HistoryStore::open_at(&path, StoreOptions::default(), at())
-            .unwrap()
-            .store;
-        store
-            .record_observation(&key, &analysis, &snap, at())
-            .unwrap();
-        drop(store);
-        let reopened = HistoryStore::open_at(&path, StoreOptions::default(), at()).unwrap();
-        let hook = HistoryHook::with_store(reopened.store, key);
-        let rows = hook.node_rows(&snap.nodes[0].name);
-        assert_eq!(rows.len(), 1, "{rows:?}");
-        assert_eq!(rows[0].at, at());
-        assert!(rows[0].observed.cordoned, "{rows:?}");
-    }
-}
+mod tests;
