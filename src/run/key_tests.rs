@@ -103,12 +103,13 @@ async fn a_key_is_handled_with_no_tick_and_no_feed() {
     let ended = local
         .run_until(async move {
             let run = tokio::task::spawn_local(async move {
-                let signals = signals::Signals::new().unwrap();
+                let signals = signals::Signals::new().unwrap().watch(signals::GRACE);
                 let hour = Duration::from_secs(3600);
                 event_loop(
                     &mut terminal,
                     input,
                     hour,
+                    &|| false,
                     &mut state,
                     &mut extras,
                     channels,

@@ -133,6 +133,9 @@ pub fn run_tui_command(
             },
         }
     });
+    // Tasks still running (watchers, a blocking read, the signal task) are not waited for
+    // long: the TUI has ended.
+    rt.shutdown_timeout(std::time::Duration::from_millis(300));
     match result {
         Ok(ended) => ended.exit_code(),
         Err(e) => {

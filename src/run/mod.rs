@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::{Offset, TimeZone};
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event as TermEvent, EventStream};
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event as TermEvent};
 use futures::{Stream, StreamExt};
 use ratatui::backend::Backend;
 use ratatui::Terminal;
@@ -38,6 +38,8 @@ mod loading;
 mod offline;
 mod recorder;
 pub mod signals;
+#[cfg(unix)]
+pub mod tty;
 use crate::ui::theme::{Theme, THEME_NAMES};
 use clock::{mono_now, wall_now};
 pub use clock::{AppClock, RandomIds};
@@ -236,18 +238,81 @@ pub async fn run_with_keys(
     if extras.mouse {
         let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
     }
-    let input = EventStream::new();
-    let result = event_loop(&mut terminal, input, TICK, state, extras, channels, signals).await;
+    let watch = signals.watch(signals::GRACE);
+    #[cfg(unix)]
+    let result = {
+        let tty = tty::Tty::open();
+        let lost = || tty.hung_up();
+        match tty::spawn_input() {
+            Ok(input) => {
+                event_loop(
+                    &mut terminal,
+                    input,
+                    TICK,
+                    &lost,
+                    state,
+                    extras,
+                    channels,
+                    watch,
+                )
+                .await
+            }
+            Err(e) => Err(e.into()),
+        }
+    };
+    #[cfg(not(unix))]
+    let result = {
+        let input = crossterm::event::EventStream::new();
+        let lost = || false;
+        event_loop(
+            &mut terminal,
+            input,
+            TICK,
+            &lost,
+            state,
+            extras,
+            channels,
+            watch,
+        )
+        .await
+    };
     restore_terminal();
+    // ratatui's `Terminal` shows a hidden cursor when dropped and prints to stderr when it
+    // cannot, which aborts the process when stderr is the terminal that is gone. The cursor
+    // was shown by `restore_terminal` as far as it could be: the buffers are left to the exit.
+    std::mem::forget(terminal);
     result
 }
 
+/// How long giving the terminal back may take: a terminal nobody reads would hold the writes
+/// (and the process) forever.
+const RESTORE_WAIT: Duration = Duration::from_millis(250);
+
 /// Gives the terminal back: mouse capture off, the alternate screen left, the cursor shown,
-/// the tty cooked. Each step is tried even when an earlier one fails (a hung-up terminal).
+/// the tty cooked. Each step is tried even when an earlier one fails (a hung-up terminal), and
+/// nothing is printed (stderr may be that terminal). The steps run on a thread of their own and
+/// are waited for at most `RESTORE_WAIT`: a terminal that is not read cannot hold the exit.
 pub(crate) fn restore_terminal() {
-    let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
-    ratatui::restore();
-    let _ = crossterm::execute!(std::io::stdout(), crossterm::cursor::Show);
+    fn restore_now() {
+        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+        let _ = ratatui::try_restore();
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::cursor::Show);
+    }
+    let (done, restored) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("terminal-restore".into())
+        .spawn(move || {
+            restore_now();
+            let _ = done.send(());
+        });
+    match spawned {
+        Ok(_) => {
+            if restored.recv_timeout(RESTORE_WAIT).is_err() {
+                tracing::warn!("the terminal was not given back in time: nothing reads it");
+            }
+        }
+        Err(_) => restore_now(),
+    }
 }
 
 /// Replaces the key resolver (for the config crate's keymap).
@@ -348,7 +413,8 @@ async fn history_event(history: &mut Option<HistoryHook>) -> Event {
 }
 
 /// Takes the input events that are ready now, at most `DRAIN_CAP`, so a burst of keys costs
-/// one frame. The stream is polled with this task's own waker: crossterm's `EventStream` keeps
+/// one frame. The stream is polled with this task's own waker: a stream such as crossterm's
+/// `EventStream` (the input where `run::tty`'s thread is not used) keeps
 /// the waker of the poll that found it empty and wakes only that one when the next key comes,
 /// so a poll with a no-op waker (`now_or_never`) would leave that key unnoticed until another
 /// source (the tick, a feed) woke the loop.
@@ -374,14 +440,16 @@ where
 /// The select loop: one turn waits for the first of input, feed, replies, a finished context
 /// switch, the tick, the frame timer or a signal; takes what else is ready; hands it all to
 /// the reducer; draws when dirty and a frame interval has passed.
+#[allow(clippy::too_many_arguments)] // The loop's sources, each of its own kind.
 async fn event_loop<B, S>(
     terminal: &mut Terminal<B>,
     mut input: S,
     tick_every: Duration,
+    terminal_lost: &dyn Fn() -> bool,
     state: &mut AppState,
     extras: &mut Extras,
     channels: Channels,
-    mut signals: signals::Signals,
+    mut signals: signals::SignalWatch,
 ) -> anyhow::Result<Ended>
 where
     B: Backend,
@@ -409,15 +477,10 @@ where
         let since = last_draw.map(|t| mono_now().duration_since(t));
         let interval = extras.frame_interval;
         if dirty && since.is_none_or(|d| d >= interval) {
-            let fallback;
-            let theme = match extras.theme(state.theme_name()) {
-                Some(t) => t,
-                None => {
-                    fallback = Theme::default_theme();
-                    &fallback
-                }
-            };
-            terminal.draw(|f| crate::ui::draw(f, state, theme))?;
+            if let Err(e) = draw_frame(terminal, state, extras) {
+                tracing::warn!("the terminal cannot be written: {e}");
+                return exit("the terminal is lost", HANGUP);
+            }
             dirty = false;
             last_draw = Some(mono_now());
         }
@@ -426,8 +489,7 @@ where
         tokio::select! {
             e = input.next() => match e {
                 Some(Ok(e)) => events.extend(term_event(e)),
-                Some(Err(e)) => return Err(e.into()),
-                None => return exit("terminal input closed", Ended::Quit),
+                lost => return input_lost(lost),
             },
             changed = ch.feed.changed(), if feed_open => match changed {
                 Ok(()) => events.push(Event::Feed(ch.feed.borrow_and_update().clone())),
@@ -442,7 +504,13 @@ where
                 Err(error) => events.push(Event::ContextFailed { context: to, error }),
             },
             e = history_event(&mut extras.history) => events.push(e),
-            _ = tick.tick() => events.push(Event::Tick(extras.clock.now())),
+            _ = tick.tick() => {
+                // The input thread may be stuck inside crossterm on a terminal that is gone.
+                if terminal_lost() {
+                    return exit("the terminal hung up", HANGUP);
+                }
+                events.push(Event::Tick(extras.clock.now()));
+            }
             _ = tokio::time::sleep(wait), if dirty => {}
             (name, number) = signals.next() => return exit(name, Ended::Signal(number)),
         }
@@ -463,6 +531,38 @@ where
         extras.ask_node_history(state);
     }
 }
+
+/// Draws one frame with the current theme.
+fn draw_frame<B: Backend>(
+    terminal: &mut Terminal<B>,
+    state: &AppState,
+    extras: &Extras,
+) -> Result<(), B::Error> {
+    let fallback;
+    let theme = match extras.theme(state.theme_name()) {
+        Some(t) => t,
+        None => {
+            fallback = Theme::default_theme();
+            &fallback
+        }
+    };
+    terminal.draw(|f| crate::ui::draw(f, state, theme))?;
+    Ok(())
+}
+
+/// The end of a terminal whose input failed or ended.
+fn input_lost(input: Option<std::io::Result<TermEvent>>) -> anyhow::Result<Ended> {
+    match input {
+        Some(Err(e)) => {
+            tracing::warn!("the terminal cannot be read: {e}");
+            exit("the terminal is lost", HANGUP)
+        }
+        _ => exit("the terminal's input ended", HANGUP),
+    }
+}
+
+/// How the TUI ends when its terminal is lost: as SIGHUP would end it (exit status 129).
+const HANGUP: Ended = Ended::Signal(1);
 
 /// Logs why the TUI ends.
 fn exit(reason: &str, ended: Ended) -> anyhow::Result<Ended> {

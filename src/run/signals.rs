@@ -1,8 +1,9 @@
 //! The signals that end the TUI: SIGHUP (the terminal went away), SIGINT, SIGQUIT and SIGTERM.
 //! Each is caught (none may end the process with the terminal still taken) and reported with
-//! its number, so the exit status can follow the shell's 128 + n convention.
-//!
-//! Owns: `Signals`, `Ended`. Composition only.
+//! its number, so the exit status can follow the shell's 128 + n convention. Once the TUI
+//! runs, a task of their own waits for them (`Signals::watch`): it tells the event loop, and
+//! if the process has not ended a moment later (the loop stuck writing to a terminal nobody
+//! reads), it gives the terminal back as far as it can and exits itself.
 
 /// How the TUI ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +21,26 @@ impl Ended {
         match self {
             Ended::Quit => 0,
             Ended::Signal(n) => 128 + n,
+        }
+    }
+}
+
+/// How long after a signal the process may take to end by itself before the signal task ends
+/// it: the TUI ends within a second of a signal, whatever its terminal does.
+pub const GRACE: std::time::Duration = std::time::Duration::from_millis(600);
+
+/// The event loop's end of `Signals::watch`.
+pub struct SignalWatch {
+    caught: tokio::sync::oneshot::Receiver<(&'static str, i32)>,
+}
+
+impl SignalWatch {
+    /// Waits for the signal the watch task caught: its name and number.
+    pub async fn next(&mut self) -> (&'static str, i32) {
+        match (&mut self.caught).await {
+            Ok(caught) => caught,
+            // The task is gone (the runtime shuts down): nothing more will come.
+            Err(_) => std::future::pending().await,
         }
     }
 }
@@ -50,6 +71,25 @@ impl Signals {
         }
         #[cfg(not(unix))]
         Ok(Signals {})
+    }
+
+    /// Hands the signals to a task of their own on the current runtime: the first one is
+    /// passed to the returned watch, and `grace` later, if the process still runs, the task
+    /// gives the terminal back (bounded: `restore_terminal`) and exits with 128 + n.
+    pub fn watch(mut self, grace: std::time::Duration) -> SignalWatch {
+        let (tx, caught) = tokio::sync::oneshot::channel();
+        tokio::spawn(async move {
+            let (name, number) = self.next().await;
+            let _ = tx.send((name, number));
+            tokio::time::sleep(grace).await;
+            tracing::warn!(
+                signal = name,
+                "the TUI did not end within {grace:?} of the signal: exiting without it"
+            );
+            super::restore_terminal();
+            std::process::exit(Ended::Signal(number).exit_code());
+        });
+        SignalWatch { caught }
     }
 
     /// Waits for the next signal: its name and number.

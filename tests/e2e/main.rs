@@ -30,6 +30,7 @@ mod pool_map;
 mod read_only_context;
 mod signals;
 mod switch_context;
+mod terminal;
 
 #[path = "../support/mod.rs"]
 mod support;
