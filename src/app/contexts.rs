@@ -13,7 +13,6 @@ use std::sync::Arc;
 use crate::app::dialogs::Modal;
 use crate::app::effect::Effect;
 use crate::app::nav;
-use crate::app::ops::notify;
 use crate::app::state::{AppState, NoticeLevel};
 use crate::engine::model::Time;
 use crate::protocol::{Feed, SourceKind};
@@ -68,7 +67,7 @@ pub fn unavailable(state: &AppState) -> Option<&'static str> {
 }
 
 fn refuse(state: &mut AppState, text: String, level: NoticeLevel) -> Vec<Effect> {
-    notify(state, text, level);
+    state.notices.push(text, level, state.now);
     vec![Effect::Redraw]
 }
 
@@ -143,12 +142,12 @@ pub fn switched(
     };
     nav::apply_feed(state, feed);
     for n in notices {
-        notify(state, n, NoticeLevel::Error);
+        state.notices.push(n, NoticeLevel::Error, state.now);
     }
-    notify(
-        state,
+    state.notices.push(
         format!("switched to context {name} ({access})"),
         NoticeLevel::Info,
+        state.now,
     );
     vec![Effect::Redraw]
 }

@@ -269,12 +269,16 @@ fn finish_reason(state: &mut AppState, purpose: ReasonPurpose, reason: String) -
             vec![Effect::Redraw]
         }
         ReasonPurpose::Dismiss { .. } | ReasonPurpose::OptOut { .. } if reason.is_empty() => {
-            ops::notify(state, "a reason is required", NoticeLevel::Error);
+            state
+                .notices
+                .push("a reason is required", NoticeLevel::Error, state.now);
             vec![Effect::Redraw]
         }
         ReasonPurpose::Dismiss { key, fingerprint } => {
             state.dismissed.insert(key.clone(), fingerprint.clone());
-            ops::notify(state, format!("dismissed: {reason}"), NoticeLevel::Info);
+            state
+                .notices
+                .push(format!("dismissed: {reason}"), NoticeLevel::Info, state.now);
             nav::rebuild_models(state);
             vec![
                 Effect::RecordDismissal {

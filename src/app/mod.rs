@@ -19,6 +19,7 @@ pub mod keys_config;
 pub mod layout;
 pub mod namespace;
 pub mod nav;
+pub mod notices;
 pub mod ops;
 pub mod palette;
 pub mod state;

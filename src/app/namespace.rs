@@ -9,7 +9,6 @@ use std::collections::BTreeSet;
 
 use crate::app::effect::Effect;
 use crate::app::nav;
-use crate::app::ops::notify;
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::views::moves::{Merged, MoveEntry, MoveIndex};
 use crate::engine::analysis::Analysis;
@@ -98,10 +97,10 @@ fn valid(name: &str) -> bool {
 pub fn set_scope(state: &mut AppState, name: Option<&str>) -> Vec<Effect> {
     let name = name.filter(|n| !CLEAR_WORDS.contains(n));
     if let Some(n) = name.filter(|n| !valid(n)) {
-        notify(
-            state,
+        state.notices.push(
             format!("not a namespace name: {n}"),
             NoticeLevel::Error,
+            state.now,
         );
         return vec![Effect::Redraw];
     }
@@ -110,7 +109,7 @@ pub fn set_scope(state: &mut AppState, name: Option<&str>) -> Vec<Effect> {
         Some(n) => format!("namespace {n}: Moves, Journal, Gangs and Lints show its rows"),
         None => "every namespace".to_string(),
     };
-    notify(state, text, NoticeLevel::Info);
+    state.notices.push(text, NoticeLevel::Info, state.now);
     // The Gangs tree is built scoped and the tables filter their rows as they refresh.
     nav::rebuild_models(state);
     vec![Effect::Redraw]

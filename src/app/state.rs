@@ -2,7 +2,7 @@
 //! state, the modal stack, pending operations and notices. The UI draws from it; only
 //! `app::update` mutates it.
 //!
-//! Owns: `AppState`, `Notice`, `PendingOp`, `IdSource`, `Models` (`View` is `action`'s, shared
+//! Owns: `AppState`, `PendingOp`, `IdSource`, `Models` (`View` is `action`'s, shared
 //! with the keymap). Plain data; must not import `ratatui`, `tokio`, `kube` or read a clock.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
@@ -15,6 +15,7 @@ use crate::app::contexts::Contexts;
 use crate::app::detail::{DetailKind, DetailModel};
 use crate::app::dialogs::Modal;
 use crate::app::keys::{Chord, KeyResolver};
+pub use crate::app::notices::{Notice, NoticeLevel, Notices, NOTICE_SECONDS};
 use crate::app::table::{TableModel, TableView};
 use crate::app::views::gangs::{GangNav, GangTree};
 use crate::app::views::map::layout::MapNav;
@@ -23,30 +24,8 @@ use crate::app::views::moves::MoveIndex;
 use crate::engine::model::{MigrationPhase, Time};
 use crate::protocol::{Feed, Op};
 
-/// How long a notice stays in the notice line, in seconds.
-pub const NOTICE_SECONDS: i64 = 8;
 /// Score samples kept per pool for the sparkline.
 pub const SCORE_HISTORY: usize = 120;
-
-/// Severity of a notice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoticeLevel {
-    /// Information (an op was sent or finished).
-    Info,
-    /// A refusal or a failure.
-    Error,
-}
-
-/// One line in the notice bar.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Notice {
-    /// The text.
-    pub text: String,
-    /// Severity.
-    pub level: NoticeLevel,
-    /// When it was raised.
-    pub at: Time,
-}
 
 /// A command sent and not yet answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,7 +131,7 @@ pub struct AppState {
     /// The next command id.
     pub next_op_id: u64,
     /// Notices, newest last (bounded).
-    pub notices: VecDeque<Notice>,
+    pub notices: Notices,
     /// Requests written this session.
     pub requested: Vec<RequestedMove>,
     /// The IR `status.migrations[]` phase last seen per requested UUID (absent until the
@@ -209,7 +188,7 @@ impl AppState {
             modals: Vec::new(),
             pending: BTreeMap::new(),
             next_op_id: 1,
-            notices: VecDeque::new(),
+            notices: Notices::default(),
             requested: Vec::new(),
             request_phases: HashMap::new(),
             dismissed: HashMap::new(),
@@ -241,9 +220,7 @@ impl AppState {
 
     /// The newest notice still in force at `self.now`.
     pub fn notice(&self) -> Option<&Notice> {
-        self.notices
-            .back()
-            .filter(|n| (self.now - n.at).num_seconds() < NOTICE_SECONDS)
+        self.notices.in_force(self.now)
     }
 
     /// The current theme's name.

@@ -71,7 +71,7 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
 fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
     let t = t.max(state.now);
     state.now = t;
-    let expired = state.notices.back().is_some_and(|n| {
+    let expired = state.notices.last().is_some_and(|n| {
         (before - n.at).num_seconds() < NOTICE_SECONDS && (t - n.at).num_seconds() >= NOTICE_SECONDS
     });
     if expired || before.timestamp() / 5 != t.timestamp() / 5 {

@@ -12,7 +12,6 @@ use crate::app::detail::DetailKind;
 use crate::app::dialogs::{Modal, YamlPane};
 use crate::app::effect::Effect;
 use crate::app::layout::screen;
-use crate::app::ops::notify;
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::protocol::Fetch;
 
@@ -71,7 +70,7 @@ pub fn fetched(state: &mut AppState, fetch: Fetch, result: Result<String, String
                 state.modals.remove(i);
             }
             let text = format!("{}: YAML not read: {e}", fetch.object());
-            notify(state, text, NoticeLevel::Error);
+            state.notices.push(text, NoticeLevel::Error, state.now);
         }
     }
     vec![Effect::Redraw]

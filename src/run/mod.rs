@@ -164,11 +164,8 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
     if let Some(h) = &extras.history {
         state.dismissed.extend(h.dismissed());
         for n in &h.notices {
-            state.notices.push_back(crate::app::state::Notice {
-                text: n.clone(),
-                level: crate::app::state::NoticeLevel::Error,
-                at: clock.now(),
-            });
+            let level = crate::app::state::NoticeLevel::Error;
+            state.notices.push(n.clone(), level, clock.now());
         }
     }
     run_with_keys(&mut state, &mut extras, channels, signals).await

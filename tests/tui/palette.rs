@@ -26,7 +26,7 @@ fn run(s: &mut AppState, line: &str) -> Vec<Effect> {
 }
 
 fn notice(s: &AppState) -> (String, NoticeLevel) {
-    let n = s.notices.back().expect("a notice");
+    let n = s.notices.last().expect("a notice");
     (n.text.clone(), n.level)
 }
 

@@ -11,7 +11,7 @@
 
 use crate::app::detail::check_line;
 use crate::app::dialogs::Modal;
-use crate::app::ops::{allowed, dialog, notify};
+use crate::app::ops::{allowed, dialog};
 use crate::app::state::{AppState, NoticeLevel, RequestedMove};
 use crate::app::table::Tone;
 use crate::app::views::moves::words::advisory_words;
@@ -324,10 +324,10 @@ fn dialog_lines(
 /// the warning; an override when the verdict or a pre-check says the move cannot run.
 pub fn start_approve(state: &mut AppState) {
     let Some(pair) = action_move(state) else {
-        return notify(
-            state,
+        return state.notices.push(
             "approve: select a move (a group row holds many)",
             NoticeLevel::Error,
+            state.now,
         );
     };
     if !allowed(state, Capability::ApproveMove, "approve") {

@@ -17,7 +17,6 @@ use crate::app::effect::Effect;
 use crate::app::input::edit;
 use crate::app::keys::{Chord, KeyResolution, Mode};
 use crate::app::namespace::{self, set_scope, CLEAR_WORDS};
-use crate::app::ops::notify;
 use crate::app::state::{AppState, NoticeLevel};
 use crate::app::update::apply_action;
 use words::{split, word, Verb, Word, WORDS};
@@ -263,7 +262,7 @@ fn run(state: &mut AppState, entry: PaletteEntry) -> Vec<Effect> {
         PaletteEntry::Context { name, .. } => request_switch(state, &name),
         PaletteEntry::Namespace { name, .. } => set_scope(state, name.as_deref()),
         PaletteEntry::Unavailable(why) => {
-            notify(state, why, NoticeLevel::Error);
+            state.notices.push(why, NoticeLevel::Error, state.now);
             vec![Effect::Redraw]
         }
     }
@@ -280,7 +279,7 @@ fn run_typed(state: &mut AppState, input: &str) -> Vec<Effect> {
         (Some(w), _) if w.verb == Verb::Context => "no context in the kubeconfig".to_string(),
         (Some(w), _) => format!("{}: nothing to choose", w.names[0]),
     };
-    notify(state, text, NoticeLevel::Error);
+    state.notices.push(text, NoticeLevel::Error, state.now);
     vec![Effect::Redraw]
 }
 
