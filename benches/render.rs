@@ -15,8 +15,8 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 use ome_top::app::keys_config::ConfigKeys;
+use ome_top::app::model::map::pool_maps;
 use ome_top::app::state::{AppState, IdSource, View};
-use ome_top::app::views::map::pool_maps;
 use ome_top::app::{update, Event};
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::model::ClusterSnapshot;

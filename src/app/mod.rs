@@ -4,10 +4,10 @@
 //! Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`, `cluster` or `ui`, and never reads
 //! a clock (time is an argument) or generates randomness (UUIDs come from an `IdSource`).
 
+pub mod areas;
 pub mod banner;
 pub mod columns;
 pub mod contexts;
-pub mod copy;
 pub mod detail;
 pub mod dialogs;
 pub mod effect;
@@ -17,17 +17,16 @@ pub mod input;
 pub mod keys;
 pub mod keys_config;
 pub mod layout;
+pub mod model;
+pub mod msg;
 pub mod namespace;
-pub mod nav;
 pub mod notices;
-pub mod ops;
 pub mod palette;
 pub mod state;
 pub mod table;
 pub mod times;
 pub mod update;
 pub mod views;
-pub mod yaml;
 
 pub use effect::Effect;
 pub use event::Event;

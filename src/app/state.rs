@@ -15,14 +15,15 @@ use crate::app::contexts::Contexts;
 use crate::app::detail::{DetailKind, DetailModel};
 use crate::app::dialogs::Modal;
 use crate::app::keys::{Chord, KeyResolver};
+use crate::app::model::gangs::{GangNav, GangTree};
+use crate::app::model::map::layout::MapNav;
+use crate::app::model::map::PoolMap;
+use crate::app::model::moves::MoveIndex;
+pub use crate::app::model::moves::RequestedMove;
 pub use crate::app::notices::{Notice, NoticeLevel, Notices, NOTICE_SECONDS};
 use crate::app::table::{TableModel, TableView};
-use crate::app::views::gangs::{GangNav, GangTree};
-use crate::app::views::map::layout::MapNav;
-use crate::app::views::map::PoolMap;
-use crate::app::views::moves::MoveIndex;
 use crate::engine::model::{MigrationPhase, Time};
-use crate::protocol::{Feed, Op};
+use crate::protocol::{Feed, Op, SourceKind};
 
 /// Score samples kept per pool for the sparkline.
 pub const SCORE_HISTORY: usize = 120;
@@ -34,19 +35,6 @@ pub struct PendingOp {
     pub op: Op,
     /// When.
     pub sent_at: Time,
-}
-
-/// A migration request this session wrote, tracked to its end in the move detail.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RequestedMove {
-    /// The request UUID.
-    pub uuid: String,
-    /// `ns/name`.
-    pub workload: String,
-    /// Component name.
-    pub component: String,
-    /// Instance index.
-    pub instance: i64,
 }
 
 /// One health transition from the history store (filled in when the store is plugged in):
@@ -211,6 +199,14 @@ impl AppState {
     /// The feed the views show: the frozen copy, else the latest.
     pub fn shown(&self) -> Option<&Arc<Feed>> {
         self.frozen.as_ref().or(self.latest.as_ref())
+    }
+
+    /// The context the shown data comes from (`None` in the demo and on a snapshot).
+    pub fn current_context(&self) -> Option<&str> {
+        match &self.latest.as_ref()?.source {
+            SourceKind::Live(ctx) => Some(ctx),
+            SourceKind::Snapshot(_) | SourceKind::Demo(_) => None,
+        }
     }
 
     /// The table state of `view`.

@@ -10,11 +10,11 @@ use ratatui::Frame;
 
 use crate::action::Action;
 use crate::app::dialogs::Modal;
+use crate::app::dialogs::YAML_PANE_KEYS;
 use crate::app::input::current_mode;
 use crate::app::keys::{key_label, Binding, KeyResolution, Mode};
 use crate::app::state::{AppState, NoticeLevel};
 use crate::app::update::home_view;
-use crate::app::yaml::YAML_PANE_KEYS;
 use crate::ui::theme::{Slot, Theme};
 
 /// Common actions worth a footer slot, in order, after the mode's own actions.

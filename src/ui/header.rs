@@ -9,7 +9,6 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-use crate::app::contexts::current_context;
 use crate::app::layout::tab_spans;
 use crate::app::namespace;
 use crate::app::state::{AppState, View};
@@ -323,7 +322,7 @@ pub fn draw_banner(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         return;
     }
     if let Some(s) = &state.contexts.switching {
-        let from = current_context(state).unwrap_or("the previous context");
+        let from = state.current_context().unwrap_or("the previous context");
         let text = format!(
             "⟳ connecting to context {} for {} — still showing {from}",
             s.to,

@@ -1,7 +1,7 @@
 //! The shipped keymaps (`keymaps/*.toml`, loaded through `config::load` as the binary loads
 //! them) against what the reducer does with keys: every action is bound in a table the reducer
-//! reads, and nothing reaches the cluster without a confirmation step. In `app::ops` and
-//! `app::ops::journal` the write actions only push a dialog (`Modal::Confirm`, or the reject
+//! reads, and nothing reaches the cluster without a confirmation step. In `app::update::ops` and
+//! `app::update::journal` the write actions only push a dialog (`Modal::Confirm`, or the reject
 //! choice, whose opt-out pushes one after its reason); only `ops::confirm`, reached through the
 //! `confirm` action with a confirm dialog on top, yields an `Effect::Send`. So the checks are:
 //! a write's keys open a dialog and send nothing, and from that dialog only the keys the

@@ -9,8 +9,8 @@ use crossterm::event::KeyCode;
 
 use crate::tui_support::*;
 use ome_top::app::layout::screen;
+use ome_top::app::model::map::layout::{cell_area, Level};
 use ome_top::app::state::{AppState, View};
-use ome_top::app::views::map::layout::{cell_area, Level};
 use ome_top::protocol::Feed;
 use ome_top::sim::demo::DemoWorld;
 use ome_top::sim::fleet::{generate_fleet, FleetSpec};

@@ -5,52 +5,17 @@
 //! or the failure. The old session keeps running until the new one has synced, so a failed
 //! switch leaves the screen where it was.
 //!
-//! Owns: `ContextEntry`, `Contexts`, `Switching`, `current_context`, `request_switch`,
+//! Owns: `unavailable`, `request_switch`,
 //! `switched`, `switch_failed`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use std::sync::Arc;
 
+use crate::app::contexts::{ContextEntry, Switching};
 use crate::app::dialogs::Modal;
 use crate::app::effect::Effect;
-use crate::app::nav;
 use crate::app::state::{AppState, NoticeLevel};
-use crate::engine::model::Time;
+use crate::app::update::nav;
 use crate::protocol::{Feed, SourceKind};
-
-/// One context of the kubeconfig.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ContextEntry {
-    /// The context's name.
-    pub name: String,
-    /// Marked read-only in config.toml's `[read-only]` table.
-    pub read_only: bool,
-}
-
-/// A switch the run layer is connecting.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Switching {
-    /// The context asked for.
-    pub to: String,
-    /// When it was asked for.
-    pub since: Time,
-}
-
-/// The kubeconfig's contexts and the switch in progress.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Contexts {
-    /// Every context, in kubeconfig order (empty outside live mode).
-    pub list: Vec<ContextEntry>,
-    /// The switch being connected, if any.
-    pub switching: Option<Switching>,
-}
-
-/// The context the shown data comes from (`None` in the demo and on a snapshot).
-pub fn current_context(state: &AppState) -> Option<&str> {
-    match &state.latest.as_ref()?.source {
-        SourceKind::Live(ctx) => Some(ctx),
-        SourceKind::Snapshot(_) | SourceKind::Demo(_) => None,
-    }
-}
 
 /// Why `:ctx` cannot switch here, outside live mode.
 pub fn unavailable(state: &AppState) -> Option<&'static str> {
@@ -76,7 +41,7 @@ pub fn request_switch(state: &mut AppState, name: &str) -> Vec<Effect> {
     if let Some(why) = unavailable(state) {
         return refuse(state, why.to_string(), NoticeLevel::Error);
     }
-    if current_context(state) == Some(name) {
+    if state.current_context() == Some(name) {
         return refuse(
             state,
             format!("already on context {name}"),
@@ -155,7 +120,8 @@ pub fn switched(
 /// The switch to `context` failed with `error`; the session stays where it was.
 pub fn switch_failed(state: &mut AppState, context: &str, error: &str) -> Vec<Effect> {
     state.contexts.switching = None;
-    let still = current_context(state)
+    let still = state
+        .current_context()
         .unwrap_or("the previous context")
         .to_string();
     refuse(

@@ -5,9 +5,9 @@
 //! Owns: `start_clear`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::app::dialogs::Modal;
-use crate::app::ops::{allowed, dialog};
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::table::Tone;
+use crate::app::update::ops::{allowed, dialog};
 use crate::app::views::journal::clearing_lines;
 use crate::engine::analysis::ALFRED_JOURNAL;
 use crate::engine::journal::ClearingDecision;

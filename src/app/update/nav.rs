@@ -8,12 +8,13 @@
 
 use std::sync::Arc;
 
-use crate::app::detail::{build_detail, DetailKind};
+use crate::app::detail::DetailKind;
 use crate::app::layout::screen;
 use crate::app::namespace;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
 use crate::app::views::build_view;
+use crate::app::views::detail::build_detail;
 use crate::app::views::moves::{self, MoveOptions};
 use crate::app::views::nodes::NODE_POOL_COLUMN;
 use crate::protocol::Feed;
@@ -352,6 +353,6 @@ pub fn apply_feed(state: &mut AppState, feed: Arc<Feed>) {
     state.latest = Some(feed);
     if state.frozen.is_none() {
         rebuild_models(state);
-        crate::app::ops::track::track_requests(state);
+        crate::app::update::track::track_requests(state);
     }
 }

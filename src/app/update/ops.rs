@@ -5,13 +5,8 @@
 //! Owns: `start_cordon`, `start_approve`, `start_reject`, `start_opt_out`, `confirm`, `op_done`
 //! (`ops_journal` owns clearing). Plain data; must not import `ratatui`, `tokio` or `kube`.
 
-pub mod approve;
-pub mod journal;
-pub mod track;
-
 use crate::app::dialogs::{ConfirmDialog, Modal};
 use crate::app::effect::Effect;
-pub use crate::app::ops::approve::start_approve;
 use crate::app::state::{AppState, NoticeLevel, PendingOp, View};
 use crate::app::table::Tone;
 use crate::app::views::moves::{action_move, Merged};

@@ -9,7 +9,7 @@ use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::state::AppState;
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::times::{relative, when_opt};
-use crate::app::views::{age, age_secs};
+use crate::app::views::cells::{age, age_secs};
 use crate::engine::analysis::Analysis;
 use crate::engine::journal::Blocking;
 use crate::engine::journal::Phase;

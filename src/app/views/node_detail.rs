@@ -13,7 +13,7 @@ use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::state::AppState;
 use crate::app::table::Tone;
 use crate::app::times::{when, when_opt};
-use crate::app::views::health_label;
+use crate::app::views::cells::health_label;
 use crate::app::views::node_sections::{
     capacity_lines, condition_lines, event_lines, label_lines, pod_lines, taint_lines, Pane,
 };

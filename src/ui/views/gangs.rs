@@ -13,9 +13,9 @@ use ratatui::Frame;
 use tui_tree_widget::{Tree, TreeItem, TreeState};
 
 use crate::app::layout::{screen, Area};
+use crate::app::model::gangs::TreeNode;
 use crate::app::state::AppState;
 use crate::app::views::gang_pin::pin_lines;
-use crate::app::views::gangs::TreeNode;
 use crate::ui::theme::{Slot, Theme};
 
 fn items<'a>(

@@ -2,7 +2,7 @@
 //! (free GPUs, the largest request one node fits now and after the repack, the pending GPU
 //! pods by size and age), the visible lines of cells (only those are written to the buffer,
 //! so a frame costs the same at 10 or 10,000 nodes) and the legend. The layout comes from
-//! `app::views::map::layout`.
+//! `app::model::map::layout`.
 //!
 //! Owns: `draw_map`. Must not import `cluster`, `tokio` or `kube`.
 
@@ -16,9 +16,9 @@ use ratatui::Frame;
 use crate::action::Action;
 use crate::app::keys::{key_label, Mode};
 use crate::app::layout::Area;
+use crate::app::model::map::layout::{cell_area, legend_lines, MapLayout, ANSWER_LINES};
+use crate::app::model::map::{count, Band, Exclusion, MapCell, Piece, PoolMap};
 use crate::app::state::{AppState, View};
-use crate::app::views::map::layout::{cell_area, legend_lines, MapLayout, ANSWER_LINES};
-use crate::app::views::map::{count, Band, Exclusion, MapCell, Piece, PoolMap};
 use crate::ui::theme::{Slot, Theme};
 
 /// The style of every band and health mark, looked up once per frame.

@@ -6,10 +6,10 @@
 //! Owns: `move_detail`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
-use crate::app::ops::approve::locate_instance;
 use crate::app::state::AppState;
 use crate::app::table::Tone;
 use crate::app::times::relative;
+use crate::app::views::moves::locate_instance;
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
 };
