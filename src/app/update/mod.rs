@@ -11,6 +11,7 @@
 pub mod approve;
 pub mod contexts;
 pub mod copy;
+pub mod groups;
 pub mod journal;
 pub mod map;
 pub mod namespace;

@@ -12,14 +12,12 @@
 //! or `kube`.
 
 mod detail;
-mod groups;
 mod locate;
 mod rows;
 mod verdict;
 pub mod words;
 
 pub use detail::move_detail;
-pub use groups::{reshape, selected_group, toggle_group, wants_flat, wants_wide};
 pub use locate::locate_instance;
 pub use rows::move_rows;
 pub use verdict::{verdict, Verdict};
