@@ -123,7 +123,7 @@ pub struct AppState {
     /// Requests written this session.
     pub requested: Vec<RequestedMove>,
     /// The IR `status.migrations[]` phase last seen per requested UUID (absent until the
-    /// consumer records the request); see `app::track`.
+    /// consumer records the request); see `app::update::track`.
     pub request_phases: HashMap<String, MigrationPhase>,
     /// Dismissed moves: identity key → content fingerprint at dismissal.
     pub dismissed: HashMap<String, String>,

@@ -3,7 +3,7 @@
 //! turns it into a `Command`; `OpDone` closes the loop with a notice and an audit effect.
 //!
 //! Owns: `start_cordon`, `start_approve`, `start_reject`, `start_opt_out`, `confirm`, `op_done`
-//! (`ops_journal` owns clearing). Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! (`update::journal` owns clearing). Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::app::dialogs::{ConfirmDialog, Modal};
 use crate::app::effect::Effect;
