@@ -86,62 +86,65 @@ impl Models {
     }
 }
 
-/// Everything the UI shows and the reducer changes.
+/// Everything the UI shows and the reducer changes. Only `app` writes the fields that are
+/// `pub(in crate::app)` (the UI reads them through the accessors); the public ones are the run
+/// layer's to set up before the loop (time zone, themes, keys, contexts, dismissals, the
+/// history store's notices).
 pub struct AppState {
     /// The newest feed received.
-    pub latest: Option<Arc<Feed>>,
+    pub(in crate::app) latest: Option<Arc<Feed>>,
     /// The feed the views show while frozen (`None` = live).
-    pub frozen: Option<Arc<Feed>>,
+    pub(in crate::app) frozen: Option<Arc<Feed>>,
     /// The current view.
-    pub view: View,
+    pub(in crate::app) view: View,
     /// Per-view table state, indexed by `View::index`.
-    pub tables: [TableView; View::COUNT],
+    pub(in crate::app) tables: [TableView; View::COUNT],
     /// Row models of the shown feed.
-    pub models: Models,
+    pub(in crate::app) models: Models,
     /// Gangs tree navigation (open branches, selection), kept across feeds.
-    pub gang_nav: GangNav,
+    pub(in crate::app) gang_nav: GangNav,
     /// The Pools view's map: full size or not, its scroll and layout.
-    pub pool_map: MapNav,
+    pub(in crate::app) pool_map: MapNav,
     /// The open detail pane's model (Nodes, Moves, Journal), rebuilt on every feed.
-    pub detail: Option<DetailModel>,
+    pub(in crate::app) detail: Option<DetailModel>,
     /// Scroll of the detail pane, in lines.
-    pub detail_scroll: usize,
+    pub(in crate::app) detail_scroll: usize,
     /// Nodes view scoped to one pool (Enter on a pool).
-    pub pool_scope: Option<String>,
+    pub(in crate::app) pool_scope: Option<String>,
     /// Workload views scoped to one namespace (`:ns`; `app::namespace`).
-    pub namespace_scope: Option<String>,
+    pub(in crate::app) namespace_scope: Option<String>,
     /// The kubeconfig's contexts and a switch in progress (`:ctx`; `app::contexts`).
     pub contexts: Contexts,
     /// Overlays and dialogs, top last.
-    pub modals: Vec<Modal>,
+    pub(in crate::app) modals: Vec<Modal>,
     /// Commands sent, by id.
-    pub pending: BTreeMap<u64, PendingOp>,
+    pub(in crate::app) pending: BTreeMap<u64, PendingOp>,
     /// The next command id.
-    pub next_op_id: u64,
+    pub(in crate::app) next_op_id: u64,
     /// Notices, newest last (bounded).
     pub notices: Notices,
     /// Requests written this session.
-    pub requested: Vec<RequestedMove>,
+    pub(in crate::app) requested: Vec<RequestedMove>,
     /// The IR `status.migrations[]` phase last seen per requested UUID (absent until the
     /// consumer records the request); see `app::update::track`.
-    pub request_phases: HashMap<String, MigrationPhase>,
+    pub(in crate::app) request_phases: HashMap<String, MigrationPhase>,
     /// Dismissed moves: identity key → content fingerprint at dismissal.
     pub dismissed: HashMap<String, String>,
     /// Advisory groups of the Moves view the operator opened (their reasons), kept across feeds.
-    pub moves_open: BTreeSet<String>,
+    pub(in crate::app) moves_open: BTreeSet<String>,
     /// Score history per pool, in thousandths (0..=1000), oldest first, ≤ `SCORE_HISTORY`.
-    pub score_history: BTreeMap<String, VecDeque<u64>>,
+    pub(in crate::app) score_history: BTreeMap<String, VecDeque<u64>>,
     /// The selected node's health history from the local store (`None` = store not plugged).
-    pub node_history: Option<Vec<HealthTransition>>,
+    pub(in crate::app) node_history: Option<Vec<HealthTransition>>,
     /// The fleet answers from the history store (flaps per node, repair time per pool) for
     /// the Nodes view's columns (`None` = store not plugged).
-    pub fleet_health: Option<Arc<crate::engine::timeline::FleetHealth>>,
+    pub(in crate::app) fleet_health: Option<Arc<crate::engine::timeline::FleetHealth>>,
     /// Keys typed so far of an unfinished sequence.
-    pub pending_keys: Vec<Chord>,
+    pub(in crate::app) pending_keys: Vec<Chord>,
     /// Terminal size (columns, rows).
-    pub size: (u16, u16),
+    pub(in crate::app) size: (u16, u16),
     /// The last time the reducer saw.
-    pub now: Time,
+    pub(in crate::app) now: Time,
     /// The operator's time zone for shown times (the run layer sets the local one; UTC until
     /// then, so tests read the same everywhere).
     pub utc_offset: chrono::FixedOffset,
@@ -150,11 +153,11 @@ pub struct AppState {
     /// Index into `themes`.
     pub theme: usize,
     /// Set by `quit`.
-    pub quitting: bool,
+    pub(in crate::app) quitting: bool,
     /// Key → action resolution.
     pub keys: Box<dyn KeyResolver>,
     /// Request UUIDs.
-    pub ids: Box<dyn IdSource>,
+    pub(in crate::app) ids: Box<dyn IdSource>,
 }
 
 impl AppState {
@@ -194,6 +197,118 @@ impl AppState {
             keys,
             ids,
         }
+    }
+
+    /// The newest feed received.
+    pub fn latest(&self) -> &Option<Arc<Feed>> {
+        &self.latest
+    }
+
+    /// The feed the views show while frozen (`None` = live).
+    pub fn frozen(&self) -> &Option<Arc<Feed>> {
+        &self.frozen
+    }
+
+    /// The current view.
+    pub fn view(&self) -> View {
+        self.view
+    }
+
+    /// Row models of the shown feed.
+    pub fn models(&self) -> &Models {
+        &self.models
+    }
+
+    /// Gangs tree navigation.
+    pub fn gang_nav(&self) -> &GangNav {
+        &self.gang_nav
+    }
+
+    /// The Pools view's map: full size or not, its scroll and layout.
+    pub fn pool_map(&self) -> &MapNav {
+        &self.pool_map
+    }
+
+    /// The open detail pane's model.
+    pub fn detail(&self) -> &Option<DetailModel> {
+        &self.detail
+    }
+
+    /// Scroll of the detail pane, in lines.
+    pub fn detail_scroll(&self) -> usize {
+        self.detail_scroll
+    }
+
+    /// The pool the Nodes view is scoped to.
+    pub fn pool_scope(&self) -> Option<&str> {
+        self.pool_scope.as_deref()
+    }
+
+    /// The namespace the workload views are scoped to.
+    pub fn namespace_scope(&self) -> Option<&str> {
+        self.namespace_scope.as_deref()
+    }
+
+    /// Overlays and dialogs, top last.
+    pub fn modals(&self) -> &Vec<Modal> {
+        &self.modals
+    }
+
+    /// Commands sent and not yet answered, by id.
+    pub fn pending(&self) -> &BTreeMap<u64, PendingOp> {
+        &self.pending
+    }
+
+    /// Requests written this session.
+    pub fn requested(&self) -> &Vec<RequestedMove> {
+        &self.requested
+    }
+
+    /// The IR phase last seen per requested UUID.
+    pub fn request_phases(&self) -> &HashMap<String, MigrationPhase> {
+        &self.request_phases
+    }
+
+    /// Score history per pool, in thousandths, oldest first.
+    pub fn score_history(&self) -> &BTreeMap<String, VecDeque<u64>> {
+        &self.score_history
+    }
+
+    /// The selected node's health history from the local store.
+    pub fn node_history(&self) -> &Option<Vec<HealthTransition>> {
+        &self.node_history
+    }
+
+    /// The fleet answers from the history store.
+    pub fn fleet_health(&self) -> &Option<Arc<crate::engine::timeline::FleetHealth>> {
+        &self.fleet_health
+    }
+
+    /// Terminal size (columns, rows).
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    /// The last time the reducer saw.
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Whether `quit` ran.
+    pub fn quitting(&self) -> bool {
+        self.quitting
+    }
+
+    /// Test seam: scrolls the open detail pane (the reducer scrolls it by keys).
+    #[doc(hidden)]
+    pub fn set_detail_scroll(&mut self, lines: usize) {
+        self.detail_scroll = lines;
+    }
+
+    /// Test seam: scopes the Nodes view to a pool without opening it from the Pools view.
+    #[doc(hidden)]
+    pub fn set_pool_scope(&mut self, pool: Option<String>) {
+        self.pool_scope = pool;
     }
 
     /// The feed the views show: the frozen copy, else the latest.

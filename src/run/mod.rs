@@ -139,7 +139,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
     let mut state = AppState::new(Box::new(keys), Box::new(RandomIds::new()), clock.now());
     // The zone is read once: shown times are local, as `date` would print them.
     state.utc_offset = chrono::Local
-        .offset_from_utc_datetime(&state.now.naive_utc())
+        .offset_from_utc_datetime(&state.now().naive_utc())
         .fix();
     if opts.themes.is_empty() {
         opts.themes = THEME_NAMES.iter().map(|n| Theme::by_name(n)).collect();
@@ -206,8 +206,8 @@ impl Extras {
         if let Some(fleet) = h.fleet_update() {
             let _ = update(state, Event::FleetHealth(fleet), now);
         }
-        let node = match state.detail.as_ref().map(|d| &d.kind) {
-            Some(DetailKind::Node(n)) if state.node_history.is_none() => n.clone(),
+        let node = match state.detail().as_ref().map(|d| &d.kind) {
+            Some(DetailKind::Node(n)) if state.node_history().is_none() => n.clone(),
             _ => return,
         };
         let rows = h.node_rows(&node);
@@ -300,7 +300,7 @@ fn apply(effects: Vec<Effect>, dirty: &mut bool, out: &Outbox<'_>, state: &mut A
                         message: format!("not sent: {e}"),
                     };
                     // Same instant as the update that produced the effect.
-                    let now = state.now;
+                    let now = state.now();
                     let more = update(state, Event::OpDone { id, outcome }, now);
                     quit |= apply(more, dirty, out, state);
                 }
@@ -308,7 +308,7 @@ fn apply(effects: Vec<Effect>, dirty: &mut bool, out: &Outbox<'_>, state: &mut A
             Effect::Fetch(fetch) => {
                 if let Err(e) = out.fetches.try_send(fetch.clone()) {
                     let result = Err(format!("not sent: {e}"));
-                    let now = state.now;
+                    let now = state.now();
                     let more = update(state, Event::Fetched { fetch, result }, now);
                     quit |= apply(more, dirty, out, state);
                 }
