@@ -311,7 +311,7 @@ fn ns_scopes_the_workload_views_and_leaves_pools_and_nodes_whole() {
     assert!(moves.iter().any(|w| w.starts_with("prod/")));
     assert!(moves.iter().any(|w| !w.starts_with("prod/")), "{moves:?}");
     run(&mut s, "ns prod");
-    assert_eq!(s.namespace_scope().as_deref(), Some("prod"));
+    assert_eq!(s.namespace_scope(), Some("prod"));
     assert!(notice(&s).0.starts_with("namespace prod"));
     let want: Vec<&String> = moves.iter().filter(|w| w.starts_with("prod/")).collect();
     type_keys(&mut s, "3");
@@ -396,7 +396,7 @@ fn ns_lists_all_first_and_a_typed_name_the_data_lacks() {
         [PaletteEntry::Namespace { name: Some(n), seen: false, .. }] if n == "team-z"
     ));
     run(&mut s, "ns team-z");
-    assert_eq!(s.namespace_scope().as_deref(), Some("team-z"));
+    assert_eq!(s.namespace_scope(), Some("team-z"));
     // The list then opens on the scope in force.
     type_keys(&mut s, ":ns ");
     let (_, selected) = palette_input(&s);

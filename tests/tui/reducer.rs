@@ -125,7 +125,7 @@ fn enter_on_a_pool_scopes_the_nodes_view() {
     let pool = selected_key(&s, View::Pools).unwrap();
     press(&mut s, KeyCode::Enter);
     assert_eq!(s.view(), View::Nodes);
-    assert_eq!(s.pool_scope().as_deref(), Some(pool.as_str()));
+    assert_eq!(s.pool_scope(), Some(pool.as_str()));
     let n = s
         .shown()
         .unwrap()
