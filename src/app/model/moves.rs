@@ -64,3 +64,13 @@ pub struct RequestedMove {
     /// Instance index.
     pub instance: i64,
 }
+
+impl MoveIndex {
+    /// The merged move of the row built from `source` (`None` for a group row).
+    pub fn pair(&self, source: usize) -> Option<MovePair> {
+        match self.entries.get(source)? {
+            MoveEntry::Move(pair) => Some(*pair),
+            MoveEntry::Group { .. } => None,
+        }
+    }
+}

@@ -15,6 +15,7 @@ use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
 use crate::app::update::groups;
 use crate::app::views::build_view;
+use crate::app::views::context::ViewContext;
 use crate::app::views::detail::build_detail;
 use crate::app::views::moves::MoveOptions;
 use crate::app::views::nodes::NODE_POOL_COLUMN;
@@ -185,7 +186,7 @@ fn open_detail(state: &mut AppState, kind: DetailKind) {
     state.detail = state
         .shown()
         .cloned()
-        .and_then(|f| build_detail(state, &f, &kind));
+        .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
 }
 
 /// Rebuilds the open detail from the shown feed (it closes if its object is gone).
@@ -196,7 +197,7 @@ pub fn rebuild_detail(state: &mut AppState) {
     state.detail = state
         .shown()
         .cloned()
-        .and_then(|f| build_detail(state, &f, &kind));
+        .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
 }
 
 /// Esc: close the detail, else drop the pool scope, else clear the filter. Returns whether

@@ -2,23 +2,23 @@
 //! or a placement lint.
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
-use crate::app::state::AppState;
 use crate::app::table::Tone;
+use crate::app::views::context::ViewContext;
 use crate::protocol::Feed;
 
 /// Builds the pane for `kind` from `feed`; `None` when the object is gone.
-pub fn build_detail(state: &AppState, feed: &Feed, kind: &DetailKind) -> Option<DetailModel> {
+pub fn build_detail(cx: &ViewContext<'_>, feed: &Feed, kind: &DetailKind) -> Option<DetailModel> {
     match kind {
-        DetailKind::Node(name) => crate::app::views::node_detail::node_detail(state, feed, name),
-        DetailKind::Move(key) => crate::app::views::moves::move_detail(state, feed, key),
-        DetailKind::Journal(uuid) => crate::app::views::journal::journal_detail(state, feed, uuid),
-        DetailKind::Lint(key) => lint_detail(state, feed, key),
+        DetailKind::Node(name) => crate::app::views::node_detail::node_detail(cx, feed, name),
+        DetailKind::Move(key) => crate::app::views::moves::move_detail(cx, feed, key),
+        DetailKind::Journal(uuid) => crate::app::views::journal::journal_detail(cx, feed, uuid),
+        DetailKind::Lint(key) => lint_detail(cx, feed, key),
     }
 }
 
 /// A lint in full: the rule it breaks, the object, the message with its fix.
-fn lint_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailModel> {
-    let row = state.models.lints.rows.iter().find(|r| r.key == key)?;
+fn lint_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<DetailModel> {
+    let row = cx.models.lints.rows.iter().find(|r| r.key == key)?;
     let lint = feed.analysis.lints.get(row.source)?;
     let mut out = Lines::default();
     out.heading("Lint");

@@ -6,6 +6,7 @@
 //! `ratatui`, `tokio` or `kube`.
 
 pub mod cells;
+pub mod context;
 pub mod detail;
 pub mod gang_pin;
 pub mod journal;

@@ -200,10 +200,7 @@ pub struct MoveOptions<'a> {
 
 /// The merged move at `source` in the shown Moves rows (`None` for a group row).
 pub fn merged_at(state: &AppState, source: usize) -> Option<MovePair> {
-    match state.models.move_index.entries.get(source)? {
-        MoveEntry::Move(pair) => Some(*pair),
-        MoveEntry::Group { .. } => None,
-    }
+    state.models.move_index.pair(source)
 }
 
 /// The row key of a group.
