@@ -1,8 +1,8 @@
 //! Detail panes (node, move, journal entry) as lines of text with tones, built when the pane
 //! opens and again on every feed, so a frame only copies lines.
 //!
-//! Owns: `DetailKind`, `DetailModel`, `DetailLine`, `Lines`, `check_line` (`app::views::detail` builds them). Plain data; must not import
-//! `ratatui`, `tokio` or `kube`.
+//! Owns: `DetailKind`, `DetailModel`, `DetailLine`, `Lines`, `check_line` (`app::views::detail`
+//! builds the panes). Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::app::table::Tone;
 

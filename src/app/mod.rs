@@ -1,5 +1,9 @@
 //! The app: state and a pure reducer. `update(&mut AppState, Event, now) -> Vec<Effect>` is the
 //! only mutation; the UI reads `AppState`; `run.rs` feeds events in and carries effects out.
+//! One way (docs/architecture.md): leaf types (`state`, `notices`, `areas`, `dialogs`,
+//! `detail`, `contexts`, `model`, …) below views (`views`, `layout`), below the reducer
+//! (`update`), which alone holds `&mut AppState` handlers; `input` and `palette` answer with
+//! `msg::Msg`s the reducer carries out.
 //!
 //! Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`, `cluster` or `ui`, and never reads
 //! a clock (time is an argument) or generates randomness (UUIDs come from an `IdSource`).

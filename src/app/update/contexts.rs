@@ -1,12 +1,11 @@
-//! Kubeconfig contexts in the app: the list the `:ctx` palette shows (the current one and the
-//! read-only ones marked), the switch in progress, and the reducer's side of a switch — refusing
-//! what cannot be switched (demo, snapshot, an unknown name, replies still awaited), asking the
-//! run layer to connect (`Effect::SwitchContext`), then taking in the new context's first feed
-//! or the failure. The old session keeps running until the new one has synced, so a failed
-//! switch leaves the screen where it was.
+//! The reducer's side of a kubeconfig context switch (the list and the switch in progress are
+//! `app::contexts`): refusing what cannot be switched (demo, snapshot, an unknown name,
+//! replies still awaited), asking the run layer to connect (`Effect::SwitchContext`), then
+//! taking in the new context's first feed or the failure. The old session keeps running until
+//! the new one has synced, so a failed switch leaves the screen where it was.
 //!
-//! Owns: `unavailable`, `request_switch`,
-//! `switched`, `switch_failed`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `unavailable`, `request_switch`, `switched`, `switch_failed`. Plain data; must not
+//! import `ratatui`, `tokio` or `kube`.
 
 use std::sync::Arc;
 
