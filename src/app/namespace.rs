@@ -2,8 +2,8 @@
 //! namespace; Pools and Nodes are cluster-wide and ignore it. Also the namespaces the data
 //! holds (what `:ns` lists) and the namespace of a workload row.
 //!
-//! Owns: `applies`, `seen`, `row_namespace`, `CLEAR_WORDS` (`app::update::namespace` sets the scope). Plain data; must not
-//! import `ratatui`, `tokio` or `kube`.
+//! Owns: `applies`, `seen`, `row_namespace`, `CLEAR_WORDS` (`app::update::namespace` sets the
+//! scope). Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use std::collections::BTreeSet;
 
