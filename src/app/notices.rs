@@ -76,3 +76,35 @@ impl Notices {
         self.0.back()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::{Duration, TimeZone, Utc};
+
+    fn at(secs: i64) -> Time {
+        Utc.timestamp_opt(1_700_000_000, 0).unwrap() + Duration::seconds(secs)
+    }
+
+    #[test]
+    fn the_newest_notice_is_in_force_for_its_seconds_only() {
+        let mut n = Notices::default();
+        assert!(n.in_force(at(0)).is_none());
+        n.push("first", NoticeLevel::Info, at(0));
+        n.push("second", NoticeLevel::Error, at(1));
+        assert_eq!(n.in_force(at(1)).map(|x| x.text.as_str()), Some("second"));
+        assert!(n.in_force(at(1 + NOTICE_SECONDS - 1)).is_some());
+        assert!(n.in_force(at(1 + NOTICE_SECONDS)).is_none());
+        assert_eq!(n.last().map(|x| x.level), Some(NoticeLevel::Error));
+    }
+
+    #[test]
+    fn only_the_newest_notices_are_kept() {
+        let mut n = Notices::default();
+        for i in 0..NOTICES_KEPT + 5 {
+            n.push(format!("n{i}"), NoticeLevel::Info, at(0));
+        }
+        assert_eq!(n.len(), NOTICES_KEPT);
+        assert_eq!(n.iter().next().map(|x| x.text.as_str()), Some("n5"));
+    }
+}
