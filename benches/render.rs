@@ -15,8 +15,8 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 use ome_top::app::keys_config::ConfigKeys;
+use ome_top::app::model::map::pool_maps;
 use ome_top::app::state::{AppState, IdSource, View};
-use ome_top::app::views::map::pool_maps;
 use ome_top::app::{update, Event};
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::model::ClusterSnapshot;
@@ -67,7 +67,7 @@ fn feed_of(shape: impl FnOnce(&mut ClusterSnapshot)) -> Feed {
 }
 
 fn key(s: &mut AppState, c: KeyCode) {
-    let now = s.now;
+    let now = s.now();
     update(s, Event::Key(KeyEvent::new(c, KeyModifiers::NONE)), now);
 }
 
@@ -150,7 +150,7 @@ fn full_map(feed: &Arc<Feed>, w: u16, h: u16) -> AppState {
         key(&mut state, KeyCode::Char('j'));
     }
     key(&mut state, KeyCode::Char('m'));
-    assert!(state.pool_map.full);
+    assert!(state.pool_map().full);
     state
 }
 

@@ -1,12 +1,10 @@
 //! Detail panes (node, move, journal entry) as lines of text with tones, built when the pane
 //! opens and again on every feed, so a frame only copies lines.
 //!
-//! Owns: `DetailKind`, `DetailModel`, `DetailLine`, `build_detail`. Plain data; must not import
-//! `ratatui`, `tokio` or `kube`.
+//! Owns: `DetailKind`, `DetailModel`, `DetailLine`, `Lines`, `check_line` (`app::views::detail`
+//! builds the panes). Plain data; must not import `ratatui`, `tokio` or `kube`.
 
-use crate::app::state::AppState;
 use crate::app::table::Tone;
-use crate::protocol::Feed;
 
 /// What a detail pane shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,35 +64,6 @@ impl Lines {
     pub fn line(&mut self, text: impl Into<String>) {
         self.push(text, Tone::Normal);
     }
-}
-
-/// Builds the pane for `kind` from `feed`; `None` when the object is gone.
-pub fn build_detail(state: &AppState, feed: &Feed, kind: &DetailKind) -> Option<DetailModel> {
-    match kind {
-        DetailKind::Node(name) => crate::app::views::node_detail::node_detail(state, feed, name),
-        DetailKind::Move(key) => crate::app::views::moves::move_detail(state, feed, key),
-        DetailKind::Journal(uuid) => crate::app::views::journal::journal_detail(state, feed, uuid),
-        DetailKind::Lint(key) => lint_detail(state, feed, key),
-    }
-}
-
-/// A lint in full: the rule it breaks, the object, the message with its fix.
-fn lint_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailModel> {
-    let row = state.models.lints.rows.iter().find(|r| r.key == key)?;
-    let lint = feed.analysis.lints.get(row.source)?;
-    let mut out = Lines::default();
-    out.heading("Lint");
-    out.push(format!("rule: {}", lint.rule.id()), Tone::Degraded);
-    out.line(format!("object: {}", lint.object));
-    out.heading("Message and fix");
-    for part in lint.message.split("; ") {
-        out.line(part.to_string());
-    }
-    Some(DetailModel {
-        kind: DetailKind::Lint(key.to_string()),
-        title: format!("lint {}", lint.rule.id()),
-        lines: out.0,
-    })
 }
 
 /// Check mark words used in checklists: readable without colour.

@@ -4,7 +4,8 @@
 //! Owns: `Modal`, `ConfirmDialog`, `ReasonPurpose`, `YamlPane` (what the palette lists is
 //! `app::palette`'s). Plain data; must not import `ratatui`, `tokio` or `kube`.
 
-use crate::app::state::RequestedMove;
+use crate::action::Action;
+use crate::app::model::moves::RequestedMove;
 use crate::app::table::Tone;
 use crate::protocol::{Fetch, Op};
 
@@ -111,3 +112,13 @@ pub enum Modal {
         buffer: String,
     },
 }
+
+/// What the pane's keys do, in footer order: the actions that share a hint, and its word (the
+/// keys are the `[detail]` table's, else `[global]`'s).
+pub const YAML_PANE_KEYS: [(&[Action], &str); 5] = [
+    (&[Action::Down, Action::Up], "Scroll"),
+    (&[Action::PageDown, Action::PageUp], "Page"),
+    (&[Action::Top, Action::Bottom], "Top/end"),
+    (&[Action::ShowYaml], "Read again"),
+    (&[Action::Back], "Close"),
+];

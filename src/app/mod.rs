@@ -1,13 +1,17 @@
 //! The app: state and a pure reducer. `update(&mut AppState, Event, now) -> Vec<Effect>` is the
 //! only mutation; the UI reads `AppState`; `run.rs` feeds events in and carries effects out.
+//! One way (docs/architecture.md): leaf types (`state`, `notices`, `areas`, `dialogs`,
+//! `detail`, `contexts`, `model`, …) below views (`views`, `layout`), below the reducer
+//! (`update`), which alone holds `&mut AppState` handlers; `input` and `palette` answer with
+//! `msg::Msg`s the reducer carries out.
 //!
 //! Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`, `cluster` or `ui`, and never reads
 //! a clock (time is an argument) or generates randomness (UUIDs come from an `IdSource`).
 
+pub mod areas;
 pub mod banner;
 pub mod columns;
 pub mod contexts;
-pub mod copy;
 pub mod detail;
 pub mod dialogs;
 pub mod effect;
@@ -17,16 +21,16 @@ pub mod input;
 pub mod keys;
 pub mod keys_config;
 pub mod layout;
+pub mod model;
+pub mod msg;
 pub mod namespace;
-pub mod nav;
-pub mod ops;
+pub mod notices;
 pub mod palette;
 pub mod state;
 pub mod table;
 pub mod times;
 pub mod update;
 pub mod views;
-pub mod yaml;
 
 pub use effect::Effect;
 pub use event::Event;

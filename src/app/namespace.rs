@@ -2,15 +2,12 @@
 //! namespace; Pools and Nodes are cluster-wide and ignore it. Also the namespaces the data
 //! holds (what `:ns` lists) and the namespace of a workload row.
 //!
-//! Owns: `applies`, `seen`, `row_namespace`, `set_scope`, `CLEAR_WORDS`. Plain data; must not
-//! import `ratatui`, `tokio` or `kube`.
+//! Owns: `applies`, `seen`, `row_namespace`, `CLEAR_WORDS` (`app::update::namespace` sets the
+//! scope). Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use std::collections::BTreeSet;
 
-use crate::app::effect::Effect;
-use crate::app::nav;
-use crate::app::ops::notify;
-use crate::app::state::{AppState, NoticeLevel, View};
+use crate::app::state::View;
 use crate::app::views::moves::{Merged, MoveEntry, MoveIndex};
 use crate::engine::analysis::Analysis;
 use crate::engine::planning::JournalView;
@@ -82,36 +79,4 @@ pub fn row_namespace<'a>(
             .and_then(|(_, object)| before_slash(object)),
         View::Pools | View::Nodes | View::Gangs => None,
     }
-}
-
-/// Whether `name` can be a Kubernetes namespace (an RFC 1123 label).
-fn valid(name: &str) -> bool {
-    (1..=63).contains(&name.len())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && !name.starts_with('-')
-        && !name.ends_with('-')
-}
-
-/// `:ns NAME` (`None`, or `all` / `-`: every namespace): scopes the workload views.
-pub fn set_scope(state: &mut AppState, name: Option<&str>) -> Vec<Effect> {
-    let name = name.filter(|n| !CLEAR_WORDS.contains(n));
-    if let Some(n) = name.filter(|n| !valid(n)) {
-        notify(
-            state,
-            format!("not a namespace name: {n}"),
-            NoticeLevel::Error,
-        );
-        return vec![Effect::Redraw];
-    }
-    state.namespace_scope = name.map(str::to_string);
-    let text = match name {
-        Some(n) => format!("namespace {n}: Moves, Journal, Gangs and Lints show its rows"),
-        None => "every namespace".to_string(),
-    };
-    notify(state, text, NoticeLevel::Info);
-    // The Gangs tree is built scoped and the tables filter their rows as they refresh.
-    nav::rebuild_models(state);
-    vec![Effect::Redraw]
 }

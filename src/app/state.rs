@@ -2,7 +2,7 @@
 //! state, the modal stack, pending operations and notices. The UI draws from it; only
 //! `app::update` mutates it.
 //!
-//! Owns: `AppState`, `Notice`, `PendingOp`, `IdSource`, `Models` (`View` is `action`'s, shared
+//! Owns: `AppState`, `PendingOp`, `IdSource`, `Models` (`View` is `action`'s, shared
 //! with the keymap). Plain data; must not import `ratatui`, `tokio`, `kube` or read a clock.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
@@ -15,38 +15,18 @@ use crate::app::contexts::Contexts;
 use crate::app::detail::{DetailKind, DetailModel};
 use crate::app::dialogs::Modal;
 use crate::app::keys::{Chord, KeyResolver};
+use crate::app::model::gangs::{GangNav, GangTree};
+use crate::app::model::map::layout::MapNav;
+use crate::app::model::map::PoolMap;
+use crate::app::model::moves::MoveIndex;
+pub use crate::app::model::moves::RequestedMove;
+pub use crate::app::notices::{Notice, NoticeLevel, Notices, NOTICE_SECONDS};
 use crate::app::table::{TableModel, TableView};
-use crate::app::views::gangs::{GangNav, GangTree};
-use crate::app::views::map::layout::MapNav;
-use crate::app::views::map::PoolMap;
-use crate::app::views::moves::MoveIndex;
 use crate::engine::model::{MigrationPhase, Time};
-use crate::protocol::{Feed, Op};
+use crate::protocol::{Feed, Op, SourceKind};
 
-/// How long a notice stays in the notice line, in seconds.
-pub const NOTICE_SECONDS: i64 = 8;
 /// Score samples kept per pool for the sparkline.
 pub const SCORE_HISTORY: usize = 120;
-
-/// Severity of a notice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoticeLevel {
-    /// Information (an op was sent or finished).
-    Info,
-    /// A refusal or a failure.
-    Error,
-}
-
-/// One line in the notice bar.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Notice {
-    /// The text.
-    pub text: String,
-    /// Severity.
-    pub level: NoticeLevel,
-    /// When it was raised.
-    pub at: Time,
-}
 
 /// A command sent and not yet answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,19 +35,6 @@ pub struct PendingOp {
     pub op: Op,
     /// When.
     pub sent_at: Time,
-}
-
-/// A migration request this session wrote, tracked to its end in the move detail.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RequestedMove {
-    /// The request UUID.
-    pub uuid: String,
-    /// `ns/name`.
-    pub workload: String,
-    /// Component name.
-    pub component: String,
-    /// Instance index.
-    pub instance: i64,
 }
 
 /// One health transition from the history store (filled in when the store is plugged in):
@@ -119,62 +86,65 @@ impl Models {
     }
 }
 
-/// Everything the UI shows and the reducer changes.
+/// Everything the UI shows and the reducer changes. Only `app` writes the fields that are
+/// `pub(in crate::app)` (the UI reads them through the accessors); the public ones are the run
+/// layer's to set up before the loop (time zone, themes, keys, contexts, dismissals, the
+/// history store's notices).
 pub struct AppState {
     /// The newest feed received.
-    pub latest: Option<Arc<Feed>>,
+    pub(in crate::app) latest: Option<Arc<Feed>>,
     /// The feed the views show while frozen (`None` = live).
-    pub frozen: Option<Arc<Feed>>,
+    pub(in crate::app) frozen: Option<Arc<Feed>>,
     /// The current view.
-    pub view: View,
+    pub(in crate::app) view: View,
     /// Per-view table state, indexed by `View::index`.
-    pub tables: [TableView; View::COUNT],
+    pub(in crate::app) tables: [TableView; View::COUNT],
     /// Row models of the shown feed.
-    pub models: Models,
+    pub(in crate::app) models: Models,
     /// Gangs tree navigation (open branches, selection), kept across feeds.
-    pub gang_nav: GangNav,
+    pub(in crate::app) gang_nav: GangNav,
     /// The Pools view's map: full size or not, its scroll and layout.
-    pub pool_map: MapNav,
+    pub(in crate::app) pool_map: MapNav,
     /// The open detail pane's model (Nodes, Moves, Journal), rebuilt on every feed.
-    pub detail: Option<DetailModel>,
+    pub(in crate::app) detail: Option<DetailModel>,
     /// Scroll of the detail pane, in lines.
-    pub detail_scroll: usize,
+    pub(in crate::app) detail_scroll: usize,
     /// Nodes view scoped to one pool (Enter on a pool).
-    pub pool_scope: Option<String>,
+    pub(in crate::app) pool_scope: Option<String>,
     /// Workload views scoped to one namespace (`:ns`; `app::namespace`).
-    pub namespace_scope: Option<String>,
+    pub(in crate::app) namespace_scope: Option<String>,
     /// The kubeconfig's contexts and a switch in progress (`:ctx`; `app::contexts`).
     pub contexts: Contexts,
     /// Overlays and dialogs, top last.
-    pub modals: Vec<Modal>,
+    pub(in crate::app) modals: Vec<Modal>,
     /// Commands sent, by id.
-    pub pending: BTreeMap<u64, PendingOp>,
+    pub(in crate::app) pending: BTreeMap<u64, PendingOp>,
     /// The next command id.
-    pub next_op_id: u64,
+    pub(in crate::app) next_op_id: u64,
     /// Notices, newest last (bounded).
-    pub notices: VecDeque<Notice>,
+    pub notices: Notices,
     /// Requests written this session.
-    pub requested: Vec<RequestedMove>,
+    pub(in crate::app) requested: Vec<RequestedMove>,
     /// The IR `status.migrations[]` phase last seen per requested UUID (absent until the
-    /// consumer records the request); see `app::track`.
-    pub request_phases: HashMap<String, MigrationPhase>,
+    /// consumer records the request); see `app::update::track`.
+    pub(in crate::app) request_phases: HashMap<String, MigrationPhase>,
     /// Dismissed moves: identity key → content fingerprint at dismissal.
     pub dismissed: HashMap<String, String>,
     /// Advisory groups of the Moves view the operator opened (their reasons), kept across feeds.
-    pub moves_open: BTreeSet<String>,
+    pub(in crate::app) moves_open: BTreeSet<String>,
     /// Score history per pool, in thousandths (0..=1000), oldest first, ≤ `SCORE_HISTORY`.
-    pub score_history: BTreeMap<String, VecDeque<u64>>,
+    pub(in crate::app) score_history: BTreeMap<String, VecDeque<u64>>,
     /// The selected node's health history from the local store (`None` = store not plugged).
-    pub node_history: Option<Vec<HealthTransition>>,
+    pub(in crate::app) node_history: Option<Vec<HealthTransition>>,
     /// The fleet answers from the history store (flaps per node, repair time per pool) for
     /// the Nodes view's columns (`None` = store not plugged).
-    pub fleet_health: Option<Arc<crate::engine::timeline::FleetHealth>>,
+    pub(in crate::app) fleet_health: Option<Arc<crate::engine::timeline::FleetHealth>>,
     /// Keys typed so far of an unfinished sequence.
-    pub pending_keys: Vec<Chord>,
+    pub(in crate::app) pending_keys: Vec<Chord>,
     /// Terminal size (columns, rows).
-    pub size: (u16, u16),
+    pub(in crate::app) size: (u16, u16),
     /// The last time the reducer saw.
-    pub now: Time,
+    pub(in crate::app) now: Time,
     /// The operator's time zone for shown times (the run layer sets the local one; UTC until
     /// then, so tests read the same everywhere).
     pub utc_offset: chrono::FixedOffset,
@@ -183,11 +153,11 @@ pub struct AppState {
     /// Index into `themes`.
     pub theme: usize,
     /// Set by `quit`.
-    pub quitting: bool,
+    pub(in crate::app) quitting: bool,
     /// Key → action resolution.
     pub keys: Box<dyn KeyResolver>,
     /// Request UUIDs.
-    pub ids: Box<dyn IdSource>,
+    pub(in crate::app) ids: Box<dyn IdSource>,
 }
 
 impl AppState {
@@ -209,7 +179,7 @@ impl AppState {
             modals: Vec::new(),
             pending: BTreeMap::new(),
             next_op_id: 1,
-            notices: VecDeque::new(),
+            notices: Notices::default(),
             requested: Vec::new(),
             request_phases: HashMap::new(),
             dismissed: HashMap::new(),
@@ -229,9 +199,129 @@ impl AppState {
         }
     }
 
+    /// The newest feed received.
+    pub fn latest(&self) -> &Option<Arc<Feed>> {
+        &self.latest
+    }
+
+    /// The feed the views show while frozen (`None` = live).
+    pub fn frozen(&self) -> &Option<Arc<Feed>> {
+        &self.frozen
+    }
+
+    /// The current view.
+    pub fn view(&self) -> View {
+        self.view
+    }
+
+    /// Row models of the shown feed.
+    pub fn models(&self) -> &Models {
+        &self.models
+    }
+
+    /// Gangs tree navigation.
+    pub fn gang_nav(&self) -> &GangNav {
+        &self.gang_nav
+    }
+
+    /// The Pools view's map: full size or not, its scroll and layout.
+    pub fn pool_map(&self) -> &MapNav {
+        &self.pool_map
+    }
+
+    /// The open detail pane's model.
+    pub fn detail(&self) -> &Option<DetailModel> {
+        &self.detail
+    }
+
+    /// Scroll of the detail pane, in lines.
+    pub fn detail_scroll(&self) -> usize {
+        self.detail_scroll
+    }
+
+    /// The pool the Nodes view is scoped to.
+    pub fn pool_scope(&self) -> Option<&str> {
+        self.pool_scope.as_deref()
+    }
+
+    /// The namespace the workload views are scoped to.
+    pub fn namespace_scope(&self) -> Option<&str> {
+        self.namespace_scope.as_deref()
+    }
+
+    /// Overlays and dialogs, top last.
+    pub fn modals(&self) -> &Vec<Modal> {
+        &self.modals
+    }
+
+    /// Commands sent and not yet answered, by id.
+    pub fn pending(&self) -> &BTreeMap<u64, PendingOp> {
+        &self.pending
+    }
+
+    /// Requests written this session.
+    pub fn requested(&self) -> &Vec<RequestedMove> {
+        &self.requested
+    }
+
+    /// The IR phase last seen per requested UUID.
+    pub fn request_phases(&self) -> &HashMap<String, MigrationPhase> {
+        &self.request_phases
+    }
+
+    /// Score history per pool, in thousandths, oldest first.
+    pub fn score_history(&self) -> &BTreeMap<String, VecDeque<u64>> {
+        &self.score_history
+    }
+
+    /// The selected node's health history from the local store.
+    pub fn node_history(&self) -> &Option<Vec<HealthTransition>> {
+        &self.node_history
+    }
+
+    /// The fleet answers from the history store.
+    pub fn fleet_health(&self) -> &Option<Arc<crate::engine::timeline::FleetHealth>> {
+        &self.fleet_health
+    }
+
+    /// Terminal size (columns, rows).
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    /// The last time the reducer saw.
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Whether `quit` ran.
+    pub fn quitting(&self) -> bool {
+        self.quitting
+    }
+
+    /// Test seam: scrolls the open detail pane (the reducer scrolls it by keys).
+    #[doc(hidden)]
+    pub fn set_detail_scroll(&mut self, lines: usize) {
+        self.detail_scroll = lines;
+    }
+
+    /// Test seam: scopes the Nodes view to a pool without opening it from the Pools view.
+    #[doc(hidden)]
+    pub fn set_pool_scope(&mut self, pool: Option<String>) {
+        self.pool_scope = pool;
+    }
+
     /// The feed the views show: the frozen copy, else the latest.
     pub fn shown(&self) -> Option<&Arc<Feed>> {
         self.frozen.as_ref().or(self.latest.as_ref())
+    }
+
+    /// The context the shown data comes from (`None` in the demo and on a snapshot).
+    pub fn current_context(&self) -> Option<&str> {
+        match &self.latest.as_ref()?.source {
+            SourceKind::Live(ctx) => Some(ctx),
+            SourceKind::Snapshot(_) | SourceKind::Demo(_) => None,
+        }
     }
 
     /// The table state of `view`.
@@ -241,9 +331,7 @@ impl AppState {
 
     /// The newest notice still in force at `self.now`.
     pub fn notice(&self) -> Option<&Notice> {
-        self.notices
-            .back()
-            .filter(|n| (self.now - n.at).num_seconds() < NOTICE_SECONDS)
+        self.notices.in_force(self.now)
     }
 
     /// The current theme's name.

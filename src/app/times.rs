@@ -7,7 +7,7 @@
 
 use chrono::{Duration, FixedOffset};
 
-use crate::app::views::age;
+use crate::app::views::cells::age;
 use crate::engine::model::Time;
 
 /// `t` in the zone `offset`: `2026-11-29 13:01:11`.

@@ -144,7 +144,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
     let mut state = AppState::new(Box::new(keys), Box::new(RandomIds::new()), clock.now());
     // The zone is read once: shown times are local, as `date` would print them.
     state.utc_offset = chrono::Local
-        .offset_from_utc_datetime(&state.now.naive_utc())
+        .offset_from_utc_datetime(&state.now().naive_utc())
         .fix();
     if opts.themes.is_empty() {
         opts.themes = THEME_NAMES.iter().map(|n| Theme::by_name(n)).collect();
@@ -202,8 +202,8 @@ impl Extras {
     /// and again after the recorder's new fleet answers made the reducer drop them.
     fn ask_node_history(&mut self, state: &AppState) {
         let Some(h) = &mut self.history else { return };
-        if let Some(DetailKind::Node(node)) = state.detail.as_ref().map(|d| &d.kind) {
-            if state.node_history.is_none() {
+        if let Some(DetailKind::Node(node)) = state.detail().as_ref().map(|d| &d.kind) {
+            if state.node_history().is_none() {
                 h.ask_node_rows(node);
             }
         }

@@ -31,7 +31,7 @@ fn boxed<'a>(title: String, theme: &Theme, danger: bool) -> Block<'a> {
 
 /// Draws every modal, bottom first.
 pub fn draw_modals(frame: &mut Frame, full: Rect, state: &AppState, theme: &Theme) {
-    for m in &state.modals {
+    for m in state.modals() {
         match m {
             Modal::Help { scroll } => {
                 crate::ui::help::draw_help(frame, full, state, *scroll, theme)

@@ -10,11 +10,11 @@ use ratatui::Frame;
 
 use crate::action::Action;
 use crate::app::dialogs::Modal;
+use crate::app::dialogs::YAML_PANE_KEYS;
 use crate::app::input::current_mode;
 use crate::app::keys::{key_label, Binding, KeyResolution, Mode};
 use crate::app::state::{AppState, NoticeLevel};
 use crate::app::update::home_view;
-use crate::app::yaml::YAML_PANE_KEYS;
 use crate::ui::theme::{Slot, Theme};
 
 /// Common actions worth a footer slot, in order, after the mode's own actions.
@@ -52,7 +52,7 @@ fn reachable(state: &AppState, mode: Mode, b: &Binding) -> bool {
 
 /// Whether `action` does something in the current view (a detail binds every view's writes).
 pub(crate) fn applies_here(state: &AppState, action: Action) -> bool {
-    home_view(action).is_none_or(|v| v == state.view)
+    home_view(action).is_none_or(|v| v == state.view())
 }
 
 /// `(keys, description)` pairs for the footer: the mode's own actions, then common ones, each
@@ -113,7 +113,7 @@ fn yaml_hints(state: &AppState) -> Vec<(String, String)> {
 pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let mut spans = Vec::new();
     let mut used = 0usize;
-    let hints: Vec<(String, String)> = match state.modals.last() {
+    let hints: Vec<(String, String)> = match state.modals().last() {
         Some(Modal::FilterInput { .. }) => vec![
             ("enter".into(), "Keep filter".into()),
             ("esc".into(), "Cancel".into()),
@@ -155,8 +155,8 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
 
 /// Draws the notice line.
 pub fn draw_notice(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
-    let table = state.table(state.view);
-    let line = if let Some(Modal::FilterInput { cursor, .. }) = state.modals.last() {
+    let table = state.table(state.view());
+    let line = if let Some(Modal::FilterInput { cursor, .. }) = state.modals().last() {
         let text = &table.filter.text;
         let at = (*cursor).min(text.len());
         let (head, tail) = text.split_at(if text.is_char_boundary(at) {
@@ -183,9 +183,9 @@ pub fn draw_notice(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
             NoticeLevel::Error => ("✗ ", Slot::Danger),
         };
         Line::styled(format!("{mark}{}", n.text), theme.style(slot))
-    } else if !state.pending.is_empty() {
+    } else if !state.pending().is_empty() {
         Line::styled(
-            format!("⧗ waiting for {} operation(s)", state.pending.len()),
+            format!("⧗ waiting for {} operation(s)", state.pending().len()),
             theme.style(Slot::HealthDegraded),
         )
     } else {

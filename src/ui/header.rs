@@ -9,7 +9,6 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-use crate::app::contexts::current_context;
 use crate::app::layout::tab_spans;
 use crate::app::namespace;
 use crate::app::state::{AppState, View};
@@ -89,7 +88,7 @@ fn first_line<'a>(
     (brand, why): (bool, bool),
 ) -> Vec<Span<'a>> {
     let a = &feed.analysis;
-    let (api, api_slot) = api_text(&feed.api, state.now);
+    let (api, api_slot) = api_text(&feed.api, state.now());
     let mode = match a.config.mode {
         Mode::Execute => "execute",
         Mode::RecommendOnly => "recommend-only",
@@ -116,7 +115,7 @@ fn first_line<'a>(
     });
     first.push(sep(theme));
     first.push(Span::raw(alfred));
-    if state.frozen.is_some() {
+    if state.frozen().is_some() {
         first.push(sep(theme));
         first.push(Span::styled("❄ FROZEN", theme.style(Slot::Accent)));
     }
@@ -162,7 +161,7 @@ fn second_line<'a>(
         items.push(Span::styled(
             format!(
                 "data as of {}",
-                when(state.now, feed.analysis.now, state.utc_offset)
+                when(state.now(), feed.analysis.now, state.utc_offset)
             ),
             theme.style(Slot::Muted),
         ));
@@ -184,7 +183,7 @@ fn sources<'a>(state: &AppState, feed: &Feed, theme: &Theme, width: u16) -> Vec<
         .sources
         .iter()
         .map(|s| {
-            let (text, slot) = source_text(s, state.now);
+            let (text, slot) = source_text(s, state.now());
             (text, slot, s.presence == Presence::Present)
         })
         .collect();
@@ -212,7 +211,7 @@ fn sources<'a>(state: &AppState, feed: &Feed, theme: &Theme, width: u16) -> Vec<
 /// Draws the two header lines. On a narrow terminal the brand goes first, then the read-only
 /// reason moves to the second line, so neither the context nor the write state is cut.
 pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
-    let Some(feed) = state.latest.as_ref() else {
+    let Some(feed) = state.latest().as_ref() else {
         let line = Line::from(vec![
             Span::styled("ome-top", theme.style(Slot::Header)),
             sep(theme),
@@ -247,13 +246,13 @@ pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
 pub fn draw_tabs(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let mut spans = Vec::new();
     for (v, label, ..) in tab_spans() {
-        let slot = if v == state.view {
+        let slot = if v == state.view() {
             Slot::TabActive
         } else {
             Slot::Muted
         };
         // Same width as the plain label; brackets mark the active tab without colour.
-        let label = if v == state.view {
+        let label = if v == state.view() {
             format!("[{}]", label.trim())
         } else {
             label
@@ -261,24 +260,24 @@ pub fn draw_tabs(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme)
         spans.push(Span::styled(label, theme.style(slot)));
         spans.push(Span::raw(" "));
     }
-    if let (View::Nodes, Some(pool)) = (state.view, &state.pool_scope) {
+    if let (View::Nodes, Some(pool)) = (state.view(), state.pool_scope()) {
         spans.push(Span::styled(
             format!(" pool:{pool}"),
             theme.style(Slot::Accent),
         ));
     }
-    if let Some(ns) = &state.namespace_scope {
+    if let Some(ns) = state.namespace_scope() {
         // Pools and Nodes are cluster-wide: the scope shows there, dimmed.
-        let slot = if namespace::applies(state.view) {
+        let slot = if namespace::applies(state.view()) {
             Slot::Accent
         } else {
             Slot::Muted
         };
         spans.push(Span::styled(format!(" ns:{ns}"), theme.style(slot)));
     }
-    if !state.pending.is_empty() {
+    if !state.pending().is_empty() {
         spans.push(Span::styled(
-            format!(" ⧗ {} pending", state.pending.len()),
+            format!(" ⧗ {} pending", state.pending().len()),
             theme.style(Slot::HealthDegraded),
         ));
     }
@@ -323,11 +322,11 @@ pub fn draw_banner(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         return;
     }
     if let Some(s) = &state.contexts.switching {
-        let from = current_context(state).unwrap_or("the previous context");
+        let from = state.current_context().unwrap_or("the previous context");
         let text = format!(
             "⟳ connecting to context {} for {} — still showing {from}",
             s.to,
-            age(state.now, Some(s.since))
+            age(state.now(), Some(s.since))
         );
         let style = theme
             .style(Slot::HealthDegraded)
@@ -335,13 +334,13 @@ pub fn draw_banner(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         frame.render_widget(Line::styled(text, style), area);
         return;
     }
-    let Some(feed) = state.latest.as_ref() else {
+    let Some(feed) = state.latest().as_ref() else {
         return;
     };
     let text = match &feed.api {
         ApiStatus::Reconnecting { since, error } => format!(
             "⚠ API unreachable since {}: {error} — showing the last data (stale)",
-            when(state.now, *since, state.utc_offset)
+            when(state.now(), *since, state.utc_offset)
         ),
         ApiStatus::Forbidden { what } => format!("⚠ API refused the identity: {what}"),
         _ => return draw_unreadable(frame, area, state, theme),

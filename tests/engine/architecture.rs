@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
+mod app;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 

@@ -14,7 +14,7 @@ fn first_column(s: &ome_top::app::AppState, col: usize) -> Vec<String> {
     let t = s.table(View::Nodes);
     t.visible
         .iter()
-        .map(|&i| s.models.nodes.rows[i].cells[col].text.clone())
+        .map(|&i| s.models().nodes.rows[i].cells[col].text.clone())
         .collect()
 }
 
@@ -93,7 +93,7 @@ fn at_120_columns_no_node_name_pool_or_trigger_is_cut() {
         s
     };
     let text = screen_text(&s);
-    let model = &s.models.nodes;
+    let model = &s.models().nodes;
     for row in &model.rows {
         for col in [0, 1, model.columns.len() - 1] {
             let cell = &row.cells[col].text;

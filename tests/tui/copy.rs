@@ -31,6 +31,6 @@ fn y_copies_the_name_an_operator_pastes() {
         40,
     );
     let got = copied(&type_keys(&mut s, "6Y")).unwrap();
-    let lint = &s.models.lints.rows[s.table(ome_top::app::state::View::Lints).visible[0]];
+    let lint = &s.models().lints.rows[s.table(ome_top::app::state::View::Lints).visible[0]];
     assert_eq!(format!("Pod {got}"), lint.cells[1].text);
 }

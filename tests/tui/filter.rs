@@ -21,7 +21,7 @@ fn visible_keys(s: &ome_top::app::AppState) -> Vec<String> {
     let t = s.table(View::Nodes);
     t.visible
         .iter()
-        .map(|&i| s.models.nodes.rows[i].key.clone())
+        .map(|&i| s.models().nodes.rows[i].key.clone())
         .collect()
 }
 
@@ -30,7 +30,7 @@ fn regex_first_and_bang_inverts() {
     let mut s = state_with(fleet_feed(), 120, 40);
     type_keys(&mut s, "2/^a100-0[12]$");
     assert_eq!(visible_keys(&s).len(), 2);
-    let all = s.models.nodes.rows.len();
+    let all = s.models().nodes.rows.len();
     ctrl(&mut s, 'u');
     assert_eq!(s.table(View::Nodes).filter.text, "");
     assert_eq!(visible_keys(&s).len(), all);
@@ -39,7 +39,7 @@ fn regex_first_and_bang_inverts() {
     assert!(!kept.is_empty() && kept.iter().all(|k| !k.contains("h100")));
     assert_eq!(
         kept.len(),
-        s.models
+        s.models()
             .nodes
             .rows
             .iter()
@@ -60,7 +60,7 @@ fn ctrl_w_deletes_a_word_and_other_chords_type_nothing() {
     ctrl(&mut s, 'w');
     assert_eq!(s.table(View::Nodes).filter.text, "");
     press(&mut s, KeyCode::Enter);
-    assert!(s.modals.is_empty());
+    assert!(s.modals().is_empty());
 }
 
 #[test]

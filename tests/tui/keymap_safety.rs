@@ -1,7 +1,7 @@
 //! The shipped keymaps (`keymaps/*.toml`, loaded through `config::load` as the binary loads
 //! them) against what the reducer does with keys: every action is bound in a table the reducer
-//! reads, and nothing reaches the cluster without a confirmation step. In `app::ops` and
-//! `app::ops::journal` the write actions only push a dialog (`Modal::Confirm`, or the reject
+//! reads, and nothing reaches the cluster without a confirmation step. In `app::update::ops` and
+//! `app::update::journal` the write actions only push a dialog (`Modal::Confirm`, or the reject
 //! choice, whose opt-out pushes one after its reason); only `ops::confirm`, reached through the
 //! `confirm` action with a confirm dialog on top, yields an `Effect::Send`. So the checks are:
 //! a write's keys open a dialog and send nothing, and from that dialog only the keys the
@@ -156,7 +156,7 @@ fn ready(feed: &Feed, keys: &ConfigKeys, view: View, node: Option<&str>, detail:
     }
     if detail {
         update(&mut s, Event::Action(Action::Open), now());
-        assert!(s.detail.is_some());
+        assert!(s.detail().is_some());
     }
     s
 }
@@ -175,7 +175,7 @@ fn only_confirm_sends(
     open: &dyn Fn() -> AppState,
     what: &str,
 ) -> usize {
-    let can = match open().modals.last() {
+    let can = match open().modals().last() {
         Some(Modal::Confirm(d)) => d.can_confirm(),
         other => panic!("{name} {what}: no confirm dialog but {other:?}"),
     };
@@ -197,7 +197,7 @@ fn only_confirm_sends(
 /// The reject choice sends nothing itself; its opt-out (a reason, then a confirm dialog) sends
 /// only on a confirm key.
 fn reject_then_opt_out(name: &str, keys: &ConfigKeys, open: &dyn Fn() -> AppState, what: &str) {
-    let top = open().modals.last().cloned();
+    let top = open().modals().last().cloned();
     let choice = matches!(top, Some(Modal::RejectChoice { .. }));
     assert!(choice, "{name} {what}: {top:?}");
     for seq in sequences(keys) {

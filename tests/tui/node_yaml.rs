@@ -30,7 +30,7 @@ fn fetches(effects: &[Effect]) -> Vec<Fetch> {
 }
 
 fn pane(s: &AppState) -> Option<&YamlPane> {
-    match s.modals.last() {
+    match s.modals().last() {
         Some(Modal::Yaml(p)) => Some(p),
         _ => None,
     }
@@ -81,8 +81,8 @@ fn y_asks_for_the_selected_nodes_yaml_even_read_only_and_the_answer_fills_the_pa
             ]
         );
         press(&mut s, KeyCode::Esc);
-        assert!(s.modals.is_empty(), "esc closes the pane");
-        assert!(s.detail.is_none(), "back where the key was pressed");
+        assert!(s.modals().is_empty(), "esc closes the pane");
+        assert!(s.detail().is_none(), "back where the key was pressed");
     }
 }
 
@@ -90,12 +90,12 @@ fn y_asks_for_the_selected_nodes_yaml_even_read_only_and_the_answer_fills_the_pa
 fn in_the_node_detail_y_reads_the_detail_node_and_esc_returns_to_it() {
     let mut s = nodes_on("h100-04", "default");
     press(&mut s, KeyCode::Enter);
-    assert!(s.detail.is_some());
+    assert!(s.detail().is_some());
     let effects = type_keys(&mut s, "y");
     assert_eq!(fetches(&effects), vec![fetch("h100-04")]);
     press(&mut s, KeyCode::Esc);
-    assert!(s.modals.is_empty());
-    assert!(s.detail.is_some(), "the detail stays open under the pane");
+    assert!(s.modals().is_empty());
+    assert!(s.detail().is_some(), "the detail stays open under the pane");
 }
 
 #[test]
@@ -124,8 +124,8 @@ fn the_pane_scrolls_reads_again_and_ignores_writes() {
     );
     assert_eq!(fetches(&type_keys(&mut s, "y")), vec![fetch("h100-04")]);
     type_keys(&mut s, "q");
-    assert!(s.modals.is_empty());
-    assert!(!s.quitting, "q closes the pane, it does not quit");
+    assert!(s.modals().is_empty());
+    assert!(!s.quitting(), "q closes the pane, it does not quit");
 }
 
 #[test]
@@ -148,6 +148,6 @@ fn y_does_nothing_outside_the_nodes_view() {
     for view in ["1", "3", "4", "6"] {
         let effects = type_keys(&mut s, &format!("{view}y"));
         assert!(fetches(&effects).is_empty(), "view {view}");
-        assert!(s.modals.is_empty());
+        assert!(s.modals().is_empty());
     }
 }

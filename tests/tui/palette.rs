@@ -26,12 +26,12 @@ fn run(s: &mut AppState, line: &str) -> Vec<Effect> {
 }
 
 fn notice(s: &AppState) -> (String, NoticeLevel) {
-    let n = s.notices.back().expect("a notice");
+    let n = s.notices.last().expect("a notice");
     (n.text.clone(), n.level)
 }
 
 fn palette_input(s: &AppState) -> (String, usize) {
-    match s.modals.last() {
+    match s.modals().last() {
         Some(Modal::Palette { input, selected }) => (input.clone(), *selected),
         other => panic!("no palette open: {other:?}"),
     }
@@ -66,8 +66,8 @@ fn view_words_and_their_short_forms_switch_views() {
         ("NODES", View::Nodes),
     ] {
         run(&mut s, line);
-        assert_eq!(s.view, view, ":{line}");
-        assert!(s.modals.is_empty());
+        assert_eq!(s.view(), view, ":{line}");
+        assert!(s.modals().is_empty());
     }
     assert!(run(&mut s, "q").contains(&Effect::Quit));
     let mut s = state_with(fleet_feed(), 120, 40);
@@ -80,7 +80,7 @@ fn view_words_and_their_short_forms_switch_views() {
     assert!(palette_entries(&s, "view").contains(&PaletteEntry::Action(Action::ViewNodes)));
     // An action name still runs from the palette.
     run(&mut s, "view-lints");
-    assert_eq!(s.view, View::Lints);
+    assert_eq!(s.view(), View::Lints);
 }
 
 #[test]
@@ -91,8 +91,8 @@ fn an_unknown_command_says_so_and_names_it() {
         notice(&s),
         ("unknown command: frobnicate now".into(), NoticeLevel::Error)
     );
-    assert!(s.modals.is_empty());
-    assert_eq!(s.view, View::Pools);
+    assert!(s.modals().is_empty());
+    assert_eq!(s.view(), View::Pools);
 }
 
 #[test]
@@ -149,7 +149,7 @@ fn ctx_name_asks_the_run_layer_and_the_new_context_replaces_the_old() {
         .any(|e| matches!(e, Effect::SwitchContext(_))));
     assert_eq!(notice(&s).0, "already switching to context staging");
     // Answered: the new context's first feed, read-only by config.toml.
-    s.pool_scope = Some("A100-40G".into());
+    s.set_pool_scope(Some("A100-40G".into()));
     let mut feed = fleet_feed();
     feed.source = SourceKind::Live("staging".into());
     feed.permissions = Permissions::read_only("read-only for context staging (config.toml)");
@@ -166,7 +166,7 @@ fn ctx_name_asks_the_run_layer_and_the_new_context_replaces_the_old() {
     );
     assert_eq!(effects, vec![Effect::Redraw]);
     assert!(s.contexts.switching.is_none());
-    assert_eq!(s.pool_scope, None, "pools of the old cluster");
+    assert_eq!(s.pool_scope(), None, "pools of the old cluster");
     assert_eq!(s.dismissed.get("k").map(String::as_str), Some("fp"));
     let (text, level) = notice(&s);
     assert_eq!(level, NoticeLevel::Info);
@@ -224,7 +224,7 @@ fn ctx_refuses_what_it_cannot_switch() {
     type_keys(&mut s, "2");
     type_keys(&mut s, "c");
     type_keys(&mut s, "y");
-    assert_eq!(s.pending.len(), 1);
+    assert_eq!(s.pending().len(), 1);
     let effects = run(&mut s, "ctx staging");
     assert!(!effects
         .iter()
@@ -266,7 +266,7 @@ fn a_confirm_waits_for_a_switch_under_way() {
     let mut s = live_state();
     run(&mut s, "ctx staging");
     type_keys(&mut s, "2c");
-    assert!(matches!(s.modals.last(), Some(Modal::Confirm(_))));
+    assert!(matches!(s.modals().last(), Some(Modal::Confirm(_))));
     let effects = type_keys(&mut s, "y");
     assert!(!effects.iter().any(|e| matches!(e, Effect::Send(_))));
     assert_eq!(
@@ -277,7 +277,7 @@ fn a_confirm_waits_for_a_switch_under_way() {
 
 /// The `ns/name` workload texts of the visible rows of `view` (column `col`).
 fn visible(s: &AppState, view: View, col: usize) -> Vec<String> {
-    let model = s.models.table(view).unwrap();
+    let model = s.models().table(view).unwrap();
     s.table(view)
         .visible
         .iter()
@@ -304,14 +304,14 @@ fn ns_scopes_the_workload_views_and_leaves_pools_and_nodes_whole() {
     // under a namespace scope.
     let workload = 3;
     let moves = unscoped(&mut s, "3W", View::Moves, workload);
-    assert_eq!(s.models.moves.columns[workload].title, "WORKLOAD");
+    assert_eq!(s.models().moves.columns[workload].title, "WORKLOAD");
     let lints = unscoped(&mut s, "6", View::Lints, 1);
     let nodes = unscoped(&mut s, "2", View::Nodes, 0).len();
     let pools = unscoped(&mut s, "1", View::Pools, 0).len();
     assert!(moves.iter().any(|w| w.starts_with("prod/")));
     assert!(moves.iter().any(|w| !w.starts_with("prod/")), "{moves:?}");
     run(&mut s, "ns prod");
-    assert_eq!(s.namespace_scope.as_deref(), Some("prod"));
+    assert_eq!(s.namespace_scope(), Some("prod"));
     assert!(notice(&s).0.starts_with("namespace prod"));
     let want: Vec<&String> = moves.iter().filter(|w| w.starts_with("prod/")).collect();
     type_keys(&mut s, "3");
@@ -333,14 +333,14 @@ fn ns_scopes_the_workload_views_and_leaves_pools_and_nodes_whole() {
     type_keys(&mut s, "3");
     assert!(visible(&s, View::Moves, workload).is_empty());
     run(&mut s, "ns all");
-    assert_eq!(s.namespace_scope, None);
+    assert_eq!(s.namespace_scope(), None);
     assert_eq!(visible(&s, View::Moves, workload), moves);
     run(&mut s, "ns prod");
     run(&mut s, "ns -");
-    assert_eq!(s.namespace_scope, None);
+    assert_eq!(s.namespace_scope(), None);
     run(&mut s, "ns Not_A_Name");
     assert_eq!(notice(&s).0, "not a namespace name: Not_A_Name");
-    assert_eq!(s.namespace_scope, None);
+    assert_eq!(s.namespace_scope(), None);
 }
 
 #[test]
@@ -349,7 +349,7 @@ fn ns_scopes_the_gangs_tree() {
     let mut s = state_with(feed, 160, 48);
     let gangs = |s: &AppState| -> Vec<String> {
         let mut out = Vec::new();
-        for key in &s.models.gangs.roots {
+        for key in &s.models().gangs.roots {
             for domain in &key.children {
                 out.extend(domain.children.iter().map(|g| g.id.clone()));
             }
@@ -396,7 +396,7 @@ fn ns_lists_all_first_and_a_typed_name_the_data_lacks() {
         [PaletteEntry::Namespace { name: Some(n), seen: false, .. }] if n == "team-z"
     ));
     run(&mut s, "ns team-z");
-    assert_eq!(s.namespace_scope.as_deref(), Some("team-z"));
+    assert_eq!(s.namespace_scope(), Some("team-z"));
     // The list then opens on the scope in force.
     type_keys(&mut s, ":ns ");
     let (_, selected) = palette_input(&s);
@@ -438,5 +438,5 @@ fn the_keymaps_palette_keys_choose_and_close() {
     update(&mut s, ctrl('p'), now());
     assert_eq!(palette_input(&s), (String::new(), start));
     update(&mut s, ctrl('c'), now());
-    assert!(s.modals.is_empty(), "{:?}", s.modals);
+    assert!(s.modals().is_empty(), "{:?}", s.modals());
 }

@@ -9,8 +9,8 @@ use crossterm::event::KeyCode;
 
 use crate::tui_support::*;
 use ome_top::app::layout::screen;
+use ome_top::app::model::map::layout::{cell_area, Level};
 use ome_top::app::state::{AppState, View};
-use ome_top::app::views::map::layout::{cell_area, Level};
 use ome_top::protocol::Feed;
 use ome_top::sim::demo::DemoWorld;
 use ome_top::sim::fleet::{generate_fleet, FleetSpec};
@@ -52,7 +52,7 @@ fn pools_view_with_the_map_of_the_selected_pool() {
     for (w, h) in SIZES {
         // `j`: the H100 pool, where the 8-GPU pods wait.
         let s = demo(w, h, "j");
-        assert_eq!(s.pool_map.pool, Some(h100(&s)));
+        assert_eq!(s.pool_map().pool, Some(h100(&s)));
         insta::assert_snapshot!(format!("pool_map_{w}x{h}"), render(&s).backend());
     }
 }
@@ -61,7 +61,7 @@ fn pools_view_with_the_map_of_the_selected_pool() {
 fn the_map_full_size() {
     for (w, h) in SIZES {
         let s = demo(w, h, "jm");
-        assert!(s.pool_map.full);
+        assert!(s.pool_map().full);
         insta::assert_snapshot!(format!("pool_map_full_{w}x{h}"), render(&s).backend());
     }
 }
@@ -71,18 +71,18 @@ fn m_toggles_the_full_map_and_esc_returns_to_the_table() {
     let mut s = demo(120, 40, "j");
     let selected = s.table(View::Pools).selected;
     type_keys(&mut s, "m");
-    assert!(s.pool_map.full);
+    assert!(s.pool_map().full);
     // Moving keys scroll the map, not the table (the map fits: nothing to scroll).
     type_keys(&mut s, "jj");
     assert_eq!(s.table(View::Pools).selected, selected);
-    assert_eq!(s.pool_map.offset, 0);
+    assert_eq!(s.pool_map().offset, 0);
     press(&mut s, KeyCode::Esc);
-    assert!(!s.pool_map.full);
+    assert!(!s.pool_map().full);
     type_keys(&mut s, "mm");
-    assert!(!s.pool_map.full);
+    assert!(!s.pool_map().full);
     // In another view `m` does nothing.
     type_keys(&mut s, "2m");
-    assert!(!s.pool_map.full);
+    assert!(!s.pool_map().full);
 }
 
 /// A generated fleet without topology labels: its largest pool is one run of cells.
@@ -104,24 +104,28 @@ fn a_map_longer_than_the_pane_scrolls_and_a_new_pool_starts_at_the_top() {
         type_keys(&mut s, "j");
     }
     type_keys(&mut s, "m");
-    assert_eq!(s.pool_map.layout.level, Level::Nodes);
+    assert_eq!(s.pool_map().layout.level, Level::Nodes);
     // At 80×24 the full-size map shows 13 lines of 78 cells; the pool needs more.
-    let lines = s.pool_map.layout.lines.len();
-    assert_eq!(s.pool_map.page, 13);
+    let lines = s.pool_map().layout.lines.len();
+    assert_eq!(s.pool_map().page, 13);
     assert!(lines > 13 && lines <= 4 * 13, "{lines} lines");
     type_keys(&mut s, "jjj");
-    assert_eq!(s.pool_map.offset, 3);
+    assert_eq!(s.pool_map().offset, 3);
     press(&mut s, KeyCode::PageDown);
     let bottom = lines - 13;
-    assert_eq!(s.pool_map.offset, bottom.min(16), "kept within the map");
+    assert_eq!(s.pool_map().offset, bottom.min(16), "kept within the map");
     let screen = format!("{:?}", render(&s).backend());
     let note = format!("lines {}–{lines} of {lines}", bottom + 1);
     assert!(screen.contains(&note), "{note}: {screen}");
     type_keys(&mut s, "g");
-    assert_eq!(s.pool_map.offset, 0);
+    assert_eq!(s.pool_map().offset, 0);
     type_keys(&mut s, "Gmk");
-    assert!(!s.pool_map.full);
-    assert_eq!(s.pool_map.offset, 0, "another pool's map starts at its top");
+    assert!(!s.pool_map().full);
+    assert_eq!(
+        s.pool_map().offset,
+        0,
+        "another pool's map starts at its top"
+    );
 }
 
 /// The first map cell (labels left out) showing `glyph`.
@@ -131,12 +135,12 @@ fn find_cell(
     glyph: &str,
 ) -> Option<(u16, u16)> {
     let a = cell_area(screen(s).map);
-    let layout = &s.pool_map.layout;
+    let layout = &s.pool_map().layout;
     let buf = t.backend().buffer();
     (0..a.height).find_map(|row| {
         let y = a.y + row;
         layout
-            .line(s.pool_map.offset + usize::from(row))
+            .line(s.pool_map().offset + usize::from(row))
             .iter()
             .find_map(|seg| {
                 let x0 = a.x + seg.x + layout.label_width;
@@ -176,12 +180,12 @@ fn the_wheel_over_the_split_map_scrolls_the_map() {
     while s.selected_source(View::Pools) != Some(i) {
         type_keys(&mut s, "j");
     }
-    assert!(!s.pool_map.full);
-    let lines = s.pool_map.layout.lines.len();
+    assert!(!s.pool_map().full);
+    let lines = s.pool_map().layout.lines.len();
     assert!(
-        lines > s.pool_map.page,
+        lines > s.pool_map().page,
         "{lines} lines, page {}",
-        s.pool_map.page
+        s.pool_map().page
     );
     let wheel = |kind, at: (u16, u16)| {
         Event::Mouse(MouseEvent {
@@ -194,14 +198,14 @@ fn the_wheel_over_the_split_map_scrolls_the_map() {
     let map = screen(&s).map;
     let over_map = (map.x + 2, map.y + 2);
     update(&mut s, wheel(MouseEventKind::ScrollDown, over_map), now());
-    assert_eq!(s.pool_map.offset, 3);
+    assert_eq!(s.pool_map().offset, 3);
     assert_eq!(
         s.selected_source(View::Pools),
         Some(i),
         "the pool stays selected"
     );
     update(&mut s, wheel(MouseEventKind::ScrollUp, over_map), now());
-    assert_eq!(s.pool_map.offset, 0);
+    assert_eq!(s.pool_map().offset, 0);
     let table = screen(&s).table;
     update(
         &mut s,

@@ -60,7 +60,7 @@ fn key_releases_are_ignored() {
     let mut k = KeyEvent::new(KeyCode::Char('2'), KeyModifiers::NONE);
     k.kind = KeyEventKind::Release;
     assert!(update(&mut s, Event::Key(k), now()).is_empty());
-    assert_eq!(s.view, View::Pools);
+    assert_eq!(s.view(), View::Pools);
 }
 
 #[test]
@@ -84,7 +84,7 @@ fn filter_is_substring_or_regex_and_esc_restores() {
     type_keys(&mut s, "2/h100");
     let h100 = s.table(View::Nodes).visible.len();
     let expected = s
-        .models
+        .models()
         .nodes
         .rows
         .iter()
@@ -94,12 +94,12 @@ fn filter_is_substring_or_regex_and_esc_restores() {
     press(&mut s, KeyCode::Esc);
     assert_eq!(
         s.table(View::Nodes).visible.len(),
-        s.models.nodes.rows.len()
+        s.models().nodes.rows.len()
     );
     type_keys(&mut s, "/~^a100-0[12]$");
     press(&mut s, KeyCode::Enter);
     assert_eq!(s.table(View::Nodes).visible.len(), 2);
-    assert!(s.modals.is_empty());
+    assert!(s.modals().is_empty());
 }
 
 #[test]
@@ -109,14 +109,14 @@ fn sort_cycles_columns_and_reverses() {
     assert_eq!(s.table(View::Nodes).sort, Some((0, true)));
     let first = s.table(View::Nodes).visible[0];
     let max = s
-        .models
+        .models()
         .nodes
         .rows
         .iter()
         .map(|r| r.key.clone())
         .max()
         .unwrap();
-    assert_eq!(s.models.nodes.rows[first].key, max);
+    assert_eq!(s.models().nodes.rows[first].key, max);
 }
 
 #[test]
@@ -124,8 +124,8 @@ fn enter_on_a_pool_scopes_the_nodes_view() {
     let mut s = state_with(fleet_feed(), 120, 40);
     let pool = selected_key(&s, View::Pools).unwrap();
     press(&mut s, KeyCode::Enter);
-    assert_eq!(s.view, View::Nodes);
-    assert_eq!(s.pool_scope.as_deref(), Some(pool.as_str()));
+    assert_eq!(s.view(), View::Nodes);
+    assert_eq!(s.pool_scope(), Some(pool.as_str()));
     let n = s
         .shown()
         .unwrap()
@@ -136,7 +136,7 @@ fn enter_on_a_pool_scopes_the_nodes_view() {
         .count();
     assert_eq!(s.table(View::Nodes).visible.len(), n);
     press(&mut s, KeyCode::Esc);
-    assert_eq!(s.pool_scope, None);
+    assert_eq!(s.pool_scope(), None);
 }
 
 #[test]
@@ -144,7 +144,7 @@ fn cordon_confirm_sends_one_command_and_op_done_closes_the_loop() {
     let mut s = state_with(fleet_feed(), 120, 40);
     select_node(&mut s, "h100-04");
     type_keys(&mut s, "c");
-    let Some(Modal::Confirm(d)) = s.modals.last() else {
+    let Some(Modal::Confirm(d)) = s.modals().last() else {
         panic!("no confirm dialog")
     };
     assert!(
@@ -183,7 +183,7 @@ fn cordon_confirm_sends_one_command_and_op_done_closes_the_loop() {
         }
     );
     let id = sent[0].id;
-    assert!(s.pending.contains_key(&id));
+    assert!(s.pending().contains_key(&id));
     assert!(update(
         &mut s,
         Event::OpDone {
@@ -207,7 +207,7 @@ fn cordon_confirm_sends_one_command_and_op_done_closes_the_loop() {
         now(),
     );
     assert!(done.iter().any(|e| matches!(e, Effect::RecordAudit { .. })));
-    assert!(s.pending.is_empty());
+    assert!(s.pending().is_empty());
     assert!(s.notice().unwrap().text.contains("cordon done"));
 }
 
@@ -220,7 +220,7 @@ fn actions_are_refused_with_the_permission_reason() {
     assert!(type_keys(&mut s, "c")
         .iter()
         .all(|e| !matches!(e, Effect::Send(_))));
-    assert!(s.modals.is_empty());
+    assert!(s.modals().is_empty());
     assert!(s
         .notice()
         .unwrap()
@@ -232,7 +232,7 @@ fn actions_are_refused_with_the_permission_reason() {
 fn approve_shows_prechecks_annotation_and_warning_with_the_injected_uuid() {
     let mut s = state_with(fleet_feed(), 160, 48);
     type_keys(&mut s, "3a");
-    let Some(Modal::Confirm(d)) = s.modals.last().cloned() else {
+    let Some(Modal::Confirm(d)) = s.modals().last().cloned() else {
         panic!("no confirm dialog")
     };
     let text: Vec<&str> = d.lines.iter().map(|(t, _)| t.as_str()).collect();
@@ -257,7 +257,7 @@ fn approve_shows_prechecks_annotation_and_warning_with_the_injected_uuid() {
                     ..
                 })
             )));
-            assert_eq!(s.requested[0].uuid, uuid);
+            assert_eq!(s.requested()[0].uuid, uuid);
         }
         _ => {
             assert!(d.blocked.is_some());
@@ -271,7 +271,7 @@ fn approve_shows_prechecks_annotation_and_warning_with_the_injected_uuid() {
 fn reject_dismiss_hides_the_row_and_records_it() {
     let mut s = state_with(fleet_feed(), 120, 40);
     type_keys(&mut s, "3");
-    let before = s.models.moves.rows.len();
+    let before = s.models().moves.rows.len();
     let row = selected_key(&s, View::Moves).unwrap();
     let (key, _) = ome_top::app::views::moves::dismissal(&s, &row).unwrap();
     assert!(
@@ -282,8 +282,8 @@ fn reject_dismiss_hides_the_row_and_records_it() {
     type_keys(&mut s, "known noisy");
     let effects = press(&mut s, KeyCode::Enter);
     assert!(effects.iter().any(|e| matches!(e, Effect::RecordDismissal { key: k, reason, .. } if *k == key && reason == "known noisy")));
-    assert_eq!(s.models.moves.rows.len(), before - 1);
-    assert!(s.models.moves.rows.iter().all(|r| r.key != row));
+    assert_eq!(s.models().moves.rows.len(), before - 1);
+    assert!(s.models().moves.rows.iter().all(|r| r.key != row));
 }
 
 #[test]
@@ -294,7 +294,7 @@ fn a_dismissal_survives_a_rescore_and_ends_when_the_targets_change() {
     type_keys(&mut s, "rd");
     type_keys(&mut s, "seen it");
     press(&mut s, KeyCode::Enter);
-    let listed = |s: &ome_top::app::AppState| s.models.moves.rows.iter().any(|r| r.key == row);
+    let listed = |s: &ome_top::app::AppState| s.models().moves.rows.iter().any(|r| r.key == row);
     assert!(!listed(&s));
     let with_moves = |edit: &dyn Fn(&mut ome_top::engine::planning::MoveRow), generation| {
         let mut feed = fleet_feed();
@@ -317,7 +317,10 @@ fn a_dismissal_survives_a_rescore_and_ends_when_the_targets_change() {
     );
     update(&mut s, rescored, now());
     assert!(!listed(&s), "a rescore keeps it hidden");
-    assert!(s.models.moves.rows.len() > 1, "the other moves are listed");
+    assert!(
+        s.models().moves.rows.len() > 1,
+        "the other moves are listed"
+    );
     let retargeted = with_moves(&|m| m.hint_targets.push("gpu-elsewhere".into()), 3);
     update(&mut s, retargeted, now());
     assert!(listed(&s), "new targets show it again");
@@ -328,10 +331,10 @@ fn clearing_needs_a_stalled_entry_and_passing_checks_or_an_override() {
     let mut s = state_with(fleet_feed(), 120, 40);
     type_keys(&mut s, "4j");
     type_keys(&mut s, "x");
-    assert!(s.modals.is_empty());
+    assert!(s.modals().is_empty());
     assert!(s.notice().unwrap().text.contains("only stalled entries"));
     type_keys(&mut s, "kx");
-    let Some(Modal::Confirm(d)) = s.modals.last().cloned() else {
+    let Some(Modal::Confirm(d)) = s.modals().last().cloned() else {
         panic!("no confirm dialog")
     };
     let clearable = matches!(
@@ -368,27 +371,27 @@ fn clearing_needs_a_stalled_entry_and_passing_checks_or_an_override() {
 fn freeze_keeps_rows_until_unfrozen() {
     let mut s = state_with(fleet_feed(), 120, 40);
     type_keys(&mut s, "2");
-    let rows = s.models.nodes.rows.len();
+    let rows = s.models().nodes.rows.len();
     type_keys(&mut s, "f");
     let mut snap = (*fleet_feed().snapshot).clone();
     snap.nodes.pop();
     let next = feed_of(snap, 2);
     update(&mut s, Event::Feed(Arc::new(next)), now());
-    assert_eq!(s.models.nodes.rows.len(), rows);
+    assert_eq!(s.models().nodes.rows.len(), rows);
     type_keys(&mut s, "f");
-    assert_eq!(s.models.nodes.rows.len(), rows - 1);
+    assert_eq!(s.models().nodes.rows.len(), rows - 1);
 }
 
 #[test]
 fn help_palette_and_mouse() {
     let mut s = state_with(fleet_feed(), 120, 40);
     type_keys(&mut s, "?");
-    assert!(matches!(s.modals.last(), Some(Modal::Help { .. })));
+    assert!(matches!(s.modals().last(), Some(Modal::Help { .. })));
     press(&mut s, KeyCode::Esc);
-    assert!(s.modals.is_empty());
+    assert!(s.modals().is_empty());
     type_keys(&mut s, ":view-lints");
     press(&mut s, KeyCode::Enter);
-    assert_eq!(s.view, View::Lints);
+    assert_eq!(s.view(), View::Lints);
     type_keys(&mut s, "2");
     let y = screen(&s).first_row_y() + 3;
     let click = MouseEvent {
@@ -408,7 +411,7 @@ fn an_action_in_a_detail_applies_to_the_detail_not_the_moved_selection() {
     press(&mut s, KeyCode::Enter);
     press(&mut s, KeyCode::Enter);
     let on_the_move = |s: &ome_top::app::AppState| {
-        let lines = &s.detail.as_ref().unwrap().lines;
+        let lines = &s.detail().as_ref().unwrap().lines;
         lines
             .iter()
             .any(|l| l.text == "prod/chat / engine / instance 2")
@@ -424,7 +427,7 @@ fn an_action_in_a_detail_applies_to_the_detail_not_the_moved_selection() {
     update(&mut s, Event::Feed(Arc::new(feed)), now());
     assert!(on_the_move(&s));
     type_keys(&mut s, "a");
-    let Some(Modal::Confirm(d)) = s.modals.last() else {
+    let Some(Modal::Confirm(d)) = s.modals().last() else {
         panic!("no confirm dialog")
     };
     assert!(

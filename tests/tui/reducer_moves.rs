@@ -24,20 +24,20 @@ fn shown_keys(s: &AppState) -> Vec<String> {
     let t = s.table(View::Moves);
     t.visible
         .iter()
-        .map(|i| s.models.moves.rows[*i].key.clone())
+        .map(|i| s.models().moves.rows[*i].key.clone())
         .collect()
 }
 
 /// The text of `column` (by title) in the row keyed `key`.
 fn cell(s: &AppState, key: &str, column: &str) -> String {
     let col = s
-        .models
+        .models()
         .moves
         .columns
         .iter()
         .position(|c| c.title == column)
         .unwrap();
-    let row = s.models.moves.rows.iter().find(|r| r.key == key).unwrap();
+    let row = s.models().moves.rows.iter().find(|r| r.key == key).unwrap();
     row.cells[col].text.clone()
 }
 
@@ -79,7 +79,7 @@ fn one_row_per_instance_and_policy_with_both_outcomes_and_the_disagreements() {
     type_keys(&mut s, "/~.");
     press(&mut s, KeyCode::Enter);
     // 7 computed rows and 6 of Alfred's: 5 pair up, one of each side stands alone.
-    assert_eq!(s.models.moves.rows.len(), 8);
+    assert_eq!(s.models().moves.rows.len(), 8);
     let keys = shown_keys(&s);
     let unique: std::collections::BTreeSet<&String> = keys.iter().collect();
     assert_eq!(unique.len(), keys.len(), "{keys:?}");
@@ -100,7 +100,7 @@ fn one_row_per_instance_and_policy_with_both_outcomes_and_the_disagreements() {
     // Without Alfred's pass nothing is marked.
     let s = moves(fleet_feed());
     assert!(s
-        .models
+        .models()
         .moves
         .rows
         .iter()
@@ -118,7 +118,7 @@ fn moves_to_act_on_lead_and_advice_is_grouped_by_reason_closed() {
     );
     assert_eq!(cell(&s, RAW, "WORKLOAD"), "▸ 3 advisory");
     assert_eq!(cell(&s, RAW, "WHY"), "RawDeploymentMigrationUnsupported");
-    let index = &s.models.move_index;
+    let index = &s.models().move_index;
     assert_eq!((index.actionable, index.advisory, index.groups), (3, 5, 2));
     assert!(matches!(
         index.entries[3],
@@ -132,7 +132,7 @@ fn enter_and_space_open_and_close_a_group_and_it_stays_open_across_feeds() {
     select(&mut s, RAW);
     press(&mut s, KeyCode::Enter);
     assert!(
-        s.detail.is_none(),
+        s.detail().is_none(),
         "Enter on a group opens the group, not a detail"
     );
     let llm = [
@@ -174,7 +174,7 @@ fn a_filter_or_a_sort_lists_every_move_without_groups() {
         3,
         "closed groups hide nothing from a filter"
     );
-    assert!(s.models.move_index.flat);
+    assert!(s.models().move_index.flat);
     press(&mut s, KeyCode::Esc);
     assert_eq!(shown_keys(&s).len(), 5, "the groups are back");
     type_keys(&mut s, "s");
@@ -182,7 +182,7 @@ fn a_filter_or_a_sort_lists_every_move_without_groups() {
     assert!(shown_keys(&s).iter().all(|k| !k.starts_with("advisory|")));
     // `s` walks the shown columns, then back to the engine's order.
     let shown = s
-        .models
+        .models()
         .moves
         .columns
         .iter()
@@ -223,7 +223,7 @@ fn an_executable_move_confirms_with_y_and_writes_no_override() {
     let mut s = moves(alfred_feed());
     select(&mut s, RECOMMENDED);
     type_keys(&mut s, "a");
-    let Some(Modal::Confirm(d)) = s.modals.last().cloned() else {
+    let Some(Modal::Confirm(d)) = s.modals().last().cloned() else {
         panic!("no confirm dialog")
     };
     assert!(d.blocked.is_none(), "{:?}", d.lines);
@@ -255,7 +255,7 @@ fn advice_that_only_does_not_pay_off_still_runs_with_y_and_alfreds_targets() {
     select(&mut s, WITHHELD);
     press(&mut s, KeyCode::Enter);
     type_keys(&mut s, "a");
-    let Some(Modal::Confirm(d)) = s.modals.last().cloned() else {
+    let Some(Modal::Confirm(d)) = s.modals().last().cloned() else {
         panic!("no confirm dialog")
     };
     let text: Vec<&str> = d.lines.iter().map(|(t, _)| t.as_str()).collect();
@@ -291,7 +291,7 @@ fn a_move_that_cannot_run_needs_the_override_and_the_audit_effect_carries_it() {
     press(&mut s, KeyCode::Enter);
     press(&mut s, KeyCode::Enter);
     type_keys(&mut s, "a");
-    let Some(Modal::Confirm(d)) = s.modals.last().cloned() else {
+    let Some(Modal::Confirm(d)) = s.modals().last().cloned() else {
         panic!("no confirm dialog")
     };
     let text: Vec<&str> = d.lines.iter().map(|(t, _)| t.as_str()).collect();
@@ -308,7 +308,7 @@ fn a_move_that_cannot_run_needs_the_override_and_the_audit_effect_carries_it() {
     // Plain `y` sends nothing and says how to go ahead.
     assert!(sent(&type_keys(&mut s, "y")).is_empty());
     assert!(s.notice().unwrap().text.contains("press o to override"));
-    assert!(matches!(s.modals.last(), Some(Modal::Confirm(_))));
+    assert!(matches!(s.modals().last(), Some(Modal::Confirm(_))));
     // `o` arms, `o` disarms, `o` arms again; then `y` sends the request with its override.
     type_keys(&mut s, "oo");
     assert!(sent(&type_keys(&mut s, "y")).is_empty());
@@ -327,7 +327,7 @@ fn a_move_that_cannot_run_needs_the_override_and_the_audit_effect_carries_it() {
         (request.instance, request.from_node.as_str()),
         (0, "gpu-a100-005")
     );
-    let id = s.pending.keys().next().copied().unwrap();
+    let id = s.pending().keys().next().copied().unwrap();
     let done = update(
         &mut s,
         Event::OpDone {
@@ -350,10 +350,10 @@ fn a_move_nothing_would_run_is_refused_without_an_override() {
     select(&mut s, RAW);
     // On a group row there is no move to approve or reject.
     type_keys(&mut s, "a");
-    assert!(s.modals.is_empty());
+    assert!(s.modals().is_empty());
     assert!(s.notice().unwrap().text.contains("select a move"));
     type_keys(&mut s, "r");
-    assert!(s.modals.is_empty());
+    assert!(s.modals().is_empty());
     assert!(s
         .notice()
         .unwrap()
@@ -362,7 +362,7 @@ fn a_move_nothing_would_run_is_refused_without_an_override() {
     press(&mut s, KeyCode::Enter);
     type_keys(&mut s, "j");
     type_keys(&mut s, "a");
-    let Some(Modal::Confirm(d)) = s.modals.last().cloned() else {
+    let Some(Modal::Confirm(d)) = s.modals().last().cloned() else {
         panic!("no confirm dialog")
     };
     assert!(!d.overridable);

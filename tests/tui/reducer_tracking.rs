@@ -86,5 +86,5 @@ fn an_approved_request_is_announced_phase_by_phase_until_it_ends() {
             format!("{prefix}Completed (ended)"),
         ]
     );
-    assert_eq!(s.request_phases[&uuid], "Completed");
+    assert_eq!(s.request_phases()[&uuid], "Completed");
 }

@@ -361,7 +361,7 @@ pub fn render(s: &AppState) -> Terminal<TestBackend> {
 
 /// Renders `s` with `theme`.
 pub fn render_with(s: &AppState, theme: &Theme) -> Terminal<TestBackend> {
-    let mut t = Terminal::new(TestBackend::new(s.size.0, s.size.1)).unwrap();
+    let mut t = Terminal::new(TestBackend::new(s.size().0, s.size().1)).unwrap();
     t.draw(|f| ome_top::ui::draw(f, s, theme)).unwrap();
     t
 }

@@ -115,11 +115,11 @@ fn node_timeline() {
         let rows = history_fixture::h100_04_rows();
         let node = "h100-04".to_string();
         update(&mut s, Event::NodeHistory { node, rows }, at);
-        let lines = &s.detail.as_ref().unwrap().lines;
+        let lines = &s.detail().as_ref().unwrap().lines;
         let heading = lines
             .iter()
             .position(|l| l.text.starts_with("Health timeline"));
-        s.detail_scroll = heading.unwrap();
+        s.set_detail_scroll(heading.unwrap());
         insta::assert_snapshot!(format!("node_timeline_{w}x{h}"), render(&s).backend());
     }
 }

@@ -11,15 +11,15 @@ pub mod words;
 use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::action::Action;
-use crate::app::contexts::{current_context, request_switch, unavailable};
 use crate::app::dialogs::Modal;
 use crate::app::effect::Effect;
-use crate::app::input::edit;
+use crate::app::input::line::edit;
 use crate::app::keys::{Chord, KeyResolution, Mode};
-use crate::app::namespace::{self, set_scope, CLEAR_WORDS};
-use crate::app::ops::notify;
+use crate::app::msg::{effects, redraw, Msg};
+use crate::app::namespace::{self, CLEAR_WORDS};
 use crate::app::state::{AppState, NoticeLevel};
-use crate::app::update::apply_action;
+use crate::app::update::contexts::{request_switch, unavailable};
+use crate::app::update::namespace::set_scope;
 use words::{split, word, Verb, Word, WORDS};
 
 /// A palette entry.
@@ -118,7 +118,7 @@ fn context_entries(state: &AppState, typed: Option<&str>) -> Vec<PaletteEntry> {
     if let Some(why) = unavailable(state) {
         return vec![PaletteEntry::Unavailable(why.to_string())];
     }
-    let current = current_context(state);
+    let current = state.current_context();
     let mut out: Vec<PaletteEntry> = state
         .contexts
         .list
@@ -244,27 +244,27 @@ pub fn default_selection(entries: &[PaletteEntry], input: &str) -> usize {
 }
 
 /// Runs `entry` (the palette is already closed).
-fn run(state: &mut AppState, entry: PaletteEntry) -> Vec<Effect> {
+fn run(state: &mut AppState, entry: PaletteEntry) -> Vec<Msg> {
     match entry {
-        PaletteEntry::Action(a) => apply_action(state, a),
+        PaletteEntry::Action(a) => vec![Msg::Action(a)],
         PaletteEntry::Theme(t) => {
             state.theme = state.themes.iter().position(|x| *x == t).unwrap_or(0);
-            vec![Effect::Redraw]
+            redraw()
         }
         PaletteEntry::Word(w) => match w.verb {
-            Verb::View(v) => apply_action(state, v.action()),
-            Verb::Quit => apply_action(state, Action::Quit),
+            Verb::View(v) => vec![Msg::Action(v.action())],
+            Verb::Quit => vec![Msg::Action(Action::Quit)],
             // A word that takes an argument lists its choices.
             Verb::Context | Verb::Namespace | Verb::Theme => {
                 open_with(state, format!("{} ", w.names[0]));
-                vec![Effect::Redraw]
+                redraw()
             }
         },
-        PaletteEntry::Context { name, .. } => request_switch(state, &name),
-        PaletteEntry::Namespace { name, .. } => set_scope(state, name.as_deref()),
+        PaletteEntry::Context { name, .. } => effects(request_switch(state, &name)),
+        PaletteEntry::Namespace { name, .. } => effects(set_scope(state, name.as_deref())),
         PaletteEntry::Unavailable(why) => {
-            notify(state, why, NoticeLevel::Error);
-            vec![Effect::Redraw]
+            state.notices.push(why, NoticeLevel::Error, state.now);
+            redraw()
         }
     }
 }
@@ -280,7 +280,7 @@ fn run_typed(state: &mut AppState, input: &str) -> Vec<Effect> {
         (Some(w), _) if w.verb == Verb::Context => "no context in the kubeconfig".to_string(),
         (Some(w), _) => format!("{}: nothing to choose", w.names[0]),
     };
-    notify(state, text, NoticeLevel::Error);
+    state.notices.push(text, NoticeLevel::Error, state.now);
     vec![Effect::Redraw]
 }
 
@@ -304,18 +304,18 @@ fn open_with(state: &mut AppState, input: String) {
 
 /// A key in the open palette: Enter runs, Tab completes, ↑/↓ choose, Esc closes; other keys
 /// edit the line.
-pub fn key(state: &mut AppState, k: KeyEvent, mut input: String, selected: usize) -> Vec<Effect> {
+pub fn key(state: &mut AppState, k: KeyEvent, mut input: String, selected: usize) -> Vec<Msg> {
     let entries = palette_entries(state, &input);
     let selected = match bound_code(state, &k) {
         KeyCode::Esc => {
             state.modals.pop();
-            return vec![Effect::Redraw];
+            return redraw();
         }
         KeyCode::Enter => {
             state.modals.pop();
             return match entries.get(selected) {
                 Some(e) => run(state, e.clone()),
-                None => run_typed(state, &input),
+                None => effects(run_typed(state, &input)),
             };
         }
         KeyCode::Tab => {
@@ -337,5 +337,5 @@ pub fn key(state: &mut AppState, k: KeyEvent, mut input: String, selected: usize
         *i = input;
         *s = selected;
     }
-    vec![Effect::Redraw]
+    redraw()
 }

@@ -135,7 +135,10 @@ pub fn pin_lines(state: &AppState) -> Lines {
         return out;
     };
     out.heading(g.key());
-    out.push(state_words(g.state), super::gangs::state_tone(g.state));
+    out.push(
+        state_words(g.state),
+        crate::app::model::gangs::state_tone(g.state),
+    );
     pin(&mut out, state, g);
     members(&mut out, g);
     if let Some(p) = &g.pending_reason {

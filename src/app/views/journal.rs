@@ -6,10 +6,10 @@
 //! import `ratatui`, `tokio` or `kube`.
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
-use crate::app::state::AppState;
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::times::{relative, when_opt};
-use crate::app::views::{age, age_secs};
+use crate::app::views::cells::{age, age_secs};
+use crate::app::views::context::ViewContext;
 use crate::engine::analysis::Analysis;
 use crate::engine::journal::Blocking;
 use crate::engine::journal::Phase;
@@ -145,7 +145,7 @@ pub fn clearing_lines(v: &ClearingVerdict) -> Vec<(String, Tone)> {
 }
 
 /// The detail pane of journal entry `uuid`.
-pub fn journal_detail(state: &AppState, feed: &Feed, uuid: &str) -> Option<DetailModel> {
+pub fn journal_detail(cx: &ViewContext<'_>, feed: &Feed, uuid: &str) -> Option<DetailModel> {
     let a = &feed.analysis;
     let e = a
         .journal
@@ -174,7 +174,7 @@ pub fn journal_detail(state: &AppState, feed: &Feed, uuid: &str) -> Option<Detai
     ));
     out.line(format!(
         "created {}",
-        when_opt(a.now, Some(e.created_at), state.utc_offset)
+        when_opt(a.now, Some(e.created_at), cx.utc_offset)
     ));
     let ago = |t: Option<Time>| t.map_or_else(|| "-".to_string(), |t| relative(a.now, t));
     out.line(format!(

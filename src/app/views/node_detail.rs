@@ -10,10 +10,10 @@
 use chrono::{Duration, FixedOffset};
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
-use crate::app::state::AppState;
 use crate::app::table::Tone;
 use crate::app::times::{when, when_opt};
-use crate::app::views::health_label;
+use crate::app::views::cells::health_label;
+use crate::app::views::context::ViewContext;
 use crate::app::views::node_sections::{
     capacity_lines, condition_lines, event_lines, label_lines, pod_lines, taint_lines, Pane,
 };
@@ -98,8 +98,8 @@ fn yes_no(b: bool) -> &'static str {
 }
 
 /// The OME summary: what Alfred's rules make of the node.
-fn summary(out: &mut Lines, state: &AppState, node: &Node, st: &NodeState, a: &Analysis) {
-    let tz = state.utc_offset;
+fn summary(out: &mut Lines, cx: &ViewContext<'_>, node: &Node, st: &NodeState, a: &Analysis) {
+    let tz = cx.utc_offset;
     out.heading("Node");
     let (label, tone) = health_label(&st.health);
     out.push(
@@ -175,7 +175,7 @@ fn record_lines(out: &mut Lines, now: Time, tz: FixedOffset, r: &NodeRecord) {
     ));
 }
 
-fn record(out: &mut Lines, state: &AppState, a: &Analysis, name: &str) {
+fn record(out: &mut Lines, cx: &ViewContext<'_>, a: &Analysis, name: &str) {
     out.heading("Alfred's node record");
     let record = a.published.as_ref().and_then(|p| {
         p.nodes
@@ -183,33 +183,33 @@ fn record(out: &mut Lines, state: &AppState, a: &Analysis, name: &str) {
             .find(|e| e.node_name.as_deref() == Some(name))
     });
     match record.map(|e| &e.record) {
-        Some(Ok(r)) => record_lines(out, a.now, state.utc_offset, r),
+        Some(Ok(r)) => record_lines(out, a.now, cx.utc_offset, r),
         Some(Err(e)) => out.push(format!("unreadable: {e}"), Tone::Failed),
         None => out.push("none published", Tone::Muted),
     }
 }
 
 /// The detail pane of node `name`.
-pub fn node_detail(state: &AppState, feed: &Feed, name: &str) -> Option<DetailModel> {
+pub fn node_detail(cx: &ViewContext<'_>, feed: &Feed, name: &str) -> Option<DetailModel> {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
     let i = snap.nodes.iter().position(|n| n.name.as_ref() == name)?;
     let (node, st) = (&snap.nodes[i], a.nodes.get(i)?);
     let mut out = Lines::default();
-    summary(&mut out, state, node, st, a);
+    summary(&mut out, cx, node, st, a);
     label_lines(&mut out, node);
     taint_lines(&mut out, node);
     capacity_lines(&mut out, node);
-    condition_lines(&mut out, node, a.now, state.utc_offset);
+    condition_lines(&mut out, node, a.now, cx.utc_offset);
     let pane = Pane {
-        tz: state.utc_offset,
-        now: state.now,
-        width: usize::from(state.size.0).saturating_sub(2),
+        tz: cx.utc_offset,
+        now: cx.now,
+        width: usize::from(cx.size.0).saturating_sub(2),
     };
     pod_lines(&mut out, snap, name, pane.width);
     event_lines(&mut out, snap, name, pane);
-    record(&mut out, state, a, name);
+    record(&mut out, cx, a, name);
     out.heading("Health timeline (newest first)");
-    timeline_lines(&mut out, state, feed, i);
+    timeline_lines(&mut out, cx, feed, i);
     Some(DetailModel {
         kind: DetailKind::Node(name.to_string()),
         title: format!("node/{name}"),

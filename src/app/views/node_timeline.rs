@@ -11,9 +11,9 @@
 use chrono::FixedOffset;
 
 use crate::app::detail::Lines;
-use crate::app::state::AppState;
 use crate::app::table::Tone;
 use crate::app::times::{local, range, relative, span};
+use crate::app::views::context::ViewContext;
 use crate::engine::alfred_config::health_rules;
 use crate::engine::model::{Event, Time};
 use crate::engine::timeline::{node_timeline, observe_node, Episode, EpisodeKind, Mark, Observed};
@@ -132,8 +132,8 @@ fn mark_line(out: &mut Lines, m: &Mark, l: Layout) {
 }
 
 /// The store's answers about this node and its pool, when the store is attached.
-fn fleet_lines(out: &mut Lines, state: &AppState, node: &str, pool: Option<&str>) {
-    let Some(f) = &state.fleet_health else { return };
+fn fleet_lines(out: &mut Lines, cx: &ViewContext<'_>, node: &str, pool: Option<&str>) {
+    let Some(f) = cx.fleet_health else { return };
     let days = (f.to - f.from).num_days();
     let flaps = f.nodes.get(node).map_or(0, |n| n.episodes);
     let flapping = flaps > f.threshold;
@@ -163,7 +163,7 @@ fn fleet_lines(out: &mut Lines, state: &AppState, node: &str, pool: Option<&str>
 }
 
 /// The timeline of node `i` of the shown feed.
-pub fn timeline_lines(out: &mut Lines, state: &AppState, feed: &Feed, i: usize) {
+pub fn timeline_lines(out: &mut Lines, cx: &ViewContext<'_>, feed: &Feed, i: usize) {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
     let (Some(node), Some(st)) = (snap.nodes.get(i), a.nodes.get(i)) else {
         return;
@@ -184,10 +184,10 @@ pub fn timeline_lines(out: &mut Lines, state: &AppState, feed: &Feed, i: usize) 
         .iter()
         .filter(|e| e.object_kind.as_ref() == "Node" && e.object_name == node.name)
         .collect();
-    let rows = state.node_history.as_deref().unwrap_or_default();
-    let now = state.now.max(a.now);
+    let rows = cx.node_history.as_deref().unwrap_or_default();
+    let now = cx.now.max(a.now);
     let t = node_timeline(rows, Some(&current), record, &events, now);
-    fleet_lines(out, state, &node.name, st.pool.as_deref());
+    fleet_lines(out, cx, &node.name, st.pool.as_deref());
     let layout = Layout {
         label: t
             .episodes
@@ -197,9 +197,9 @@ pub fn timeline_lines(out: &mut Lines, state: &AppState, feed: &Feed, i: usize) 
             .max()
             .unwrap_or(8)
             .min(LABEL_MAX),
-        pane: usize::from(state.size.0).saturating_sub(2),
+        pane: usize::from(cx.size.0).saturating_sub(2),
         now,
-        tz: state.utc_offset,
+        tz: cx.utc_offset,
     };
     let mut items: Vec<(Time, Result<&Episode, &Mark>)> = t
         .episodes
@@ -226,13 +226,13 @@ pub fn timeline_lines(out: &mut Lines, state: &AppState, feed: &Feed, i: usize) 
             Tone::Muted,
         );
     }
-    footer(out, state, rows, now);
+    footer(out, cx, rows, now);
 }
 
 /// Where the timeline reaches back to, or why it cannot reach further.
-fn footer(out: &mut Lines, state: &AppState, rows: &[Observed], now: Time) {
+fn footer(out: &mut Lines, cx: &ViewContext<'_>, rows: &[Observed], now: Time) {
     match rows.first() {
-        None if state.node_history.is_none() => out.push(
+        None if cx.node_history.is_none() => out.push(
             "  (local history store not attached: only what the cluster still tells)",
             Tone::Muted,
         ),
@@ -243,7 +243,7 @@ fn footer(out: &mut Lines, state: &AppState, rows: &[Observed], now: Time) {
         Some(first) => out.push(
             format!(
                 "  ome-top first recorded this node {} ({})",
-                local(first.at, state.utc_offset),
+                local(first.at, cx.utc_offset),
                 relative(now, first.at)
             ),
             Tone::Muted,

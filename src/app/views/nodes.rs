@@ -11,7 +11,7 @@
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::times::span;
-use crate::app::views::{age, age_secs, health_cell};
+use crate::app::views::cells::{age, age_secs, health_cell};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::timeline::FleetHealth;

@@ -5,7 +5,7 @@
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel};
 use crate::app::times::span;
-use crate::app::views::{frag_tone, frag_word};
+use crate::app::views::cells::{frag_tone, frag_word};
 use crate::engine::analysis::Analysis;
 
 /// Column of the pool name (the Nodes view scopes by it).

@@ -13,9 +13,9 @@ use ratatui::Frame;
 use tui_tree_widget::{Tree, TreeItem, TreeState};
 
 use crate::app::layout::{screen, Area};
+use crate::app::model::gangs::TreeNode;
 use crate::app::state::AppState;
 use crate::app::views::gang_pin::pin_lines;
-use crate::app::views::gangs::TreeNode;
 use crate::ui::theme::{Slot, Theme};
 
 fn items<'a>(
@@ -32,7 +32,7 @@ fn items<'a>(
             let item = if n.children.is_empty() {
                 Some(TreeItem::new_leaf(n.id.clone(), text))
             } else {
-                let children = if state.gang_nav.open.contains(path) {
+                let children = if state.gang_nav().open.contains(path) {
                     items(&n.children, path, state, theme)
                 } else {
                     vec![TreeItem::new_leaf(String::new(), "")]
@@ -76,9 +76,9 @@ fn draw_pin(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
 }
 
 fn draw_tree(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
-    let tree_items = items(&state.models.gangs.roots, &mut Vec::new(), state, theme);
+    let tree_items = items(&state.models().gangs.roots, &mut Vec::new(), state, theme);
     // The tree holds the gangs of the namespace scope, if one is set.
-    let gangs: usize = (state.models.gangs.roots.iter())
+    let gangs: usize = (state.models().gangs.roots.iter())
         .flat_map(|key| &key.children)
         .map(|domain| domain.children.len())
         .sum();
@@ -90,7 +90,7 @@ fn draw_tree(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
             theme.style(Slot::Header),
         ));
     if tree_items.is_empty() {
-        let why = match &state.namespace_scope {
+        let why = match state.namespace_scope() {
             Some(ns) => format!("  no gangs in namespace {ns}"),
             None => "  no gangs (no PodGroups or gang pods)".to_string(),
         };
@@ -109,10 +109,10 @@ fn draw_tree(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
         .highlight_style(theme.style(Slot::Selection))
         .highlight_symbol("▶ ");
     let mut ts = TreeState::default();
-    for path in &state.gang_nav.open {
+    for path in &state.gang_nav().open {
         ts.open(path.clone());
     }
-    ts.select(state.gang_nav.selected.clone());
-    ts.scroll_down(state.gang_nav.offset);
+    ts.select(state.gang_nav().selected.clone());
+    ts.scroll_down(state.gang_nav().offset);
     frame.render_stateful_widget(tree, area, &mut ts);
 }

@@ -27,7 +27,7 @@ pub fn draw_journal(frame: &mut Frame, table: Rect, banner: Rect, state: &AppSta
         JournalView::Absent => " — journal absent: migration API off".to_string(),
         _ => String::new(),
     };
-    let model = &state.models.journal;
+    let model = &state.models().journal;
     let tv = state.table(View::Journal);
     draw_table(
         frame,

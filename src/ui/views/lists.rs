@@ -13,7 +13,7 @@ use crate::ui::theme::Theme;
 /// `· 5 to act on · 612 advisory in 3 groups (enter opens)`: what the Moves rows hold, and
 /// how the advisory ones are shown.
 fn moves_summary(state: &AppState) -> String {
-    let m = &state.models.move_index;
+    let m = &state.models().move_index;
     let mut text = format!(" · {} to act on", m.actionable);
     let groups = if m.groups == 1 { "group" } else { "groups" };
     match (m.advisory, m.flat) {
@@ -31,11 +31,11 @@ fn moves_summary(state: &AppState) -> String {
 
 /// Draws the table of `view`.
 pub fn draw_list(frame: &mut Frame, area: Rect, state: &AppState, view: View, theme: &Theme) {
-    let Some(model) = state.models.table(view) else {
+    let Some(model) = state.models().table(view) else {
         return;
     };
     let tv = state.table(view);
-    let extra = match (view, &state.pool_scope) {
+    let extra = match (view, state.pool_scope()) {
         (View::Nodes, Some(p)) => format!(" pool={p}"),
         (View::Moves, _) => moves_summary(state),
         _ => String::new(),

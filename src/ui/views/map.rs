@@ -2,7 +2,7 @@
 //! (free GPUs, the largest request one node fits now and after the repack, the pending GPU
 //! pods by size and age), the visible lines of cells (only those are written to the buffer,
 //! so a frame costs the same at 10 or 10,000 nodes) and the legend. The layout comes from
-//! `app::views::map::layout`.
+//! `app::model::map::layout`.
 //!
 //! Owns: `draw_map`. Must not import `cluster`, `tokio` or `kube`.
 
@@ -16,9 +16,9 @@ use ratatui::Frame;
 use crate::action::Action;
 use crate::app::keys::{key_label, Mode};
 use crate::app::layout::Area;
+use crate::app::model::map::layout::{cell_area, legend_lines, MapLayout, ANSWER_LINES};
+use crate::app::model::map::{count, Band, Exclusion, MapCell, Piece, PoolMap};
 use crate::app::state::{AppState, View};
-use crate::app::views::map::layout::{cell_area, legend_lines, MapLayout, ANSWER_LINES};
-use crate::app::views::map::{count, Band, Exclusion, MapCell, Piece, PoolMap};
 use crate::ui::theme::{Slot, Theme};
 
 /// The style of every band and health mark, looked up once per frame.
@@ -124,7 +124,7 @@ fn legend(map: &PoolMap, styles: &CellStyles) -> (Vec<Span<'static>>, Vec<Span<'
 }
 
 fn draw_cells(buf: &mut Buffer, area: Rect, state: &AppState, map: &PoolMap, s: &CellStyles) {
-    let nav = &state.pool_map;
+    let nav = state.pool_map();
     let layout = &nav.layout;
     let label_width = layout.label_width;
     let right = area.x.saturating_add(area.width);
@@ -153,7 +153,7 @@ fn draw_cells(buf: &mut Buffer, area: Rect, state: &AppState, map: &PoolMap, s: 
 /// The bottom border's note: which lines show and the key of the full-size map, when the
 /// map does not fit (`rows`: cell rows of the pane; 0 when it shows only the answer).
 fn scroll_note(state: &AppState, rows: u16) -> Option<String> {
-    let nav = &state.pool_map;
+    let nav = state.pool_map();
     let total = nav.layout.lines.len();
     let key = state
         .keys
@@ -178,8 +178,8 @@ fn scroll_note(state: &AppState, rows: u16) -> Option<String> {
 
 /// Draws the selected pool's map in `area` (the pane, borders included).
 pub fn draw_map(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
-    let nav = &state.pool_map;
-    let Some(map) = nav.pool.and_then(|p| state.models.pool_maps.get(p)) else {
+    let nav = state.pool_map();
+    let Some(map) = nav.pool.and_then(|p| state.models().pool_maps.get(p)) else {
         return;
     };
     let styles = CellStyles::new(theme);

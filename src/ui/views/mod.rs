@@ -47,13 +47,13 @@ pub fn draw_body(frame: &mut Frame, s: &Screen, full: Rect, state: &AppState, th
         frame.render_widget(p, body);
         return;
     }
-    if let Some(d) = &state.detail {
-        detail::draw_detail(frame, body, d, state.detail_scroll, theme);
+    if let Some(d) = state.detail() {
+        detail::draw_detail(frame, body, d, state.detail_scroll(), theme);
         return;
     }
     let table = rect(s.table, full);
     let panel = rect(s.panel, full);
-    match state.view {
+    match state.view() {
         View::Pools => {
             let map = rect(s.map, full);
             pools::draw_pools(frame, [table, panel, map], state, theme);

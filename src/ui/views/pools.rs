@@ -106,7 +106,7 @@ fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     lines.extend(ladder(p));
     frame.render_widget(Paragraph::new(lines), inner);
     let history: Vec<u64> = state
-        .score_history
+        .score_history()
         .get(&p.name)
         .map(|h| h.iter().copied().collect())
         .unwrap_or_default();
@@ -134,7 +134,7 @@ pub fn draw_pools(
     state: &AppState,
     theme: &Theme,
 ) {
-    let model = &state.models.pools;
+    let model = &state.models().pools;
     let tv = state.table(View::Pools);
     if table.height > 0 {
         draw_table(

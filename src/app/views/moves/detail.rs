@@ -6,14 +6,14 @@
 //! Owns: `move_detail`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
-use crate::app::ops::approve::locate_instance;
-use crate::app::state::AppState;
 use crate::app::table::Tone;
 use crate::app::times::relative;
+use crate::app::views::context::ViewContext;
+use crate::app::views::moves::locate_instance;
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
 };
-use crate::app::views::moves::{merged_at, verdict, Merged, MoveFields, MoveRef};
+use crate::app::views::moves::{verdict, Merged, MoveFields, MoveRef};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::{MigrationPhase, Policy};
 use crate::engine::model::ClusterSnapshot;
@@ -271,10 +271,10 @@ fn planning_checks(a: &Analysis, w: Option<&WhatIf>, defrag: bool) -> Vec<(Optio
 }
 
 /// The detail pane of the move on the Moves row keyed `key`.
-pub fn move_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailModel> {
+pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<DetailModel> {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
-    let row = state.models.moves.rows.iter().find(|r| r.key == key)?;
-    let m = Merged::of(a, merged_at(state, row.source)?)?;
+    let row = cx.models.moves.rows.iter().find(|r| r.key == key)?;
+    let m = Merged::of(a, cx.models.move_index.pair(row.source)?)?;
     let f = m.primary()?.fields();
     let mut out = Lines::default();
     out.heading("Move");
@@ -292,7 +292,7 @@ pub fn move_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailMod
         f.target.unwrap_or("-"),
         f.hints.join(", ")
     ));
-    outcomes((snap, a), &m, state.models.move_index.published, &mut out);
+    outcomes((snap, a), &m, cx.models.move_index.published, &mut out);
     out.heading("Pool fragmentation (what-if)");
     let at = locate_instance(snap, a, f.workload, f.component, f.instance);
     let w = at.and_then(|(c, i)| a.what_if(snap, c, i));
@@ -304,7 +304,7 @@ pub fn move_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailMod
         ),
     }
     out.heading("Progress");
-    progress(state, feed, (at, f.workload), &mut out);
+    progress(cx, feed, (at, f.workload), &mut out);
     eligibility((snap, a), at, &f, w.as_ref(), &mut out);
     Some(DetailModel {
         kind: DetailKind::Move(key.to_string()),
@@ -314,7 +314,7 @@ pub fn move_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailMod
 }
 
 fn progress(
-    state: &AppState,
+    cx: &ViewContext<'_>,
     feed: &Feed,
     (at, workload): (Option<(usize, usize)>, &str),
     out: &mut Lines,
@@ -327,7 +327,7 @@ fn progress(
         out.push("no InferenceReplica", Tone::Muted);
         return;
     };
-    let mine = |u: &str| state.requested.iter().any(|r| r.uuid == u);
+    let mine = |u: &str| cx.requested.iter().any(|r| r.uuid == u);
     if ir.status.migrations.is_empty() {
         out.push("no migrations in status", Tone::Muted);
     }
@@ -357,7 +357,7 @@ fn progress(
             tone,
         );
     }
-    for r in state.requested.iter().filter(|r| {
+    for r in cx.requested.iter().filter(|r| {
         r.workload == workload
             && !ir
                 .status

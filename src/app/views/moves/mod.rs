@@ -12,18 +12,19 @@
 //! or `kube`.
 
 mod detail;
-mod groups;
+mod locate;
 mod rows;
 mod verdict;
 pub mod words;
 
 pub use detail::move_detail;
-pub use groups::{reshape, selected_group, toggle_group, wants_flat, wants_wide};
+pub use locate::locate_instance;
 pub use rows::move_rows;
 pub use verdict::{verdict, Verdict};
 
 use std::collections::{BTreeSet, HashMap};
 
+pub use crate::app::model::moves::{MoveEntry, MoveIndex, MovePair};
 use crate::app::state::{AppState, RequestedMove, View};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::{Outcome, Policy, Reason};
@@ -123,16 +124,6 @@ pub fn alfred_rows(a: &Analysis) -> &[Row] {
         .map_or(&[][..], |c| c.rows())
 }
 
-/// One (Instance, policy): the index of Alfred's published row and of ome-top's computed row
-/// (into `alfred_rows` and `Analysis::moves`); at least one is set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MovePair {
-    /// Alfred's row.
-    pub alfred: Option<usize>,
-    /// ome-top's row.
-    pub computed: Option<usize>,
-}
-
 /// A merged move, borrowed from one analysis.
 #[derive(Debug, Clone, Copy)]
 pub struct Merged<'a> {
@@ -190,44 +181,6 @@ impl<'a> Merged<'a> {
     }
 }
 
-/// What one row of the Moves table stands for (`RowModel::source` indexes `MoveIndex::entries`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MoveEntry {
-    /// A merged move.
-    Move(MovePair),
-    /// The header of the advisory rows of one reason.
-    Group {
-        /// The advisory reason (wire string), the group's key.
-        reason: String,
-        /// Advisory moves in it.
-        count: usize,
-    },
-}
-
-/// The Moves rows beyond their cells: what each stands for, the counts the title shows, and
-/// the shape they were built in.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct MoveIndex {
-    /// Per table row, in `TableModel::rows` order.
-    pub entries: Vec<MoveEntry>,
-    /// Moves listed before the advisory groups.
-    pub actionable: usize,
-    /// Advisory moves.
-    pub advisory: usize,
-    /// Advisory groups (reasons).
-    pub groups: usize,
-    /// Every row listed, no group rows (a filter or a sort is on).
-    pub flat: bool,
-    /// Built for a terminal of 120 columns or more.
-    pub wide: bool,
-    /// The groups built open.
-    pub open: BTreeSet<String>,
-    /// Row key of each advisory move in a closed group → its group's row key.
-    pub collapsed: HashMap<String, String>,
-    /// Whether Alfred published a readable pass (else its column is empty, never "≠").
-    pub published: bool,
-}
-
 /// What the rows are built from besides the feed.
 #[derive(Debug, Clone, Copy)]
 pub struct MoveOptions<'a> {
@@ -247,10 +200,7 @@ pub struct MoveOptions<'a> {
 
 /// The merged move at `source` in the shown Moves rows (`None` for a group row).
 pub fn merged_at(state: &AppState, source: usize) -> Option<MovePair> {
-    match state.models.move_index.entries.get(source)? {
-        MoveEntry::Move(pair) => Some(*pair),
-        MoveEntry::Group { .. } => None,
-    }
+    state.models.move_index.pair(source)
 }
 
 /// The row key of a group.

@@ -11,7 +11,7 @@
 //!
 //! Owns: `Verdict`, `verdict`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
-use crate::app::ops::approve::locate_instance;
+use crate::app::views::moves::locate_instance;
 use crate::app::views::moves::words::{advisory_words, outcome_words, reject_words};
 use crate::app::views::moves::Merged;
 use crate::engine::analysis::Analysis;

@@ -7,12 +7,11 @@
 //! smallest power of two that fits. Rebuilt when the feed, the pool, the width or the
 //! height changes (`MapNav::sync`), never per frame, so a frame draws only visible cells.
 //!
-//! Owns: `Level`, `MapSegment`, `MapLayout`, `MapNav`, `sync_map`, `cell_area`, `MAX_PAGES`.
+//! Owns: `Level`, `MapSegment`, `MapLayout`, `MapNav`, `cell_area`, `MAX_PAGES`.
 //! Plain data; must not import `ratatui`, `tokio` or `kube`.
 
-use crate::app::layout::{screen, Area};
-use crate::app::state::{AppState, View};
-use crate::app::views::map::{MapCell, PoolMap};
+use crate::app::areas::Area;
+use crate::app::model::map::{MapCell, PoolMap};
 
 /// Pages of node cells beyond which the map aggregates.
 pub const MAX_PAGES: usize = 4;
@@ -291,18 +290,4 @@ impl MapNav {
             .len()
             .saturating_sub(self.offset + self.page)
     }
-}
-
-/// Brings the Pools view's map layout up to date with the state (the reducer calls it after
-/// every event; it costs a comparison when nothing it depends on changed).
-pub fn sync_map(state: &mut AppState) {
-    if state.view != View::Pools {
-        return;
-    }
-    let cells = cell_area(screen(state).map);
-    let pool = state.selected_source(View::Pools);
-    let generation = state.models.built[View::Pools.index()];
-    state
-        .pool_map
-        .sync(&state.models.pool_maps, generation, pool, cells);
 }

@@ -2,7 +2,7 @@
 //! cluster's GET, the demo's world, the snapshot file) and shown in a read-only pane that
 //! scrolls and closes with Esc. A read, never a write: it works in read-only sessions.
 //!
-//! Owns: `show_yaml`, `fetched`, `pane_action`, `YAML_PANE_KEYS`. Plain data; must not import
+//! Owns: `show_yaml`, `fetched`, `pane_action`. Plain data; must not import
 //! `ratatui`, `tokio` or `kube`.
 
 use std::sync::Arc;
@@ -12,19 +12,9 @@ use crate::app::detail::DetailKind;
 use crate::app::dialogs::{Modal, YamlPane};
 use crate::app::effect::Effect;
 use crate::app::layout::screen;
-use crate::app::ops::notify;
+use crate::app::msg::{effects, redraw, Msg};
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::protocol::Fetch;
-
-/// What the pane's keys do, in footer order: the actions that share a hint, and its word (the
-/// keys are the `[detail]` table's, else `[global]`'s).
-pub const YAML_PANE_KEYS: [(&[Action], &str); 5] = [
-    (&[Action::Down, Action::Up], "Scroll"),
-    (&[Action::PageDown, Action::PageUp], "Page"),
-    (&[Action::Top, Action::Bottom], "Top/end"),
-    (&[Action::ShowYaml], "Read again"),
-    (&[Action::Back], "Close"),
-];
 
 /// The node an action in the Nodes view applies to: the open node detail's, else the
 /// selected row's.
@@ -71,7 +61,7 @@ pub fn fetched(state: &mut AppState, fetch: Fetch, result: Result<String, String
                 state.modals.remove(i);
             }
             let text = format!("{}: YAML not read: {e}", fetch.object());
-            notify(state, text, NoticeLevel::Error);
+            state.notices.push(text, NoticeLevel::Error, state.now);
         }
     }
     vec![Effect::Redraw]
@@ -79,7 +69,7 @@ pub fn fetched(state: &mut AppState, fetch: Fetch, result: Result<String, String
 
 /// An action with the YAML pane on top: scrolling, reading again, closing; the rest (writes
 /// included) does nothing here.
-pub fn pane_action(state: &mut AppState, action: Action) -> Vec<Effect> {
+pub fn pane_action(state: &mut AppState, action: Action) -> Vec<Msg> {
     let page = usize::from(screen(state).body.height.saturating_sub(2)).max(1);
     let Some(Modal::Yaml(pane)) = state.modals.last_mut() else {
         return Vec::new();
@@ -92,14 +82,17 @@ pub fn pane_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::PageUp => pane.scroll.saturating_sub(page),
         Action::Top => 0,
         Action::Bottom => last,
-        Action::ShowYaml => return vec![Effect::Fetch(pane.fetch.clone()), Effect::Redraw],
+        Action::ShowYaml => {
+            return effects(vec![Effect::Fetch(pane.fetch.clone()), Effect::Redraw])
+        }
         Action::Back | Action::Cancel => {
             state.modals.pop();
-            return vec![Effect::Redraw];
+            return redraw();
         }
-        Action::Quit | Action::Help => return crate::app::update::apply_action(state, action),
+        // The reducer applies these as it would with no pane on top.
+        Action::Quit | Action::Help => return vec![Msg::Action(action)],
         _ => return Vec::new(),
     }
     .min(last);
-    vec![Effect::Redraw]
+    redraw()
 }

@@ -8,13 +8,16 @@
 
 use std::sync::Arc;
 
-use crate::app::detail::{build_detail, DetailKind};
+use crate::app::detail::DetailKind;
 use crate::app::layout::screen;
 use crate::app::namespace;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
+use crate::app::update::groups;
 use crate::app::views::build_view;
-use crate::app::views::moves::{self, MoveOptions};
+use crate::app::views::context::ViewContext;
+use crate::app::views::detail::build_detail;
+use crate::app::views::moves::MoveOptions;
 use crate::app::views::nodes::NODE_POOL_COLUMN;
 use crate::protocol::Feed;
 
@@ -42,7 +45,7 @@ pub fn refresh_view(state: &mut AppState, view: View) {
         return;
     }
     if view == View::Moves {
-        moves::reshape(state);
+        groups::reshape(state);
     }
     let pool = match (view, &state.pool_scope) {
         (View::Nodes, Some(p)) => Some(p.as_str()),
@@ -113,9 +116,9 @@ fn ensure_built(state: &mut AppState, view: View) {
         let opts = MoveOptions {
             dismissed: &state.dismissed,
             open: &state.moves_open,
-            flat: moves::wants_flat(&state.tables[View::Moves.index()])
+            flat: groups::wants_flat(&state.tables[View::Moves.index()])
                 || state.namespace_scope.is_some(),
-            wide: moves::wants_wide(state.size),
+            wide: groups::wants_wide(state.size),
             requested: &state.requested,
             phases: &state.request_phases,
         };
@@ -156,7 +159,7 @@ pub fn open(state: &mut AppState) {
             switch_view(state, View::Nodes);
         }
         (View::Nodes, Some(node)) => open_detail(state, DetailKind::Node(node)),
-        (View::Moves, Some(_)) if moves::selected_group(state).is_some() => {
+        (View::Moves, Some(_)) if groups::selected_group(state).is_some() => {
             toggle_moves_group(state)
         }
         (View::Moves, Some(m)) => open_detail(state, DetailKind::Move(m)),
@@ -170,9 +173,9 @@ pub fn open(state: &mut AppState) {
     }
 }
 
-/// Opens or closes the advisory group under the Moves selection (see `moves::toggle_group`).
+/// Opens or closes the advisory group under the Moves selection (see `groups::toggle_group`).
 pub fn toggle_moves_group(state: &mut AppState) {
-    if moves::toggle_group(state) {
+    if groups::toggle_group(state) {
         refresh_view(state, View::Moves);
     }
 }
@@ -183,7 +186,7 @@ fn open_detail(state: &mut AppState, kind: DetailKind) {
     state.detail = state
         .shown()
         .cloned()
-        .and_then(|f| build_detail(state, &f, &kind));
+        .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
 }
 
 /// Rebuilds the open detail from the shown feed (it closes if its object is gone).
@@ -194,7 +197,7 @@ pub fn rebuild_detail(state: &mut AppState) {
     state.detail = state
         .shown()
         .cloned()
-        .and_then(|f| build_detail(state, &f, &kind));
+        .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
 }
 
 /// Esc: close the detail, else drop the pool scope, else clear the filter. Returns whether
@@ -352,6 +355,6 @@ pub fn apply_feed(state: &mut AppState, feed: Arc<Feed>) {
     state.latest = Some(feed);
     if state.frozen.is_none() {
         rebuild_models(state);
-        crate::app::ops::track::track_requests(state);
+        crate::app::update::track::track_requests(state);
     }
 }

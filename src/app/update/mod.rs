@@ -1,16 +1,32 @@
 //! The reducer: `update(&mut AppState, Event, now) -> Vec<Effect>`. Pure: no I/O, no clock,
 //! no randomness (request UUIDs come from the injected `IdSource`).
 //!
+//! Every `&mut AppState` handler lives in this folder: navigation and feeds (`nav`), the
+//! writes (`ops`, `approve`, `journal`, `track`), contexts, namespace, copy, YAML, the map's
+//! layout (`map`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
+//! `run_msgs` carries out, so nothing calls back into `apply_action`.
+//!
 //! Owns: `update`, `apply_action`, `home_view`. Must not import `ratatui`, `tokio` or `kube`.
+
+pub mod approve;
+pub mod contexts;
+pub mod copy;
+pub mod groups;
+pub mod journal;
+pub mod map;
+pub mod namespace;
+pub mod nav;
+pub mod ops;
+pub mod track;
+pub mod yaml;
 
 use crate::action::Action;
 use crate::app::detail::DetailKind;
 use crate::app::dialogs::Modal;
 use crate::app::effect::Effect;
 use crate::app::event::Event;
-use crate::app::nav;
-use crate::app::ops;
-use crate::app::state::{AppState, View, NOTICE_SECONDS};
+use crate::app::msg::Msg;
+use crate::app::state::{AppState, NoticeLevel, View, NOTICE_SECONDS};
 use crate::engine::model::Time;
 
 /// Applies one event at time `now`; returns the side work to do.
@@ -20,7 +36,10 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
     // demo), so ages and request times agree with the analysis they describe.
     state.now = now;
     let effects = match event {
-        Event::Key(k) => crate::app::input::key(state, k),
+        Event::Key(k) => {
+            let msgs = crate::app::input::key(state, k);
+            run_msgs(state, msgs)
+        }
         Event::Mouse(m) => crate::app::input::mouse(state, m),
         Event::Resize(w, h) => {
             state.size = (w, h);
@@ -34,7 +53,7 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             vec![Effect::Redraw]
         }
         Event::OpDone { id, outcome } => ops::op_done(state, id, outcome),
-        Event::Fetched { fetch, result } => crate::app::yaml::fetched(state, fetch, result),
+        Event::Fetched { fetch, result } => yaml::fetched(state, fetch, result),
         Event::Tick(t) => tick(state, before, t),
         Event::Action(a) => apply_action(state, a),
         Event::ContextSwitched {
@@ -42,12 +61,10 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             dismissed,
             contexts,
             notices,
-        } => crate::app::contexts::switched(state, feed, dismissed, contexts, notices),
-        Event::ContextFailed { context, error } => {
-            crate::app::contexts::switch_failed(state, &context, &error)
-        }
+        } => contexts::switched(state, feed, dismissed, contexts, notices),
+        Event::ContextFailed { context, error } => contexts::switch_failed(state, &context, &error),
         Event::HistoryFailed(text) => {
-            ops::notify(state, text, crate::app::state::NoticeLevel::Error);
+            state.notices.push(text, NoticeLevel::Error, now);
             vec![Effect::Redraw]
         }
         Event::FleetHealth(fleet) => {
@@ -67,7 +84,20 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             }
         }
     };
-    crate::app::views::map::layout::sync_map(state);
+    map::sync_map(state);
+    effects
+}
+
+/// Carries out what input, the palette or the YAML pane asked for: their effects as they are,
+/// their actions through `apply_action` (which never asks for more), in order.
+fn run_msgs(state: &mut AppState, msgs: Vec<Msg>) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for msg in msgs {
+        match msg {
+            Msg::Effect(e) => effects.push(e),
+            Msg::Action(a) => effects.extend(apply_action(state, a)),
+        }
+    }
     effects
 }
 
@@ -75,7 +105,7 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
 fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
     let t = t.max(state.now);
     state.now = t;
-    let expired = state.notices.back().is_some_and(|n| {
+    let expired = state.notices.last().is_some_and(|n| {
         (before - n.at).num_seconds() < NOTICE_SECONDS && (t - n.at).num_seconds() >= NOTICE_SECONDS
     });
     if expired || before.timestamp() / 5 != t.timestamp() / 5 {
@@ -153,16 +183,14 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::SortReverse => nav::sort_reverse(state),
         Action::Freeze => nav::toggle_freeze(state),
         Action::ToggleWide => nav::toggle_wide(state),
-        Action::CopyName => return crate::app::copy::copy_name(state),
+        Action::CopyName => return copy::copy_name(state),
         Action::NextTheme => state.theme = (state.theme + 1) % state.themes.len().max(1),
-        Action::ShowYaml => return crate::app::yaml::show_yaml(state),
+        Action::ShowYaml => return yaml::show_yaml(state),
         Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
-        Action::ApproveMove if state.view == View::Moves => ops::start_approve(state),
+        Action::ApproveMove if state.view == View::Moves => approve::start_approve(state),
         Action::RejectMove if state.view == View::Moves => ops::start_reject(state),
-        Action::ClearJournalEntry if state.view == View::Journal => {
-            crate::app::ops::journal::start_clear(state)
-        }
+        Action::ClearJournalEntry if state.view == View::Journal => journal::start_clear(state),
         Action::Confirm => return ops::confirm(state),
         Action::Cancel => {
             state.modals.pop();

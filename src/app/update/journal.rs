@@ -5,9 +5,9 @@
 //! Owns: `start_clear`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::app::dialogs::Modal;
-use crate::app::ops::{allowed, dialog, notify};
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::table::Tone;
+use crate::app::update::ops::{allowed, dialog};
 use crate::app::views::journal::clearing_lines;
 use crate::engine::analysis::ALFRED_JOURNAL;
 use crate::engine::journal::ClearingDecision;
@@ -18,10 +18,10 @@ use crate::protocol::{Capability, Op};
 /// be overridden explicitly.
 pub fn start_clear(state: &mut AppState) {
     let Some(i) = state.action_source(View::Journal) else {
-        return notify(
-            state,
+        return state.notices.push(
             "clear: no journal entry selected",
             NoticeLevel::Error,
+            state.now,
         );
     };
     let Some(feed) = state.shown().cloned() else {
@@ -41,7 +41,7 @@ pub fn start_clear(state: &mut AppState) {
             &e.uuid,
             e.phase.shown_as()
         );
-        return notify(state, text, NoticeLevel::Error);
+        return state.notices.push(text, NoticeLevel::Error, state.now);
     }
     if !allowed(state, Capability::ClearJournalEntry, "clear") {
         return;

@@ -2,35 +2,16 @@
 //! exact change (refused up front with the permission's reason when not allowed); `confirm`
 //! turns it into a `Command`; `OpDone` closes the loop with a notice and an audit effect.
 //!
-//! Owns: `start_cordon`, `start_approve`, `start_reject`, `start_opt_out`, `confirm`, `op_done`,
-//! `notify` (`ops_journal` owns clearing). Plain data; must not import `ratatui`, `tokio` or `kube`.
-
-pub mod approve;
-pub mod journal;
-pub mod track;
+//! Owns: `start_cordon`, `start_reject`, `start_opt_out`, `confirm`, `op_done`
+//! (`update::approve` owns approving, `update::journal` clearing). Plain data; must not import
+//! `ratatui`, `tokio` or `kube`.
 
 use crate::app::dialogs::{ConfirmDialog, Modal};
 use crate::app::effect::Effect;
-pub use crate::app::ops::approve::start_approve;
-use crate::app::state::{AppState, Notice, NoticeLevel, PendingOp, View};
+use crate::app::state::{AppState, NoticeLevel, PendingOp, View};
 use crate::app::table::Tone;
 use crate::app::views::moves::{action_move, Merged};
 use crate::protocol::{Capability, Command, Op, OpOutcome};
-
-/// Notices kept.
-const NOTICES_KEPT: usize = 32;
-
-/// Raises a notice.
-pub fn notify(state: &mut AppState, text: impl Into<String>, level: NoticeLevel) {
-    state.notices.push_back(Notice {
-        text: text.into(),
-        level,
-        at: state.now,
-    });
-    while state.notices.len() > NOTICES_KEPT {
-        state.notices.pop_front();
-    }
-}
 
 pub(crate) fn allowed(state: &mut AppState, cap: Capability, what: &str) -> bool {
     let Some(feed) = state.shown() else {
@@ -39,7 +20,11 @@ pub(crate) fn allowed(state: &mut AppState, cap: Capability, what: &str) -> bool
     match feed.permissions.check(cap) {
         Ok(()) => true,
         Err(why) => {
-            notify(state, format!("{what} refused: {why}"), NoticeLevel::Error);
+            state.notices.push(
+                format!("{what} refused: {why}"),
+                NoticeLevel::Error,
+                state.now,
+            );
             false
         }
     }
@@ -63,10 +48,10 @@ pub(crate) fn dialog(title: String, lines: Vec<(String, Tone)>, op: Option<Op>) 
 pub fn start_cordon(state: &mut AppState, cordon: bool) {
     let what = if cordon { "cordon" } else { "uncordon" };
     let Some(i) = state.action_source(View::Nodes) else {
-        return notify(
-            state,
+        return state.notices.push(
             format!("{what}: no node selected"),
             NoticeLevel::Error,
+            state.now,
         );
     };
     if !allowed(state, Capability::CordonNode, what) {
@@ -84,10 +69,10 @@ pub fn start_cordon(state: &mut AppState, cordon: bool) {
         } else {
             "not cordoned"
         };
-        return notify(
-            state,
+        return state.notices.push(
             format!("{what}: node/{} is {is}", node.name),
             NoticeLevel::Error,
+            state.now,
         );
     }
     let (node_name, rv) = (node.name.clone(), node.resource_version.clone());
@@ -133,10 +118,10 @@ pub fn start_cordon(state: &mut AppState, cordon: bool) {
 /// `reject-move`: choose dismiss (local) or opt out (annotation).
 pub fn start_reject(state: &mut AppState) {
     let Some(pair) = action_move(state) else {
-        return notify(
-            state,
+        return state.notices.push(
             "reject: select a move (a group row holds many)",
             NoticeLevel::Error,
+            state.now,
         );
     };
     let Some(feed) = state.shown().cloned() else {
@@ -168,10 +153,10 @@ pub fn start_opt_out(state: &mut AppState, workload: &str, reason: String) {
         return;
     };
     let Some(w) = feed.snapshot.isvcs.iter().find(|w| w.key() == workload) else {
-        return notify(
-            state,
+        return state.notices.push(
             format!("opt out: {workload} is gone"),
             NoticeLevel::Error,
+            state.now,
         );
     };
     let lines = vec![
@@ -248,7 +233,7 @@ pub fn confirm(state: &mut AppState) -> Vec<Effect> {
     if let Some(to) = state.contexts.switching.as_ref().map(|s| s.to.clone()) {
         // The reply would come back from a session about to be replaced.
         let text = format!("switching to context {to}: confirm once it is done");
-        notify(state, text, NoticeLevel::Error);
+        state.notices.push(text, NoticeLevel::Error, state.now);
         return vec![Effect::Redraw];
     }
     if !d.can_confirm() {
@@ -258,10 +243,10 @@ pub fn confirm(state: &mut AppState) -> Vec<Effect> {
         } else {
             ""
         };
-        notify(
-            state,
+        state.notices.push(
             format!("cannot confirm: {why}{hint}"),
             NoticeLevel::Error,
+            state.now,
         );
         return vec![Effect::Redraw];
     }
@@ -273,10 +258,10 @@ pub fn confirm(state: &mut AppState) -> Vec<Effect> {
     if let Some(t) = d.tracks {
         state.requested.push(t);
     }
-    notify(
-        state,
+    state.notices.push(
         format!("sent: {} {}", op_verb(&op), op.object()),
         NoticeLevel::Info,
+        state.now,
     );
     state.pending.insert(
         id,
@@ -321,7 +306,7 @@ pub fn op_done(state: &mut AppState, id: u64, outcome: OpOutcome) -> Vec<Effect>
         let uuid = uuid.clone();
         state.requested.retain(|r| r.uuid != uuid);
     }
-    notify(state, text, level);
+    state.notices.push(text, level, state.now);
     vec![
         Effect::RecordAudit {
             op: p.op,

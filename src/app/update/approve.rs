@@ -11,11 +11,13 @@
 
 use crate::app::detail::check_line;
 use crate::app::dialogs::Modal;
-use crate::app::ops::{allowed, dialog, notify};
 use crate::app::state::{AppState, NoticeLevel, RequestedMove};
 use crate::app::table::Tone;
+use crate::app::update::ops::{allowed, dialog};
 use crate::app::views::moves::words::advisory_words;
-use crate::app::views::moves::{action_move, verdict, Merged, MoveFields, Verdict};
+use crate::app::views::moves::{
+    action_move, locate_instance, verdict, Merged, MoveFields, Verdict,
+};
 use crate::engine::analysis::Analysis;
 use crate::engine::migration::MigrationRequest;
 use crate::engine::migration::{annotation_key, Component};
@@ -25,28 +27,6 @@ use crate::protocol::{Capability, Op};
 
 /// Who writes the request.
 pub const REQUESTED_BY: &str = "ome-top";
-
-/// `(component index, instance index)` in `Analysis::workloads` for a move's identity.
-pub fn locate_instance(
-    snap: &ClusterSnapshot,
-    a: &Analysis,
-    workload: &str,
-    component: &str,
-    instance: i64,
-) -> Option<(usize, usize)> {
-    a.workloads
-        .components
-        .iter()
-        .enumerate()
-        .find_map(|(c, comp)| {
-            let isvc = snap.isvcs.get(comp.isvc)?;
-            if comp.name() != component || isvc.key() != workload {
-                return None;
-            }
-            let i = comp.instances.iter().position(|x| x.index == instance)?;
-            Some((c, i))
-        })
-}
 
 /// What approving a move would do, and whether it may.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -324,10 +304,10 @@ fn dialog_lines(
 /// the warning; an override when the verdict or a pre-check says the move cannot run.
 pub fn start_approve(state: &mut AppState) {
     let Some(pair) = action_move(state) else {
-        return notify(
-            state,
+        return state.notices.push(
             "approve: select a move (a group row holds many)",
             NoticeLevel::Error,
+            state.now,
         );
     };
     if !allowed(state, Capability::ApproveMove, "approve") {

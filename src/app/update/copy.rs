@@ -5,7 +5,6 @@
 //! Owns: `copy_name`, `row_name`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::app::effect::Effect;
-use crate::app::ops::notify;
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::table::TableModel;
 
@@ -41,15 +40,17 @@ fn selected_name(state: &AppState) -> Option<String> {
 pub fn copy_name(state: &mut AppState) -> Vec<Effect> {
     match selected_name(state) {
         Some(name) => {
-            notify(
-                state,
+            state.notices.push(
                 format!("copied {name} to the clipboard"),
                 NoticeLevel::Info,
+                state.now,
             );
             vec![Effect::Copy(name), Effect::Redraw]
         }
         None => {
-            notify(state, "nothing selected to copy", NoticeLevel::Error);
+            state
+                .notices
+                .push("nothing selected to copy", NoticeLevel::Error, state.now);
             vec![Effect::Redraw]
         }
     }

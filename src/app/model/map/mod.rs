@@ -16,9 +16,9 @@ pub use answer::{count, wait_text};
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::app::model::map::answer::{fits_line, pending_line};
+use crate::app::model::map::labels::{label_prefix, natural_order};
 use crate::app::table::Tone;
-use crate::app::views::map::answer::{fits_line, pending_line};
-use crate::app::views::map::labels::{label_prefix, natural_order};
 use crate::engine::analysis::Analysis;
 use crate::engine::gangs::pool_topology_key;
 use crate::engine::model::ClusterSnapshot;

@@ -2,8 +2,15 @@
 //! reject choice and confirm dialog keys, key sequences through the `KeyResolver`, and mouse
 //! clicks and wheel on the shared layout.
 //!
-//! Owns: `key`, `mouse`, `edit` (line editing of every prompt). Plain data (crossterm event
+//! Input answers the reducer with `Msg`s (`app::msg`): actions go back to the reducer, never
+//! through a call into it. `line` edits every prompt's text.
+//!
+//! Owns: `key`, `mouse`, `base_mode`, `current_mode`. Plain data (crossterm event
 //! *types* only); must not import `ratatui`, `tokio` or `kube`.
+
+pub mod line;
+
+use line::{edit, edit_at};
 
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -15,9 +22,10 @@ use crate::app::effect::Effect;
 use crate::app::filter::Filter;
 use crate::app::keys::{Chord, KeyResolution, Mode};
 use crate::app::layout::{screen, tab_spans};
+use crate::app::msg::{effects, redraw, Msg};
 use crate::app::state::{AppState, NoticeLevel, View};
-use crate::app::update::apply_action;
-use crate::app::{nav, ops};
+use crate::app::update::nav;
+use crate::app::update::ops;
 
 /// The key table of what is under any modal: the open detail, else the current view.
 pub fn base_mode(state: &AppState) -> Mode {
@@ -33,25 +41,29 @@ pub fn current_mode(state: &AppState) -> Mode {
     match state.modals.last() {
         Some(Modal::Confirm(_)) | Some(Modal::RejectChoice { .. }) => Mode::Confirm,
         Some(Modal::Help { .. }) => Mode::Help,
-        // The YAML pane scrolls with the detail pane's keys (`app::yaml::pane_action`).
+        // The YAML pane scrolls with the detail pane's keys (`app::update::yaml::pane_action`).
         Some(Modal::Yaml(_)) => Mode::Detail,
         _ => base_mode(state),
     }
 }
 
 /// Handles a key press.
-pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
+pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Msg> {
     if k.kind != KeyEventKind::Press {
         return Vec::new();
     }
     match state.modals.last().cloned() {
-        Some(Modal::FilterInput { before, cursor }) => return filter_key(state, k, before, cursor),
+        Some(Modal::FilterInput { before, cursor }) => {
+            return effects(filter_key(state, k, before, cursor))
+        }
         Some(Modal::Palette { input, selected }) => {
             return crate::app::palette::key(state, k, input, selected)
         }
-        Some(Modal::ReasonInput { .. }) => return reason_key(state, k),
-        Some(Modal::RejectChoice { key, workload }) => return reject_key(state, k, key, workload),
-        Some(Modal::Confirm(_)) if confirm_extra(state, k) => return vec![Effect::Redraw],
+        Some(Modal::ReasonInput { .. }) => return effects(reason_key(state, k)),
+        Some(Modal::RejectChoice { key, workload }) => {
+            return effects(reject_key(state, k, key, workload))
+        }
+        Some(Modal::Confirm(_)) if confirm_extra(state, k) => return redraw(),
         _ => {}
     }
     state.pending_keys.push(Chord::of(&k));
@@ -62,7 +74,7 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
             let sorted = state.pending_keys.len() == 1 && sort_key(state, k);
             state.pending_keys.clear();
             if sorted {
-                vec![Effect::Redraw]
+                redraw()
             } else {
                 Vec::new()
             }
@@ -76,15 +88,15 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
                     Action::Back | Action::Help => {
                         state.modals.pop();
                     }
-                    Action::Quit => return apply_action(state, a),
+                    Action::Quit => return vec![Msg::Action(a)],
                     _ => return Vec::new(),
                 }
-                return vec![Effect::Redraw];
+                return redraw();
             }
             if let Some(Modal::Yaml(_)) = state.modals.last() {
-                return crate::app::yaml::pane_action(state, a);
+                return crate::app::update::yaml::pane_action(state, a);
             }
-            apply_action(state, a)
+            vec![Msg::Action(a)]
         }
     }
 }
@@ -123,64 +135,6 @@ fn confirm_extra(state: &mut AppState, k: KeyEvent) -> bool {
         }
         _ => false,
     }
-}
-
-/// Line editing of a prompt with its cursor at the end (see [`edit_at`]).
-pub fn edit(buffer: &mut String, k: &KeyEvent) -> bool {
-    let mut cursor = buffer.len();
-    edit_at(buffer, &mut cursor, k)
-}
-
-/// Line editing of a prompt, as shells do it, at `cursor` (a byte offset on a character
-/// boundary): characters insert, Backspace/Delete remove one before/at the cursor, ←/→ move,
-/// Home/End and Ctrl-A/Ctrl-E jump, Ctrl-U deletes to the start, Ctrl-K to the end, Ctrl-W
-/// the word before the cursor. Other Ctrl chords are not text.
-pub fn edit_at(buffer: &mut String, cursor: &mut usize, k: &KeyEvent) -> bool {
-    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-    let at = (*cursor).min(buffer.len());
-    let before = |b: &str| b[..at].char_indices().next_back().map_or(0, |(i, _)| i);
-    let after = |b: &str| b[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-    *cursor = match k.code {
-        KeyCode::Char('u') if ctrl => {
-            buffer.replace_range(..at, "");
-            0
-        }
-        KeyCode::Char('k') if ctrl => {
-            buffer.truncate(at);
-            at
-        }
-        KeyCode::Char('w') if ctrl => {
-            let kept = buffer[..at].trim_end().len();
-            let start = buffer[..kept]
-                .rfind(char::is_whitespace)
-                .map_or(0, |i| i + 1);
-            buffer.replace_range(start..at, "");
-            start
-        }
-        KeyCode::Char('a') if ctrl => 0,
-        KeyCode::Char('e') if ctrl => buffer.len(),
-        KeyCode::Char(_) if ctrl => return false,
-        KeyCode::Char(c) => {
-            buffer.insert(at, c);
-            at + c.len_utf8()
-        }
-        KeyCode::Backspace => {
-            let start = before(buffer);
-            buffer.replace_range(start..at, "");
-            start
-        }
-        KeyCode::Delete => {
-            let end = after(buffer);
-            buffer.replace_range(at..end, "");
-            at
-        }
-        KeyCode::Left => before(buffer),
-        KeyCode::Right => after(buffer),
-        KeyCode::Home => 0,
-        KeyCode::End => buffer.len(),
-        _ => return false,
-    };
-    true
 }
 
 fn set_filter(state: &mut AppState, text: &str) {
@@ -269,12 +223,16 @@ fn finish_reason(state: &mut AppState, purpose: ReasonPurpose, reason: String) -
             vec![Effect::Redraw]
         }
         ReasonPurpose::Dismiss { .. } | ReasonPurpose::OptOut { .. } if reason.is_empty() => {
-            ops::notify(state, "a reason is required", NoticeLevel::Error);
+            state
+                .notices
+                .push("a reason is required", NoticeLevel::Error, state.now);
             vec![Effect::Redraw]
         }
         ReasonPurpose::Dismiss { key, fingerprint } => {
             state.dismissed.insert(key.clone(), fingerprint.clone());
-            ops::notify(state, format!("dismissed: {reason}"), NoticeLevel::Info);
+            state
+                .notices
+                .push(format!("dismissed: {reason}"), NoticeLevel::Info, state.now);
             nav::rebuild_models(state);
             vec![
                 Effect::RecordDismissal {

@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 
-use crate::app::ops::notify;
 use crate::app::state::{AppState, NoticeLevel};
 use crate::engine::model::MigrationPhase;
 
@@ -61,6 +60,6 @@ pub fn track_requests(state: &mut AppState) {
             NoticeLevel::Info
         };
         state.request_phases.insert(uuid, phase);
-        notify(state, text, level);
+        state.notices.push(text, level, state.now);
     }
 }

@@ -5,8 +5,8 @@
 //! Owns: `fits_line`, `pending_line`, `wait_text`, `count`. Plain data; must not import `ratatui`,
 //! `tokio` or `kube`.
 
+use crate::app::model::map::Piece;
 use crate::app::table::Tone;
-use crate::app::views::map::Piece;
 use crate::engine::pools::{PendingSize, PoolReport};
 
 /// A wait a person reads: `45s`, `12m`, `2h 05m`, `3d 4h`.

@@ -1,0 +1,76 @@
+//! What the Moves view's rows stand for beyond their cells (a merged move or an advisory
+//! group header, the counts its title shows, the shape it was built in), and the migration
+//! requests this session wrote. Plain data, built by `app::views::moves`.
+
+use std::collections::{BTreeSet, HashMap};
+
+/// One (Instance, policy): the index of Alfred's published row and of ome-top's computed row
+/// (into `alfred_rows` and `Analysis::moves`); at least one is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MovePair {
+    /// Alfred's row.
+    pub alfred: Option<usize>,
+    /// ome-top's row.
+    pub computed: Option<usize>,
+}
+
+/// What one row of the Moves table stands for (`RowModel::source` indexes `MoveIndex::entries`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveEntry {
+    /// A merged move.
+    Move(MovePair),
+    /// The header of the advisory rows of one reason.
+    Group {
+        /// The advisory reason (wire string), the group's key.
+        reason: String,
+        /// Advisory moves in it.
+        count: usize,
+    },
+}
+
+/// The Moves rows beyond their cells: what each stands for, the counts the title shows, and
+/// the shape they were built in.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MoveIndex {
+    /// Per table row, in `TableModel::rows` order.
+    pub entries: Vec<MoveEntry>,
+    /// Moves listed before the advisory groups.
+    pub actionable: usize,
+    /// Advisory moves.
+    pub advisory: usize,
+    /// Advisory groups (reasons).
+    pub groups: usize,
+    /// Every row listed, no group rows (a filter or a sort is on).
+    pub flat: bool,
+    /// Built for a terminal of 120 columns or more.
+    pub wide: bool,
+    /// The groups built open.
+    pub open: BTreeSet<String>,
+    /// Row key of each advisory move in a closed group → its group's row key.
+    pub collapsed: HashMap<String, String>,
+    /// Whether Alfred published a readable pass (else its column is empty, never "≠").
+    pub published: bool,
+}
+
+/// A migration request this session wrote, tracked to its end in the move detail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestedMove {
+    /// The request UUID.
+    pub uuid: String,
+    /// `ns/name`.
+    pub workload: String,
+    /// Component name.
+    pub component: String,
+    /// Instance index.
+    pub instance: i64,
+}
+
+impl MoveIndex {
+    /// The merged move of the row built from `source` (`None` for a group row).
+    pub fn pair(&self, source: usize) -> Option<MovePair> {
+        match self.entries.get(source)? {
+            MoveEntry::Move(pair) => Some(*pair),
+            MoveEntry::Group { .. } => None,
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! The reducer's side of a kubeconfig context switch (the list and the switch in progress are
+//! `app::contexts`): refusing what cannot be switched (demo, snapshot, an unknown name,
+//! replies still awaited), asking the run layer to connect (`Effect::SwitchContext`), then
+//! taking in the new context's first feed or the failure. The old session keeps running until
+//! the new one has synced, so a failed switch leaves the screen where it was.
+//!
+//! Owns: `unavailable`, `request_switch`, `switched`, `switch_failed`. Plain data; must not
+//! import `ratatui`, `tokio` or `kube`.
+
+use std::sync::Arc;
+
+use crate::app::contexts::{ContextEntry, Switching};
+use crate::app::dialogs::Modal;
+use crate::app::effect::Effect;
+use crate::app::state::{AppState, NoticeLevel};
+use crate::app::update::nav;
+use crate::protocol::{Feed, SourceKind};
+
+/// Why `:ctx` cannot switch here, outside live mode.
+pub fn unavailable(state: &AppState) -> Option<&'static str> {
+    match state.latest.as_ref().map(|f| &f.source) {
+        Some(SourceKind::Live(_)) => None,
+        Some(SourceKind::Demo(_)) => {
+            Some("switching context needs a live cluster: this is the demo")
+        }
+        Some(SourceKind::Snapshot(_)) => {
+            Some("switching context needs a live cluster: this is a snapshot")
+        }
+        None => Some("not connected yet: switch context once the first data arrived"),
+    }
+}
+
+fn refuse(state: &mut AppState, text: String, level: NoticeLevel) -> Vec<Effect> {
+    state.notices.push(text, level, state.now);
+    vec![Effect::Redraw]
+}
+
+/// `:ctx NAME`: asks the run layer to connect to `name`, or says why it will not.
+pub fn request_switch(state: &mut AppState, name: &str) -> Vec<Effect> {
+    if let Some(why) = unavailable(state) {
+        return refuse(state, why.to_string(), NoticeLevel::Error);
+    }
+    if state.current_context() == Some(name) {
+        return refuse(
+            state,
+            format!("already on context {name}"),
+            NoticeLevel::Info,
+        );
+    }
+    if let Some(s) = &state.contexts.switching {
+        let text = format!("already switching to context {}", s.to);
+        return refuse(state, text, NoticeLevel::Error);
+    }
+    if !state.contexts.list.iter().any(|c| c.name == name) {
+        let text = format!("no context {name} in the kubeconfig");
+        return refuse(state, text, NoticeLevel::Error);
+    }
+    if !state.pending.is_empty() {
+        let n = state.pending.len();
+        let text = format!("{n} operation(s) still awaiting a reply: switch context when done");
+        return refuse(state, text, NoticeLevel::Error);
+    }
+    state.contexts.switching = Some(Switching {
+        to: name.to_string(),
+        since: state.now,
+    });
+    vec![Effect::SwitchContext(name.to_string()), Effect::Redraw]
+}
+
+/// The run layer connected: `feed` is the new context's first synced feed, `dismissed` the
+/// dismissals its history store holds, `contexts` the kubeconfig's list re-read, `notices`
+/// what opening its history store reported. Everything tied to the old cluster is dropped.
+pub fn switched(
+    state: &mut AppState,
+    feed: Arc<Feed>,
+    dismissed: Vec<(String, String)>,
+    contexts: Vec<ContextEntry>,
+    notices: Vec<String>,
+) -> Vec<Effect> {
+    state.contexts.switching = None;
+    if !contexts.is_empty() {
+        state.contexts.list = contexts;
+    }
+    // Dialogs and tracking name objects of the old cluster; none may act on the new one.
+    state
+        .modals
+        .retain(|m| matches!(m, Modal::Help { .. } | Modal::Palette { .. }));
+    state.frozen = None;
+    state.detail = None;
+    state.detail_scroll = 0;
+    state.node_history = None;
+    state.pool_scope = None;
+    state.score_history.clear();
+    state.requested.clear();
+    state.request_phases.clear();
+    state.pending.clear();
+    state.dismissed = dismissed.into_iter().collect();
+    state.latest = None;
+    let access = match &feed.permissions.read_only {
+        Some(why) => format!("READ-ONLY: {why}"),
+        None => "read-write".to_string(),
+    };
+    let name = match &feed.source {
+        SourceKind::Live(ctx) => ctx.clone(),
+        SourceKind::Snapshot(_) | SourceKind::Demo(_) => "?".to_string(),
+    };
+    nav::apply_feed(state, feed);
+    for n in notices {
+        state.notices.push(n, NoticeLevel::Error, state.now);
+    }
+    state.notices.push(
+        format!("switched to context {name} ({access})"),
+        NoticeLevel::Info,
+        state.now,
+    );
+    vec![Effect::Redraw]
+}
+
+/// The switch to `context` failed with `error`; the session stays where it was.
+pub fn switch_failed(state: &mut AppState, context: &str, error: &str) -> Vec<Effect> {
+    state.contexts.switching = None;
+    let still = state
+        .current_context()
+        .unwrap_or("the previous context")
+        .to_string();
+    refuse(
+        state,
+        format!("cannot switch to context {context}: {error} — still on {still}"),
+        NoticeLevel::Error,
+    )
+}

@@ -1,0 +1,46 @@
+//! What the detail panes read besides the feed: the time and zone, the pane's width, the
+//! shown rows, this session's requests and the history store's answers. Borrowed from the
+//! state for one build, so a view reads only these, never the whole state.
+
+use std::sync::Arc;
+
+use chrono::FixedOffset;
+
+use crate::app::model::moves::RequestedMove;
+use crate::app::state::{AppState, HealthTransition, Models};
+use crate::engine::model::Time;
+use crate::engine::timeline::FleetHealth;
+
+/// The state's read-only parts a detail pane is built from.
+#[derive(Clone, Copy)]
+pub struct ViewContext<'a> {
+    /// The reducer's time.
+    pub now: Time,
+    /// The operator's time zone for shown times.
+    pub utc_offset: FixedOffset,
+    /// Terminal size (columns, rows).
+    pub size: (u16, u16),
+    /// The shown rows (a pane finds its object by row key).
+    pub models: &'a Models,
+    /// Requests written this session.
+    pub requested: &'a Vec<RequestedMove>,
+    /// The selected node's health history (`None` = store not plugged).
+    pub node_history: &'a Option<Vec<HealthTransition>>,
+    /// The fleet answers from the history store (`None` = store not plugged).
+    pub fleet_health: &'a Option<Arc<FleetHealth>>,
+}
+
+impl<'a> ViewContext<'a> {
+    /// Borrows what the panes read from `state`.
+    pub fn of(state: &'a AppState) -> Self {
+        ViewContext {
+            now: state.now(),
+            utc_offset: state.utc_offset,
+            size: state.size(),
+            models: state.models(),
+            requested: state.requested(),
+            node_history: state.node_history(),
+            fleet_health: state.fleet_health(),
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! The detail pane of the open object, built from one feed: a node, a move, a journal entry
+//! or a placement lint.
+
+use crate::app::detail::{DetailKind, DetailModel, Lines};
+use crate::app::table::Tone;
+use crate::app::views::context::ViewContext;
+use crate::protocol::Feed;
+
+/// Builds the pane for `kind` from `feed`; `None` when the object is gone.
+pub fn build_detail(cx: &ViewContext<'_>, feed: &Feed, kind: &DetailKind) -> Option<DetailModel> {
+    match kind {
+        DetailKind::Node(name) => crate::app::views::node_detail::node_detail(cx, feed, name),
+        DetailKind::Move(key) => crate::app::views::moves::move_detail(cx, feed, key),
+        DetailKind::Journal(uuid) => crate::app::views::journal::journal_detail(cx, feed, uuid),
+        DetailKind::Lint(key) => lint_detail(cx, feed, key),
+    }
+}
+
+/// A lint in full: the rule it breaks, the object, the message with its fix.
+fn lint_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<DetailModel> {
+    let row = cx.models.lints.rows.iter().find(|r| r.key == key)?;
+    let lint = feed.analysis.lints.get(row.source)?;
+    let mut out = Lines::default();
+    out.heading("Lint");
+    out.push(format!("rule: {}", lint.rule.id()), Tone::Degraded);
+    out.line(format!("object: {}", lint.object));
+    out.heading("Message and fix");
+    for part in lint.message.split("; ") {
+        out.line(part.to_string());
+    }
+    Some(DetailModel {
+        kind: DetailKind::Lint(key.to_string()),
+        title: format!("lint {}", lint.rule.id()),
+        lines: out.0,
+    })
+}
