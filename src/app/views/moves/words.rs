@@ -100,9 +100,8 @@ pub fn dispatch_words(r: &DispatchReason) -> &str {
         D::SerialDispatchLimit => "Alfred submits one move per pass",
         D::FailureBackoff => "Alfred backs off after a failed submission",
         D::ObservationStale => "Alfred's view of the cluster is stale",
-        D::InFlightCap => "Alfred's in-flight migration cap is reached",
-        D::HourlyCap => "Alfred's hourly migration cap is reached",
-        D::Cooldown => "the workload moved recently (cooldown)",
+        // Preflight repeats the arbiter's gates: worded as the gate is.
+        D::Gate(g) => reject_words(g),
         D::RequestSubmitted => "the migration request was written",
         D::SubmissionPrepared => "the submission is prepared in the journal",
         other => other.as_str(),
