@@ -8,11 +8,12 @@
 mod arbiter;
 mod benefit;
 mod defrag;
-mod gate;
 mod health;
 mod inputs;
 mod moves;
+mod overrides;
 mod pass;
+mod scheduling_gate;
 mod surge;
 mod what_if;
 
@@ -20,6 +21,10 @@ pub use defrag::component_rows;
 pub use health::health_rows_possible;
 pub use inputs::{same_plan_inputs, PlanInputs};
 pub use moves::{MoveRow, MOVE_COST};
+pub use overrides::{
+    first_refusal, gate_hold, override_reasons, row_verdict, uncomputed_verdict, Blocker, CanRun,
+    CheckResult, GateHold, OverrideReason, PreCheck, Refusal, Verdict,
+};
 pub use pass::{decision_pass, decision_pass_owned, row_order_key, JournalView, RowOrderKey};
 pub use what_if::{what_if, WhatIf, WhatIfInput, CANDIDATES_SHOWN};
 

@@ -6,14 +6,15 @@
 //! Owns: `move_detail`. Plain data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
-use crate::app::ops::approve::locate_instance;
 use crate::app::state::AppState;
 use crate::app::table::Tone;
 use crate::app::times::relative;
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
 };
-use crate::app::views::moves::{merged_at, verdict, Merged, MoveFields, MoveRef};
+use crate::app::views::moves::{
+    instance_of, merged_at, verdict, verdict_words, Merged, MoveFields, MoveRef,
+};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::{MigrationPhase, Policy};
 use crate::engine::model::ClusterSnapshot;
@@ -91,7 +92,7 @@ fn outcomes(
     } else {
         Tone::Failed
     };
-    out.push(format!("verdict: {}", v.words()), tone);
+    out.push(format!("verdict: {}", verdict_words(&v)), tone);
 }
 
 /// `1 pod of 8 GPUs`, `1 pod of 1 GPU`, `2 pods of 4 + 4 GPUs`.
@@ -294,7 +295,7 @@ pub fn move_detail(state: &AppState, feed: &Feed, key: &str) -> Option<DetailMod
     ));
     outcomes((snap, a), &m, state.models.move_index.published, &mut out);
     out.heading("Pool fragmentation (what-if)");
-    let at = locate_instance(snap, a, f.workload, f.component, f.instance);
+    let at = instance_of(&m).and_then(|i| a.locate_instance(snap, i));
     let w = at.and_then(|(c, i)| a.what_if(snap, c, i));
     match &w {
         Some(w) => what_if_lines(snap, w, &mut out),

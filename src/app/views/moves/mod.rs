@@ -20,7 +20,7 @@ pub mod words;
 pub use detail::move_detail;
 pub use groups::{reshape, selected_group, toggle_group, wants_flat, wants_wide};
 pub use rows::move_rows;
-pub use verdict::{verdict, Verdict};
+pub use verdict::{blocker_words, instance_of, verdict, verdict_words};
 
 use std::collections::{BTreeSet, HashMap};
 

@@ -126,7 +126,10 @@ fn the_vocabularies_are_alfreds_exact_strings() {
         assert_eq!(format!("{d:?}"), format!("{g:?}"));
     }
     for own in DispatchReason::KNOWN {
-        assert!(!RejectReason::from_wire(own.as_str()).is_known(), "{own} twice");
+        assert!(
+            !RejectReason::from_wire(own.as_str()).is_known(),
+            "{own} twice"
+        );
     }
     let withhold = ["RecommendOnly", "DispatcherUnavailable"];
     exactly(WithholdReason::KNOWN, WithholdReason::as_str, &withhold);
