@@ -5,8 +5,8 @@
 //! or the failure. The old session keeps running until the new one has synced, so a failed
 //! switch leaves the screen where it was.
 //!
-//! Owns: `ContextEntry`, `Contexts`, `Switching`, `current_context`, `request_switch`,
-//! `switched`, `switch_failed`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `ContextEntry`, `Contexts`, `Switching`, `current_context`, `request_switch`, `switched`,
+//! `switch_failed`. Plain data.
 
 use std::sync::Arc;
 

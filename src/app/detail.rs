@@ -1,8 +1,7 @@
 //! Detail panes (node, move, journal entry) as lines of text with tones, built when the pane
 //! opens and again on every feed, so a frame only copies lines.
 //!
-//! Owns: `DetailKind`, `DetailModel`, `DetailLine`, `build_detail`. Plain data; must not import
-//! `ratatui`, `tokio` or `kube`.
+//! Owns: `DetailKind`, `DetailModel`, `DetailLine`, `build_detail`. Plain data.
 
 use crate::app::state::AppState;
 use crate::app::table::Tone;

@@ -3,7 +3,7 @@
 //! clicks and wheel on the shared layout.
 //!
 //! Owns: `key`, `mouse`, `edit` (line editing of every prompt). Plain data (crossterm event
-//! *types* only); must not import `ratatui`, `tokio` or `kube`.
+//! *types* only).
 
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,

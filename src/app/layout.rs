@@ -1,8 +1,7 @@
 //! The screen's layout as plain rectangles, shared by the reducer (mouse hits, page size) and
 //! the UI (where to draw), so that a click lands on the row that is drawn there.
 //!
-//! Owns: `Area`, `Screen`, `screen`, `MIN_WIDTH`, `MIN_HEIGHT`. Plain arithmetic; must not
-//! import `ratatui`, `tokio` or `kube`.
+//! Owns: `Area`, `Screen`, `screen`, `MIN_WIDTH`, `MIN_HEIGHT`. Plain arithmetic.
 
 use crate::app::state::{AppState, View};
 use crate::protocol::ApiStatus;

@@ -1,8 +1,5 @@
 //! The app: state and a pure reducer. `update(&mut AppState, Event, now) -> Vec<Effect>` is the
 //! only mutation; the UI reads `AppState`; `run.rs` feeds events in and carries effects out.
-//!
-//! Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`, `cluster` or `ui`, and never reads
-//! a clock (time is an argument) or generates randomness (UUIDs come from an `IdSource`).
 
 pub mod banner;
 pub mod columns;

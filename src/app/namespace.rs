@@ -2,8 +2,7 @@
 //! namespace; Pools and Nodes are cluster-wide and ignore it. Also the namespaces the data
 //! holds (what `:ns` lists) and the namespace of a workload row.
 //!
-//! Owns: `applies`, `seen`, `row_namespace`, `set_scope`, `CLEAR_WORDS`. Plain data; must not
-//! import `ratatui`, `tokio` or `kube`.
+//! Owns: `applies`, `seen`, `row_namespace`, `set_scope`, `CLEAR_WORDS`. Plain data.
 
 use std::collections::BTreeSet;
 

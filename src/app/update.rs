@@ -1,7 +1,7 @@
 //! The reducer: `update(&mut AppState, Event, now) -> Vec<Effect>`. Pure: no I/O, no clock,
 //! no randomness (request UUIDs come from the injected `IdSource`).
 //!
-//! Owns: `update`, `apply_action`, `home_view`. Must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `update`, `apply_action`, `home_view`.
 
 use crate::action::Action;
 use crate::app::detail::DetailKind;

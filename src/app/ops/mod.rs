@@ -2,8 +2,9 @@
 //! exact change (refused up front with the permission's reason when not allowed); `confirm`
 //! turns it into a `Command`; `OpDone` closes the loop with a notice and an audit effect.
 //!
-//! Owns: `start_cordon`, `start_approve`, `start_reject`, `start_opt_out`, `confirm`, `op_done`,
-//! `notify` (`ops_journal` owns clearing). Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `start_cordon`, `start_reject`, `start_opt_out`, `confirm`, `op_done`, `notify`
+//! (`approve` owns approving a move, `journal` clearing, `track` following approved requests).
+//! Plain data.
 
 pub mod approve;
 pub mod journal;

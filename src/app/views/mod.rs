@@ -2,8 +2,7 @@
 //! that are shown, plus the small
 //! formatting helpers they share (ages, health words, fragmentation bands).
 //!
-//! Owns: `build_view`, `build_models`, `age`, `health_cell`, `frag_tone`. Plain data; must not import
-//! `ratatui`, `tokio` or `kube`.
+//! Owns: `build_view`, `build_models`, `age`, `health_cell`, `frag_tone`. Plain data.
 
 pub mod gang_pin;
 pub mod gangs;

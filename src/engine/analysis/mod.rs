@@ -2,7 +2,7 @@
 //! per-pool fragmentation — everything a view or `ome-top analyze` shows.
 //!
 //! Owns: `Analysis`, `AnalysisOptions`, `analyze`. Pure and deterministic: time arrives in the
-//! options. Must not import anything outside `std`, `chrono` types and `engine`.
+//! options.
 
 mod approval;
 mod compare;

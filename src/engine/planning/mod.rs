@@ -2,8 +2,7 @@
 //! target lists and benefit profiles, Instance facts (pool, source node, footprints), the
 //! surge plan of one Instance (the scheduling gate is in `scheduling_gate`).
 //!
-//! Owns: `PlanContext`, `InstanceFacts`. Pure; must not import anything outside `std`,
-//! `chrono` types and `engine`.
+//! Owns: `PlanContext`, `InstanceFacts`. Pure.
 
 mod arbiter;
 mod benefit;

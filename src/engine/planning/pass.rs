@@ -1,8 +1,7 @@
 //! One decision pass as Alfred would run it on this snapshot: the journal's state, both
 //! policies, and (in execute mode) the arbiter and dispatcher view.
 //!
-//! Owns: `JournalView`, `decision_pass`. Pure; must not import anything outside `std`,
-//! `chrono` types and `engine`.
+//! Owns: `JournalView`, `decision_pass`. Pure.
 
 use crate::engine::alfred_config::Mode;
 use crate::engine::fast::{descending_score_key, identity_keys, permute, IdentityKey};

@@ -7,8 +7,8 @@
 //! smallest power of two that fits. Rebuilt when the feed, the pool, the width or the
 //! height changes (`MapNav::sync`), never per frame, so a frame draws only visible cells.
 //!
-//! Owns: `Level`, `MapSegment`, `MapLayout`, `MapNav`, `sync_map`, `cell_area`, `MAX_PAGES`.
-//! Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `Level`, `MapSegment`, `MapLayout`, `MapNav`, `sync_map`, `cell_area`, `MAX_PAGES`. Plain
+//! data.
 
 use crate::app::layout::{screen, Area};
 use crate::app::state::{AppState, View};

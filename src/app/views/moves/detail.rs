@@ -3,7 +3,7 @@
 //! free GPUs against the Instance's footprint when none has room), the eligibility checklist
 //! in words, and the move's progress once requested.
 //!
-//! Owns: `move_detail`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `move_detail`. Plain data.
 
 use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
 use crate::app::state::AppState;

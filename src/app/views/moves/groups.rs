@@ -4,8 +4,7 @@
 //! group; the WHY column as wide as the longest reason on a terminal of 120 columns or more. The rows are rebuilt only when the shape changes; a selection on a move that went
 //! into a closed group moves to that group's row.
 //!
-//! Owns: `wants_flat`, `wants_wide`, `reshape`, `selected_group`, `toggle_group`. Plain data; must not import `ratatui`,
-//! `tokio` or `kube`.
+//! Owns: `wants_flat`, `wants_wide`, `reshape`, `selected_group`, `toggle_group`. Plain data.
 
 use crate::app::state::{AppState, View};
 use crate::app::table::TableView;

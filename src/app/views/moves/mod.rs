@@ -6,10 +6,9 @@
 //! filter or a sort is on). The detail (`detail`) and the approve dialog read the same merged
 //! move and ome-top's verdict on it (`verdict`).
 //!
-//! Owns: `MoveRef`, `MoveFields`, `MovePair`, `Merged`, `MoveEntry`, `MoveIndex`,
-//! `MoveOptions`, `move_rows`, `merged_at`, `dismissal`, identity keys and content
-//! fingerprints (what a dismissal remembers). Plain data; must not import `ratatui`, `tokio`
-//! or `kube`.
+//! Owns: `MoveRef`, `MoveFields`, `MovePair`, `Merged`, `MoveEntry`, `MoveIndex`, `MoveOptions`,
+//! `move_rows`, `merged_at`, `dismissal`, identity keys and content fingerprints (what a dismissal
+//! remembers). Plain data.
 
 mod detail;
 mod groups;

@@ -3,7 +3,7 @@
 //! followed by the wire string in parentheses where it is one an operator searches for.
 //!
 //! Owns: `outcome_words`, `advisory_words`, `reject_words`, `dispatch_words`, `why_words`,
-//! `check_words`, `policy_word`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! `check_words`, `policy_word`. Plain data.
 
 use crate::engine::model::vocab::{AdvisoryReason, DispatchReason, Outcome, Policy, RejectReason};
 use crate::engine::workloads::Check;

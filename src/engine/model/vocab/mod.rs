@@ -3,10 +3,9 @@
 //! dispatch/withhold reasons, and the phase of an InferenceReplica `status.migrations[]` row.
 //!
 //! Each enum keeps a value this build does not know (an older or newer Alfred) in `Unknown`,
-//! verbatim, so it is shown instead of failing a parse; the computed path only ever builds
-//! known variants, which allocate nothing. Part of the model, the engine's bottom layer, so the
-//! readers of Alfred's documents and the policies that compute rows share it; must not import
-//! anything outside `std` and `serde`.
+//! verbatim, so it is shown instead of failing a parse; the computed path only ever builds known
+//! variants, which allocate nothing. Part of the model, the engine's bottom layer, so the readers
+//! of Alfred's documents and the policies that compute rows share it.
 
 mod reasons;
 #[cfg(test)]

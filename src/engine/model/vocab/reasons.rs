@@ -1,7 +1,5 @@
 //! The reason vocabularies of move rows: why a row is advice, which arbiter gate rejected it,
 //! and why the dispatcher withheld it (or how its dispatch went). Alfred's exact strings.
-//!
-//! Must not import anything outside `std` and its parent `vocab`.
 
 use super::vocabulary;
 
