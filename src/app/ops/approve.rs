@@ -10,7 +10,7 @@ use crate::app::dialogs::Modal;
 use crate::app::ops::{allowed, dialog, notify};
 use crate::app::state::{AppState, NoticeLevel, RequestedMove};
 use crate::app::table::Tone;
-use crate::app::views::moves::words::advisory_words;
+use crate::app::views::moves::words::{precheck_words, refusal_words};
 use crate::app::views::moves::{
     action_move, instance_of, verdict, verdict_words, Merged, MoveFields,
 };
@@ -18,7 +18,7 @@ use crate::engine::analysis::Analysis;
 use crate::engine::migration::{DraftError, RequestDraft};
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::planning::{
-    first_refusal, override_reasons, CheckResult, OverrideReason, PreCheck, Refusal, Verdict,
+    first_refusal, override_reasons, CheckResult, OverrideReason, Refusal, Verdict,
 };
 use crate::protocol::{Capability, Op};
 
@@ -43,44 +43,6 @@ pub struct ApprovalPlan {
     pub overrides: Vec<OverrideReason>,
     /// The op to send (carrying `overrides` as its override), unless `refused`.
     pub op: Option<Op>,
-}
-
-/// A pre-check as the dialog states it.
-fn check_words(c: &PreCheck) -> String {
-    match c {
-        PreCheck::InstanceExists => "the Instance exists in the current snapshot".into(),
-        PreCheck::OmeNative(crate::engine::workloads::DeploymentMode::OMENative) => {
-            "the Instance runs in OMENative mode (only those migrate)".into()
-        }
-        PreCheck::OmeNative(mode) => format!(
-            "the Instance runs in OMENative mode (this one is {mode:?}: nothing would run the request)"
-        ),
-        PreCheck::NoRequestInFlight(Some(active)) => {
-            format!("no in-flight request for the workload ({active} active)")
-        }
-        PreCheck::NoRequestInFlight(None) => "no in-flight request for the workload".into(),
-        PreCheck::InstanceReady(ready, pods) => {
-            format!("the Instance is still Ready ({ready}/{pods} pods ready)")
-        }
-        PreCheck::NotOptedOut => "the workload is not opted out (alfred.ome.io/movable)".into(),
-        PreCheck::EligibilityBaseline(Some(why)) => format!(
-            "OMENative eligibility baseline: {} ({why})",
-            advisory_words(why)
-        ),
-        PreCheck::EligibilityBaseline(None) => "OMENative eligibility baseline".into(),
-    }
-}
-
-/// Why the approval is refused, as the dialog says it.
-fn refusal_words(r: &Refusal) -> String {
-    match r {
-        Refusal::InstanceGone => check_words(&PreCheck::InstanceExists),
-        Refusal::NotOmeNative(mode) => check_words(&PreCheck::OmeNative(*mode)),
-        Refusal::RequestInFlight(active) => {
-            check_words(&PreCheck::NoRequestInFlight(Some(*active)))
-        }
-        Refusal::RequestCannotBeBuilt(why) => format!("the request cannot be built: {why}"),
-    }
 }
 
 /// The overrides' wire strings, comma-separated (the op's, the Event's and the audit row's).
@@ -187,7 +149,7 @@ fn dialog_lines(
     lines.extend(
         plan.checks
             .iter()
-            .map(|c| check_line(c.passed, &check_words(&c.check))),
+            .map(|c| check_line(c.passed, &precheck_words(&c.check))),
     );
     lines.push((
         "⚠ a request counts against Alfred's in-flight cap (InFlightCap) and starts the workload's cooldown".into(),

@@ -1,12 +1,15 @@
-//! What a move's outcome, reasons and eligibility checks mean, in the operator's words (OME's
-//! and Alfred's terms, no code identifiers): the Moves detail and the approve dialog say these,
-//! followed by the wire string in parentheses where it is one an operator searches for.
+//! What a move's outcome, reasons, eligibility checks and approval pre-checks mean, in the
+//! operator's words (OME's and Alfred's terms, no code identifiers): the one place a reason
+//! vocabulary becomes a sentence. The Moves detail and the approve dialog say these, followed
+//! by the wire string in parentheses where it is one an operator searches for; a dispatch
+//! reason that repeats an arbiter gate is worded as the gate.
 //!
-//! Owns: `outcome_words`, `advisory_words`, `reject_words`, `dispatch_words`, `why_words`,
-//! `check_words`, `policy_word`. Plain data.
+//! Owns: `outcome_words`, `advisory_words`, `reject_words`, `dispatch_words`, `check_words`,
+//! `policy_word`, `precheck_words`, `refusal_words`. Plain data.
 
 use crate::engine::model::vocab::{AdvisoryReason, DispatchReason, Outcome, Policy, RejectReason};
-use crate::engine::workloads::Check;
+use crate::engine::planning::{PreCheck, Refusal};
+use crate::engine::workloads::{Check, DeploymentMode};
 
 /// The policy in one short word, as the table shows it.
 pub fn policy_word(p: &Policy) -> &str {
@@ -139,5 +142,43 @@ pub fn check_words(c: Check) -> &'static str {
         Check::ModelNotPinned => "the model is not on a ReadWriteOnce volume",
         Check::MigrationEnabled => "OMENative migration is on in Alfred's config",
         Check::CooldownPassed => "the workload's cooldown since its last move has passed",
+    }
+}
+
+/// An approval pre-check as the approve dialog states it.
+pub fn precheck_words(c: &PreCheck) -> String {
+    match c {
+        PreCheck::InstanceExists => "the Instance exists in the current snapshot".into(),
+        PreCheck::OmeNative(DeploymentMode::OMENative) => {
+            "the Instance runs in OMENative mode (only those migrate)".into()
+        }
+        PreCheck::OmeNative(mode) => format!(
+            "the Instance runs in OMENative mode (this one is {mode:?}: nothing would run the request)"
+        ),
+        PreCheck::NoRequestInFlight(Some(active)) => {
+            format!("no in-flight request for the workload ({active} active)")
+        }
+        PreCheck::NoRequestInFlight(None) => "no in-flight request for the workload".into(),
+        PreCheck::InstanceReady(ready, pods) => {
+            format!("the Instance is still Ready ({ready}/{pods} pods ready)")
+        }
+        PreCheck::NotOptedOut => check_words(Check::Movable).into(),
+        PreCheck::EligibilityBaseline(Some(why)) => format!(
+            "OMENative eligibility baseline: {} ({why})",
+            advisory_words(why)
+        ),
+        PreCheck::EligibilityBaseline(None) => "OMENative eligibility baseline".into(),
+    }
+}
+
+/// Why the approval is refused, as the dialog says it.
+pub fn refusal_words(r: &Refusal) -> String {
+    match r {
+        Refusal::InstanceGone => precheck_words(&PreCheck::InstanceExists),
+        Refusal::NotOmeNative(mode) => precheck_words(&PreCheck::OmeNative(*mode)),
+        Refusal::RequestInFlight(active) => {
+            precheck_words(&PreCheck::NoRequestInFlight(Some(*active)))
+        }
+        Refusal::RequestCannotBeBuilt(why) => format!("the request cannot be built: {why}"),
     }
 }
