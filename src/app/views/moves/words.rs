@@ -182,3 +182,59 @@ pub fn refusal_words(r: &Refusal) -> String {
         Refusal::RequestCannotBeBuilt(why) => format!("the request cannot be built: {why}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::migration::DraftError;
+
+    #[test]
+    fn approval_checks_and_refusals_read_as_the_dialog_always_said_them() {
+        let raw = DeploymentMode::RawDeployment;
+        let cases = [
+            (
+                refusal_words(&Refusal::InstanceGone),
+                "the Instance exists in the current snapshot",
+            ),
+            (
+                refusal_words(&Refusal::NotOmeNative(raw)),
+                "the Instance runs in OMENative mode (this one is RawDeployment: nothing would \
+                 run the request)",
+            ),
+            (
+                refusal_words(&Refusal::RequestInFlight(2)),
+                "no in-flight request for the workload (2 active)",
+            ),
+            (
+                refusal_words(&Refusal::RequestCannotBeBuilt(DraftError::NoSourceNode)),
+                "the request cannot be built: the move names no source node",
+            ),
+            (
+                precheck_words(&PreCheck::InstanceReady(1, 2)),
+                "the Instance is still Ready (1/2 pods ready)",
+            ),
+            (
+                precheck_words(&PreCheck::NotOptedOut),
+                "the workload is not opted out (alfred.ome.io/movable)",
+            ),
+            (
+                precheck_words(&PreCheck::EligibilityBaseline(Some(
+                    AdvisoryReason::ModelUnresolved,
+                ))),
+                "OMENative eligibility baseline: the model (its BaseModel, ClusterBaseModel or \
+                 claim) cannot be found (ModelUnresolved)",
+            ),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn a_dispatch_reason_that_repeats_a_gate_is_worded_as_the_gate() {
+        for gate in RejectReason::KNOWN {
+            let d = DispatchReason::from_wire(gate.as_str());
+            assert_eq!(dispatch_words(&d), reject_words(gate), "{gate}");
+        }
+    }
+}

@@ -189,7 +189,8 @@ pub enum Refusal {
 }
 
 /// A failure an operator's explicit override passes over; its wire string is what the Event
-/// and the audit row record.
+/// and the audit row record. Only ever built here, never parsed back (the records keep the
+/// text), so it has no `Unknown`; the reasons it carries from Alfred's rows keep theirs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OverrideReason {
     /// The Instance is not Ready (or could not be verified).
@@ -200,8 +201,6 @@ pub enum OverrideReason {
     Ineligible(AdvisoryReason),
     /// ome-top's verdict says the move cannot run.
     Verdict(Blocker),
-    /// A reason this build does not know, kept verbatim (read back from a record).
-    Unknown(String),
 }
 
 impl OverrideReason {
@@ -212,7 +211,6 @@ impl OverrideReason {
             OverrideReason::NotMovable => "NotMovable",
             OverrideReason::Ineligible(r) => r.as_str(),
             OverrideReason::Verdict(b) => b.as_str(),
-            OverrideReason::Unknown(s) => s,
         }
     }
 
