@@ -3,8 +3,7 @@
 //! table names; the help screen and footer describe them.
 //!
 //! Owns: `Action`, its names and descriptions; `View`, its titles, keymap tables and the action
-//! that shows it. A leaf module (the app and the keymap both use it): must not import anything
-//! else in the crate (only `std`).
+//! that shows it.
 
 use std::fmt;
 use std::str::FromStr;

@@ -3,9 +3,8 @@
 //! channel, operator [`Command`]s in on a bounded channel, on-demand reads ([`Fetch`]) in on
 //! another, [`Update`]s back.
 //!
-//! Owns: `Feed`, `ApiStatus`, `SourceState`, `Permissions`, `Op`, `Command`, `OpOutcome`,
-//! `Fetch`, `Update`. Plain data only: may import `engine` types; must not import `cluster`, `app`,
-//! `ui`, `config`, `history`, `tokio`, `kube`, `k8s_openapi`, `ratatui` or `crossterm`.
+//! Owns: `Feed`, `ApiStatus`, `SourceState`, `Permissions`, `Op`, `Command`, `OpOutcome`, `Fetch`,
+//! `Update`.
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! opens and again on every feed, so a frame only copies lines.
 //!
 //! Owns: `DetailKind`, `DetailModel`, `DetailLine`, `Lines`, `check_line` (`app::views::detail`
-//! builds the panes). Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! builds the panes). Plain data.
 
 use crate::app::table::Tone;
 

@@ -2,7 +2,7 @@
 //! states the exact change, the reject choice, the reason input and an object's YAML.
 //!
 //! Owns: `Modal`, `ConfirmDialog`, `ReasonPurpose`, `YamlPane` (what the palette lists is
-//! `app::palette`'s). Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! `app::palette`'s). Plain data.
 
 use crate::action::Action;
 use crate::app::model::moves::RequestedMove;

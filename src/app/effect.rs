@@ -2,7 +2,7 @@
 //! redraw, copy to the clipboard, switch kubeconfig context, and record dismissals and audit
 //! rows in the history store. Plain data.
 //!
-//! Owns: `Effect`. Must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `Effect`.
 
 use crate::engine::model::Time;
 use crate::protocol::{Command, Fetch, Op, OpOutcome};

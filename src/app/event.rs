@@ -1,8 +1,7 @@
 //! What happens to the app: input, a new feed, an op or a read finishing, time passing, and
 //! history rows arriving. `run.rs` turns terminal and channel events into these.
 //!
-//! Owns: `Event`. Plain data (crossterm event *types* only); must not import `ratatui`, `tokio`
-//! or `kube`.
+//! Owns: `Event`. Plain data (crossterm event *types* only).
 
 use std::sync::Arc;
 

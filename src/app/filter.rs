@@ -3,7 +3,7 @@
 //! keeps the rows that do *not* match; a leading `~` insists on a regex (and reports why one
 //! does not compile).
 //!
-//! Owns: `Filter`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `Filter`. Plain data.
 
 use regex::Regex;
 

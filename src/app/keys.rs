@@ -3,7 +3,7 @@
 //! and key-sequence state. There is no built-in key table: every key comes from a keymap file.
 //!
 //! Owns: `Mode`, `Chord`, `KeyResolution`, `KeyResolver`, `Binding`, `key_label`. Plain data on
-//! crossterm key *types*; must not import `ratatui`, `tokio` or `kube`.
+//! crossterm key *types*.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 

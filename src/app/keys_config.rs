@@ -2,8 +2,7 @@
 //! overrides) into the reducer's `KeyResolver` seam, so every action is remappable. The only
 //! source of keys: with no user files the embedded `keymaps/default.toml` applies.
 //!
-//! Owns: `ConfigKeys`. May import `config` values and crossterm key *types*; must not import
-//! `ratatui`, `tokio` or `kube`.
+//! Owns: `ConfigKeys`.
 
 use std::str::FromStr;
 

@@ -1,8 +1,7 @@
 //! The screen's layout as plain rectangles, shared by the reducer (mouse hits, page size) and
 //! the UI (where to draw), so that a click lands on the row that is drawn there.
 //!
-//! Owns: `screen`, `MIN_WIDTH`, `MIN_HEIGHT` (the rectangles are `app::areas`). Plain
-//! arithmetic; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `screen`, `MIN_WIDTH`, `MIN_HEIGHT` (the rectangles are `app::areas`). Plain arithmetic.
 
 pub use crate::app::areas::{Area, Screen};
 use crate::app::state::{AppState, View};

@@ -4,9 +4,6 @@
 //! `detail`, `contexts`, `model`, …) below views (`views`, `layout`), below the reducer
 //! (`update`), which alone holds `&mut AppState` handlers; `input` and `palette` answer with
 //! `msg::Msg`s the reducer carries out.
-//!
-//! Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`, `cluster` or `ui`, and never reads
-//! a clock (time is an argument) or generates randomness (UUIDs come from an `IdSource`).
 
 pub mod areas;
 pub mod banner;

@@ -3,7 +3,7 @@
 //! holds (what `:ns` lists) and the namespace of a workload row.
 //!
 //! Owns: `applies`, `seen`, `row_namespace`, `CLEAR_WORDS` (`app::update::namespace` sets the
-//! scope). Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! scope). Plain data.
 
 use std::collections::BTreeSet;
 

@@ -2,8 +2,8 @@
 //! state, the modal stack, pending operations and notices. The UI draws from it; only
 //! `app::update` mutates it.
 //!
-//! Owns: `AppState`, `PendingOp`, `IdSource`, `Models` (`View` is `action`'s, shared
-//! with the keymap). Plain data; must not import `ratatui`, `tokio`, `kube` or read a clock.
+//! Owns: `AppState`, `PendingOp`, `IdSource`, `Models` (`View` is `action`'s, shared with the
+//! keymap). Plain data.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;

@@ -3,8 +3,7 @@
 //! the visible row order). Rows are built once per feed; filtering and sorting only reorder
 //! indices, so neither a keystroke nor a frame re-reads the analysis.
 //!
-//! Owns: `Tone`, `ColWidth`, `Column`, `Cell`, `RowModel`, `TableModel`, `TableView`. Plain data;
-//! must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `Tone`, `ColWidth`, `Column`, `Cell`, `RowModel`, `TableModel`, `TableView`. Plain data.
 
 use std::cmp::Ordering;
 

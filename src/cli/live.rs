@@ -2,8 +2,7 @@
 //! `dump -o FILE`. Each builds its own tokio runtime; the clock function comes from main.rs.
 //!
 //! Owns: `ClusterArgs`, `DumpArgs`, `run_analyze_live` (and its hidden `--watch` probe),
-//! `run_dump`. May import `engine`,
-//! `cluster`, `report` and `cli`; holds no business logic of its own.
+//! `run_dump`. Holds no business logic of its own.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -2,8 +2,7 @@
 //! `completions` (the live-cluster commands are in `cli::live`).
 //!
 //! Owns: `Cli`, `Command`, `LogLevelArg`, `run_analyze`, exit codes (`history` lives in
-//! `cli/history/`, `info` in `cli/info.rs`).
-//! May import `engine`, `cluster`, `history` and `report`; holds no business logic of its own.
+//! `cli/history/`, `info` in `cli/info.rs`). Holds no business logic of its own.
 
 use std::io::Write;
 use std::path::PathBuf;

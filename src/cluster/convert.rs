@@ -1,9 +1,8 @@
 //! Conversion of core Kubernetes objects (k8s-openapi types) into the engine's compact model:
 //! only the fields the engines use survive; `managedFields` and the rest are dropped here.
 //!
-//! Owns: `ConvertError`, node/pod/ConfigMap/Event conversion. Pure functions; must
-//! not import the UI, the app or anything that reads a clock. OME custom resources are in
-//! `cluster::convert_ome`.
+//! Owns: `ConvertError`, node/pod/ConfigMap/Event conversion. Pure functions. OME custom resources
+//! are in `cluster::convert_ome`.
 
 use std::collections::BTreeMap;
 use std::fmt;

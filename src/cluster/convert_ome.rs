@@ -2,7 +2,7 @@
 //! unstructured JSON into the engine model. Lenient at the field level (unknown fields ignored,
 //! counters default to 0) as `inferencereplica.md` §7 asks, strict only about identity.
 //!
-//! Owns: `isvc`, `replica`, `pod_group`, `base_model`. Pure functions; must not import the UI or the app.
+//! Owns: `isvc`, `replica`, `pod_group`, `base_model`. Pure functions.
 
 use std::collections::BTreeMap;
 

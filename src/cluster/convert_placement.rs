@@ -3,8 +3,8 @@
 //! `PodPlacement` (tolerations, node affinity, pod (anti-)affinity, spread constraints, the
 //! `PodScheduled=False` message, gang member labels).
 //!
-//! Owns: `effective_requests`, `allocatable`, `capacity`, `gpu_capacity`, `placement`. Pure functions; must not import the
-//! UI, the app or anything that reads a clock.
+//! Owns: `effective_requests`, `allocatable`, `capacity`, `gpu_capacity`, `placement`. Pure
+//! functions.
 
 use std::collections::BTreeMap;
 

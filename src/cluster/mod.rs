@@ -1,8 +1,6 @@
 //! The only layer that talks to Kubernetes: conversion of Kubernetes objects into the engine's
 //! model, snapshot files, (live) listing and on-demand reads, objects as YAML, and the
 //! operator's writes (`ops`).
-//!
-//! Must not import `app`, `ui`, `ratatui` or `crossterm`.
 
 pub mod convert;
 pub mod convert_ome;

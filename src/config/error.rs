@@ -2,8 +2,7 @@
 //! user file is an error naming the file, the key path and the expected form; an oddity that
 //! cannot send a key to the wrong action (an unknown theme slot) is a notice.
 //!
-//! Owns: `ConfigError`, `Notice`, `parse_toml`, `show_value`, `kind_of`. Must not import the engine,
-//! cluster, app, ui, tokio or kube.
+//! Owns: `ConfigError`, `Notice`, `parse_toml`, `show_value`, `kind_of`.
 
 use std::fmt;
 

@@ -2,8 +2,8 @@
 //! `"<S-Tab>"`, `"<Enter>"`, `"<F5>"`), their canonical display, and the normalisation of
 //! crossterm's key events into the same form.
 //!
-//! Owns: `Key`, `KeyCode`, `KeyParseError`, `EXPECTED_KEY`. Must not import the engine,
-//! cluster, app, ui, tokio or kube; from crossterm only the key event *types*.
+//! Owns: `Key`, `KeyCode`, `KeyParseError`, `EXPECTED_KEY`. From crossterm only the key event
+//! *types*.
 
 use std::fmt;
 use std::str::FromStr;

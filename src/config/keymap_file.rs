@@ -3,8 +3,7 @@
 //! each entry and, within one file and mode, that no key sequence is bound twice and none is
 //! the start of another.
 //!
-//! Owns: `Mode`, `Entry`, `Origin`, `KeymapFile`, `parse_keymap`. Must not import the engine,
-//! cluster, app, ui, tokio or kube.
+//! Owns: `Mode`, `Entry`, `Origin`, `KeymapFile`, `parse_keymap`.
 
 use std::collections::BTreeMap;
 use std::fmt;

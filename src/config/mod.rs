@@ -2,9 +2,7 @@
 //! embedded, so the binary works with nothing installed; the user's files override them key by
 //! key. A malformed user file is an error naming file, key and expected form, never a panic.
 //!
-//! Owns: `Config`, `Overrides`, `load`, the embedded presets. May import `action`, `toml`,
-//! `directories`, `std::fs`, `ratatui::style` and crossterm's key types. Must not import the
-//! engine, cluster, app, ui, history, tokio or kube.
+//! Owns: `Config`, `Overrides`, `load`, the embedded presets.
 
 pub mod error;
 pub mod key;

@@ -2,7 +2,7 @@
 //! the platform directory are arguments); `discover` reads the environment and the platform
 //! directory and calls it.
 //!
-//! Owns: `ConfigPaths`, `ENV_VAR`. Must not import the engine, cluster, app, ui, tokio or kube.
+//! Owns: `ConfigPaths`, `ENV_VAR`.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

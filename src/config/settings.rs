@@ -2,8 +2,7 @@
 //! default namespaces, which contexts are read-only and how much to log. Every key is optional; an unknown key
 //! is an error because a misspelt `read-only` must not leave a production context writable.
 //!
-//! Owns: `Settings`, `LogLevel`, `parse_settings`. Must not import the engine, cluster, app, ui, tokio or
-//! kube.
+//! Owns: `Settings`, `LogLevel`, `parse_settings`.
 
 use std::collections::BTreeMap;
 

@@ -2,8 +2,8 @@
 //! modifiers = ["bold"] }`, with colours as ratatui's `Color::from_str` reads them (names,
 //! `#rrggbb`, `N`) or `indexed:N`.
 //!
-//! Owns: `parse_color`, `parse_style`, `STYLE_FIELDS`. Must not import the engine, cluster,
-//! app, ui, tokio or kube; from ratatui only `style` (Style, Color, Modifier).
+//! Owns: `parse_color`, `parse_style`, `STYLE_FIELDS`. From ratatui only `style` (Style, Color,
+//! Modifier).
 
 use ratatui::style::{Color, Modifier, Style};
 

@@ -1,8 +1,7 @@
 //! Themes: named semantic slots (`health.ok`, `frag.high`, `selection`...) mapped to
 //! `ratatui::Style` in one place. Widgets ask for a slot, never for a colour.
 //!
-//! Owns: `Slot`, `Theme`, `ThemeFile`, `parse_theme`. Must not import the engine, cluster,
-//! app, ui, tokio or kube; from ratatui only `style`.
+//! Owns: `Slot`, `Theme`, `ThemeFile`, `parse_theme`. From ratatui only `style`.
 
 use std::collections::BTreeMap;
 

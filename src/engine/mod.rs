@@ -2,10 +2,8 @@
 //! would compute — pools, fragmentation, node health, eligibility, gang pins, placement
 //! lints — deterministically.
 //!
-//! Promises: no I/O, no clock (time is an argument), no async, no randomness, no UI, and no
-//! panics on any input. Must not import `tokio`, `kube`, `k8s_openapi`, `ratatui`,
-//! `crossterm`, `tui_tree_widget`, `directories`, `anyhow` or any other module of the crate
-//! (enforced by `tests/engine/architecture.rs`).
+//! Promises: no I/O, no clock (time is an argument), no async, no randomness, no UI, and no panics
+//! on any input.
 
 pub mod alfred_config;
 pub mod analysis;

@@ -2,9 +2,8 @@
 //! object, resourceVersion before and after, result and time, and what the operator overrode
 //! to confirm it.
 //!
-//! Owns: `AuditEntry`, `ObjectRef`, `AuditResult`, `record_audit`, `audit_for_object`,
-//! `audit_for`. Must
-//! not import `app`, `ui`, `cluster`, `tokio`, `kube` or `ratatui`; reads no clock.
+//! Owns: `AuditEntry`, `ObjectRef`, `AuditResult`, `record_audit`, `audit_for_object`, `audit_for`.
+//! Reads no clock.
 
 use anyhow::{Context, Result};
 use rusqlite::Row;

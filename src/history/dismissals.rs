@@ -1,9 +1,7 @@
 //! Dismissed recommendations (product.md §6 "Reject a move → dismiss"): local, with a reason,
 //! audited, and hiding the recommendation only until its content changes.
 //!
-//! Owns: `RecommendationKey`, `Dismissal`, `content_hash`, the
-//! `dismissals` table. Must not import `app`, `ui`, `cluster`, `tokio`, `kube` or `ratatui`;
-//! reads no clock.
+//! Owns: `RecommendationKey`, `Dismissal`, `content_hash`, the `dismissals` table. Reads no clock.
 
 use anyhow::{Context, Result};
 use rusqlite::OptionalExtension;

@@ -2,10 +2,8 @@
 //! cluster, recording node health transitions as observed, the operator's actions (audit) and
 //! dismissed recommendations, with bounded retention.
 //!
-//! Owns: `HistoryStore`, `StoreOptions`, `ClusterKey`, `Opened`, the schema and its
-//! migrations. May import `engine` types, `rusqlite`, `directories`, `chrono`, `anyhow`; must
-//! not import `app`, `ui`, `cluster`, `tokio`, `kube` or `ratatui`. Reads no clock: every
-//! time is an argument.
+//! Owns: `HistoryStore`, `StoreOptions`, `ClusterKey`, `Opened`, the schema and its migrations.
+//! Reads no clock: every time is an argument.
 
 pub mod audit;
 pub mod dismissals;

@@ -1,7 +1,6 @@
 //! Writing node health transitions: `record_observation` and the last-known-state cache.
 //!
-//! Owns: the `node_transitions` writes and the row ⇄ `NodeObservation` mapping. Must not
-//! import `app`, `ui`, `cluster`, `tokio`, `kube` or `ratatui`; reads no clock.
+//! Owns: the `node_transitions` writes and the row ⇄ `NodeObservation` mapping. Reads no clock.
 
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, Row};

@@ -1,8 +1,7 @@
 //! Opening the history file: connection settings, version check, integrity check, migration,
 //! and moving a corrupt file aside (never truncating it).
 //!
-//! Owns: `open_connection`. Must not import `app`, `ui`, `cluster`, `tokio`, `kube` or
-//! `ratatui`; reads no clock (the time for the aside name is an argument).
+//! Owns: `open_connection`. Reads no clock (the time for the aside name is an argument).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration as StdDuration;

@@ -2,8 +2,7 @@
 //! node's rows of a cluster from a time on, and the fleet questions asked of them.
 //!
 //! Owns: `TransitionRow`, `NodeHistory`, `NodeRows`, `node_timeline`, `node_history`,
-//! `cluster_rows`, `fleet_health`. Must not import `app`, `ui`, `cluster`, `tokio`, `kube` or
-//! `ratatui`; reads no clock.
+//! `cluster_rows`, `fleet_health`. Reads no clock.
 
 use anyhow::{Context, Result};
 

@@ -1,7 +1,6 @@
 //! The history database's schema: the ordered list of migrations and `PRAGMA user_version`.
 //!
-//! Owns: `MIGRATIONS`, `SCHEMA_VERSION`, `migrate`, `check_version`. Must not import `app`,
-//! `ui`, `cluster`, `tokio`, `kube` or `ratatui`; reads no clock.
+//! Owns: `MIGRATIONS`, `SCHEMA_VERSION`, `migrate`, `check_version`. Reads no clock.
 
 use anyhow::{bail, Context, Result};
 use rusqlite::{Connection, TransactionBehavior};

@@ -1,9 +1,7 @@
 //! Node health transitions "as observed": what changed on each node between two analyses.
 //!
-//! Owns: `NodeTransition`, `node_changes` (`NodeObservation` and `observe_node` are the
-//! engine's, `engine::timeline`, re-exported). Pure (no I/O, no
-//! clock); may import `engine` types only. Must not import `app`, `ui`, `cluster`, `tokio`,
-//! `kube` or `ratatui`.
+//! Owns: `NodeTransition`, `node_changes` (`NodeObservation` and `observe_node` are the engine's,
+//! `engine::timeline`, re-exported). Pure (no I/O, no clock).
 
 use std::collections::HashMap;
 

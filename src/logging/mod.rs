@@ -4,9 +4,7 @@
 //! output.
 //!
 //! Owns: `LogSession`, `choose_for`, `start`, `StderrLog`; `filter` (which events), `paths`
-//! (where). May import `config` (the level vocabulary and config.toml), `tracing`,
-//! `tracing_subscriber`, `tracing_appender`, `directories`, `std::fs`, `std::env`. Must not
-//! import the engine, cluster, app, ui, tokio or kube.
+//! (where).
 
 pub mod filter;
 pub mod paths;

@@ -1,8 +1,7 @@
 //! `ome-top analyze -o json`: the stable JSON contract of product.md §7 (documented in
 //! docs/analyze-json.md). camelCase keys, full-precision floats, deterministic ordering.
 //!
-//! Owns: `analysis_json`. Reads engine results only; must not import `cluster`, the UI or
-//! anything that reads a clock.
+//! Owns: `analysis_json`. Reads engine results only.
 
 use serde::Serialize;
 use serde_json::Value;

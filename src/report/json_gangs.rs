@@ -2,8 +2,7 @@
 //! in docs/gangs-and-lints.md): camelCase keys, `null` for unknown values, sorted
 //! deterministically (gangs by `ns/name`, lints by rule, object, message).
 //!
-//! Owns: `gangs_json`, `lints_json`. Reads engine results only; must not import `cluster`,
-//! the UI or anything that reads a clock.
+//! Owns: `gangs_json`, `lints_json`. Reads engine results only.
 
 use serde::Serialize;
 

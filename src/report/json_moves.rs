@@ -2,8 +2,7 @@
 //! (`source: alfred`) beside ome-top's computed rows (`source: computed`), and the dispatch
 //! journal with what blocks Alfred.
 //!
-//! Owns: `moves_json`, `journal_json`. Reads engine results only; must not import `cluster`,
-//! the UI or a clock.
+//! Owns: `moves_json`, `journal_json`. Reads engine results only.
 
 use serde::Serialize;
 use serde_json::Value;

@@ -1,6 +1,6 @@
 //! Headless renderings of an analysis for `ome-top analyze` (`-o json` contract, `-o table`).
 //!
-//! Reads engine results only; must not import `cluster`, `ui`, `tokio` or read a clock.
+//! Reads engine results only.
 
 pub mod json;
 pub mod json_gangs;

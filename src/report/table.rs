@@ -1,6 +1,6 @@
 //! `ome-top analyze -o table`: the analysis as aligned text for a terminal or a ticket.
 //!
-//! Owns: `analysis_table`. Reads engine results only; must not import `cluster` or the UI.
+//! Owns: `analysis_table`. Reads engine results only.
 
 use std::fmt::Write;
 

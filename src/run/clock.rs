@@ -2,8 +2,7 @@
 //! pacing, the app's clock (wall, or the demo's sim clock driven by it) and request UUIDs.
 //! With `main.rs`, the only place under `src/` that reads a clock.
 //!
-//! Owns: `wall_now`, `mono_now`, `AppClock`, `RandomIds`. Must not import `ui`, `cluster`,
-//! `tokio` or `kube`; of `app` only the `IdSource` seam.
+//! Owns: `wall_now`, `mono_now`, `AppClock`, `RandomIds`.
 
 use std::time::Instant;
 

@@ -3,9 +3,8 @@
 //! and answers `Command`s and `Fetch`es with `Update`s — the same channels the live cluster
 //! layer offers, so the TUI cannot tell the two apart.
 //!
-//! Owns: `DemoOptions`, `DemoChannels`, `spawn_demo`. May import `sim`, `protocol`, `engine`
-//! types and `tokio`; must not import `app`, `ui` or `cluster`. Reads no clock itself: the
-//! composition root hands it one.
+//! Owns: `DemoOptions`, `DemoChannels`, `spawn_demo`. Reads no clock itself: the composition root
+//! hands it one.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! (`benches/update.rs`, `benches/stages.rs`): each kind is a pair of changes that undo each
 //! other, so applying them alternately keeps the fleet as it was.
 //!
-//! Owns: `EventKind`, `event_kinds`. Pure; must not import `cluster`, `ui` or `tokio`.
+//! Owns: `EventKind`, `event_kinds`. Pure.
 
 use std::sync::Arc;
 

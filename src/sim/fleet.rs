@@ -3,8 +3,8 @@
 //! pods, system pods without GPUs, and pending GPU pods, placed the way LeastAllocated scheduling
 //! spreads them (so the fleet fragments).
 //!
-//! Owns: `FleetSpec`, `generate_fleet`, `generate_fleet_unpublished`. Deterministic for a seed; no I/O and no clock (the
-//! observation time is an argument). Must not import `cluster`, `ui` or `tokio`.
+//! Owns: `FleetSpec`, `generate_fleet`, `generate_fleet_unpublished`. Deterministic for a seed; no
+//! I/O and no clock (the observation time is an argument).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -3,8 +3,7 @@
 //! pods on the OME scheduler, and every fifth gang's pods unbound (Pending) so that pins are
 //! predicted.
 //!
-//! Owns: `make_gang_heavy`. Deterministic; no I/O and no clock. Must not import `cluster`,
-//! `ui` or `tokio`.
+//! Owns: `make_gang_heavy`. Deterministic; no I/O and no clock.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -1,5 +1,5 @@
-//! Seeded simulated OME fleets for benchmarks, tests and `ome-top demo`. Deterministic for a
-//! seed; no I/O and no clock (time is handed in). Must not import `cluster`, `ui` or `tokio`.
+//! Seeded simulated OME fleets for benchmarks, tests and `ome-top demo`. Deterministic for a seed;
+//! no I/O and no clock (time is handed in).
 
 pub mod demo;
 pub mod events;

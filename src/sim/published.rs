@@ -5,7 +5,7 @@
 //! lists. Benchmarks and tests
 //! then measure the snapshots the product really analyses, not a shape it never sees.
 //!
-//! Owns: `as_published`. No I/O, no clock. Must not import `cluster`, `ui` or `tokio`.
+//! Owns: `as_published`. No I/O, no clock.
 
 use crate::engine::fast::Interner;
 use crate::engine::model::{

@@ -1,7 +1,7 @@
 //! Modal overlays: help, the `:` palette, the confirm dialog (the exact change, its checks and
 //! warnings), the reject choice, the reason input and an object's YAML (over the body).
 //!
-//! Owns: `draw_modals`. Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `draw_modals`.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

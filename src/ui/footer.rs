@@ -1,8 +1,7 @@
 //! The notice line (latest notice, the filter being typed, or pending ops) and the footer with
 //! the keys that apply here, read from the key table.
 //!
-//! Owns: `draw_notice`, `draw_footer`, `footer_hints`, `applies_here`. Must not import
-//! `cluster`, `tokio` or `kube`.
+//! Owns: `draw_notice`, `draw_footer`, `footer_hints`, `applies_here`.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -2,8 +2,7 @@
 //! view tabs with the pool and namespace scopes, and the banner (a context switch connecting,
 //! the API unreachable).
 //!
-//! Owns: `draw_header`, `draw_tabs`, `draw_banner`, `api_text`, `source_text`. Must not import
-//! `cluster`, `tokio` or `kube`.
+//! Owns: `draw_header`, `draw_tabs`, `draw_banner`, `api_text`, `source_text`.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -2,7 +2,7 @@
 //! keys that work there, the global keys and the dialog keys, then what each other view adds,
 //! each with its description, and last the `:` command words.
 //!
-//! Owns: `help_lines`, `draw_help`. Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `help_lines`, `draw_help`.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

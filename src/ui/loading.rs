@@ -2,7 +2,7 @@
 //! draw: the file, a gauge of the bytes read (JSON) and the objects read so far, then that the
 //! analysis runs.
 //!
-//! Owns: `Loading`, `draw_loading`. Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `Loading`, `draw_loading`.
 
 use ratatui::layout::Rect;
 use ratatui::text::Line;

@@ -1,7 +1,7 @@
 //! The view: draws one frame from `&AppState` (never mutates it) with a `Theme`. Layout comes
 //! from `app::layout` so mouse hits and drawing agree.
 //!
-//! Must not import `cluster`, `tokio`, `kube` or read a clock; colours only via `theme`.
+//! Colours only via `theme`.
 
 pub mod dialogs;
 pub mod footer;

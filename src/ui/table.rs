@@ -2,7 +2,7 @@
 //! frame costs the same with 10 or 10,000 rows behind it. Columns that do not fit are dropped
 //! from the right; the selection is marked by a symbol as well as the selection style.
 //!
-//! Owns: `draw_table`. Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `draw_table`.
 
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::text::{Line, Span};

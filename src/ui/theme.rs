@@ -2,7 +2,7 @@
 //! danger, muted, header) mapped to ratatui styles in one place. A thin adapter: the config
 //! crate's themes replace the built-ins; widgets never hold colour literals.
 //!
-//! Owns: `Theme`, `Slot`, `THEME_NAMES`. Must not import `tokio`, `kube` or `cluster`.
+//! Owns: `Theme`, `Slot`, `THEME_NAMES`.
 
 use ratatui::style::{Color, Modifier, Style};
 

@@ -4,6 +4,7 @@
 //! (`architecture`). One test binary: `cargo test --test engine`.
 
 mod analysis_identity;
+mod approval;
 mod architecture;
 mod eligibility;
 mod fits;

@@ -4,7 +4,7 @@
 //! their floors, before columns are dropped from the right. Numeric columns never shrink
 //! below their content, so no number loses digits.
 //!
-//! Owns: `content_widths`, `fit`, `CAP`. Plain data; must not import `ratatui`.
+//! Owns: `content_widths`, `fit`, `CAP`. Plain data.
 
 use unicode_width::UnicodeWidthStr;
 

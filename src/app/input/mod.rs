@@ -5,8 +5,7 @@
 //! Input answers the reducer with `Msg`s (`app::msg`): actions go back to the reducer, never
 //! through a call into it. `line` edits every prompt's text.
 //!
-//! Owns: `key`, `mouse`, `base_mode`, `current_mode`. Plain data (crossterm event
-//! *types* only); must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `key`, `mouse`, `base_mode`, `current_mode`. Plain data (crossterm event *types* only).
 
 pub mod line;
 

@@ -1,8 +1,7 @@
 //! The Gangs view as a tree: topology key → domain → gang → pods, built once per feed, and the
 //! navigation state (open branches, selection by id path, scroll) that survives feeds.
 //!
-//! Owns: `GangTree`, `TreeNode`, `GangNav`, `FlatItem`. Plain data; must not import `ratatui`,
-//! `tokio` or `kube`.
+//! Owns: `GangTree`, `TreeNode`, `GangNav`, `FlatItem`. Plain data.
 
 use std::collections::{BTreeMap, HashSet};
 

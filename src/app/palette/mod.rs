@@ -3,8 +3,7 @@
 //! action whose name or description matches), which entry is selected, Tab completion, and
 //! what Enter runs — the selected entry, else the typed line itself (an unknown word says so).
 //!
-//! Owns: `PaletteEntry`, `palette_entries`, `default_selection`, `key`. Plain data; must not
-//! import `ratatui`, `tokio` or `kube`.
+//! Owns: `PaletteEntry`, `palette_entries`, `default_selection`, `key`. Plain data.
 
 pub mod words;
 

@@ -1,8 +1,7 @@
 //! The `:` command words k9s users type: `ctx`, `ns`, `q`, the view names and their short
 //! forms, and how a typed line splits into a word and its argument.
 //!
-//! Owns: `Verb`, `Word`, `WORDS`, `word`, `split`. Plain data; must not import `ratatui`,
-//! `tokio` or `kube`.
+//! Owns: `Verb`, `Word`, `WORDS`, `word`, `split`. Plain data.
 
 use crate::action::View;
 

@@ -2,7 +2,7 @@
 //! name, `namespace/name` of a workload, a request UUID, a gang or pod), sent to the terminal's
 //! clipboard by the run layer (OSC 52).
 //!
-//! Owns: `copy_name`, `row_name`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `copy_name`, `row_name`. Plain data.
 
 use crate::app::effect::Effect;
 use crate::app::state::{AppState, NoticeLevel, View};

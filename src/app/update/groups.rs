@@ -1,13 +1,13 @@
-//! The shape of the Moves rows: advisory groups open and closed (Enter or the toggle key on a
-//! group row; the toggle key on a row inside an open group closes it), and every row listed
-//! without groups while a filter or a sort is on, so neither hides a move inside a closed
-//! group; the WHY column as wide as the longest reason on a terminal of 120 columns or more. The rows are rebuilt only when the shape changes; a selection on a move that went
-//! into a closed group moves to that group's row.
+//! The shape of the Moves rows: advisory groups open and closed (Enter or the toggle key on a group
+//! row; the toggle key on a row inside an open group closes it), and every row listed without
+//! groups while a filter or a sort is on, so neither hides a move inside a closed group; the WHY
+//! column as wide as the longest reason on a terminal of 120 columns or more. The rows are rebuilt
+//! only when the shape changes; a selection on a move that went into a closed group moves to that
+//! group's row.
 //!
 //! The reducer's side: it changes the open groups and rebuilds the rows.
 //!
-//! Owns: `wants_flat`, `wants_wide`, `reshape`, `selected_group`, `toggle_group`. Plain data; must not import `ratatui`,
-//! `tokio` or `kube`.
+//! Owns: `wants_flat`, `wants_wide`, `reshape`, `selected_group`, `toggle_group`. Plain data.
 
 use crate::app::state::{AppState, View};
 use crate::app::table::TableView;

@@ -2,7 +2,7 @@
 //! the reason-specific checks from `Analysis::clearing` and refuses to confirm unless they pass
 //! or the operator arms the explicit override.
 //!
-//! Owns: `start_clear`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `start_clear`. Plain data.
 
 use crate::app::dialogs::Modal;
 use crate::app::state::{AppState, NoticeLevel, View};

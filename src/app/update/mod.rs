@@ -6,7 +6,7 @@
 //! layout (`map`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
 //! `run_msgs` carries out, so nothing calls back into `apply_action`.
 //!
-//! Owns: `update`, `apply_action`, `home_view`. Must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `update`, `apply_action`, `home_view`.
 
 pub mod approve;
 pub mod contexts;

@@ -1,10 +1,9 @@
 //! Navigation: moving the selection, paging, switching views, opening and closing details,
 //! scoping the Nodes view to a pool, freezing, sorting, and taking in a new feed.
 //!
-//! Owns: `viewport`, `step`, `jump`, `switch_view`, `open`, `back`, `refresh_view`,
-//! `apply_feed`, `rebuild_detail`, `sort_next`, `sort_by_letter`, `sort_reverse`,
-//! `toggle_wide`, `toggle_freeze`, `toggle_map`. Plain data; must not import `ratatui`,
-//! `tokio` or `kube`.
+//! Owns: `viewport`, `step`, `jump`, `switch_view`, `open`, `back`, `refresh_view`, `apply_feed`,
+//! `rebuild_detail`, `sort_next`, `sort_by_letter`, `sort_reverse`, `toggle_wide`, `toggle_freeze`,
+//! `toggle_map`. Plain data.
 
 use std::sync::Arc;
 

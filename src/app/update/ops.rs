@@ -2,9 +2,8 @@
 //! exact change (refused up front with the permission's reason when not allowed); `confirm`
 //! turns it into a `Command`; `OpDone` closes the loop with a notice and an audit effect.
 //!
-//! Owns: `start_cordon`, `start_reject`, `start_opt_out`, `confirm`, `op_done`
-//! (`update::approve` owns approving, `update::journal` clearing). Plain data; must not import
-//! `ratatui`, `tokio` or `kube`.
+//! Owns: `start_cordon`, `start_reject`, `start_opt_out`, `confirm`, `op_done` (`update::approve`
+//! owns approving, `update::journal` clearing). Plain data.
 
 use crate::app::dialogs::{ConfirmDialog, Modal};
 use crate::app::effect::Effect;

@@ -4,7 +4,7 @@
 //! and the terminal phase even after the move's row (and its detail) is gone — a completed
 //! move removes its source Instance.
 //!
-//! Owns: `track_requests`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `track_requests`. Plain data.
 
 use std::collections::HashMap;
 

@@ -2,8 +2,7 @@
 //! cluster's GET, the demo's world, the snapshot file) and shown in a read-only pane that
 //! scrolls and closes with Esc. A read, never a write: it works in read-only sessions.
 //!
-//! Owns: `show_yaml`, `fetched`, `pane_action`. Plain data; must not import
-//! `ratatui`, `tokio` or `kube`.
+//! Owns: `show_yaml`, `fetched`, `pane_action`. Plain data.
 
 use std::sync::Arc;
 

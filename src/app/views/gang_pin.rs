@@ -2,7 +2,7 @@
 //! to (or predicted for) and where that pin was read, members placed against `minMember`,
 //! reservation, and the scheduler's own Pending message. Drawn beside the Gangs tree.
 //!
-//! Owns: `pin_lines`, `selected_gang`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `pin_lines`, `selected_gang`. Plain data.
 
 use crate::app::detail::Lines;
 use crate::app::state::AppState;

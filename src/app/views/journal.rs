@@ -2,8 +2,7 @@
 //! each blocks Alfred and its clearing verdict), the blocking banner text, and the entry detail
 //! with the clearing check for its reason.
 //!
-//! Owns: `journal_rows`, `blocking_text`, `clearing_word`, the entry detail. Plain data; must not
-//! import `ratatui`, `tokio` or `kube`.
+//! Owns: `journal_rows`, `blocking_text`, `clearing_word`, the entry detail. Plain data.
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};

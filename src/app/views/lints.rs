@@ -1,5 +1,4 @@
-//! The Lints view: one row per placement lint (rule, object, message). Plain data; must not
-//! import `ratatui`, `tokio` or `kube`.
+//! The Lints view: one row per placement lint (rule, object, message). Plain data.
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::engine::analysis::Analysis;

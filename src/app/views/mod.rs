@@ -1,9 +1,8 @@
-//! Builds a view's row models from one feed, once per feed generation and only for views
-//! that are shown, plus the small
-//! formatting helpers they share (`cells`: ages, health words, fragmentation bands).
+//! Builds a view's row models from one feed, once per feed generation and only for views that are
+//! shown, plus the small formatting helpers they share (`cells`: ages, health words, fragmentation
+//! bands).
 //!
-//! Owns: `build_view`, `build_models`. Plain data; must not import
-//! `ratatui`, `tokio` or `kube`.
+//! Owns: `build_view`, `build_models`. Plain data.
 
 pub mod cells;
 pub mod context;

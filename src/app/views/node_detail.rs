@@ -5,7 +5,7 @@
 //! long sections never push the summary off the top.
 //!
 //! Owns: `node_detail`. The Kubernetes sections are in `node_sections`, the timeline in
-//! `node_timeline`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! `node_timeline`. Plain data.
 
 use chrono::{Duration, FixedOffset};
 

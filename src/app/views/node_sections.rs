@@ -5,7 +5,7 @@
 //! wraps into the next column's place.
 //!
 //! Owns: `label_lines`, `taint_lines`, `capacity_lines`, `condition_lines`, `pod_lines`,
-//! `event_lines`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! `event_lines`. Plain data.
 
 use chrono::FixedOffset;
 

@@ -6,7 +6,7 @@
 //! its source; Alfred's moments between them; above them the node's flaps and its pool's
 //! repair time from the store.
 //!
-//! Owns: `timeline_lines`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `timeline_lines`. Plain data.
 
 use chrono::FixedOffset;
 

@@ -6,8 +6,7 @@
 //! node's health episodes in the window, `!` when it flaps) and, in the wide layout, MTTR (its
 //! pool's mean time to repair).
 //!
-//! Owns: `node_rows`, `add_history_columns`, `NODE_POOL_COLUMN`. Plain data; must not import
-//! `ratatui`, `tokio` or `kube`.
+//! Owns: `node_rows`, `add_history_columns`, `NODE_POOL_COLUMN`. Plain data.
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::times::span;

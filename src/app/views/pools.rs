@@ -1,7 +1,7 @@
 //! Pools view rows: one per pool with nodes, GPUs, the score against Alfred's threshold,
 //! observed / best / reclaimable / stuck, pending pressure, whole free nodes and pending pods.
 //!
-//! Owns: `pool_rows`, `POOL_COLUMNS`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `pool_rows`, `POOL_NAME_COLUMN`. Plain data.
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel};
 use crate::app::times::span;

@@ -5,8 +5,8 @@
 //! time to repair per pool). Human times in the local zone by default, or JSON.
 //!
 //! Owns: `HistoryArgs`, `run_history`, the target, filter and time parsing; what is read is
-//! `sections`', the renderings `table`'s and `json`'s. May import `history`, `engine::timeline` and `app::times`; holds no
-//! business logic of its own. Reads no clock (the wall clock is an argument).
+//! `sections`', the renderings `table`'s and `json`'s. Holds no business logic of its own. Reads no
+//! clock (the wall clock is an argument).
 
 mod json;
 mod sections;

@@ -6,7 +6,7 @@
 //! most instead of a relist every backoff step. Where the identity may not read CRDs, the
 //! resource is retried at a slow fixed pace instead.
 //!
-//! Owns: `CrdName`, `wait_until_served`, `ABSENT_RETRY`. Must not import the app or the UI.
+//! Owns: `CrdName`, `wait_until_served`, `ABSENT_RETRY`.
 
 use std::pin::pin;
 use std::time::Duration;

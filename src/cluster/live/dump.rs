@@ -2,8 +2,7 @@
 //! Kubernetes `List` of the full objects (managedFields stripped), the shape
 //! `kubectl get … -o json` prints, so `analyze --snapshot` reads it back.
 //!
-//! Owns: `dump`, `Dump`. Uses the same selectors as the watchers (`sources`). Must not
-//! import the app or the UI.
+//! Owns: `dump`, `Dump`. Uses the same selectors as the watchers (`sources`).
 
 use std::fmt::Debug;
 

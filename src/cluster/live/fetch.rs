@@ -2,7 +2,7 @@
 //! `Update::Fetched`. Reads only, so a read-only session (`--readonly`) answers them too; they
 //! run on their own worker, so a slow read never holds up a write or the other way round.
 //!
-//! Owns: `node_yaml`, `answer`, `spawn_fetch_worker`. Must not import the app or the UI.
+//! Owns: `node_yaml`, `answer`, `spawn_fetch_worker`.
 
 use k8s_openapi::api::core::v1::Node;
 use kube::api::{Api, ApiResource, DynamicObject};

@@ -2,7 +2,7 @@
 //! start, so audit rows and Events name the Kubernetes user (product.md §6 "audit: who from
 //! SelfSubjectReview") rather than the tool.
 //!
-//! Owns: `whoami`, `actor_name`. Must not import the app or the UI.
+//! Owns: `whoami`, `actor_name`.
 
 use k8s_openapi::api::authentication::v1::SelfSubjectReview;
 use kube::api::{Api, PostParams};

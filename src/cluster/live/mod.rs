@@ -7,8 +7,7 @@
 //! `Presence::Forbidden`; neither is retried faster than the backoff.
 //!
 //! Owns: `LiveOptions`, `LiveError`, `LiveSession`, `EventCounts`, `connect`, `context_name`,
-//! `context_names`. Must not import the app or the UI; never reads the clock (the composition
-//! root hands in `LiveOptions::clock`).
+//! `context_names`. Never reads the clock (the composition root hands in `LiveOptions::clock`).
 
 pub mod crd;
 pub mod dump;

@@ -1,7 +1,7 @@
 //! The RBAC probe: one SelfSubjectAccessReview per `protocol::Capability`, turned into
 //! `protocol::Permissions` whose refusals name the missing permission.
 //!
-//! Owns: `review_for`, `permission_from`, `probe`. Must not import the app or the UI.
+//! Owns: `review_for`, `permission_from`, `probe`.
 
 use k8s_openapi::api::authorization::v1::{
     ResourceAttributes, SelfSubjectAccessReview, SelfSubjectAccessReviewSpec,

@@ -7,8 +7,8 @@
 //! changed nothing but a list's progress republishes the last feed with the sources' new
 //! counts, without a new snapshot or analysis.
 //!
-//! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings, `TIME_STEP`. Must not import the app
-//! or the UI; reads time only through the hub's clock function.
+//! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings, `TIME_STEP`. Reads time only
+//! through the hub's clock function.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};

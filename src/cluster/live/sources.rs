@@ -1,8 +1,8 @@
 //! Every source the live layer watches, its conversion into the engine model, and the
 //! assembly of a `ClusterSnapshot` from their stores.
 //!
-//! Owns: `Stores`, the per-kind `Conversion`s, the ConfigMap names and Event field selectors,
-//! the CRD `ApiResource`s. No I/O; must not import the app or the UI.
+//! Owns: `Stores`, the per-kind `Conversion`s, the ConfigMap names and Event field selectors, the
+//! CRD `ApiResource`s. No I/O.
 
 use std::sync::Arc;
 

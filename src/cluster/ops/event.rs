@@ -4,9 +4,8 @@
 //! object whose name is too long for the Recorder's Event name gets the hand-written Event of
 //! [`build_event`] (`generateName`, name cut).
 //!
-//! Owns: `EventTarget`, `recorder_parts`, `build_event`, `record_event`. An Event that cannot
-//! be created never undoes the write; the caller reports it in the outcome. Must not import
-//! `app`, `ui`, `ratatui` or `crossterm`.
+//! Owns: `EventTarget`, `recorder_parts`, `build_event`, `record_event`. An Event that cannot be
+//! created never undoes the write; the caller reports it in the outcome.
 
 use k8s_openapi::api::core::v1::ObjectReference;
 use k8s_openapi::api::events::v1::Event;

@@ -2,8 +2,6 @@
 //! annotation `ome.io/migration-request-v1-<uuid>`, alfred.md §3.1) and opting a workload out
 //! (`alfred.ome.io/movable: "false"` + `alfred.ome.io/opt-out-reason`, alfred.md §4). Both are
 //! JSON Patches that `test` the uid and resourceVersion the operator saw; never a full update.
-//!
-//! Must not import `app`, `ui`, `ratatui` or `crossterm`.
 
 use kube::api::{Api, ApiResource, DynamicObject, Patch};
 

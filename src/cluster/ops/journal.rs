@@ -5,8 +5,7 @@
 //! the same resourceVersion, so a concurrent writer makes the PUT fail with 409 instead of being
 //! overwritten. Every other key, label and annotation of the ConfigMap is sent back unchanged.
 //!
-//! Never writes a document that fails Alfred's strict reader. Must not import `app`, `ui`,
-//! `ratatui` or `crossterm`.
+//! Never writes a document that fails Alfred's strict reader.
 
 use k8s_openapi::api::core::v1::ConfigMap;
 use kube::api::Api;

@@ -4,8 +4,8 @@
 //! docs/actions.md.
 //!
 //! Owns: `OpContext`, `execute`, `spawn_ops_worker`. Files: `node` (cordon/uncordon), `isvc`
-//! (approve a move, opt out), `journal` (clear a stalled entry), `event`, `patches` (pure
-//! bodies), `outcome` (error mapping). Must not import `app`, `ui`, `ratatui` or `crossterm`.
+//! (approve a move, opt out), `journal` (clear a stalled entry), `event`, `patches` (pure bodies),
+//! `outcome` (error mapping).
 
 pub mod event;
 pub mod isvc;

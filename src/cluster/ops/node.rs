@@ -3,8 +3,6 @@
 //! operator acted on, and lands only on the exact `metadata.uid` and `spec` just read (JSON
 //! Patch `test`s). Status heartbeats, which move the resourceVersion every few seconds, do not
 //! count as "changed since you looked".
-//!
-//! Must not import `app`, `ui`, `ratatui` or `crossterm`.
 
 use k8s_openapi::api::core::v1::Node;
 use kube::api::{Api, ApiResource, DynamicObject, Patch};

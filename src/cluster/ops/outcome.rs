@@ -2,8 +2,7 @@
 //! looked" (409, a failed JSON Patch `test` answered with 422), which mean "you may not" (403,
 //! naming the missing permission), and the one-line messages the notice bar shows.
 //!
-//! Owns: `ApiFailure`, `classify`, the message builders. Pure apart from reading
-//! `kube::Error`; must not import `app`, `ui`, `ratatui` or `crossterm`.
+//! Owns: `ApiFailure`, `classify`, the message builders. Pure apart from reading `kube::Error`.
 
 use crate::protocol::OpOutcome;
 

@@ -4,9 +4,8 @@
 //! builds and validates the value) and the opt-out annotations of an InferenceService.
 //!
 //! Every body starts with `test` operations: the API server applies the operations in order and
-//! rejects the whole patch when a `test` fails, so a patch either lands on exactly the object
-//! state it was built from or changes nothing. Pure; must not import `app`, `ui`, `ratatui` or
-//! `crossterm`.
+//! rejects the whole patch when a `test` fails, so a patch either lands on exactly the object state
+//! it was built from or changes nothing. Pure.
 
 use json_patch::jsonptr::PointerBuf;
 use json_patch::{AddOperation, Patch, PatchOperation, TestOperation};

@@ -4,7 +4,7 @@
 //! (kind, namespace, name), or the same UID, are one object and the last one listed wins.
 //!
 //! Owns: `Kind`, `Identities` (where each object went, which were replaced or dropped),
-//! `check_shape`. Pure; must not import the UI or the app.
+//! `check_shape`. Pure.
 
 use std::collections::{BTreeMap, HashMap};
 

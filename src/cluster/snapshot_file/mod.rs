@@ -9,7 +9,7 @@
 //! input. Objects follow Kubernetes' identity rules (`identity`); `reader` converts them.
 //!
 //! Owns: `read_snapshot`, `read_snapshot_with`, `node_yaml`, `SnapshotError`, `Format`,
-//! `format_of`. Pure over bytes (the caller reads the file); must not import the UI or the app.
+//! `format_of`. Pure over bytes (the caller reads the file).
 
 mod identity;
 mod reader;

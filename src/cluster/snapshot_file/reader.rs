@@ -2,7 +2,7 @@
 //! the identity rules (`identity`) decide where the object goes (a duplicate replaces the
 //! earlier one), nested Lists are read in place, unknown kinds are counted.
 //!
-//! Owns: `Reader`, `Progress`. Pure; must not import the UI or the app.
+//! Owns: `Reader`, `Progress`. Pure.
 
 use std::collections::BTreeMap;
 

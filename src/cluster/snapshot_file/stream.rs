@@ -3,7 +3,7 @@
 //! file is never held as one tree. The same visitors serve JSON (each item taken as its raw
 //! text first: its length is the progress) and YAML (each item a tree).
 //!
-//! Owns: `ListSeed`, `Top`, `Stop`, `Item`. Pure; must not import the UI or the app.
+//! Owns: `ListSeed`, `Top`, `Stop`, `Item`. Pure.
 
 use std::fmt;
 use std::marker::PhantomData;

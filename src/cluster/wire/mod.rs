@@ -8,7 +8,6 @@
 //!
 //! Owns: `Slim<K>`, `SlimShape`. Conversion stays in `cluster::convert`; a field added to a
 //! converter must be kept here too (the tests compare both decodes through the converters).
-//! Must not import the app or the UI.
 
 use std::collections::BTreeMap;
 

@@ -2,8 +2,8 @@
 //! calls with the keys pressed so far. A user file overrides the base keymap per (mode, key
 //! sequence); conflicts are load errors, so no key can silently reach the wrong action.
 //!
-//! Owns: `Keymap`, `Binding`, `BindingHelp`, `Resolution`, `PALETTE_ONLY`. Must not import the
-//! engine, cluster, app, ui, tokio or kube; from crossterm only the key event *types*.
+//! Owns: `Keymap`, `Binding`, `BindingHelp`, `Resolution`, `PALETTE_ONLY`. From crossterm only the
+//! key event *types*.
 
 use std::collections::BTreeMap;
 

@@ -2,8 +2,7 @@
 //! against a node's facts (alfred.md §7.1), weekly maintenance windows (§6.4) and preemptible
 //! nodes (`spotPolicy`).
 //!
-//! Pure: time is an argument. Must not import anything outside std, `serde`, `chrono` and its
-//! parent `alfred_config`.
+//! Pure: time is an argument.
 
 use std::collections::BTreeMap;
 

@@ -9,9 +9,8 @@
 //! trigger `cordon`, `tpuSlice*`) are accepted; E1's `omenativeCapabilityLease*` keys are
 //! rejected as unknown, as E2 rejects them.
 //!
-//! This module is part of the pure engine: it must not import anything outside std, `serde`,
-//! `serde_json`, `serde_saphyr` (read through `engine::formats::go_yaml`) and `chrono`, and does no I/O,
-//! reads no clock (time is an argument) and uses no randomness.
+//! This module is part of the pure engine: it does no I/O, reads no clock (time is an argument)
+//! and uses no randomness.
 //!
 //! Layout: this file owns the effective config ([`AlfredConfig`]), its defaults, the error type
 //! and the two entry points; `policy` the policy blocks and enums, `matching` the trigger, window

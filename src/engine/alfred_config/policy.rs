@@ -1,8 +1,6 @@
 //! The blocks and enums of Alfred's config schema (alfred.md §5) below the top level: mode,
 //! early ticks, scheduling profiles, the defragmentation and node-health policies, maintenance
 //! triggers, spot policy and TPU slice partitions. Plain data; matching lives in `matching`.
-//!
-//! Must not import anything outside std, `serde` and its parent `alfred_config`.
 
 use std::collections::BTreeMap;
 

@@ -1,8 +1,6 @@
 //! How the effective config prints in the JSON contract: durations as Go's
 //! `time.Duration.String` does, maintenance-window days as `Mon`..`Sun` and clock times as
 //! "HH:MM", so the printed config reads like Alfred's own YAML.
-//!
-//! Must not import anything outside std, `serde` and `chrono`.
 
 use std::time::Duration;
 

@@ -2,8 +2,7 @@
 //! (ladder, prior, λ, τ, threshold, spot), eligibility switches and node rules. Keeping them in
 //! one place means the engines never depend on the config's layout.
 //!
-//! Owns: `ScoringRules`, the `from_config` constructors, node-rule adapters. Pure; must not
-//! import anything outside `std` and `engine`.
+//! Owns: `ScoringRules`, the `from_config` constructors, node-rule adapters. Pure.
 
 use std::collections::BTreeMap;
 

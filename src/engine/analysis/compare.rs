@@ -2,8 +2,7 @@
 //! rows and the rows ome-top computes from the same cluster disagree, and when Alfred's
 //! publication is stale — the symptoms of a stuck Alfred or config drift.
 //!
-//! Owns: `compare_moves`. Pure; must not import anything outside `std`, `chrono` types and
-//! `engine`.
+//! Owns: `compare_moves`. Pure.
 
 use std::collections::BTreeMap;
 

@@ -2,12 +2,14 @@
 //! per-pool fragmentation — everything a view or `ome-top analyze` shows.
 //!
 //! Owns: `Analysis`, `AnalysisOptions`, `analyze`. Pure and deterministic: time arrives in the
-//! options. Must not import anything outside `std`, `chrono` types and `engine`.
+//! options.
 
+mod approval;
 mod compare;
 mod incremental;
 
 pub use crate::engine::workloads::InstanceVerdict;
+pub use approval::{InstanceRef, MoveQuery};
 pub use compare::compare_moves;
 pub use incremental::{
     changes_between, changes_in, Change, Changed, Incremental, MovesRerun, Rerun, MAX_CHANGES,

@@ -3,8 +3,8 @@
 //! reading a byte (`Arc<str>`'s own `==` always reads the bytes). Every key here borrows its
 //! text, so an address cannot be reused by another text while the key exists.
 //!
-//! Owns: `same`, `same_opt`, `same_str`, `same_shared`, `same_allocation`, `ByAddress`, `PairsByAddress`,
-//! `LastAnswer`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `same`, `same_opt`, `same_str`, `same_shared`, `same_allocation`, `ByAddress`,
+//! `PairsByAddress`, `LastAnswer`. Pure.
 
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;

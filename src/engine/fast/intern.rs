@@ -2,8 +2,8 @@
 //! keys and values, owner names and UIDs point at one allocation each, so equal names compare
 //! by address (`fast::same`) and hot strings stay in cache.
 //!
-//! Owns: `Interner`. Used by the cluster converters and by the simulated fleets (which must
-//! look like what the live store publishes). Pure; must not import anything outside `std`.
+//! Owns: `Interner`. Used by the cluster converters and by the simulated fleets (which must look
+//! like what the live store publishes). Pure.
 
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! the addresses of the two texts first and fall back to the texts; both maps answer the same
 //! id for every text they know, whatever order the ISVCs come in.
 //!
-//! Owns: `IsvcKeys`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `IsvcKeys`. Pure.
 
 use std::cell::OnceCell;
 

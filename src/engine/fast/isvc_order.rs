@@ -6,8 +6,8 @@
 //! A live snapshot lists ISVCs in store key order already: that is checked first (one
 //! comparison per neighbour pair), and then nothing is sorted.
 //!
-//! Owns: `by_namespace_name`, `by_namespace_name_known`, `in_namespace_name_order`,
-//! `key_orders`. Pure; must not import anything outside `std`, `rustc_hash` and `engine`.
+//! Owns: `by_namespace_name`, `by_namespace_name_known`, `in_namespace_name_order`, `key_orders`.
+//! Pure.
 
 use rustc_hash::FxHashMap as HashMap;
 

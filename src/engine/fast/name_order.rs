@@ -7,7 +7,7 @@
 //! order (API servers list nodes by name) costs one linear check, a level with a few distinct
 //! keys (pool prefixes) a counting sort, and any other level one sort of integer pairs.
 //!
-//! Owns: `name_order`. Pure; must not import anything outside `std`.
+//! Owns: `name_order`. Pure.
 
 /// Runs this short are sorted by comparing the strings directly.
 const SHORT_RUN: usize = 16;

@@ -2,7 +2,7 @@
 //! `Pod::key()` strings do (byte order of `namespace + "/" + name`), so sorts that Alfred
 //! defines on `ns/name` need no allocation per pod.
 //!
-//! Owns: `PodKey`, `cmp_joined`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `PodKey`, `cmp_joined`. Pure.
 
 use std::cmp::Ordering;
 

@@ -4,7 +4,7 @@
 //! small integers and move row indices instead of rows.
 //!
 //! Owns: `workload_ranks`, `IdentityKey`, `identity_key`, `identity_keys`, `descending_score_key`,
-//! `rank_by_score`, `permute`. Pure; must not import anything outside `std` and `engine`.
+//! `rank_by_score`, `permute`. Pure.
 
 use crate::engine::fast::pod_key::PodKey;
 use crate::engine::fast::small_key_sort::stable_sort_by_small_key;

@@ -3,8 +3,7 @@
 //! thousands of nodes already in name order — so a counting sort replaces an
 //! `n log n` comparison sort with the very same result.
 //!
-//! Owns: `stable_sort_by_small_key`, `is_non_decreasing`. Pure; must not import anything
-//! outside `std`.
+//! Owns: `stable_sort_by_small_key`, `is_non_decreasing`. Pure.
 
 /// Largest key the counting sort accepts; larger keys fall back to a comparison sort.
 const MAX_KEY: u32 = 4096;

@@ -7,7 +7,7 @@
 //! per distinct allocation, not once per lookup. Keys borrow their texts for the index's
 //! lifetime, so an address in the table always names the text it was stored for.
 //!
-//! Owns: `TextIndex`, `NameRanks`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `TextIndex`, `NameRanks`. Pure.
 
 use std::cell::OnceCell;
 

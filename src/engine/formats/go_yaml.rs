@@ -13,8 +13,6 @@
 //! Not kept, as no input ome-top reads has them: `1e400` is ∞ (was text), an integer beyond
 //! 64 bits a float (was an error in JSON), `!!null ""` null (was an error), a scalar under an
 //! unknown global tag (`!!foo 5`) is typed (was text), `!!timestamp` is refused (was text).
-//!
-//! Pure: must not import anything outside std, `serde`, `serde_json` and `serde_saphyr`.
 
 use std::borrow::Cow;
 

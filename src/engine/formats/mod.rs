@@ -3,7 +3,7 @@
 //! journal, recommendations and request annotations, and YAML as Go's YAML libraries read it
 //! for Alfred's config, the scheduler's configuration and snapshot files.
 //!
-//! Owns: `strict_json`, `go_yaml`. Pure; imports no other engine domain.
+//! Owns: `strict_json`, `go_yaml`. Pure.
 
 pub mod go_yaml;
 pub mod strict_json;

@@ -7,8 +7,7 @@
 //! leaves T0 out can always trade one unit on T0's node for T0. Templates are grouped into
 //! classes of identical fit, so the flow runs over (classes × nodes), not (pods × nodes).
 //!
-//! Owns: `CapacityModel`, `TemplateClasses`, `domain_capacity`, `best_fit`. Pure; must not
-//! import anything outside `std` and `engine`.
+//! Owns: `CapacityModel`, `TemplateClasses`, `domain_capacity`, `best_fit`. Pure.
 
 use crate::engine::gangs::fit::{same_fit, FitContext};
 use crate::engine::model::Pod;

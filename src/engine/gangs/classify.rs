@@ -3,8 +3,7 @@
 //! count-prefixed Filter reasons, appended PostFilter messages), extracts the gang, domain,
 //! pod, node count or duration it names, and keeps unknown messages verbatim.
 //!
-//! Owns: `Reason`, `ReasonCode`, `classify`, `primary`. Pure; must not import anything outside
-//! `std`.
+//! Owns: `Reason`, `ReasonCode`, `classify`, `primary`. Pure.
 
 /// What a message says, one code per row of gangpack.md §5 (row numbers in `row()`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -4,8 +4,7 @@
 //! `topologyKey`) or the scheduler's `topologyKey` (the label of standalone packing) name a
 //! label that some of the pool's nodes carry.
 //!
-//! Owns: `pool_topology_key`, `topology_key_among`. Pure; must not import anything outside
-//! `std` and `engine`.
+//! Owns: `pool_topology_key`, `topology_key_among`. Pure.
 
 use crate::engine::gangs::GangReport;
 use crate::engine::model::ClusterSnapshot;

@@ -4,9 +4,8 @@
 //! non-terminal pod bound to the node (any scheduler, terminating pods included).
 //!
 //! Owns: `NodeFree`, `FitContext`, `fits`, `same_fit`. Not modelled (the model does not carry
-//! them): ephemeral storage, extended resources other than the node's GPU resource, pod
-//! overhead beyond what the converter adds. Pure; must not import anything outside `std` and
-//! `engine`.
+//! them): ephemeral storage, extended resources other than the node's GPU resource, pod overhead
+//! beyond what the converter adds. Pure.
 
 use crate::engine::fast::same_opt;
 use crate::engine::index::SnapshotIndex;

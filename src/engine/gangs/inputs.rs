@@ -1,8 +1,7 @@
 //! What the gang engine reads, for those who keep its report up to date: whether a report
 //! read every node's free resources, and whether two versions of a pod read alike.
 //!
-//! Owns: `reads_node_capacity`, `same_gang_inputs`. Pure; must not import anything outside
-//! `std` and `engine`.
+//! Owns: `reads_node_capacity`, `same_gang_inputs`. Pure.
 
 use crate::engine::gangs::GangReport;
 use crate::engine::model::{OmeLabels, Pod};

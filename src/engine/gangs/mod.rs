@@ -2,14 +2,13 @@
 //! pod-group label, PodGroup facts, placed members per topology domain, and one state per
 //! gang — Blocked, Split, Pinned (bound or from an event), BoundPartial (reservation
 //! inferred), Forming or Waiting — with the classified Pending reason, the predicted pin of
-//! §7.3 (`gang_predict`) and the reservation hints of step 7.
+//! §7.3 (`predict`) and the reservation hints of step 7.
 //!
 //! Pins live only in the scheduler leader's memory; everything here is a reconstruction or a
 //! prediction and is labelled as such (`PinSource`).
 //!
-//! Owns: `Gang`, `GangState`, `PinSource`, `GangReport`, `PlacementOptions`, `compute_gangs`
-//! (a pool's topology key: `domains`).
-//! Pure; must not import anything outside `std`, `chrono` types and `engine`.
+//! Owns: `Gang`, `GangState`, `PinSource`, `GangReport`, `PlacementOptions`, `compute_gangs` (a
+//! pool's topology key: `domains`). Pure.
 
 mod capacity;
 mod classify;

@@ -7,9 +7,8 @@
 //! assumed pods, the failed-domain memory or in-memory reservations, and the scheduler's
 //! queue order decides which gang reserves first: it is labelled "predicted".
 //!
-//! Owns: `Prediction`, `PredictedOutcome`, `ReservationHint`, `predict_pins`,
-//! `reservation_hints`, `DomainIndex`. Pure; must not import anything outside `std` and
-//! `engine`.
+//! Owns: `Prediction`, `PredictedOutcome`, `ReservationHint`, `predict_pins`, `reservation_hints`,
+//! `DomainIndex`. Pure.
 
 use std::collections::{BTreeMap, BTreeSet};
 

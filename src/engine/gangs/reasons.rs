@@ -2,8 +2,7 @@
 //! condition message and its newest `FailedScheduling` event from its own scheduler,
 //! classified with the §5 table; and the roll-up of a gang's members to one reason.
 //!
-//! Owns: `PendingReason`, `ReasonSource`, `EventIndex`, `pod_reason`, `roll_up`. Pure; must
-//! not import anything outside `std`, `chrono` types and `engine`.
+//! Owns: `PendingReason`, `ReasonSource`, `EventIndex`, `pod_reason`, `roll_up`. Pure.
 
 use std::collections::HashMap;
 

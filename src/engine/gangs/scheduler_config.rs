@@ -3,9 +3,8 @@
 //! settings that explain where a pod lands. Absent ⇒ the chart defaults; malformed or
 //! rejected by the plugin's validation ⇒ a warning and the chart defaults, never a panic.
 //!
-//! Owns: `SchedulerConfig`, `GangPackArgs`, `scheduler_config`. Pure (parses text it is
-//! handed, YAML through `engine::formats::go_yaml`); must not import anything outside `std`,
-//! `serde_json` values and `engine`.
+//! Owns: `SchedulerConfig`, `GangPackArgs`, `scheduler_config`. Pure (parses text it is handed,
+//! YAML through `engine::formats::go_yaml`).
 
 use serde_json::Value;
 

@@ -2,7 +2,7 @@
 //! profile built on it (MostAllocated on `habana.ai/gaudi` weight 100 and `hugepages-2Mi`
 //! weight 5), which the small-pods lint uses to name the node a repack would fill.
 //!
-//! Owns: the pure score functions. Must not import anything outside `std`.
+//! Owns: the pure score functions.
 
 /// kube-scheduler's `MaxNodeScore`.
 pub const MAX_NODE_SCORE: i64 = 100;

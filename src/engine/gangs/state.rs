@@ -2,8 +2,7 @@
 //! preamble checks (§3.1) that block a gang, the placed-member scan per topology domain,
 //! split detection, and the Pinned / BoundPartial / Forming / Waiting decision.
 //!
-//! Owns: `GangInputs`, `reconstruct`, `topology_key`. Pure; must not import anything outside
-//! `std`, `chrono` types and `engine`.
+//! Owns: `GangInputs`, `reconstruct`, `topology_key`. Pure.
 
 use std::collections::BTreeSet;
 

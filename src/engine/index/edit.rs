@@ -3,8 +3,7 @@
 //! an inserted or removed pod, so that the index stays what `SnapshotIndex::new` builds from
 //! the edited snapshot.
 //!
-//! Owns: `SnapshotIndex::{insert_pod, remove_pod, replace_pod}`. Pure; must not
-//! import anything outside `std` and `engine`.
+//! Owns: `SnapshotIndex::{insert_pod, remove_pod, replace_pod}`. Pure.
 
 use crate::engine::index::{is_live, PodSlot, SnapshotIndex, NO_NODE};
 use crate::engine::model::Pod;

@@ -3,9 +3,8 @@
 //! pods, OME-managed pods outside `live`), node name ranks, and every InferenceService's
 //! component modes.
 //!
-//! Owns: `SnapshotIndex`. A pod is scanned once here; later stages (workloads, pools, gangs,
-//! lints) walk the short lists and small integers instead of re-hashing names over 100,000
-//! pods. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `SnapshotIndex`. A pod is scanned once here; later stages (workloads, pools, gangs, lints)
+//! walk the short lists and small integers instead of re-hashing names over 100,000 pods. Pure.
 
 use std::cmp::Ordering;
 

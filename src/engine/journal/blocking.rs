@@ -2,8 +2,7 @@
 //! §8.4 pass-wide withhold reasons): which entries block, and the operator-facing text for an
 //! unreadable journal (`JournalUnavailable`).
 //!
-//! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules, and
-//! `engine::model::vocab` for the withhold reason).
+//! Pure.
 
 use crate::engine::journal::{Journal, JournalError, Phase};
 use crate::engine::model::vocab::DispatchReason;

@@ -2,7 +2,7 @@
 //! §2.4 step 3), as a pure function of facts the client read, returning the verdict and a
 //! checklist of every check with its result. A failed read is never taken as "gone".
 //!
-//! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
+//! Pure.
 
 use crate::engine::journal::facts::{ClearingFacts, Fact, RowSeen};
 use crate::engine::journal::{JournalEntry, Phase};

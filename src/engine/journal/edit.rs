@@ -4,8 +4,7 @@
 //! goes). The caller does the compare-and-swap `Update` with the resourceVersion it read.
 //!
 //! Refuses any document the strict reader rejects, and any whose numbers would not round-trip
-//! byte-for-byte through `serde_json` (e.g. `-0`). Pure. Must not import anything outside
-//! std/serde/serde_json/chrono (and sibling modules).
+//! byte-for-byte through `serde_json` (e.g. `-0`). Pure.
 
 use crate::engine::formats::strict_json::fold_key;
 use crate::engine::formats::strict_json::{parse_strict, StrictValue};

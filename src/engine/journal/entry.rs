@@ -2,7 +2,7 @@
 //! 2 workload members, value domains (UUID syntax, component, phase, payload size) and timestamp
 //! order with `completedAt` iff terminal.
 //!
-//! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
+//! Pure.
 
 use crate::engine::formats::strict_json::is_uuid_syntax;
 use crate::engine::formats::strict_json::StrictValue;

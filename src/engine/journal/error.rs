@@ -1,7 +1,7 @@
 //! Errors of the strict journal reader: what rule failed and where (`entries[2].completedAt`),
 //! rendered for operators, plus the constructors the field readers share.
 //!
-//! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
+//! Pure.
 
 use crate::engine::formats::strict_json::{StrictError, StrictValue};
 use crate::engine::journal::{JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES};

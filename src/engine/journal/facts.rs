@@ -2,7 +2,7 @@
 //! (alfred.md §2.4): each read is `Present`, `Absent` (a successful read found nothing) or
 //! `Unreadable` (the read failed, which proves nothing).
 //!
-//! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
+//! Pure.
 
 use crate::engine::migration::AuditHistory;
 use crate::engine::model::MigrationPhase;

@@ -1,9 +1,9 @@
 //! Go-style member matching and the primitive readers of the strict journal reader
 //! (alfred.md §2.1): names fold case-insensitively, folded duplicates and unknown names are
 //! rejected; required/optional strings, times, `instance` and node lists. Entry-level rules are
-//! in `journal_entry`.
+//! in `entry`.
 //!
-//! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules).
+//! Pure.
 
 use crate::engine::formats::strict_json::StrictValue;
 use crate::engine::formats::strict_json::{fold_key, parse_rfc3339};

@@ -1,11 +1,9 @@
 //! Alfred's dispatch journal (ConfigMap `alfred-dispatch-state`, key `state.json`, alfred.md §2):
 //! the typed model, the strict reader with Alfred's rules (§2.1), and the phase vocabulary (§2.2).
-//! Field rules live in `journal_fields`/`journal_entry`, errors in `journal_error`,
-//! "unresolved"/blocking in `journal_blocking`, clearing checks in `journal_clearing`, the edit in
-//! `journal_edit`.
+//! Field rules live in `fields`/`entry`, errors in `error`, "unresolved"/blocking in `blocking`,
+//! clearing checks in `clearing`, the edit in `edit`.
 //!
-//! Pure: no I/O, no clock. Must not import anything outside std/serde/serde_json/chrono (and
-//! sibling modules).
+//! Pure: no I/O, no clock.
 
 mod blocking;
 mod clearing;

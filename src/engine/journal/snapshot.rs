@@ -5,8 +5,7 @@
 //! A snapshot holds complete lists, so an object missing from it was verifiably absent —
 //! except InferenceReplicas when their list failed, which makes every IR fact unreadable.
 //!
-//! Owns: `clearing_facts`, `stalled_verdicts`. Pure; must not import anything outside `std`
-//! and `engine`.
+//! Owns: `clearing_facts`, `stalled_verdicts`. Pure.
 
 use crate::engine::journal::clearing::{clearing_check, ClearingVerdict};
 use crate::engine::journal::facts::{history_fact, ClearingFacts, Fact, RowSeen};

@@ -4,8 +4,8 @@
 //! anti-affinity on model pods, CPU/memory requests not proportional per card, and small pods
 //! holding otherwise empty nodes (the descheduler's `HighNodeUtilization` view).
 //!
-//! Owns: `Lint`, `LintRule`, `placement_lints`. Pod rules are in `lints_pods`, pool and node
-//! rules in `lints_nodes` and `lints_small_pods`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `Lint`, `LintRule`, `placement_lints`. Pod rules are in `pods`, pool and node rules in
+//! `nodes` and `small_pods`. Pure.
 
 mod nodes;
 mod pods;

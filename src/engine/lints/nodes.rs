@@ -1,8 +1,7 @@
 //! Node- and pool-level placement lints: "reservation" cordons and two schedulers binding into
-//! one GPU pool. Small pods holding otherwise empty nodes are in `lints_small_pods`.
+//! one GPU pool. Small pods holding otherwise empty nodes are in `small_pods`.
 //!
-//! Owns: `reservation_cordons`, `mixed_schedulers`. Pure; must not import anything outside
-//! `std` and `engine`.
+//! Owns: `reservation_cordons`, `mixed_schedulers`. Pure.
 
 use std::collections::BTreeMap;
 

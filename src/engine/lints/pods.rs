@@ -8,8 +8,7 @@
 //! typically pinned to a node that is gone or not ready, the harmful case. Once the kubelet
 //! runs it, it is indistinguishable from a scheduled pod and is not reported.
 //!
-//! Owns: `pod_rules`, `disproportional_requests`. Pure; must not import anything outside
-//! `std` and `engine`.
+//! Owns: `pod_rules`, `disproportional_requests`. Pure.
 
 use std::collections::BTreeMap;
 

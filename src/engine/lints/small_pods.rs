@@ -10,8 +10,7 @@
 //! One lint per source node can mean thousands of messages, so the work per source is integer
 //! sorting (node name ranks from the `SnapshotIndex`) and one message built with `push_str`.
 //!
-//! Owns: `small_pods_on_empty_nodes`, `SMALL_POD_CARDS`. Pure; must not import anything
-//! outside `std` and `engine`.
+//! Owns: `small_pods_on_empty_nodes`, `SMALL_POD_CARDS`. Pure.
 
 use crate::engine::gangs::gaudi_binpack_score;
 use crate::engine::index::SnapshotIndex;

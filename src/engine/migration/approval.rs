@@ -4,8 +4,7 @@
 //! InferenceService with compare-and-swap on uid and resourceVersion is assembled by
 //! `cluster::ops::patches` (`migration_request_patch`), which sends it.
 //!
-//! Pure: uuids and times are passed in. Must not import anything outside
-//! std/serde/serde_json/chrono (and sibling modules).
+//! Pure: uuids and times are passed in.
 
 use crate::engine::migration::request::{
     field_err, Component, RequestError, MAX_HINT_TARGET_NODES, REQUEST_VALUE_MAX_BYTES,

@@ -3,8 +3,7 @@
 //! cannot be read is skipped and reported rather than failing the whole document. Used as
 //! evidence by the clearing checks of §2.4.
 //!
-//! Pure. Must not import anything outside std/serde/serde_json/chrono (and sibling modules, and
-//! `engine::model::vocab` for the phase vocabulary).
+//! Pure.
 
 use crate::engine::formats::strict_json::parse_rfc3339;
 use crate::engine::model::vocab::vocabulary;

@@ -1,10 +1,9 @@
 //! The migration request annotation `ome.io/migration-request-v1-<uuid>` (alfred.md §3.1): its
 //! key, the shared vocabulary (`Component`, `RequestError`), and reading request annotations with
-//! Alfred's rules (inferencereplica.md §5.2). Building the value the TUI writes and the JSON Patch
-//! that writes it are `migration_request_build`.
+//! Alfred's rules (inferencereplica.md §5.2). Building the value the TUI writes is `approval`
+//! (from a move's row: `draft`); the JSON Patch that writes it is `cluster::ops::patches`'.
 //!
-//! Pure: uuids and times are passed in. Must not import anything outside
-//! std/serde/serde_json/chrono (and sibling modules).
+//! Pure: uuids and times are passed in.
 
 use crate::engine::formats::strict_json::{fold_key, is_uuid_syntax, parse_rfc3339};
 use chrono::{DateTime, Utc};

@@ -1,8 +1,7 @@
 //! A component's deployment mode as Alfred reads it from the InferenceService alone: the
 //! component's mode annotation, then the service's `spec.deploymentMode`, then its shape.
 //!
-//! Owns: `DeploymentMode`, `component_mode`. Pure; must not import anything outside `std`
-//! and the model.
+//! Owns: `DeploymentMode`, `component_mode`. Pure.
 
 use crate::engine::model::{ComponentSpec, InferenceService};
 

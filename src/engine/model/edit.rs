@@ -4,8 +4,7 @@
 //! in any other order the search still decides one position deterministically, so two copies
 //! of a snapshot given the same edits stay equal.
 //!
-//! Owns: `PodEdit`, `NodeEdit` and the `ClusterSnapshot` edit methods. Pure data; must not
-//! import anything outside `std` and `engine`.
+//! Owns: `PodEdit`, `NodeEdit` and the `ClusterSnapshot` edit methods. Pure data.
 
 use std::sync::Arc;
 

@@ -1,10 +1,8 @@
 //! The engine's compact cluster model: only the fields the engines and views use, with
 //! shared (`Arc<str>`) names so that 100,000 pods stay small.
 //!
-//! Owns: `ClusterSnapshot` and the object types in it (nodes in `model_node`, pods in
-//! `model_pod`, both re-exported here). Conversion from Kubernetes objects
-//! lives in `cluster::convert`; this module must not import kube, k8s-openapi, tokio, the UI
-//! or anything that reads a clock.
+//! Owns: `ClusterSnapshot` and the object types in it (nodes in `node`, pods in `pod`,
+//! both re-exported here). Conversion from Kubernetes objects lives in `cluster::convert`.
 
 mod deployment;
 mod edit;

@@ -3,8 +3,7 @@
 //! keys, condition types, topology keys). Shared by the Alfred config validator and the
 //! scheduler-config reader so both judge a name the same way.
 //!
-//! Owns: `is_dns1123_subdomain`, `is_label_token`, `is_qualified_name`. Pure; must not import
-//! anything outside `std`.
+//! Owns: `is_dns1123_subdomain`, `is_label_token`, `is_qualified_name`. Pure.
 
 /// Kubernetes `IsDNS1123Subdomain`.
 pub fn is_dns1123_subdomain(s: &str) -> bool {

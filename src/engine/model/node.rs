@@ -3,8 +3,7 @@
 //! (a few integers, for the node detail).
 //!
 //! Owns: `Node`, `NodeCondition`, `Taint`, `Allocatable`, `UNREPORTED` (re-exported by
-//! `engine::model`). Pure data; must not import anything outside `std`, `chrono` types and
-//! `engine`.
+//! `engine::model`). Pure data.
 
 use crate::engine::model::{Labels, Name, Time};
 

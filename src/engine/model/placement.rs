@@ -3,8 +3,7 @@
 //! boxed behind `Pod::placement` so that ordinary pods pay one pointer, and the matching rules
 //! of the Kubernetes scheduler over them (node selector terms, tolerations, label selectors).
 //!
-//! Owns: `PodPlacement` and its parts, `node_matches`, `tolerates`, `LabelSelector::matches`.
-//! Pure; must not import anything outside `std` and `engine::model`.
+//! Owns: `PodPlacement` and its parts, `node_matches`, `tolerates`, `LabelSelector::matches`. Pure.
 
 use crate::engine::model::{Labels, Name, Node, Pod, Taint};
 

@@ -1,9 +1,8 @@
 //! Pods in the compact model: `Pod` with its phase, OME identity labels and controller
 //! reference, laid out by cache line for the passes that read 100,000 of them.
 //!
-//! Owns: `Pod`, `PodPhase`, `OmeLabels`, `OwnerRef`, `LabelInt` (re-exported by
-//! `engine::model`). Pure data; must not import anything outside `std`, `chrono` types and
-//! `engine`.
+//! Owns: `Pod`, `PodPhase`, `OmeLabels`, `OwnerRef`, `LabelInt` (re-exported by `engine::model`).
+//! Pure data.
 
 use std::sync::Arc;
 

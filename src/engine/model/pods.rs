@@ -7,7 +7,7 @@
 //! `for p in &mut pods`) copies that pod first if anyone else holds it (`Arc::make_mut`), so a snapshot
 //! never changes under another holder.
 //!
-//! Owns: `Pods`. Pure data; must not import anything outside `std` and `engine`.
+//! Owns: `Pods`. Pure data.
 
 use std::ops::{Index, IndexMut};
 use std::sync::Arc;

@@ -1,7 +1,6 @@
 //! Kubernetes resource quantities (`"8"`, `"1k"`, `"500m"`, `"2Ki"`, `"1e3"`) parsed to numbers.
 //!
-//! Owns: the quantity grammar and the conversion to whole device counts. Pure; must not import
-//! anything outside `std`.
+//! Owns: the quantity grammar and the conversion to whole device counts. Pure.
 
 use std::fmt;
 

@@ -2,8 +2,7 @@
 //! ColumnarV2) they were decoded from, and the in-flight operation record they carry. Data
 //! only: decoding and the row checks are `workloads::irstatus`'s.
 //!
-//! Owns: `InstanceRow`, `InstanceOperation`. Pure; must not import anything outside `std`,
-//! `serde`, `chrono` and `compact_str`.
+//! Owns: `InstanceRow`, `InstanceOperation`. Pure.
 
 use std::sync::Arc;
 

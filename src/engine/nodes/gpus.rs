@@ -1,8 +1,7 @@
 //! GPU resources and pools (`alfred.md` §9): which resource names count as GPUs, and the pool
 //! key of a node from `nvidia.com/gpu.product` or its instance-type shape.
 //!
-//! Owns: GPU resource recognition and pool keys. Pure; must not import anything outside `std`
-//! and `engine::model`.
+//! Owns: GPU resource recognition and pool keys. Pure.
 
 use crate::engine::model::Labels;
 

@@ -1,8 +1,7 @@
 //! Node health state (`alfred.md` §7.1): Unhealthy / Unknown / Suspect / Clear from the
 //! configured trigger conditions, with `suspectUntil`.
 //!
-//! Owns: the health state function. Time is an argument. Must not import anything outside
-//! `std`, `chrono` types and `engine::model`.
+//! Owns: `node_health`, the health state function. Time is an argument.
 
 use chrono::Duration;
 use serde::Serialize;

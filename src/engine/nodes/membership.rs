@@ -2,7 +2,7 @@
 //! pool keys in name order (the order of the pool reports), each pool's nodes, and each
 //! node's pool as a small integer, so later stages compare integers instead of pool strings.
 //!
-//! Owns: `PoolMembership`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `PoolMembership`. Pure.
 
 use std::collections::BTreeSet;
 

@@ -1,8 +1,7 @@
 //! Per-node facts at one observation (`alfred.md` §6.1, §7.1): GPU allocation, health state,
 //! maintenance triggers, spot, and whether the node is excluded as a migration target.
 //!
-//! Owns: `NodeState`, `node_states`, `NodeRules`. Pure; must not import anything outside `std`,
-//! `chrono` types and `engine`.
+//! Owns: `NodeState`, `node_states`, `node_state`. Pure.
 
 mod gpus;
 mod health;

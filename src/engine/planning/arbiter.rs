@@ -1,12 +1,12 @@
 //! Alfred's arbiter and dispatcher view (`alfred.md` §8): orders executable candidates, runs
-//! the gates in order (first failure = `rejectReason`), claims targets, and marks what the
-//! dispatcher would withhold and why — "what Alfred would do next and why it doesn't".
+//! the arbiter's safety gates in order (`safety_gates`; first failure = `rejectReason`, what an
+//! operator's approval may pass over is `overrides::gate_hold`), claims targets, and marks what
+//! the dispatcher would withhold and why — "what Alfred would do next and why it doesn't".
 //!
 //! Alfred's in-memory state (dispatch ledger, circuit-breaker ring) is reconstructed from its
 //! dispatch journal, the only durable record of its own dispatches.
 //!
-//! Owns: `arbitrate`, `arbitrate_in`, `ArbiterState`. Pure; must not import anything outside
-//! `std`, `chrono` types and `engine`.
+//! Owns: `arbitrate_in`, `ArbiterState`.
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -129,7 +129,7 @@ pub fn arbitrate_in(
     };
     let mut first_admitted = true;
     for i in order {
-        match gates(ctx, state, &mut pass, &rows[i]) {
+        match safety_gates(ctx, state, &mut pass, &rows[i]) {
             Err(reason) => {
                 rows[i].outcome = Outcome::Rejected;
                 rows[i].reject_reason = Some(reason);
@@ -164,8 +164,10 @@ pub fn arbitrate_in(
     }
 }
 
-/// Gates 1–14 of §8.2 for one candidate; `Ok((first target, cooldown overridden))`.
-fn gates(
+/// The arbiter's safety gates, 1–14 of §8.2, for one candidate; `Ok((first target, cooldown
+/// overridden))`. Which of them an operator's approval needs no override for:
+/// `overrides::gate_hold`.
+fn safety_gates(
     ctx: &PlanContext<'_>,
     state: &ArbiterState,
     pass: &mut Pass,

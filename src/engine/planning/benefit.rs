@@ -2,8 +2,7 @@
 //! fragmentation before minus after, where a move changes only its target and source bins, so
 //! the after-value is computed from per-size slot deltas instead of re-scoring the pool.
 //!
-//! Owns: `PoolProfile`, `move_benefit`. Pure; must not import anything outside `std` and
-//! `engine`.
+//! Owns: `PoolProfile`, `move_benefit`. Pure.
 
 use smallvec::{smallvec, SmallVec};
 

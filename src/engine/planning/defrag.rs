@@ -2,8 +2,7 @@
 //! MultiNode and RawDeployment components, and for OMENative Instances the eligibility verdict,
 //! the surge plan, benefit − cost, the emergency and spot boosts, and maintenance windows.
 //!
-//! Owns: `defrag_rows`, `defrag_rows_keyed`. Pure; must not import anything outside `std`,
-//! `chrono` types and `engine`.
+//! Owns: `defrag_rows_keyed`, `component_rows`. Pure.
 
 use crate::engine::fast::{identity_key, rank_by_score, IdentityKey};
 use crate::engine::model::vocab::{AdvisoryReason, Outcome, Policy, Reason};

@@ -3,8 +3,7 @@
 //! (`NodeMaintenance`), planned like defragmentation but without threshold, cost or windows,
 //! scored by the workload's priority.
 //!
-//! Owns: `health_rows`, `health_rows_keyed`, `priority`. Pure; must not import anything outside `std`, `chrono`
-//! types and `engine`.
+//! Owns: `health_rows_keyed`, `health_rows_possible`, `priority`. Pure.
 
 use std::collections::BTreeSet;
 

@@ -2,8 +2,7 @@
 //! pool report's fields it reads (`same_plan_inputs`), the target lists and benefit profiles
 //! per pool, and the Instance facts — of every component, or of a few for their rows alone.
 //!
-//! Owns: `PlanInputs`, `same_plan_inputs`, `PlanContext::new`, `PlanContext::for_components`.
-//! Pure; must not import anything outside `std`, `chrono` types and `engine`.
+//! Owns: `PlanInputs`, `same_plan_inputs`, `PlanContext::new`, `PlanContext::for_components`. Pure.
 
 use rustc_hash::FxHashMap as HashMap;
 

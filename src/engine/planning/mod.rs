@@ -2,17 +2,17 @@
 //! target lists and benefit profiles, Instance facts (pool, source node, footprints), the
 //! surge plan of one Instance (the scheduling gate is in `scheduling_gate`).
 //!
-//! Owns: `PlanContext`, `InstanceFacts`. Pure; must not import anything outside `std`,
-//! `chrono` types and `engine`.
+//! Owns: `PlanContext`, `InstanceFacts`. Pure.
 
 mod arbiter;
 mod benefit;
 mod defrag;
-mod gate;
 mod health;
 mod inputs;
 mod moves;
+mod overrides;
 mod pass;
+mod scheduling_gate;
 mod surge;
 mod what_if;
 
@@ -20,6 +20,10 @@ pub use defrag::component_rows;
 pub use health::health_rows_possible;
 pub use inputs::{same_plan_inputs, PlanInputs};
 pub use moves::{MoveRow, MOVE_COST};
+pub use overrides::{
+    first_refusal, gate_hold, override_reasons, row_verdict, uncomputed_verdict, Blocker, CanRun,
+    CheckResult, GateHold, OverrideReason, PreCheck, Refusal, Verdict,
+};
 pub use pass::{decision_pass, decision_pass_owned, row_order_key, JournalView, RowOrderKey};
 pub use what_if::{what_if, WhatIf, WhatIfInput, CANDIDATES_SHOWN};
 

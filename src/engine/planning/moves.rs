@@ -2,8 +2,7 @@
 //! (`alfred.md` §1.3), plus the internal facts the arbiter and the views need.
 //!
 //! Owns: `MoveRow`, `PlannedMove`, `MOVE_COST`; the row vocabulary is `engine::model::vocab`'s,
-//! shared with Alfred's published rows. Pure data; must not import anything outside `std` and
-//! `engine`.
+//! shared with Alfred's published rows. Pure data.
 
 use crate::engine::model::vocab::{
     AdvisoryReason, DispatchReason, Outcome, Policy, Reason, RejectReason,

@@ -1,14 +1,13 @@
 //! One decision pass as Alfred would run it on this snapshot: the journal's state, both
 //! policies, and (in execute mode) the arbiter and dispatcher view.
 //!
-//! Owns: `JournalView`, `decision_pass`. Pure; must not import anything outside `std`,
-//! `chrono` types and `engine`.
+//! Owns: `JournalView`, `decision_pass`. Pure.
 
 use crate::engine::alfred_config::Mode;
 use crate::engine::fast::{descending_score_key, identity_keys, permute, IdentityKey};
 use crate::engine::journal::{blocking_state, journal_unavailable_message, Blocking};
 use crate::engine::journal::{parse_journal, Journal};
-use crate::engine::model::vocab::{DispatchReason, Outcome, Policy};
+use crate::engine::model::vocab::{DispatchReason, Outcome, Policy, RejectReason};
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::arbiter::{arbitrate_in, ArbiterState};
 use crate::engine::planning::defrag::defrag_rows_keyed;
@@ -81,7 +80,7 @@ fn arbiter_state(ctx: &PlanContext<'_>, journal: &JournalView) -> ArbiterState {
             }),
     };
     let any_request = ctx.workloads.migrations.iter().any(|m| m.active > 0);
-    state.first_preflight = any_request.then_some(DispatchReason::InFlightCap);
+    state.first_preflight = any_request.then_some(DispatchReason::Gate(RejectReason::InFlightCap));
     state
 }
 

@@ -3,8 +3,8 @@
 //! hint targets.
 //!
 //! Owns: `PoolTargets`, `SurgePlan`. The target list is built once per pool and each plan is a
-//! binary search plus a short scan, so planning every Instance of a 10,000-node fleet stays
-//! cheap. Pure; must not import anything outside `std` and `engine`.
+//! binary search plus a short scan, so planning every Instance of a 10,000-node fleet stays cheap.
+//! Pure.
 
 use crate::engine::fast::small_key_sort::{is_non_decreasing, stable_sort_by_small_key};
 use crate::engine::nodes::NodeState;

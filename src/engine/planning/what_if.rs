@@ -5,7 +5,7 @@
 //! operator reads to judge a `NoSurgeHeadroom` or to approve a move the engine called advice.
 //!
 //! Costs one pool's target list and bins, not a decision pass. Owns: `WhatIfInput`, `WhatIf`,
-//! `what_if`. Pure; must not import anything outside `std` and `engine`.
+//! `what_if`. Pure.
 
 use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::model::ClusterSnapshot;

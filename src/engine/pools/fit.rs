@@ -1,7 +1,7 @@
 //! A max segment tree answering "the first position whose room is ≥ g" in O(log n), so the
 //! first-fit repack of 100,000 pods over 10,000 bins stays far inside the analysis budget.
 //!
-//! Owns: `FirstFit`. Pure data structure; must not import anything outside `std`.
+//! Owns: `FirstFit`. Pure data structure.
 
 /// Positions `0..n` with a room value each; finds the leftmost position with room ≥ a value.
 #[derive(Debug, Clone)]

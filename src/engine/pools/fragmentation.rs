@@ -1,8 +1,7 @@
 //! Alfred's fragmentation math (`alfred.md` §6.2): slots, frag(s), demand weights, the
 //! first-fit repack ("best"), pending pressure and the pool score.
 //!
-//! Owns: the pure formulas over bins. Knows nothing of Kubernetes objects; must not import
-//! anything outside `std`, `engine::pools::fit` and `engine::fast::small_key_sort`.
+//! Owns: the pure formulas over bins. Knows nothing of Kubernetes objects.
 
 use crate::engine::fast::small_key_sort::{is_non_decreasing, stable_sort_by_small_key};
 use crate::engine::pools::fit::FirstFit;

@@ -3,8 +3,7 @@
 //! (whole free nodes, stuck fragmentation, largest fit now and after a repack, the pending
 //! GPU pods by requested size).
 //!
-//! Owns: `PoolReport`, `score_pools` (`PendingSize`, `pending_by_size` in `pending`). Pure;
-//! must not import anything outside `std`, `chrono` types and `engine`.
+//! Owns: `PoolReport`, `score_pools` (`PendingSize`, `pending_by_size` in `pending`). Pure.
 
 mod fit;
 mod fragmentation;

@@ -3,8 +3,7 @@
 //! repack (`alfred.md` §6.2: a request snaps onto the ladder; slots are counted per ladder
 //! size, with the multi-node rule above the largest node).
 //!
-//! Owns: `PendingSize`, `pending_by_size`. Pure; must not import anything outside `std`,
-//! `chrono` types and `engine`.
+//! Owns: `PendingSize`, `pending_by_size`. Pure.
 
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::pools::fragmentation::snap as snap_to_ladder;

@@ -1,8 +1,7 @@
 //! Scores one pool from its gathered inputs (`alfred.md` §6.2): observed and repacked profiles,
 //! reclaimable, pending pressure, score and the operator extras.
 //!
-//! Owns: `score_pool`. Pure; must not import anything outside `std`, `chrono` types and
-//! `engine`.
+//! Owns: `score_pool`. Pure.
 
 use rustc_hash::FxHashMap as HashMap;
 

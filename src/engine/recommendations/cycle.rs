@@ -1,9 +1,6 @@
 //! The tolerant reader of `last-cycle.json` (one decision pass): top-level members, rows (a row
 //! missing a member Alfred never omits is skipped with a warning), scheduling objects and
 //! placements. Unknown or mistyped members are kept in `extra`.
-//!
-//! Must not import anything outside std, `serde_json`, `chrono`, its parent `recommendations`
-//! and the sibling module `recommendations_node`.
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};

@@ -1,13 +1,11 @@
 //! Tolerant reader of the ConfigMap `alfred-recommendations` (spec §1): `last-cycle.json`
-//! (one decision pass), node records (delegated to `recommendations_node`), freshness of the
+//! (one decision pass), node records (delegated to `node_record`), freshness of the
 //! pass (§11 step 2) and a client-side display order of rows (§8.1).
 //!
 //! Tolerance (§0, §12): unknown keys, unknown members at every level and unknown enum strings
 //! (E1/E3) are kept and never an error; a malformed row is skipped with a warning; only a value
 //! that is not a JSON object fails, and only for its own key. Pure: no I/O, no clock (`now` is an
-//! argument). This module must not import anything outside std/serde/serde_json/chrono (and its
-//! sibling `recommendations_node`, and `engine::model::vocab`: the move vocabulary its rows share with
-//! the computed ones; `compare` also reads the computed rows of `engine::planning`).
+//! argument).
 //!
 //! This file owns the key constants, the key classification and the whole-ConfigMap reader;
 //! `wire` the string-backed enums, `row` the row types, `cycle` the `last-cycle.json` reader and

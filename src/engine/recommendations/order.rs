@@ -1,8 +1,7 @@
 //! How old a pass is (spec §11 step 2), a row's identity within a pass (§1.3) and the
 //! client-side display order of rows (§8.1).
 //!
-//! Pure: `now` is an argument. Must not import anything outside std, `chrono` and its parent
-//! `recommendations`.
+//! Pure: `now` is an argument.
 
 use std::cmp::Ordering;
 use std::time::Duration;

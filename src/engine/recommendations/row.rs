@@ -2,8 +2,7 @@
 //! simulated placements; enum-like members are the shared move vocabulary (`engine::model::vocab`),
 //! unknown values kept verbatim.
 //!
-//! Plain data: parsing lives in `cycle`. Must not import anything outside std, `serde_json`,
-//! `chrono`, its parent `recommendations` and `engine::model::vocab`.
+//! Plain data: parsing lives in `cycle`.
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};

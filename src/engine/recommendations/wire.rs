@@ -2,8 +2,6 @@
 //! vocabulary (policy, reason, outcome, dispatch status, advisory, reject, dispatch and
 //! withhold reasons) shared with the rows ome-top computes (`engine::model::vocab`). Each keeps
 //! unknown values in `Unknown`, so E1/E3 strings are shown instead of failing a parse.
-//!
-//! Must not import anything outside std and `engine::model::vocab`.
 
 use crate::engine::model::vocab::vocabulary;
 

@@ -9,8 +9,7 @@
 //! `Point`, `EpisodeKind`, `Episode`, `Mark`, `Timeline`, and re-exports the builders of the
 //! children (`observe`: one node's observation; `episodes`: rows → episodes; `cluster`: the
 //! merge with the cluster's own times; `fleet`: flaps and repair times). Pure: no I/O, no
-//! clock (every `now` is an argument); imports `model`, `nodes`, `alfred_config` and
-//! `recommendations` of the engine.
+//! clock (every `now` is an argument).
 
 mod cluster;
 mod episodes;

@@ -3,10 +3,9 @@
 //! sees each one met or not instead of the first failure only, plus the checks
 //! defragmentation runs before it (model, migration switch, cooldown).
 //!
-//! Invariant: the first failing baseline check carries the reason `baseline` returns (the
-//! checklist is the same rules, only not short-circuited). Owns: `Check`, `CheckResult`,
-//! `baseline_checklist`, `defrag_checklist`, `first_failure`. Pure; must not import anything outside `std`,
-//! `chrono` types and `engine`.
+//! Invariant: the first failing baseline check carries the reason `baseline` returns (the checklist
+//! is the same rules, only not short-circuited). Owns: `Check`, `CheckResult`,
+//! `baseline_checklist`, `defrag_checklist`, `first_failure`. Pure.
 
 use crate::engine::fast::same;
 use crate::engine::model::vocab::AdvisoryReason;

@@ -1,9 +1,8 @@
 //! OMENative migration eligibility (`inferencereplica.md` §5.4, the seed's eligibility table):
 //! the baseline checks in Alfred's exact order, and the defragmentation pre-checks around it.
 //!
-//! Owns: `baseline` (with its per-component and per-Instance halves), `defrag_eligibility`,
-//! `defrag_verdict`, `defrag_prechecks`. Pure; must not import anything outside `std`,
-//! `chrono` types and `engine`.
+//! Owns: the baseline (`component_baseline`, `instance_baseline`), `defrag_prechecks`,
+//! `InstanceVerdict`, `EligibilityRules`. Pure.
 
 use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::fast::same;

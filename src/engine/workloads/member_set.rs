@@ -3,7 +3,7 @@
 //! the set keeps them inline and only spills to a hash set for large Instances: building
 //! 10,000 Instances then allocates nothing.
 //!
-//! Owns: `MemberSet`, `MemberKey`. Pure; must not import anything outside `std`.
+//! Owns: `MemberSet`, `MemberKey`. Pure.
 
 use rustc_hash::FxHashSet as HashSet;
 

@@ -1,8 +1,7 @@
 //! Workload migration state (`inferencereplica.md` §5.2): request annotations, IR
 //! `status.migrations[]` rows, `MigrationStateValid`, `ActiveMigrations` and `LastMigration`.
 //!
-//! Owns: `workload_migrations`. Pure; must not import anything outside `std`, `chrono` types
-//! and `engine`.
+//! Owns: `workload_migrations`. Pure.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 

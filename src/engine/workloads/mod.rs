@@ -2,9 +2,8 @@
 //! the deployment mode read from the ISVC alone, RawDeployment and MultiNode Instances, and the
 //! per-workload state (movable, request annotations, migrations) that eligibility reads.
 //!
-//! Owns: `Workloads`, `Component`, `Instance`, `DeploymentMode`. OMENative Instances are built
-//! by `engine::workloads::omenative`. Pure; must not import anything outside `std`, `chrono` types and
-//! `engine`.
+//! Owns: `Workloads`, `Component`, `Instance`, `DeploymentMode`. OMENative Instances are built by
+//! `engine::workloads::omenative`. Pure.
 
 mod checklist;
 mod eligibility;

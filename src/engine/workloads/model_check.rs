@@ -3,8 +3,7 @@
 //! one whose model lives on a ReadWriteOnce or ReadWriteOncePod claim is `VolumePinned` (the
 //! surge pod could not mount it on another node).
 //!
-//! Owns: `model_check`, `parse_pvc_uri`. Pure; must not import anything outside `std` and
-//! `engine`.
+//! Owns: `model_check`, `parse_pvc_uri`. Pure.
 
 use crate::engine::model::vocab::AdvisoryReason;
 use crate::engine::model::{BaseModel, ClusterSnapshot, InferenceService};

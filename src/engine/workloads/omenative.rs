@@ -2,8 +2,7 @@
 //! each OMENative component to its InferenceReplica, routes pods, builds Instances with their
 //! observation verdicts, and derives each workload's migration evidence.
 //!
-//! Owns: `omenative_components`, `ReplicaIndex`, `WorkloadMigrations`. Pure; must not import anything outside
-//! `std`, `chrono` types and `engine`.
+//! Owns: `omenative_components`, `ReplicaIndex`, `WorkloadMigrations`. Pure.
 
 use rustc_hash::FxHashMap as HashMap;
 

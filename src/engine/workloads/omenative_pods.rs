@@ -2,8 +2,7 @@
 //! steps 9–12): which pods belong to which component, the per-pod identity, layout and
 //! incarnation checks, and the steady-row membership and count checks.
 //!
-//! Owns: `route_pods`, `InstanceBuilder`. Pure; must not import anything outside `std` and
-//! `engine`.
+//! Owns: `route_pods`, `InstanceBuilder`. Pure.
 
 use rustc_hash::FxHashMap as HashMap;
 

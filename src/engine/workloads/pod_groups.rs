@@ -2,7 +2,7 @@
 //! label)` (keys from `fast::IsvcKeys`), built once per analysis with a counting sort instead
 //! of a map of string triples.
 //!
-//! Owns: `LabelGroups`, `NO_KEY`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `LabelGroups`, `NO_KEY`. Pure.
 
 use crate::engine::fast::{ByAddress, IsvcKeys, LastAnswer};
 use crate::engine::index::{component_index, SnapshotIndex};

@@ -6,7 +6,7 @@
 //! Node Events of a repair or maintenance episode's start (§7.3). Because the
 //! pass is published once per interval, "Alfred says" lags "computed" a little, as in a cluster.
 //!
-//! Owns: `AlfredState`, `config_yaml`. Pure; must not import `cluster`, `ui`, `app`, `tokio`.
+//! Owns: `AlfredState`, `config_yaml`. Pure.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! reason), gangs in several states, a few hundred regular Instances, Alfred's ConfigMaps and
 //! the dispatch journal.
 //!
-//! Pure; must not import `cluster`, `ui`, `app` or `tokio`.
+//! Pure.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

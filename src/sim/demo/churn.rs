@@ -2,8 +2,7 @@
 //! scheduler stand-in that binds pending pods with LeastAllocated spreading — which is what
 //! makes a GPU fleet fragment over minutes (the Gaudi seed's story).
 //!
-//! Owns: `Workload`, `add_workload`, churn and pending placement. Pure; must not import
-//! `cluster`, `ui`, `app` or `tokio`.
+//! Owns: `Workload`, `add_workload`, churn and pending placement. Pure.
 
 use std::sync::Arc;
 

@@ -2,8 +2,7 @@
 //! with their last change, `ApiStatus::Simulated`, `SourceKind::Demo(seed)` and every
 //! permission allowed.
 //!
-//! Owns: `DemoWorld::feed`, `SOURCE_NAMES`. Pure; must not import `cluster`, `ui`, `app`,
-//! `tokio`.
+//! Owns: `DemoWorld::feed`, `SOURCE_NAMES`. Pure.
 
 use std::sync::Arc;
 

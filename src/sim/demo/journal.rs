@@ -3,7 +3,7 @@
 //! string), seeded with completed and failed history and exactly one `stalled` entry, and
 //! updated by the Alfred stand-in's own dispatches.
 //!
-//! Owns: `DemoJournal`, `JournalRecord`. Pure; must not import `cluster`, `ui`, `app`, `tokio`.
+//! Owns: `DemoJournal`, `JournalRecord`. Pure.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

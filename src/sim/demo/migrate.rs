@@ -4,7 +4,7 @@
 //! source pods terminate) → Completed (the source Instance is gone), one phase per step after a
 //! short dwell. Alfred's own requests mirror the phases into the journal (§2.2).
 //!
-//! Owns: `Migration`, `MigrationPhase`. Pure; must not import `cluster`, `ui`, `app`, `tokio`.
+//! Owns: `Migration`, `MigrationPhase`. Pure.
 
 use std::sync::Arc;
 

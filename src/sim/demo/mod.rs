@@ -5,8 +5,8 @@
 //! move, opt out, clear a journal entry) that run against it.
 //!
 //! Owns: `DemoWorld`, `DemoClock`. Pure: no clock, no I/O, no tokio; time is an argument and
-//! randomness comes only from the seeded `sim::rng::Rng`, so the same seed and the same sequence
-//! of `(step time, op)` give identical snapshots. Must not import `cluster`, `ui`, `app`, `tokio`.
+//! randomness comes only from the seeded `sim::rng::Rng`, so the same seed and the same sequence of
+//! `(step time, op)` give identical snapshots.
 
 use std::sync::Arc;
 

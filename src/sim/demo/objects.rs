@@ -2,7 +2,7 @@
 //! and RawDeployment pods, PodGroups) and the InferenceReplica status sync that keeps every IR's
 //! instance rows and counters consistent with its pods (`inferencereplica.md` §1.2, §2).
 //!
-//! Pure; must not import `cluster`, `ui`, `app` or `tokio`.
+//! Pure.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -4,7 +4,7 @@
 //! then run by the migration consumer; journal clearing uses the engine's checked one-entry
 //! edit and only for `stalled` entries.
 //!
-//! Owns: `DemoWorld::apply`. Pure; must not import `cluster`, `ui`, `app` or `tokio`.
+//! Owns: `DemoWorld::apply`. Pure.
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! (the default kube-scheduler's spreading, which fragments a GPU fleet) and packed placement
 //! (used for the initial fleet and for surge pods that follow Alfred's fullest-first hints).
 //!
-//! Pure; must not import `cluster`, `ui`, `app` or `tokio`.
+//! Pure.
 
 use std::sync::Arc;
 

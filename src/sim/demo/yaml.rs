@@ -3,7 +3,7 @@
 //! metadata, labels, taints, cordon, capacity, allocatable and conditions; quantities written
 //! as the kubelet writes them (`96`, `1073741824Ki`), keys in kubectl's alphabetical order.
 //!
-//! Pure; must not import `cluster`, `ui`, `app` or `tokio`.
+//! Pure.
 
 use chrono::SecondsFormat;
 use serde_json::{json, Map, Value};

@@ -1,6 +1,6 @@
 //! A detail pane (node, move, journal entry): prebuilt lines with tones, scrolled.
 //!
-//! Owns: `draw_detail`. Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `draw_detail`.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -4,7 +4,7 @@
 //!
 //! The selected gang's pin reasoning is drawn beside the tree.
 //!
-//! Owns: `draw_gangs`. Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `draw_gangs`.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -1,7 +1,7 @@
 //! The Journal view: a banner when a stalled or unresolved entry blocks Alfred's submissions,
 //! a note when the journal is absent, then the entries in the shared table.
 //!
-//! Owns: `draw_journal`. Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `draw_journal`.
 
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;

@@ -1,7 +1,7 @@
 //! The list views drawn with the shared table alone: Nodes (optionally scoped to a pool),
 //! Moves and Lints.
 //!
-//! Owns: `draw_list` (and the Moves title's summary). Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `draw_list` (and the Moves title's summary).
 
 use ratatui::layout::Rect;
 use ratatui::Frame;

@@ -4,7 +4,7 @@
 //! so a frame costs the same at 10 or 10,000 nodes) and the legend. The layout comes from
 //! `app::model::map::layout`.
 //!
-//! Owns: `draw_map`. Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `draw_map`.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

@@ -1,7 +1,7 @@
 //! The view bodies: loading, a detail pane, or the current view (Pools with its panel, the
 //! list views, the Gangs tree).
 //!
-//! Owns: `draw_body`. Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `draw_body`.
 
 pub mod detail;
 pub mod gangs;

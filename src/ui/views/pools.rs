@@ -2,7 +2,7 @@
 //! gauge against Alfred's threshold (a bar with the threshold marked, readable without
 //! colour), the per-size ladder and a sparkline of the score over the session.
 //!
-//! Owns: `draw_pools`, `score_bar`. Must not import `cluster`, `tokio` or `kube`.
+//! Owns: `draw_pools`, `score_bar`.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};

@@ -2,8 +2,7 @@
 //! after Alfred's repack, and the pending GPU pods by size, age and room, in words a person
 //! reads (the numbers are the engine's).
 //!
-//! Owns: `fits_line`, `pending_line`, `wait_text`, `count`. Plain data; must not import `ratatui`,
-//! `tokio` or `kube`.
+//! Owns: `fits_line`, `pending_line`, `wait_text`, `count`. Plain data.
 
 use crate::app::model::map::Piece;
 use crate::app::table::Tone;

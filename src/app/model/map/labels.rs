@@ -3,8 +3,7 @@
 //! separator (`rack-h100-00`, `rack-h100-01` → `00`, `01` under `rack-h100-`), so the map's
 //! cells, not its labels, take the width.
 //!
-//! Owns: `natural_order`, `label_prefix`. Plain data; must not import `ratatui`, `tokio` or
-//! `kube`.
+//! Owns: `natural_order`, `label_prefix`. Plain data.
 
 use std::cmp::Ordering;
 

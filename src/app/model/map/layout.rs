@@ -1,14 +1,12 @@
-//! The pool map laid out for its pane: cells per line follow the width; small domains sit
-//! side by side on a grid, each under its label, larger ones start a line and wrap; the map
-//! scrolls. When one cell per node would need more than
-//! `MAX_PAGES` pages, the map aggregates: one cell per topology domain (its best node: the
-//! most GPUs free on one schedulable node, else its most common exclusion), or, without a
-//! topology key, one cell per block of consecutive nodes in name order, the block the
-//! smallest power of two that fits. Rebuilt when the feed, the pool, the width or the
+//! The pool map laid out for its pane: cells per line follow the width; small domains sit side by
+//! side on a grid, each under its label, larger ones start a line and wrap; the map scrolls. When
+//! one cell per node would need more than `MAX_PAGES` pages, the map aggregates: one cell per
+//! topology domain (its best node: the most GPUs free on one schedulable node, else its most common
+//! exclusion), or, without a topology key, one cell per block of consecutive nodes in name order,
+//! the block the smallest power of two that fits. Rebuilt when the feed, the pool, the width or the
 //! height changes (`MapNav::sync`), never per frame, so a frame draws only visible cells.
 //!
-//! Owns: `Level`, `MapSegment`, `MapLayout`, `MapNav`, `cell_area`, `MAX_PAGES`.
-//! Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `Level`, `MapSegment`, `MapLayout`, `MapNav`, `cell_area`, `MAX_PAGES`. Plain data.
 
 use crate::app::areas::Area;
 use crate::app::model::map::{MapCell, PoolMap};

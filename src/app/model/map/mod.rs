@@ -5,8 +5,7 @@
 //! repack, and the pending GPU pods by size and age. Built once per feed from the analysis;
 //! `layout` turns it into lines for a width.
 //!
-//! Owns: `PoolMap`, `MapCell`, `MapGroup`, `Exclusion`, `Band`, `pool_maps`. Plain data; must
-//! not import `ratatui`, `tokio` or `kube`.
+//! Owns: `PoolMap`, `MapCell`, `MapGroup`, `Exclusion`, `Band`, `pool_maps`. Plain data.
 
 mod answer;
 mod labels;

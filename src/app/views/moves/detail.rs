@@ -3,17 +3,16 @@
 //! free GPUs against the Instance's footprint when none has room), the eligibility checklist
 //! in words, and the move's progress once requested.
 //!
-//! Owns: `move_detail`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `move_detail`. Plain data.
 
 use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
 use crate::app::table::Tone;
 use crate::app::times::relative;
 use crate::app::views::context::ViewContext;
-use crate::app::views::moves::locate_instance;
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
 };
-use crate::app::views::moves::{verdict, Merged, MoveFields, MoveRef};
+use crate::app::views::moves::{instance_of, verdict, verdict_words, Merged, MoveFields, MoveRef};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::{MigrationPhase, Policy};
 use crate::engine::model::ClusterSnapshot;
@@ -91,7 +90,7 @@ fn outcomes(
     } else {
         Tone::Failed
     };
-    out.push(format!("verdict: {}", v.words()), tone);
+    out.push(format!("verdict: {}", verdict_words(&v)), tone);
 }
 
 /// `1 pod of 8 GPUs`, `1 pod of 1 GPU`, `2 pods of 4 + 4 GPUs`.
@@ -294,7 +293,7 @@ pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<Detai
     ));
     outcomes((snap, a), &m, cx.models.move_index.published, &mut out);
     out.heading("Pool fragmentation (what-if)");
-    let at = locate_instance(snap, a, f.workload, f.component, f.instance);
+    let at = instance_of(&m).and_then(|i| a.locate_instance(snap, i));
     let w = at.and_then(|(c, i)| a.what_if(snap, c, i));
     match &w {
         Some(w) => what_if_lines(snap, w, &mut out),

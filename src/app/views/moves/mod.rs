@@ -6,21 +6,18 @@
 //! filter or a sort is on). The detail (`detail`) and the approve dialog read the same merged
 //! move and ome-top's verdict on it (`verdict`).
 //!
-//! Owns: `MoveRef`, `MoveFields`, `MovePair`, `Merged`, `MoveEntry`, `MoveIndex`,
-//! `MoveOptions`, `move_rows`, `merged_at`, `dismissal`, identity keys and content
-//! fingerprints (what a dismissal remembers). Plain data; must not import `ratatui`, `tokio`
-//! or `kube`.
+//! Owns: `MoveRef`, `MoveFields`, `MovePair`, `Merged`, `MoveEntry`, `MoveIndex`, `MoveOptions`,
+//! `move_rows`, `merged_at`, `dismissal`, identity keys and content fingerprints (what a dismissal
+//! remembers). Plain data.
 
 mod detail;
-mod locate;
 mod rows;
 mod verdict;
 pub mod words;
 
 pub use detail::move_detail;
-pub use locate::locate_instance;
 pub use rows::move_rows;
-pub use verdict::{verdict, Verdict};
+pub use verdict::{blocker_words, instance_of, verdict, verdict_words};
 
 use std::collections::{BTreeSet, HashMap};
 

@@ -4,7 +4,7 @@
 //! headers, while a filter or a sort is on). Dismissed moves whose content is unchanged are
 //! left out.
 //!
-//! Owns: `move_rows`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `move_rows`. Plain data.
 
 use std::collections::{BTreeMap, HashMap};
 

@@ -1,12 +1,15 @@
-//! What a move's outcome, reasons and eligibility checks mean, in the operator's words (OME's
-//! and Alfred's terms, no code identifiers): the Moves detail and the approve dialog say these,
-//! followed by the wire string in parentheses where it is one an operator searches for.
+//! What a move's outcome, reasons, eligibility checks and approval pre-checks mean, in the
+//! operator's words (OME's and Alfred's terms, no code identifiers): the one place a reason
+//! vocabulary becomes a sentence. The Moves detail and the approve dialog say these, followed
+//! by the wire string in parentheses where it is one an operator searches for; a dispatch
+//! reason that repeats an arbiter gate is worded as the gate.
 //!
-//! Owns: `outcome_words`, `advisory_words`, `reject_words`, `dispatch_words`, `why_words`,
-//! `check_words`, `policy_word`. Plain data; must not import `ratatui`, `tokio` or `kube`.
+//! Owns: `outcome_words`, `advisory_words`, `reject_words`, `dispatch_words`, `check_words`,
+//! `policy_word`, `precheck_words`, `refusal_words`. Plain data.
 
 use crate::engine::model::vocab::{AdvisoryReason, DispatchReason, Outcome, Policy, RejectReason};
-use crate::engine::workloads::Check;
+use crate::engine::planning::{PreCheck, Refusal};
+use crate::engine::workloads::{Check, DeploymentMode};
 
 /// The policy in one short word, as the table shows it.
 pub fn policy_word(p: &Policy) -> &str {
@@ -100,9 +103,8 @@ pub fn dispatch_words(r: &DispatchReason) -> &str {
         D::SerialDispatchLimit => "Alfred submits one move per pass",
         D::FailureBackoff => "Alfred backs off after a failed submission",
         D::ObservationStale => "Alfred's view of the cluster is stale",
-        D::InFlightCap => "Alfred's in-flight migration cap is reached",
-        D::HourlyCap => "Alfred's hourly migration cap is reached",
-        D::Cooldown => "the workload moved recently (cooldown)",
+        // Preflight repeats the arbiter's gates: worded as the gate is.
+        D::Gate(g) => reject_words(g),
         D::RequestSubmitted => "the migration request was written",
         D::SubmissionPrepared => "the submission is prepared in the journal",
         other => other.as_str(),
@@ -140,5 +142,99 @@ pub fn check_words(c: Check) -> &'static str {
         Check::ModelNotPinned => "the model is not on a ReadWriteOnce volume",
         Check::MigrationEnabled => "OMENative migration is on in Alfred's config",
         Check::CooldownPassed => "the workload's cooldown since its last move has passed",
+    }
+}
+
+/// An approval pre-check as the approve dialog states it.
+pub fn precheck_words(c: &PreCheck) -> String {
+    match c {
+        PreCheck::InstanceExists => "the Instance exists in the current snapshot".into(),
+        PreCheck::OmeNative(DeploymentMode::OMENative) => {
+            "the Instance runs in OMENative mode (only those migrate)".into()
+        }
+        PreCheck::OmeNative(mode) => format!(
+            "the Instance runs in OMENative mode (this one is {mode:?}: nothing would run the request)"
+        ),
+        PreCheck::NoRequestInFlight(Some(active)) => {
+            format!("no in-flight request for the workload ({active} active)")
+        }
+        PreCheck::NoRequestInFlight(None) => "no in-flight request for the workload".into(),
+        PreCheck::InstanceReady(ready, pods) => {
+            format!("the Instance is still Ready ({ready}/{pods} pods ready)")
+        }
+        PreCheck::NotOptedOut => check_words(Check::Movable).into(),
+        PreCheck::EligibilityBaseline(Some(why)) => format!(
+            "OMENative eligibility baseline: {} ({why})",
+            advisory_words(why)
+        ),
+        PreCheck::EligibilityBaseline(None) => "OMENative eligibility baseline".into(),
+    }
+}
+
+/// Why the approval is refused, as the dialog says it.
+pub fn refusal_words(r: &Refusal) -> String {
+    match r {
+        Refusal::InstanceGone => precheck_words(&PreCheck::InstanceExists),
+        Refusal::NotOmeNative(mode) => precheck_words(&PreCheck::OmeNative(*mode)),
+        Refusal::RequestInFlight(active) => {
+            precheck_words(&PreCheck::NoRequestInFlight(Some(*active)))
+        }
+        Refusal::RequestCannotBeBuilt(why) => format!("the request cannot be built: {why}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::migration::DraftError;
+
+    #[test]
+    fn approval_checks_and_refusals_read_as_the_dialog_always_said_them() {
+        let raw = DeploymentMode::RawDeployment;
+        let cases = [
+            (
+                refusal_words(&Refusal::InstanceGone),
+                "the Instance exists in the current snapshot",
+            ),
+            (
+                refusal_words(&Refusal::NotOmeNative(raw)),
+                "the Instance runs in OMENative mode (this one is RawDeployment: nothing would \
+                 run the request)",
+            ),
+            (
+                refusal_words(&Refusal::RequestInFlight(2)),
+                "no in-flight request for the workload (2 active)",
+            ),
+            (
+                refusal_words(&Refusal::RequestCannotBeBuilt(DraftError::NoSourceNode)),
+                "the request cannot be built: the move names no source node",
+            ),
+            (
+                precheck_words(&PreCheck::InstanceReady(1, 2)),
+                "the Instance is still Ready (1/2 pods ready)",
+            ),
+            (
+                precheck_words(&PreCheck::NotOptedOut),
+                "the workload is not opted out (alfred.ome.io/movable)",
+            ),
+            (
+                precheck_words(&PreCheck::EligibilityBaseline(Some(
+                    AdvisoryReason::ModelUnresolved,
+                ))),
+                "OMENative eligibility baseline: the model (its BaseModel, ClusterBaseModel or \
+                 claim) cannot be found (ModelUnresolved)",
+            ),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn a_dispatch_reason_that_repeats_a_gate_is_worded_as_the_gate() {
+        for gate in RejectReason::KNOWN {
+            let d = DispatchReason::from_wire(gate.as_str());
+            assert_eq!(dispatch_words(&d), reject_words(gate), "{gate}");
+        }
     }
 }

@@ -2,9 +2,9 @@
 //! exists and is readable (`Presence`), whether its first list completed, and the failure of
 //! the current outage. Shared between its watcher task (writes) and the snapshot task (reads).
 //!
-//! Owns: `Slot`, `Role`, `SourceStatus`, `ErrorClass`, `classify`. No I/O besides `tracing`
-//! events for each change of state (listed, present/absent/refused, outage and recovery);
-//! time arrives as an argument. Must not import the app or the UI.
+//! Owns: `Slot`, `Role`, `SourceStatus`, `ErrorClass`, `classify`. No I/O besides `tracing` events
+//! for each change of state (listed, present/absent/refused, outage and recovery); time arrives as
+//! an argument.
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 

@@ -9,8 +9,8 @@
 //! node name, owner name and UID and ISVC label are then the very `Arc`s of the node, replica
 //! and InferenceService, so the engine compares them by address and memory holds each once.
 //!
-//! Owns: `Store`, `Conversion`, `SharedNames`. Pure over `kube::runtime::watcher::Event`
-//! values (no I/O, no clock); must not import the app or the UI.
+//! Owns: `Store`, `Conversion`, `SharedNames`. Pure over `kube::runtime::watcher::Event` values (no
+//! I/O, no clock).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};

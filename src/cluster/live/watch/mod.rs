@@ -5,8 +5,8 @@
 //! then on (`ListMode`). While a list runs, the snapshot task is woken every
 //! `PROGRESS_INTERVAL` so the header can count the objects received.
 //!
-//! Owns: `Hub`, `Scope`, `spawn_watchers` (`lists`: how a watcher lists, and its progress). Must not import the app or the UI;
-//! reads time only through the clock function it is given.
+//! Owns: `Hub`, `Scope`, `spawn_watchers` (`lists`: how a watcher lists, and its progress). Reads
+//! time only through the clock function it is given.
 
 use std::fmt::Debug;
 use std::pin::pin;

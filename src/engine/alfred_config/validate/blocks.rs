@@ -1,8 +1,6 @@
 //! The config blocks other than maintenance: TPU slice partitions, scheduling profiles, the
 //! defragmentation and node-health policies (with the scoring ladder and prior), and the spot
 //! policy.
-//!
-//! Must not import anything outside std and its ancestors `validate`/`alfred_config`.
 
 use std::collections::BTreeMap;
 

@@ -1,7 +1,5 @@
 //! Field readers with Alfred's defaulting rules (0 or absent = default for integers and
 //! durations, explicit 0/false kept for floats and bools) and the shared "expected" texts.
-//!
-//! Must not import anything outside std and its ancestors `validate`/`alfred_config`.
 
 use std::time::Duration;
 

@@ -1,7 +1,5 @@
 //! `policies.nodeHealth.maintenance.triggers` (each with exactly one condition, label or taint
 //! matcher) and `maintenanceWindows` (weekly UTC windows that cannot cross midnight).
-//!
-//! Must not import anything outside std, `chrono` and its ancestors `validate`/`alfred_config`.
 
 use chrono::Weekday;
 

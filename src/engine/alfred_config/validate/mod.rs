@@ -6,8 +6,6 @@
 //! struct fields case-insensitively; numbers and bools given for a string become strings
 //! (`value: 5` is "5", unquoted `status: True` is "true" and so invalid); an integral float is
 //! an integer; `null` means "absent" (a zero value inside lists and maps) except for durations.
-//! Same imports rule as the parent: std, `serde`, `serde_saphyr` (through `engine::formats::go_yaml`)
-//! and `chrono` only.
 //!
 //! This file owns the entry point and the top-level keys; `yaml` the document tree and message
 //! helpers, `reader` the Go-struct view of a mapping and its scalar readers, `fields` the

@@ -1,8 +1,6 @@
 //! Reading one YAML mapping as a Go struct ([`Obj`]: known keys matched case-insensitively,
 //! duplicates refused) and the scalar readers that convert values the way `sigs.k8s.io/yaml` +
 //! `encoding/json` do (`int`, `float`, `boolean`, `string`).
-//!
-//! Must not import anything outside std and its ancestors `validate`/`alfred_config`.
 
 use super::yaml::{describe, fail, join, scalar_text, Yaml};
 use super::Res;

@@ -1,8 +1,7 @@
 //! The string syntaxes Alfred's decoder accepts: Go durations (`time.ParseDuration`), "HH:MM"
 //! clock times, and Kubernetes DNS-1123 subdomains, label tokens and qualified names.
 //!
-//! Pure functions on text. Must not import anything outside std and `engine::model::names`
-//! (where the Kubernetes name rules live, shared with the scheduler-config reader).
+//! Pure functions on text.
 
 pub(super) use crate::engine::model::names::{
     is_dns1123_subdomain, is_label_token, is_qualified_name,

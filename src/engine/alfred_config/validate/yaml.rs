@@ -2,9 +2,6 @@
 //! kept by name), read with `engine::formats::go_yaml`'s options, and the helpers that build
 //! [`ConfigError`]s from it: `fail`, short renderings of found values, key-path joining and
 //! Go's number-to-string conversion.
-//!
-//! Must not import anything outside std, `serde`, `serde_saphyr`, `engine::formats::go_yaml` and its
-//! ancestors `validate`/`alfred_config`.
 
 use std::fmt;
 

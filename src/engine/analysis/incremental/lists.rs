@@ -3,7 +3,7 @@
 //! per-component lists of a large fleet hold tens of thousands of pods in thousands of lists,
 //! and separate allocations cost a cache miss each).
 //!
-//! Owns: `FlatLists`. Pure; must not import anything outside `std`.
+//! Owns: `FlatLists`. Pure.
 
 /// See the module doc.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! built again (`component_rows`) and put where the pass's total order (`row_order_key`) puts
 //! them; otherwise the pass runs in full.
 //!
-//! Owns: `refresh_moves`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `refresh_moves`. Pure.
 
 use crate::engine::analysis::incremental::parts::{has_health_rows, planned, Parts};
 use crate::engine::analysis::incremental::stages::MovesRerun;

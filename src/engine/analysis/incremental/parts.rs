@@ -3,7 +3,7 @@
 //! (`Routes`), where each ISVC's components and each component's verdicts sit, each
 //! component's demand and repack pods, the pools' nodes and the attributed pending pods.
 //!
-//! Owns: `Parts`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `Parts`. Pure.
 
 use rustc_hash::FxHashMap as HashMap;
 

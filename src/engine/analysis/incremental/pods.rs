@@ -9,7 +9,7 @@
 //! every node's free resources), the lints (a live or OME-managed pod). A pod in none of
 //! those — a node agent, a finished pod — only moves the others' indices.
 //!
-//! Owns: `Incremental::apply_pod`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `Incremental::apply_pod`. Pure.
 
 use crate::engine::analysis::incremental::stages::Stale;
 use crate::engine::analysis::incremental::Incremental;

@@ -2,7 +2,7 @@
 //! index the analysis and the records hold past the edited position moves by one (the index
 //! renumbers its own lists as it is edited).
 //!
-//! Owns: `Incremental::renumber`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `Incremental::renumber`. Pure.
 
 use crate::engine::analysis::incremental::Incremental;
 use crate::engine::analysis::Analysis;

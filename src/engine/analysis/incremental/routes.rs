@@ -5,9 +5,8 @@
 //! here they are edited one pod at a time with the same per-pod decisions, so a component's
 //! Instances can be rebuilt from its own pods.
 //!
-//! Owns: `Routes`, `PodRoutes`. Lookups are owned maps from names (ISVC and replica lists do
-//! not change between full analyses). Pure; must not import anything outside `std` and
-//! `engine`.
+//! Owns: `Routes`, `PodRoutes`. Lookups are owned maps from names (ISVC and replica lists do not
+//! change between full analyses). Pure.
 
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;

@@ -4,7 +4,7 @@
 //! analysis runs for it, so a rebuilt part equals the full analysis's; a part that changed
 //! marks what reads it stale in turn.
 //!
-//! Owns: `Stale`, `refresh`, `Rerun`. Pure; must not import anything outside `std` and `engine`.
+//! Owns: `Stale`, `refresh`, `Rerun`. Pure.
 
 use crate::engine::analysis::incremental::moves::refresh_moves;
 use crate::engine::analysis::incremental::parts::Parts;

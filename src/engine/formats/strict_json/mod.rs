@@ -5,8 +5,7 @@
 //!
 //! Why not serde_json: it silently keeps the last of two duplicate members and normalises numbers,
 //! and Alfred rejects duplicates. Everything here is total on arbitrary bytes (no panics, nesting
-//! bounded by [`MAX_DEPTH`]). This module must not import anything outside
-//! std/serde/serde_json/chrono.
+//! bounded by [`MAX_DEPTH`]).
 //!
 //! This file owns the value and error types; `parser` the tokenizer ([`parse_strict`]) and
 //! `syntax` the Go-compatible name folding, UUID and RFC 3339 checks.

@@ -1,8 +1,6 @@
 //! The strict JSON tokenizer behind [`parse_strict`]: one value per input, members kept in
 //! document order with duplicates, numbers as raw text, nesting bounded by [`MAX_DEPTH`]. Total
 //! on arbitrary bytes.
-//!
-//! Must not import anything outside std and its parent `journal_strict`.
 
 use super::{StrictError, StrictValue, MAX_DEPTH};
 

@@ -1,7 +1,7 @@
 //! The syntax helpers Alfred's Go readers apply to journal documents: Go-style case folding of
 //! member names, RFC 4122 UUID text syntax and strict RFC 3339 timestamps.
 //!
-//! Pure. Must not import anything outside std and `chrono`.
+//! Pure.
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 

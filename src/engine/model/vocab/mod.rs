@@ -3,10 +3,9 @@
 //! dispatch/withhold reasons, and the phase of an InferenceReplica `status.migrations[]` row.
 //!
 //! Each enum keeps a value this build does not know (an older or newer Alfred) in `Unknown`,
-//! verbatim, so it is shown instead of failing a parse; the computed path only ever builds
-//! known variants, which allocate nothing. Part of the model, the engine's bottom layer, so the
-//! readers of Alfred's documents and the policies that compute rows share it; must not import
-//! anything outside `std` and `serde`.
+//! verbatim, so it is shown instead of failing a parse; the computed path only ever builds known
+//! variants, which allocate nothing. Part of the model, the engine's bottom layer, so the readers
+//! of Alfred's documents and the policies that compute rows share it.
 
 mod reasons;
 #[cfg(test)]
@@ -19,12 +18,21 @@ pub use reasons::{AdvisoryReason, DispatchReason, RejectReason};
 /// convert; `Serialize` and `Display` write the wire string (`Display` honours width and
 /// alignment, like the `&str` it replaces); `Debug` shows a known value as its quoted wire
 /// string, as the text fields these enums replaced did.
+///
+/// `embeds Variant(Other)` after the list makes every known value of the vocabulary `Other`
+/// one of this one's too, as `Variant(value)` with `Other`'s wire string: a vocabulary that
+/// repeats another's values (the dispatcher's preflight repeats every arbiter gate) names them
+/// once, and whatever words one of them words the other alike.
 macro_rules! vocabulary {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $wire:literal),+ $(,)? }) => {
+    (
+        $(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $wire:literal),+ $(,)? }
+        $(embeds $(#[$em:meta])* $evar:ident($inner:ident))?
+    ) => {
         $(#[$m])*
         #[derive(Clone, PartialEq, Eq, Hash)]
         pub enum $name {
             $($(#[$vm])* $var,)+
+            $($(#[$em])* $evar($inner),)?
             /// A value this build does not know (an older or newer Alfred), kept verbatim.
             /// Boxed: the enum stays as small as the `&'static str` it replaced (the computed
             /// rows carry six of these), and only text from outside ever lands here.
@@ -32,28 +40,44 @@ macro_rules! vocabulary {
         }
 
         impl $name {
-            /// Every known value, in declaration order.
+            /// Every known value of its own list, in declaration order (an embedded
+            /// vocabulary's values are that vocabulary's `KNOWN`).
             pub const KNOWN: &'static [$name] = &[$($name::$var),+];
+
+            /// The value of a wire string this build knows, without allocating.
+            pub fn from_known_wire(s: &str) -> Option<Self> {
+                match s {
+                    $($wire => Some($name::$var),)+
+                    _ => {
+                        $(if let Some(x) = $inner::from_known_wire(s) {
+                            return Some($name::$evar(x));
+                        })?
+                        None
+                    }
+                }
+            }
 
             /// The value of a wire string; total: anything unrecognised is kept as `Unknown`.
             pub fn from_wire(s: &str) -> Self {
-                match s {
-                    $($wire => $name::$var,)+
-                    other => $name::Unknown(Box::new(other.to_string())),
-                }
+                Self::from_known_wire(s).unwrap_or_else(|| $name::Unknown(Box::new(s.to_string())))
             }
 
             /// The exact wire string; `from_wire(x.as_str()) == x` for every value.
             pub fn as_str(&self) -> &str {
                 match self {
                     $($name::$var => $wire,)+
+                    $($name::$evar(x) => x.as_str(),)?
                     $name::Unknown(s) => s.as_str(),
                 }
             }
 
             /// Whether this build knows the value.
             pub fn is_known(&self) -> bool {
-                !matches!(self, $name::Unknown(_))
+                match self {
+                    $name::Unknown(_) => false,
+                    $($name::$evar(x) => x.is_known(),)?
+                    _ => true,
+                }
             }
         }
 

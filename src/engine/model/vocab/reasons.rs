@@ -1,7 +1,5 @@
 //! The reason vocabularies of move rows: why a row is advice, which arbiter gate rejected it,
 //! and why the dispatcher withheld it (or how its dispatch went). Alfred's exact strings.
-//!
-//! Must not import anything outside `std` and its parent `vocab`.
 
 use super::vocabulary;
 
@@ -91,8 +89,8 @@ vocabulary! {
 
 vocabulary! {
     /// Why the dispatcher withheld an admitted row, or how a dispatch went: the pass-wide
-    /// reasons, the per-candidate preflight reasons (which repeat every arbiter gate) and the
-    /// outcomes of the write.
+    /// reasons, the per-candidate preflight reasons (which repeat every arbiter gate: those
+    /// are `Gate`, one [`RejectReason`] each) and the outcomes of the write.
     DispatchReason {
         // Pass-wide.
         JournalUnavailable = "JournalUnavailable",
@@ -123,24 +121,6 @@ vocabulary! {
         PredictedTargetUnsafe = "PredictedTargetUnsafe",
         TargetCooldown = "TargetCooldown",
         InvalidRequest = "InvalidRequest",
-        // The arbiter's gates, repeated by preflight.
-        CircuitBreakerOpen = "CircuitBreakerOpen",
-        InstanceGone = "InstanceGone",
-        NotMovable = "NotMovable",
-        MalformedRequestPending = "MalformedRequestPending",
-        MigrationStateInvalid = "MigrationStateInvalid",
-        InstanceTerminating = "InstanceTerminating",
-        WorkloadBusy = "WorkloadBusy",
-        AutoscalerActive = "AutoscalerActive",
-        Cooldown = "Cooldown",
-        PlacementCooldown = "PlacementCooldown",
-        NodeCooldown = "NodeCooldown",
-        TargetUnavailable = "TargetUnavailable",
-        TargetUnderEvacuation = "TargetUnderEvacuation",
-        TargetNodeBusy = "TargetNodeBusy",
-        NoCapacity = "NoCapacity",
-        InFlightCap = "InFlightCap",
-        HourlyCap = "HourlyCap",
         // Outcomes of the write.
         OwnerChanged = "OwnerChanged",
         SubmissionPrepared = "SubmissionPrepared",
@@ -148,4 +128,7 @@ vocabulary! {
         SubmissionUncertain = "SubmissionUncertain",
         SubmissionJournalUncertain = "SubmissionJournalUncertain",
     }
+    embeds
+    /// An arbiter gate, repeated by preflight: the gate's own value and wire string.
+    Gate(RejectReason)
 }

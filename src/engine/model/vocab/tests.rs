@@ -117,9 +117,19 @@ fn the_vocabularies_are_alfreds_exact_strings() {
         "HourlyCap",
     ];
     exactly(RejectReason::KNOWN, RejectReason::as_str, &gates);
-    // Preflight repeats every gate.
+    // Preflight repeats every gate, as the gate itself.
     for g in gates {
-        assert!(DispatchReason::from_wire(g).is_known(), "{g}");
+        let d = DispatchReason::from_wire(g);
+        assert_eq!(d, DispatchReason::Gate(RejectReason::from_wire(g)), "{g}");
+        assert!(d.is_known(), "{g}");
+        assert_eq!((d.as_str(), d.to_string()), (g, g.to_string()));
+        assert_eq!(format!("{d:?}"), format!("{g:?}"));
+    }
+    for own in DispatchReason::KNOWN {
+        assert!(
+            !RejectReason::from_wire(own.as_str()).is_known(),
+            "{own} twice"
+        );
     }
     let withhold = ["RecommendOnly", "DispatcherUnavailable"];
     exactly(WithholdReason::KNOWN, WithholdReason::as_str, &withhold);

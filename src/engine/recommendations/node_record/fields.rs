@@ -2,8 +2,7 @@
 //! in `extra` with a warning), the [`wire_enum!`] macro for string-backed enums with an `Other`
 //! fallback, and [`kind`], the short name of a JSON value's kind for messages.
 //!
-//! Shared by `recommendations_node` and `recommendations`. Must not import anything outside
-//! std, `serde_json` and `chrono`.
+//! Shared by `node_record` and `recommendations`.
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};

@@ -3,9 +3,8 @@
 //! (no `nodeUID`, no `maintenance*`) and E3 extras parse, unknown members are kept in `extra`.
 //!
 //! Also owns, in its child `fields`, the tolerant member reader [`Fields`], the [`wire_enum!`]
-//! macro and the JSON kind names shared with its sibling `recommendations`; this file owns the
-//! node record types and their parser. Pure: no I/O, no clock. This module must not import
-//! anything outside std/serde/serde_json/chrono.
+//! macro and the JSON kind names shared with its sibling `recommendations`; this file owns the node
+//! record types and their parser. Pure: no I/O, no clock.
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};

@@ -1,9 +1,6 @@
 //! ColumnarV2 validation and expansion (spec §3.5): checks a decoded
 //! `instanceStatusColumns` payload in the exact order of the reference decoder (first failure
 //! wins) and only then allocates and fills the logical rows, in stored order.
-//!
-//! Must not import anything outside std/serde/serde_json/chrono, its parent `irstatus` and the
-//! sibling `indexset` module.
 
 use super::columns::{InstanceStatusColumns, InstanceStatusEntry, InstanceStatusGroup};
 use super::rows::InstanceRow;

@@ -2,8 +2,7 @@
 //! null-tolerant typed reading shared with the DenseV1 reader: grouped columns, per-Instance
 //! entries and the in-flight operation record.
 //!
-//! Owns no validation beyond typing (that is `columnar`). Must not import anything outside
-//! std/serde/serde_json/chrono and its parent `irstatus`.
+//! Owns no validation beyond typing (that is `columnar`).
 
 use serde::Deserialize;
 use serde_json::Value;

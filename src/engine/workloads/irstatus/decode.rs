@@ -1,8 +1,6 @@
 //! The representation union of an InferenceReplica `status` (spec §3.1): picks DenseV1 or
 //! ColumnarV2 from the encoding marker, and reads DenseV1 `instanceStatuses` rows leniently but
 //! typed (range checks are left to [`check_rows`](super::check_rows)).
-//!
-//! Must not import anything outside std/serde/serde_json/chrono and its parent `irstatus`.
 
 use serde::Deserialize;
 use serde_json::Value;

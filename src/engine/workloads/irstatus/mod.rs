@@ -8,8 +8,7 @@
 //! and DenseV1 rows), `columnar` (ColumnarV2 validation and expansion) and `rows` (the logical
 //! row and Alfred's row checks).
 //!
-//! Pure: no I/O, no clock, no randomness. It must not import anything outside
-//! std/serde/serde_json/chrono (plus its sibling `indexset` module).
+//! Pure: no I/O, no clock, no randomness.
 
 use std::fmt;
 

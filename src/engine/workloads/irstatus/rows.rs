@@ -1,8 +1,5 @@
 //! The logical Instance row both encodings decode into, and Alfred's row checks (spec §5.3
 //! step 8) with their error type.
-//!
-//! Must not import anything outside std/serde/serde_json/chrono/compact_str and its parent
-//! `irstatus`.
 
 use std::collections::HashSet;
 use std::fmt;

@@ -4,8 +4,7 @@
 //! the *range* a string spells — only to the number of terms it actually contains.
 //!
 //! This module owns parsing, canonical printing and the set queries the decoder needs (membership,
-//! rank, subset, pairwise disjointness). It must not import anything outside
-//! std/serde/serde_json/chrono (the error type comes from its sibling codec module).
+//! rank, subset, pairwise disjointness).
 //!
 //! The unit tests live in `indexset/tests.rs`.
 

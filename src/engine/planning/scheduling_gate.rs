@@ -1,8 +1,7 @@
 //! The scheduling gate of Alfred's policies in recommend-only mode (`alfred.md` §6.4): why an
 //! otherwise executable move stays advice, and the source checks the dispatcher repeats.
 //!
-//! Owns: `PlanContext::recommend_only_reason`, `PlanContext::scheduling_problem`. Pure; must
-//! not import anything outside `std` and `engine`.
+//! Owns: `PlanContext::recommend_only_reason`, `PlanContext::scheduling_problem`. Pure.
 
 use crate::engine::alfred_config::Mode;
 use crate::engine::model::vocab::AdvisoryReason;
