@@ -310,7 +310,7 @@ fn apply(effects: Vec<Effect>, dirty: &mut bool, out: &Outbox<'_>, state: &mut A
             }
             Effect::Fetch(fetch) => {
                 if let Err(e) = out.fetches.try_send(fetch.clone()) {
-                    let result = Err(format!("not sent: {e}"));
+                    let result = Err(crate::protocol::FetchError::Read(format!("not sent: {e}")));
                     let now = state.now;
                     let more = update(state, Event::Fetched { fetch, result }, now);
                     quit |= apply(more, dirty, out, state);

@@ -16,7 +16,7 @@ use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::Time;
 use crate::protocol::{
-    ApiStatus, Command, Feed, Fetch, OpOutcome, Permissions, SourceKind, Update,
+    ApiStatus, Command, Feed, Fetch, FetchError, OpOutcome, Permissions, SourceKind, Update,
 };
 use crate::run::{Channels, TuiOptions};
 use crate::ui::loading::Loading;
@@ -91,7 +91,7 @@ pub(super) fn offline_channels(feed: Feed, path: PathBuf) -> Channels {
             let read = fetch.clone();
             let result = tokio::task::spawn_blocking(move || snapshot_answer(&path, &read))
                 .await
-                .unwrap_or_else(|e| Err(e.to_string()));
+                .unwrap_or_else(|e| Err(FetchError::Read(e.to_string())));
             if fetch_upd
                 .send(Update::Fetched { fetch, result })
                 .await
@@ -125,10 +125,19 @@ pub(super) fn offline_channels(feed: Feed, path: PathBuf) -> Channels {
 }
 
 /// Answers `fetch` from the snapshot file at `path`.
-fn snapshot_answer(path: &Path, fetch: &Fetch) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+fn snapshot_answer(path: &Path, fetch: &Fetch) -> Result<String, FetchError> {
+    use crate::cluster::snapshot_file::{node_yaml, NodeYamlError};
+    let bytes = std::fs::read(path)
+        .map_err(|e| FetchError::Read(format!("cannot read {}: {e}", path.display())))?;
     match fetch {
-        Fetch::NodeYaml(node) => crate::cluster::snapshot_file::node_yaml(&bytes, node),
+        Fetch::NodeYaml(node) => node_yaml(&bytes, node).map_err(|e| match e {
+            NodeYamlError::NotFound(name) => FetchError::NotFound {
+                name,
+                place: " in the snapshot file",
+            },
+            NodeYamlError::Yaml(e) => e.into(),
+            NodeYamlError::Snapshot(e) => FetchError::Read(e.to_string()),
+        }),
     }
 }
 
@@ -147,7 +156,9 @@ mod tests {
         assert_eq!(
             feed.permissions
                 .check(crate::protocol::Capability::CordonNode),
-            Err("offline snapshot: actions disabled".to_string())
+            Err(crate::protocol::NotPermitted::ReadOnly(
+                "offline snapshot: actions disabled".to_string()
+            ))
         );
         assert_eq!(feed.snapshot.nodes.len(), feed.analysis.nodes.len());
     }
