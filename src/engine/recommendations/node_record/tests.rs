@@ -7,7 +7,7 @@ fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
-fn parse(text: &str) -> (Result<NodeRecord, String>, Vec<String>) {
+fn parse(text: &str) -> (Result<NodeRecord, ValueError>, Vec<String>) {
     let mut w = Vec::new();
     (parse_node_record("node.gpu-a", text, &mut w), w)
 }

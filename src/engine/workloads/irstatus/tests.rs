@@ -2,7 +2,7 @@
 //! builders) here, the cases by topic in `tests/`.
 
 use super::columns::*;
-use super::rows::{RowError, RowProblem};
+use super::{RowError, RowProblem};
 use super::*;
 use serde_json::{json, Value};
 
