@@ -413,7 +413,7 @@ async fn event_loop(
                     events.push(live::finish_switch(source, &mut extras.live, &mut extras.history, &mut ch));
                     feed_open = true;
                 }
-                Err(error) => events.push(Event::ContextFailed { context: to, error }),
+                Err(error) => events.push(Event::ContextFailed { context: to, error: error.to_string() }),
             },
             _ = tick.tick() => events.push(Event::Tick(extras.clock.now())),
             _ = tokio::time::sleep(wait), if dirty => {}
