@@ -3,12 +3,13 @@
 //! dismissed recommendations, with bounded retention.
 //!
 //! Owns: `HistoryStore`, `StoreOptions`, `ClusterKey`, `Opened`, the schema and its
-//! migrations. May import `engine` types, `rusqlite`, `directories`, `chrono`, `anyhow`; must
+//! migrations. May import `engine` types, `rusqlite`, `directories`, `chrono`, `thiserror`; must
 //! not import `app`, `ui`, `cluster`, `tokio`, `kube` or `ratatui`. Reads no clock: every
 //! time is an argument.
 
 pub mod audit;
 pub mod dismissals;
+mod error;
 mod node_rows;
 mod open;
 pub mod query;
@@ -18,7 +19,8 @@ pub mod transitions;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use crate::history::error::{Context, Result};
+pub use error::{ErrorKind, HistoryError};
 use chrono::{DateTime, Duration};
 use rusqlite::{Connection, OptionalExtension};
 
@@ -162,7 +164,7 @@ pub fn default_path() -> Option<PathBuf> {
 impl HistoryStore {
     /// Opens (creating it and its directory if needed) the store at the default location.
     pub fn open_default(options: StoreOptions, now: Time) -> Result<Opened> {
-        let path = default_path().context("no home directory: cannot place the history store")?;
+        let path = default_path().ok_or(ErrorKind::NoHome)?;
         Self::open_at(&path, options, now)
     }
 
@@ -172,13 +174,18 @@ impl HistoryStore {
     /// Rows older than the retention are pruned.
     pub fn open_at(path: &Path, options: StoreOptions, now: Time) -> Result<Opened> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("creating the history directory {}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|source| ErrorKind::Io {
+                doing: format!("creating the history directory {}", dir.display()),
+                source,
+            })?;
         }
         let mut notices = Vec::new();
         // Every failure names the file: "database is locked" alone does not say which one.
-        let conn = open::open_connection(path, now, &mut notices)
-            .with_context(|| format!("history store {}", path.display()))?;
+        let in_store = |e: HistoryError| ErrorKind::Store {
+            path: path.to_path_buf(),
+            source: e,
+        };
+        let conn = open::open_connection(path, now, &mut notices).map_err(in_store)?;
         let mut store = HistoryStore {
             conn,
             path: path.to_path_buf(),
@@ -186,9 +193,7 @@ impl HistoryStore {
             clusters: HashMap::new(),
             last_prune: None,
         };
-        store
-            .prune(now)
-            .with_context(|| format!("history store {}", path.display()))?;
+        store.prune(now).map_err(in_store)?;
         Ok(Opened { store, notices })
     }
 

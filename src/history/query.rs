@@ -5,7 +5,7 @@
 //! `cluster_rows`, `fleet_health`. Must not import `app`, `ui`, `cluster`, `tokio`, `kube` or
 //! `ratatui`; reads no clock.
 
-use anyhow::{Context, Result};
+use crate::history::error::{Context, Result};
 
 use crate::engine::model::Time;
 use crate::engine::timeline::{fleet_health, FleetHealth};

@@ -79,6 +79,7 @@ const RULES: &[(&str, &[&str])] = &[
             "crate::config::theme",
             "ratatui",
             "crossterm",
+            "anyhow",
         ],
     ),
     (
@@ -128,6 +129,7 @@ const RULES: &[(&str, &[&str])] = &[
             "k8s_openapi",
             "ratatui",
             "crossterm",
+            "anyhow",
         ],
     ),
     (
@@ -192,6 +194,7 @@ const RULES: &[(&str, &[&str])] = &[
             "Utc::now",
             "Instant::now",
             "SystemTime::now",
+            "anyhow",
         ],
     ),
     (
@@ -212,6 +215,7 @@ const RULES: &[(&str, &[&str])] = &[
             "Local::now",
             "Instant::now",
             "SystemTime::now",
+            "anyhow",
         ],
     ),
 ];
