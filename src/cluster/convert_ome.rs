@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use crate::cluster::convert::{ConvertError, Interner};
 use crate::engine::model::{
-    StatusError,     BaseModel, ComponentSpec, InferenceReplica, InferenceService, Labels, MigrationPhase,
-    MigrationStatus, ModelRef, Name, OwnerRef, PodGroup, ReplicaStatus, COMPONENTS,
+    BaseModel, ComponentSpec, InferenceReplica, InferenceService, Labels, MigrationPhase,
+    MigrationStatus, ModelRef, Name, OwnerRef, PodGroup, ReplicaStatus, StatusError, COMPONENTS,
 };
 use crate::engine::workloads::{check_rows, decode_rows};
 

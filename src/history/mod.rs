@@ -20,8 +20,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::history::error::{Context, Result};
-pub use error::{ErrorKind, HistoryError};
 use chrono::{DateTime, Duration};
+pub use error::{ErrorKind, HistoryError};
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::engine::model::Time;

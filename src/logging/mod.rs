@@ -120,9 +120,7 @@ pub fn start(choice: &Choice, dir: Option<&Path>) -> Result<LogSession, LogError
         .with_writer(writer)
         .with_ansi(false)
         .with_filter(env_filter.and(filter::caps()));
-    tracing_subscriber::registry()
-        .with(layer)
-        .try_init()?;
+    tracing_subscriber::registry().with(layer).try_init()?;
     Ok(LogSession {
         _guard: Some(guard),
         dir: Some(dir.to_path_buf()),

@@ -189,7 +189,7 @@ mod tests {
             panic!("no answer");
         };
         assert_eq!(
-            result,
+            result.map_err(|e| e.to_string()),
             Err("nodes \"gone\" not found in the snapshot file".to_string())
         );
     }

@@ -306,8 +306,9 @@ fn every_module_file_starts_with_a_module_doc() {
 /// views, which the policy work types (issue 26 item 2); the merge empties this list.
 const STRING_ERRORS_ALLOWED: &[&str] = &["src/app/ops/approve.rs", "src/app/views/moves/"];
 
-/// The lines of `text` outside `#[cfg(test)]` modules (`mod tests;` files are skipped by name).
-fn product_lines(text: &str) -> Vec<(usize, &str)> {
+/// The code lines of `text` outside `#[cfg(test)]` items (`mod tests;` files are skipped by
+/// name).
+fn non_test_lines(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let (mut test_attr, mut depth) = (false, 0usize);
     for (n, line) in code_lines(text) {
@@ -320,7 +321,10 @@ fn product_lines(text: &str) -> Vec<(usize, &str)> {
             continue;
         }
         if test_attr && line.contains('{') {
-            depth = line.matches('{').count().saturating_sub(line.matches('}').count());
+            depth = line
+                .matches('{')
+                .count()
+                .saturating_sub(line.matches('}').count());
             test_attr = false;
             continue;
         }
@@ -346,7 +350,7 @@ fn product_code_has_typed_errors() {
             continue;
         }
         let text = fs::read_to_string(&file).unwrap();
-        for (n, line) in product_lines(&text) {
+        for (n, line) in non_test_lines(&text) {
             if pattern.is_match(line) {
                 found.push(format!("{shown}:{n}: {line}"));
             }

@@ -229,9 +229,7 @@ impl LiveSession {
         let done = |f: &Feed| matches!(f.api, ApiStatus::Connected | ApiStatus::Forbidden { .. });
         match self.wait_for(timeout, done).await {
             Some(feed) => match &feed.api {
-                ApiStatus::Forbidden { what } => {
-                    Err(LiveError::MayNot(what.clone()))
-                }
+                ApiStatus::Forbidden { what } => Err(LiveError::MayNot(what.clone())),
                 _ => Ok(feed),
             },
             None => {
@@ -285,12 +283,10 @@ async fn client_for(
 ) -> Result<(Client, String, String), LiveError> {
     let wanted_context = context;
     let kubeconfig = match kubeconfig {
-        Some(path) => {
-            Kubeconfig::read_from(path).map_err(|source| LiveError::KubeconfigFile {
-                path: path.to_path_buf(),
-                source,
-            })?
-        }
+        Some(path) => Kubeconfig::read_from(path).map_err(|source| LiveError::KubeconfigFile {
+            path: path.to_path_buf(),
+            source,
+        })?,
         None => Kubeconfig::read().map_err(|source| LiveError::KubeconfigDefault { source })?,
     };
     if let Some(wanted) = wanted_context {

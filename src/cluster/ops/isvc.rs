@@ -164,9 +164,7 @@ fn plan(op: &Op) -> Result<Planned, PlanError> {
                 overrode: overrode.clone(),
             })
         }
-        Op::OptOut { reason, .. } if reason.trim().is_empty() => {
-            Err(PlanError::NoReason)
-        }
+        Op::OptOut { reason, .. } if reason.trim().is_empty() => Err(PlanError::NoReason),
         Op::OptOut { reason, .. } => Ok(Planned::OptOut {
             reason: reason.clone(),
         }),

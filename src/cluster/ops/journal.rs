@@ -181,11 +181,12 @@ mod tests {
         assert_eq!(journal.entries.len(), 5);
         assert!(journal.entries.iter().all(|e| e.uuid != fx::uuid(5)));
         for i in 0..5 {
-            let why = edited_state(&doc, &fx::uuid(i)).unwrap_err();
+            let why = edited_state(&doc, &fx::uuid(i)).unwrap_err().to_string();
             assert!(why.contains("not stalled"), "{why}");
         }
         assert!(edited_state(&doc, &fx::uuid(9))
             .unwrap_err()
+            .to_string()
             .contains("no journal entry"));
     }
 
@@ -193,7 +194,9 @@ mod tests {
     fn unreadable_documents_are_never_edited() {
         let doc = fx::journal(vec![fx::entry(0, "stalled")]);
         let unknown = doc.replacen(r#""phase""#, r#""extra":1,"phase""#, 1);
-        let why = edited_state(&unknown, &fx::uuid(0)).unwrap_err();
+        let why = edited_state(&unknown, &fx::uuid(0))
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("strict reader"), "{why}");
         assert!(edited_state("{", &fx::uuid(0)).is_err());
     }

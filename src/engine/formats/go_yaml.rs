@@ -314,7 +314,9 @@ mod tests {
         assert_eq!(value("!!int \"5\""), json!(5));
         assert_eq!(value("!!binary aGk="), json!("aGk="));
         for text in ["!Foo x", "!Foo [1]", "!Foo {a: 1}", "! x"] {
-            let e = to_json(&format!("a: 1\nv: {text}")).unwrap_err();
+            let e = to_json(&format!("a: 1\nv: {text}"))
+                .unwrap_err()
+                .to_string();
             assert!(
                 e.contains("tagged !") && e.contains("line 2, column 4"),
                 "{text}: {e}"
@@ -337,7 +339,7 @@ mod tests {
             ("a: 1\n---\nb: 2\n", "line 3, column 1"),
             ("a: 1\n---\n", "line 2"),
         ] {
-            let e = to_json(text).unwrap_err();
+            let e = to_json(text).unwrap_err().to_string();
             assert!(
                 e.starts_with("more than one YAML document at ") && e.contains(at),
                 "{e}"
@@ -353,7 +355,7 @@ mod tests {
             "a: \"x\n",
             "this is { not json or yaml: [",
         ] {
-            let e = to_json(text).unwrap_err();
+            let e = to_json(text).unwrap_err().to_string();
             assert!(e.contains("line 1, column"), "{text:?}: {e}");
             assert_eq!(e.lines().count(), 1, "{text:?}: {e}");
         }

@@ -235,10 +235,7 @@ fn score_weight(profile: &Value, name: &str) -> Result<Option<i64>, SchedulerCon
     }
 }
 
-fn fit_settings(
-    profile: &Value,
-    cfg: &mut SchedulerConfig,
-) -> Result<(), SchedulerConfigError> {
+fn fit_settings(profile: &Value, cfg: &mut SchedulerConfig) -> Result<(), SchedulerConfigError> {
     let strategy = plugin_args(profile, "NodeResourcesFit").and_then(|a| a.get("scoringStrategy"));
     let Some(strategy) = strategy else {
         // kube-scheduler's own default: LeastAllocated on cpu and memory.

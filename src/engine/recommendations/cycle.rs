@@ -39,10 +39,7 @@ impl LastCycle {
 }
 
 /// Parses a `last-cycle.json` value. Errors only when it is not JSON or not an object.
-pub fn parse_last_cycle(
-    text: &str,
-    warnings: &mut Vec<String>,
-) -> Result<LastCycle, ValueError> {
+pub fn parse_last_cycle(text: &str, warnings: &mut Vec<String>) -> Result<LastCycle, ValueError> {
     let value: Value =
         serde_json::from_str(text).map_err(|e| ValueError::not_json(LAST_CYCLE_KEY, &e))?;
     let Value::Object(map) = value else {

@@ -143,12 +143,7 @@ pub fn desired_pods(ir: &InferenceReplica) -> Result<i64, ObservationError> {
     }
 }
 
-fn empty_component(
-    isvc: usize,
-    c: usize,
-    ir: Option<usize>,
-    err: ObservationError,
-) -> Component {
+fn empty_component(isvc: usize, c: usize, ir: Option<usize>, err: ObservationError) -> Component {
     Component {
         isvc,
         component: c,

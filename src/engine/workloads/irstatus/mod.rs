@@ -39,4 +39,3 @@ pub const PHASES: [&str; 8] = [
 
 /// The only `instanceStatusEncoding` marker value; an absent marker means DenseV1.
 pub const ENCODING_COLUMNAR_V2: &str = "ColumnarV2";
-

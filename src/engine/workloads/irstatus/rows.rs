@@ -10,8 +10,6 @@ use super::{RowError, RowProblem, MAX_ROWS, PHASES};
 
 pub use crate::engine::model::InstanceRow;
 
-
-
 /// The first problem of one row in Alfred's order, ignoring uniqueness.
 fn row_problem(row: &InstanceRow) -> Option<RowProblem> {
     let min_count = row
