@@ -3,8 +3,6 @@
 //! (`StatusError`), which `ReplicaStatus::rows` keeps. They live in the model, beside the
 //! status that keeps them; `workloads::irstatus` produces them and re-exports them.
 
-use std::fmt;
-
 /// Alfred's row bound: the ColumnarV2 `max` it decodes with and the §5.3 step 8 row limit.
 pub const MAX_ROWS: usize = 10_000;
 
@@ -13,7 +11,8 @@ pub const STATUS_INVALID: &str = "status is invalid";
 
 /// A codec failure: exactly the nine reasons of the OME error catalogue. Each has a fixed reason
 /// token and message, and never carries status data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("{}", self.message())]
 pub enum CodecError {
     UnknownEncoding,
     RepresentationUnion,
@@ -58,14 +57,6 @@ impl CodecError {
     }
 }
 
-impl fmt::Display for CodecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
-    }
-}
-
-impl std::error::Error for CodecError {}
-
 /// What §5.3 step 8 found wrong with one row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowProblem {
@@ -93,35 +84,17 @@ impl RowProblem {
 
 /// Why §5.3 step 8 refused a row set; `position` is the row's place in stored order. Display is
 /// [`STATUS_INVALID`] plus a short detail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum RowError {
-    TooManyRows {
-        rows: usize,
-    },
+    #[error("{STATUS_INVALID}: {rows} rows exceed the limit of {MAX_ROWS}")]
+    TooManyRows { rows: usize },
+    #[error("{STATUS_INVALID}: row {position} (index {index}) has {}", problem.detail())]
     InvalidRow {
         position: usize,
         index: i64,
         problem: RowProblem,
     },
 }
-
-impl fmt::Display for RowError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{STATUS_INVALID}: ")?;
-        match *self {
-            Self::TooManyRows { rows } => write!(f, "{rows} rows exceed the limit of {MAX_ROWS}"),
-            Self::InvalidRow {
-                position: p,
-                index: i,
-                problem,
-            } => {
-                write!(f, "row {p} (index {i}) has {}", problem.detail())
-            }
-        }
-    }
-}
-
-impl std::error::Error for RowError {}
 
 /// Why the instance rows of a status could not be used: the codec refused the payload, or
 /// the decoded rows failed Alfred's checks.
