@@ -2,7 +2,7 @@
 //! (kubectl hides them unless asked) and every mapping's keys in alphabetical order (kubectl's
 //! JSON-to-YAML step sorts them, so `apiVersion`, `kind`, `metadata`, `spec`, `status`).
 //!
-//! Owns: `object_yaml`, `ObjectYamlError`. Pure over a JSON value; must not import the app or the UI.
+//! Owns: `object_yaml`. Pure over a JSON value; must not import the app or the UI.
 
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 //! the terminal: the TUI owns it, and the headless commands keep stdout and stderr for their
 //! output.
 //!
-//! Owns: `LogSession`, `LogError`, `choose_for`, `start`, `StderrLog`; `filter` (which events), `paths`
+//! Owns: `LogSession`, `choose_for`, `start`, `StderrLog`; `filter` (which events), `paths`
 //! (where). May import `config` (the level vocabulary and config.toml), `tracing`,
 //! `tracing_subscriber`, `tracing_appender`, `directories`, `std::fs`, `std::env`. Must not
 //! import the engine, cluster, app, ui, tokio or kube.

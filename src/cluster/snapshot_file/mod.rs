@@ -8,7 +8,7 @@
 //! inside an item, YAML: `go_yaml::MAX_DEPTH`, Lists inside items: 8) and time is linear in the
 //! input. Objects follow Kubernetes' identity rules (`identity`); `reader` converts them.
 //!
-//! Owns: `read_snapshot`, `read_snapshot_with`, `node_yaml`, `SnapshotError`, `NodeYamlError`, `Format`,
+//! Owns: `read_snapshot`, `read_snapshot_with`, `node_yaml`, `SnapshotError`, `Format`,
 //! `format_of`. Pure over bytes (the caller reads the file); must not import the UI or the app.
 
 mod identity;
