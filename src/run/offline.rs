@@ -8,10 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::Context;
 use tokio::sync::{mpsc, watch};
 
-use crate::cluster::snapshot_file::read_snapshot_with;
+use crate::cluster::snapshot_file::{read_snapshot_with, SnapshotError};
 use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::Time;
@@ -25,8 +24,29 @@ use crate::ui::loading::Loading;
 /// in a blink.
 pub const LOADING_SCREEN_FROM: u64 = 8 << 20;
 
+/// Why a snapshot file gives no feed (the TUI then stops with exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotFeedError {
+    /// The file cannot be read.
+    #[error("cannot read {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a snapshot ome-top reads.
+    #[error("{}", path.display())]
+    Snapshot {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: SnapshotError,
+    },
+}
+
 /// Reads and analyses a snapshot file into the one feed of offline mode.
-pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> anyhow::Result<Feed> {
+pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> Result<Feed, SnapshotFeedError> {
     let namespaces = (
         opts.alfred_namespace.as_str(),
         opts.scheduler_namespace.as_str(),
@@ -40,8 +60,11 @@ pub(super) fn feed_with(
     (alfred, scheduler): (&str, &str),
     now: Time,
     report: &mut dyn FnMut(Loading),
-) -> anyhow::Result<Feed> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+) -> Result<Feed, SnapshotFeedError> {
+    let bytes = std::fs::read(path).map_err(|source| SnapshotFeedError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut objects = 0;
     let (snap, warnings) = read_snapshot_with(&bytes, &mut |p| {
         objects = p.objects;
@@ -51,7 +74,10 @@ pub(super) fn feed_with(
             objects: p.objects,
         });
     })
-    .with_context(|| path.display().to_string())?;
+    .map_err(|source| SnapshotFeedError::Snapshot {
+        path: path.to_path_buf(),
+        source,
+    })?;
     // The text is not needed past this point: the analysis works on the compact model.
     drop(bytes);
     report(Loading::Analysing { objects });
