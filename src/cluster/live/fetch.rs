@@ -28,8 +28,7 @@ pub async fn node_yaml(client: &Client, name: &str) -> Result<String, FetchError
     // A dynamic object keeps every field the server sends, not only the typed ones.
     let api: Api<DynamicObject> = Api::all_with(client.clone(), &ApiResource::erase::<Node>(&()));
     let node = api.get(name).await.map_err(|e| read_error(&e))?;
-    let mut value =
-        serde_json::to_value(&node).map_err(|e| FetchError::Unwritable(one_line(&e)))?;
+    let mut value = serde_json::to_value(&node).map_err(|e| FetchError::Read(one_line(&e)))?;
     if let Some(obj) = value.as_object_mut() {
         obj.entry("apiVersion").or_insert_with(|| "v1".into());
         obj.entry("kind").or_insert_with(|| "Node".into());
