@@ -126,7 +126,10 @@ pub enum LiveError {
         error: String,
     },
     /// The initial lists did not complete in time.
-    #[error("cluster unreachable: {server}: initial lists not complete after {}s", within.as_secs())]
+    #[error(
+        "cluster unreachable: {server}: initial lists not complete after {}s",
+        within.as_secs()
+    )]
     NotSynced {
         /// The server, without user info.
         server: String,
