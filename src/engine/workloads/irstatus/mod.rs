@@ -3,8 +3,9 @@
 //! exact order of the reference decoder (first failure wins, no partial rows), expands it into the
 //! same logical rows DenseV1 stores, and applies Alfred's row checks to rows of either encoding.
 //!
-//! This file owns the shared constants and the codec error catalogue, and re-exports the public
-//! API of its children: `columns` (the ColumnarV2 wire types), `decode` (the representation union
+//! This file owns the shared constants and re-exports the codec error catalogue and the row
+//! errors (they live in `engine::model`, beside the `ReplicaStatus` that keeps them) and the
+//! public API of its children: `columns` (the ColumnarV2 wire types), `decode` (the representation union
 //! and DenseV1 rows), `columnar` (ColumnarV2 validation and expansion) and `rows` (the logical
 //! row and Alfred's row checks).
 //!

@@ -1,5 +1,5 @@
 //! The logical Instance row both encodings decode into, and Alfred's row checks (spec §5.3
-//! step 8) with their error type.
+//! step 8); their error type, `RowError`, is the model's (`ReplicaStatus` keeps it).
 //!
 //! Must not import anything outside std/serde/serde_json/chrono/compact_str and its parent
 //! `irstatus`.
