@@ -69,26 +69,26 @@ pub enum LogError {
     NoHome,
     /// The chosen level does not make a filter.
     #[error("log filter: {0}")]
-    Filter(#[from] tracing_subscriber::filter::ParseError),
+    Filter(tracing_subscriber::filter::ParseError),
     /// The log directory cannot be made.
-    #[error("cannot create the log directory {}: {source}", dir.display())]
+    #[error("cannot create the log directory {}: {error}", dir.display())]
     Directory {
         /// The directory.
         dir: PathBuf,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The daily file cannot be opened.
-    #[error("cannot open a log file in {}: {source}", dir.display())]
+    #[error("cannot open a log file in {}: {error}", dir.display())]
     File {
         /// The directory.
         dir: PathBuf,
         /// Why.
-        source: tracing_appender::rolling::InitError,
+        error: tracing_appender::rolling::InitError,
     },
     /// A subscriber is already installed.
     #[error("logging already started: {0}")]
-    Started(#[from] tracing_subscriber::util::TryInitError),
+    Started(tracing_subscriber::util::TryInitError),
 }
 
 /// Starts logging as `choice` says into `dir` (`paths::log_dir()` in the program). Level
@@ -98,12 +98,14 @@ pub fn start(choice: &Choice, dir: Option<&Path>) -> Result<LogSession, LogError
         return Ok(LogSession::none());
     }
     let dir = dir.ok_or(LogError::NoHome)?;
-    let env_filter = EnvFilter::builder().parse(filter::directives(&choice.chosen))?;
+    let env_filter = EnvFilter::builder()
+        .parse(filter::directives(&choice.chosen))
+        .map_err(LogError::Filter)?;
     // Made here: the appender prunes old files before creating the directory, and says so on
     // stderr when it is missing.
-    std::fs::create_dir_all(dir).map_err(|source| LogError::Directory {
+    std::fs::create_dir_all(dir).map_err(|error| LogError::Directory {
         dir: dir.to_path_buf(),
-        source,
+        error,
     })?;
     let appender = RollingFileAppender::builder()
         .rotation(Rotation::DAILY)
@@ -111,16 +113,19 @@ pub fn start(choice: &Choice, dir: Option<&Path>) -> Result<LogSession, LogError
         .filename_suffix(paths::FILE_SUFFIX)
         .max_log_files(paths::KEEP_FILES)
         .build(dir)
-        .map_err(|source| LogError::File {
+        .map_err(|error| LogError::File {
             dir: dir.to_path_buf(),
-            source,
+            error,
         })?;
     let (writer, guard) = tracing_appender::non_blocking(appender);
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(writer)
         .with_ansi(false)
         .with_filter(env_filter.and(filter::caps()));
-    tracing_subscriber::registry().with(layer).try_init()?;
+    tracing_subscriber::registry()
+        .with(layer)
+        .try_init()
+        .map_err(LogError::Started)?;
     Ok(LogSession {
         _guard: Some(guard),
         dir: Some(dir.to_path_buf()),

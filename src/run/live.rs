@@ -213,10 +213,10 @@ pub fn start_switch(
 pub enum SwitchError {
     /// The context's session did not start or sync.
     #[error("{}", live::one_line(.0))]
-    Connect(#[from] LiveError),
+    Connect(LiveError),
     /// The task connecting it ended (panicked or was cancelled).
     #[error("the connection ended: {0}")]
-    Ended(#[from] tokio::task::JoinError),
+    Ended(tokio::task::JoinError),
 }
 
 /// Waits for the pending switch (forever when there is none); clears it once done. Cancel
@@ -232,8 +232,8 @@ pub async fn switch_done(
     *pending = None;
     let result = match joined {
         Ok(Ok(source)) => Ok(source),
-        Ok(Err(e)) => Err(e.into()),
-        Err(e) => Err(e.into()),
+        Ok(Err(e)) => Err(SwitchError::Connect(e)),
+        Err(e) => Err(SwitchError::Ended(e)),
     };
     (to, result)
 }

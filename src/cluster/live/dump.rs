@@ -70,7 +70,7 @@ fn failed(what: &str, required: bool, e: kube::Error) -> Result<String, LiveErro
         (true, _, true) => Err(LiveError::MayNot(format!("list {what}"))),
         _ => Err(LiveError::List {
             what: what.to_string(),
-            source: e,
+            error: e,
         }),
     }
 }

@@ -63,37 +63,38 @@ pub struct LiveOptions {
 }
 
 /// Why a live session could not start. The kubeconfig's variants exit with code 2, the
-/// server's with 3 ([`LiveError::exit_code`]); every one displays on one line.
+/// server's with 3 ([`LiveError::exit_code`]); every one displays on one line, the cause's
+/// first line included (so the cause is a field, not a `source` a chain would print again).
 #[derive(Debug, thiserror::Error)]
 pub enum LiveError {
     /// The kubeconfig file given with `--kubeconfig` does not load.
-    #[error("cannot load kubeconfig {}: {}", path.display(), one_line(source))]
+    #[error("cannot load kubeconfig {}: {}", path.display(), one_line(error))]
     KubeconfigFile {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: KubeconfigError,
+        error: KubeconfigError,
     },
     /// The default kubeconfig does not load.
-    #[error("cannot load kubeconfig: {}", one_line(source))]
+    #[error("cannot load kubeconfig: {}", one_line(error))]
     KubeconfigDefault {
         /// Why.
-        source: KubeconfigError,
+        error: KubeconfigError,
     },
     /// `--context` names a context the kubeconfig does not have.
     #[error("context {0:?} does not exist in the kubeconfig")]
     NoSuchContext(String),
     /// The context does not make a client configuration.
-    #[error("kubeconfig: {}", one_line(source))]
+    #[error("kubeconfig: {}", one_line(error))]
     Kubeconfig {
         /// Why.
-        source: KubeconfigError,
+        error: KubeconfigError,
     },
     /// The configuration does not make a client (TLS, proxy).
-    #[error("kubeconfig: {}", one_line(source))]
+    #[error("kubeconfig: {}", one_line(error))]
     Client {
         /// Why.
-        source: kube::Error,
+        error: kube::Error,
     },
     /// The identity may not do what ome-top needs (`list nodes`, `watch pods`).
     #[error("forbidden: the identity may not {0}")]
@@ -102,12 +103,12 @@ pub enum LiveError {
     #[error("forbidden: the API server refused the identity: {0}")]
     Refused(String),
     /// The version request failed.
-    #[error("cluster unreachable: {server}: {}", one_line(source))]
+    #[error("cluster unreachable: {server}: {}", one_line(error))]
     Request {
         /// The server, without user info.
         server: String,
         /// Why.
-        source: kube::Error,
+        error: kube::Error,
     },
     /// The version request had no answer in time.
     #[error("cluster unreachable: {server}: no answer within {}s", within.as_secs())]
@@ -137,12 +138,12 @@ pub enum LiveError {
         within: Duration,
     },
     /// A list `dump` needs failed.
-    #[error("cluster unreachable: list {what}: {}", one_line(source))]
+    #[error("cluster unreachable: list {what}: {}", one_line(error))]
     List {
         /// What was listed.
         what: String,
         /// Why.
-        source: kube::Error,
+        error: kube::Error,
     },
 }
 
@@ -286,11 +287,11 @@ async fn client_for(
 ) -> Result<(Client, String, String), LiveError> {
     let wanted_context = context;
     let kubeconfig = match kubeconfig {
-        Some(path) => Kubeconfig::read_from(path).map_err(|source| LiveError::KubeconfigFile {
+        Some(path) => Kubeconfig::read_from(path).map_err(|error| LiveError::KubeconfigFile {
             path: path.to_path_buf(),
-            source,
+            error,
         })?,
-        None => Kubeconfig::read().map_err(|source| LiveError::KubeconfigDefault { source })?,
+        None => Kubeconfig::read().map_err(|error| LiveError::KubeconfigDefault { error })?,
     };
     if let Some(wanted) = wanted_context {
         if !kubeconfig.contexts.iter().any(|c| c.name == wanted) {
@@ -307,7 +308,7 @@ async fn client_for(
     };
     let config = Config::from_custom_kubeconfig(kubeconfig, &options)
         .await
-        .map_err(|source| LiveError::Kubeconfig { source })?;
+        .map_err(|error| LiveError::Kubeconfig { error })?;
     let server = config.cluster_url.to_string();
     let mut config = config;
     // Every request names the program, so an audit log tells ome-top's requests apart.
@@ -315,7 +316,7 @@ async fn client_for(
         http::header::USER_AGENT,
         http::HeaderValue::from_static(USER_AGENT),
     ));
-    let client = Client::try_from(config).map_err(|source| LiveError::Client { source })?;
+    let client = Client::try_from(config).map_err(|error| LiveError::Client { error })?;
     Ok((client, context, server))
 }
 
@@ -349,9 +350,9 @@ async fn reachable(
             LiveError::Refused(s.message)
         }
         // The server is named: "(Connect)" alone does not say which address was tried.
-        Ok(Err(source)) => LiveError::Request {
+        Ok(Err(error)) => LiveError::Request {
             server: shown.clone(),
-            source,
+            error,
         },
         Err(_) => LiveError::NoAnswer {
             server: shown.clone(),

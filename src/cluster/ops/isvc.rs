@@ -135,10 +135,10 @@ enum Planned {
 enum PlanError {
     /// The request's UUID is not a lowercase UUID.
     #[error("bad request uuid: {0}")]
-    Uuid(#[source] RequestError),
+    Uuid(RequestError),
     /// The request's value would not be accepted by Alfred's consumer.
     #[error("bad request value: {0}")]
-    Value(#[source] RequestError),
+    Value(RequestError),
     /// An opt-out without a reason.
     #[error("an opt-out needs a reason (written to alfred.ome.io/opt-out-reason)")]
     NoReason,

@@ -43,7 +43,7 @@ pub struct Clear<'a> {
 pub enum ClearRefused {
     /// The document fails Alfred's strict reader.
     #[error("{JOURNAL_KEY} fails Alfred's strict reader ({0}); nothing written")]
-    Unreadable(#[source] JournalError),
+    Unreadable(JournalError),
     /// No entry has the uuid.
     #[error("no journal entry {0}; nothing written")]
     NoEntry(String),
@@ -60,7 +60,7 @@ pub enum ClearRefused {
     },
     /// The edit's own check refused the output.
     #[error("refused to edit {JOURNAL_KEY}: {0}")]
-    Edit(#[source] EditError),
+    Edit(EditError),
 }
 
 /// Why a document may not be edited, or the edited `state.json`.

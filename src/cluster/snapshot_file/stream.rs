@@ -25,7 +25,7 @@ pub trait Item<'de>: Deserialize<'de> {
 /// An item whose text is not a JSON tree (nesting too deep, a number out of range).
 #[derive(Debug, thiserror::Error)]
 #[error("{0} of the item")]
-pub struct ItemError(#[source] serde_json::Error);
+pub struct ItemError(serde_json::Error);
 
 impl<'de> Item<'de> for &'de RawValue {
     fn tree(self) -> Result<(Value, usize), ItemError> {

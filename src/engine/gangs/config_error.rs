@@ -12,7 +12,7 @@ use crate::engine::gangs::scheduler_config::{GANG_PACK, SCHEDULER_CONFIG_KEY};
 pub enum SchedulerConfigError {
     /// The text does not parse.
     #[error("{SCHEDULER_CONFIG_KEY} is not YAML: {0}")]
-    NotYaml(#[source] YamlError),
+    NotYaml(YamlError),
     /// The document is a scalar or a list.
     #[error("{SCHEDULER_CONFIG_KEY} is not a mapping")]
     NotMapping,

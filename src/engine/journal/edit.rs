@@ -17,7 +17,7 @@ use serde_json::Value;
 pub enum EditError {
     /// The input fails Alfred's strict reader; the TUI must not act on it.
     #[error("refusing to edit an unreadable journal: {0}")]
-    Invalid(#[source] JournalError),
+    Invalid(JournalError),
     /// No entry has this uuid (exact match).
     #[error("no journal entry has uuid \"{uuid}\"")]
     NotFound {

@@ -18,7 +18,7 @@ pub enum JournalError {
     },
     /// Not one well-formed JSON document (incl. trailing data, invalid UTF-8).
     #[error("state.json: {0}")]
-    Json(#[source] StrictError),
+    Json(StrictError),
     /// Two members whose names match case-insensitively (Go field matching).
     #[error(
         "{}: duplicate member \"{key}\" (same field as \"{first}\"; names match \

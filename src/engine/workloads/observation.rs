@@ -32,7 +32,7 @@ pub enum ObservationError {
     RunnerLayout,
     /// The status rows do not decode or break a row check.
     #[error("status is invalid: {0}")]
-    StatusInvalid(#[source] StatusError),
+    StatusInvalid(StatusError),
     /// A pod without a readable instance index, or owned by another replica.
     #[error("pod identity is invalid: {0}")]
     PodIdentity(Name),
