@@ -184,16 +184,9 @@ impl View {
 }
 
 /// An action name that is not in the vocabulary.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown action `{0}`")]
 pub struct UnknownAction(pub String);
-
-impl fmt::Display for UnknownAction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown action `{}`", self.0)
-    }
-}
-
-impl std::error::Error for UnknownAction {}
 
 impl FromStr for Action {
     type Err = UnknownAction;

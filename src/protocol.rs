@@ -157,20 +157,31 @@ impl Permissions {
         }
     }
 
-    /// `Ok(())` when `cap` may be used, else the sentence that says why not.
-    pub fn check(&self, cap: Capability) -> Result<(), String> {
+    /// `Ok(())` when `cap` may be used, else why not (displayed as the sentence to show).
+    pub fn check(&self, cap: Capability) -> Result<(), NotPermitted> {
         if let Some(why) = &self.read_only {
-            return Err(why.clone());
+            return Err(NotPermitted::ReadOnly(why.clone()));
         }
         match self.entries.iter().find(|(c, _)| *c == cap).map(|(_, p)| p) {
             Some(Permission::Allowed) => Ok(()),
-            Some(Permission::Denied(why)) => Err(why.clone()),
-            _ => Err(format!(
-                "permission not yet known: {} (RBAC probe pending)",
-                cap.permission()
-            )),
+            Some(Permission::Denied(why)) => Err(NotPermitted::Denied(why.clone())),
+            _ => Err(NotPermitted::Unknown(cap.permission())),
         }
     }
+}
+
+/// Why a capability may not be used ([`Permissions::check`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotPermitted {
+    /// The whole session is read-only: the reason as the session states it.
+    #[error("{0}")]
+    ReadOnly(String),
+    /// The RBAC probe found it denied: the probe's sentence.
+    #[error("{0}")]
+    Denied(String),
+    /// The probe has not answered yet: the permission asked for.
+    #[error("permission not yet known: {0} (RBAC probe pending)")]
+    Unknown(&'static str),
 }
 
 /// The latest complete view of the cluster: what every screen draws from. Published as a
@@ -360,7 +371,28 @@ pub enum Update {
     Fetched {
         /// What was read.
         fetch: Fetch,
-        /// The text (YAML), or the error in one line.
-        result: Result<String, String>,
+        /// The text (YAML), or why not.
+        result: Result<String, FetchError>,
     },
+}
+
+/// Why a [`Fetch`] has no text; the app words it into a notice naming the object.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FetchError {
+    /// The source could not answer (the API server's message, a snapshot file that cannot
+    /// be read), in the source's words on one line.
+    #[error("{0}")]
+    Read(String),
+    /// The node is not there; `place` says where it was looked for (" in the snapshot file",
+    /// or empty).
+    #[error("nodes \"{name}\" not found{place}")]
+    NotFound {
+        /// The node's name.
+        name: String,
+        /// Where it was looked for, as a phrase starting with a space; empty when obvious.
+        place: &'static str,
+    },
+    /// The object was read but cannot be written as YAML: serde-saphyr's words.
+    #[error("cannot write YAML: {0}")]
+    Unwritable(String),
 }

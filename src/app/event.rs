@@ -35,8 +35,8 @@ pub enum Event {
     Fetched {
         /// What was read.
         fetch: Fetch,
-        /// The text, or the error in one line.
-        result: Result<String, String>,
+        /// The text, or why not.
+        result: Result<String, crate::protocol::FetchError>,
     },
     /// Time passed (notice expiry, ages).
     Tick(Time),

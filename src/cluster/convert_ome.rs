@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::cluster::convert::{ConvertError, Interner};
 use crate::engine::model::{
     BaseModel, ComponentSpec, InferenceReplica, InferenceService, Labels, MigrationPhase,
-    MigrationStatus, ModelRef, Name, OwnerRef, PodGroup, ReplicaStatus, COMPONENTS,
+    MigrationStatus, ModelRef, Name, OwnerRef, PodGroup, ReplicaStatus, StatusError, COMPONENTS,
 };
 use crate::engine::workloads::{check_rows, decode_rows};
 
@@ -133,8 +133,8 @@ fn migrations(i: &mut Interner, status: &Value) -> Vec<MigrationStatus> {
 fn replica_status(i: &mut Interner, status: &Value) -> ReplicaStatus {
     let counter = |k: &str| int(status, &[k]).unwrap_or(0);
     let rows = decode_rows(status, MAX_DECODED_INSTANCES)
-        .map_err(|e| e.to_string())
-        .and_then(|rows| check_rows(&rows).map(|()| rows).map_err(|e| e.to_string()));
+        .map_err(StatusError::from)
+        .and_then(|rows| check_rows(&rows).map(|()| rows).map_err(StatusError::from));
     let mut out = ReplicaStatus {
         observed_generation: counter("observedGeneration"),
         counters: [

@@ -6,13 +6,24 @@
 
 use serde_json::Value;
 
+/// An object serde-saphyr cannot write (in its words; its error is neither `Clone` nor `Eq`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot write YAML: {0}")]
+pub struct ObjectYamlError(String);
+
+impl From<ObjectYamlError> for crate::protocol::FetchError {
+    fn from(e: ObjectYamlError) -> Self {
+        crate::protocol::FetchError::Unwritable(e.0)
+    }
+}
+
 /// `obj` (a JSON object, as the API server or a snapshot file has it) as YAML text.
-pub fn object_yaml(mut obj: Value) -> Result<String, String> {
+pub fn object_yaml(mut obj: Value) -> Result<String, ObjectYamlError> {
     if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
         meta.remove("managedFields");
     }
     obj.sort_all_objects();
-    serde_saphyr::to_string(&obj).map_err(|e| format!("cannot write YAML: {e}"))
+    serde_saphyr::to_string(&obj).map_err(|e| ObjectYamlError(e.to_string()))
 }
 
 #[cfg(test)]

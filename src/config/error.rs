@@ -8,7 +8,12 @@ use std::fmt;
 
 /// A configuration file that cannot be used. Displays as
 /// `FILE: PATH: PROBLEM; expected FORM` (parts left out when empty).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{file}{}: {problem}{}",
+    part(": ", path),
+    part("; expected ", expected)
+)]
 pub struct ConfigError {
     /// The file, as the operator knows it (a path, or `(built-in) keymaps/vim.toml`).
     pub file: String,
@@ -37,21 +42,14 @@ impl ConfigError {
     }
 }
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if !self.path.is_empty() {
-            write!(f, ": {}", self.path)?;
-        }
-        write!(f, ": {}", self.problem)?;
-        if !self.expected.is_empty() {
-            write!(f, "; expected {}", self.expected)?;
-        }
-        Ok(())
+/// `text` after `lead`, or nothing when `text` is empty.
+fn part(lead: &str, text: &str) -> String {
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!("{lead}{text}")
     }
 }
-
-impl std::error::Error for ConfigError {}
 
 /// A non-fatal oddity found while loading, shown once at startup.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -205,16 +205,39 @@ impl Key {
 }
 
 /// Why a key string is not a key. Displays as the problem; the caller adds file and path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyParseError(pub String);
-
-impl fmt::Display for KeyParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyParseError {
+    /// `""`.
+    #[error("empty key")]
+    Empty,
+    /// One control character.
+    #[error("control character; use a name like <Tab>")]
+    Control,
+    /// `" "`.
+    #[error("a bare space; write <Space>")]
+    BareSpace,
+    /// Several characters outside brackets.
+    #[error("several characters; a sequence is an array like [\"g\", \"g\"]")]
+    Several,
+    /// `<` without `>`.
+    #[error("unclosed \"<\"")]
+    Unclosed,
+    /// A modifier other than `C-`, `A-`, `M-`, `S-`.
+    #[error("unknown modifier \"{0}-\"")]
+    Modifier(char),
+    /// A blank character as the key inside brackets.
+    #[error("a blank key name")]
+    Blank,
+    /// `<>` or only modifiers.
+    #[error("missing key name inside \"<>\"")]
+    NoName,
+    /// `F0` or above `F24`.
+    #[error("no function key F{0} (F1..F24)")]
+    Function(u8),
+    /// A name not in the table.
+    #[error("unknown key name \"{0}\"")]
+    UnknownName(String),
 }
-
-impl std::error::Error for KeyParseError {}
 
 impl FromStr for Key {
     type Err = KeyParseError;
@@ -222,16 +245,12 @@ impl FromStr for Key {
     fn from_str(s: &str) -> Result<Key, KeyParseError> {
         let mut chars = s.chars();
         match (chars.next(), chars.next()) {
-            (None, _) => Err(KeyParseError("empty key".into())),
-            (Some(c), None) if c.is_control() => Err(KeyParseError(
-                "control character; use a name like <Tab>".into(),
-            )),
-            (Some(' '), None) => Err(KeyParseError("a bare space; write <Space>".into())),
+            (None, _) => Err(KeyParseError::Empty),
+            (Some(c), None) if c.is_control() => Err(KeyParseError::Control),
+            (Some(' '), None) => Err(KeyParseError::BareSpace),
             (Some(c), None) => Ok(Key::plain(KeyCode::Char(c))),
             (Some('<'), Some(_)) => parse_bracketed(s),
-            _ => Err(KeyParseError(
-                "several characters; a sequence is an array like [\"g\", \"g\"]".into(),
-            )),
+            _ => Err(KeyParseError::Several),
         }
     }
 }
@@ -239,7 +258,7 @@ impl FromStr for Key {
 /// Parses `<...>`: modifiers `C-`, `A-`/`M-`, `S-`, then a named key or one character.
 fn parse_bracketed(s: &str) -> Result<Key, KeyParseError> {
     let Some(inner) = s.strip_prefix('<').and_then(|r| r.strip_suffix('>')) else {
-        return Err(KeyParseError("unclosed \"<\"".into()));
+        return Err(KeyParseError::Unclosed);
     };
     let (mut ctrl, mut alt, mut shift) = (false, false, false);
     let mut rest = inner;
@@ -252,7 +271,7 @@ fn parse_bracketed(s: &str) -> Result<Key, KeyParseError> {
             'C' => ctrl = true,
             'A' | 'M' => alt = true,
             'S' => shift = true,
-            _ => return Err(KeyParseError(format!("unknown modifier \"{m}-\""))),
+            _ => return Err(KeyParseError::Modifier(m)),
         }
         rest = &rest[2..];
     }
@@ -265,20 +284,20 @@ fn key_name(name: &str) -> Result<KeyCode, KeyParseError> {
     let mut chars = name.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
         return if c.is_control() || c == ' ' {
-            Err(KeyParseError("a blank key name".into()))
+            Err(KeyParseError::Blank)
         } else {
             Ok(KeyCode::Char(c))
         };
     }
     if name.is_empty() {
-        return Err(KeyParseError("missing key name inside \"<>\"".into()));
+        return Err(KeyParseError::NoName);
     }
     let lower = name.to_ascii_lowercase();
     if let Some(n) = lower.strip_prefix('f').and_then(|d| d.parse::<u8>().ok()) {
         return if (1..=24).contains(&n) {
             Ok(KeyCode::F(n))
         } else {
-            Err(KeyParseError(format!("no function key F{n} (F1..F24)")))
+            Err(KeyParseError::Function(n))
         };
     }
     NAMED
@@ -286,7 +305,7 @@ fn key_name(name: &str) -> Result<KeyCode, KeyParseError> {
         .chain(ALIASES)
         .find(|(n, _)| n.eq_ignore_ascii_case(&lower))
         .map(|(_, code)| *code)
-        .ok_or_else(|| KeyParseError(format!("unknown key name \"{name}\"")))
+        .ok_or_else(|| KeyParseError::UnknownName(name.to_string()))
 }
 
 impl fmt::Display for Key {
@@ -383,7 +402,7 @@ mod tests {
 
     #[test]
     fn malformed_strings_say_why() {
-        let err = |s: &str| s.parse::<Key>().unwrap_err().0;
+        let err = |s: &str| s.parse::<Key>().unwrap_err().to_string();
         assert_eq!(err("<C-"), "unclosed \"<\"");
         assert_eq!(err(""), "empty key");
         assert_eq!(

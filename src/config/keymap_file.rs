@@ -270,7 +270,7 @@ fn parse_on(file: &str, here: &str, on: Option<&toml::Value>) -> Result<Vec<Key>
                 ));
             };
             text.parse::<Key>()
-                .map_err(|e| ConfigError::new(file, at.clone(), e.0, expected.clone()))
+                .map_err(|e| ConfigError::new(file, at.clone(), e.to_string(), expected.clone()))
         })
         .collect()
 }

@@ -5,7 +5,7 @@
 //! Owns: `AuditEntry`, `ObjectRef`, `AuditResult`, `record_audit`, `audit_for_object`, `audit_for`.
 //! Reads no clock.
 
-use anyhow::{Context, Result};
+use crate::history::error::{Context, ErrorKind, Result};
 use rusqlite::Row;
 
 use crate::engine::model::Time;
@@ -162,7 +162,7 @@ impl HistoryStore {
     pub fn record_audit(&mut self, cluster: &ClusterKey, entry: &AuditEntry) -> Result<()> {
         let id = self
             .cluster_id(cluster, true)?
-            .context("the cluster row vanished")?;
+            .ok_or(ErrorKind::ClusterVanished)?;
         let tx = self.write_transaction()?;
         insert_audit(&tx, id, entry)?;
         tx.commit().context("committing an audit row")

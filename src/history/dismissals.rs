@@ -3,7 +3,7 @@
 //!
 //! Owns: `RecommendationKey`, `Dismissal`, `content_hash`, the `dismissals` table. Reads no clock.
 
-use anyhow::{Context, Result};
+use crate::history::error::{Context, ErrorKind, Result};
 use rusqlite::OptionalExtension;
 
 use crate::engine::model::Time;
@@ -70,7 +70,7 @@ impl HistoryStore {
     pub fn dismiss(&mut self, cluster: &ClusterKey, dismissal: &Dismissal) -> Result<()> {
         let id = self
             .cluster_id(cluster, true)?
-            .context("the cluster row vanished")?;
+            .ok_or(ErrorKind::ClusterVanished)?;
         let tx = self.write_transaction()?;
         let k = &dismissal.key;
         tx.execute(

@@ -7,6 +7,7 @@
 
 pub mod audit;
 pub mod dismissals;
+mod error;
 mod node_rows;
 mod open;
 pub mod query;
@@ -16,8 +17,9 @@ pub mod transitions;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use crate::history::error::{Context, Result};
 use chrono::{DateTime, Duration};
+pub use error::{ErrorKind, HistoryError};
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::engine::model::Time;
@@ -160,7 +162,7 @@ pub fn default_path() -> Option<PathBuf> {
 impl HistoryStore {
     /// Opens (creating it and its directory if needed) the store at the default location.
     pub fn open_default(options: StoreOptions, now: Time) -> Result<Opened> {
-        let path = default_path().context("no home directory: cannot place the history store")?;
+        let path = default_path().ok_or(ErrorKind::NoHome)?;
         Self::open_at(&path, options, now)
     }
 
@@ -170,13 +172,18 @@ impl HistoryStore {
     /// Rows older than the retention are pruned.
     pub fn open_at(path: &Path, options: StoreOptions, now: Time) -> Result<Opened> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("creating the history directory {}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|source| ErrorKind::Io {
+                doing: format!("creating the history directory {}", dir.display()),
+                source,
+            })?;
         }
         let mut notices = Vec::new();
         // Every failure names the file: "database is locked" alone does not say which one.
-        let conn = open::open_connection(path, now, &mut notices)
-            .with_context(|| format!("history store {}", path.display()))?;
+        let in_store = |e: HistoryError| ErrorKind::Store {
+            path: path.to_path_buf(),
+            source: e,
+        };
+        let conn = open::open_connection(path, now, &mut notices).map_err(in_store)?;
         let mut store = HistoryStore {
             conn,
             path: path.to_path_buf(),
@@ -184,9 +191,7 @@ impl HistoryStore {
             clusters: HashMap::new(),
             last_prune: None,
         };
-        store
-            .prune(now)
-            .with_context(|| format!("history store {}", path.display()))?;
+        store.prune(now).map_err(in_store)?;
         Ok(Opened { store, notices })
     }
 

@@ -2,7 +2,7 @@
 //!
 //! Owns: the `node_transitions` writes and the row ⇄ `NodeObservation` mapping. Reads no clock.
 
-use anyhow::{Context, Result};
+use crate::history::error::{Context, ErrorKind, Result};
 use rusqlite::{Connection, OptionalExtension, Row};
 
 use crate::engine::analysis::Analysis;
@@ -180,7 +180,7 @@ impl HistoryStore {
         }
         let id = self
             .cluster_id(cluster, true)?
-            .context("the cluster row vanished")?;
+            .ok_or(ErrorKind::ClusterVanished)?;
         let last = load_last(&self.conn, id)?;
         self.clusters.insert(
             cluster.clone(),

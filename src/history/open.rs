@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration as StdDuration;
 
-use anyhow::{anyhow, Context, Result};
+use crate::history::error::{ErrorKind, HistoryError, Result};
 use rusqlite::{Connection, ErrorCode};
 
 use crate::engine::model::Time;
@@ -18,22 +18,28 @@ enum OpenError {
     /// Not a SQLite database, or damaged: move it aside. The string says what was found.
     Corrupt(String),
     /// Anything else (busy, permissions, a newer schema, a full disk): report, touch nothing.
-    Other(anyhow::Error),
+    Other(HistoryError),
 }
 
-impl From<anyhow::Error> for OpenError {
-    fn from(e: anyhow::Error) -> Self {
+impl From<HistoryError> for OpenError {
+    fn from(e: HistoryError) -> Self {
         OpenError::Other(e)
     }
 }
 
 /// Classifies a SQLite error: "not a database" and "malformed" are corruption.
-fn classify(e: rusqlite::Error, doing: &str) -> OpenError {
+fn classify(e: rusqlite::Error, doing: &'static str) -> OpenError {
     match e.sqlite_error_code() {
         Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => {
             OpenError::Corrupt(e.to_string())
         }
-        _ => OpenError::Other(anyhow!(e).context(doing.to_owned())),
+        _ => OpenError::Other(
+            ErrorKind::Sql {
+                doing: doing.into(),
+                source: e,
+            }
+            .into(),
+        ),
     }
 }
 
@@ -53,11 +59,11 @@ pub fn open_connection(path: &Path, now: Time, notices: &mut Vec<String>) -> Res
                 aside.display()
             ));
             try_open(path).map_err(|e| match e {
-                OpenError::Corrupt(why) => anyhow!(
-                    "history database {} is still unreadable after moving the old file aside: \
-                     {why}",
-                    path.display()
-                ),
+                OpenError::Corrupt(why) => ErrorKind::StillUnreadable {
+                    path: path.to_path_buf(),
+                    why,
+                }
+                .into(),
                 OpenError::Other(e) => e,
             })
         }
@@ -76,24 +82,13 @@ fn try_open_patiently(path: &Path) -> Result<Connection, OpenError> {
     let mut attempt = 0;
     loop {
         match try_open(path) {
-            Err(OpenError::Other(e)) if attempt < LOCKED_ATTEMPTS && is_locked(&e) => {
+            Err(OpenError::Other(e)) if attempt < LOCKED_ATTEMPTS && e.is_locked() => {
                 attempt += 1;
                 std::thread::sleep(LOCKED_PAUSE);
             }
             other => return other,
         }
     }
-}
-
-fn is_locked(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<rusqlite::Error>().is_some_and(|r| {
-            matches!(
-                r.sqlite_error_code(),
-                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
-            )
-        })
-    })
 }
 
 /// One attempt: settings that only read come first, so a refused file (newer schema) is left
@@ -103,9 +98,11 @@ fn try_open(path: &Path) -> Result<Connection, OpenError> {
     let mut conn = Connection::open(path).map_err(|e| classify(e, "opening the history file"))?;
     conn.busy_timeout(StdDuration::from_millis(BUSY_TIMEOUT_MS))
         .map_err(|e| classify(e, "setting the busy timeout"))?;
-    let version = user_version(&conn).map_err(|e| match e.downcast::<rusqlite::Error>() {
-        Ok(sqlite) => classify(sqlite, "reading the schema version"),
-        Err(other) => OpenError::Other(other),
+    let version = user_version(&conn).map_err(|e| match e.into_kind() {
+        ErrorKind::Sql { source, .. } | ErrorKind::Sqlite(source) => {
+            classify(source, "reading the schema version")
+        }
+        other => OpenError::Other(other.into()),
     })?;
     check_version(version, &shown)?;
     quick_check(&conn)?;
@@ -113,9 +110,9 @@ fn try_open(path: &Path) -> Result<Connection, OpenError> {
         .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
         .map_err(|e| classify(e, "switching to WAL mode"))?;
     if !mode.eq_ignore_ascii_case("wal") {
-        return Err(OpenError::Other(anyhow!(
-            "history database {shown}: WAL mode refused (journal mode is {mode})"
-        )));
+        return Err(OpenError::Other(
+            ErrorKind::WalRefused { shown, mode }.into(),
+        ));
     }
     conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
         .map_err(|e| classify(e, "setting pragmas"))?;
@@ -150,24 +147,28 @@ fn move_aside(path: &Path, now: Time) -> Result<PathBuf> {
             n => PathBuf::from(format!("{base}-{n}")),
         })
         .find(|p| !p.exists())
-        .with_context(|| format!("no free name to move {} aside", path.display()))?;
-    std::fs::rename(path, &aside).with_context(|| {
-        format!(
+        .ok_or_else(|| ErrorKind::NoAsideName {
+            path: path.to_path_buf(),
+        })?;
+    std::fs::rename(path, &aside).map_err(|source| ErrorKind::Io {
+        doing: format!(
             "moving the unreadable history file {} aside to {}",
             path.display(),
             aside.display()
-        )
+        ),
+        source,
     })?;
     for suffix in ["-wal", "-shm"] {
         let companion = PathBuf::from(format!("{}{suffix}", path.display()));
         if companion.exists() {
             let target = PathBuf::from(format!("{}{suffix}", aside.display()));
-            std::fs::rename(&companion, &target).with_context(|| {
-                format!(
+            std::fs::rename(&companion, &target).map_err(|source| ErrorKind::Io {
+                doing: format!(
                     "moving {} aside to {}",
                     companion.display(),
                     target.display()
-                )
+                ),
+                source,
             })?;
         }
     }

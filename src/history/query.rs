@@ -4,7 +4,7 @@
 //! Owns: `TransitionRow`, `NodeHistory`, `NodeRows`, `node_timeline`, `node_history`,
 //! `cluster_rows`, `fleet_health`. Reads no clock.
 
-use anyhow::{Context, Result};
+use crate::history::error::{Context, Result};
 
 use crate::engine::model::Time;
 use crate::engine::timeline::{fleet_health, FleetHealth};

@@ -2,7 +2,7 @@
 //!
 //! Owns: `MIGRATIONS`, `SCHEMA_VERSION`, `migrate`, `check_version`. Reads no clock.
 
-use anyhow::{bail, Context, Result};
+use crate::history::error::{Context, ErrorKind, Result};
 use rusqlite::{Connection, TransactionBehavior};
 
 /// Migration `i` (0-based) takes a database from `user_version = i` to `i + 1`. Append only:
@@ -101,14 +101,19 @@ pub fn user_version(conn: &Connection) -> Result<i64> {
 /// written to it. `shown` names the file in the message.
 pub fn check_version(version: i64, shown: &str) -> Result<()> {
     if version > SCHEMA_VERSION {
-        bail!(
-            "history database {shown} has schema version {version}, newer than this ome-top \
-             knows ({SCHEMA_VERSION}); it was left untouched. Upgrade ome-top, or pass --db \
-             to use another file"
-        );
+        return Err(ErrorKind::NewerSchema {
+            shown: shown.to_string(),
+            version,
+            known: SCHEMA_VERSION,
+        }
+        .into());
     }
     if version < 0 {
-        bail!("history database {shown} has a negative schema version {version}; left untouched");
+        return Err(ErrorKind::NegativeSchema {
+            shown: shown.to_string(),
+            version,
+        }
+        .into());
     }
     Ok(())
 }

@@ -59,27 +59,62 @@ impl LogSession {
     }
 }
 
+/// Why no log is written; the program goes on without one.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// No home directory, so no state directory.
+    #[error("no home directory: no place for a log file")]
+    NoHome,
+    /// The chosen level does not make a filter.
+    #[error("log filter: {0}")]
+    Filter(tracing_subscriber::filter::ParseError),
+    /// The log directory cannot be made.
+    #[error("cannot create the log directory {}: {error}", dir.display())]
+    Directory {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The daily file cannot be opened.
+    #[error("cannot open a log file in {}: {error}", dir.display())]
+    File {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        error: tracing_appender::rolling::InitError,
+    },
+    /// A subscriber is already installed.
+    #[error("logging already started: {0}")]
+    Started(tracing_subscriber::util::TryInitError),
+}
+
 /// Starts logging as `choice` says into `dir` (`paths::log_dir()` in the program). Level
 /// `off` creates no file. `Err` says why no log is written; the program goes on without one.
-pub fn start(choice: &Choice, dir: Option<&Path>) -> Result<LogSession, String> {
+pub fn start(choice: &Choice, dir: Option<&Path>) -> Result<LogSession, LogError> {
     if choice.is_off() {
         return Ok(LogSession::none());
     }
-    let dir = dir.ok_or("no home directory: no place for a log file")?;
+    let dir = dir.ok_or(LogError::NoHome)?;
     let env_filter = EnvFilter::builder()
         .parse(filter::directives(&choice.chosen))
-        .map_err(|e| format!("log filter: {e}"))?;
+        .map_err(LogError::Filter)?;
     // Made here: the appender prunes old files before creating the directory, and says so on
     // stderr when it is missing.
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot create the log directory {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|error| LogError::Directory {
+        dir: dir.to_path_buf(),
+        error,
+    })?;
     let appender = RollingFileAppender::builder()
         .rotation(Rotation::DAILY)
         .filename_prefix(paths::FILE_PREFIX)
         .filename_suffix(paths::FILE_SUFFIX)
         .max_log_files(paths::KEEP_FILES)
         .build(dir)
-        .map_err(|e| format!("cannot open a log file in {}: {e}", dir.display()))?;
+        .map_err(|error| LogError::File {
+            dir: dir.to_path_buf(),
+            error,
+        })?;
     let (writer, guard) = tracing_appender::non_blocking(appender);
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(writer)
@@ -88,7 +123,7 @@ pub fn start(choice: &Choice, dir: Option<&Path>) -> Result<LogSession, String> 
     tracing_subscriber::registry()
         .with(layer)
         .try_init()
-        .map_err(|e| format!("logging already started: {e}"))?;
+        .map_err(LogError::Started)?;
     Ok(LogSession {
         _guard: Some(guard),
         dir: Some(dir.to_path_buf()),

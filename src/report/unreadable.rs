@@ -84,11 +84,11 @@ pub fn unreadable(a: &Analysis) -> Vec<Unreadable> {
         push(Source::AlfredConfig, e);
     }
     if let Some(Some(Err(e))) = a.published.as_ref().map(|p| p.last_cycle.as_ref()) {
-        push(Source::Recommendations, e);
+        push(Source::Recommendations, &e.to_string());
     }
     for entry in a.published.iter().flat_map(|p| &p.nodes) {
         if let Err(e) = &entry.record {
-            push(Source::NodeRecord, e);
+            push(Source::NodeRecord, &e.to_string());
         }
     }
     if let JournalView::Unreadable(e) = &a.journal {

@@ -38,24 +38,36 @@ pub struct DemoArgs {
 /// Fastest demo: an hour of the fleet per wall second.
 pub const MAX_DEMO_SPEED: f64 = 3600.0;
 
+/// A `demo` option out of its range; clap prints it after the option's name (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum DemoArgError {
+    /// `--nodes` is not a whole number in the fleet's range.
+    #[error(
+        "a whole number of GPU nodes from {} to {}",
+        crate::sim::demo::MIN_NODES,
+        crate::sim::demo::MAX_NODES
+    )]
+    Nodes,
+    /// `--speed` is not a number in (0, [`MAX_DEMO_SPEED`]].
+    #[error("sim seconds per wall second, a number more than 0 and at most {MAX_DEMO_SPEED}")]
+    Speed,
+}
+
 /// `--nodes`: a whole number in the fleet's range (a bad value is exit 2, never clamped).
-fn demo_nodes(text: &str) -> Result<usize, String> {
+fn demo_nodes(text: &str) -> Result<usize, DemoArgError> {
     use crate::sim::demo::{MAX_NODES, MIN_NODES};
-    let range = format!("a whole number of GPU nodes from {MIN_NODES} to {MAX_NODES}");
     match text.trim().parse::<usize>() {
         Ok(n) if (MIN_NODES..=MAX_NODES).contains(&n) => Ok(n),
-        _ => Err(range),
+        _ => Err(DemoArgError::Nodes),
     }
 }
 
 /// `--speed`: a finite number of sim seconds per wall second, above 0 and at most
 /// [`MAX_DEMO_SPEED`] (`nan`, `inf`, `0` and `1e308` are refused).
-fn demo_speed(text: &str) -> Result<f64, String> {
-    let want =
-        format!("sim seconds per wall second, a number more than 0 and at most {MAX_DEMO_SPEED}");
+fn demo_speed(text: &str) -> Result<f64, DemoArgError> {
     match text.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v <= MAX_DEMO_SPEED => Ok(v),
-        _ => Err(want),
+        _ => Err(DemoArgError::Speed),
     }
 }
 

@@ -208,11 +208,22 @@ pub fn start_switch(
     None
 }
 
+/// Why a `:ctx` switch did not connect; the reducer shows it in one line.
+#[derive(Debug, thiserror::Error)]
+pub enum SwitchError {
+    /// The context's session did not start or sync.
+    #[error("{}", live::one_line(.0))]
+    Connect(LiveError),
+    /// The task connecting it ended (panicked or was cancelled).
+    #[error("the connection ended: {0}")]
+    Ended(tokio::task::JoinError),
+}
+
 /// Waits for the pending switch (forever when there is none); clears it once done. Cancel
 /// safe: dropped before the end, the switch stays pending.
 pub async fn switch_done(
     pending: &mut Option<PendingSwitch>,
-) -> (String, Result<LiveSource, String>) {
+) -> (String, Result<LiveSource, SwitchError>) {
     let Some(p) = pending.as_mut() else {
         return std::future::pending().await;
     };
@@ -221,8 +232,8 @@ pub async fn switch_done(
     *pending = None;
     let result = match joined {
         Ok(Ok(source)) => Ok(source),
-        Ok(Err(e)) => Err(live::one_line(&e)),
-        Err(e) => Err(format!("the connection ended: {e}")),
+        Ok(Err(e)) => Err(SwitchError::Connect(e)),
+        Err(e) => Err(SwitchError::Ended(e)),
     };
     (to, result)
 }

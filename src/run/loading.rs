@@ -38,7 +38,7 @@ pub async fn load(
 ) -> anyhow::Result<Result<Feed, Ended>> {
     let size = std::fs::metadata(path).map_or(0, |m| m.len());
     if size < LOADING_SCREEN_FROM {
-        return snapshot_feed(path, opts, now).map(Ok);
+        return Ok(Ok(snapshot_feed(path, opts, now)?));
     }
     let start = Loading::Reading {
         bytes: 0,
@@ -106,7 +106,11 @@ pub async fn load(
             let _ = crossterm::execute!(std::io::stdout(), clear);
             Ok(Ok(feed))
         }
-        Ok(Err(e)) | Err(e) => {
+        Ok(Err(e)) => {
+            restore_terminal();
+            Err(e.into())
+        }
+        Err(e) => {
             restore_terminal();
             Err(e)
         }

@@ -385,7 +385,8 @@ fn handle(
                 }
                 Effect::Fetch(fetch) => {
                     if let Err(e) = out.fetches.try_send(fetch.clone()) {
-                        let result = Err(format!("not sent: {e}"));
+                        let result =
+                            Err(crate::protocol::FetchError::Read(format!("not sent: {e}")));
                         queue.push_back(Event::Fetched { fetch, result });
                     }
                 }
@@ -501,7 +502,7 @@ where
                     events.push(live::finish_switch(source, &mut extras.live, &mut extras.history, &mut ch));
                     feed_open = true;
                 }
-                Err(error) => events.push(Event::ContextFailed { context: to, error }),
+                Err(error) => events.push(Event::ContextFailed { context: to, error: error.to_string() }),
             },
             e = history_event(&mut extras.history) => events.push(e),
             _ = tick.tick() => {

@@ -8,15 +8,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::Context;
 use tokio::sync::{mpsc, watch};
 
-use crate::cluster::snapshot_file::read_snapshot_with;
+use crate::cluster::snapshot_file::{read_snapshot_with, SnapshotError};
 use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::Time;
 use crate::protocol::{
-    ApiStatus, Command, Feed, Fetch, OpOutcome, Permissions, SourceKind, Update,
+    ApiStatus, Command, Feed, Fetch, FetchError, OpOutcome, Permissions, SourceKind, Update,
 };
 use crate::run::{Channels, TuiOptions};
 use crate::ui::loading::Loading;
@@ -25,8 +24,29 @@ use crate::ui::loading::Loading;
 /// in a blink.
 pub const LOADING_SCREEN_FROM: u64 = 8 << 20;
 
+/// Why a snapshot file gives no feed (the TUI then stops with exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotFeedError {
+    /// The file cannot be read.
+    #[error("cannot read {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a snapshot ome-top reads.
+    #[error("{}", path.display())]
+    Snapshot {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: SnapshotError,
+    },
+}
+
 /// Reads and analyses a snapshot file into the one feed of offline mode.
-pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> anyhow::Result<Feed> {
+pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> Result<Feed, SnapshotFeedError> {
     let namespaces = (
         opts.alfred_namespace.as_str(),
         opts.scheduler_namespace.as_str(),
@@ -40,8 +60,11 @@ pub(super) fn feed_with(
     (alfred, scheduler): (&str, &str),
     now: Time,
     report: &mut dyn FnMut(Loading),
-) -> anyhow::Result<Feed> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+) -> Result<Feed, SnapshotFeedError> {
+    let bytes = std::fs::read(path).map_err(|source| SnapshotFeedError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut objects = 0;
     let (snap, warnings) = read_snapshot_with(&bytes, &mut |p| {
         objects = p.objects;
@@ -51,7 +74,10 @@ pub(super) fn feed_with(
             objects: p.objects,
         });
     })
-    .with_context(|| path.display().to_string())?;
+    .map_err(|source| SnapshotFeedError::Snapshot {
+        path: path.to_path_buf(),
+        source,
+    })?;
     // The text is not needed past this point: the analysis works on the compact model.
     drop(bytes);
     report(Loading::Analysing { objects });
@@ -91,7 +117,7 @@ pub(super) fn offline_channels(feed: Feed, path: PathBuf) -> Channels {
             let read = fetch.clone();
             let result = tokio::task::spawn_blocking(move || snapshot_answer(&path, &read))
                 .await
-                .unwrap_or_else(|e| Err(e.to_string()));
+                .unwrap_or_else(|e| Err(FetchError::Read(e.to_string())));
             if fetch_upd
                 .send(Update::Fetched { fetch, result })
                 .await
@@ -125,10 +151,19 @@ pub(super) fn offline_channels(feed: Feed, path: PathBuf) -> Channels {
 }
 
 /// Answers `fetch` from the snapshot file at `path`.
-fn snapshot_answer(path: &Path, fetch: &Fetch) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+fn snapshot_answer(path: &Path, fetch: &Fetch) -> Result<String, FetchError> {
+    use crate::cluster::snapshot_file::{node_yaml, NodeYamlError};
+    let bytes = std::fs::read(path)
+        .map_err(|e| FetchError::Read(format!("cannot read {}: {e}", path.display())))?;
     match fetch {
-        Fetch::NodeYaml(node) => crate::cluster::snapshot_file::node_yaml(&bytes, node),
+        Fetch::NodeYaml(node) => node_yaml(&bytes, node).map_err(|e| match e {
+            NodeYamlError::NotFound(name) => FetchError::NotFound {
+                name,
+                place: " in the snapshot file",
+            },
+            NodeYamlError::Yaml(e) => e.into(),
+            NodeYamlError::Snapshot(e) => FetchError::Read(e.to_string()),
+        }),
     }
 }
 
@@ -147,7 +182,9 @@ mod tests {
         assert_eq!(
             feed.permissions
                 .check(crate::protocol::Capability::CordonNode),
-            Err("offline snapshot: actions disabled".to_string())
+            Err(crate::protocol::NotPermitted::ReadOnly(
+                "offline snapshot: actions disabled".to_string()
+            ))
         );
         assert_eq!(feed.snapshot.nodes.len(), feed.analysis.nodes.len());
     }
@@ -178,7 +215,7 @@ mod tests {
             panic!("no answer");
         };
         assert_eq!(
-            result,
+            result.map_err(|e| e.to_string()),
             Err("nodes \"gone\" not found in the snapshot file".to_string())
         );
     }

@@ -238,12 +238,13 @@ fn every_reader_bounds_its_nesting() {
     cm.insert("last-cycle.json".to_string(), arrays.clone());
     cm.insert("node.gpu-1".to_string(), arrays.clone());
     let r = parse_recommendations(&cm);
-    let cycle = r.last_cycle.unwrap().unwrap_err();
+    let cycle = r.last_cycle.unwrap().unwrap_err().to_string();
     assert!(cycle.contains("recursion limit exceeded"), "{cycle}");
     assert!(r.nodes[0]
         .record
         .as_ref()
         .unwrap_err()
+        .to_string()
         .contains("recursion limit"));
     let (_, e) = effective_alfred_config(Some(&format!("schemaVersion: 1\nmode: {arrays}\n")));
     assert!(e.unwrap().to_string().contains("line 2"), "alfred-config");

@@ -81,6 +81,7 @@ const RULES: &[(&str, &[&str])] = &[
             "crate::config::theme",
             "ratatui",
             "crossterm",
+            "anyhow",
         ],
     ),
     (
@@ -130,6 +131,7 @@ const RULES: &[(&str, &[&str])] = &[
             "k8s_openapi",
             "ratatui",
             "crossterm",
+            "anyhow",
         ],
     ),
     (
@@ -194,6 +196,7 @@ const RULES: &[(&str, &[&str])] = &[
             "Utc::now",
             "Instant::now",
             "SystemTime::now",
+            "anyhow",
         ],
     ),
     (
@@ -214,6 +217,7 @@ const RULES: &[(&str, &[&str])] = &[
             "Local::now",
             "Instant::now",
             "SystemTime::now",
+            "anyhow",
         ],
     ),
 ];
@@ -297,6 +301,67 @@ fn every_module_file_starts_with_a_module_doc() {
     assert!(
         missing.is_empty(),
         "files without a //! module doc: {missing:?}"
+    );
+}
+
+/// Product files that may still return `Result<_, String>`: none. A file named here would be
+/// skipped by `product_code_has_typed_errors`.
+const STRING_ERRORS_ALLOWED: &[&str] = &[];
+
+/// The code lines of `text` outside `#[cfg(test)]` items (`mod tests;` files are skipped by
+/// name).
+fn non_test_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let (mut test_attr, mut depth) = (false, 0usize);
+    for (n, line) in code_lines(text) {
+        if depth > 0 {
+            depth = (depth + line.matches('{').count()).saturating_sub(line.matches('}').count());
+            continue;
+        }
+        if line.starts_with("#[cfg(test)]") {
+            test_attr = true;
+            continue;
+        }
+        if test_attr && line.contains('{') {
+            depth = line
+                .matches('{')
+                .count()
+                .saturating_sub(line.matches('}').count());
+            test_attr = false;
+            continue;
+        }
+        test_attr = test_attr && !line.ends_with(';');
+        out.push((n, line));
+    }
+    out
+}
+
+#[test]
+fn product_code_has_typed_errors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let pattern = regex::Regex::new(r"Result<[^;]*, String>").unwrap();
+    let mut found = Vec::new();
+    for file in files {
+        let shown = file.strip_prefix(root).unwrap().display().to_string();
+        let test_file = shown.ends_with("tests.rs")
+            || shown.contains("/tests/")
+            || shown.ends_with("testkit.rs");
+        if test_file || STRING_ERRORS_ALLOWED.iter().any(|a| shown.starts_with(a)) {
+            continue;
+        }
+        let text = fs::read_to_string(&file).unwrap();
+        for (n, line) in non_test_lines(&text) {
+            if pattern.is_match(line) {
+                found.push(format!("{shown}:{n}: {line}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "`Result<_, String>` in product code (use a thiserror enum of the layer):\n{}",
+        found.join("\n")
     );
 }
 

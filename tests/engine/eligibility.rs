@@ -271,7 +271,7 @@ fn stale_replica_status_is_observation_invalid() {
     );
     let comp = &a.workloads.components[0];
     assert_eq!(
-        comp.observation,
+        comp.observation.as_ref().map_err(ToString::to_string),
         Err("inference replica chat-engine status is stale".to_string())
     );
 }

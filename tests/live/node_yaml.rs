@@ -69,7 +69,10 @@ async fn a_nodes_yaml_has_its_labels_and_no_managed_fields() {
     let Ok(Some(Update::Fetched { result, .. })) = answer else {
         panic!("no answer: {answer:?}");
     };
-    assert_eq!(result, Err("nodes \"yaml-missing\" not found".to_string()));
+    assert_eq!(
+        result.map_err(|e| e.to_string()),
+        Err("nodes \"yaml-missing\" not found".to_string())
+    );
     drop(fetch_tx);
     worker.await.unwrap();
 }

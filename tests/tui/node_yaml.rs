@@ -37,7 +37,9 @@ fn pane(s: &AppState) -> Option<&YamlPane> {
 }
 
 fn answer(s: &mut AppState, node: &str, result: Result<&str, &str>) -> Vec<Effect> {
-    let result = result.map(str::to_string).map_err(str::to_string);
+    let result = result
+        .map(str::to_string)
+        .map_err(|e| ome_top::protocol::FetchError::Read(e.to_string()));
     let event = Event::Fetched {
         fetch: fetch(node),
         result,

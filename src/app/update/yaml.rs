@@ -42,7 +42,11 @@ pub fn show_yaml(state: &mut AppState) -> Vec<Effect> {
 
 /// Takes in a read's answer: the open pane for it shows the text; an error closes that pane
 /// and says what failed, naming the object.
-pub fn fetched(state: &mut AppState, fetch: Fetch, result: Result<String, String>) -> Vec<Effect> {
+pub fn fetched(
+    state: &mut AppState,
+    fetch: Fetch,
+    result: Result<String, crate::protocol::FetchError>,
+) -> Vec<Effect> {
     let open = state
         .modals
         .iter()

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use crate::cluster::live::sources::{self, AUDIT_SUFFIX, NAMED_CONFIG_MAPS};
 use crate::cluster::live::watch::{Scope, PAGE_SIZE};
-use crate::cluster::live::{one_line, LiveError};
+use crate::cluster::live::LiveError;
 
 /// A dumped `List` and what could not be included (one line each).
 #[derive(Debug, Clone)]
@@ -55,8 +55,8 @@ fn item<K: Resource + Serialize>(mut obj: K) -> Option<Value> {
 }
 
 /// How one failed list is handled: required sources fail the dump, optional ones warn.
-fn failed(what: &str, required: bool, e: &kube::Error) -> Result<String, LiveError> {
-    let (not_found, refused) = match e {
+fn failed(what: &str, required: bool, e: kube::Error) -> Result<String, LiveError> {
+    let (not_found, refused) = match &e {
         kube::Error::Api(s) => (
             s.code == 404 || s.is_not_found(),
             s.code == 403 || s.code == 401 || s.is_forbidden(),
@@ -66,13 +66,11 @@ fn failed(what: &str, required: bool, e: &kube::Error) -> Result<String, LiveErr
     match (required, not_found, refused) {
         (false, true, _) => Ok(format!("{what}: not installed (404), left out")),
         (false, _, true) => Ok(format!("{what}: forbidden, left out")),
-        (true, _, true) => Err(LiveError::Forbidden(format!(
-            "the identity may not list {what}"
-        ))),
-        _ => Err(LiveError::Unreachable(format!(
-            "list {what}: {}",
-            one_line(e)
-        ))),
+        (true, _, true) => Err(LiveError::MayNot(format!("list {what}"))),
+        _ => Err(LiveError::List {
+            what: what.to_string(),
+            error: e,
+        }),
     }
 }
 
@@ -97,7 +95,7 @@ impl Collector {
             Ok(list) => self
                 .items
                 .extend(list.into_iter().filter(keep).filter_map(item)),
-            Err(e) => self.warnings.push(failed(what, required, &e)?),
+            Err(e) => self.warnings.push(failed(what, required, e)?),
         }
         Ok(())
     }
@@ -116,7 +114,7 @@ impl Collector {
                 });
                 item(o)
             })),
-            Err(e) => self.warnings.push(failed(&what, false, &e)?),
+            Err(e) => self.warnings.push(failed(&what, false, e)?),
         }
         Ok(())
     }
@@ -134,7 +132,7 @@ impl Collector {
                 Ok(None) => {}
                 Err(e) => self
                     .warnings
-                    .push(failed(&format!("configmap {ns}/{name}"), false, &e)?),
+                    .push(failed(&format!("configmap {ns}/{name}"), false, e)?),
             }
         }
         Ok(())

@@ -12,32 +12,32 @@ use tokio::task::JoinHandle;
 
 use crate::cluster::live::one_line;
 use crate::cluster::object_yaml::object_yaml;
-use crate::protocol::{Fetch, Update};
+use crate::protocol::{Fetch, FetchError, Update};
 
 /// The error of a read in one line: the API server's own message when it sent one.
-fn message(e: &kube::Error) -> String {
-    match e {
+fn read_error(e: &kube::Error) -> FetchError {
+    FetchError::Read(match e {
         kube::Error::Api(status) if !status.message.is_empty() => one_line(&status.message),
         other => one_line(other),
-    }
+    })
 }
 
 /// GETs Node `name` (every field, also those ome-top does not model) and writes it as
 /// `kubectl get node NAME -o yaml` does: without `managedFields`, keys in order.
-pub async fn node_yaml(client: &Client, name: &str) -> Result<String, String> {
+pub async fn node_yaml(client: &Client, name: &str) -> Result<String, FetchError> {
     // A dynamic object keeps every field the server sends, not only the typed ones.
     let api: Api<DynamicObject> = Api::all_with(client.clone(), &ApiResource::erase::<Node>(&()));
-    let node = api.get(name).await.map_err(|e| message(&e))?;
-    let mut value = serde_json::to_value(&node).map_err(|e| one_line(&e))?;
+    let node = api.get(name).await.map_err(|e| read_error(&e))?;
+    let mut value = serde_json::to_value(&node).map_err(|e| FetchError::Read(one_line(&e)))?;
     if let Some(obj) = value.as_object_mut() {
         obj.entry("apiVersion").or_insert_with(|| "v1".into());
         obj.entry("kind").or_insert_with(|| "Node".into());
     }
-    object_yaml(value)
+    Ok(object_yaml(value)?)
 }
 
 /// Performs one read.
-pub async fn answer(client: &Client, fetch: &Fetch) -> Result<String, String> {
+pub async fn answer(client: &Client, fetch: &Fetch) -> Result<String, FetchError> {
     match fetch {
         Fetch::NodeYaml(node) => node_yaml(client, node).await,
     }

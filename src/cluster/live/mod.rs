@@ -26,7 +26,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
-use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 use tokio::sync::watch as channel;
 use tokio::task::JoinHandle;
@@ -61,38 +61,104 @@ pub struct LiveOptions {
     pub clock: fn() -> Time,
 }
 
-/// Why a live session could not start.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a live session could not start. The kubeconfig's variants exit with code 2, the
+/// server's with 3 ([`LiveError::exit_code`]); every one displays on one line, the cause's
+/// first line included (so the cause is a field, not a `source` a chain would print again).
+#[derive(Debug, thiserror::Error)]
 pub enum LiveError {
-    /// The kubeconfig does not load, or the context does not exist (exit code 2).
-    Config(String),
-    /// The API server cannot be reached or did not complete the initial lists (exit code 3).
-    Unreachable(String),
-    /// The identity may not read what ome-top needs (exit code 3).
-    Forbidden(String),
+    /// The kubeconfig file given with `--kubeconfig` does not load.
+    #[error("cannot load kubeconfig {}: {}", path.display(), one_line(error))]
+    KubeconfigFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: KubeconfigError,
+    },
+    /// The default kubeconfig does not load.
+    #[error("cannot load kubeconfig: {}", one_line(error))]
+    KubeconfigDefault {
+        /// Why.
+        error: KubeconfigError,
+    },
+    /// `--context` names a context the kubeconfig does not have.
+    #[error("context {0:?} does not exist in the kubeconfig")]
+    NoSuchContext(String),
+    /// The context does not make a client configuration.
+    #[error("kubeconfig: {}", one_line(error))]
+    Kubeconfig {
+        /// Why.
+        error: KubeconfigError,
+    },
+    /// The configuration does not make a client (TLS, proxy).
+    #[error("kubeconfig: {}", one_line(error))]
+    Client {
+        /// Why.
+        error: kube::Error,
+    },
+    /// The identity may not do what ome-top needs (`list nodes`, `watch pods`).
+    #[error("forbidden: the identity may not {0}")]
+    MayNot(String),
+    /// The API server refused the identity (401 or 403 on the version request).
+    #[error("forbidden: the API server refused the identity: {0}")]
+    Refused(String),
+    /// The version request failed.
+    #[error("cluster unreachable: {server}: {}", one_line(error))]
+    Request {
+        /// The server, without user info.
+        server: String,
+        /// Why.
+        error: kube::Error,
+    },
+    /// The version request had no answer in time.
+    #[error("cluster unreachable: {server}: no answer within {}s", within.as_secs())]
+    NoAnswer {
+        /// The server, without user info.
+        server: String,
+        /// How long ome-top waited.
+        within: Duration,
+    },
+    /// The watchers were reconnecting when the wait for the first sync ended.
+    #[error("cluster unreachable: {server}: {error}")]
+    Reconnecting {
+        /// The server, without user info.
+        server: String,
+        /// The watchers' last error, as the feed carries it.
+        error: String,
+    },
+    /// The initial lists did not complete in time.
+    #[error(
+        "cluster unreachable: {server}: initial lists not complete after {}s",
+        within.as_secs()
+    )]
+    NotSynced {
+        /// The server, without user info.
+        server: String,
+        /// How long ome-top waited.
+        within: Duration,
+    },
+    /// A list `dump` needs failed.
+    #[error("cluster unreachable: list {what}: {}", one_line(error))]
+    List {
+        /// What was listed.
+        what: String,
+        /// Why.
+        error: kube::Error,
+    },
 }
 
 impl LiveError {
     /// The process exit code for this error (see `cli::EXIT_*`).
     pub fn exit_code(&self) -> i32 {
         match self {
-            LiveError::Config(_) => 2,
-            LiveError::Unreachable(_) | LiveError::Forbidden(_) => 3,
+            LiveError::KubeconfigFile { .. }
+            | LiveError::KubeconfigDefault { .. }
+            | LiveError::NoSuchContext(_)
+            | LiveError::Kubeconfig { .. }
+            | LiveError::Client { .. } => 2,
+            _ => 3,
         }
     }
 }
-
-impl fmt::Display for LiveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LiveError::Config(e) => write!(f, "{e}"),
-            LiveError::Unreachable(e) => write!(f, "cluster unreachable: {e}"),
-            LiveError::Forbidden(e) => write!(f, "forbidden: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for LiveError {}
 
 /// First line of an error's text (errors are shown on one line).
 pub fn one_line(e: &dyn fmt::Display) -> String {
@@ -166,21 +232,21 @@ impl LiveSession {
         let done = |f: &Feed| matches!(f.api, ApiStatus::Connected | ApiStatus::Forbidden { .. });
         match self.wait_for(timeout, done).await {
             Some(feed) => match &feed.api {
-                ApiStatus::Forbidden { what } => {
-                    Err(LiveError::Forbidden(format!("the identity may not {what}")))
-                }
+                ApiStatus::Forbidden { what } => Err(LiveError::MayNot(what.clone())),
                 _ => Ok(feed),
             },
             None => {
                 let last = self.feed.borrow().api.clone();
                 let server = without_userinfo(&self.server);
-                Err(LiveError::Unreachable(match last {
-                    ApiStatus::Reconnecting { error, .. } => format!("{server}: {error}"),
-                    _ => format!(
-                        "{server}: initial lists not complete after {}s",
-                        timeout.as_secs()
-                    ),
-                }))
+                Err(match last {
+                    ApiStatus::Reconnecting { error, .. } => {
+                        LiveError::Reconnecting { server, error }
+                    }
+                    _ => LiveError::NotSynced {
+                        server,
+                        within: timeout,
+                    },
+                })
             }
         }
     }
@@ -220,21 +286,15 @@ async fn client_for(
 ) -> Result<(Client, String, String), LiveError> {
     let wanted_context = context;
     let kubeconfig = match kubeconfig {
-        Some(path) => Kubeconfig::read_from(path).map_err(|e| {
-            LiveError::Config(format!(
-                "cannot load kubeconfig {}: {}",
-                path.display(),
-                one_line(&e)
-            ))
+        Some(path) => Kubeconfig::read_from(path).map_err(|error| LiveError::KubeconfigFile {
+            path: path.to_path_buf(),
+            error,
         })?,
-        None => Kubeconfig::read()
-            .map_err(|e| LiveError::Config(format!("cannot load kubeconfig: {}", one_line(&e))))?,
+        None => Kubeconfig::read().map_err(|error| LiveError::KubeconfigDefault { error })?,
     };
     if let Some(wanted) = wanted_context {
         if !kubeconfig.contexts.iter().any(|c| c.name == wanted) {
-            return Err(LiveError::Config(format!(
-                "context {wanted:?} does not exist in the kubeconfig"
-            )));
+            return Err(LiveError::NoSuchContext(wanted.to_string()));
         }
     }
     let context = wanted_context
@@ -247,7 +307,7 @@ async fn client_for(
     };
     let config = Config::from_custom_kubeconfig(kubeconfig, &options)
         .await
-        .map_err(|e| LiveError::Config(format!("kubeconfig: {}", one_line(&e))))?;
+        .map_err(|error| LiveError::Kubeconfig { error })?;
     let server = config.cluster_url.to_string();
     let mut config = config;
     // Every request names the program, so an audit log tells ome-top's requests apart.
@@ -255,8 +315,7 @@ async fn client_for(
         http::header::USER_AGENT,
         http::HeaderValue::from_static(USER_AGENT),
     ));
-    let client = Client::try_from(config)
-        .map_err(|e| LiveError::Config(format!("kubeconfig: {}", one_line(&e))))?;
+    let client = Client::try_from(config).map_err(|error| LiveError::Client { error })?;
     Ok((client, context, server))
 }
 
@@ -286,15 +345,18 @@ async fn reachable(
             tracing::info!(version = %info.git_version, "API server reachable");
             return Ok((client, context, server));
         }
-        Ok(Err(kube::Error::Api(s))) if s.code == 403 || s.code == 401 => LiveError::Forbidden(
-            format!("the API server refused the identity: {}", s.message),
-        ),
+        Ok(Err(kube::Error::Api(s))) if s.code == 403 || s.code == 401 => {
+            LiveError::Refused(s.message)
+        }
         // The server is named: "(Connect)" alone does not say which address was tried.
-        Ok(Err(e)) => LiveError::Unreachable(format!("{shown}: {}", one_line(&e))),
-        Err(_) => LiveError::Unreachable(format!(
-            "{shown}: no answer within {}s",
-            REACH_TIMEOUT.as_secs()
-        )),
+        Ok(Err(error)) => LiveError::Request {
+            server: shown.clone(),
+            error,
+        },
+        Err(_) => LiveError::NoAnswer {
+            server: shown.clone(),
+            within: REACH_TIMEOUT,
+        },
     };
     tracing::error!(context, server = %shown, error = %answer, "cannot start");
     Err(answer)

@@ -159,15 +159,15 @@ pub fn build_event(
 }
 
 /// Creates the Event: through the Recorder, or [`build_event`] for a name too long for it.
-/// `now` is the hand-written Event's `eventTime` only. `Err` carries one line for the outcome
-/// message (the write stands).
+/// `now` is the hand-written Event's `eventTime` only. `Err` says why in one line for the
+/// outcome message (the write stands).
 pub async fn record_event(
     client: &kube::Client,
     target: &EventTarget,
     text: &EventText,
     reporting_instance: &str,
     now: Time,
-) -> Result<(), String> {
+) -> Result<(), EventNotRecorded> {
     let namespace = target
         .namespace
         .clone()
@@ -186,14 +186,28 @@ pub async fn record_event(
         api.create(&super::post_params(), &event).await.map(drop)
     };
     created.map_err(|e| match classify(&e) {
-        ApiFailure::Forbidden(t) => {
-            format!("lacks \"create events.events.k8s.io\" in {namespace} ({t})")
-        }
+        ApiFailure::Forbidden(why) => EventNotRecorded::Forbidden { namespace, why },
         ApiFailure::Conflict(t)
         | ApiFailure::NotFound(t)
         | ApiFailure::Invalid(t)
-        | ApiFailure::Other(t) => t,
+        | ApiFailure::Other(t) => EventNotRecorded::Failed(t),
     })
+}
+
+/// Why the Event of a write was not recorded (the write stands).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EventNotRecorded {
+    /// The identity may not create Events there.
+    #[error("lacks \"create events.events.k8s.io\" in {namespace} ({why})")]
+    Forbidden {
+        /// The Event's namespace.
+        namespace: String,
+        /// The API server's answer in one line.
+        why: String,
+    },
+    /// Any other failure: the API server's answer in one line.
+    #[error("{0}")]
+    Failed(String),
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use super::node::note;
 use super::outcome::{classify, conflict, failure, ApiFailure, CurrentState};
 use super::patches::{migration_request_patch, opt_out_patch};
 use super::{finish, OpContext};
-use crate::engine::migration::{annotation_key, parse_request_annotation};
+use crate::engine::migration::{annotation_key, parse_request_annotation, RequestError};
 use crate::protocol::{Op, OpOutcome};
 
 /// `ome.io/v1beta1` InferenceService, served by the OME CRD.
@@ -128,7 +128,24 @@ enum Planned {
 
 /// Validates the op's content: a lowercase UUID, a request value Alfred's consumer would
 /// accept (≤ 4096 bytes), a non-empty opt-out reason.
-fn plan(op: &Op) -> Result<Planned, String> {
+/// Why an InferenceService op is refused before anything is sent.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum PlanError {
+    /// The request's UUID is not a lowercase UUID.
+    #[error("bad request uuid: {0}")]
+    Uuid(RequestError),
+    /// The request's value would not be accepted by Alfred's consumer.
+    #[error("bad request value: {0}")]
+    Value(RequestError),
+    /// An opt-out without a reason.
+    #[error("an opt-out needs a reason (written to alfred.ome.io/opt-out-reason)")]
+    NoReason,
+    /// Another kind of op.
+    #[error("not an InferenceService op")]
+    NotIsvcOp,
+}
+
+fn plan(op: &Op) -> Result<Planned, PlanError> {
     match op {
         Op::ApproveMove {
             uuid,
@@ -136,8 +153,8 @@ fn plan(op: &Op) -> Result<Planned, String> {
             overrode,
             ..
         } => {
-            let key = annotation_key(uuid).map_err(|e| format!("bad request uuid: {e}"))?;
-            parse_request_annotation(&key, value).map_err(|e| format!("bad request value: {e}"))?;
+            let key = annotation_key(uuid).map_err(PlanError::Uuid)?;
+            parse_request_annotation(&key, value).map_err(PlanError::Value)?;
             Ok(Planned::Request {
                 key,
                 uuid: uuid.clone(),
@@ -145,13 +162,11 @@ fn plan(op: &Op) -> Result<Planned, String> {
                 overrode: overrode.clone(),
             })
         }
-        Op::OptOut { reason, .. } if reason.trim().is_empty() => {
-            Err("an opt-out needs a reason (written to alfred.ome.io/opt-out-reason)".into())
-        }
+        Op::OptOut { reason, .. } if reason.trim().is_empty() => Err(PlanError::NoReason),
         Op::OptOut { reason, .. } => Ok(Planned::OptOut {
             reason: reason.clone(),
         }),
-        _ => Err("not an InferenceService op".into()),
+        _ => Err(PlanError::NotIsvcOp),
     }
 }
 
@@ -268,9 +283,11 @@ mod tests {
         ));
         assert!(plan(&approve(&UUID.to_uppercase(), VALUE))
             .unwrap_err()
+            .to_string()
             .contains("uuid"));
         assert!(plan(&approve(UUID, "{not json"))
             .unwrap_err()
+            .to_string()
             .contains("value"));
         let opt_out = |reason: &str| Op::OptOut {
             namespace: "prod".into(),

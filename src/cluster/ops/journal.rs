@@ -13,8 +13,7 @@ use kube::api::Api;
 use super::event::{EventTarget, EventText};
 use super::outcome::{classify, conflict, failure, ApiFailure, CurrentState};
 use super::{finish, OpContext};
-use crate::engine::journal::remove_entry_checked;
-use crate::engine::journal::{parse_journal, Phase};
+use crate::engine::journal::{parse_journal, remove_entry_checked, EditError, JournalError, Phase};
 use crate::protocol::OpOutcome;
 
 /// Name of Alfred's journal ConfigMap (fixed by the chart).
@@ -38,24 +37,46 @@ pub struct Clear<'a> {
     pub override_checks: bool,
 }
 
+/// Why a journal document may not be edited; nothing is written in any case.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClearRefused {
+    /// The document fails Alfred's strict reader.
+    #[error("{JOURNAL_KEY} fails Alfred's strict reader ({0}); nothing written")]
+    Unreadable(JournalError),
+    /// No entry has the uuid.
+    #[error("no journal entry {0}; nothing written")]
+    NoEntry(String),
+    /// The entry is not stalled.
+    #[error(
+        "journal entry {uuid} is {}, not stalled; only stalled entries may be cleared",
+        phase.as_str()
+    )]
+    NotStalled {
+        /// The entry.
+        uuid: String,
+        /// Its phase.
+        phase: Phase,
+    },
+    /// The edit's own check refused the output.
+    #[error("refused to edit {JOURNAL_KEY}: {0}")]
+    Edit(EditError),
+}
+
 /// Why a document may not be edited, or the edited `state.json`.
-pub fn edited_state(state_json: &str, uuid: &str) -> Result<String, String> {
-    let journal = parse_journal(state_json.as_bytes()).map_err(|e| {
-        format!("{JOURNAL_KEY} fails Alfred's strict reader ({e}); nothing written")
-    })?;
+pub fn edited_state(state_json: &str, uuid: &str) -> Result<String, ClearRefused> {
+    let journal = parse_journal(state_json.as_bytes()).map_err(ClearRefused::Unreadable)?;
     let entry = journal
         .entries
         .iter()
         .find(|e| e.uuid == uuid)
-        .ok_or_else(|| format!("no journal entry {uuid}; nothing written"))?;
+        .ok_or_else(|| ClearRefused::NoEntry(uuid.to_string()))?;
     if entry.phase != Phase::Stalled {
-        return Err(format!(
-            "journal entry {uuid} is {}, not stalled; only stalled entries may be cleared",
-            entry.phase.as_str()
-        ));
+        return Err(ClearRefused::NotStalled {
+            uuid: uuid.to_string(),
+            phase: entry.phase,
+        });
     }
-    remove_entry_checked(state_json, uuid)
-        .map_err(|e| format!("refused to edit {JOURNAL_KEY}: {e}"))
+    remove_entry_checked(state_json, uuid).map_err(ClearRefused::Edit)
 }
 
 /// Executes the clear. Sends one GET, then one PUT, then one Event create.
@@ -159,11 +180,12 @@ mod tests {
         assert_eq!(journal.entries.len(), 5);
         assert!(journal.entries.iter().all(|e| e.uuid != fx::uuid(5)));
         for i in 0..5 {
-            let why = edited_state(&doc, &fx::uuid(i)).unwrap_err();
+            let why = edited_state(&doc, &fx::uuid(i)).unwrap_err().to_string();
             assert!(why.contains("not stalled"), "{why}");
         }
         assert!(edited_state(&doc, &fx::uuid(9))
             .unwrap_err()
+            .to_string()
             .contains("no journal entry"));
     }
 
@@ -171,7 +193,9 @@ mod tests {
     fn unreadable_documents_are_never_edited() {
         let doc = fx::journal(vec![fx::entry(0, "stalled")]);
         let unknown = doc.replacen(r#""phase""#, r#""extra":1,"phase""#, 1);
-        let why = edited_state(&unknown, &fx::uuid(0)).unwrap_err();
+        let why = edited_state(&unknown, &fx::uuid(0))
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("strict reader"), "{why}");
         assert!(edited_state("{", &fx::uuid(0)).is_err());
     }

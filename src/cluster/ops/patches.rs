@@ -103,10 +103,15 @@ pub fn opt_out_patch(
     patch
 }
 
+/// A patch body that is not a JSON Patch.
+#[derive(Debug, thiserror::Error)]
+#[error("malformed JSON Patch: {0}")]
+pub struct MalformedPatch(serde_json::Error);
+
 /// Converts a patch body written as JSON into kube's typed JSON Patch; fails only on a
 /// malformed body.
-pub fn typed(body: Value) -> Result<Patch, String> {
-    serde_json::from_value(body).map_err(|e| format!("malformed JSON Patch: {e}"))
+pub fn typed(body: Value) -> Result<Patch, MalformedPatch> {
+    serde_json::from_value(body).map_err(MalformedPatch)
 }
 
 #[cfg(test)]

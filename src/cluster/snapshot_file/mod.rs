@@ -15,7 +15,6 @@ mod identity;
 mod reader;
 mod stream;
 
-use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::DeserializeSeed;
@@ -48,11 +47,13 @@ impl Format {
 }
 
 /// Why a snapshot could not be read (exit code 2 in the CLI).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SnapshotError {
     /// Nothing but whitespace.
+    #[error("snapshot file is empty")]
     Empty,
     /// Not valid in the format its first bytes chose: the format and where.
+    #[error("snapshot is not valid {}: {message}", format.name())]
     Syntax {
         /// The format read.
         format: Format,
@@ -60,25 +61,41 @@ pub enum SnapshotError {
         message: String,
     },
     /// Parsed, but not a `List` with `items`.
+    #[error("snapshot is not a Kubernetes List: {0}")]
     NotAList(String),
     /// One object broke an identity rule or could not be converted.
+    #[error("{0}")]
     Object(ConvertError),
 }
 
-impl fmt::Display for SnapshotError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SnapshotError::Empty => write!(f, "snapshot file is empty"),
-            SnapshotError::Syntax { format, message } => {
-                write!(f, "snapshot is not valid {}: {message}", format.name())
-            }
-            SnapshotError::NotAList(e) => write!(f, "snapshot is not a Kubernetes List: {e}"),
-            SnapshotError::Object(e) => write!(f, "{e}"),
-        }
-    }
+/// Why the text of a snapshot is not valid in its format (the `message` of
+/// [`SnapshotError::Syntax`]).
+#[derive(Debug, thiserror::Error)]
+enum SyntaxError {
+    /// serde_json's reading error (line and column).
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// A YAML file that is not UTF-8.
+    #[error(transparent)]
+    Utf8(#[from] std::str::Utf8Error),
+    /// go_yaml's reading error.
+    #[error(transparent)]
+    Yaml(#[from] go_yaml::YamlError),
 }
 
-impl std::error::Error for SnapshotError {}
+/// Why [`node_yaml`] has no YAML to show.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NodeYamlError {
+    /// The snapshot itself cannot be read.
+    #[error(transparent)]
+    Snapshot(#[from] SnapshotError),
+    /// The node is not in it.
+    #[error("nodes \"{0}\" not found in the snapshot file")]
+    NotFound(String),
+    /// The node cannot be written as YAML.
+    #[error(transparent)]
+    Yaml(#[from] crate::cluster::object_yaml::ObjectYamlError),
+}
 
 /// ConfigMaps ome-top reads (any namespace): Alfred's, the scheduler's, migration audit ones.
 pub fn is_interesting_config_map(name: &str) -> bool {
@@ -118,9 +135,9 @@ fn document(bytes: &[u8]) -> Result<Value, SnapshotError> {
                 message: e.to_string(),
             })
         }
-        Format::Yaml => read_yaml_tree(bytes).map_err(|message| SnapshotError::Syntax {
+        Format::Yaml => read_yaml_tree(bytes).map_err(|e| SnapshotError::Syntax {
             format: Format::Yaml,
-            message,
+            message: e.to_string(),
         }),
     }
 }
@@ -172,16 +189,16 @@ fn find_json(bytes: &[u8], kind: &str, name: &str) -> Result<Option<Value>, Snap
 }
 
 /// Node `name` of a snapshot file as YAML (what `y` shows offline), or why not in one line.
-pub fn node_yaml(bytes: &[u8], name: &str) -> Result<String, String> {
+pub fn node_yaml(bytes: &[u8], name: &str) -> Result<String, NodeYamlError> {
     let quick = match format_of(bytes) {
-        Some(Format::Json) => find_json(bytes, "Node", name).map_err(|e| e.to_string())?,
+        Some(Format::Json) => find_json(bytes, "Node", name)?,
         _ => None,
     };
     // A name the text spells with escapes is not among the quick candidates: read it all.
     let node = match quick {
         Some(node) => Some(node),
         None => {
-            let doc = document(bytes).map_err(|e| e.to_string())?;
+            let doc = document(bytes)?;
             let items = doc.get("items").and_then(Value::as_array);
             items
                 .and_then(|items| find_core(items, "Node", name))
@@ -189,8 +206,8 @@ pub fn node_yaml(bytes: &[u8], name: &str) -> Result<String, String> {
         }
     };
     match node {
-        Some(node) => crate::cluster::object_yaml::object_yaml(node),
-        None => Err(format!("nodes \"{name}\" not found in the snapshot file")),
+        Some(node) => Ok(crate::cluster::object_yaml::object_yaml(node)?),
+        None => Err(NodeYamlError::NotFound(name.to_string())),
     }
 }
 
@@ -221,7 +238,10 @@ pub fn read_snapshot_with(
         (_, Some(Stop::Object(e))) => return Err(SnapshotError::Object(e)),
         (_, Some(Stop::NotAList(what))) => return Err(SnapshotError::NotAList(what)),
         (_, Some(Stop::Item(message))) => return Err(SnapshotError::Syntax { format, message }),
-        (Err(message), None) => return Err(SnapshotError::Syntax { format, message }),
+        (Err(e), None) => {
+            let message = e.to_string();
+            return Err(SnapshotError::Syntax { format, message });
+        }
     };
     if !top.items {
         let what = top.kind.as_deref().unwrap_or("an object without kind");
@@ -232,39 +252,38 @@ pub fn read_snapshot_with(
     Ok(reader.finish())
 }
 
-fn read_json(bytes: &[u8], state: &mut State<'_, '_>) -> Result<Top, String> {
+fn read_json(bytes: &[u8], state: &mut State<'_, '_>) -> Result<Top, SyntaxError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let seed = ListSeed::<&RawValue> {
         state,
         item: PhantomData,
     };
-    let top = seed.deserialize(&mut de).map_err(|e| e.to_string())?;
-    de.end().map_err(|e| e.to_string())?;
+    let top = seed.deserialize(&mut de)?;
+    de.end()?;
     Ok(top)
 }
 
-fn read_yaml(bytes: &[u8], state: &mut State<'_, '_>) -> Result<Top, String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+fn read_yaml(bytes: &[u8], state: &mut State<'_, '_>) -> Result<Top, SyntaxError> {
+    let text = std::str::from_utf8(bytes)?;
     let scan = go_yaml::scan(text);
-    if let Some((tag, line, col)) = scan.local_tag {
-        return Err(format!(
-            "a value tagged {tag} is not JSON at line {line}, column {col}"
-        ));
+    if let Some((tag, line, column)) = scan.local_tag {
+        return Err(go_yaml::YamlError::LocalTag { tag, line, column }.into());
     }
     state.final_block = scan.final_block_scalar;
-    go_yaml::with_deserializer(text, |de| {
+    let top = go_yaml::with_deserializer(text, |de| {
         ListSeed::<Value> {
             state,
             item: PhantomData,
         }
         .deserialize(de)
-    })
+    })?;
+    Ok(top)
 }
 
 /// A YAML snapshot as a JSON tree (UTF-8 only), read as `engine::formats::go_yaml` reads YAML.
-fn read_yaml_tree(bytes: &[u8]) -> Result<Value, String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
-    go_yaml::to_json(text)
+fn read_yaml_tree(bytes: &[u8]) -> Result<Value, SyntaxError> {
+    let text = std::str::from_utf8(bytes)?;
+    Ok(go_yaml::to_json(text)?)
 }
 
 #[cfg(test)]

@@ -19,19 +19,24 @@ use crate::cluster::convert::ConvertError;
 /// An item as a format hands it over.
 pub trait Item<'de>: Deserialize<'de> {
     /// The item as a tree, and how many bytes of the file it took (0: unknown).
-    fn tree(self) -> Result<(Value, usize), String>;
+    fn tree(self) -> Result<(Value, usize), ItemError>;
 }
 
+/// An item whose text is not a JSON tree (nesting too deep, a number out of range).
+#[derive(Debug, thiserror::Error)]
+#[error("{0} of the item")]
+pub struct ItemError(serde_json::Error);
+
 impl<'de> Item<'de> for &'de RawValue {
-    fn tree(self) -> Result<(Value, usize), String> {
+    fn tree(self) -> Result<(Value, usize), ItemError> {
         let text = self.get();
-        let v = serde_json::from_str(text).map_err(|e| format!("{e} of the item"))?;
+        let v = serde_json::from_str(text).map_err(ItemError)?;
         Ok((v, text.len()))
     }
 }
 
 impl Item<'_> for Value {
-    fn tree(self) -> Result<(Value, usize), String> {
+    fn tree(self) -> Result<(Value, usize), ItemError> {
         Ok((self, 0))
     }
 }

@@ -28,7 +28,7 @@ fn a_node_of_the_file_reads_as_yaml_without_managed_fields() {
     let yaml = node_yaml(file.as_bytes(), "gpu-1").unwrap();
     assert!(yaml.contains("pool: h100"), "{yaml}");
     assert!(!yaml.contains("managedFields"), "{yaml}");
-    let missing = node_yaml(file.as_bytes(), "gpu-2").unwrap_err();
+    let missing = node_yaml(file.as_bytes(), "gpu-2").unwrap_err().to_string();
     assert_eq!(missing, "nodes \"gpu-2\" not found in the snapshot file");
 }
 

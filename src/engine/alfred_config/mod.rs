@@ -19,7 +19,6 @@
 
 mod rules;
 
-use std::fmt;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -109,7 +108,8 @@ pub struct AlfredConfig {
 /// Why `config.yaml` was rejected: the key path (e.g.
 /// `policies.defragmentation.scoring.sizePrior`, `""` for the whole document), what Alfred
 /// expects there, and what was found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("config.yaml: {}expected {expected}, found {found}", at(path))]
 pub struct ConfigError {
     /// Dotted key path; list items as `[i]`, map keys as `["key"]`.
     pub path: String,
@@ -119,22 +119,14 @@ pub struct ConfigError {
     pub found: String,
 }
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(
-                f,
-                "config.yaml: expected {}, found {}",
-                self.expected, self.found
-            )
-        } else {
-            let (p, e, x) = (&self.path, &self.expected, &self.found);
-            write!(f, "config.yaml: {p}: expected {e}, found {x}")
-        }
+/// `path: ` before the message, nothing for the whole document.
+fn at(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("{path}: ")
     }
 }
-
-impl std::error::Error for ConfigError {}
 
 /// Parses `config.yaml` strictly, as Alfred does, and returns the effective config.
 ///

@@ -119,10 +119,56 @@ pub fn scan(text: &str) -> Scan {
     found
 }
 
+/// Why a YAML text could not be read; displays as the operator has always read it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum YamlError {
+    /// More than one document; serde-saphyr's own text names the functions a program should
+    /// call instead, so this is worded here.
+    #[error("more than one YAML document at line {line}, column {column}")]
+    MultipleDocumentsAt {
+        /// 1-based line of the second document.
+        line: u64,
+        /// 1-based column.
+        column: u64,
+    },
+    /// More than one document, position unknown.
+    #[error("more than one YAML document")]
+    MultipleDocuments,
+    /// Any other reading error, in serde-saphyr's words (its error is neither `Clone` nor
+    /// `Eq`, and the rows that keep this one are both).
+    #[error("{0}")]
+    Read(String),
+    /// A local tag (`!Foo`) in a tree that must be JSON.
+    #[error("a value tagged {tag} is not JSON at line {line}, column {column}")]
+    LocalTag {
+        /// The tag as written.
+        tag: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+    },
+}
+
+impl From<serde_saphyr::Error> for YamlError {
+    fn from(e: serde_saphyr::Error) -> YamlError {
+        match (&e, e.location()) {
+            (serde_saphyr::Error::MultipleDocuments { .. }, Some(at)) => {
+                YamlError::MultipleDocumentsAt {
+                    line: at.line(),
+                    column: at.column(),
+                }
+            }
+            (serde_saphyr::Error::MultipleDocuments { .. }, None) => YamlError::MultipleDocuments,
+            _ => YamlError::Read(e.to_string()),
+        }
+    }
+}
+
 /// Parses one document with [`options`] and [`scan`]s it; the error names the line and
 /// column. The caller applies the scan to its tree.
-pub fn from_str<T: for<'de> Deserialize<'de>>(text: &str) -> Result<(T, Scan), String> {
-    let doc = serde_saphyr::from_str_with_options(text, options()).map_err(|e| message(&e))?;
+pub fn from_str<T: for<'de> Deserialize<'de>>(text: &str) -> Result<(T, Scan), YamlError> {
+    let doc = serde_saphyr::from_str_with_options(text, options())?;
     Ok((doc, scan(text)))
 }
 
@@ -131,35 +177,21 @@ pub fn from_str<T: for<'de> Deserialize<'de>>(text: &str) -> Result<(T, Scan), S
 pub fn with_deserializer<'de, R>(
     text: &'de str,
     f: impl for<'e> FnOnce(serde_saphyr::Deserializer<'de, 'e>) -> Result<R, serde_saphyr::Error>,
-) -> Result<R, String> {
-    serde_saphyr::with_deserializer_from_str_with_options(text, options(), f)
-        .map_err(|e| message(&e))
-}
-
-fn message(e: &serde_saphyr::Error) -> String {
-    match (e, e.location()) {
-        // serde-saphyr's own text names the functions a program should call instead.
-        (serde_saphyr::Error::MultipleDocuments { .. }, Some(at)) => format!(
-            "more than one YAML document at line {}, column {}",
-            at.line(),
-            at.column()
-        ),
-        (serde_saphyr::Error::MultipleDocuments { .. }, None) => {
-            "more than one YAML document".to_owned()
-        }
-        _ => e.to_string(),
-    }
+) -> Result<R, YamlError> {
+    Ok(serde_saphyr::with_deserializer_from_str_with_options(
+        text,
+        options(),
+        f,
+    )?)
 }
 
 /// Parses one YAML document into a JSON tree: duplicate keys keep the last value, non-string
 /// scalar keys their text, NaN and ±∞ become `null`; a local tag (`!Foo`) is an error, as it
 /// was with serde_yaml.
-pub fn to_json(text: &str) -> Result<Value, String> {
+pub fn to_json(text: &str) -> Result<Value, YamlError> {
     let (mut doc, found) = from_str::<Value>(text)?;
-    if let Some((tag, line, col)) = found.local_tag {
-        return Err(format!(
-            "a value tagged {tag} is not JSON at line {line}, column {col}"
-        ));
+    if let Some((tag, line, column)) = found.local_tag {
+        return Err(YamlError::LocalTag { tag, line, column });
     }
     if let (Some(go), Some(s)) = (found.final_block_scalar, last_leaf(&mut doc)) {
         undo_final_line_break(s, &go);
@@ -280,7 +312,9 @@ mod tests {
         assert_eq!(value("!!int \"5\""), json!(5));
         assert_eq!(value("!!binary aGk="), json!("aGk="));
         for text in ["!Foo x", "!Foo [1]", "!Foo {a: 1}", "! x"] {
-            let e = to_json(&format!("a: 1\nv: {text}")).unwrap_err();
+            let e = to_json(&format!("a: 1\nv: {text}"))
+                .unwrap_err()
+                .to_string();
             assert!(
                 e.contains("tagged !") && e.contains("line 2, column 4"),
                 "{text}: {e}"
@@ -303,7 +337,7 @@ mod tests {
             ("a: 1\n---\nb: 2\n", "line 3, column 1"),
             ("a: 1\n---\n", "line 2"),
         ] {
-            let e = to_json(text).unwrap_err();
+            let e = to_json(text).unwrap_err().to_string();
             assert!(
                 e.starts_with("more than one YAML document at ") && e.contains(at),
                 "{e}"
@@ -319,7 +353,7 @@ mod tests {
             "a: \"x\n",
             "this is { not json or yaml: [",
         ] {
-            let e = to_json(text).unwrap_err();
+            let e = to_json(text).unwrap_err().to_string();
             assert!(e.contains("line 1, column"), "{text:?}: {e}");
             assert_eq!(e.lines().count(), 1, "{text:?}: {e}");
         }

@@ -12,6 +12,7 @@
 
 mod capacity;
 mod classify;
+mod config_error;
 mod domains;
 mod fit;
 mod inputs;
@@ -23,6 +24,7 @@ mod state;
 
 pub use capacity::CapacityModel;
 pub use classify::{classify, primary, Reason, ReasonCode};
+pub use config_error::SchedulerConfigError;
 pub use domains::{pool_topology_key, topology_key_among};
 pub use inputs::{reads_node_capacity, same_gang_inputs};
 pub use predict::PredictedOutcome;

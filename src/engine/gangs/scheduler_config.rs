@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use crate::engine::gangs::config_error::SchedulerConfigError;
 use crate::engine::model::names::is_qualified_name;
 use crate::engine::model::ClusterSnapshot;
 
@@ -145,15 +146,15 @@ pub fn scheduler_config(text: &str) -> (SchedulerConfig, Vec<String>) {
     }
 }
 
-fn parse(text: &str) -> Result<SchedulerConfig, String> {
-    let doc = crate::engine::formats::go_yaml::to_json(text)
-        .map_err(|e| format!("{SCHEDULER_CONFIG_KEY} is not YAML: {e}"))?;
+fn parse(text: &str) -> Result<SchedulerConfig, SchedulerConfigError> {
+    let doc =
+        crate::engine::formats::go_yaml::to_json(text).map_err(SchedulerConfigError::NotYaml)?;
     if !doc.is_object() {
-        return Err(format!("{SCHEDULER_CONFIG_KEY} is not a mapping"));
+        return Err(SchedulerConfigError::NotMapping);
     }
     if let Some(kind) = doc.get("kind").and_then(Value::as_str) {
         if kind != "KubeSchedulerConfiguration" {
-            return Err(format!("kind {kind:?} is not KubeSchedulerConfiguration"));
+            return Err(SchedulerConfigError::WrongKind(kind.to_string()));
         }
     }
     let profiles = doc.get("profiles").and_then(Value::as_array);
@@ -163,7 +164,7 @@ fn parse(text: &str) -> Result<SchedulerConfig, String> {
                 .find(|p| names_gang_pack(p))
                 .or_else(|| ps.first())
         })
-        .ok_or("no profiles")?;
+        .ok_or(SchedulerConfigError::NoProfiles)?;
     let mut cfg = SchedulerConfig {
         scheduler_name: text_at(profile, &["schedulerName"])
             .unwrap_or("default-scheduler")
@@ -173,7 +174,7 @@ fn parse(text: &str) -> Result<SchedulerConfig, String> {
     };
     cfg.gang_pack = match plugin_args(profile, GANG_PACK) {
         Some(args) => gang_pack_args(args)?,
-        None => return Err(format!("profile has no {GANG_PACK} pluginConfig")),
+        None => return Err(SchedulerConfigError::NoGangPackConfig),
     };
     fit_settings(profile, &mut cfg)?;
     cfg.gang_pack_weight = score_weight(profile, GANG_PACK)?.unwrap_or(1);
@@ -217,7 +218,7 @@ fn plugin_args<'a>(profile: &'a Value, name: &str) -> Option<&'a Value> {
 }
 
 /// Weight from `plugins.score.enabled`, else `plugins.multiPoint.enabled`.
-fn score_weight(profile: &Value, name: &str) -> Result<Option<i64>, String> {
+fn score_weight(profile: &Value, name: &str) -> Result<Option<i64>, SchedulerConfigError> {
     let entry = enabled(profile, "score")
         .chain(enabled(profile, "multiPoint"))
         .find(|e| e.get("name").and_then(Value::as_str) == Some(name));
@@ -225,14 +226,15 @@ fn score_weight(profile: &Value, name: &str) -> Result<Option<i64>, String> {
         None | Some(Value::Null) => Ok(None),
         Some(w) => match w.as_i64() {
             Some(w) if w >= 0 => Ok(Some(w)),
-            _ => Err(format!(
-                "score weight of {name} is not a non-negative integer: {w}"
-            )),
+            _ => Err(SchedulerConfigError::ScoreWeight {
+                plugin: name.to_string(),
+                weight: w.clone(),
+            }),
         },
     }
 }
 
-fn fit_settings(profile: &Value, cfg: &mut SchedulerConfig) -> Result<(), String> {
+fn fit_settings(profile: &Value, cfg: &mut SchedulerConfig) -> Result<(), SchedulerConfigError> {
     let strategy = plugin_args(profile, "NodeResourcesFit").and_then(|a| a.get("scoringStrategy"));
     let Some(strategy) = strategy else {
         // kube-scheduler's own default: LeastAllocated on cpu and memory.
@@ -246,56 +248,65 @@ fn fit_settings(profile: &Value, cfg: &mut SchedulerConfig) -> Result<(), String
         cfg.fit_resources = list
             .iter()
             .map(|r| {
-                let name = text_at(r, &["name"]).ok_or("a scored resource has no name")?;
+                let name = text_at(r, &["name"]).ok_or(SchedulerConfigError::UnnamedResource)?;
                 let weight = r.get("weight").and_then(Value::as_i64).unwrap_or(1);
                 if !(1..=100).contains(&weight) {
-                    return Err(format!(
-                        "weight of scored resource {name} is not in 1..=100"
-                    ));
+                    return Err(SchedulerConfigError::ResourceWeight(name.to_string()));
                 }
                 Ok(ResourceWeight {
                     name: name.to_string(),
                     weight,
                 })
             })
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, SchedulerConfigError>>()?;
     }
     Ok(())
 }
 
 /// Reads and validates the args as `config.go` does; missing args take Go zero values
 /// (except `standaloneDomainPacking`, whose nil means true).
-fn gang_pack_args(args: &Value) -> Result<GangPackArgs, String> {
+fn gang_pack_args(args: &Value) -> Result<GangPackArgs, SchedulerConfigError> {
     if !(args.is_object() || args.is_null()) {
-        return Err(format!("{GANG_PACK} args are not a mapping"));
+        return Err(SchedulerConfigError::ArgsNotMapping);
     }
-    let string = |key: &str| -> Result<String, String> {
+    let string = |key: &str| -> Result<String, SchedulerConfigError> {
         match args.get(key) {
             None | Some(Value::Null) => Ok(String::new()),
             Some(Value::String(s)) => {
                 if s.is_empty() || is_qualified_name(s) {
                     Ok(s.clone())
                 } else {
-                    Err(format!("{key} {s:?} is not a valid label key"))
+                    Err(SchedulerConfigError::LabelKey {
+                        key: key.to_string(),
+                        value: s.clone(),
+                    })
                 }
             }
-            Some(other) => Err(format!("{key} is not a string: {other}")),
+            Some(other) => Err(SchedulerConfigError::NotString {
+                key: key.to_string(),
+                value: other.clone(),
+            }),
         }
     };
-    let int = |key: &str, required: bool| -> Result<i64, String> {
+    let int = |key: &str, required: bool| -> Result<i64, SchedulerConfigError> {
         match args.get(key) {
-            None | Some(Value::Null) if required => Err(format!("{key} is required")),
+            None | Some(Value::Null) if required => {
+                Err(SchedulerConfigError::Required(key.to_string()))
+            }
             None | Some(Value::Null) => Ok(0),
             Some(v) => match v.as_i64() {
                 Some(n) if n > 0 => Ok(n),
-                _ => Err(format!("{key} must be a positive integer, got {v}")),
+                _ => Err(SchedulerConfigError::NotPositive {
+                    key: key.to_string(),
+                    value: v.clone(),
+                }),
             },
         }
     };
     let packing = match args.get("standaloneDomainPacking") {
         None | Some(Value::Null) => true,
         Some(Value::Bool(b)) => *b,
-        Some(other) => return Err(format!("standaloneDomainPacking is not a boolean: {other}")),
+        Some(other) => return Err(SchedulerConfigError::PackingNotBool(other.clone())),
     };
     Ok(GangPackArgs {
         topology_key: string("topologyKey")?,

@@ -10,47 +10,32 @@ use crate::engine::formats::strict_json::fold_key;
 use crate::engine::formats::strict_json::{parse_strict, StrictValue};
 use crate::engine::journal::{parse_journal, JournalEntry, JournalError};
 use serde_json::Value;
-use std::fmt;
 
 /// Why the edit was refused. Nothing is written in any of these cases.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EditError {
     /// The input fails Alfred's strict reader; the TUI must not act on it.
+    #[error("refusing to edit an unreadable journal: {0}")]
     Invalid(JournalError),
     /// No entry has this uuid (exact match).
+    #[error("no journal entry has uuid \"{uuid}\"")]
     NotFound {
         /// The uuid asked for.
         uuid: String,
     },
     /// A number would be written differently (e.g. `-0` → `0`).
+    #[error("refusing to edit: the number {raw} would not be written back unchanged")]
     NumberNotPreserved {
         /// The number as written in the input.
         raw: String,
     },
-    /// serde_json could not represent the document (e.g. a lone surrogate escape).
+    /// serde_json could not represent the document (e.g. a lone surrogate escape): its words.
+    #[error("refusing to edit: cannot re-serialise: {0}")]
     Reserialise(String),
     /// The output failed the post-edit check of [`remove_entry_checked`].
+    #[error("edit failed verification: {0}")]
     Verification(String),
 }
-
-impl fmt::Display for EditError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EditError::Invalid(e) => write!(f, "refusing to edit an unreadable journal: {e}"),
-            EditError::NotFound { uuid } => write!(f, "no journal entry has uuid \"{uuid}\""),
-            EditError::NumberNotPreserved { raw } => {
-                write!(
-                    f,
-                    "refusing to edit: the number {raw} would not be written back unchanged"
-                )
-            }
-            EditError::Reserialise(e) => write!(f, "refusing to edit: cannot re-serialise: {e}"),
-            EditError::Verification(e) => write!(f, "edit failed verification: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for EditError {}
 
 /// Removes the entry whose `uuid` equals `uuid` and returns the new `state.json`, compact.
 ///

@@ -5,20 +5,26 @@
 
 use crate::engine::formats::strict_json::{StrictError, StrictValue};
 use crate::engine::journal::{JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES};
-use std::fmt;
 
 /// Why `state.json` is not a journal Alfred would read. `path` names the member
 /// (`entries[2].completedAt`); the root is shown as `state.json`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum JournalError {
     /// More than [`JOURNAL_MAX_BYTES`].
+    #[error("state.json: {size} bytes exceeds the {JOURNAL_MAX_BYTES}-byte (512 KiB) limit")]
     TooLarge {
         /// Input length in bytes.
         size: usize,
     },
     /// Not one well-formed JSON document (incl. trailing data, invalid UTF-8).
+    #[error("state.json: {0}")]
     Json(StrictError),
     /// Two members whose names match case-insensitively (Go field matching).
+    #[error(
+        "{}: duplicate member \"{key}\" (same field as \"{first}\"; names match \
+         case-insensitively)",
+        show(path)
+    )]
     DuplicateMember {
         /// The object holding them (`""` = root).
         path: String,
@@ -28,6 +34,7 @@ pub enum JournalError {
         first: String,
     },
     /// A member that matches no field.
+    #[error("{}: unknown field \"{key}\"", show(path))]
     UnknownField {
         /// The object holding it (`""` = root).
         path: String,
@@ -35,11 +42,13 @@ pub enum JournalError {
         key: String,
     },
     /// A required member is absent.
+    #[error("{}: required but missing", show(path))]
     Missing {
         /// The member, e.g. `entries[0].instance`.
         path: String,
     },
     /// A member has the wrong JSON type.
+    #[error("{}: must be {expected}, found {found}", show(path))]
     WrongType {
         /// The member.
         path: String,
@@ -49,6 +58,7 @@ pub enum JournalError {
         found: &'static str,
     },
     /// A member has the right type but a value Alfred rejects.
+    #[error("{}: {why}", show(path))]
     Invalid {
         /// The member.
         path: String,
@@ -56,11 +66,16 @@ pub enum JournalError {
         why: String,
     },
     /// More than [`JOURNAL_MAX_ENTRIES`] entries.
+    #[error("entries: {count} entries; at most {JOURNAL_MAX_ENTRIES} allowed")]
     TooManyEntries {
         /// How many there are.
         count: usize,
     },
     /// A UUID used twice (compared ASCII case-insensitively).
+    #[error(
+        "{}: uuid \"{uuid}\" is already used by entries[{first_index}]",
+        show(path)
+    )]
     DuplicateUuid {
         /// The later entry's `uuid` member, e.g. `entries[3].uuid`.
         path: String,
@@ -78,52 +93,6 @@ fn show(path: &str) -> &str {
         path
     }
 }
-
-impl fmt::Display for JournalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use JournalError as E;
-        match self {
-            E::TooLarge { size } => write!(
-                f,
-                "state.json: {size} bytes exceeds the {JOURNAL_MAX_BYTES}-byte (512 KiB) limit"
-            ),
-            E::Json(e) => write!(f, "state.json: {e}"),
-            E::DuplicateMember { path, key, first } => write!(
-                f,
-                "{}: duplicate member \"{key}\" (same field as \"{first}\"; names match \
-                 case-insensitively)",
-                show(path)
-            ),
-            E::UnknownField { path, key } => write!(f, "{}: unknown field \"{key}\"", show(path)),
-            E::Missing { path } => write!(f, "{}: required but missing", show(path)),
-            E::WrongType {
-                path,
-                expected,
-                found,
-            } => {
-                write!(f, "{}: must be {expected}, found {found}", show(path))
-            }
-            E::Invalid { path, why } => write!(f, "{}: {why}", show(path)),
-            E::TooManyEntries { count } => {
-                write!(
-                    f,
-                    "entries: {count} entries; at most {JOURNAL_MAX_ENTRIES} allowed"
-                )
-            }
-            E::DuplicateUuid {
-                path,
-                uuid,
-                first_index,
-            } => write!(
-                f,
-                "{}: uuid \"{uuid}\" is already used by entries[{first_index}]",
-                show(path)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for JournalError {}
 
 /// `Invalid` at `path`.
 pub(super) fn invalid(path: &str, why: String) -> JournalError {

@@ -9,7 +9,6 @@ use crate::engine::formats::strict_json::parse_rfc3339;
 use crate::engine::model::vocab::vocabulary;
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
-use std::fmt;
 
 /// The ConfigMap name holding an InferenceService's history.
 pub fn audit_configmap_name(isvc: &str) -> String {
@@ -70,7 +69,59 @@ pub struct SkippedRow {
     /// Index in the `entries` array.
     pub index: usize,
     /// What was wrong.
-    pub why: String,
+    pub why: AuditRowError,
+}
+
+/// Why one row of `history.json` was skipped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuditRowError {
+    /// The row is not a JSON object.
+    #[error("row is not an object")]
+    NotObject,
+    /// `requestUUID` is absent or empty.
+    #[error("no requestUUID")]
+    NoRequestUuid,
+    /// `phase` is absent.
+    #[error("no phase")]
+    NoPhase,
+    /// A text field holding something else.
+    #[error("{key} is not a string: {value}")]
+    NotString {
+        /// The field.
+        key: &'static str,
+        /// What it holds.
+        value: Value,
+    },
+    /// An integer field holding something else.
+    #[error("{key} is not an integer: {value}")]
+    NotInteger {
+        /// The field.
+        key: &'static str,
+        /// What it holds.
+        value: Value,
+    },
+    /// A time field that is not RFC 3339.
+    #[error("{key} is not RFC 3339: {text}")]
+    NotTime {
+        /// The field.
+        key: &'static str,
+        /// Its text.
+        text: String,
+    },
+    /// A list of strings with another item.
+    #[error("{key} has a non-string")]
+    NonStringItem {
+        /// The field.
+        key: &'static str,
+    },
+    /// A list field holding something else.
+    #[error("{key} is not a list: {value}")]
+    NotList {
+        /// The field.
+        key: &'static str,
+        /// What it holds.
+        value: Value,
+    },
 }
 
 /// The parsed `history.json`.
@@ -90,27 +141,18 @@ impl AuditHistory {
 }
 
 /// Why `history.json` cannot be read at all.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HistoryError {
-    /// Not JSON.
+    /// Not JSON: serde_json's words.
+    #[error("history.json is not valid JSON: {0}")]
     InvalidJson(String),
     /// The document is not an object.
+    #[error("history.json is not a JSON object")]
     NotAnObject,
     /// `entries` is neither absent, `null` nor an array.
+    #[error("history.json: entries is not an array")]
     EntriesNotArray,
 }
-
-impl fmt::Display for HistoryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HistoryError::InvalidJson(e) => write!(f, "history.json is not valid JSON: {e}"),
-            HistoryError::NotAnObject => write!(f, "history.json is not a JSON object"),
-            HistoryError::EntriesNotArray => write!(f, "history.json: entries is not an array"),
-        }
-    }
-}
-
-impl std::error::Error for HistoryError {}
 
 /// Reads `history.json`. Absent/`null` `entries` reads as no rows.
 pub fn parse_audit_history(json: &str) -> Result<AuditHistory, HistoryError> {
@@ -146,12 +188,12 @@ const KNOWN: [&str; 11] = [
     "outcome",
 ];
 
-fn audit_entry(row: &Value) -> Result<AuditEntry, String> {
-    let obj = row.as_object().ok_or("row is not an object")?;
+fn audit_entry(row: &Value) -> Result<AuditEntry, AuditRowError> {
+    let obj = row.as_object().ok_or(AuditRowError::NotObject)?;
     let request_uuid = text(obj, "requestUUID")?
         .filter(|u| !u.is_empty())
-        .ok_or("no requestUUID")?;
-    let phase = text(obj, "phase")?.ok_or("no phase")?;
+        .ok_or(AuditRowError::NoRequestUuid)?;
+    let phase = text(obj, "phase")?.ok_or(AuditRowError::NoPhase)?;
     let extra = obj.iter().filter(|(k, _)| !KNOWN.contains(&k.as_str()));
     Ok(AuditEntry {
         request_uuid,
@@ -169,35 +211,44 @@ fn audit_entry(row: &Value) -> Result<AuditEntry, String> {
     })
 }
 
-fn text(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+type Field<T> = Result<T, AuditRowError>;
+
+fn text(obj: &Map<String, Value>, key: &'static str) -> Field<Option<String>> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(format!("{key} is not a string: {other}")),
+        Some(other) => Err(AuditRowError::NotString {
+            key,
+            value: other.clone(),
+        }),
     }
 }
 
-fn int(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
+fn int(obj: &Map<String, Value>, key: &'static str) -> Field<Option<i64>> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => v
             .as_i64()
             .map(Some)
-            .ok_or_else(|| format!("{key} is not an integer: {v}")),
+            .ok_or_else(|| AuditRowError::NotInteger {
+                key,
+                value: v.clone(),
+            }),
     }
 }
 
-fn time(obj: &Map<String, Value>, key: &str) -> Result<Option<DateTime<Utc>>, String> {
+fn time(obj: &Map<String, Value>, key: &'static str) -> Field<Option<DateTime<Utc>>> {
     match text(obj, key)? {
         None => Ok(None),
         Some(s) if s.is_empty() => Ok(None),
-        Some(s) => parse_rfc3339(&s)
-            .map(Some)
-            .ok_or_else(|| format!("{key} is not RFC 3339: {s}")),
+        Some(s) => match parse_rfc3339(&s) {
+            Some(t) => Ok(Some(t)),
+            None => Err(AuditRowError::NotTime { key, text: s }),
+        },
     }
 }
 
-fn strings(obj: &Map<String, Value>, key: &str) -> Result<Vec<String>, String> {
+fn strings(obj: &Map<String, Value>, key: &'static str) -> Field<Vec<String>> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(items)) => items
@@ -205,10 +256,13 @@ fn strings(obj: &Map<String, Value>, key: &str) -> Result<Vec<String>, String> {
             .map(|v| {
                 v.as_str()
                     .map(str::to_owned)
-                    .ok_or_else(|| format!("{key} has a non-string"))
+                    .ok_or(AuditRowError::NonStringItem { key })
             })
             .collect(),
-        Some(other) => Err(format!("{key} is not a list: {other}")),
+        Some(other) => Err(AuditRowError::NotList {
+            key,
+            value: other.clone(),
+        }),
     }
 }
 
@@ -251,7 +305,7 @@ mod tests {
         }
         let skipped: Vec<usize> = h.skipped.iter().map(|s| s.index).collect();
         assert_eq!(skipped, [2, 3]);
-        assert!(h.skipped[0].why.contains("startedAt"));
+        assert!(h.skipped[0].why.to_string().contains("startedAt"));
         assert_eq!(h.rows_for("u2").count(), 2);
     }
 

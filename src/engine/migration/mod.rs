@@ -10,5 +10,6 @@ pub use approval::{format_rfc3339_nano, MigrationRequest};
 pub use draft::{DraftError, RequestDraft};
 pub use history::{audit_configmap_name, parse_audit_history, AuditHistory};
 pub use request::{
-    annotation_key, parse_request_annotation, Component, ParsedRequest, REQUEST_ANNOTATION_PREFIX,
+    annotation_key, parse_request_annotation, Component, ParsedRequest, RequestError,
+    REQUEST_ANNOTATION_PREFIX,
 };

@@ -14,6 +14,7 @@ mod pod;
 mod pods;
 mod quantity;
 mod replica;
+mod status_error;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub mod vocab;
@@ -27,6 +28,7 @@ pub use placement::{
 pub use quantity::{parse_quantity, whole_devices};
 pub(crate) use replica::rfc3339;
 pub use replica::{InstanceOperation, InstanceRow};
+pub use status_error::{CodecError, RowError, RowProblem, StatusError, MAX_ROWS};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -256,8 +258,8 @@ pub struct ReplicaStatus {
     pub current_revision: Name,
     /// `updateRevision`.
     pub update_revision: Name,
-    /// Decoded instance rows, or the codec/row-check failure text.
-    pub rows: Result<Vec<InstanceRow>, String>,
+    /// Decoded instance rows, or the codec/row-check failure.
+    pub rows: Result<Vec<InstanceRow>, StatusError>,
     /// `status.migrations[]`.
     pub migrations: Vec<MigrationStatus>,
 }

@@ -10,7 +10,7 @@ use super::wire::{
     AdvisoryReason, DispatchReason, DispatchStatus, Mode, Outcome, Policy, Reason, RejectReason,
     SchedulingStatus, WithholdReason,
 };
-use super::LAST_CYCLE_KEY;
+use super::{ValueError, LAST_CYCLE_KEY};
 use crate::engine::recommendations::node_record::{kind, Fields};
 
 /// The parsed `last-cycle.json`. `timestamp`/`mode` are `None` when absent or malformed (with a
@@ -36,14 +36,14 @@ impl LastCycle {
 }
 
 /// Parses a `last-cycle.json` value. Errors only when it is not JSON or not an object.
-pub fn parse_last_cycle(text: &str, warnings: &mut Vec<String>) -> Result<LastCycle, String> {
+pub fn parse_last_cycle(text: &str, warnings: &mut Vec<String>) -> Result<LastCycle, ValueError> {
     let value: Value =
-        serde_json::from_str(text).map_err(|e| format!("{LAST_CYCLE_KEY}: not valid JSON: {e}"))?;
+        serde_json::from_str(text).map_err(|e| ValueError::not_json(LAST_CYCLE_KEY, &e))?;
     let Value::Object(map) = value else {
-        return Err(format!(
-            "{LAST_CYCLE_KEY}: JSON is {}, not an object",
-            kind(&value)
-        ));
+        return Err(ValueError::NotObject {
+            key: LAST_CYCLE_KEY.to_string(),
+            kind: kind(&value),
+        });
     };
     let mut f = Fields::new(map, LAST_CYCLE_KEY);
     if !f.present("timestamp") {

@@ -22,6 +22,7 @@ mod order;
 mod row;
 #[cfg(test)]
 mod tests;
+mod value_error;
 mod wire;
 
 pub use node_record::NodeRecord;
@@ -29,6 +30,7 @@ pub use node_record::NodeRecord;
 pub use cycle::{parse_last_cycle, LastCycle};
 pub use order::{freshness, row_identity, sort_rows_for_display, Freshness, RowIdentity};
 pub use row::{Placement, PodRef, Row, Scheduling};
+pub use value_error::ValueError;
 pub use wire::{
     AdvisoryReason, DispatchReason, DispatchStatus, Mode, Outcome, Policy, Reason, RejectReason,
     SchedulingStatus, WithholdReason,
@@ -53,7 +55,7 @@ pub struct NodeRecordEntry {
     /// The node name taken from a `node.<name>` key.
     pub node_name: Option<String>,
     /// The record, or why the value is not a JSON object.
-    pub record: Result<NodeRecord, String>,
+    pub record: Result<NodeRecord, ValueError>,
 }
 
 /// Everything read from the ConfigMap's `data`. Errors live in the `Result`s and are not
@@ -61,7 +63,7 @@ pub struct NodeRecordEntry {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Recommendations {
     /// `None` when the key is absent (e.g. the chart's empty, pre-created ConfigMap).
-    pub last_cycle: Option<Result<LastCycle, String>>,
+    pub last_cycle: Option<Result<LastCycle, ValueError>>,
     /// Node records in key order.
     pub nodes: Vec<NodeRecordEntry>,
     /// Keys this reader does not know (e.g. the OEP's `recommendations.json`), in key order.

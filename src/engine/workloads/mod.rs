@@ -11,6 +11,7 @@ mod irstatus;
 mod member_set;
 mod migrations;
 mod model_check;
+mod observation;
 mod omenative;
 mod omenative_pods;
 mod pod_groups;
@@ -32,6 +33,7 @@ use crate::engine::fast::IsvcKeys;
 use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, COMPONENTS};
 use crate::engine::workloads::migrations::workload_migrations;
+pub use crate::engine::workloads::observation::ObservationError;
 use crate::engine::workloads::omenative::omenative_components;
 pub use crate::engine::workloads::omenative::ReplicaIndex;
 use crate::engine::workloads::omenative_pods::route_pods;
@@ -42,7 +44,7 @@ use crate::engine::workloads::pod_groups::LabelGroups;
 pub use crate::engine::model::{component_mode, DeploymentMode};
 
 /// Why an Instance's or component's observation is invalid (the "observation reason").
-pub type ObservationResult = Result<(), String>;
+pub type ObservationResult = Result<(), ObservationError>;
 
 /// The pods of one Instance. One or two pods (single-node, leader + worker) are kept inline:
 /// building the Instances of a large fleet then allocates nothing for them, and

@@ -11,7 +11,7 @@ use crate::engine::fast::IsvcKeys;
 use crate::engine::index::{component_index, SnapshotIndex};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Time, COMPONENTS};
 use crate::engine::workloads::omenative_pods::InstanceBuilder;
-use crate::engine::workloads::{Component, DeploymentMode};
+use crate::engine::workloads::{Component, DeploymentMode, ObservationError};
 
 /// Per-workload migration evidence (`inferencereplica.md` §5.2).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -96,24 +96,22 @@ pub fn bind_replica(
     index: &ReplicaIndex,
     isvc: usize,
     c: usize,
-) -> Result<usize, String> {
+) -> Result<usize, ObservationError> {
     if !snap.replicas_listed {
-        return Err("inference replica list unavailable".into());
+        return Err(ObservationError::ReplicasUnlisted);
     }
     let w = &snap.isvcs[isvc];
     let (index, ir) = match index.get(isvc, c) {
         (_, 0) => {
-            return Err(format!(
-                "inference replica {}-{} is missing",
-                w.name(),
-                COMPONENTS[c]
-            ))
+            return Err(ObservationError::ReplicaMissing {
+                workload: w.name().clone(),
+                component: COMPONENTS[c],
+            })
         }
         (one, 1) => (one, &snap.replicas[one]),
         (first, _) => {
-            return Err(format!(
-                "inference replica {} is duplicated",
-                snap.replicas[first].name
+            return Err(ObservationError::ReplicaDuplicated(
+                snap.replicas[first].name.clone(),
             ))
         }
     };
@@ -123,28 +121,28 @@ pub fn bind_replica(
             && same(&o.name, w.name())
             && same(&o.uid, &w.uid));
     if !owner_ok {
-        return Err(format!("inference replica {} owner is invalid", ir.name));
+        return Err(ObservationError::OwnerInvalid(ir.name.clone()));
     }
     if ir.status.observed_generation != ir.generation {
-        return Err(format!("inference replica {} status is stale", ir.name));
+        return Err(ObservationError::StatusStale(ir.name.clone()));
     }
     Ok(index)
 }
 
 /// Step 6: desired pods per Instance `D` from the runner layout, or an error.
-pub fn desired_pods(ir: &InferenceReplica) -> Result<i64, String> {
+pub fn desired_pods(ir: &InferenceReplica) -> Result<i64, ObservationError> {
     let runner = |name: &str| ir.runners.iter().find(|(n, _)| n.as_ref() == name);
     match ir.runners.len() {
         1 if runner("default").is_some_and(|(_, s)| *s == 1) => Ok(1),
         2 => match (runner("leader"), runner("worker")) {
             (Some((_, 1)), Some((_, n))) if *n >= 1 && *n < i64::from(i32::MAX) => Ok(n + 1),
-            _ => Err("runner layout is invalid".into()),
+            _ => Err(ObservationError::RunnerLayout),
         },
-        _ => Err("runner layout is invalid".into()),
+        _ => Err(ObservationError::RunnerLayout),
     }
 }
 
-fn empty_component(isvc: usize, c: usize, ir: Option<usize>, err: String) -> Component {
+fn empty_component(isvc: usize, c: usize, ir: Option<usize>, err: ObservationError) -> Component {
     Component {
         isvc,
         component: c,
@@ -174,7 +172,8 @@ fn build_component(
     let rows = match &ir.status.rows {
         Ok(rows) => rows,
         Err(e) => {
-            return empty_component(isvc, c, Some(ir_index), format!("status is invalid: {e}"))
+            let err = ObservationError::StatusInvalid(*e);
+            return empty_component(isvc, c, Some(ir_index), err);
         }
     };
     let w = &snap.isvcs[isvc];

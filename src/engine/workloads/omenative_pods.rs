@@ -13,7 +13,7 @@ use crate::engine::model::{ClusterSnapshot, InferenceReplica, Name, Pod, COMPONE
 use crate::engine::workloads::irstatus::InstanceRow;
 use crate::engine::workloads::member_set::{MemberKey, MemberSet};
 use crate::engine::workloads::pod_groups::LabelGroups;
-use crate::engine::workloads::{Instance, PodList};
+use crate::engine::workloads::{Instance, ObservationError, PodList};
 
 const RUNNER_DEFAULT: u8 = 0;
 const RUNNER_LEADER: u8 = 1;
@@ -178,7 +178,7 @@ pub struct InstanceBuilder<'a> {
     /// Row position by Instance index (last row wins); only built for many rows.
     by_index: Option<HashMap<i64, usize>>,
     members: Vec<MemberSet>,
-    component_error: Option<String>,
+    component_error: Option<ObservationError>,
 }
 
 /// Rows beyond which `InstanceBuilder` indexes rows by Instance index in a map.
@@ -254,13 +254,13 @@ impl<'a> InstanceBuilder<'a> {
             })
     }
 
-    fn fail_instance(&mut self, pos: usize, reason: String) {
+    fn fail_instance(&mut self, pos: usize, reason: ObservationError) {
         if self.instances[pos].observation.is_ok() {
             self.instances[pos].observation = Err(reason);
         }
     }
 
-    fn fail_component(&mut self, reason: String) {
+    fn fail_component(&mut self, reason: ObservationError) {
         self.component_error.get_or_insert(reason);
     }
 
@@ -268,35 +268,38 @@ impl<'a> InstanceBuilder<'a> {
     pub fn add_pod(&mut self, p: usize) {
         let pod = &self.snap.pods[p];
         let Some(index) = pod.ome.instance_index.value() else {
-            self.fail_component(format!("pod identity is invalid: {}", pod.name));
+            self.fail_component(ObservationError::PodIdentity(pod.name.clone()));
             return;
         };
         let Some(pos) = self.row_of(index) else {
-            self.fail_component(format!("pod {} names no instance row {index}", pod.name));
+            self.fail_component(ObservationError::NoRow {
+                pod: pod.name.clone(),
+                index,
+            });
             return;
         };
         self.instances[pos].joined_pods += 1;
         if !self.identity_valid(pod) {
-            self.fail_instance(pos, format!("pod identity is invalid: {}", pod.name));
+            self.fail_instance(pos, ObservationError::PodIdentity(pod.name.clone()));
             return;
         }
         let row = &self.rows[pos];
         let steady = row.phase.as_str() == "Ready" && !row.has_operation;
         if steady && pod.terminating {
-            self.fail_instance(pos, format!("pod membership: {} is terminating", pod.name));
+            self.fail_instance(pos, ObservationError::PodTerminating(pod.name.clone()));
         }
         let runner = pod.ome.runner.as_deref().unwrap_or("");
         let ordinal = pod.ome.pod_ordinal.value().unwrap_or(-1);
         if !self.layout_ok(row, steady, runner, ordinal) {
-            self.fail_instance(pos, format!("pod layout is invalid: {}", pod.name));
+            self.fail_instance(pos, ObservationError::PodLayout(pod.name.clone()));
             return;
         }
         let incarnation = pod.ome.incarnation.value().unwrap_or(0);
         if incarnation != row.incarnation && (steady || !pod.terminating) {
-            self.fail_instance(pos, format!("pod incarnation disagrees: {}", pod.name));
+            self.fail_instance(pos, ObservationError::PodIncarnation(pod.name.clone()));
         }
         if !self.members[pos].insert((incarnation, runner_code(runner), ordinal)) {
-            self.fail_instance(pos, format!("duplicate pod: {}", pod.name));
+            self.fail_instance(pos, ObservationError::DuplicatePod(pod.name.clone()));
         }
         let inst = &mut self.instances[pos];
         inst.pods.push(p);
@@ -322,7 +325,7 @@ impl<'a> InstanceBuilder<'a> {
 
     /// Steps 11–12 for steady rows, then the component verdict (any Instance failure also
     /// invalidates the component).
-    pub fn finish(mut self) -> (Vec<Instance>, Result<(), String>) {
+    pub fn finish(mut self) -> (Vec<Instance>, Result<(), ObservationError>) {
         for pos in 0..self.instances.len() {
             let row = &self.rows[pos];
             if row.phase.as_str() != "Ready" || row.has_operation {
@@ -341,7 +344,7 @@ impl<'a> InstanceBuilder<'a> {
                     }
             };
             if row.incarnation <= 0 || !self.members[pos].equals(d, expected) {
-                self.fail_instance(pos, "pod membership disagrees with status".into());
+                self.fail_instance(pos, ObservationError::Membership);
                 continue;
             }
             let inst = &self.instances[pos];
@@ -352,7 +355,7 @@ impl<'a> InstanceBuilder<'a> {
                 && row.serving_pod_count == self.d
                 && (0..=self.d).contains(&row.available_pod_count);
             if !counts_ok {
-                self.fail_instance(pos, "pod counts disagree with status".into());
+                self.fail_instance(pos, ObservationError::Counts);
             }
         }
         let first_instance_error = self

@@ -206,5 +206,6 @@ fn a_node_reads_back_from_its_yaml_as_the_object_it_stands_for() {
     assert!(world
         .node_yaml("no-such-node")
         .unwrap_err()
+        .to_string()
         .contains("not found"));
 }

@@ -9,6 +9,7 @@ use chrono::SecondsFormat;
 use serde_json::{json, Map, Value};
 
 use crate::engine::model::{Allocatable, Node, Time, UNREPORTED};
+use crate::protocol::FetchError;
 use crate::sim::demo::DemoWorld;
 
 fn time(t: Time) -> Value {
@@ -114,13 +115,16 @@ pub fn node_object(node: &Node) -> Value {
 
 impl DemoWorld {
     /// The node `name` as YAML, or why not (no such node).
-    pub fn node_yaml(&self, name: &str) -> Result<String, String> {
+    pub fn node_yaml(&self, name: &str) -> Result<String, FetchError> {
         let node = self.snap.nodes.iter().find(|n| n.name.as_ref() == name);
         let Some(node) = node else {
-            return Err(format!("nodes \"{name}\" not found"));
+            return Err(FetchError::NotFound {
+                name: name.to_string(),
+                place: "",
+            });
         };
         let mut obj = node_object(node);
         obj.sort_all_objects();
-        serde_saphyr::to_string(&obj).map_err(|e| format!("cannot write YAML: {e}"))
+        serde_saphyr::to_string(&obj).map_err(|e| FetchError::Unwritable(e.to_string()))
     }
 }

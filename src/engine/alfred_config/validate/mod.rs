@@ -47,7 +47,7 @@ pub(super) const TOP_KEYS: &[&str] = &[
 pub(super) fn parse(yaml: &str) -> Res<AlfredConfig> {
     let doc = match Yaml::read(yaml) {
         Ok(doc) => doc,
-        Err(e) => return fail("", "valid YAML (one document)", e),
+        Err(e) => return fail("", "valid YAML (one document)", e.to_string()),
     };
     let top = Obj::open(Some(&doc), String::new(), TOP_KEYS)?;
     let mut c = AlfredConfig::default();

@@ -102,7 +102,7 @@ impl<'de> Deserialize<'de> for Untagged {
 
 impl Yaml {
     /// Reads one document; the error names the line and column.
-    pub(super) fn read(text: &str) -> Result<Yaml, String> {
+    pub(super) fn read(text: &str) -> Result<Yaml, crate::engine::formats::go_yaml::YamlError> {
         use crate::engine::formats::go_yaml;
         let (mut doc, scan) = go_yaml::from_str::<Yaml>(text)?;
         if let (Some(go), Some(s)) = (scan.final_block_scalar, doc.last_leaf()) {

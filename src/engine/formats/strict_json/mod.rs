@@ -10,8 +10,6 @@
 //! This file owns the value and error types; `parser` the tokenizer ([`parse_strict`]) and
 //! `syntax` the Go-compatible name folding, UUID and RFC 3339 checks.
 
-use std::fmt;
-
 mod parser;
 mod syntax;
 #[cfg(test)]
@@ -57,14 +55,16 @@ impl StrictValue {
 }
 
 /// Why a byte sequence is not one strict JSON document. `offset` is a byte offset into the input.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StrictError {
     /// The input is not UTF-8 (a ConfigMap `data` value always is; Go would substitute U+FFFD).
+    #[error("invalid UTF-8 at byte {offset}")]
     InvalidUtf8 {
         /// First invalid byte.
         offset: usize,
     },
     /// The JSON grammar is violated at `offset`.
+    #[error("invalid JSON at byte {offset}: {why}")]
     Syntax {
         /// Where.
         offset: usize,
@@ -72,35 +72,15 @@ pub enum StrictError {
         why: &'static str,
     },
     /// Nesting deeper than [`MAX_DEPTH`].
+    #[error("JSON nested deeper than {MAX_DEPTH} levels at byte {offset}")]
     TooDeep {
         /// The bracket that went too deep.
         offset: usize,
     },
     /// A complete value is followed by more non-whitespace input.
+    #[error("trailing data after the JSON document at byte {offset}")]
     Trailing {
         /// First byte after the value and its whitespace.
         offset: usize,
     },
 }
-
-impl fmt::Display for StrictError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StrictError::InvalidUtf8 { offset } => write!(f, "invalid UTF-8 at byte {offset}"),
-            StrictError::Syntax { offset, why } => {
-                write!(f, "invalid JSON at byte {offset}: {why}")
-            }
-            StrictError::TooDeep { offset } => {
-                write!(
-                    f,
-                    "JSON nested deeper than {MAX_DEPTH} levels at byte {offset}"
-                )
-            }
-            StrictError::Trailing { offset } => {
-                write!(f, "trailing data after the JSON document at byte {offset}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for StrictError {}

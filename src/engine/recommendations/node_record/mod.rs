@@ -9,6 +9,8 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
+use crate::engine::recommendations::ValueError;
+
 mod fields;
 #[cfg(test)]
 mod tests;
@@ -138,11 +140,13 @@ pub fn parse_node_record(
     key: &str,
     text: &str,
     warnings: &mut Vec<String>,
-) -> Result<NodeRecord, String> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| format!("{key}: not valid JSON: {e}"))?;
+) -> Result<NodeRecord, ValueError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| ValueError::not_json(key, &e))?;
     let Value::Object(map) = value else {
-        return Err(format!("{key}: JSON is {}, not an object", kind(&value)));
+        return Err(ValueError::NotObject {
+            key: key.to_string(),
+            kind: kind(&value),
+        });
     };
     let mut f = Fields::new(map, key);
     let conditions = f

@@ -7,7 +7,7 @@ fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
-fn parse(text: &str) -> (Result<NodeRecord, String>, Vec<String>) {
+fn parse(text: &str) -> (Result<NodeRecord, ValueError>, Vec<String>) {
     let mut w = Vec::new();
     (parse_node_record("node.gpu-a", text, &mut w), w)
 }
@@ -123,11 +123,14 @@ fn unknown_and_wrong_typed_members_are_kept_with_warnings() {
 fn non_object_and_non_json_records_are_errors() {
     let (rec, _) = parse("[1,2]");
     assert_eq!(
-        rec.unwrap_err(),
+        rec.unwrap_err().to_string(),
         "node.gpu-a: JSON is an array, not an object"
     );
     let (rec, _) = parse("state: Suspect");
-    assert!(rec.unwrap_err().starts_with("node.gpu-a: not valid JSON"));
+    assert!(rec
+        .unwrap_err()
+        .to_string()
+        .starts_with("node.gpu-a: not valid JSON"));
 }
 
 #[test]

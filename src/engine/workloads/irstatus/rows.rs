@@ -1,69 +1,11 @@
 //! The logical Instance row both encodings decode into, and Alfred's row checks (spec §5.3
-//! step 8) with their error type.
+//! step 8); their error type, `RowError`, is the model's (`ReplicaStatus` keeps it).
 
 use std::collections::HashSet;
-use std::fmt;
 
-use super::{MAX_ROWS, PHASES, STATUS_INVALID};
+use super::{RowError, RowProblem, MAX_ROWS, PHASES};
 
 pub use crate::engine::model::InstanceRow;
-
-/// What §5.3 step 8 found wrong with one row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RowProblem {
-    NegativeIndex,
-    UnknownPhase,
-    NegativeIncarnation,
-    NegativeCount,
-    ActiveOrdinal,
-    DuplicateIndex,
-}
-
-impl RowProblem {
-    /// Short human detail; never echoes status strings.
-    pub fn detail(self) -> &'static str {
-        match self {
-            Self::NegativeIndex => "a negative index",
-            Self::UnknownPhase => "an unknown phase",
-            Self::NegativeIncarnation => "a negative incarnation",
-            Self::NegativeCount => "a negative pod count",
-            Self::ActiveOrdinal => "an activeOrdinal other than 0 or 1",
-            Self::DuplicateIndex => "a duplicate index",
-        }
-    }
-}
-
-/// Why §5.3 step 8 refused a row set; `position` is the row's place in stored order. Display is
-/// [`STATUS_INVALID`] plus a short detail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RowError {
-    TooManyRows {
-        rows: usize,
-    },
-    InvalidRow {
-        position: usize,
-        index: i64,
-        problem: RowProblem,
-    },
-}
-
-impl fmt::Display for RowError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{STATUS_INVALID}: ")?;
-        match *self {
-            Self::TooManyRows { rows } => write!(f, "{rows} rows exceed the limit of {MAX_ROWS}"),
-            Self::InvalidRow {
-                position: p,
-                index: i,
-                problem,
-            } => {
-                write!(f, "row {p} (index {i}) has {}", problem.detail())
-            }
-        }
-    }
-}
-
-impl std::error::Error for RowError {}
 
 /// The first problem of one row in Alfred's order, ignoring uniqueness.
 fn row_problem(row: &InstanceRow) -> Option<RowProblem> {

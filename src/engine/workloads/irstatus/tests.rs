@@ -2,8 +2,8 @@
 //! builders) here, the cases by topic in `tests/`.
 
 use super::columns::*;
-use super::rows::{RowError, RowProblem};
 use super::*;
+use super::{RowError, RowProblem};
 use serde_json::{json, Value};
 
 mod decoding;
