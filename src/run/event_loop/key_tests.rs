@@ -15,7 +15,9 @@ use ratatui::Terminal;
 use tokio::sync::{mpsc, watch};
 
 use super::*;
+use crate::app::keys_config::ConfigKeys;
 use crate::app::state::IdSource;
+use crate::run::{AppClock, FRAME_INTERVAL};
 use crate::sim::demo::DemoWorld;
 
 /// Keys pushed by the test; the stream keeps the first waker of a quiet spell only.
