@@ -50,6 +50,19 @@ struct PoolJson<'a> {
     score: f64,
     above_threshold: bool,
     sizes: Vec<SizeJson>,
+    largest_fit_now: u32,
+    largest_fit_after_repack: u32,
+    pending: Vec<PendingJson>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PendingJson {
+    gpus: u32,
+    pods: u64,
+    oldest_minutes: f64,
+    room_now: u64,
+    room_after_repack: u64,
 }
 
 #[derive(Serialize)]
@@ -108,6 +121,19 @@ fn pool_json(p: &PoolReport) -> PoolJson<'_> {
                 slots_best: s.slots_best,
                 frag_observed: s.frag_observed,
                 frag_best: s.frag_best,
+            })
+            .collect(),
+        largest_fit_now: p.largest_fit_now,
+        largest_fit_after_repack: p.largest_fit_after,
+        pending: p
+            .pending_sizes
+            .iter()
+            .map(|s| PendingJson {
+                gpus: s.gpus,
+                pods: s.pods,
+                oldest_minutes: s.oldest_minutes,
+                room_now: s.room_now,
+                room_after_repack: s.room_after,
             })
             .collect(),
     }

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use ome_top::cluster::snapshot_file::read_snapshot;
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
-use ome_top::engine::pools::{pending_by_size, PendingSize};
+use ome_top::engine::pools::PendingSize;
 
 const EXAMPLE: &str = include_str!("../../docs/examples/worked-example-6-5.json");
 const NOW: &str = "2026-09-28T10:15:00Z";
@@ -45,17 +45,51 @@ fn an_eight_gpu_pod_fits_after_the_repack_not_now() {
     let pool = &a.pools[0];
     assert_eq!((pool.free_gpus, pool.whole_free_nodes), (13, 0));
     assert_eq!((pool.largest_fit_now, pool.largest_fit_after), (7, 8));
-    let by_size = pending_by_size(&snap, pool, a.now);
-    let size = |gpus, pods, oldest_minutes, slots_now, slots_after| PendingSize {
+    let by_size = pool.pending_sizes.clone();
+    let size = |gpus, pods, oldest_minutes, room_now, room_after| PendingSize {
         gpus,
         pods,
         oldest_minutes,
-        ladder_size: gpus,
-        slots_now,
-        slots_after,
+        room_now,
+        room_after,
     };
     assert_eq!(
         by_size,
         vec![size(8, 2, 120.0, 0, 1), size(1, 1, 5.0, 13, 13)]
     );
+}
+
+#[test]
+fn a_pod_larger_than_every_node_has_no_room_in_json() {
+    // The worked example's nodes have 8 GPUs each; an OME runtime that asks 16 GPUs in one pod
+    // can never run there, though the ladder snaps it onto 8.
+    let mut doc: Value = serde_json::from_str(EXAMPLE).unwrap();
+    let items = doc["items"].as_array_mut().unwrap();
+    items.push(pending("huge", 16, "2026-09-28T09:15:00Z"));
+    items.push(pending("big", 8, "2026-09-28T10:00:00Z"));
+    let (snap, _) = read_snapshot(doc.to_string().as_bytes()).unwrap();
+    let opts = AnalysisOptions {
+        now: NOW.parse().unwrap(),
+        alfred_namespace: "ome".into(),
+        executor: ExecutorSetting::Auto,
+        placement: Default::default(),
+    };
+    let a = analyze(&snap, &opts);
+    let json = ome_top::report::json::analysis_json(
+        &snap,
+        &a,
+        ome_top::report::json::Source::Snapshot,
+        &[],
+    );
+    let pool = &json["pools"][0];
+    assert_eq!(pool["largestFitNow"], 7);
+    assert_eq!(pool["largestFitAfterRepack"], 8);
+    assert_eq!(
+        pool["pending"],
+        json!([
+            {"gpus": 16, "pods": 1, "oldestMinutes": 60.0, "roomNow": 0, "roomAfterRepack": 0},
+            {"gpus": 8, "pods": 1, "oldestMinutes": 15.0, "roomNow": 0, "roomAfterRepack": 1},
+        ])
+    );
+    assert_eq!(a.pools[0].largest_node_gpus, 8);
 }

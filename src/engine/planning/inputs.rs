@@ -43,6 +43,8 @@ pub fn same_plan_inputs(a: &PoolReport, b: &PoolReport) -> bool {
         oldest_pending_minutes: _,
         largest_fit_now: _,
         largest_fit_after: _,
+        largest_node_gpus: _,
+        pending_sizes: _,
         movable_pods: _,
         pending,
     } = a;

@@ -3,7 +3,7 @@
 //! (whole free nodes, stuck fragmentation, largest fit now and after a repack, the pending
 //! GPU pods by requested size).
 //!
-//! Owns: `PoolReport`, `score_pools` (`PendingSize`, `pending_by_size` in `pending`). Pure.
+//! Owns: `PoolReport`, `score_pools` (`PendingSize`, `room` in `pending`). Pure.
 
 mod fit;
 mod fragmentation;
@@ -11,7 +11,7 @@ mod pending;
 mod score;
 
 pub use fragmentation::{frag, profile, weights, Bin};
-pub use pending::{pending_by_size, PendingSize};
+pub use pending::{room, PendingSize};
 pub use score::score_pool;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -85,6 +85,11 @@ pub struct PoolReport {
     pub largest_fit_now: u32,
     /// Largest free block on one bin after the repack, GPUs.
     pub largest_fit_after: u32,
+    /// The most GPUs any node of the pool has (allocatable): a pod asking more never runs here.
+    pub largest_node_gpus: u32,
+    /// The pending GPU pods by requested size, largest first, with their room now and after
+    /// the repack (`pending`).
+    pub pending_sizes: Vec<PendingSize>,
     /// Movable pod footprints used for the repack.
     pub movable_pods: u64,
     /// Pending GPU pods counted in this pool (snapshot indices).

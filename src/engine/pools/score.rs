@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::engine::fast::same;
 use crate::engine::model::{ClusterSnapshot, Name};
 use crate::engine::pools::fragmentation::{self, profile, repack_by, Bin};
+use crate::engine::pools::pending::pending_sizes;
 use crate::engine::pools::{pool_bins, PoolData, PoolItem, PoolReport, PoolScoring, SizeReport};
 
 /// Minutes a pending pod has waited at `now` (clamped at 0; 0 without a timestamp).
@@ -111,6 +112,8 @@ pub fn score_pool(
             .map(|b| b.free.min(b.cap))
             .max()
             .unwrap_or(0),
+        largest_node_gpus: nodes.iter().map(|n| states[*n].total).max().unwrap_or(0),
+        pending_sizes: pending_sizes(snap, &pool.pending, input.now, &bins, &best_bins),
         movable_pods: items.len() as u64,
         nodes,
         pending: pool.pending,

@@ -67,18 +67,27 @@ pub fn fits_line(p: &PoolReport) -> Vec<Piece> {
 }
 
 /// "pending: 8 GPUs ×2 waiting 45m: room for 3 after repack · 1 GPU ×1 waiting 5m: room for
-/// 12 now" (room: slots of the request's ladder size).
-pub fn pending_line(sizes: &[PendingSize]) -> Vec<Piece> {
+/// 12 now" (room: pods of that size the nodes can run, one node each); a pod larger than every
+/// node of the pool (`largest_node` GPUs) says so instead.
+pub fn pending_line(sizes: &[PendingSize], largest_node: u32) -> Vec<Piece> {
     if sizes.is_empty() {
         return vec![("no pending GPU pods".into(), Tone::Muted)];
     }
     let mut out = vec![("pending: ".to_string(), Tone::Normal)];
     for (i, s) in sizes.iter().enumerate() {
-        let (verdict, tone) = if s.slots_now > 0 {
-            (format!("room for {} now", count(s.slots_now)), Tone::Ok)
-        } else if s.slots_after > 0 {
+        let (verdict, tone) = if s.gpus > largest_node {
             (
-                format!("room for {} after repack", count(s.slots_after)),
+                format!(
+                    "larger than any node of the pool: {} > {largest_node}",
+                    s.gpus
+                ),
+                Tone::Failed,
+            )
+        } else if s.room_now > 0 {
+            (format!("room for {} now", count(s.room_now)), Tone::Ok)
+        } else if s.room_after > 0 {
+            (
+                format!("room for {} after repack", count(s.room_after)),
                 Tone::Degraded,
             )
         } else {

@@ -22,7 +22,7 @@ use crate::engine::analysis::Analysis;
 use crate::engine::gangs::pool_topology_key;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::nodes::{HealthState, NodeState};
-use crate::engine::pools::{pending_by_size, PoolReport};
+use crate::engine::pools::PoolReport;
 
 /// Why a node takes no new pod, most serious first (a node with several shows the first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -276,7 +276,7 @@ fn pool_map(snap: &ClusterSnapshot, a: &Analysis, p: &PoolReport) -> PoolMap {
         groups,
         prefix,
         fits: fits_line(p),
-        pending: pending_line(&pending_by_size(snap, p, a.now)),
+        pending: pending_line(&p.pending_sizes, p.largest_node_gpus),
     }
 }
 

@@ -383,3 +383,33 @@ fn waits_read_in_minutes_hours_and_days() {
     assert_eq!(wait_text(125.0), "2h 05m");
     assert_eq!(wait_text(60.0 * 24.0 * 3.0 + 240.0), "3d 4h");
 }
+
+#[test]
+fn a_pending_pod_larger_than_every_node_says_so_instead_of_room() {
+    use crate::engine::pools::PendingSize;
+    let sizes = [
+        PendingSize {
+            gpus: 16,
+            pods: 1,
+            oldest_minutes: 60.0,
+            room_now: 0,
+            room_after: 0,
+        },
+        PendingSize {
+            gpus: 8,
+            pods: 2,
+            oldest_minutes: 5.0,
+            room_now: 1,
+            room_after: 2,
+        },
+    ];
+    let text: String = answer::pending_line(&sizes, 8)
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect();
+    assert_eq!(
+        text,
+        "pending: 16 GPUs ×1 waiting 1h 00m: larger than any node of the pool: 16 > 8 · \
+         8 GPUs ×2 waiting 5m: room for 1 now"
+    );
+}
