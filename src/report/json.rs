@@ -183,7 +183,7 @@ pub fn analysis_json(
         journal: crate::report::json_moves::journal_json(&analysis.journal, &analysis.clearing),
         gangs: crate::report::json_gangs::gangs_json(&analysis.gangs),
         lints: crate::report::json_gangs::lints_json(&analysis.lints),
-        warnings: crate::report::all_warnings(analysis, warnings),
+        warnings: crate::report::all_warnings(snap, analysis, warnings),
     };
     serde_json::to_value(doc).unwrap_or(Value::Null)
 }

@@ -11,17 +11,17 @@ pub mod unreadable;
 use chrono::SecondsFormat;
 
 use crate::engine::analysis::Analysis;
-use crate::engine::model::Time;
+use crate::engine::model::{ClusterSnapshot, Time};
 
 /// RFC 3339 in UTC with as many fractional digits as needed (`Z` suffix).
 pub fn rfc3339(t: Time) -> String {
     t.to_rfc3339_opts(SecondsFormat::AutoSi, true)
 }
 
-/// Every warning of an analysis: config rejection, executor state, ConfigMaps that exist but
-/// cannot be read, drift from Alfred's rows, the analysis's own, then `extra` (e.g. conversion
-/// warnings), in that order.
-pub fn all_warnings(analysis: &Analysis, extra: &[String]) -> Vec<String> {
+/// Every warning of an analysis of `snap`: config rejection, executor state, ConfigMaps that
+/// exist but cannot be read, drift from Alfred's rows, GPU pods that belong to no Instance,
+/// the analysis's own, then `extra` (e.g. conversion warnings), in that order.
+pub fn all_warnings(snap: &ClusterSnapshot, analysis: &Analysis, extra: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(e) = &analysis.config_error {
         out.push(format!(
@@ -63,6 +63,10 @@ pub fn all_warnings(analysis: &Analysis, extra: &[String]) -> Vec<String> {
             analysis.now,
         ));
     }
+    out.extend(crate::engine::workloads::unowned_warnings(
+        snap,
+        &analysis.workloads,
+    ));
     out.extend(analysis.warnings.iter().cloned());
     out.extend(extra.iter().cloned());
     out

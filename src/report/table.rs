@@ -81,7 +81,7 @@ pub fn analysis_table(snap: &ClusterSnapshot, analysis: &Analysis, extra: &[Stri
             why.join(", ")
         );
     }
-    let warnings = crate::report::all_warnings(analysis, extra);
+    let warnings = crate::report::all_warnings(snap, analysis, extra);
     if !warnings.is_empty() {
         let _ = writeln!(out, "\nwarnings:");
         for w in warnings {

@@ -12,4 +12,5 @@ mod gang;
 mod incremental;
 mod lints;
 mod moves;
+mod unowned;
 mod what_if;

@@ -15,6 +15,7 @@ mod observation;
 mod omenative;
 mod omenative_pods;
 mod pod_groups;
+mod unowned;
 
 pub use checklist::{baseline_checklist, defrag_checklist, first_failure, Check, CheckResult};
 pub use eligibility::{
@@ -25,6 +26,7 @@ pub use irstatus::{check_rows, decode_rows, CodecError, InstanceRow};
 pub use migrations::in_cooldown;
 pub use model_check::model_check;
 pub use omenative::{IsvcComponents, WorkloadMigrations};
+pub use unowned::unowned_warnings;
 
 use smallvec::{smallvec, SmallVec};
 
@@ -90,6 +92,12 @@ pub struct Component {
     pub observation: ObservationResult,
     /// Desired pods per Instance `D` (OMENative; 0 when the layout is invalid).
     pub desired_pods: i64,
+    /// Scheduled GPU pods labelled for this component (`ome.io/inferenceservice`, `component`)
+    /// that no Instance holds, ascending: an OMENative component without its InferenceReplica
+    /// (OME before v1.3 runs a MultiNode service as a LeaderWorkerSet), or pods its replica's
+    /// rows do not join. Alfred counts no demand for them; they are reported, never dropped
+    /// silently.
+    pub unowned: PodList,
 }
 
 impl Component {
@@ -171,7 +179,10 @@ where
             continue;
         };
         let component = match mode {
-            DeploymentMode::OMENative => built.take(),
+            DeploymentMode::OMENative => built.take().map(|mut comp| {
+                comp.unowned = unowned_pods(snap, &comp, (pods.labelled)(c));
+                comp
+            }),
             DeploymentMode::RawDeployment | DeploymentMode::MultiNode => {
                 Some(label_component(snap, (pods.labelled)(c), isvc, c, mode))
             }
@@ -223,7 +234,28 @@ fn label_component(
         ir: None,
         observation: Ok(()),
         desired_pods: 0,
+        unowned: PodList::new(),
     }
+}
+
+/// The scheduled GPU pods of `labelled` (ascending) that none of `comp`'s Instances holds.
+fn unowned_pods(snap: &ClusterSnapshot, comp: &Component, labelled: &[usize]) -> PodList {
+    let mut held: Vec<usize> = comp
+        .instances
+        .iter()
+        .flat_map(|i| i.pods.iter().copied())
+        .collect();
+    held.sort_unstable();
+    let held = |p: &usize| held.binary_search(p).is_ok();
+    labelled
+        .iter()
+        .copied()
+        .filter(|p| {
+            let pod = &snap.pods[*p];
+            pod.gpus > 0 && pod.node.is_some()
+        })
+        .filter(|p| !held(p))
+        .collect()
 }
 
 #[cfg(test)]

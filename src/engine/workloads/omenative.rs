@@ -11,7 +11,7 @@ use crate::engine::fast::IsvcKeys;
 use crate::engine::index::{component_index, SnapshotIndex};
 use crate::engine::model::{ClusterSnapshot, InferenceReplica, Time, COMPONENTS};
 use crate::engine::workloads::omenative_pods::InstanceBuilder;
-use crate::engine::workloads::{Component, DeploymentMode, ObservationError};
+use crate::engine::workloads::{Component, DeploymentMode, ObservationError, PodList};
 
 /// Per-workload migration evidence (`inferencereplica.md` §5.2).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -151,6 +151,7 @@ fn empty_component(isvc: usize, c: usize, ir: Option<usize>, err: ObservationErr
         ir,
         observation: Err(err),
         desired_pods: 0,
+        unowned: PodList::new(),
     }
 }
 
@@ -190,5 +191,6 @@ fn build_component(
         ir: Some(ir_index),
         observation,
         desired_pods: d,
+        unowned: PodList::new(),
     }
 }

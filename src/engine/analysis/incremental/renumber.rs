@@ -25,14 +25,18 @@ impl Incremental {
     }
 }
 
-/// Applies `f` to the pod indices of an analysis: Instance pods, pools' pending pods, the
-/// plans of the move rows at `planned` (the rows that have one), gang members.
+/// Applies `f` to the pod indices of an analysis: Instance pods, components' unowned pods,
+/// pools' pending pods, the plans of the move rows at `planned` (the rows that have one), gang
+/// members.
 fn renumber_analysis(a: &mut Analysis, planned: &[usize], f: &dyn Fn(usize) -> usize) {
     for comp in &mut a.workloads.components {
         for inst in &mut comp.instances {
             for p in &mut inst.pods {
                 *p = f(*p);
             }
+        }
+        for p in &mut comp.unowned {
+            *p = f(*p);
         }
     }
     for pool in &mut a.pools {
