@@ -12,5 +12,6 @@ mod gang;
 mod incremental;
 mod lints;
 mod moves;
+mod pool_names;
 mod unowned;
 mod what_if;

@@ -86,6 +86,7 @@ mod tests {
             allocated: 0,
             free: 8,
             ome_occupants: 0,
+            reconciled: false,
         }
     }
 

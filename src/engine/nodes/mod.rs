@@ -6,10 +6,12 @@
 mod gpus;
 mod health;
 mod membership;
+mod shapes;
 
 pub use gpus::is_gpu_resource;
 pub use health::HealthState;
 pub use membership::PoolMembership;
+pub use shapes::same_pool_inputs;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -19,6 +21,7 @@ use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Node, Pod, Time};
 use crate::engine::nodes::gpus::pool_key_str;
 use crate::engine::nodes::health::node_health;
+use crate::engine::nodes::shapes::ShapeProducts;
 
 /// Taint key that marks a node for scale-down by the cluster autoscaler (excluded as target).
 pub const TO_BE_DELETED_TAINT: &str = "ToBeDeletedByClusterAutoscaler";
@@ -48,6 +51,9 @@ pub struct NodeState {
     pub free: u32,
     /// OME GPU occupant pods bound to the node.
     pub ome_occupants: u32,
+    /// The pool was adopted from the node's instance-type shape group: the node has no GPU
+    /// product label, the labelled nodes of its shape agree on one (`nodes::shapes`).
+    pub reconciled: bool,
 }
 
 /// Computes the state of every node (same order as `snap.nodes`) and a name → index map.
@@ -92,16 +98,20 @@ pub fn node_states_with(
     // of a pool side by side) is the same key and is not hashed again.
     let mut pools: HashMap<&str, Name> = HashMap::default();
     let mut last = LastAnswer::default();
+    let shapes = ShapeProducts::new(&snap.nodes);
     snap.nodes
         .iter()
         .enumerate()
         .map(|(i, node)| {
-            let pool = pool_key_str(&node.labels, node.gpu_resource.as_deref()).map(|k| {
+            let adopted = shapes.adopted(node);
+            let key = adopted.or_else(|| pool_key_str(&node.labels, node.gpu_resource.as_deref()));
+            let pool = key.map(|k| {
                 last.get(ByAddress(k), || {
                     pools.entry(k).or_insert_with(|| Name::from(k)).clone()
                 })
             });
             let mut s = node_state_in(node, cfg, now, pool);
+            s.reconciled = adopted.is_some();
             s.set_allocation(allocated[i], occupants[i]);
             s
         })
@@ -116,7 +126,8 @@ pub fn pod_allocation(pod: &Pod) -> Option<(u32, bool)> {
         .then(|| (pod.gpus, pod.is_ome_gpu_occupant()))
 }
 
-/// The allocation-independent state of one node.
+/// The allocation-independent state of one node, its pool from its own labels (the shape
+/// group's product, which only the whole snapshot knows, is `node_states_with`'s).
 pub fn node_state(node: &Node, cfg: &AlfredConfig, now: Time) -> NodeState {
     let pool = pool_key_str(&node.labels, node.gpu_resource.as_deref()).map(Name::from);
     node_state_in(node, cfg, now, pool)
@@ -147,6 +158,7 @@ fn node_state_in(node: &Node, cfg: &AlfredConfig, now: Time, pool: Option<Name>)
         allocated: 0,
         free: node.gpu_allocatable,
         ome_occupants: 0,
+        reconciled: false,
     }
 }
 

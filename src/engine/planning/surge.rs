@@ -142,6 +142,7 @@ mod tests {
             allocated: total - free,
             free,
             ome_occupants: 0,
+            reconciled: false,
         }
     }
 

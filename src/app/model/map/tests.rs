@@ -57,6 +57,7 @@ fn state(health: HealthState) -> NodeState {
         allocated: 0,
         free: 8,
         ome_occupants: 0,
+        reconciled: false,
     }
 }
 

@@ -31,7 +31,7 @@ use std::sync::Arc;
 use crate::engine::analysis::{pipeline, Analysis, AnalysisOptions};
 use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Event, Name, Node, NodeEdit, Pod};
-use crate::engine::nodes::node_state;
+use crate::engine::nodes::{node_state, same_pool_inputs};
 
 pub use diff::{changes_between, changes_in, Changed, MAX_CHANGES};
 use parts::Parts;
@@ -196,26 +196,31 @@ impl Incremental {
         };
     }
 
-    /// A node replaced in place keeps every pod's resolution and the pools, unless its pool
-    /// key changed; anything else about nodes is a full analysis.
+    /// A node replaced in place keeps every pod's resolution and the pools, unless what its
+    /// pool key is made of changed (its product, shape or GPU resource: its pool, or its
+    /// shape group's agreement, may change with it); anything else about nodes is a full
+    /// analysis.
     fn apply_node(&mut self, edit: NodeEdit) {
-        let at = match edit {
-            NodeEdit::Replaced { at, .. } => at,
+        let (at, old) = match edit {
+            NodeEdit::Replaced { at, old } => (at, old),
             NodeEdit::Absent => return,
             NodeEdit::Inserted { .. } | NodeEdit::Removed { .. } => return self.rebuild(),
         };
         let Some(node) = self.snap.nodes.get(at) else {
             return self.rebuild();
         };
+        if !same_pool_inputs(&old, node) {
+            return self.rebuild();
+        }
         let (allocated, occupants) = self.parts.allocation(at);
         let mut state = node_state(node, &self.analysis.config, self.opts.now);
         state.set_allocation(allocated, occupants);
         let Some(previous) = Arc::make_mut(&mut self.analysis).nodes.get_mut(at) else {
             return self.rebuild();
         };
-        if state.pool != previous.pool {
-            return self.rebuild();
-        }
+        // The same inputs give the same pool; a reconciled one only the whole snapshot knows.
+        state.pool = previous.pool.clone();
+        state.reconciled = previous.reconciled;
         *previous = state;
         // Labels decide which pool a pending pod's selector points to.
         let mut stale = self.parts.reattribute_pending(&self.snap);
