@@ -36,8 +36,17 @@ pub struct ShapeProducts<'a> {
 }
 
 impl<'a> ShapeProducts<'a> {
-    /// Reads the shapes and products of `nodes`.
+    /// Reads the shapes and products of `nodes` (nothing when no node could adopt one: every
+    /// GPU node labelled, or none with a shape).
     pub fn new(nodes: &'a [Node]) -> Self {
+        let could_adopt = |n: &Node| {
+            n.gpu_resource.is_some()
+                && product_of(&n.labels).is_none()
+                && shape_of(&n.labels).is_some()
+        };
+        if !nodes.iter().any(could_adopt) {
+            return ShapeProducts::default();
+        }
         let mut by_shape: HashMap<&'a str, Option<&'a str>> = HashMap::default();
         for n in nodes {
             let (Some(shape), Some(product)) = (shape_of(&n.labels), product_of(&n.labels)) else {
