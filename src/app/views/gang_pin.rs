@@ -9,7 +9,8 @@ use crate::app::state::AppState;
 use crate::app::table::Tone;
 use crate::app::times::{when, when_opt};
 use crate::engine::gangs::{
-    CapacityModel, Gang, GangState, PinSource, PredictedOutcome, ReasonSource, Reservation,
+    effective_scheduler, CapacityModel, Gang, GangState, PinSource, PredictedOutcome, ReasonSource,
+    Reservation,
 };
 
 /// The gang the tree's selection is on (a gang line or one of its pods).
@@ -124,6 +125,24 @@ fn prediction(out: &mut Lines, g: &Gang) {
     }
 }
 
+/// The scheduler a gang not on OME's scheduler profile is scheduled by (the first, by name,
+/// of its members' schedulers other than OME's); `None` for a gang on OME's scheduler.
+fn foreign_scheduler<'a>(state: &'a AppState, g: &Gang) -> Option<&'a str> {
+    if g.on_ome_scheduler {
+        return None;
+    }
+    let feed = state.shown()?;
+    let ome = feed.analysis.gangs.config.scheduler_name.as_str();
+    let members = g.members.iter().filter_map(|p| feed.snapshot.pods.get(*p));
+    let mut names: Vec<&str> = members
+        .map(effective_scheduler)
+        .filter(|s| *s != ome)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    Some(names.first().copied().unwrap_or("another scheduler"))
+}
+
 /// The pin reasoning of the selected gang, or a hint when no gang is selected.
 pub fn pin_lines(state: &AppState) -> Lines {
     let mut out = Lines::default();
@@ -135,10 +154,17 @@ pub fn pin_lines(state: &AppState) -> Lines {
         return out;
     };
     out.heading(g.key());
-    out.push(
-        state_words(g.state),
-        crate::app::model::gangs::state_tone(g.state),
-    );
+    match foreign_scheduler(state, g) {
+        // OMEGangPack never sees it: its PodGroup facts say nothing of a pin.
+        Some(by) => out.push(
+            format!("not an OMEGangPack gang: scheduled by {by}, which OME's scheduler never sees"),
+            Tone::Muted,
+        ),
+        None => out.push(
+            state_words(g.state),
+            crate::app::model::gangs::state_tone(g.state),
+        ),
+    }
     pin(&mut out, state, g);
     members(&mut out, g);
     if let Some(p) = &g.pending_reason {

@@ -184,6 +184,14 @@ impl Identities {
     }
 }
 
+/// "an" before a kind that starts with a vowel (an InferenceService), else "a".
+fn article(word: &str) -> &'static str {
+    match word.chars().next() {
+        Some('A' | 'E' | 'I' | 'O' | 'U' | 'a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
 /// The identity of an item the snapshot keeps: `(namespace, name, uid)`, or why Kubernetes
 /// would not hold such an object. `at` names the item (`items[3]`).
 pub fn check_shape(
@@ -216,7 +224,11 @@ pub fn check_shape(
         return Err(ConvertError {
             object: format!("{at} ({} {name})", kind.name()),
             field: "metadata.namespace".into(),
-            message: format!("missing; a {} lives in a namespace", kind.name()),
+            message: format!(
+                "missing; {} {} lives in a namespace",
+                article(kind.name()),
+                kind.name()
+            ),
         });
     }
     let ns = if kind.namespaced() { ns } else { "" };
@@ -263,6 +275,12 @@ mod tests {
 
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn kinds_take_their_article() {
+        assert_eq!(article("InferenceService"), "an");
+        assert_eq!(article("Pod"), "a");
+    }
 
     #[test]
     fn names_and_namespaces_are_required_where_kubernetes_requires_them() {
