@@ -28,6 +28,7 @@ fn full_analysis(c: &mut Criterion) {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let mut group = c.benchmark_group("analysis");
     group.sample_size(20);

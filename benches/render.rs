@@ -52,6 +52,7 @@ fn feed_of(shape: impl FnOnce(&mut ClusterSnapshot)) -> Feed {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let analysis = analyze(&snap, &opts);
     Feed {

@@ -53,6 +53,7 @@ fn main() {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let mut per_stage: Vec<Vec<Duration>> = vec![Vec::new(); STAGES.len()];
     let mut totals = Vec::new();

@@ -102,6 +102,7 @@ fn incremental(c: &mut Criterion) {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let mut inc = Incremental::new(generate_fleet(&spec, now), opts.clone());
     let kinds = event_kinds(inc.snapshot(), inc.analysis());

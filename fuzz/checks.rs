@@ -29,6 +29,7 @@ fn options() -> AnalysisOptions {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     }
 }
 

@@ -181,6 +181,7 @@ pub fn run(cfg: &Config, results: &mut Results) {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     // As the live snapshot task holds it: the analysis and the records that let one event
     // re-run only what it touches, sharing the snapshot and the analysis with the feed.

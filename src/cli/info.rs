@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 use crate::cli::{Output, TuiArgs, EXIT_BAD_INPUT, EXIT_OK};
 use crate::config::{load, ConfigPaths, LogLevel, Overrides};
+use crate::engine::nodes::ShapeTable;
 use crate::logging::{self, paths};
 
 /// Arguments of `info`.
@@ -107,6 +108,9 @@ pub struct Info {
     pub state_dir: Place,
     /// The platform's cache directory (ome-top keeps nothing there yet).
     pub cache_dir: Place,
+    /// The instance-type table naming the pools of nodes without a GPU product label
+    /// (`instance-type-map` in config.toml replaces Alfred's built-in one).
+    pub instance_types: ShapeTable,
 }
 
 impl Info {
@@ -118,7 +122,13 @@ impl Info {
             theme: tui.theme.clone(),
             keymap: tui.keymap.clone(),
         };
-        let (keymap, theme, config_error) = match load(&paths, &overrides) {
+        let loaded = load(&paths, &overrides);
+        let instance_types = loaded
+            .as_ref()
+            .ok()
+            .and_then(|c| crate::run::launch::shape_table(&c.settings).ok())
+            .map_or_else(ShapeTable::default, |t| (*t).clone());
+        let (keymap, theme, config_error) = match loaded {
             Ok(c) => (
                 Some(Chosen {
                     name: c.keymap.name.clone(),
@@ -152,6 +162,7 @@ impl Info {
             log_source: choice.source.describe(),
             state_dir: Place::of(paths::state_dir()),
             cache_dir: Place::of(cache),
+            instance_types,
         }
     }
 
@@ -230,6 +241,15 @@ impl Info {
         line("state dir", Some(&self.state_dir), state);
         let cache = format!("{} (unused so far)", shown(&self.cache_dir, ""));
         line("cache dir", Some(&self.cache_dir), cache);
+        let from = if self.instance_types.is_built_in() {
+            "Alfred's built-in table"
+        } else {
+            "instance-type-map in config.toml"
+        };
+        line("instance types", None, format!("{from}:"));
+        for (shape, product) in self.instance_types.entries() {
+            out.push_str(&format!("  {shape:<28} → {product}\n"));
+        }
         out
     }
 
@@ -255,6 +275,10 @@ impl Info {
             "log_level": {"filter": self.log_filter, "source": self.log_source},
             "state_dir": self.state_dir.json(),
             "cache_dir": self.cache_dir.json(),
+            "instance_types": {
+                "built_in": self.instance_types.is_built_in(),
+                "map": self.instance_types.entries().collect::<std::collections::BTreeMap<_, _>>(),
+            },
         })
     }
 }

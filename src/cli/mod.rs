@@ -291,6 +291,18 @@ pub fn analysis_options(
             }
         },
     };
+    // The pools are named with the instance-type table of config.toml, as in the TUI.
+    let settings = crate::config::load_settings(&crate::config::ConfigPaths::discover(None));
+    let table = settings
+        .map_err(|e| e.to_string())
+        .and_then(|s| crate::run::launch::shape_table(&s).map_err(|e| e.to_string()));
+    let instance_types = match table {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: {e}");
+            return Err(EXIT_BAD_INPUT);
+        }
+    };
     Ok(AnalysisOptions {
         now,
         alfred_namespace: args.alfred_namespace.clone(),
@@ -307,6 +319,7 @@ pub fn analysis_options(
             },
             repack_threshold_percent: args.repack_threshold,
         },
+        instance_types,
     })
 }
 

@@ -1,5 +1,6 @@
 //! `config.toml`: which theme and keymap, how often to redraw, how long to keep history, the
-//! default namespaces, which contexts are read-only and how much to log. Every key is optional; an unknown key
+//! default namespaces, which contexts are read-only, how much to log and the instance-type
+//! table that names pools. Every key is optional; an unknown key
 //! is an error because a misspelt `read-only` must not leave a production context writable.
 //!
 //! Owns: `Settings`, `LogLevel`, `parse_settings`.
@@ -19,6 +20,7 @@ const KEYS: &[&str] = &[
     "read-only",
     "mouse",
     "log-level",
+    "instance-type-map",
 ];
 
 /// How much ome-top writes to its log file (`log-level` in config.toml, `--log-level`).
@@ -91,6 +93,10 @@ pub struct Settings {
     pub mouse: bool,
     /// `log-level`, when the file sets it (`--log-level` and the environment beat it).
     pub log_level: Option<LogLevel>,
+    /// `instance-type-map`: the instance-type shape → GPU product table that names the pools
+    /// of nodes without a product label, as Alfred's `INSTANCE_TYPE_MAP` (a JSON object in a
+    /// string, or a TOML table); it replaces Alfred's built-in table. `None`: the built-in one.
+    pub instance_type_map: Option<ShapeMap>,
 }
 
 impl Default for Settings {
@@ -105,6 +111,7 @@ impl Default for Settings {
             read_only: BTreeMap::new(),
             mouse: false,
             log_level: None,
+            instance_type_map: None,
         }
     }
 }
@@ -141,6 +148,9 @@ pub fn parse_settings(file: &str, table: &toml::Table) -> Result<Settings, Confi
     }
     if let Some(v) = table.get("read-only") {
         s.read_only = read_only(file, v)?;
+    }
+    if let Some(v) = table.get("instance-type-map") {
+        s.instance_type_map = Some(instance_type_map(file, v)?);
     }
     if let Some(v) = table.get("mouse") {
         s.mouse = v
@@ -189,6 +199,38 @@ fn namespace(file: &str, key: &str, v: &toml::Value) -> Result<String, ConfigErr
     }
 }
 
+/// Instance type → GPU product.
+type ShapeMap = BTreeMap<String, String>;
+
+/// `instance-type-map`: Alfred's `INSTANCE_TYPE_MAP` JSON object in a string, or the same
+/// map as a TOML table; shapes and products non-empty.
+fn instance_type_map(file: &str, v: &toml::Value) -> Result<ShapeMap, ConfigError> {
+    const KEY: &str = "instance-type-map";
+    let expected = "Alfred's INSTANCE_TYPE_MAP, a JSON object of instance type to GPU product                     such as '{\"BM.GPU.H100.8\": \"H100\"}', or a table of the same";
+    let map: Option<ShapeMap> = match v {
+        toml::Value::String(text) => serde_json::from_str(text).ok(),
+        toml::Value::Table(t) => t
+            .iter()
+            .map(|(k, p)| p.as_str().map(|p| (k.clone(), p.to_string())))
+            .collect(),
+        _ => return Err(wrong(file, KEY, v, "string", expected)),
+    };
+    match map {
+        Some(m)
+            if m.iter()
+                .all(|(k, p)| !k.trim().is_empty() && !p.trim().is_empty()) =>
+        {
+            Ok(m)
+        }
+        _ => Err(ConfigError::new(
+            file,
+            format!("{KEY} = {}", show_value(v)),
+            "not an object of non-empty instance types and products".to_string(),
+            expected,
+        )),
+    }
+}
+
 /// `[read-only]`: context name → bool.
 fn read_only(file: &str, v: &toml::Value) -> Result<BTreeMap<String, bool>, ConfigError> {
     let expected = "a table of context name = true/false, like `[read-only]` `prod = true`";
@@ -228,6 +270,18 @@ mod tests {
 
     fn parse(text: &str) -> Result<Settings, ConfigError> {
         parse_settings("config.toml", &text.parse().unwrap())
+    }
+
+    #[test]
+    fn instance_type_map_reads_alfreds_json_or_a_table() {
+        let json = parse(r#"instance-type-map = '{"BM.GPU.H100.8": "NVIDIA-H100"}'"#).unwrap();
+        let want = BTreeMap::from([("BM.GPU.H100.8".to_string(), "NVIDIA-H100".to_string())]);
+        assert_eq!(json.instance_type_map.as_ref(), Some(&want));
+        let table = parse("[instance-type-map]\n\"BM.GPU.H100.8\" = \"NVIDIA-H100\"\n").unwrap();
+        assert_eq!(table.instance_type_map, Some(want));
+        let bad = parse(r#"instance-type-map = '["BM.GPU.H100.8"]'"#).unwrap_err();
+        assert!(bad.to_string().contains("instance-type-map"), "{bad}");
+        assert!(parse("instance-type-map = 3").is_err());
     }
 
     #[test]

@@ -91,6 +91,7 @@ mod tests {
                 alfred_namespace: "ome".into(),
                 executor: ExecutorSetting::Auto,
                 placement: Default::default(),
+                instance_types: Default::default(),
             },
         )
     }

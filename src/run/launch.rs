@@ -14,6 +14,7 @@ use crate::cli::{TuiArgs, EXIT_BAD_INPUT};
 use crate::cluster::live;
 use crate::config::{load, ConfigPaths, Overrides};
 use crate::engine::model::Time;
+use crate::engine::nodes::ShapeTable;
 use crate::history::ClusterKey;
 use crate::run::demo::{spawn_demo, DemoOptions};
 use crate::run::history::HistoryHook;
@@ -117,6 +118,13 @@ pub fn run_tui_command(
         mouse: config.settings.mouse,
         live: None,
         frame_interval: super::frame_interval(config.settings.max_redraws_per_second),
+        instance_types: match shape_table(&config.settings) {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = writeln!(err, "ome-top: config.toml: instance-type-map: {e}");
+                return EXIT_BAD_INPUT;
+            }
+        },
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -157,6 +165,17 @@ pub fn run_tui_command(
                 .map_or(EXIT_BAD_INPUT, live::LiveError::exit_code)
         }
     }
+}
+
+/// The instance-type table config.toml sets (`instance-type-map`), else Alfred's built-in one.
+pub fn shape_table(
+    settings: &crate::config::Settings,
+) -> Result<std::sync::Arc<ShapeTable>, crate::engine::nodes::ShapeTableError> {
+    let table = match &settings.instance_type_map {
+        Some(map) => ShapeTable::from_entries(map.clone())?,
+        None => ShapeTable::default(),
+    };
+    Ok(std::sync::Arc::new(table))
 }
 
 /// Logs what the configuration chose and each startup notice.
@@ -251,6 +270,7 @@ async fn run_live(
         read_only_contexts: read_only_contexts.clone(),
         retention_days: retention,
         clock,
+        instance_types: opts.instance_types.clone(),
     };
     let source = live_source::open(&params, args.context.as_deref()).await?;
     let data = DataSource::Channels(Channels {

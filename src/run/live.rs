@@ -52,6 +52,8 @@ pub struct LiveParams {
     pub retention_days: u32,
     /// The wall clock.
     pub clock: fn() -> Time,
+    /// The instance-type table naming pools (`instance-type-map` in config.toml).
+    pub instance_types: std::sync::Arc<crate::engine::nodes::ShapeTable>,
 }
 
 /// One open context: its session and the channels and history store the event loop uses.
@@ -141,6 +143,7 @@ pub async fn open(p: &LiveParams, context: Option<&str>) -> Result<LiveSource, L
                 scheduler_namespace: p.scheduler_namespace.clone(),
                 ..PlacementOptions::default()
             },
+            instance_types: p.instance_types.clone(),
         },
         clock: p.clock,
     })

@@ -88,6 +88,8 @@ pub struct TuiOptions {
     pub live: Option<live::LiveLink>,
     /// Shortest time between two frames (`frame_interval` of `max-redraws-per-second`).
     pub frame_interval: Duration,
+    /// The instance-type table naming pools (`instance-type-map` in config.toml).
+    pub instance_types: Arc<crate::engine::nodes::ShapeTable>,
 }
 
 impl Default for TuiOptions {
@@ -103,6 +105,7 @@ impl Default for TuiOptions {
             mouse: false,
             live: None,
             frame_interval: FRAME_INTERVAL,
+            instance_types: Arc::default(),
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::cluster::snapshot_file::{read_snapshot_with, SnapshotError};
 use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::Time;
+use crate::engine::nodes::ShapeTable;
 use crate::protocol::{
     ApiStatus, Command, Feed, Fetch, FetchError, OpOutcome, Permissions, SourceKind, Update,
 };
@@ -51,13 +52,14 @@ pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> Result<Feed, 
         opts.alfred_namespace.as_str(),
         opts.scheduler_namespace.as_str(),
     );
-    feed_with(path, namespaces, now, &mut |_| {})
+    feed_with(path, namespaces, &opts.instance_types, now, &mut |_| {})
 }
 
 /// [`snapshot_feed`] with the Alfred and scheduler namespaces, telling `report` how far it is.
 pub(super) fn feed_with(
     path: &Path,
     (alfred, scheduler): (&str, &str),
+    instance_types: &Arc<ShapeTable>,
     now: Time,
     report: &mut dyn FnMut(Loading),
 ) -> Result<Feed, SnapshotFeedError> {
@@ -89,6 +91,7 @@ pub(super) fn feed_with(
             scheduler_namespace: scheduler.to_string(),
             ..PlacementOptions::default()
         },
+        instance_types: instance_types.clone(),
     };
     let analysis = analyze(&snap, &options);
     Ok(Feed {

@@ -54,6 +54,7 @@ fn observe(store: &mut HistoryStore, key: &ClusterKey, nodes: Vec<Value>, now: T
             alfred_namespace: "ome".into(),
             executor: ExecutorSetting::Auto,
             placement: Default::default(),
+            instance_types: Default::default(),
         },
     );
     store

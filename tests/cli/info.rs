@@ -217,3 +217,47 @@ fn a_config_file_that_does_not_load_is_reported_not_fatal() {
     assert_eq!(v["keymap"], Value::Null);
     assert_eq!(v["log_level"]["source"], "default");
 }
+
+/// The instance-type table of config.toml is the one in force: `info` prints it and `analyze`
+/// names pools with it (it replaces Alfred's built-in table).
+#[test]
+fn the_instance_type_map_of_config_toml_names_pools() {
+    let home = Home::new();
+    let built_in = home.info(&[]);
+    assert_eq!(built_in["instance_types"]["built_in"], true);
+    assert_eq!(built_in["instance_types"]["map"]["BM.GPU.H100.8"], "H100");
+    let dir = home.config.join("ome-top");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("config.toml"),
+        "instance-type-map = '{\"BM.GPU.H100.8\": \"H100-80GB\"}'\n",
+    )
+    .unwrap();
+    let set = home.info(&[]);
+    assert_eq!(set["instance_types"]["built_in"], false);
+    assert_eq!(
+        set["instance_types"]["map"],
+        serde_json::json!({"BM.GPU.H100.8": "H100-80GB"})
+    );
+    let text = String::from_utf8(home.run(&["info"]).stdout).unwrap();
+    assert!(text.contains("instance-type-map in config.toml"), "{text}");
+    let snapshot = home.home.join("one-node.json");
+    std::fs::create_dir_all(&home.home).unwrap();
+    std::fs::write(
+        &snapshot,
+        r#"{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": "gpu-a", "uid": "u",
+                "labels": {"node.kubernetes.io/instance-type": "BM.GPU.H100.8"}},
+            "status": {"allocatable": {"nvidia.com/gpu": "8"}}}]}"#,
+    )
+    .unwrap();
+    let snapshot = snapshot.to_str().unwrap();
+    let out = home.run(&["analyze", "--snapshot", snapshot, "-o", "json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["pools"][0]["name"], "H100-80GB");
+}

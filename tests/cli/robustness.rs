@@ -21,6 +21,7 @@ fn analyze_bytes(bytes: &[u8]) {
                 alfred_namespace: "ome".into(),
                 executor,
                 placement: Default::default(),
+                instance_types: Default::default(),
             };
             let a = analyze(&snap, &opts);
             let _ = analysis_json(&snap, &a, Source::Snapshot, &warnings);

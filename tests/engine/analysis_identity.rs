@@ -32,6 +32,7 @@ fn check(name: &str, snap: &ClusterSnapshot, executor: ExecutorSetting) {
         alfred_namespace: "ome".into(),
         executor,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let analysis = analyze(snap, &opts);
     let doc = analysis_json(snap, &analysis, Source::Snapshot, &[]);

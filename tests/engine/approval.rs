@@ -43,6 +43,7 @@ fn worlds() -> Vec<(String, ClusterSnapshot, Analysis)> {
         alfred_namespace: "ome".into(),
         executor: Default::default(),
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let a = analyze(&snap, &opts);
     out.push(("fleet seed 7".into(), snap, a));

@@ -26,6 +26,7 @@ fn run(edit: impl FnOnce(&mut Value), executor: ExecutorSetting) -> Analysis {
             alfred_namespace: "ome".into(),
             executor,
             placement: Default::default(),
+            instance_types: Default::default(),
         },
     )
 }

@@ -40,6 +40,7 @@ fn an_eight_gpu_pod_fits_after_the_repack_not_now() {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let a = analyze(&snap, &opts);
     let pool = &a.pools[0];
@@ -73,6 +74,7 @@ fn a_pod_larger_than_every_node_has_no_room_in_json() {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let a = analyze(&snap, &opts);
     let json = ome_top::report::json::analysis_json(

@@ -41,6 +41,7 @@ fn run_with(edit: impl FnOnce(&mut Value), threshold: u32) -> Analysis {
                 repack_threshold_percent: threshold,
                 ..Default::default()
             },
+            instance_types: Default::default(),
         },
     )
 }

@@ -31,6 +31,7 @@ fn one_node_shape_is_one_pool_when_only_some_nodes_carry_the_product_label() {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let a = analyze(&snap, &opts);
     let pools: Vec<(&str, usize)> = a.pools.iter().map(|p| (&*p.name, p.nodes.len())).collect();

@@ -48,6 +48,7 @@ fn a_multinode_service_without_a_replica_is_named_not_dropped() {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let a = analyze(&snap, &opts);
     let comp = &a.workloads.components[0];

@@ -49,6 +49,7 @@ fn worlds() -> Vec<(String, ClusterSnapshot, Analysis)> {
             alfred_namespace: "ome".into(),
             executor,
             placement: Default::default(),
+            instance_types: Default::default(),
         };
         let a = analyze(&snap, &opts);
         out.push((format!("fleet seed {seed}"), snap, a));

@@ -218,6 +218,7 @@ async fn gpu_binpack_packs_the_batch_the_default_profile_spreads() {
         alfred_namespace: "ome".to_string(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let analysis = analyze(&snap, &opts);
     let (spread, packed) = (pool(&analysis.pools, spread), pool(&analysis.pools, packed));

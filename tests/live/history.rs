@@ -83,6 +83,7 @@ async fn a_gpu_unhealthy_flip_is_one_episode_that_opens_and_closes() {
             alfred_namespace: ns.clone(),
             executor: ExecutorSetting::Auto,
             placement: Default::default(),
+            instance_types: Default::default(),
         },
         clock: wall,
     };

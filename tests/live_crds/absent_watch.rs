@@ -77,6 +77,7 @@ async fn absent_base_models_are_followed_by_a_crd_watch_and_arrive_when_installe
             alfred_namespace: ns.clone(),
             executor: ExecutorSetting::Auto,
             placement: PlacementOptions::default(),
+            instance_types: Default::default(),
         },
         clock: crate::clock,
     };

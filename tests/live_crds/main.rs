@@ -59,6 +59,7 @@ async fn absent_crds_are_shown_as_not_installed() {
             alfred_namespace: ns.clone(),
             executor: ExecutorSetting::Auto,
             placement: PlacementOptions::default(),
+            instance_types: Default::default(),
         },
         clock,
     };

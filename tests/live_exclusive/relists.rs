@@ -49,6 +49,7 @@ fn options(tc: &TestCluster) -> LiveOptions {
             alfred_namespace: "ome".to_string(),
             executor: ExecutorSetting::Auto,
             placement: PlacementOptions::default(),
+            instance_types: Default::default(),
         },
         clock,
     }

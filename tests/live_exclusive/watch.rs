@@ -50,6 +50,7 @@ fn options(kubeconfig: &Path, ns: &str) -> LiveOptions {
             alfred_namespace: ns.to_string(),
             executor: ExecutorSetting::Auto,
             placement: PlacementOptions::default(),
+            instance_types: Default::default(),
         },
         clock,
     }

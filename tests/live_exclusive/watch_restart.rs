@@ -62,6 +62,7 @@ async fn after_an_apiserver_restart_the_store_equals_a_fresh_list() {
             alfred_namespace: ns.clone(),
             executor: ExecutorSetting::Auto,
             placement: PlacementOptions::default(),
+            instance_types: Default::default(),
         },
         clock,
     };

@@ -177,6 +177,7 @@ pub fn feed_of(snap: ClusterSnapshot, generation: u64) -> Feed {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let analysis = analyze(&snap, &opts);
     let t = |mins: i64| Some(now() - chrono::Duration::minutes(mins));

@@ -316,6 +316,7 @@ mod tests {
             alfred_namespace: "ome".into(),
             executor: ExecutorSetting::Auto,
             placement: Default::default(),
+            instance_types: Default::default(),
         };
         let source = SourceKind::Live("test".into());
         let (tx, mut rx) = watch::channel(Arc::new(initial_feed(&hub, source.clone(), &options)));
@@ -373,6 +374,7 @@ mod analyse_tests {
             alfred_namespace: "ome".into(),
             executor: ExecutorSetting::Auto,
             placement: Default::default(),
+            instance_types: Default::default(),
         }
     }
 

@@ -25,7 +25,7 @@ use crate::engine::journal::ClearingVerdict;
 use crate::engine::lints::{placement_lints, Lint};
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::nodes::PoolMembership;
-use crate::engine::nodes::{node_states_with, NodeState};
+use crate::engine::nodes::{node_states_with, NodeState, ShapeTable};
 use crate::engine::planning::MoveRow;
 use crate::engine::planning::PlanContext;
 use crate::engine::planning::{decision_pass, decision_pass_owned, JournalView};
@@ -62,6 +62,9 @@ pub struct AnalysisOptions {
     pub executor: ExecutorSetting,
     /// Gang and placement-lint options (scheduler namespace, capacity model, threshold).
     pub placement: PlacementOptions,
+    /// The instance-type table naming the pools of nodes without a GPU product label
+    /// (Alfred's `INSTANCE_TYPE_MAP`; `Default`: its built-in table).
+    pub instance_types: std::sync::Arc<ShapeTable>,
 }
 
 /// The stages `analyze_observed` reports, in order.
@@ -189,7 +192,7 @@ fn pipeline(
     };
     let idx = SnapshotIndex::new(snap);
     stage_done("index");
-    let states = node_states_with(snap, &idx, &config, opts.now);
+    let states = node_states_with(snap, &idx, &config, &opts.instance_types, opts.now);
     stage_done("node states");
     let workloads = build_workloads_with(snap, &idx);
     stage_done("workloads");
@@ -387,6 +390,7 @@ mod tests {
             alfred_namespace: "ome".into(),
             executor: ExecutorSetting::Auto,
             placement: PlacementOptions::default(),
+            instance_types: Default::default(),
         };
         let mut seen = Vec::new();
         let observed = analyze_observed(&ClusterSnapshot::default(), &opts, &mut |s| seen.push(s));

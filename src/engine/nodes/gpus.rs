@@ -4,6 +4,7 @@
 //! Owns: GPU resource recognition and pool keys. Pure.
 
 use crate::engine::model::Labels;
+use crate::engine::nodes::shape_table::ShapeTable;
 
 /// Label carrying the GPU product, the first source of the pool key.
 pub const GPU_PRODUCT_LABEL: &str = "nvidia.com/gpu.product";
@@ -25,47 +26,21 @@ pub fn is_gpu_resource(name: &str) -> bool {
     }
 }
 
-/// The built-in instance-type shape table of Alfred (`INSTANCE_TYPE_MAP` absent).
-const SHAPES: &[(&str, &str)] = &[
-    ("BM.GPU.A10.4", "A10"),
-    ("BM.GPU.A100-v2.8", "A100-80G"),
-    ("BM.GPU4.8", "A100-40G"),
-    ("BM.GPU.B4.8", "A100-40G"),
-    ("BM.GPU.H100.8", "H100"),
-    ("BM.GPU.H100-NC.8", "H100"),
-    ("p5.48xlarge", "H100"),
-    ("Standard_ND96isr_H100_v5", "H100"),
-    ("a3-highgpu-8g", "H100"),
-    ("gd-8xh100ib-i128", "H100"),
-    ("gpu-h100-sxm", "H100"),
-    ("BM.GPU.H200.8", "H200"),
-    ("BM.GPU.H200-NC.8", "H200"),
-    ("gd-8xh200ib-i128", "H200"),
-    ("gpu-h200-sxm", "H200"),
-    ("BM.GPU.B200.8", "B200"),
-    ("gpu-b200-sxm", "B200"),
-    ("gd-8xl40-i128", "L40"),
-    ("gpu-l40s", "L40S"),
-];
-
-/// Maps an instance-type shape to a GPU product; unknown shapes keep the raw string.
-pub fn shape_to_product(shape: &str) -> &str {
-    SHAPES
-        .iter()
-        .find(|(s, _)| *s == shape)
-        .map_or(shape, |(_, product)| product)
-}
-
 #[cfg(test)]
 /// The pool key of a node (`GPUPoolForNode`): the product label if non-empty, else the mapped
 /// instance type, else the GPU resource name. `None` for a node with no GPU resource and no
 /// product label (not a GPU node).
 pub fn pool_key(labels: &Labels, gpu_resource: Option<&str>) -> Option<String> {
-    pool_key_str(labels, gpu_resource).map(str::to_string)
+    pool_key_str(labels, gpu_resource, &ShapeTable::default()).map(str::to_string)
 }
 
-/// `pool_key` without allocating: the key borrows the labels, the shape table or the resource.
-pub fn pool_key_str<'a>(labels: &'a Labels, gpu_resource: Option<&'a str>) -> Option<&'a str> {
+/// `pool_key` with shape table `table`, without allocating: the key borrows the labels, the
+/// table or the resource.
+pub fn pool_key_str<'a>(
+    labels: &'a Labels,
+    gpu_resource: Option<&'a str>,
+    table: &'a ShapeTable,
+) -> Option<&'a str> {
     if let Some(product) = labels.get(GPU_PRODUCT_LABEL).filter(|p| !p.is_empty()) {
         return Some(product);
     }
@@ -79,7 +54,7 @@ pub fn pool_key_str<'a>(labels: &'a Labels, gpu_resource: Option<&'a str>) -> Op
                 .filter(|s| !s.is_empty())
         });
     match shape {
-        Some(shape) => Some(shape_to_product(shape)),
+        Some(shape) => Some(table.product(shape)),
         None => gpu_resource,
     }
 }
@@ -155,11 +130,14 @@ mod tests {
 
     #[test]
     fn every_shape_maps() {
-        assert_eq!(shape_to_product("BM.GPU.A100-v2.8"), "A100-80G");
-        assert_eq!(shape_to_product("gpu-l40s"), "L40S");
-        assert_eq!(shape_to_product("gd-8xl40-i128"), "L40");
-        assert_eq!(shape_to_product("BM.GPU.B200.8"), "B200");
-        assert_eq!(shape_to_product("gd-8xh200ib-i128"), "H200");
-        assert_eq!(shape_to_product("BM.GPU.A10.4"), "A10");
+        assert_eq!(
+            ShapeTable::default().product("BM.GPU.A100-v2.8"),
+            "A100-80G"
+        );
+        assert_eq!(ShapeTable::default().product("gpu-l40s"), "L40S");
+        assert_eq!(ShapeTable::default().product("gd-8xl40-i128"), "L40");
+        assert_eq!(ShapeTable::default().product("BM.GPU.B200.8"), "B200");
+        assert_eq!(ShapeTable::default().product("gd-8xh200ib-i128"), "H200");
+        assert_eq!(ShapeTable::default().product("BM.GPU.A10.4"), "A10");
     }
 }

@@ -6,11 +6,13 @@
 mod gpus;
 mod health;
 mod membership;
+mod shape_table;
 mod shapes;
 
 pub use gpus::is_gpu_resource;
 pub use health::HealthState;
 pub use membership::PoolMembership;
+pub use shape_table::{ShapeTable, ShapeTableError};
 pub use shapes::same_pool_inputs;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -68,7 +70,8 @@ pub fn node_states<'a>(
         .enumerate()
         .map(|(i, n)| (n.name.as_ref(), i))
         .collect();
-    let states = node_states_with(snap, &SnapshotIndex::new(snap), cfg, now);
+    let table = ShapeTable::default();
+    let states = node_states_with(snap, &SnapshotIndex::new(snap), cfg, &table, now);
     (states, index)
 }
 
@@ -77,6 +80,7 @@ pub fn node_states_with(
     snap: &ClusterSnapshot,
     idx: &SnapshotIndex,
     cfg: &AlfredConfig,
+    table: &ShapeTable,
     now: Time,
 ) -> Vec<NodeState> {
     let mut allocated = vec![0u32; snap.nodes.len()];
@@ -104,7 +108,8 @@ pub fn node_states_with(
         .enumerate()
         .map(|(i, node)| {
             let adopted = shapes.adopted(node);
-            let key = adopted.or_else(|| pool_key_str(&node.labels, node.gpu_resource.as_deref()));
+            let key =
+                adopted.or_else(|| pool_key_str(&node.labels, node.gpu_resource.as_deref(), table));
             let pool = key.map(|k| {
                 last.get(ByAddress(k), || {
                     pools.entry(k).or_insert_with(|| Name::from(k)).clone()
@@ -128,8 +133,8 @@ pub fn pod_allocation(pod: &Pod) -> Option<(u32, bool)> {
 
 /// The allocation-independent state of one node, its pool from its own labels (the shape
 /// group's product, which only the whole snapshot knows, is `node_states_with`'s).
-pub fn node_state(node: &Node, cfg: &AlfredConfig, now: Time) -> NodeState {
-    let pool = pool_key_str(&node.labels, node.gpu_resource.as_deref()).map(Name::from);
+pub fn node_state(node: &Node, cfg: &AlfredConfig, table: &ShapeTable, now: Time) -> NodeState {
+    let pool = pool_key_str(&node.labels, node.gpu_resource.as_deref(), table).map(Name::from);
     node_state_in(node, cfg, now, pool)
 }
 

@@ -81,6 +81,7 @@ mod tests {
             alfred_namespace: "ome".into(),
             executor: ExecutorSetting::Available,
             placement: Default::default(),
+            instance_types: Default::default(),
         };
         analyze(snap, &opts).pools.remove(0)
     }

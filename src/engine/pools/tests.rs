@@ -14,6 +14,7 @@ fn run(snap: &ClusterSnapshot, executor: ExecutorSetting) -> crate::engine::anal
             alfred_namespace: "ome".into(),
             executor,
             placement: Default::default(),
+            instance_types: Default::default(),
         },
     )
 }

@@ -60,6 +60,7 @@ pub(super) fn analysis(snap: &ClusterSnapshot, now: Time) -> Analysis {
             alfred_namespace: "ome".into(),
             executor: ExecutorSetting::Auto,
             placement: Default::default(),
+            instance_types: Default::default(),
         },
     )
 }

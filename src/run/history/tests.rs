@@ -115,6 +115,7 @@ fn a_node_timeline_survives_a_reopen() {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     let analysis = analyze(&snap, &opts);
     let mut store = HistoryStore::open_at(&path, StoreOptions::default(), at())

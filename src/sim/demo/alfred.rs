@@ -72,6 +72,7 @@ pub fn demo_options(now: Time) -> AnalysisOptions {
         alfred_namespace: DEMO_NAMESPACE.into(),
         executor: ExecutorSetting::Auto,
         placement: PlacementOptions::default(),
+        instance_types: Default::default(),
     }
 }
 

@@ -44,6 +44,7 @@ fn run_with(edit: impl FnOnce(&mut Value), model: CapacityModel) -> Analysis {
                 capacity_model: model,
                 ..Default::default()
             },
+            instance_types: Default::default(),
         },
     )
 }

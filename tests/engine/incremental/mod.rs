@@ -39,6 +39,7 @@ fn options() -> AnalysisOptions {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Auto,
         placement: Default::default(),
+        instance_types: Default::default(),
     }
 }
 

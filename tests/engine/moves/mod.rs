@@ -57,6 +57,7 @@ fn run_with(doc: &Value, executor: ExecutorSetting) -> Analysis {
             alfred_namespace: "ome".into(),
             executor,
             placement: Default::default(),
+            instance_types: Default::default(),
         },
     )
 }

@@ -157,6 +157,7 @@ fn maps(snap: &ClusterSnapshot) -> Vec<PoolMap> {
         alfred_namespace: "ome".into(),
         executor: ExecutorSetting::Available,
         placement: Default::default(),
+        instance_types: Default::default(),
     };
     pool_maps(snap, &analyze(snap, &opts))
 }

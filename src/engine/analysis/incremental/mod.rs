@@ -213,7 +213,8 @@ impl Incremental {
             return self.rebuild();
         }
         let (allocated, occupants) = self.parts.allocation(at);
-        let mut state = node_state(node, &self.analysis.config, self.opts.now);
+        let table = &self.opts.instance_types;
+        let mut state = node_state(node, &self.analysis.config, table, self.opts.now);
         state.set_allocation(allocated, occupants);
         let Some(previous) = Arc::make_mut(&mut self.analysis).nodes.get_mut(at) else {
             return self.rebuild();
