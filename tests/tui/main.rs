@@ -10,6 +10,7 @@ mod filter;
 mod header;
 mod history_fixture;
 mod keymap_safety;
+mod legends;
 mod node_yaml;
 mod palette;
 mod pool_map;
