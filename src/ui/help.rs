@@ -191,7 +191,7 @@ pub fn draw_help(frame: &mut Frame, full: Rect, state: &AppState, scroll: usize,
         .borders(Borders::ALL)
         .border_style(theme.style(Slot::BorderFocused))
         .title(Span::styled(
-            " Help: what this view shows, and the keys (esc closes, j/k or pgdn/pgup scroll) ",
+            " Help: what this view shows, and the keys (esc closes, j/k/pgdn scroll) ",
             theme.style(Slot::Header),
         ));
     let inner = block.inner(area);

@@ -51,7 +51,10 @@ fn demo_in_a_real_terminal_walks_every_view() {
     t.keys("?");
     // `?` shows the view's legend with the keys.
     let help = t.wait_for("Help: what this view shows");
-    assert!(help.contains("[Lints: what the columns and symbols mean]"), "{help}");
+    assert!(
+        help.contains("[Lints: what the columns and symbols mean]"),
+        "{help}"
+    );
     t.keys("Escape");
     t.wait_without("Help: what this view shows");
 

@@ -34,8 +34,8 @@ const POOLS: &[Legend] = &[
     l("STUCK", "Fragmentation no move fixes, OBS − RECL (pods Alfred may not move)."),
     l("PRESS", "Pending pressure, 0 to 1: grows with how long GPU pods have waited that fit only after a repack."),
     l("PENDING", "Pending GPU pods of the pool, and how long the oldest has waited."),
-    l("map · 1-9 +", "One cell per node: · no GPU free, a digit the GPUs free (+ for 10 or more); a node with every GPU free has its own colour."),
-    l("map ✗ ? ~ M C R S", "The node takes no new pod: unhealthy, health unknown, suspect, maintenance, cordoned, being removed, spot (Alfred avoids spot nodes as targets)."),
+    l("· 1-9 +", "The map, one cell per node: · no GPU free, a digit the GPUs free (+ for 10 or more); a node with every GPU free has its own colour."),
+    l("✗ ? ~ M C R S", "A map cell whose node takes no new pod: unhealthy, health unknown, suspect, maintenance, cordoned, being removed, spot (Alfred avoids spot nodes as targets)."),
 ];
 
 const NODES: &[Legend] = &[
