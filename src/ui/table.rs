@@ -60,7 +60,10 @@ pub fn draw_table(
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.style(Slot::BorderFocused))
-        .title(Span::styled(title, theme.style(Slot::Header)));
+        .title(Span::styled(
+            clip(&title, area.width.saturating_sub(2)).into_owned(),
+            theme.style(Slot::Header),
+        ));
     let height = usize::from(area.height.saturating_sub(3));
     // Borders take two cells and the selection symbol one.
     let cols = layout(model, view, area.width.saturating_sub(3));

@@ -69,8 +69,10 @@ const MOVES: &[Legend] = &[
     l("advisory", "Advice only: Alfred will not execute it (WHY: the advisory reason)."),
     l("submitted, acknowledged", "The migration request is written; the InferenceReplica acknowledged it."),
     l("stalled", "No progress: only the replica's terminal status or an operator clears it (Journal)."),
+    l("completed, failed", "How the migration ended."),
     l("WORKLOAD", "namespace/InferenceService; ▸ N advisory: advisory moves grouped by reason (enter opens)."),
     l("INST", "component/instance that would move."),
+    l("▸ / ▾", "An advisory group closed / open; ▸ in WHY: the migration's phase."),
     l("WHY", "Why it does not run: the reject, withhold or advisory reason; ▸ phase while a migration is requested or running."),
     l("POLICY", "defrag (fragmentation), health (node health), journal (dispatch)."),
     l("FROM", "The node the instance leaves."),
@@ -90,6 +92,7 @@ const JOURNAL: &[Legend] = &[
     l("REASON", "Alfred's reason for the phase (AcknowledgementTimeout, TerminalStatusObserved, …)."),
     l("AGE", "Since the entry was written."),
     l("BLOCKS", "⊘ blocks: a stalled or unresolved entry that holds every submission of Alfred (the moves withheld as UnresolvedRequest)."),
+    l("⊘", "Alfred submits nothing while this entry stands; the banner above the table names the reason."),
     l("CLEARING", "clearable: the documented checks pass and x clears the entry; wait: what must happen first; -: nothing to clear."),
 ];
 
