@@ -133,10 +133,21 @@ pub fn legend_rows(state: &AppState, width: u16) -> Vec<(String, String)> {
     out
 }
 
-fn legend_text(state: &AppState, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+/// The legend with its heading; `keys_below` says where the keys are (pgdn reaches them).
+fn legend_text(
+    state: &AppState,
+    width: u16,
+    keys_below: bool,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let below = if keys_below {
+        " · keys below: pgdn"
+    } else {
+        ""
+    };
     let mut lines = vec![Line::styled(
         format!(
-            "[{}: what the columns and symbols mean]",
+            "[{}: what the columns and symbols mean]{below}",
             state.view().title()
         ),
         theme.style(Slot::Header),
@@ -207,11 +218,11 @@ pub fn draw_help(frame: &mut Frame, full: Rect, state: &AppState, scroll: usize,
             inner.width - half - 1,
             inner.height,
         );
-        let legend = legend_text(state, left.width, theme);
+        let legend = legend_text(state, left.width, false, theme);
         frame.render_widget(Paragraph::new(legend).scroll((clamp(scroll), 0)), left);
         frame.render_widget(Paragraph::new(keys).scroll((clamp(scroll), 0)), right);
     } else {
-        let mut lines = legend_text(state, inner.width, theme);
+        let mut lines = legend_text(state, inner.width, true, theme);
         lines.push(Line::default());
         lines.extend(keys);
         frame.render_widget(Paragraph::new(lines).scroll((clamp(scroll), 0)), inner);
