@@ -183,3 +183,89 @@ fn docs_views_md_carries_every_legend_line() {
         assert!(doc.contains(line), "docs/views.md lacks: {line}");
     }
 }
+
+mod cut_cells {
+    //! A drawn table at any width: every cell is shown whole or cut with `…`, or its whole
+    //! column is left out.
+
+    use proptest::prelude::*;
+    use ratatui::backend::TestBackend;
+    use ratatui::layout::Rect;
+    use ratatui::Terminal;
+
+    use ome_top::app::table::{Cell, ColWidth, Column, RowModel, TableModel, TableView};
+    use ome_top::ui::table::draw_table;
+    use ome_top::ui::theme::Theme;
+
+    fn model(rows: &[(String, String, String)]) -> TableModel {
+        TableModel {
+            columns: vec![
+                Column::text("NAME", ColWidth::Min(6)).keep(),
+                Column::text("WHY", ColWidth::Min(8)).priority(2),
+                Column::num("N", 3).keep(),
+                Column::text("REASON", ColWidth::Flex(6)).priority(1),
+            ],
+            rows: rows
+                .iter()
+                .enumerate()
+                .map(|(i, (a, b, c))| {
+                    let cells = vec![
+                        Cell::text(a.clone()),
+                        Cell::text(b.clone()),
+                        Cell::num(i as f64, i.to_string()),
+                        Cell::text(c.clone()),
+                    ];
+                    RowModel::new(format!("k{i}"), i, cells)
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether `line` shows `text` whole or a non-empty prefix of it followed by `…`.
+    fn shown(line: &str, text: &str) -> bool {
+        if line.contains(text) {
+            return true;
+        }
+        let chars: Vec<char> = text.chars().collect();
+        (1..chars.len()).any(|n| {
+            let cut: String = chars[..n].iter().collect::<String>() + "…";
+            line.contains(&cut)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn a_drawn_cell_is_whole_or_ends_in_an_ellipsis(
+            rows in proptest::collection::vec(
+                ("[a-z]{4}-[a-z0-9]{2,30}", "[A-Z][a-zA-Z]{6,40}", "[a-z]{2,10}( [a-z]{2,10}){0,4}"),
+                1..6,
+            ),
+            width in 24u16..140,
+        ) {
+            let model = model(&rows);
+            let mut view = TableView::default();
+            view.refresh(&model, |_| true);
+            let mut term = Terminal::new(TestBackend::new(width, 10)).unwrap();
+            term.draw(|f| {
+                draw_table(f, Rect::new(0, 0, width, 10), &model, &view, " t ".into(), &Theme::default_theme());
+            })
+            .unwrap();
+            let buf = term.backend().buffer().clone();
+            let line = |y: u16| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>();
+            let header = line(1);
+            for (i, row) in model.rows.iter().enumerate() {
+                let text = line(2 + i as u16);
+                for (c, cell) in model.columns.iter().zip(&row.cells) {
+                    if !header.contains(c.title) && !header.contains(&c.title[..1]) {
+                        continue; // the column is left out
+                    }
+                    prop_assert!(
+                        shown(&text, &cell.text),
+                        "{} of {:?} not whole nor cut with …: {:?}", c.title, cell.text, text
+                    );
+                }
+            }
+        }
+    }
+}
