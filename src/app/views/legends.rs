@@ -92,8 +92,8 @@ const JOURNAL: &[Legend] = &[
     l("PHASE", "prepared, submitted, acknowledged, completed, failed or stalled."),
     l("REASON", "Alfred's reason for the phase (AcknowledgementTimeout, TerminalStatusObserved, …)."),
     l("AGE", "Since the entry was written."),
-    l("BLOCKS", "⊘ blocks: a stalled or unresolved entry that holds every submission of Alfred (the moves withheld as UnresolvedRequest)."),
-    l("⊘", "Alfred submits nothing while this entry stands; the banner above the table names the reason."),
+    l("BLOCKS", "⊘ blocks: this stalled or unresolved entry holds every submission of Alfred; the moves it holds show in Moves as withheld, UnresolvedRequest."),
+    l("⊘ banner", "Above the table: Alfred submits nothing until the blocking entry is resolved, with Alfred's reason."),
     l("CLEARING", "clearable: the documented checks pass and x clears the entry; wait: what must happen first; -: nothing to clear."),
 ];
 
