@@ -42,7 +42,7 @@ const NODES: &[Legend] = &[
     l("NAME", "The node."),
     l("POOL", "Its GPU pool (- when it has no GPUs)."),
     l("HEALTH", "Alfred's health state, from its trigger conditions (GpuUnhealthy by default)."),
-    l("✓ Clear", "No trigger condition is set, or none changed within the suspicion window."),
+    l("✓ Clear", "No trigger condition on the node, or all have been False longer than the suspicion window."),
     l("~ Suspect", "Every trigger condition is False, one turned False within the suspicion window: not a target, not evacuated."),
     l("? Unknown", "A trigger condition is Unknown or unreadable: not a target, not evacuated."),
     l("✗ Unhealthy", "A trigger condition is True: Alfred evacuates the node and never targets it."),
