@@ -56,8 +56,14 @@ fn floor(c: &Column) -> u16 {
 /// columns. While the row does not fit, the non-kept text columns give way down to their floors,
 /// then the least important column is dropped (highest `priority`, rightmost among equals) and
 /// the rest tried again; the kept columns (`KEEP`) are narrowed only once nothing else is left,
-/// so an identifier or a decision column is the last thing a narrow terminal loses.
+/// so an identifier or a decision column is the last thing a narrow terminal loses (a table
+/// that keeps no column keeps its first two).
 pub fn fit(columns: &[Column], content: &[u16], room: u16, wide: bool) -> Vec<(usize, u16)> {
+    // A table that keeps nothing by name keeps its first two columns, as before priorities.
+    let none_kept = !columns.iter().any(|c| c.priority == KEEP);
+    let columns: Vec<Column> = (columns.iter().enumerate())
+        .map(|(i, c)| if none_kept && i < 2 { c.keep() } else { *c })
+        .collect();
     let natural: Vec<u16> = columns
         .iter()
         .zip(content)

@@ -24,12 +24,16 @@ fn space_runs_short_the_flexible_column_gives_way_first_then_the_widest_text() {
     let cols = [NAME, POOL, GPU, WHY];
     let w = fit(&cols, &[20, 6, 2, 30], 50, false);
     assert_eq!(w, vec![(0, 20), (1, 6), (2, 3), (3, 18)]);
-    // Flex at its floor (12); NAME is kept, so a column goes before NAME is narrowed.
+    // Flex at its floor (12), then a NAME that is not kept narrows toward 10.
     let name = Column::text("NAME", ColWidth::Min(10));
-    let w = fit(&[name, POOL, GPU, WHY], &[20, 6, 2, 30], 40, false);
+    let w = fit(&[name, POOL, GPU.keep(), WHY], &[20, 6, 2, 30], 40, false);
     assert_eq!(w, vec![(0, 16), (1, 6), (2, 3), (3, 12)]);
+    // A kept NAME stays whole: the least important column goes instead.
     let w = fit(&cols, &[20, 6, 2, 30], 40, false);
     assert_eq!(w, vec![(0, 20), (1, 6), (2, 3)]);
+    // A table that keeps nothing keeps its first two columns.
+    let w = fit(&[name, POOL, GPU, WHY], &[20, 6, 2, 30], 20, false);
+    assert_eq!(w, vec![(0, 13), (1, 6)]);
 }
 
 #[test]
@@ -112,6 +116,11 @@ proptest! {
     ) {
         let content = &content[..cols.len()];
         let w = fit(&cols, content, room, wide);
+        // Without a kept column, the first two are kept.
+        let none_kept = !cols.iter().any(|c| c.priority == KEEP);
+        let cols: Vec<Column> = (cols.iter().enumerate())
+            .map(|(i, c)| if none_kept && i < 2 { c.keep() } else { *c })
+            .collect();
         prop_assert!(!w.is_empty() && w.len() <= cols.len());
         prop_assert!(w.windows(2).all(|p| p[0].0 < p[1].0), "column order kept");
         let total: u32 = w.iter().map(|x| u32::from(x.1)).sum::<u32>() + w.len() as u32 - 1;
