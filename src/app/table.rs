@@ -66,7 +66,16 @@ pub struct Column {
     /// Left out first when the row does not fit, before any other column is narrowed (a
     /// detail the detail pane repeats).
     pub optional: bool,
+    /// Which columns a narrow terminal drops first: the highest number first (rightmost among
+    /// equals); `KEEP` (the identifiers and the columns a decision reads) is never dropped.
+    pub priority: u8,
 }
+
+/// The priority of a column a narrow terminal never drops (`Column::keep`).
+pub const KEEP: u8 = 0;
+
+/// The priority a column has unless its view says otherwise.
+pub const DEFAULT_PRIORITY: u8 = 3;
 
 impl Column {
     /// A text column.
@@ -77,12 +86,26 @@ impl Column {
             numeric: false,
             wide_only: false,
             optional: false,
+            priority: DEFAULT_PRIORITY,
         }
     }
 
     /// The same column, left out first when the terminal is too narrow for every column.
     pub const fn optional(mut self) -> Self {
         self.optional = true;
+        self
+    }
+
+    /// The same column, never dropped on a narrow terminal (an identifier or a column the
+    /// operator decides by); it is narrowed, with `…`, only once every other column is gone.
+    pub const fn keep(mut self) -> Self {
+        self.priority = KEEP;
+        self
+    }
+
+    /// The same column with drop priority `p` (higher is dropped sooner; 1 is kept longest).
+    pub const fn priority(mut self, p: u8) -> Self {
+        self.priority = p;
         self
     }
 
@@ -100,6 +123,7 @@ impl Column {
             numeric: true,
             wide_only: false,
             optional: false,
+            priority: DEFAULT_PRIORITY,
         }
     }
 }

@@ -1,7 +1,9 @@
 //! The notice line (latest notice, the filter being typed, or pending ops) and the footer with
 //! the keys that apply here, read from the key table.
 //!
-//! Owns: `draw_notice`, `draw_footer`, `footer_hints`, `applies_here`.
+//! The footer always ends with the help key: lower-priority hints give way to it.
+//!
+//! Owns: `draw_notice`, `draw_footer`, `footer_hints`, `fit_hints`, `applies_here`.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -108,10 +110,33 @@ fn yaml_hints(state: &AppState) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Draws the key hints that fit.
+/// Cells a hint takes: `<keys>desc `.
+fn hint_width((keys, desc): &(String, String)) -> usize {
+    keys.chars().count() + desc.chars().count() + 3
+}
+
+/// The hints that fit in `width` cells, in order. When the help hint (described `help`) is
+/// among them it always stays and comes last: room is kept for it, and the hints that do not
+/// fit in the rest are left out, latest (least important) first.
+pub fn fit_hints(hints: Vec<(String, String)>, help: &str, width: usize) -> Vec<(String, String)> {
+    let help_hint = hints.iter().find(|(_, d)| d == help).cloned();
+    let reserve = help_hint.as_ref().map_or(0, hint_width);
+    let mut used = 0;
+    let mut out = Vec::new();
+    for h in hints.into_iter().filter(|(_, d)| d != help) {
+        let w = hint_width(&h);
+        if used + w + reserve <= width {
+            used += w;
+            out.push(h);
+        }
+    }
+    out.extend(help_hint.filter(|h| used + hint_width(h) <= width));
+    out
+}
+
+/// Draws the key hints that fit, the help key last.
 pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let mut spans = Vec::new();
-    let mut used = 0usize;
     let hints: Vec<(String, String)> = match state.modals().last() {
         Some(Modal::FilterInput { .. }) => vec![
             ("enter".into(), "Keep filter".into()),
@@ -140,12 +165,12 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         Some(Modal::Yaml(_)) => yaml_hints(state),
         _ => footer_hints(state),
     };
-    for (keys, desc) in hints {
-        let width = keys.chars().count() + desc.chars().count() + 3;
-        if used + width > usize::from(area.width) {
-            break;
-        }
-        used += width;
+    let mode = current_mode(state);
+    let help = (state.keys.bindings(mode).into_iter())
+        .chain(state.keys.bindings(Mode::Global))
+        .find(|b| b.action == Action::Help)
+        .map_or_else(|| Action::Help.description().to_string(), |b| b.desc);
+    for (keys, desc) in fit_hints(hints, &help, usize::from(area.width)) {
         spans.push(Span::styled(format!("<{keys}>"), theme.style(Slot::Accent)));
         spans.push(Span::styled(format!("{desc} "), theme.style(Slot::Muted)));
     }

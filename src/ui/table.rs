@@ -1,6 +1,6 @@
 //! Draws a row model window as a table: only the visible rows are turned into widgets, so a
-//! frame costs the same with 10 or 10,000 rows behind it. Columns that do not fit are dropped
-//! from the right; the selection is marked by a symbol as well as the selection style.
+//! frame costs the same with 10 or 10,000 rows behind it. Columns that do not fit are dropped,
+//! least important first (`app::columns::fit`); the selection is marked by a symbol as well as the selection style.
 //!
 //! Owns: `draw_table`.
 
@@ -42,8 +42,10 @@ fn layout(model: &TableModel, view: &TableView, room: u16) -> Vec<(usize, u16)> 
     }
     let columns: Vec<Column> = shown.iter().map(|i| model.columns[*i]).collect();
     let content: Vec<u16> = shown.iter().map(|i| natural(*i)).collect();
-    let widths = fit(&columns, &content, room, wide);
-    shown.into_iter().zip(widths).collect()
+    fit(&columns, &content, room, wide)
+        .into_iter()
+        .map(|(k, w)| (shown[k], w))
+        .collect()
 }
 
 /// Draws `model` through `view` in `area` under `title`.
@@ -58,7 +60,10 @@ pub fn draw_table(
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.style(Slot::BorderFocused))
-        .title(Span::styled(title, theme.style(Slot::Header)));
+        .title(Span::styled(
+            clip(&title, area.width.saturating_sub(2)).into_owned(),
+            theme.style(Slot::Header),
+        ));
     let height = usize::from(area.height.saturating_sub(3));
     // Borders take two cells and the selection symbol one.
     let cols = layout(model, view, area.width.saturating_sub(3));

@@ -49,9 +49,14 @@ fn demo_in_a_real_terminal_walks_every_view() {
     assert!(lints.contains("reservation-cordon"), "{lints}");
 
     t.keys("?");
-    t.wait_for("Keys (esc to close");
+    // `?` shows the view's legend with the keys.
+    let help = t.wait_for("Help: what this view shows");
+    assert!(
+        help.contains("[Lints: what the columns and symbols mean]"),
+        "{help}"
+    );
     t.keys("Escape");
-    t.wait_without("Keys (esc to close");
+    t.wait_without("Help: what this view shows");
 
     t.keys("q");
     let deadline = Instant::now() + Duration::from_secs(10);

@@ -11,6 +11,7 @@ mod gang_scheduler;
 mod header;
 mod history_fixture;
 mod keymap_safety;
+mod legends;
 mod node_yaml;
 mod palette;
 mod pool_map;

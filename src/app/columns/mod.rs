@@ -1,14 +1,15 @@
 //! Column widths fitted to content: each column is as wide as its title and the widest cell
 //! of the visible rows (capped unless the table is wide), the flexible column takes what is
 //! left, and when the terminal is too narrow the text columns give way, widest first, down to
-//! their floors, before columns are dropped from the right. Numeric columns never shrink
-//! below their content, so no number loses digits.
+//! their floors, before columns are dropped, least important first (`Column::priority`), so
+//! that the identifiers and the columns an operator decides by stay at every size. Numeric
+//! columns never shrink below their content, so no number loses digits; a cut text ends in `…`.
 //!
 //! Owns: `content_widths`, `fit`, `CAP`. Plain data.
 
 use unicode_width::UnicodeWidthStr;
 
-use crate::app::table::{ColWidth, Column, RowModel};
+use crate::app::table::{ColWidth, Column, RowModel, KEEP};
 
 /// The widest a non-flexible text column grows in the compact layout, in cells.
 pub const CAP: u16 = 56;
@@ -50,10 +51,19 @@ fn floor(c: &Column) -> u16 {
     }
 }
 
-/// Widths for `columns` (their content widths `content`, header marks included by the
-/// caller) in `room` cells with one cell between columns. Returns one width per column; the
-/// columns past the returned length are dropped (never the first two).
-pub fn fit(columns: &[Column], content: &[u16], room: u16, wide: bool) -> Vec<u16> {
+/// The shown columns (indices into `columns`) and their widths, for `columns` (their content
+/// widths `content`, header marks included by the caller) in `room` cells with one cell between
+/// columns. While the row does not fit, the non-kept text columns give way down to their floors,
+/// then the least important column is dropped (highest `priority`, rightmost among equals) and
+/// the rest tried again; the kept columns (`KEEP`) are narrowed only once nothing else is left,
+/// so an identifier or a decision column is the last thing a narrow terminal loses (a table
+/// that keeps no column keeps its first two).
+pub fn fit(columns: &[Column], content: &[u16], room: u16, wide: bool) -> Vec<(usize, u16)> {
+    // A table that keeps nothing by name keeps its first two columns, as before priorities.
+    let none_kept = !columns.iter().any(|c| c.priority == KEEP);
+    let columns: Vec<Column> = (columns.iter().enumerate())
+        .map(|(i, c)| if none_kept && i < 2 { c.keep() } else { *c })
+        .collect();
     let natural: Vec<u16> = columns
         .iter()
         .zip(content)
@@ -66,14 +76,24 @@ pub fn fit(columns: &[Column], content: &[u16], room: u16, wide: bool) -> Vec<u1
             }
         })
         .collect();
-    let mut n = columns.len();
+    let mut shown: Vec<usize> = (0..columns.len().min(content.len())).collect();
     loop {
-        let mut widths = natural[..n].to_vec();
-        if squeeze(&columns[..n], &mut widths, room) || n <= 2 {
-            grow_flex(&columns[..n], &mut widths, room);
-            return widths;
+        let cols: Vec<Column> = shown.iter().map(|i| columns[*i]).collect();
+        let mut widths: Vec<u16> = shown.iter().map(|i| natural[*i]).collect();
+        let droppable = shown
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| columns[**i].priority != KEEP)
+            .max_by_key(|(pos, i)| (columns[**i].priority, *pos))
+            .map(|(pos, _)| pos);
+        let last = droppable.is_none() || shown.len() <= 1;
+        if squeeze(&cols, &mut widths, room, last) || last {
+            grow_flex(&cols, &mut widths, room);
+            return shown.into_iter().zip(widths).collect();
         }
-        n -= 1;
+        if let Some(pos) = droppable {
+            shown.remove(pos);
+        }
     }
 }
 
@@ -82,13 +102,15 @@ fn used(widths: &[u16]) -> u32 {
 }
 
 /// Shrinks the shrinkable columns, lowest tier first and widest first within it, until the
-/// row fits `room`; false when even the floors do not fit.
-fn squeeze(columns: &[Column], widths: &mut [u16], room: u16) -> bool {
+/// row fits `room`; false when even the floors do not fit. Kept columns other than the
+/// flexible one shrink only when `kept_too` (nothing else is left to drop).
+fn squeeze(columns: &[Column], widths: &mut [u16], room: u16, kept_too: bool) -> bool {
     let room = u32::from(room);
+    let may = |c: &Column| kept_too || c.priority != KEEP || matches!(c.width, ColWidth::Flex(_));
     for t in 0..=2u8 {
         while used(widths) > room {
             let widest = (0..widths.len())
-                .filter(|&i| tier(&columns[i]) == Some(t))
+                .filter(|&i| tier(&columns[i]) == Some(t) && may(&columns[i]))
                 .filter(|&i| widths[i] > floor(&columns[i]))
                 .max_by_key(|&i| (widths[i], std::cmp::Reverse(i)));
             match widest {

@@ -1,11 +1,12 @@
-//! Column fitting as a terminal shows it: worked examples of each rule, and a property that a
-//! fitted row fits its room (or keeps two columns) with every number whole.
+//! Column fitting as a terminal shows it: worked examples of each rule, a property that a
+//! fitted row fits its room (or keeps only its kept columns) with every number whole and every
+//! kept column shown, and a property that a cut cell ends in `…`.
 
 use proptest::prelude::*;
 
 use super::*;
 
-const NAME: Column = Column::text("NAME", ColWidth::Min(10));
+const NAME: Column = Column::text("NAME", ColWidth::Min(10)).keep();
 const POOL: Column = Column::text("POOL", ColWidth::Fixed(8));
 const GPU: Column = Column::num("GPU", 3);
 const WHY: Column = Column::text("WHY", ColWidth::Flex(12));
@@ -15,32 +16,58 @@ fn columns_take_their_content_and_the_flexible_one_takes_the_rest() {
     let cols = [NAME, POOL, GPU, WHY];
     // 20 + 1 + 6 + 1 + 3 + 1 + 30 = 62 cells wanted.
     let w = fit(&cols, &[20, 6, 2, 30], 100, false);
-    assert_eq!(w, vec![20, 6, 3, 30 + 38]);
+    assert_eq!(w, vec![(0, 20), (1, 6), (2, 3), (3, 30 + 38)]);
 }
 
 #[test]
 fn space_runs_short_the_flexible_column_gives_way_first_then_the_widest_text() {
     let cols = [NAME, POOL, GPU, WHY];
     let w = fit(&cols, &[20, 6, 2, 30], 50, false);
-    assert_eq!(w, vec![20, 6, 3, 18]);
-    // Flex at its floor (12), then NAME (Min) down toward 10.
+    assert_eq!(w, vec![(0, 20), (1, 6), (2, 3), (3, 18)]);
+    // Flex at its floor (12), then a NAME that is not kept narrows toward 10.
+    let name = Column::text("NAME", ColWidth::Min(10));
+    let w = fit(&[name, POOL, GPU.keep(), WHY], &[20, 6, 2, 30], 40, false);
+    assert_eq!(w, vec![(0, 16), (1, 6), (2, 3), (3, 12)]);
+    // A kept NAME stays whole: the least important column goes instead.
     let w = fit(&cols, &[20, 6, 2, 30], 40, false);
-    assert_eq!(w, vec![16, 6, 3, 12]);
+    assert_eq!(w, vec![(0, 20), (1, 6), (2, 3)]);
+    // A table that keeps nothing keeps its first two columns.
+    let w = fit(&[name, POOL, GPU, WHY], &[20, 6, 2, 30], 20, false);
+    assert_eq!(w, vec![(0, 13), (1, 6)]);
 }
 
 #[test]
 fn a_number_never_loses_digits_and_columns_drop_from_the_right_when_floors_do_not_fit() {
     let cols = [NAME, GPU, POOL, WHY];
     let w = fit(&cols, &[12, 7, 8, 20], 30, false);
-    assert_eq!(w, vec![12, 7, 8]);
-    assert_eq!(fit(&cols, &[12, 7, 8, 20], 5, false).len(), 2);
+    assert_eq!(w, vec![(0, 12), (1, 7), (2, 8)]);
+    // Only the kept column is left, narrowed to the room.
+    assert_eq!(fit(&cols, &[12, 7, 8, 20], 5, false), vec![(0, 10)]);
+}
+
+#[test]
+fn the_least_important_column_goes_first_wherever_it_stands() {
+    // SCORE is kept and PENDING is more important than the detail columns between them.
+    let cols = [
+        NAME,
+        Column::num("OBS", 5).priority(4),
+        Column::num("BEST", 5).priority(4),
+        Column::num("SCORE", 5).keep(),
+        Column::num("PENDING", 7).priority(1),
+    ];
+    let w = fit(&cols, &[12, 5, 5, 5, 7], 34, false);
+    assert_eq!(w, vec![(0, 12), (1, 5), (3, 5), (4, 7)]);
+    let w = fit(&cols, &[12, 5, 5, 5, 7], 28, false);
+    assert_eq!(w, vec![(0, 12), (3, 5), (4, 7)]);
+    let w = fit(&cols, &[12, 5, 5, 5, 7], 20, false);
+    assert_eq!(w, vec![(0, 12), (3, 5)]);
 }
 
 #[test]
 fn compact_caps_a_long_text_column_and_wide_does_not() {
     let cols = [NAME, GPU];
-    assert_eq!(fit(&cols, &[90, 1], 300, false), vec![CAP, 3]);
-    assert_eq!(fit(&cols, &[90, 1], 300, true), vec![90, 3]);
+    assert_eq!(fit(&cols, &[90, 1], 300, false), vec![(0, CAP), (1, 3)]);
+    assert_eq!(fit(&cols, &[90, 1], 300, true), vec![(0, 90), (1, 3)]);
 }
 
 #[test]
@@ -68,17 +95,20 @@ fn content_widths_read_only_the_visible_rows() {
 }
 
 fn column() -> impl Strategy<Value = Column> {
-    (0u8..4, 1u16..20).prop_map(|(k, w)| match k {
-        0 => Column::num("N", w),
-        1 => Column::text("FIXED", ColWidth::Fixed(w)),
-        2 => Column::text("MIN", ColWidth::Min(w)),
-        _ => Column::text("FLEX", ColWidth::Flex(w)),
+    (0u8..4, 1u16..20, 0u8..5).prop_map(|(k, w, p)| {
+        let c = match k {
+            0 => Column::num("N", w),
+            1 => Column::text("FIXED", ColWidth::Fixed(w)),
+            2 => Column::text("MIN", ColWidth::Min(w)),
+            _ => Column::text("FLEX", ColWidth::Flex(w)),
+        };
+        c.priority(p)
     })
 }
 
 proptest! {
     #[test]
-    fn a_fitted_row_fits_or_keeps_only_two_columns_and_numbers_stay_whole(
+    fn a_fitted_row_fits_or_keeps_only_its_kept_columns_and_numbers_stay_whole(
         cols in proptest::collection::vec(column(), 2..9),
         content in proptest::collection::vec(0u16..80, 9),
         room in 0u16..260,
@@ -86,16 +116,38 @@ proptest! {
     ) {
         let content = &content[..cols.len()];
         let w = fit(&cols, content, room, wide);
-        prop_assert!(w.len() >= 2 && w.len() <= cols.len());
-        let total: u32 = w.iter().map(|x| u32::from(*x)).sum::<u32>() + w.len() as u32 - 1;
-        prop_assert!(total <= u32::from(room) || w.len() == 2);
-        for (i, c) in cols.iter().enumerate().take(w.len()) {
-            let natural = content[i].max(text_width(c.title));
-            if c.numeric {
-                prop_assert_eq!(w[i], natural);
-            } else {
-                prop_assert!(w[i] >= natural.min(floor(c)));
+        // Without a kept column, the first two are kept.
+        let none_kept = !cols.iter().any(|c| c.priority == KEEP);
+        let cols: Vec<Column> = (cols.iter().enumerate())
+            .map(|(i, c)| if none_kept && i < 2 { c.keep() } else { *c })
+            .collect();
+        prop_assert!(!w.is_empty() && w.len() <= cols.len());
+        prop_assert!(w.windows(2).all(|p| p[0].0 < p[1].0), "column order kept");
+        let total: u32 = w.iter().map(|x| u32::from(x.1)).sum::<u32>() + w.len() as u32 - 1;
+        let only_kept = w.len() == 1 || w.iter().all(|(i, _)| cols[*i].priority == KEEP);
+        prop_assert!(total <= u32::from(room) || only_kept);
+        for (i, c) in cols.iter().enumerate() {
+            let shown = w.iter().find(|(j, _)| *j == i).map(|(_, x)| *x);
+            if c.priority == KEEP && w.len() > 1 {
+                prop_assert!(shown.is_some(), "kept column {} dropped", i);
             }
+            let natural = content[i].max(text_width(c.title));
+            match shown {
+                Some(x) if c.numeric => prop_assert_eq!(x, natural),
+                Some(x) if !only_kept => prop_assert!(x >= natural.min(floor(c))),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn a_cut_cell_ends_in_an_ellipsis_and_fits(text in "[a-zA-Z0-9 ✓日本-]{0,40}", width in 0u16..30) {
+        let out = clip(&text, width);
+        prop_assert!(text_width(&out) <= width);
+        if out != text {
+            prop_assert!(width == 0 || out.ends_with('…'), "{:?} cut to {:?}", text, out);
+            let kept = out.trim_end_matches('…');
+            prop_assert!(text.starts_with(kept));
         }
     }
 }

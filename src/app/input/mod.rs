@@ -84,6 +84,9 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Msg> {
                 match a {
                     Action::Down => *scroll += 1,
                     Action::Up => *scroll = scroll.saturating_sub(1),
+                    // The legend comes first: a page key reaches the keys below it at once.
+                    Action::PageDown => *scroll += 10,
+                    Action::PageUp => *scroll = scroll.saturating_sub(10),
                     Action::Back | Action::Help => {
                         state.modals.pop();
                     }

@@ -71,14 +71,14 @@ fn phase_tone(p: Phase) -> Tone {
 /// One row per journal entry, in document order.
 pub fn journal_rows(a: &Analysis) -> TableModel {
     let columns = vec![
-        Column::text("UUID", ColWidth::Fixed(8)),
-        Column::text("WORKLOAD", ColWidth::Min(16)),
-        Column::text("INST", ColWidth::Fixed(9)),
-        Column::text("PHASE", ColWidth::Fixed(12)),
-        Column::text("REASON", ColWidth::Min(14)),
-        Column::num("AGE", 5),
-        Column::text("BLOCKS", ColWidth::Fixed(8)),
-        Column::text("CLEARING", ColWidth::Flex(12)),
+        Column::text("UUID", ColWidth::Fixed(8)).keep(),
+        Column::text("WORKLOAD", ColWidth::Min(16)).keep(),
+        Column::text("INST", ColWidth::Fixed(9)).priority(4),
+        Column::text("PHASE", ColWidth::Fixed(12)).keep(),
+        Column::text("REASON", ColWidth::Min(14)).priority(3),
+        Column::num("AGE", 5).priority(2),
+        Column::text("BLOCKS", ColWidth::Fixed(8)).keep(),
+        Column::text("CLEARING", ColWidth::Flex(12)).keep(),
     ];
     let JournalView::Valid(journal, blocking) = &a.journal else {
         return TableModel {

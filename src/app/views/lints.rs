@@ -24,9 +24,9 @@ pub fn lint_rows(a: &Analysis) -> TableModel {
         .collect();
     TableModel {
         columns: vec![
-            Column::text("RULE", ColWidth::Fixed(22)),
-            Column::text("OBJECT", ColWidth::Min(18)),
-            Column::text("MESSAGE", ColWidth::Flex(24)),
+            Column::text("RULE", ColWidth::Fixed(22)).keep(),
+            Column::text("OBJECT", ColWidth::Min(18)).keep(),
+            Column::text("MESSAGE", ColWidth::Flex(24)).keep(),
         ],
         rows,
     }

@@ -9,6 +9,7 @@ pub mod context;
 pub mod detail;
 pub mod gang_pin;
 pub mod journal;
+pub mod legends;
 pub mod lints;
 pub mod moves;
 pub mod node_detail;

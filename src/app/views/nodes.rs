@@ -20,17 +20,17 @@ pub const NODE_POOL_COLUMN: usize = 1;
 
 fn columns() -> Vec<Column> {
     vec![
-        Column::text("NAME", ColWidth::Min(18)),
-        Column::text("POOL", ColWidth::Min(12)),
-        Column::text("HEALTH", ColWidth::Fixed(11)),
-        Column::text("CORDON", ColWidth::Fixed(8)),
-        Column::text("SPOT", ColWidth::Fixed(4)),
-        Column::num("GPU", 5),
-        Column::num("OME", 4),
-        Column::num("COND", 5),
+        Column::text("NAME", ColWidth::Min(18)).keep(),
+        Column::text("POOL", ColWidth::Min(12)).priority(2),
+        Column::text("HEALTH", ColWidth::Fixed(11)).keep(),
+        Column::text("CORDON", ColWidth::Fixed(8)).keep(),
+        Column::text("SPOT", ColWidth::Fixed(4)).priority(4),
+        Column::num("GPU", 5).keep(),
+        Column::num("OME", 4).priority(2),
+        Column::num("COND", 5).priority(3),
         Column::text("RESOURCE", ColWidth::Min(8)).wide(),
         Column::num("AGE", 4).wide(),
-        Column::text("MAINT", ColWidth::Flex(10)),
+        Column::text("MAINT", ColWidth::Flex(10)).priority(1),
     ]
 }
 
@@ -84,9 +84,10 @@ pub fn node_rows(snap: &ClusterSnapshot, a: &Analysis) -> TableModel {
 /// the last columns: on a narrow terminal they are the first to give way, before the
 /// maintenance triggers.
 pub fn add_history_columns(model: &mut TableModel, a: &Analysis, fleet: &FleetHealth) {
-    model
-        .columns
-        .extend([Column::num("FLAPS", 5), Column::num("MTTR", 6).wide()]);
+    model.columns.extend([
+        Column::num("FLAPS", 5).priority(4),
+        Column::num("MTTR", 6).wide(),
+    ]);
     for row in &mut model.rows {
         let flaps = match fleet.nodes.get(&row.key) {
             Some(n) if n.flapping => {

@@ -11,20 +11,22 @@ use crate::engine::analysis::Analysis;
 /// Column of the pool name (the Nodes view scopes by it).
 pub const POOL_NAME_COLUMN: usize = 0;
 
+/// A narrow terminal keeps the pool, its free GPUs, its score and its pending pods, and drops
+/// the score's parts and the node count first.
 fn columns() -> Vec<Column> {
     vec![
-        Column::text("POOL", ColWidth::Min(16)),
-        Column::num("NODES", 6),
-        Column::num("GPU USED", 11),
-        Column::num("FREE", 6),
-        Column::num("WHOLE", 6),
-        Column::text("SCORE", ColWidth::Fixed(13)),
-        Column::num("OBS", 6),
-        Column::num("BEST", 6),
-        Column::num("RECL", 6),
-        Column::num("STUCK", 6),
-        Column::num("PRESS", 6),
-        Column::num("PENDING", 12),
+        Column::text("POOL", ColWidth::Min(16)).keep(),
+        Column::num("NODES", 6).priority(4),
+        Column::num("GPU USED", 11).priority(2),
+        Column::num("FREE", 6).keep(),
+        Column::num("WHOLE", 6).priority(3),
+        Column::text("SCORE", ColWidth::Fixed(13)).keep(),
+        Column::num("OBS", 6).priority(3),
+        Column::num("BEST", 6).priority(3),
+        Column::num("RECL", 6).priority(4),
+        Column::num("STUCK", 6).priority(4),
+        Column::num("PRESS", 6).priority(4),
+        Column::num("PENDING", 12).keep(),
     ]
 }
 

@@ -2,7 +2,8 @@
 //! branches are turned into tree items (a closed branch gets one placeholder child so it
 //! still shows as expandable), so a frame costs what is visible, not the whole fleet.
 //!
-//! The selected gang's pin reasoning is drawn beside the tree.
+//! The selected gang's pin reasoning is drawn beside the tree. A label too long for its row is
+//! cut with `…`.
 //!
 //! Owns: `draw_gangs`.
 
@@ -12,28 +13,37 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 use tui_tree_widget::{Tree, TreeItem, TreeState};
 
+use crate::app::columns::clip;
 use crate::app::layout::{screen, Area};
 use crate::app::model::gangs::TreeNode;
 use crate::app::state::AppState;
 use crate::app::views::gang_pin::pin_lines;
 use crate::ui::theme::{Slot, Theme};
 
+/// Cells before a label: the highlight symbol and the branch symbol, two each.
+const TREE_MARKS: u16 = 4;
+
+/// Tree items for `nodes` at `path`, each label cut with `…` to the `room` cells left beside
+/// its indentation (the tree widget would cut it mid-word without a mark).
 fn items<'a>(
     nodes: &'a [TreeNode],
     path: &mut Vec<String>,
+    room: u16,
     state: &AppState,
     theme: &Theme,
 ) -> Vec<TreeItem<'a, String>> {
     nodes
         .iter()
         .filter_map(|n| {
+            let indent = u16::try_from(path.len() * 2).unwrap_or(u16::MAX);
             path.push(n.id.clone());
-            let text = Line::styled(n.label.as_str(), theme.tone(n.tone));
+            let label = clip(&n.label, room.saturating_sub(indent));
+            let text = Line::styled(label, theme.tone(n.tone));
             let item = if n.children.is_empty() {
                 Some(TreeItem::new_leaf(n.id.clone(), text))
             } else {
                 let children = if state.gang_nav().open.contains(path) {
-                    items(&n.children, path, state, theme)
+                    items(&n.children, path, room, state, theme)
                 } else {
                     vec![TreeItem::new_leaf(String::new(), "")]
                 };
@@ -76,7 +86,10 @@ fn draw_pin(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
 }
 
 fn draw_tree(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
-    let tree_items = items(&state.models().gangs.roots, &mut Vec::new(), state, theme);
+    // Borders take two cells, then the marks before every label.
+    let room = area.width.saturating_sub(2 + TREE_MARKS);
+    let roots = &state.models().gangs.roots;
+    let tree_items = items(roots, &mut Vec::new(), room, state, theme);
     // The tree holds the gangs of the namespace scope, if one is set.
     let gangs: usize = (state.models().gangs.roots.iter())
         .flat_map(|key| &key.children)

@@ -8,6 +8,7 @@ use ratatui::style::Modifier;
 use ratatui::text::Line;
 use ratatui::Frame;
 
+use crate::app::columns::clip;
 use crate::app::state::{AppState, View};
 use crate::app::views::journal::blocking_text;
 use crate::engine::planning::JournalView;
@@ -20,6 +21,8 @@ pub fn draw_journal(frame: &mut Frame, table: Rect, banner: Rect, state: &AppSta
     if banner.height > 0 {
         if let Some(text) = blocking_text(&feed.analysis) {
             let style = theme.style(Slot::Danger).add_modifier(Modifier::REVERSED);
+            // A narrow terminal cuts the banner with `…`, never mid-word without a mark.
+            let text = clip(&text, banner.width).into_owned();
             frame.render_widget(Line::styled(text, style), banner);
         }
     }

@@ -191,7 +191,9 @@ pub fn draw_map(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) 
             Slot::Border
         }))
         .title(Span::styled(
-            title(map, &nav.layout),
+            // A narrow pane cuts the title with `…`.
+            crate::app::columns::clip(&title(map, &nav.layout), area.width.saturating_sub(2))
+                .into_owned(),
             theme.style(Slot::Header),
         ));
     let c = cell_area(Area {

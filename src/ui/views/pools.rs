@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
 use ratatui::Frame;
 
+use crate::app::columns::{clip, text_width};
 use crate::app::state::{AppState, View};
 use crate::app::views::{frag_tone, frag_word};
 use crate::engine::pools::PoolReport;
@@ -75,7 +76,7 @@ fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
         .borders(Borders::ALL)
         .border_style(theme.style(Slot::Border))
         .title(Span::styled(
-            format!(" {} ", p.name),
+            clip(&format!(" {} ", p.name), left.width.saturating_sub(2)).into_owned(),
             theme.style(Slot::Header),
         ));
     let inner = block.inner(left);
@@ -86,6 +87,10 @@ fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     } else {
         "below"
     };
+    let head = format!("score {:.3} ({})", p.score, frag_word(tone));
+    let tail = format!(" · threshold {threshold:.3} ┃ · {verdict}");
+    // A narrow panel cuts the threshold part with `…`; the score itself always shows.
+    let tail = clip(&tail, inner.width.saturating_sub(text_width(&head))).into_owned();
     let mut lines = vec![
         Line::from(vec![Span::styled(
             score_bar(
@@ -95,13 +100,7 @@ fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
             ),
             theme.tone(tone),
         )]),
-        Line::from(vec![
-            Span::styled(
-                format!("score {:.3} ({})", p.score, frag_word(tone)),
-                theme.tone(tone),
-            ),
-            Span::raw(format!(" · threshold {threshold:.3} ┃ · {verdict}")),
-        ]),
+        Line::from(vec![Span::styled(head, theme.tone(tone)), Span::raw(tail)]),
     ];
     lines.extend(ladder(p));
     frame.render_widget(Paragraph::new(lines), inner);
@@ -115,10 +114,13 @@ fn draw_panel(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
             Block::default()
                 .borders(Borders::ALL)
                 .border_style(theme.style(Slot::Border))
-                .title(format!(
-                    " score over session ({} samples, max 1.0) ",
-                    history.len()
-                )),
+                .title(
+                    clip(
+                        &format!(" score over session ({} samples, max 1.0) ", history.len()),
+                        right.width.saturating_sub(2),
+                    )
+                    .into_owned(),
+                ),
         )
         .data(&history)
         .max(1000)

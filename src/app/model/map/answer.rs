@@ -40,8 +40,9 @@ fn gpus(n: u64) -> String {
     }
 }
 
-/// "300 GPUs free, 260 schedulable · one node fits 4 now, 8 after repack" (GPUs: the largest
-/// free block on one schedulable node, now and after the repack).
+/// "260 GPUs free, +40 on unschedulable nodes · one node fits 4 now, 8 after repack" (free:
+/// the Pools FREE column's count, on the nodes that take new pods; fits: the largest free
+/// block on one such node, now and after the repack).
 pub fn fits_line(p: &PoolReport) -> Vec<Piece> {
     let tone = |fits: u32| {
         if fits == 0 {
@@ -52,11 +53,16 @@ pub fn fits_line(p: &PoolReport) -> Vec<Piece> {
     };
     vec![
         (
-            format!(
-                "{} free, {} schedulable · one node fits ",
-                gpus(p.free_gpus_all_nodes),
-                count(p.free_gpus)
-            ),
+            // "free" is the Pools FREE column's number; the GPUs free on nodes that take no
+            // pod (the map's ✗ ? ~ M C R S cells) are counted apart.
+            match p.free_gpus_all_nodes.saturating_sub(p.free_gpus) {
+                0 => format!("{} free · one node fits ", gpus(p.free_gpus)),
+                n => format!(
+                    "{} free, +{} on unschedulable nodes · one node fits ",
+                    gpus(p.free_gpus),
+                    count(n)
+                ),
+            },
             Tone::Normal,
         ),
         (p.largest_fit_now.to_string(), tone(p.largest_fit_now)),

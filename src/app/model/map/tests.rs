@@ -199,7 +199,7 @@ fn nodes_group_by_the_pools_topology_domain_in_natural_order_unlabelled_last() {
     );
     assert_eq!(
         text(&map.fits),
-        "29 GPUs free, 13 schedulable · one node fits 8 now, 8 after repack"
+        "13 GPUs free, +16 on unschedulable nodes · one node fits 8 now, 8 after repack"
     );
     assert_eq!(
         text(&map.pending),

@@ -49,24 +49,26 @@ fn computed_class(o: &Outcome, planned: bool) -> Class {
 
 /// WHY on a wide terminal: the longest reason string (`NonExecutableObservedFragmentation`).
 const WHY_WIDE: u16 = 34;
-/// WHY on a narrow one, so that it still fits beside the Instance at 80 columns.
-const WHY_NARROW: u16 = 24;
+/// WHY on a narrow one, so that it still fits beside the targets and the score at 80 columns.
+const WHY_NARROW: u16 = 16;
 
-/// What an operator reads first comes first: a narrow terminal drops columns from the right.
+/// What an operator reads first comes first. A narrow terminal drops the Instance, then the
+/// source node, then the reason, then Alfred's outcome; the workload, ome-top's outcome, the
+/// targets and the score stay at every size.
 fn columns(wide: bool) -> Vec<Column> {
     let why = if wide { WHY_WIDE } else { WHY_NARROW };
     vec![
-        Column::text("≠", ColWidth::Fixed(1)),
-        Column::text("OME-TOP", ColWidth::Fixed(10)),
-        Column::text("ALFRED", ColWidth::Fixed(10)),
-        Column::text("WORKLOAD", ColWidth::Min(16)),
-        Column::text("INST", ColWidth::Fixed(9)),
-        Column::text("WHY", ColWidth::Min(why)),
+        Column::text("≠", ColWidth::Fixed(1)).keep(),
+        Column::text("OME-TOP", ColWidth::Fixed(10)).keep(),
+        Column::text("ALFRED", ColWidth::Fixed(10)).priority(1),
+        Column::text("WORKLOAD", ColWidth::Min(16)).keep(),
+        Column::text("INST", ColWidth::Fixed(9)).priority(3),
+        Column::text("WHY", ColWidth::Min(why)).priority(1),
         // The policy is in the reason and the detail; the node names need the room first.
         Column::text("POLICY", ColWidth::Fixed(7)).optional(),
-        Column::text("FROM", ColWidth::Min(10)),
-        Column::text("→ TARGETS", ColWidth::Min(10)),
-        Column::num("SCORE", 6),
+        Column::text("FROM", ColWidth::Min(10)).priority(2),
+        Column::text("→ TARGETS", ColWidth::Min(10)).keep(),
+        Column::num("SCORE", 6).keep(),
         Column::text("REASON", ColWidth::Fixed(15)).optional(),
         Column::text("FRESH", ColWidth::Fixed(9)).optional(),
     ]
