@@ -17,6 +17,7 @@ pub mod map;
 pub mod namespace;
 pub mod nav;
 pub mod ops;
+pub mod order;
 pub mod track;
 pub mod yaml;
 

@@ -12,7 +12,7 @@ use crate::app::layout::screen;
 use crate::app::namespace;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
-use crate::app::update::groups;
+use crate::app::update::{groups, order};
 use crate::app::views::build_view;
 use crate::app::views::context::ViewContext;
 use crate::app::views::detail::build_detail;
@@ -123,6 +123,9 @@ fn ensure_built(state: &mut AppState, view: View) {
         };
         let ns = state.namespace_scope.as_deref();
         build_view(&mut state.models, &feed, &opts, view, ns);
+        if view == View::Moves {
+            order::hold_order(state);
+        }
         if let (View::Nodes, Some(fleet)) = (view, &state.fleet_health) {
             let a = &feed.analysis;
             crate::app::views::nodes::add_history_columns(&mut state.models.nodes, a, fleet);
@@ -130,9 +133,21 @@ fn ensure_built(state: &mut AppState, view: View) {
     }
 }
 
-/// Shows `view` (closing any detail).
+/// The operator asks for a new order of the Moves rows: the engine's, marks cleared.
+pub fn rearrange_moves(state: &mut AppState) {
+    order::release_order(state);
+    state.models.built[View::Moves.index()] = None;
+    if state.view == View::Moves {
+        ensure_built(state, View::Moves);
+    }
+}
+
+/// Shows `view` (closing any detail; entering Moves takes its order anew).
 pub fn switch_view(state: &mut AppState, view: View) {
     state.view = view;
+    if view == View::Moves {
+        rearrange_moves(state);
+    }
     ensure_built(state, view);
     state.detail = None;
     state.detail_scroll = 0;
@@ -188,15 +203,39 @@ fn open_detail(state: &mut AppState, kind: DetailKind) {
         .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
 }
 
-/// Rebuilds the open detail from the shown feed (it closes if its object is gone).
+/// Rebuilds the open detail from the shown feed; when its object is gone the pane stays open
+/// on what it showed last, marked (it never closes or jumps by itself).
 pub fn rebuild_detail(state: &mut AppState) {
     let Some(kind) = state.detail.as_ref().map(|d| d.kind.clone()) else {
         return;
     };
-    state.detail = state
+    let fresh = state
         .shown()
         .cloned()
         .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
+    state.detail = match fresh {
+        Some(d) => Some(d),
+        None => {
+            let why = gone_words(state, &kind);
+            state.detail.take().map(|d| d.gone(&why))
+        }
+    };
+}
+
+/// Why the open detail's object left the feed, as far as the state knows.
+fn gone_words(state: &AppState, kind: &DetailKind) -> String {
+    let DetailKind::Move(key) = kind else {
+        return "it is gone from the cluster's latest data".into();
+    };
+    let ended = state.requested.iter().rev().find_map(|r| {
+        let phase = state.request_phases.get(&r.uuid)?;
+        let k = format!("|{}|{}|{}", r.workload, r.component, r.instance);
+        key.ends_with(&k)
+            .then(|| format!("migration {} requested here: {phase}", r.uuid))
+    });
+    ended.unwrap_or_else(|| {
+        "the move is no longer computed nor published (it ran, or its Instance changed)".into()
+    })
 }
 
 /// Esc: close the detail, else drop the pool scope, else clear the filter. Returns whether
@@ -238,6 +277,9 @@ pub fn toggle_map(state: &mut AppState) {
 /// `sort-next`: engine order → first shown column → next shown column … → engine order
 /// (wide-only columns are skipped in the compact layout).
 pub fn sort_next(state: &mut AppState) {
+    if state.view == View::Moves {
+        rearrange_moves(state);
+    }
     let view = state.view;
     let Some(model) = state.models.table(view) else {
         return;
@@ -276,6 +318,9 @@ pub fn sort_by_letter(state: &mut AppState, letter: char) -> bool {
         return false;
     };
     let numeric = model.columns[col].numeric;
+    if view == View::Moves {
+        rearrange_moves(state);
+    }
     let t = &mut state.tables[view.index()];
     t.sort = match t.sort {
         Some((c, d)) if c == col => Some((c, !d)),
@@ -309,6 +354,9 @@ pub fn toggle_wide(state: &mut AppState) {
 
 /// `sort-reverse`: flips the direction (sorting by the first column if unsorted).
 pub fn sort_reverse(state: &mut AppState) {
+    if state.view == View::Moves {
+        rearrange_moves(state);
+    }
     let t = &mut state.tables[state.view.index()];
     t.sort = Some(t.sort.map_or((0, true), |(c, d)| (c, !d)));
     refresh_view(state, state.view);

@@ -9,6 +9,7 @@ use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
 use crate::app::table::Tone;
 use crate::app::times::relative;
 use crate::app::views::context::ViewContext;
+use crate::app::views::moves::flight::{flight, flight_words, Flight};
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
 };
@@ -48,7 +49,7 @@ fn side_words(m: MoveRef<'_>) -> String {
 fn outcomes(
     (snap, a): (&ClusterSnapshot, &Analysis),
     m: &Merged<'_>,
-    published: bool,
+    (published, flight): (bool, Option<&Flight>),
     out: &mut Lines,
 ) {
     out.heading("ome-top and Alfred");
@@ -78,6 +79,15 @@ fn outcomes(
             Tone::Muted,
         ),
         (None, false) => out.push("Alfred publishes no recommendations", Tone::Muted),
+    }
+    if let Some(f) = flight {
+        // Our own request makes the Instance ineligible: neither a verdict nor a "≠" would
+        // tell the operator anything but that.
+        out.push(
+            "while it is in flight the Instance is migrating: ome-top weighs it again once it ends",
+            Tone::Muted,
+        );
+        return out.push(flight_words(f, a.now), Tone::Ok);
     }
     if published && m.disagree() {
         out.push("≠ Alfred and ome-top disagree", Tone::Degraded);
@@ -272,8 +282,8 @@ fn planning_checks(a: &Analysis, w: Option<&WhatIf>, defrag: bool) -> Vec<(Optio
 /// The detail pane of the move on the Moves row keyed `key`.
 pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<DetailModel> {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
-    let row = cx.models.moves.rows.iter().find(|r| r.key == key)?;
-    let m = Merged::of(a, cx.models.move_index.pair(row.source)?)?;
+    let pair = cx.models.move_index.pair_of_key(&cx.models.moves.rows, key)?;
+    let m = Merged::of(a, pair)?;
     let f = m.primary()?.fields();
     let mut out = Lines::default();
     out.heading("Move");
@@ -291,7 +301,14 @@ pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<Detai
         f.target.unwrap_or("-"),
         f.hints.join(", ")
     ));
-    outcomes((snap, a), &m, cx.models.move_index.published, &mut out);
+    let flying = flight(
+        cx.requested,
+        cx.phases,
+        feed,
+        (f.workload, f.component, f.instance),
+    );
+    let published = cx.models.move_index.published;
+    outcomes((snap, a), &m, (published, flying.as_ref()), &mut out);
     out.heading("Pool fragmentation (what-if)");
     let at = instance_of(&m).and_then(|i| a.locate_instance(snap, i));
     let w = at.and_then(|(c, i)| a.what_if(snap, c, i));

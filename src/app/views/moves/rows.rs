@@ -47,6 +47,9 @@ fn computed_class(o: &Outcome, planned: bool) -> Class {
     }
 }
 
+/// WHY of a move this session requested, before OME reports a phase.
+const REQUESTED_HERE: &str = "▸ requested here";
+
 /// WHY on a wide terminal: the longest reason string (`NonExecutableObservedFragmentation`).
 const WHY_WIDE: u16 = 34;
 /// WHY on a narrow one, so that it still fits beside the Instance at 80 columns.
@@ -185,7 +188,7 @@ impl<'a> Ctx<'a> {
         });
         if let Some(r) = mine {
             match self.opts.phases.get(&r.uuid) {
-                None => return Some("▸ requested here".into()),
+                None => return Some(REQUESTED_HERE.into()),
                 Some(p) if !p.is_terminal() => return Some(format!("▸ {p}")),
                 Some(_) => {}
             }
@@ -238,7 +241,12 @@ impl<'a> Ctx<'a> {
                     .and_then(|r| MoveRef::Alfred(r).fields().why.map(String::from))
             })
             .unwrap_or_else(|| "-".into());
-        let differ = self.published && m.disagree();
+        // A move in flight is compared again once it ends (our request makes it ineligible).
+        let differ = self.published && m.disagree() && progress.is_none();
+        let mine = progress.is_some()
+            && self.opts.requested.iter().any(|r| {
+                r.workload == f.workload && r.component == f.component && r.instance == f.instance
+            });
         let fresh = if m.alfred.is_some() {
             self.fresh.as_str()
         } else {
@@ -246,7 +254,11 @@ impl<'a> Ctx<'a> {
         };
         let cells = vec![
             Cell::text(if differ { "≠" } else { "" }).tone(Tone::Degraded),
-            outcome_cell(m.computed.map(|c| &c.outcome)),
+            if mine {
+                Cell::text("requested").tone(Tone::Ok)
+            } else {
+                outcome_cell(m.computed.map(|c| &c.outcome))
+            },
             outcome_cell(m.alfred.map(|r| &r.outcome)),
             Cell::text(f.workload),
             Cell::text(format!("{}/{}", f.component, f.instance)),
@@ -387,6 +399,7 @@ pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex)
                 push(&mut rows, &mut index.entries, l);
             } else {
                 index.collapsed.insert(l.key.clone(), group_key(reason));
+                index.hidden.insert(l.key.clone(), l.pair);
             }
         }
     }

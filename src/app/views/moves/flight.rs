@@ -1,0 +1,114 @@
+//! A move in flight: one ome-top itself requested this session, or one whose migration the
+//! InferenceReplica's `status.migrations` reports running. While it flies, the Instance is
+//! migrating, so a fresh verdict ("cannot run", "≠ disagree") would only describe our own
+//! request; the row and the detail say what is happening instead: the request id, since when,
+//! its phase and what comes next.
+//!
+//! Owns: `Flight`, `flight`, `next_words`, `flight_words`. Plain data.
+
+use std::collections::HashMap;
+
+use crate::app::model::moves::RequestedMove;
+use crate::app::times::relative;
+use crate::engine::model::vocab::MigrationPhase;
+use crate::engine::model::Time;
+use crate::protocol::Feed;
+
+/// A migration of the move's Instance that has not ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flight {
+    /// The request UUID.
+    pub uuid: String,
+    /// Requested by this session.
+    pub mine: bool,
+    /// When it was requested (ours) or started (the IR's row).
+    pub since: Option<Time>,
+    /// The IR's phase, `None` until OME accepts the request.
+    pub phase: Option<MigrationPhase>,
+}
+
+/// The Instance of a move: workload, component, Instance index.
+pub type InstanceKey<'a> = (&'a str, &'a str, i64);
+
+/// The migration in flight for the Instance `at`, if any: ours first (from the IR's row, else
+/// the last phase seen), else a running row of any IR for that Instance of the workload.
+pub fn flight(
+    requested: &[RequestedMove],
+    phases: &HashMap<String, MigrationPhase>,
+    feed: &Feed,
+    (workload, component, instance): InstanceKey<'_>,
+) -> Option<Flight> {
+    let rows = || {
+        feed.snapshot
+            .replicas
+            .iter()
+            .flat_map(|ir| ir.status.migrations.iter())
+    };
+    let mine = requested.iter().rev().find(|r| {
+        r.workload == workload && r.component == component && r.instance == instance
+    });
+    if let Some(r) = mine {
+        let phase = rows()
+            .find(|m| *m.request_uuid == *r.uuid)
+            .map(|m| m.phase.clone())
+            .or_else(|| phases.get(&r.uuid).cloned());
+        if !phase.as_ref().is_some_and(MigrationPhase::is_terminal) {
+            return Some(Flight {
+                uuid: r.uuid.clone(),
+                mine: true,
+                since: Some(r.at),
+                phase,
+            });
+        }
+    }
+    let (ns, name) = workload.split_once('/')?;
+    feed.snapshot
+        .replicas
+        .iter()
+        .filter(|ir| {
+            ir.namespace.as_ref() == ns
+                && ir.parent.as_deref() == Some(name)
+                && ir.component.as_ref() == component
+        })
+        .flat_map(|ir| ir.status.migrations.iter())
+        .find(|m| m.source_instance == Some(instance) && !m.phase.is_terminal())
+        .map(|m| Flight {
+            uuid: m.request_uuid.to_string(),
+            mine: false,
+            since: m.started_at,
+            phase: Some(m.phase.clone()),
+        })
+}
+
+/// What comes next after `phase` (`None`: OME has not accepted the request yet).
+pub fn next_words(phase: Option<&MigrationPhase>) -> &'static str {
+    match phase {
+        None => "OME accepts it on the InferenceReplica (status.migrations)",
+        Some(MigrationPhase::Accepted) => "OME places the surge copy on a target (SurgePending)",
+        Some(MigrationPhase::SurgePending) => "the surge copy becomes Ready (SurgeReady)",
+        Some(MigrationPhase::SurgeReady) => "the source pods drain (Draining)",
+        Some(MigrationPhase::Draining) => "the source Instance goes away (Completed)",
+        Some(_) => "nothing: it ended",
+    }
+}
+
+/// `requested here 3f2a…  2m ago · phase Accepted · next: …` in one line.
+pub fn flight_words(f: &Flight, now: Time) -> String {
+    let who = if f.mine {
+        "requested here"
+    } else {
+        "migration running"
+    };
+    let since = f
+        .since
+        .map_or_else(String::new, |t| format!(" {}", relative(now, t)));
+    let phase = f
+        .phase
+        .as_ref()
+        .map_or_else(|| "not yet accepted".to_string(), |p| format!("phase {p}"));
+    format!(
+        "in flight: {who} as {}{since} · {phase} · next: {}",
+        f.uuid,
+        next_words(f.phase.as_ref())
+    )
+}
