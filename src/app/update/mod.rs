@@ -18,6 +18,7 @@ pub mod namespace;
 pub mod nav;
 pub mod ops;
 pub mod order;
+pub mod refuse;
 pub mod track;
 pub mod yaml;
 
@@ -131,8 +132,9 @@ pub fn home_view(action: Action) -> Option<View> {
 
 /// Applies an action to the view (no modal on top, or one that passes actions through).
 pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
-    if home_view(action).is_some_and(|v| v != state.view) {
-        return Vec::new();
+    if let Some(why) = refuse::misplaced(state, action) {
+        state.notices.push(why, NoticeLevel::Error, state.now);
+        return vec![Effect::Redraw];
     }
     if let Some(v) = View::shown_by(action) {
         if v != View::Nodes {
@@ -189,6 +191,11 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::ShowYaml => return yaml::show_yaml(state),
         Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
+        Action::CordonNode | Action::UncordonNode => {
+            if let Some((a, node)) = refuse::lint_fix(state) {
+                ops::start_cordon_at(state, node, a == Action::CordonNode);
+            }
+        }
         Action::ApproveMove if state.view == View::Moves => approve::start_approve(state),
         Action::RejectMove if state.view == View::Moves => ops::start_reject(state),
         Action::ClearJournalEntry if state.view == View::Journal => journal::start_clear(state),

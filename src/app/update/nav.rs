@@ -277,9 +277,6 @@ pub fn toggle_map(state: &mut AppState) {
 /// `sort-next`: engine order → first shown column → next shown column … → engine order
 /// (wide-only columns are skipped in the compact layout).
 pub fn sort_next(state: &mut AppState) {
-    if state.view == View::Moves {
-        rearrange_moves(state);
-    }
     let view = state.view;
     let Some(model) = state.models.table(view) else {
         return;
@@ -294,6 +291,9 @@ pub fn sort_next(state: &mut AppState) {
         (None, Some(c)) => Some((c, false)),
         (Some((_, d)), Some(c)) => Some((c, d)),
     };
+    if state.view == View::Moves {
+        rearrange_moves(state);
+    }
     refresh_view(state, view);
 }
 
@@ -318,14 +318,14 @@ pub fn sort_by_letter(state: &mut AppState, letter: char) -> bool {
         return false;
     };
     let numeric = model.columns[col].numeric;
-    if view == View::Moves {
-        rearrange_moves(state);
-    }
     let t = &mut state.tables[view.index()];
     t.sort = match t.sort {
         Some((c, d)) if c == col => Some((c, !d)),
         _ => Some((col, numeric)),
     };
+    if state.view == View::Moves {
+        rearrange_moves(state);
+    }
     refresh_view(state, view);
     true
 }
@@ -354,11 +354,11 @@ pub fn toggle_wide(state: &mut AppState) {
 
 /// `sort-reverse`: flips the direction (sorting by the first column if unsorted).
 pub fn sort_reverse(state: &mut AppState) {
+    let t = &mut state.tables[state.view.index()];
+    t.sort = Some(t.sort.map_or((0, true), |(c, d)| (c, !d)));
     if state.view == View::Moves {
         rearrange_moves(state);
     }
-    let t = &mut state.tables[state.view.index()];
-    t.sort = Some(t.sort.map_or((0, true), |(c, d)| (c, !d)));
     refresh_view(state, state.view);
 }
 

@@ -61,11 +61,15 @@ pub fn hold_order(state: &mut AppState) {
     let blocks = blocks(&index.entries);
     let key = |b: &Range<usize>| rows[b.start].key.clone();
     let Some(held) = state.moves_held.as_mut() else {
+        // A move in a closed group is known, its cells unseen: it is not marked when its
+        // group opens (its print is taken then).
+        let hidden = index.hidden.keys().map(|k| (k.clone(), String::new()));
         let prints = rows
             .iter()
             .enumerate()
             .filter(|(i, _)| matches!(index.entries.get(*i), Some(MoveEntry::Move(_))))
             .map(|(_, r)| (r.key.clone(), print(r)))
+            .chain(hidden)
             .collect();
         state.moves_held = Some(HeldOrder {
             keys: blocks.iter().map(key).collect(),
@@ -92,12 +96,23 @@ pub fn hold_order(state: &mut AppState) {
     held.keys = order.iter().map(|(_, _, b)| key(&blocks[*b])).collect();
     let mut new_rows = Vec::with_capacity(rows.len());
     let mut new_entries = Vec::with_capacity(rows.len());
-    for (_, _, b) in order {
+    for (in_group, _, b) in order {
         for i in blocks[b].clone() {
             let row = &rows[i];
             let entry = index.entries[i].clone();
-            let changed = matches!(entry, MoveEntry::Move(_))
-                && held.prints.get(&row.key) != Some(&print(row));
+            let is_move = matches!(entry, MoveEntry::Move(_));
+            let now = print(row);
+            let changed = match held.prints.get_mut(&row.key) {
+                // Still advice, now shown in its opened group or in the flat list: not a change.
+                Some(unseen) if unseen.is_empty() && is_move && (in_group || index.flat) => {
+                    *unseen = now;
+                    false
+                }
+                // Out of its group: it became a move to act on.
+                Some(unseen) if unseen.is_empty() => is_move,
+                Some(then) => is_move && *then != now,
+                None => is_move,
+            };
             let mut cells = row.cells.clone();
             if let (true, Some(c)) = (changed, cells.get_mut(WORKLOAD)) {
                 c.text = format!("{CHANGED_MARK}{}", c.text);

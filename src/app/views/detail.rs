@@ -4,6 +4,7 @@
 use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::table::Tone;
 use crate::app::views::context::ViewContext;
+use crate::engine::lints::LintRule;
 use crate::protocol::Feed;
 
 /// Builds the pane for `kind` from `feed`; `None` when the object is gone.
@@ -27,6 +28,17 @@ fn lint_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<DetailMod
     out.heading("Message and fix");
     for part in lint.message.split("; ") {
         out.line(part.to_string());
+    }
+    if lint.rule == LintRule::ReservationCordon {
+        if let Some(node) = lint.object.strip_prefix("Node ") {
+            out.heading("Fix it from here");
+            out.push(
+                format!(
+                    "u uncordons node {node}: the same confirm, compare-and-swap and audit as in Nodes"
+                ),
+                Tone::Accent,
+            );
+        }
     }
     Some(DetailModel {
         kind: DetailKind::Lint(key.to_string()),

@@ -241,12 +241,13 @@ impl<'a> Ctx<'a> {
                     .and_then(|r| MoveRef::Alfred(r).fields().why.map(String::from))
             })
             .unwrap_or_else(|| "-".into());
-        // A move in flight is compared again once it ends (our request makes it ineligible).
-        let differ = self.published && m.disagree() && progress.is_none();
         let mine = progress.is_some()
             && self.opts.requested.iter().any(|r| {
                 r.workload == f.workload && r.component == f.component && r.instance == f.instance
             });
+        // A move requested here is compared again once it ends (the request makes it
+        // ineligible, which is not a disagreement).
+        let differ = self.published && m.disagree() && !mine;
         let fresh = if m.alfred.is_some() {
             self.fresh.as_str()
         } else {
