@@ -12,6 +12,7 @@ pub mod approve;
 pub mod contexts;
 pub mod copy;
 pub mod groups;
+pub mod held;
 pub mod journal;
 pub mod map;
 pub mod namespace;
@@ -123,7 +124,7 @@ fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
 pub fn home_view(action: Action) -> Option<View> {
     match action {
         Action::CordonNode | Action::UncordonNode | Action::ShowYaml => Some(View::Nodes),
-        Action::ApproveMove | Action::RejectMove => Some(View::Moves),
+        Action::ApproveMove | Action::RejectMove | Action::JumpToJournal => Some(View::Moves),
         Action::ClearJournalEntry => Some(View::Journal),
         Action::PoolMap => Some(View::Pools),
         _ => None,
@@ -199,6 +200,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::ApproveMove if state.view == View::Moves => approve::start_approve(state),
         Action::RejectMove if state.view == View::Moves => ops::start_reject(state),
         Action::ClearJournalEntry if state.view == View::Journal => journal::start_clear(state),
+        Action::JumpToJournal if state.view == View::Moves => held::jump_to_journal(state),
         Action::Confirm => return ops::confirm(state),
         Action::Cancel => {
             state.modals.pop();

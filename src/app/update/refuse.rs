@@ -77,12 +77,13 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
 /// does nothing here and `?` lists the keys.
 pub fn unbound_words(state: &AppState, keys: &[Chord]) -> String {
     let label = key_label(keys);
-    let elsewhere = View::ALL.into_iter().find_map(|v| {
-        match state.keys.resolve(Mode::View(v), keys) {
-            KeyResolution::Action(a) if home_view(a) == Some(v) => Some((a, v)),
-            _ => None,
-        }
-    });
+    let elsewhere =
+        View::ALL
+            .into_iter()
+            .find_map(|v| match state.keys.resolve(Mode::View(v), keys) {
+                KeyResolution::Action(a) if home_view(a) == Some(v) => Some((a, v)),
+                _ => None,
+            });
     match elsewhere {
         Some((a, v)) => format!(
             "{label} ({}) works in {} only: press {} to go there",

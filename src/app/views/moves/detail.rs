@@ -9,6 +9,7 @@ use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
 use crate::app::table::Tone;
 use crate::app::times::relative;
 use crate::app::views::context::ViewContext;
+use crate::app::views::held::{holder, holder_words, JOURNAL_HOLDS};
 use crate::app::views::moves::flight::{flight, flight_words, Flight};
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
@@ -83,11 +84,29 @@ fn outcomes(
     if let Some(f) = flight {
         // Our own request makes the Instance ineligible: neither a verdict nor a "≠" would
         // tell the operator anything but that.
-        out.push(
-            "while it is in flight the Instance is migrating: ome-top weighs it again once it ends",
-            Tone::Muted,
-        );
-        return out.push(flight_words(f, a.now), Tone::Ok);
+        let (context, tone) = match &f.phase {
+            Some(MigrationPhase::Failed) => ("the move failed: the Instance stays where it is", Tone::Failed),
+            Some(p) if p.is_terminal() => (
+                "the move completed: the copy on the target replaced this Instance",
+                Tone::Ok,
+            ),
+            _ => (
+                "while it is in flight the Instance is migrating: ome-top weighs it again once it ends",
+                Tone::Muted,
+            ),
+        };
+        out.push(context, Tone::Muted);
+        return out.push(flight_words(f, a.now), tone);
+    }
+    let held = [
+        m.computed.map(MoveRef::Computed),
+        m.alfred.map(MoveRef::Alfred),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|r| r.fields().why.is_some_and(|w| JOURNAL_HOLDS.contains(&w)));
+    if let Some(e) = holder(a).filter(|_| held) {
+        out.push(holder_words(e), Tone::Accent);
     }
     if published && m.disagree() {
         out.push("≠ Alfred and ome-top disagree", Tone::Degraded);
@@ -282,7 +301,10 @@ fn planning_checks(a: &Analysis, w: Option<&WhatIf>, defrag: bool) -> Vec<(Optio
 /// The detail pane of the move on the Moves row keyed `key`.
 pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<DetailModel> {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
-    let pair = cx.models.move_index.pair_of_key(&cx.models.moves.rows, key)?;
+    let pair = cx
+        .models
+        .move_index
+        .pair_of_key(&cx.models.moves.rows, key)?;
     let m = Merged::of(a, pair)?;
     let f = m.primary()?.fields();
     let mut out = Lines::default();

@@ -30,8 +30,8 @@ pub struct Flight {
 /// The Instance of a move: workload, component, Instance index.
 pub type InstanceKey<'a> = (&'a str, &'a str, i64);
 
-/// The migration in flight for the Instance `at`, if any: ours first (from the IR's row, else
-/// the last phase seen), else a running row of any IR for that Instance of the workload.
+/// The migration of the Instance, if any: ours first (from the IR's row, else the last phase
+/// seen; ended ones too), else a running row of any IR for that Instance of the workload.
 pub fn flight(
     requested: &[RequestedMove],
     phases: &HashMap<String, MigrationPhase>,
@@ -44,22 +44,22 @@ pub fn flight(
             .iter()
             .flat_map(|ir| ir.status.migrations.iter())
     };
-    let mine = requested.iter().rev().find(|r| {
-        r.workload == workload && r.component == component && r.instance == instance
-    });
+    let mine = requested
+        .iter()
+        .rev()
+        .find(|r| r.workload == workload && r.component == component && r.instance == instance);
     if let Some(r) = mine {
         let phase = rows()
             .find(|m| *m.request_uuid == *r.uuid)
             .map(|m| m.phase.clone())
             .or_else(|| phases.get(&r.uuid).cloned());
-        if !phase.as_ref().is_some_and(MigrationPhase::is_terminal) {
-            return Some(Flight {
-                uuid: r.uuid.clone(),
-                mine: true,
-                since: Some(r.at),
-                phase,
-            });
-        }
+        // Ours stays told, ended too: a verdict on the Instance it moved away would mislead.
+        return Some(Flight {
+            uuid: r.uuid.clone(),
+            mine: true,
+            since: Some(r.at),
+            phase,
+        });
     }
     let (ns, name) = workload.split_once('/')?;
     feed.snapshot
@@ -92,7 +92,14 @@ pub fn next_words(phase: Option<&MigrationPhase>) -> &'static str {
     }
 }
 
-/// `requested here 3f2a…  2m ago · phase Accepted · next: …` in one line.
+impl Flight {
+    /// Whether it ended (`Completed`, `Failed`, `Relocated`).
+    pub fn ended(&self) -> bool {
+        self.phase.as_ref().is_some_and(MigrationPhase::is_terminal)
+    }
+}
+
+/// `in flight: requested here as 3f2a… 2m ago · phase Accepted · next: …` in one line.
 pub fn flight_words(f: &Flight, now: Time) -> String {
     let who = if f.mine {
         "requested here"
@@ -106,6 +113,9 @@ pub fn flight_words(f: &Flight, now: Time) -> String {
         .phase
         .as_ref()
         .map_or_else(|| "not yet accepted".to_string(), |p| format!("phase {p}"));
+    if f.ended() {
+        return format!("ended: {who} as {}{since} · {phase}", f.uuid);
+    }
     format!(
         "in flight: {who} as {}{since} · {phase} · next: {}",
         f.uuid,

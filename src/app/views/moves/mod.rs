@@ -22,8 +22,8 @@ pub use verdict::{blocker_words, instance_of, verdict, verdict_words};
 
 use std::collections::{BTreeSet, HashMap};
 
-pub use crate::app::model::moves::{MoveEntry, MoveIndex, MovePair};
 use crate::app::detail::DetailKind;
+pub use crate::app::model::moves::{MoveEntry, MoveIndex, MovePair};
 use crate::app::state::{AppState, RequestedMove, View};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::{Outcome, Policy, Reason};

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::views::cells::age;
+use crate::app::views::held::{holder, short, JOURNAL_HOLDS};
 use crate::app::views::moves::words::policy_word;
 use crate::app::views::moves::{
     alfred_rows, fingerprint, group_key, identity_key, row_key, Merged, MoveEntry, MoveIndex,
@@ -150,6 +151,8 @@ struct Ctx<'a> {
     components: HashMap<(&'a str, &'a str), usize>,
     fresh: String,
     published: bool,
+    /// The journal entry holding withheld moves back (its short UUID), if one does.
+    holder: Option<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -176,6 +179,7 @@ impl<'a> Ctx<'a> {
             components,
             fresh: freshness_text(a),
             published,
+            holder: holder(a).map(|e| short(&e.uuid)),
         }
     }
 
@@ -241,6 +245,11 @@ impl<'a> Ctx<'a> {
                     .and_then(|r| MoveRef::Alfred(r).fields().why.map(String::from))
             })
             .unwrap_or_else(|| "-".into());
+        // A move the journal holds back names the entry (J goes there).
+        let why = match &self.holder {
+            Some(h) if JOURNAL_HOLDS.contains(&why.as_str()) => format!("{why} → {h}"),
+            _ => why,
+        };
         let mine = progress.is_some()
             && self.opts.requested.iter().any(|r| {
                 r.workload == f.workload && r.component == f.component && r.instance == f.instance
