@@ -5,7 +5,7 @@ use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::table::Tone;
 use crate::app::views::context::ViewContext;
 use crate::engine::lints::LintRule;
-use crate::protocol::Feed;
+use crate::protocol::{Capability, Feed, NotPermitted};
 
 /// Builds the pane for `kind` from `feed`; `None` when the object is gone.
 pub fn build_detail(cx: &ViewContext<'_>, feed: &Feed, kind: &DetailKind) -> Option<DetailModel> {
@@ -32,12 +32,18 @@ fn lint_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<DetailMod
     if lint.rule == LintRule::ReservationCordon {
         if let Some(node) = lint.object.strip_prefix("Node ") {
             out.heading("Fix it from here");
-            out.push(
-                format!(
-                    "u uncordons node {node}: the same confirm, compare-and-swap and audit as in Nodes"
+            match feed.permissions.check(Capability::CordonNode) {
+                Err(why @ (NotPermitted::ReadOnly(_) | NotPermitted::Denied(_))) => out.push(
+                    format!("uncordoning node {node} is not possible here: {why}"),
+                    Tone::Muted,
                 ),
-                Tone::Accent,
-            );
+                _ => out.push(
+                    format!(
+                        "u uncordons node {node}: the same confirm, compare-and-swap and audit as in Nodes"
+                    ),
+                    Tone::Accent,
+                ),
+            }
         }
     }
     Some(DetailModel {

@@ -7,10 +7,11 @@
 
 use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
 use crate::app::table::Tone;
-use crate::app::times::relative;
+use crate::app::times::{relative, when};
 use crate::app::views::context::ViewContext;
 use crate::app::views::held::{holder, holder_words, JOURNAL_HOLDS};
 use crate::app::views::moves::flight::{flight, flight_words, Flight};
+use crate::app::views::moves::pacing::{pacing, pacing_words};
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
 };
@@ -18,6 +19,7 @@ use crate::app::views::moves::{instance_of, verdict, verdict_words, Merged, Move
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::{MigrationPhase, Policy};
 use crate::engine::model::ClusterSnapshot;
+use crate::engine::planning::{CanRun, Verdict};
 use crate::engine::planning::{WhatIf, MOVE_COST};
 use crate::engine::workloads::{baseline_checklist, defrag_checklist, DeploymentMode};
 use crate::protocol::Feed;
@@ -331,8 +333,14 @@ pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<Detai
     );
     let published = cx.models.move_index.published;
     outcomes((snap, a), &m, (published, flying.as_ref()), &mut out);
-    out.heading("Pool fragmentation (what-if)");
     let at = instance_of(&m).and_then(|i| a.locate_instance(snap, i));
+    if let (None, Verdict::CanRun(CanRun::OnlyPacing(gate))) = (&flying, verdict(snap, a, &m)) {
+        if let Some(p) = pacing(snap, a, &gate, at) {
+            let shown = |t| when(a.now, t, cx.utc_offset);
+            out.push(pacing_words(&p, a.now, shown), Tone::Accent);
+        }
+    }
+    out.heading("Pool fragmentation (what-if)");
     let w = at.and_then(|(c, i)| a.what_if(snap, c, i));
     match &w {
         Some(w) => what_if_lines(snap, w, &mut out),

@@ -12,6 +12,7 @@
 
 mod detail;
 pub mod flight;
+pub mod pacing;
 mod rows;
 mod verdict;
 pub mod words;

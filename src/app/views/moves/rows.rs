@@ -9,8 +9,11 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
+use crate::app::times::relative;
 use crate::app::views::cells::age;
 use crate::app::views::held::{holder, short, JOURNAL_HOLDS};
+use crate::app::views::moves::instance_of;
+use crate::app::views::moves::pacing::pacing;
 use crate::app::views::moves::words::policy_word;
 use crate::app::views::moves::{
     alfred_rows, fingerprint, group_key, identity_key, row_key, Merged, MoveEntry, MoveIndex,
@@ -18,6 +21,7 @@ use crate::app::views::moves::{
 };
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::Outcome;
+use crate::engine::model::Time;
 use crate::engine::recommendations::freshness;
 use crate::protocol::Feed;
 
@@ -221,6 +225,15 @@ impl<'a> Ctx<'a> {
             .map(|r| format!("▸ {}", r.outcome))
     }
 
+    /// When a move ome-top rejects only for Alfred's pacing can run, if a clock decides it.
+    fn paced_until(&self, m: &Merged<'_>) -> Option<Time> {
+        let c = m.computed.filter(|c| c.outcome == Outcome::Rejected)?;
+        let gate = c.reject_reason.as_ref()?;
+        let (snap, a) = (&self.feed.snapshot, &self.feed.analysis);
+        let at = instance_of(m).and_then(|i| a.locate_instance(snap, i));
+        pacing(snap, a, gate, at)?.at.filter(|t| *t > a.now)
+    }
+
     fn row(&self, key: &str, m: &Merged<'_>, progress: Option<&str>, source: usize) -> RowModel {
         let Some(f) = m.primary().map(|p| p.fields()) else {
             return RowModel::new(key.to_string(), source, Vec::new());
@@ -245,9 +258,11 @@ impl<'a> Ctx<'a> {
                     .and_then(|r| MoveRef::Alfred(r).fields().why.map(String::from))
             })
             .unwrap_or_else(|| "-".into());
-        // A move the journal holds back names the entry (J goes there).
-        let why = match &self.holder {
-            Some(h) if JOURNAL_HOLDS.contains(&why.as_str()) => format!("{why} → {h}"),
+        // A move the journal holds back names the entry (J goes there); one that only
+        // Alfred's pacing holds says when it can run.
+        let why = match (&self.holder, self.paced_until(m)) {
+            (Some(h), _) if JOURNAL_HOLDS.contains(&why.as_str()) => format!("{why} → {h}"),
+            (_, Some(t)) => format!("{why} · runs {}", relative(self.feed.analysis.now, t)),
             _ => why,
         };
         let mine = progress.is_some()
