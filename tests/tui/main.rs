@@ -16,6 +16,7 @@ mod pool_map;
 mod reducer;
 mod reducer_moves;
 mod reducer_tracking;
+mod reducer_truth;
 mod tui_support;
 mod ui_snapshots;
 mod wide_numbers;

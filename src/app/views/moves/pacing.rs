@@ -89,7 +89,7 @@ pub fn pacing(
         }
         RejectReason::TargetNodeBusy => p(
             None,
-            "every target with room is busy with another move: it can run when that move ends".into(),
+            "another move of this pass takes the targets with room: it can run in a later pass, once that move is placed".into(),
         ),
         RejectReason::TargetUnderEvacuation => p(
             None,
