@@ -23,6 +23,8 @@ pub mod refuse;
 pub mod track;
 pub mod yaml;
 
+pub use refuse::home_view;
+
 use crate::action::Action;
 use crate::app::detail::DetailKind;
 use crate::app::dialogs::Modal;
@@ -115,19 +117,6 @@ fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
         vec![Effect::Redraw]
     } else {
         Vec::new()
-    }
-}
-
-/// The one view an action works in, for the actions that work in one only: the writes.
-/// Elsewhere (another view or its detail) they do nothing, so help and the footer leave them
-/// out there. (`toggle` works in Gangs and Moves, the views whose keymaps bind it.)
-pub fn home_view(action: Action) -> Option<View> {
-    match action {
-        Action::CordonNode | Action::UncordonNode | Action::ShowYaml => Some(View::Nodes),
-        Action::ApproveMove | Action::RejectMove | Action::JumpToJournal => Some(View::Moves),
-        Action::ClearJournalEntry => Some(View::Journal),
-        Action::PoolMap => Some(View::Pools),
-        _ => None,
     }
 }
 

@@ -5,15 +5,27 @@
 //! silently. A lint's fix key is the exception: `u` in a reservation-cordon lint's detail
 //! uncordons its node (`lint_fix`).
 //!
-//! Owns: `refusal`, `misplaced`, `unbound_words`, `lint_fix`. Plain data.
+//! Owns: `home_view`, `refusal`, `misplaced`, `unbound_words`, `lint_fix`. Plain data.
 
 use crate::action::Action;
 use crate::app::detail::DetailKind;
 use crate::app::keys::{key_label, Chord, KeyResolution, Mode};
 use crate::app::state::{AppState, View};
-use crate::app::update::home_view;
 use crate::engine::lints::LintRule;
 use crate::protocol::{Capability, NotPermitted};
+
+/// The one view an action works in, for the actions that work in one only: the writes.
+/// Elsewhere (another view or its detail) they do nothing, so help and the footer leave them
+/// out there. (`toggle` works in Gangs and Moves, the views whose keymaps bind it.)
+pub fn home_view(action: Action) -> Option<View> {
+    match action {
+        Action::CordonNode | Action::UncordonNode | Action::ShowYaml => Some(View::Nodes),
+        Action::ApproveMove | Action::RejectMove | Action::JumpToJournal => Some(View::Moves),
+        Action::ClearJournalEntry => Some(View::Journal),
+        Action::PoolMap => Some(View::Pools),
+        _ => None,
+    }
+}
 
 /// The capability a write needs.
 fn capability(action: Action) -> Option<Capability> {
