@@ -2,7 +2,7 @@
 //! move (its row or its detail) shows Journal with that entry selected and its detail open,
 //! where `x` clears a stalled entry.
 //!
-//! Owns: `jump_to_journal`. Plain data.
+//! Owns: `jump_to_journal`, `held_by_journal`. Plain data.
 
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::nav;
@@ -10,7 +10,7 @@ use crate::app::views::held::{holder, JOURNAL_HOLDS};
 use crate::app::views::moves::{action_move, Merged, MoveRef};
 
 /// Whether the selected move (or the open detail's) is withheld by the journal, on either side.
-fn held_by_journal(state: &AppState) -> bool {
+pub fn held_by_journal(state: &AppState) -> bool {
     let (Some(pair), Some(feed)) = (action_move(state), state.shown()) else {
         return false;
     };

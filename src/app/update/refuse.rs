@@ -75,6 +75,9 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
     if let Some(why) = misplaced(state, action) {
         return Some(why);
     }
+    if action == Action::JumpToJournal && !crate::app::update::held::held_by_journal(state) {
+        return Some("no journal entry holds this move back".into());
+    }
     let cap = capability(action)?;
     match state.shown()?.permissions.check(cap) {
         Err(why @ (NotPermitted::ReadOnly(_) | NotPermitted::Denied(_))) => Some(format!(

@@ -71,14 +71,18 @@ pub fn holder_words(e: &JournalEntry) -> String {
 /// What clearing the entry releases, for its detail (`None` when it holds nothing back).
 pub fn releases_words(a: &Analysis, uuid: &str) -> Option<String> {
     let e = holder(a).filter(|e| e.uuid == uuid)?;
-    let n = withheld_count(a);
-    let moves = if n == 1 { "move" } else { "moves" };
-    let how = if e.phase == crate::engine::journal::Phase::Stalled {
-        "clearing it (x) releases them"
-    } else {
-        "they go once OME reports this request's end"
+    let stalled = e.phase == crate::engine::journal::Phase::Stalled;
+    let text = match (withheld_count(a), stalled) {
+        (0, true) => "clearing it (x) lets Alfred submit again".to_string(),
+        (0, false) => "Alfred submits again once OME reports this request's end".to_string(),
+        (1, true) => "1 move withheld now; clearing it (x) releases it".to_string(),
+        (1, false) => "1 move withheld now; it goes once OME reports this request's end".into(),
+        (n, true) => format!("{n} moves withheld now; clearing it (x) releases them"),
+        (n, false) => {
+            format!("{n} moves withheld now; they go once OME reports this request's end")
+        }
     };
     Some(format!(
-        "⊘ this entry holds back every Alfred submission: {n} {moves} withheld now; {how}"
+        "⊘ this entry holds back every Alfred submission: {text}"
     ))
 }

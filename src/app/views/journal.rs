@@ -105,7 +105,7 @@ pub fn journal_rows(a: &Analysis) -> TableModel {
                     age_secs(a.now, Some(e.created_at)),
                     age(a.now, Some(e.created_at)),
                 ),
-                if blocking && holds == Some(e.uuid.as_str()) {
+                if blocking && withheld > 0 && holds == Some(e.uuid.as_str()) {
                     // How many moves clearing it releases.
                     Cell::text(format!("⊘ blocks {withheld}")).tone(Tone::Danger)
                 } else if blocking {
