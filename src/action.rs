@@ -107,7 +107,7 @@ actions! {
     ClearJournalEntry => "clear-journal-entry", "Clear stalled entry";
     /// Go to the journal entry that holds the selected move back (withheld by an unresolved
     /// request).
-    JumpToJournal => "jump-to-journal", "Go to the journal entry holding it";
+    JumpToJournal => "jump-to-journal", "Go to the move's journal entry";
     /// Confirm the open dialog.
     Confirm => "confirm", "Confirm";
     /// Cancel the open dialog.

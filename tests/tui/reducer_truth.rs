@@ -193,7 +193,10 @@ fn a_move_withheld_by_the_journal_names_the_entry_and_jumps_to_it() {
         Some(DetailKind::Journal(holder.clone()))
     );
     let text = detail_text(&s);
-    assert!(text.contains("withheld now; clearing it (x) releases"), "{text}");
+    assert!(
+        text.contains("withheld now; clearing it (x) releases"),
+        "{text}"
+    );
     type_keys(&mut s, "x");
     assert!(matches!(s.modals().last(), Some(Modal::Confirm(_))));
 }

@@ -75,8 +75,10 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
     if let Some(why) = misplaced(state, action) {
         return Some(why);
     }
-    if action == Action::JumpToJournal && !crate::app::update::held::held_by_journal(state) {
-        return Some("no journal entry holds this move back".into());
+    if action == Action::JumpToJournal
+        && crate::app::update::held::journal_entry_of(state).is_none()
+    {
+        return Some("no journal entry is behind this move".into());
     }
     let cap = capability(action)?;
     match state.shown()?.permissions.check(cap) {
