@@ -55,6 +55,8 @@ pub struct MoveIndex {
     pub hidden: HashMap<String, MovePair>,
     /// Whether Alfred published a readable pass (else its column is empty, never "≠").
     pub published: bool,
+    /// Moves marked `•`: changed since the operator took the order (`app::update::order`).
+    pub changed: usize,
 }
 
 /// A migration request this session wrote, tracked to its end in the move detail.

@@ -1,7 +1,7 @@
 //! The Moves rows keep their place while the operator looks: each build is put back in the
 //! order last taken (a move, or an advisory group with its open rows, is one block); a new
 //! move joins the end of the moves to act on, a new group the end of the groups; a move that
-//! shows something else since the order was taken, or is new, is marked `•`, not moved. The
+//! shows something else since the order was taken, or is new, is marked `•` in the first column, not moved. The
 //! order is taken again when the operator asks: a sort key, or leaving and re-entering Moves.
 //!
 //! Owns: `hold_order`, `release_order`, `CHANGED_MARK`. Plain data.
@@ -13,11 +13,12 @@ use crate::app::model::moves::{HeldOrder, MoveEntry};
 use crate::app::state::AppState;
 use crate::app::table::RowModel;
 
-/// Put before the workload of a move that changed since the order was taken.
-pub const CHANGED_MARK: &str = "• ";
+/// Put in the first column (beside any `≠`) of a move that changed since the order was taken:
+/// the identifiers keep their width.
+pub const CHANGED_MARK: &str = "•";
 
-/// The WORKLOAD column of the Moves table.
-const WORKLOAD: usize = 3;
+/// The Moves table's first column (`≠`).
+const MARKS: usize = 0;
 
 /// The cells a change of a move shows in: both outcomes and WHY.
 fn print(row: &RowModel) -> String {
@@ -96,6 +97,7 @@ pub fn hold_order(state: &mut AppState) {
     held.keys = order.iter().map(|(_, _, b)| key(&blocks[*b])).collect();
     let mut new_rows = Vec::with_capacity(rows.len());
     let mut new_entries = Vec::with_capacity(rows.len());
+    let mut marked = 0;
     for (in_group, _, b) in order {
         for i in blocks[b].clone() {
             let row = &rows[i];
@@ -114,8 +116,9 @@ pub fn hold_order(state: &mut AppState) {
                 None => is_move,
             };
             let mut cells = row.cells.clone();
-            if let (true, Some(c)) = (changed, cells.get_mut(WORKLOAD)) {
-                c.text = format!("{CHANGED_MARK}{}", c.text);
+            if let (true, Some(c)) = (changed, cells.get_mut(MARKS)) {
+                c.text = format!("{}{CHANGED_MARK}", c.text);
+                marked += 1;
             }
             new_rows.push(RowModel::new(row.key.clone(), new_rows.len(), cells));
             new_entries.push(entry);
@@ -123,4 +126,5 @@ pub fn hold_order(state: &mut AppState) {
     }
     state.models.moves.rows = new_rows;
     state.models.move_index.entries = new_entries;
+    state.models.move_index.changed = marked;
 }
