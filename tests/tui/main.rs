@@ -19,4 +19,5 @@ mod reducer_tracking;
 mod reducer_truth;
 mod tui_support;
 mod ui_snapshots;
+mod ui_snapshots_truth;
 mod wide_numbers;

@@ -11,6 +11,8 @@ use crate::action::Action;
 use crate::app::detail::DetailKind;
 use crate::app::keys::{key_label, Chord, KeyResolution, Mode};
 use crate::app::state::{AppState, View};
+use crate::app::views::moves::flight::flight;
+use crate::app::views::moves::{action_move, Merged};
 use crate::engine::lints::LintRule;
 use crate::protocol::{Capability, NotPermitted};
 
@@ -75,6 +77,9 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
     if let Some(why) = misplaced(state, action) {
         return Some(why);
     }
+    if action == Action::ApproveMove && requested_in_flight(state) {
+        return Some("this move is already requested here and in flight".into());
+    }
     if action == Action::JumpToJournal
         && crate::app::update::held::journal_entry_of(state).is_none()
     {
@@ -88,6 +93,19 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
         )),
         _ => None,
     }
+}
+
+/// Whether the selected move (or the open detail's) was requested here and has not ended.
+fn requested_in_flight(state: &AppState) -> bool {
+    let (Some(pair), Some(feed)) = (action_move(state), state.shown()) else {
+        return false;
+    };
+    let Some(f) = Merged::of(&feed.analysis, pair).and_then(|m| m.primary()) else {
+        return false;
+    };
+    let f = f.fields();
+    let at = (f.workload, f.component, f.instance);
+    flight(&state.requested, &state.request_phases, feed, at).is_some_and(|x| x.mine && !x.ended())
 }
 
 /// What a key bound to nothing here says: where it works, if in another view, else that it
