@@ -16,7 +16,7 @@ use crate::app::update::groups;
 use crate::app::update::order;
 use crate::app::views::build_view;
 use crate::app::views::context::ViewContext;
-use crate::app::views::detail::build_detail;
+use crate::app::views::detail::{build_detail, gone_words};
 use crate::app::views::moves::MoveOptions;
 use crate::app::views::nodes::NODE_POOL_COLUMN;
 use crate::protocol::Feed;
@@ -217,26 +217,10 @@ pub fn rebuild_detail(state: &mut AppState) {
     state.detail = match fresh {
         Some(d) => Some(d),
         None => {
-            let why = gone_words(state, &kind);
+            let why = gone_words(&state.requested, &state.request_phases, &kind);
             state.detail.take().map(|d| d.gone(&why))
         }
     };
-}
-
-/// Why the open detail's object left the feed, as far as the state knows.
-fn gone_words(state: &AppState, kind: &DetailKind) -> String {
-    let DetailKind::Move(key) = kind else {
-        return "it is gone from the cluster's latest data".into();
-    };
-    let ended = state.requested.iter().rev().find_map(|r| {
-        let phase = state.request_phases.get(&r.uuid)?;
-        let k = format!("|{}|{}|{}", r.workload, r.component, r.instance);
-        key.ends_with(&k)
-            .then(|| format!("migration {} requested here: {phase}", r.uuid))
-    });
-    ended.unwrap_or_else(|| {
-        "the move is no longer computed nor published (it ran, or its Instance changed)".into()
-    })
 }
 
 /// Esc: close the detail, else drop the pool scope, else clear the filter. Returns whether

@@ -1,10 +1,15 @@
 //! The detail pane of the open object, built from one feed: a node, a move, a journal entry
-//! or a placement lint.
+//! or a placement lint (a reservation cordon's with its fix key), and why an open pane's object left
+//! the feed.
+
+use std::collections::HashMap;
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
+use crate::app::model::moves::RequestedMove;
 use crate::app::table::Tone;
 use crate::app::views::context::ViewContext;
 use crate::engine::lints::LintRule;
+use crate::engine::model::MigrationPhase;
 use crate::protocol::{Capability, Feed, NotPermitted};
 
 /// Builds the pane for `kind` from `feed`; `None` when the object is gone.
@@ -50,5 +55,26 @@ fn lint_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<DetailMod
         kind: DetailKind::Lint(key.to_string()),
         title: format!("lint {}", lint.rule.id()),
         lines: out.0,
+    })
+}
+
+/// Why the open detail's object left the feed, as far as this session knows (a move it
+/// requested says how the request ended).
+pub fn gone_words(
+    requested: &[RequestedMove],
+    phases: &HashMap<String, MigrationPhase>,
+    kind: &DetailKind,
+) -> String {
+    let DetailKind::Move(key) = kind else {
+        return "it is gone from the cluster's latest data".into();
+    };
+    let ended = requested.iter().rev().find_map(|r| {
+        let phase = phases.get(&r.uuid)?;
+        let k = format!("|{}|{}|{}", r.workload, r.component, r.instance);
+        key.ends_with(&k)
+            .then(|| format!("migration {} requested here: {phase}", r.uuid))
+    });
+    ended.unwrap_or_else(|| {
+        "the move is no longer computed nor published (it ran, or its Instance changed)".into()
     })
 }

@@ -10,7 +10,7 @@ use crate::app::table::Tone;
 use crate::app::times::{relative, when};
 use crate::app::views::context::ViewContext;
 use crate::app::views::held::{holder, holder_words, JOURNAL_HOLDS};
-use crate::app::views::moves::flight::{flight, flight_words, Flight};
+use crate::app::views::moves::flight::{flight, flight_words, progress_lines, Flight};
 use crate::app::views::moves::pacing::{pacing, pacing_words};
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
@@ -350,73 +350,11 @@ pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<Detai
         ),
     }
     out.heading("Progress");
-    progress(cx, feed, (at, f.workload), &mut out);
+    progress_lines(cx, feed, (at, f.workload), &mut out);
     eligibility((snap, a), at, &f, w.as_ref(), &mut out);
     Some(DetailModel {
         kind: DetailKind::Move(key.to_string()),
         title: format!("move {}", f.workload),
         lines: out.0,
     })
-}
-
-fn progress(
-    cx: &ViewContext<'_>,
-    feed: &Feed,
-    (at, workload): (Option<(usize, usize)>, &str),
-    out: &mut Lines,
-) {
-    let (snap, a) = (&feed.snapshot, &feed.analysis);
-    let ir = at
-        .and_then(|(c, _)| a.workloads.components[c].ir)
-        .and_then(|i| snap.replicas.get(i));
-    let Some(ir) = ir else {
-        out.push("no InferenceReplica", Tone::Muted);
-        return;
-    };
-    let mine = |u: &str| cx.requested.iter().any(|r| r.uuid == u);
-    if ir.status.migrations.is_empty() {
-        out.push("no migrations in status", Tone::Muted);
-    }
-    for m in &ir.status.migrations {
-        let tone = match m.phase {
-            MigrationPhase::Completed | MigrationPhase::Relocated => Tone::Ok,
-            MigrationPhase::Failed => Tone::Failed,
-            _ => Tone::Degraded,
-        };
-        out.push(
-            format!(
-                "{} {} phase {} · trigger {} · started {} · deadline {}{}",
-                if mine(&m.request_uuid) { "★" } else { "·" },
-                m.request_uuid,
-                m.phase,
-                m.trigger,
-                m.started_at
-                    .map_or_else(|| "-".to_string(), |t| relative(a.now, t)),
-                m.deadline
-                    .map_or_else(|| "-".to_string(), |t| relative(a.now, t)),
-                if mine(&m.request_uuid) {
-                    " (requested here)"
-                } else {
-                    ""
-                }
-            ),
-            tone,
-        );
-    }
-    for r in cx.requested.iter().filter(|r| {
-        r.workload == workload
-            && !ir
-                .status
-                .migrations
-                .iter()
-                .any(|m| *m.request_uuid == *r.uuid)
-    }) {
-        out.push(
-            format!(
-                "★ {} requested here: waiting for the IR to acknowledge",
-                r.uuid
-            ),
-            Tone::Degraded,
-        );
-    }
 }

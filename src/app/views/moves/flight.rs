@@ -4,12 +4,16 @@
 //! request; the row and the detail say what is happening instead: the request id, since when,
 //! its phase and what comes next.
 //!
-//! Owns: `Flight`, `flight`, `next_words`, `flight_words`. Plain data.
+//! Owns: `Flight`, `flight`, `next_words`, `flight_words`, `progress_lines` (the detail's
+//! Progress section). Plain data.
 
 use std::collections::HashMap;
 
+use crate::app::detail::Lines;
 use crate::app::model::moves::RequestedMove;
+use crate::app::table::Tone;
 use crate::app::times::relative;
+use crate::app::views::context::ViewContext;
 use crate::engine::model::vocab::MigrationPhase;
 use crate::engine::model::Time;
 use crate::protocol::Feed;
@@ -121,4 +125,68 @@ pub fn flight_words(f: &Flight, now: Time) -> String {
         f.uuid,
         next_words(f.phase.as_ref())
     )
+}
+
+/// The Progress section of a move's detail: every `status.migrations` row of its
+/// InferenceReplica (ours starred) and our requests OME has not acknowledged yet.
+pub fn progress_lines(
+    cx: &ViewContext<'_>,
+    feed: &Feed,
+    (at, workload): (Option<(usize, usize)>, &str),
+    out: &mut Lines,
+) {
+    let (snap, a) = (&feed.snapshot, &feed.analysis);
+    let ir = at
+        .and_then(|(c, _)| a.workloads.components[c].ir)
+        .and_then(|i| snap.replicas.get(i));
+    let Some(ir) = ir else {
+        out.push("no InferenceReplica", Tone::Muted);
+        return;
+    };
+    let mine = |u: &str| cx.requested.iter().any(|r| r.uuid == u);
+    if ir.status.migrations.is_empty() {
+        out.push("no migrations in status", Tone::Muted);
+    }
+    for m in &ir.status.migrations {
+        let tone = match m.phase {
+            MigrationPhase::Completed | MigrationPhase::Relocated => Tone::Ok,
+            MigrationPhase::Failed => Tone::Failed,
+            _ => Tone::Degraded,
+        };
+        out.push(
+            format!(
+                "{} {} phase {} · trigger {} · started {} · deadline {}{}",
+                if mine(&m.request_uuid) { "★" } else { "·" },
+                m.request_uuid,
+                m.phase,
+                m.trigger,
+                m.started_at
+                    .map_or_else(|| "-".to_string(), |t| relative(a.now, t)),
+                m.deadline
+                    .map_or_else(|| "-".to_string(), |t| relative(a.now, t)),
+                if mine(&m.request_uuid) {
+                    " (requested here)"
+                } else {
+                    ""
+                }
+            ),
+            tone,
+        );
+    }
+    for r in cx.requested.iter().filter(|r| {
+        r.workload == workload
+            && !ir
+                .status
+                .migrations
+                .iter()
+                .any(|m| *m.request_uuid == *r.uuid)
+    }) {
+        out.push(
+            format!(
+                "★ {} requested here: waiting for the IR to acknowledge",
+                r.uuid
+            ),
+            Tone::Degraded,
+        );
+    }
 }

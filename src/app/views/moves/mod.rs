@@ -12,6 +12,7 @@
 
 mod detail;
 pub mod flight;
+mod merge;
 pub mod pacing;
 mod rows;
 mod verdict;

@@ -10,19 +10,18 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::times::relative;
-use crate::app::views::cells::age;
 use crate::app::views::held::{holder, short, JOURNAL_HOLDS};
 use crate::app::views::moves::instance_of;
+use crate::app::views::moves::merge::{freshness_text, group_reason, pair_rows};
 use crate::app::views::moves::pacing::pacing;
 use crate::app::views::moves::words::policy_word;
 use crate::app::views::moves::{
-    alfred_rows, fingerprint, group_key, identity_key, row_key, Merged, MoveEntry, MoveIndex,
-    MoveOptions, MovePair, MoveRef,
+    fingerprint, group_key, identity_key, Merged, MoveEntry, MoveIndex, MoveOptions, MovePair,
+    MoveRef,
 };
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::Outcome;
 use crate::engine::model::Time;
-use crate::engine::recommendations::freshness;
 use crate::protocol::Feed;
 
 /// How close a move is to running; the table lists lower classes first.
@@ -94,57 +93,6 @@ fn outcome_cell(o: Option<&Outcome>) -> Cell {
         _ => Tone::Normal,
     };
     Cell::text(o.as_str()).tone(tone)
-}
-
-/// Pairs each computed row with Alfred's row of the same (policy, workload, component,
-/// Instance); a key seen twice on one side gets a numbered key of its own. Computed rows keep
-/// their arbitration order, Alfred's own rows follow in Alfred's order.
-fn pair_rows(a: &Analysis) -> Vec<(String, MovePair)> {
-    let mut pairs: Vec<(String, MovePair)> = Vec::new();
-    let mut at: HashMap<String, usize> = HashMap::new();
-    let mut place = |key: String, alfred: Option<usize>, computed: Option<usize>| {
-        let mut k = key.clone();
-        let mut n = 1;
-        loop {
-            match at.get(&k) {
-                Some(&i) if alfred.is_some() && pairs[i].1.alfred.is_none() => {
-                    pairs[i].1.alfred = alfred;
-                    return;
-                }
-                Some(_) => {
-                    n += 1;
-                    k = format!("{key}|{n}");
-                }
-                None => break,
-            }
-        }
-        at.insert(k.clone(), pairs.len());
-        pairs.push((k, MovePair { alfred, computed }));
-    };
-    for (i, m) in a.moves.iter().enumerate() {
-        place(row_key(&MoveRef::Computed(m).fields()), None, Some(i));
-    }
-    for (i, r) in alfred_rows(a).iter().enumerate() {
-        place(row_key(&MoveRef::Alfred(r).fields()), Some(i), None);
-    }
-    pairs
-}
-
-/// Alfred's pass freshness as the FRESH cell shows it.
-fn freshness_text(a: &Analysis) -> String {
-    let cycle_time = a
-        .published
-        .as_ref()
-        .and_then(|p| p.last_cycle.as_ref())
-        .and_then(|c| c.as_ref().ok())
-        .and_then(|c| c.timestamp);
-    match cycle_time {
-        Some(t) if freshness(t, a.config.decision_loop_interval, a.now).stale => {
-            format!("stale {}", age(a.now, Some(t)))
-        }
-        Some(t) => age(a.now, Some(t)),
-        None => "-".to_string(),
-    }
 }
 
 /// What the rows read while they are built.
@@ -364,19 +312,6 @@ fn classify<'a>(ctx: &Ctx<'a>, a: &'a Analysis, pairs: Vec<(String, MovePair)>) 
             })
         })
         .collect()
-}
-
-/// The advisory reason a move is grouped under: ome-top's when it says advice, else Alfred's.
-fn group_reason(m: &Merged<'_>) -> String {
-    let computed = m
-        .computed
-        .filter(|c| c.outcome == Outcome::Advisory)
-        .and_then(|c| c.advisory_reason.as_ref().map(|r| r.as_str()));
-    let alfred = m
-        .alfred
-        .filter(|r| r.outcome == Outcome::Advisory)
-        .and_then(|r| r.advisory_reason.as_ref().map(|x| x.as_str()));
-    computed.or(alfred).unwrap_or("advisory").to_string()
 }
 
 /// The Moves table and its index for `feed`, built in the shape `opts` asks for.
