@@ -268,4 +268,16 @@ fn a_key_that_cannot_act_here_says_why_and_the_footer_does_not_offer_it() {
     assert!(hints.iter().any(|(_, d)| d == "Node YAML"), "{hints:?}");
     type_keys(&mut s, "c");
     assert!(notice_text(&s).contains("offline snapshot: actions disabled"));
+
+    // Only a stalled journal entry offers the clear key.
+    let mut s = state_with(fleet_feed(), 120, 40);
+    type_keys(&mut s, "4");
+    let clear = |s: &AppState| {
+        ome_top::ui::footer::footer_hints(s)
+            .iter()
+            .any(|(_, d)| d.starts_with("Clear"))
+    };
+    assert!(clear(&s));
+    type_keys(&mut s, "j");
+    assert!(!clear(&s));
 }

@@ -13,6 +13,7 @@ use crate::app::keys::{key_label, Chord, KeyResolution, Mode};
 use crate::app::state::{AppState, View};
 use crate::app::views::moves::flight::flight;
 use crate::app::views::moves::{action_move, Merged};
+use crate::engine::journal::Phase;
 use crate::engine::lints::LintRule;
 use crate::protocol::{Capability, NotPermitted};
 
@@ -80,6 +81,9 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
     if action == Action::ApproveMove && requested_in_flight(state) {
         return Some("this move is already requested here and in flight".into());
     }
+    if action == Action::ClearJournalEntry && !stalled_entry(state) {
+        return Some("only a stalled journal entry can be cleared".into());
+    }
     if action == Action::JumpToJournal
         && crate::app::update::held::journal_entry_of(state).is_none()
     {
@@ -93,6 +97,17 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
         )),
         _ => None,
     }
+}
+
+/// Whether the selected journal entry (or the open detail's) is stalled.
+fn stalled_entry(state: &AppState) -> bool {
+    let (Some(i), Some(feed)) = (state.action_source(View::Journal), state.shown()) else {
+        return false;
+    };
+    let journal = feed.analysis.journal.journal();
+    journal
+        .and_then(|j| j.entries.get(i))
+        .is_some_and(|e| e.phase == Phase::Stalled)
 }
 
 /// Whether the selected move (or the open detail's) was requested here and has not ended.
