@@ -65,8 +65,13 @@ pub fn gone_words(
     phases: &HashMap<String, MigrationPhase>,
     kind: &DetailKind,
 ) -> String {
-    let DetailKind::Move(key) = kind else {
-        return "it is gone from the cluster's latest data".into();
+    let key = match kind {
+        DetailKind::Move(key) => key,
+        DetailKind::Lint(_) => {
+            return "the lint no longer holds (fixed, or its object changed)".into()
+        }
+        DetailKind::Node(_) => return "the node is gone from the cluster".into(),
+        DetailKind::Journal(_) => return "the entry is gone from Alfred's journal".into(),
     };
     let ended = requested.iter().rev().find_map(|r| {
         let phase = phases.get(&r.uuid)?;
