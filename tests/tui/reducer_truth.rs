@@ -281,3 +281,48 @@ fn a_key_that_cannot_act_here_says_why_and_the_footer_does_not_offer_it() {
     type_keys(&mut s, "j");
     assert!(!clear(&s));
 }
+
+#[test]
+fn a_move_only_pacing_holds_says_when_it_can_run() {
+    use ome_top::app::views::moves::pacing::{pacing, pacing_words};
+    use ome_top::engine::model::vocab::RejectReason;
+    let feed = demo_feed();
+    let snap = &feed.snapshot;
+    let mut a = (*feed.analysis).clone();
+    // A workload moved 10 minutes ago: its cooldown ends `per-workload cooldown` after that.
+    let c = a
+        .workloads
+        .components
+        .iter()
+        .position(|c| !c.instances.is_empty())
+        .unwrap();
+    let isvc = a.workloads.components[c].isvc;
+    let last = a.now - Duration::minutes(10);
+    a.workloads.migrations[isvc].last_migration = Some(last);
+    let a = &a;
+    let p = pacing(snap, a, &RejectReason::Cooldown, Some((c, 0))).unwrap();
+    let window = i64::from(a.config.per_workload_cooldown_minutes);
+    assert_eq!(p.at, Some(last + Duration::minutes(window)));
+    assert!(
+        p.why.contains(&format!("cooldown of {window} min")),
+        "{}",
+        p.why
+    );
+    let words = pacing_words(&p, a.now, |t| t.to_rfc3339());
+    let end = last + Duration::minutes(window);
+    let want = if end > a.now {
+        "can run at "
+    } else {
+        "can run now: "
+    };
+    assert!(words.starts_with(want), "{words}");
+    // The hourly cap resets an hour after the oldest move of the last hour.
+    let p = pacing(snap, a, &RejectReason::HourlyCap, Some((c, 0))).unwrap();
+    assert_eq!(p.at, Some(last + Duration::hours(1)));
+    assert!(p.why.contains("hourly cap"), "{}", p.why);
+    // A gate that is not pacing has no such answer.
+    assert_eq!(
+        pacing(snap, a, &RejectReason::NotMovable, Some((c, 0))),
+        None
+    );
+}
