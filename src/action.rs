@@ -105,6 +105,9 @@ actions! {
     RejectMove => "reject-move", "Reject move";
     /// Clear the selected stalled journal entry.
     ClearJournalEntry => "clear-journal-entry", "Clear stalled entry";
+    /// Go to the journal entry that holds the selected move back (withheld by an unresolved
+    /// request).
+    JumpToJournal => "jump-to-journal", "Go to the move's journal entry";
     /// Confirm the open dialog.
     Confirm => "confirm", "Confirm";
     /// Cancel the open dialog.

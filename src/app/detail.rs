@@ -39,6 +39,25 @@ pub struct DetailModel {
     pub lines: Vec<DetailLine>,
 }
 
+/// The first words of the line a pane gets when its object leaves the feed.
+pub const GONE_MARK: &str = "⚠ no longer in the current data";
+
+impl DetailModel {
+    /// The pane kept open after its object left the feed: what it showed last, under a line
+    /// that says so (a pane never closes or jumps by itself; esc closes it).
+    pub fn gone(mut self, why: &str) -> Self {
+        let line = DetailLine {
+            text: format!("{GONE_MARK}: {why}; below is what it showed last (esc goes back)"),
+            tone: Tone::Degraded,
+        };
+        match self.lines.first() {
+            Some(first) if first.text.starts_with(GONE_MARK) => self.lines[0] = line,
+            _ => self.lines.insert(0, line),
+        }
+        self
+    }
+}
+
 /// Accumulates detail lines.
 #[derive(Debug, Default)]
 pub struct Lines(pub Vec<DetailLine>);

@@ -18,8 +18,8 @@ use crate::app::keys::{Chord, KeyResolver};
 use crate::app::model::gangs::{GangNav, GangTree};
 use crate::app::model::map::layout::MapNav;
 use crate::app::model::map::PoolMap;
-use crate::app::model::moves::MoveIndex;
 pub use crate::app::model::moves::RequestedMove;
+use crate::app::model::moves::{HeldOrder, MoveIndex};
 pub use crate::app::notices::{Notice, NoticeLevel, Notices, NOTICE_SECONDS};
 use crate::app::table::{TableModel, TableView};
 use crate::engine::model::{MigrationPhase, Time};
@@ -132,6 +132,12 @@ pub struct AppState {
     pub dismissed: HashMap<String, String>,
     /// Advisory groups of the Moves view the operator opened (their reasons), kept across feeds.
     pub(in crate::app) moves_open: BTreeSet<String>,
+    /// The Moves rows' order the operator is looking at (`app::update::order`); `None`
+    /// until the next build takes it.
+    pub(in crate::app) moves_held: Option<HeldOrder>,
+    /// A selected move that went into a closed group, and that group's row key: the selection
+    /// goes back to the move when it leaves the group, unless the operator moved it.
+    pub(in crate::app) moves_follow: Option<(String, String)>,
     /// Score history per pool, in thousandths (0..=1000), oldest first, ≤ `SCORE_HISTORY`.
     pub(in crate::app) score_history: BTreeMap<String, VecDeque<u64>>,
     /// The selected node's health history from the local store (`None` = store not plugged).
@@ -184,6 +190,8 @@ impl AppState {
             request_phases: HashMap::new(),
             dismissed: HashMap::new(),
             moves_open: BTreeSet::new(),
+            moves_held: None,
+            moves_follow: None,
             score_history: BTreeMap::new(),
             node_history: None,
             fleet_health: None,

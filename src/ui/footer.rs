@@ -15,7 +15,7 @@ use crate::app::dialogs::YAML_PANE_KEYS;
 use crate::app::input::current_mode;
 use crate::app::keys::{key_label, Binding, KeyResolution, Mode};
 use crate::app::state::{AppState, NoticeLevel};
-use crate::app::update::home_view;
+use crate::app::update::refuse::refusal;
 use crate::ui::theme::{Slot, Theme};
 
 /// Common actions worth a footer slot, in order, after the mode's own actions.
@@ -51,9 +51,10 @@ fn reachable(state: &AppState, mode: Mode, b: &Binding) -> bool {
     waits && state.keys.resolve(mode, &b.keys) == KeyResolution::Action(b.action)
 }
 
-/// Whether `action` does something in the current view (a detail binds every view's writes).
+/// Whether `action` does something in the current view (a detail binds every view's writes;
+/// a write the session refuses is not offered).
 pub(crate) fn applies_here(state: &AppState, action: Action) -> bool {
-    home_view(action).is_none_or(|v| v == state.view())
+    refusal(state, action).is_none()
 }
 
 /// `(keys, description)` pairs for the footer: the mode's own actions, then common ones, each

@@ -120,3 +120,35 @@ fn approve_an_executable_move_with_y_and_an_advisory_one_only_with_the_override(
     );
     t.keys("q");
 }
+
+/// The approve story at 120×40: the move just requested shows in flight (the request id and
+/// what comes next), never a verdict of "cannot run" nor a "≠" our own request caused, and its
+/// detail stays open on it for 30 s of feeds with no key pressed.
+#[test]
+fn an_approved_move_shows_in_flight_and_its_detail_stays_open_for_30_s() {
+    let t = Tmux::start(120, 40, "demo --seed 1");
+    t.wait_for("Pools [");
+    t.keys("3");
+    t.wait_for("(enter opens)");
+    let detail = open_first(&t, "UnresolvedRequest", "verdict: ");
+    let title = detail
+        .lines()
+        .find(|l| l.starts_with("┌ move "))
+        .map(|l| between(l, "┌ ", " (esc back)").to_string())
+        .unwrap();
+    t.keys("a");
+    t.wait_for("Pre-checks for");
+    t.keys("y");
+    let flying = t.wait_for("in flight: requested here as ");
+    assert!(!flying.contains("verdict: cannot run"), "{flying}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        let pane = t.pane();
+        assert!(pane.contains(&format!("┌ {title} (esc back)")), "{pane}");
+        assert!(!pane.contains("verdict: cannot run"), "{pane}");
+        assert!(!pane.contains("≠ Alfred and ome-top disagree"), "{pane}");
+        assert!(pane.contains("requested here"), "{pane}");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    t.keys("q");
+}

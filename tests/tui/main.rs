@@ -18,6 +18,8 @@ mod pool_map;
 mod reducer;
 mod reducer_moves;
 mod reducer_tracking;
+mod reducer_truth;
 mod tui_support;
 mod ui_snapshots;
+mod ui_snapshots_truth;
 mod wide_numbers;

@@ -71,8 +71,13 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Msg> {
         KeyResolution::Pending => Vec::new(),
         KeyResolution::Unbound => {
             let sorted = state.pending_keys.len() == 1 && sort_key(state, k);
-            state.pending_keys.clear();
+            let keys = std::mem::take(&mut state.pending_keys);
             if sorted {
+                redraw()
+            } else if state.modals.is_empty() && printable(&k) {
+                // A key that does nothing says so, and where it would act.
+                let why = crate::app::update::refuse::unbound_words(state, &keys);
+                state.notices.push(why, NoticeLevel::Error, state.now);
                 redraw()
             } else {
                 Vec::new()
@@ -101,6 +106,14 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Msg> {
             vec![Msg::Action(a)]
         }
     }
+}
+
+/// A character key without Ctrl or Alt (what an operator types on purpose).
+fn printable(k: &KeyEvent) -> bool {
+    matches!(k.code, KeyCode::Char(_))
+        && !k
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
 }
 
 /// An upper-case letter the keymap leaves unbound sorts a list view by the column it starts

@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use crate::engine::model::Time;
+
 /// One (Instance, policy): the index of Alfred's published row and of ome-top's computed row
 /// (into `alfred_rows` and `Analysis::moves`); at least one is set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,8 +50,13 @@ pub struct MoveIndex {
     pub open: BTreeSet<String>,
     /// Row key of each advisory move in a closed group → its group's row key.
     pub collapsed: HashMap<String, String>,
+    /// Row key of each advisory move in a closed group → the move (an open detail keeps
+    /// showing a move that went into a closed group).
+    pub hidden: HashMap<String, MovePair>,
     /// Whether Alfred published a readable pass (else its column is empty, never "≠").
     pub published: bool,
+    /// Moves marked `•`: changed since the operator took the order (`app::update::order`).
+    pub changed: usize,
 }
 
 /// A migration request this session wrote, tracked to its end in the move detail.
@@ -63,6 +70,20 @@ pub struct RequestedMove {
     pub component: String,
     /// Instance index.
     pub instance: i64,
+    /// When it was approved (the reducer's time).
+    pub at: Time,
+}
+
+/// The order of the Moves rows the operator has been looking at: rows keep their place across
+/// feeds (a new row joins the end of its section) and changed rows are marked, not moved,
+/// until the operator asks for a new order (a sort key, or leaving and re-entering the view).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HeldOrder {
+    /// The row key of each block (a move, or an advisory group with its open rows), in order.
+    pub keys: Vec<String>,
+    /// What each move showed when the order was taken (outcomes and WHY): a row that shows
+    /// something else since, or is new, is marked.
+    pub prints: HashMap<String, String>,
 }
 
 impl MoveIndex {
@@ -71,6 +92,14 @@ impl MoveIndex {
         match self.entries.get(source)? {
             MoveEntry::Move(pair) => Some(*pair),
             MoveEntry::Group { .. } => None,
+        }
+    }
+
+    /// The merged move keyed `key` among `rows`, or hidden in a closed group.
+    pub fn pair_of_key(&self, rows: &[crate::app::table::RowModel], key: &str) -> Option<MovePair> {
+        match rows.iter().find(|r| r.key == key) {
+            Some(row) => self.pair(row.source),
+            None => self.hidden.get(key).copied(),
         }
     }
 }

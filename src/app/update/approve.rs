@@ -219,6 +219,7 @@ pub fn start_approve(state: &mut AppState) {
         workload: f.workload.to_string(),
         component: f.component.to_string(),
         instance: f.instance,
+        at: state.now,
     });
     state.modals.push(Modal::Confirm(Box::new(d)));
 }

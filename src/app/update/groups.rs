@@ -51,14 +51,35 @@ pub fn reshape(state: &mut AppState) {
         };
         let ns = state.namespace_scope.as_deref();
         build_view(&mut state.models, &feed, &opts, View::Moves, ns);
+        crate::app::update::order::hold_order(state);
     }
+    follow(state);
+}
+
+/// The selection follows its move into a closed group (onto the group's row) and back out of
+/// it, unless the operator moved it meanwhile.
+fn follow(state: &mut AppState) {
     let t = &mut state.tables[View::Moves.index()];
-    let group = t
-        .selected_key
+    let index = &state.models.move_index;
+    let selected = t.selected_key.clone();
+    let into = selected
         .as_ref()
-        .and_then(|k| state.models.move_index.collapsed.get(k));
-    if let Some(g) = group {
+        .and_then(|k| Some((k.clone(), index.collapsed.get(k)?.clone())));
+    if let Some((k, g)) = into {
         t.selected_key = Some(g.clone());
+        state.moves_follow = Some((k, g));
+        return;
+    }
+    let Some((k, g)) = state.moves_follow.take() else {
+        return;
+    };
+    if selected.as_deref() != Some(g.as_str()) {
+        return;
+    }
+    if index.collapsed.contains_key(&k) {
+        state.moves_follow = Some((k, g));
+    } else if state.models.moves.rows.iter().any(|r| r.key == k) {
+        t.selected_key = Some(k);
     }
 }
 

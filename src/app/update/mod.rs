@@ -12,13 +12,18 @@ pub mod approve;
 pub mod contexts;
 pub mod copy;
 pub mod groups;
+pub mod held;
 pub mod journal;
 pub mod map;
 pub mod namespace;
 pub mod nav;
 pub mod ops;
+pub mod order;
+pub mod refuse;
 pub mod track;
 pub mod yaml;
+
+pub use refuse::home_view;
 
 use crate::action::Action;
 use crate::app::detail::DetailKind;
@@ -115,23 +120,11 @@ fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
     }
 }
 
-/// The one view an action works in, for the actions that work in one only: the writes.
-/// Elsewhere (another view or its detail) they do nothing, so help and the footer leave them
-/// out there. (`toggle` works in Gangs and Moves, the views whose keymaps bind it.)
-pub fn home_view(action: Action) -> Option<View> {
-    match action {
-        Action::CordonNode | Action::UncordonNode | Action::ShowYaml => Some(View::Nodes),
-        Action::ApproveMove | Action::RejectMove => Some(View::Moves),
-        Action::ClearJournalEntry => Some(View::Journal),
-        Action::PoolMap => Some(View::Pools),
-        _ => None,
-    }
-}
-
 /// Applies an action to the view (no modal on top, or one that passes actions through).
 pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
-    if home_view(action).is_some_and(|v| v != state.view) {
-        return Vec::new();
+    if let Some(why) = refuse::misplaced(state, action) {
+        state.notices.push(why, NoticeLevel::Error, state.now);
+        return vec![Effect::Redraw];
     }
     if let Some(v) = View::shown_by(action) {
         if v != View::Nodes {
@@ -188,9 +181,15 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::ShowYaml => return yaml::show_yaml(state),
         Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
+        Action::CordonNode | Action::UncordonNode => {
+            if let Some((a, node)) = refuse::lint_fix(state) {
+                ops::start_cordon_at(state, node, a == Action::CordonNode);
+            }
+        }
         Action::ApproveMove if state.view == View::Moves => approve::start_approve(state),
         Action::RejectMove if state.view == View::Moves => ops::start_reject(state),
         Action::ClearJournalEntry if state.view == View::Journal => journal::start_clear(state),
+        Action::JumpToJournal if state.view == View::Moves => held::jump_to_journal(state),
         Action::Confirm => return ops::confirm(state),
         Action::Cancel => {
             state.modals.pop();

@@ -13,9 +13,10 @@ use crate::app::namespace;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
 use crate::app::update::groups;
+use crate::app::update::order;
 use crate::app::views::build_view;
 use crate::app::views::context::ViewContext;
-use crate::app::views::detail::build_detail;
+use crate::app::views::detail::{build_detail, gone_words};
 use crate::app::views::moves::MoveOptions;
 use crate::app::views::nodes::NODE_POOL_COLUMN;
 use crate::protocol::Feed;
@@ -123,6 +124,9 @@ fn ensure_built(state: &mut AppState, view: View) {
         };
         let ns = state.namespace_scope.as_deref();
         build_view(&mut state.models, &feed, &opts, view, ns);
+        if view == View::Moves {
+            order::hold_order(state);
+        }
         if let (View::Nodes, Some(fleet)) = (view, &state.fleet_health) {
             let a = &feed.analysis;
             crate::app::views::nodes::add_history_columns(&mut state.models.nodes, a, fleet);
@@ -130,9 +134,21 @@ fn ensure_built(state: &mut AppState, view: View) {
     }
 }
 
-/// Shows `view` (closing any detail).
+/// The operator asks for a new order of the Moves rows: the engine's, marks cleared.
+pub fn rearrange_moves(state: &mut AppState) {
+    order::release_order(state);
+    state.models.built[View::Moves.index()] = None;
+    if state.view == View::Moves {
+        ensure_built(state, View::Moves);
+    }
+}
+
+/// Shows `view` (closing any detail; entering Moves takes its order anew).
 pub fn switch_view(state: &mut AppState, view: View) {
     state.view = view;
+    if view == View::Moves {
+        rearrange_moves(state);
+    }
     ensure_built(state, view);
     state.detail = None;
     state.detail_scroll = 0;
@@ -188,15 +204,23 @@ fn open_detail(state: &mut AppState, kind: DetailKind) {
         .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
 }
 
-/// Rebuilds the open detail from the shown feed (it closes if its object is gone).
+/// Rebuilds the open detail from the shown feed; when its object is gone the pane stays open
+/// on what it showed last, marked (it never closes or jumps by itself).
 pub fn rebuild_detail(state: &mut AppState) {
     let Some(kind) = state.detail.as_ref().map(|d| d.kind.clone()) else {
         return;
     };
-    state.detail = state
+    let fresh = state
         .shown()
         .cloned()
         .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
+    state.detail = match fresh {
+        Some(d) => Some(d),
+        None => {
+            let why = gone_words(&state.requested, &state.request_phases, &kind);
+            state.detail.take().map(|d| d.gone(&why))
+        }
+    };
 }
 
 /// Esc: close the detail, else drop the pool scope, else clear the filter. Returns whether
@@ -252,6 +276,9 @@ pub fn sort_next(state: &mut AppState) {
         (None, Some(c)) => Some((c, false)),
         (Some((_, d)), Some(c)) => Some((c, d)),
     };
+    if state.view == View::Moves {
+        rearrange_moves(state);
+    }
     refresh_view(state, view);
 }
 
@@ -281,6 +308,9 @@ pub fn sort_by_letter(state: &mut AppState, letter: char) -> bool {
         Some((c, d)) if c == col => Some((c, !d)),
         _ => Some((col, numeric)),
     };
+    if state.view == View::Moves {
+        rearrange_moves(state);
+    }
     refresh_view(state, view);
     true
 }
@@ -311,6 +341,9 @@ pub fn toggle_wide(state: &mut AppState) {
 pub fn sort_reverse(state: &mut AppState) {
     let t = &mut state.tables[state.view.index()];
     t.sort = Some(t.sort.map_or((0, true), |(c, d)| (c, !d)));
+    if state.view == View::Moves {
+        rearrange_moves(state);
+    }
     refresh_view(state, state.view);
 }
 

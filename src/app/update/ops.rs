@@ -53,6 +53,13 @@ pub fn start_cordon(state: &mut AppState, cordon: bool) {
             state.now,
         );
     };
+    start_cordon_at(state, i, cordon);
+}
+
+/// `cordon-node` / `uncordon-node` on node `i` of the shown snapshot (the Nodes selection, or
+/// the node a lint's fix names): the same guarded, audited op.
+pub fn start_cordon_at(state: &mut AppState, i: usize, cordon: bool) {
+    let what = if cordon { "cordon" } else { "uncordon" };
     if !allowed(state, Capability::CordonNode, what) {
         return;
     }

@@ -2,13 +2,14 @@
 //! shown rows, this session's requests and the history store's answers. Borrowed from the
 //! state for one build, so a view reads only these, never the whole state.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use chrono::FixedOffset;
 
 use crate::app::model::moves::RequestedMove;
 use crate::app::state::{AppState, HealthTransition, Models};
-use crate::engine::model::Time;
+use crate::engine::model::{MigrationPhase, Time};
 use crate::engine::timeline::FleetHealth;
 
 /// The state's read-only parts a detail pane is built from.
@@ -24,6 +25,8 @@ pub struct ViewContext<'a> {
     pub models: &'a Models,
     /// Requests written this session.
     pub requested: &'a Vec<RequestedMove>,
+    /// Their last seen IR phases.
+    pub phases: &'a HashMap<String, MigrationPhase>,
     /// The selected node's health history (`None` = store not plugged).
     pub node_history: &'a Option<Vec<HealthTransition>>,
     /// The fleet answers from the history store (`None` = store not plugged).
@@ -39,6 +42,7 @@ impl<'a> ViewContext<'a> {
             size: state.size(),
             models: state.models(),
             requested: state.requested(),
+            phases: state.request_phases(),
             node_history: state.node_history(),
             fleet_health: state.fleet_health(),
         }

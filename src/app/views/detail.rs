@@ -1,10 +1,16 @@
 //! The detail pane of the open object, built from one feed: a node, a move, a journal entry
-//! or a placement lint.
+//! or a placement lint (a reservation cordon's with its fix key), and why an open pane's object left
+//! the feed.
+
+use std::collections::HashMap;
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
+use crate::app::model::moves::RequestedMove;
 use crate::app::table::Tone;
 use crate::app::views::context::ViewContext;
-use crate::protocol::Feed;
+use crate::engine::lints::LintRule;
+use crate::engine::model::MigrationPhase;
+use crate::protocol::{Capability, Feed, NotPermitted};
 
 /// Builds the pane for `kind` from `feed`; `None` when the object is gone.
 pub fn build_detail(cx: &ViewContext<'_>, feed: &Feed, kind: &DetailKind) -> Option<DetailModel> {
@@ -28,9 +34,52 @@ fn lint_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<DetailMod
     for part in lint.message.split("; ") {
         out.line(part.to_string());
     }
+    if lint.rule == LintRule::ReservationCordon {
+        if let Some(node) = lint.object.strip_prefix("Node ") {
+            out.heading("Fix it from here");
+            match feed.permissions.check(Capability::CordonNode) {
+                Err(why @ (NotPermitted::ReadOnly(_) | NotPermitted::Denied(_))) => out.push(
+                    format!("uncordoning node {node} is not possible here: {why}"),
+                    Tone::Muted,
+                ),
+                _ => out.push(
+                    format!(
+                        "u uncordons node {node}: the same confirm, compare-and-swap and audit as in Nodes"
+                    ),
+                    Tone::Accent,
+                ),
+            }
+        }
+    }
     Some(DetailModel {
         kind: DetailKind::Lint(key.to_string()),
         title: format!("lint {}", lint.rule.id()),
         lines: out.0,
+    })
+}
+
+/// Why the open detail's object left the feed, as far as this session knows (a move it
+/// requested says how the request ended).
+pub fn gone_words(
+    requested: &[RequestedMove],
+    phases: &HashMap<String, MigrationPhase>,
+    kind: &DetailKind,
+) -> String {
+    let key = match kind {
+        DetailKind::Move(key) => key,
+        DetailKind::Lint(_) => {
+            return "the lint no longer holds (fixed, or its object changed)".into()
+        }
+        DetailKind::Node(_) => return "the node is gone from the cluster".into(),
+        DetailKind::Journal(_) => return "the entry is gone from Alfred's journal".into(),
+    };
+    let ended = requested.iter().rev().find_map(|r| {
+        let phase = phases.get(&r.uuid)?;
+        let k = format!("|{}|{}|{}", r.workload, r.component, r.instance);
+        key.ends_with(&k)
+            .then(|| format!("migration {} requested here: {phase}", r.uuid))
+    });
+    ended.unwrap_or_else(|| {
+        "the move is no longer computed nor published (it ran, or its Instance changed)".into()
     })
 }

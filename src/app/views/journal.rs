@@ -86,6 +86,8 @@ pub fn journal_rows(a: &Analysis) -> TableModel {
             rows: Vec::new(),
         };
     };
+    let holds = crate::app::views::held::holder(a).map(|e| e.uuid.as_str());
+    let withheld = crate::app::views::held::withheld_count(a);
     let rows = journal
         .entries
         .iter()
@@ -103,7 +105,10 @@ pub fn journal_rows(a: &Analysis) -> TableModel {
                     age_secs(a.now, Some(e.created_at)),
                     age(a.now, Some(e.created_at)),
                 ),
-                if blocking {
+                if blocking && withheld > 0 && holds == Some(e.uuid.as_str()) {
+                    // How many moves clearing it releases.
+                    Cell::text(format!("⊘ blocks {withheld}")).tone(Tone::Danger)
+                } else if blocking {
                     Cell::text("⊘ blocks").tone(Tone::Danger)
                 } else {
                     Cell::text("-").tone(Tone::Muted)
@@ -182,6 +187,9 @@ pub fn journal_detail(cx: &ViewContext<'_>, feed: &Feed, uuid: &str) -> Option<D
         ago(e.acknowledged_at),
         ago(e.completed_at)
     ));
+    if let Some(text) = crate::app::views::held::releases_words(a, uuid) {
+        out.push(text, Tone::Danger);
+    }
     out.heading("Checks before clearing this entry");
     match a.clearing.iter().find(|(u, _)| u == uuid) {
         Some((_, v)) => {

@@ -8,6 +8,7 @@ pub mod cells;
 pub mod context;
 pub mod detail;
 pub mod gang_pin;
+pub mod held;
 pub mod journal;
 pub mod legends;
 pub mod lints;

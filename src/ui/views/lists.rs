@@ -15,6 +15,10 @@ use crate::ui::theme::Theme;
 fn moves_summary(state: &AppState) -> String {
     let m = &state.models().move_index;
     let mut text = format!(" · {} to act on", m.actionable);
+    if m.changed > 0 {
+        // Rows keep their place while the operator looks; re-entering the view re-sorts.
+        text.push_str(&format!(" ({} • changed, 3 re-sorts)", m.changed));
+    }
     let groups = if m.groups == 1 { "group" } else { "groups" };
     match (m.advisory, m.flat) {
         (0, _) => {}

@@ -7,8 +7,11 @@
 
 use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
 use crate::app::table::Tone;
-use crate::app::times::relative;
+use crate::app::times::{relative, when};
 use crate::app::views::context::ViewContext;
+use crate::app::views::held::{holder, holder_words, JOURNAL_HOLDS};
+use crate::app::views::moves::flight::{flight, flight_words, progress_lines, Flight};
+use crate::app::views::moves::pacing::{pacing, pacing_words};
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
 };
@@ -16,6 +19,7 @@ use crate::app::views::moves::{instance_of, verdict, verdict_words, Merged, Move
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::{MigrationPhase, Policy};
 use crate::engine::model::ClusterSnapshot;
+use crate::engine::planning::{CanRun, Verdict};
 use crate::engine::planning::{WhatIf, MOVE_COST};
 use crate::engine::workloads::{baseline_checklist, defrag_checklist, DeploymentMode};
 use crate::protocol::Feed;
@@ -48,7 +52,7 @@ fn side_words(m: MoveRef<'_>) -> String {
 fn outcomes(
     (snap, a): (&ClusterSnapshot, &Analysis),
     m: &Merged<'_>,
-    published: bool,
+    (published, flight): (bool, Option<&Flight>),
     out: &mut Lines,
 ) {
     out.heading("ome-top and Alfred");
@@ -78,6 +82,33 @@ fn outcomes(
             Tone::Muted,
         ),
         (None, false) => out.push("Alfred publishes no recommendations", Tone::Muted),
+    }
+    if let Some(f) = flight {
+        // Our own request makes the Instance ineligible: neither a verdict nor a "≠" would
+        // tell the operator anything but that.
+        let (context, tone) = match &f.phase {
+            Some(MigrationPhase::Failed) => ("the move failed: the Instance stays where it is", Tone::Failed),
+            Some(p) if p.is_terminal() => (
+                "the move completed: the copy on the target replaced this Instance",
+                Tone::Ok,
+            ),
+            _ => (
+                "while it is in flight the Instance is migrating: ome-top weighs it again once it ends",
+                Tone::Muted,
+            ),
+        };
+        out.push(context, Tone::Muted);
+        return out.push(flight_words(f, a.now), tone);
+    }
+    let held = [
+        m.computed.map(MoveRef::Computed),
+        m.alfred.map(MoveRef::Alfred),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|r| r.fields().why.is_some_and(|w| JOURNAL_HOLDS.contains(&w)));
+    if let Some(e) = holder(a).filter(|_| held) {
+        out.push(holder_words(e), Tone::Accent);
     }
     if published && m.disagree() {
         out.push("≠ Alfred and ome-top disagree", Tone::Degraded);
@@ -272,8 +303,11 @@ fn planning_checks(a: &Analysis, w: Option<&WhatIf>, defrag: bool) -> Vec<(Optio
 /// The detail pane of the move on the Moves row keyed `key`.
 pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<DetailModel> {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
-    let row = cx.models.moves.rows.iter().find(|r| r.key == key)?;
-    let m = Merged::of(a, cx.models.move_index.pair(row.source)?)?;
+    let pair = cx
+        .models
+        .move_index
+        .pair_of_key(&cx.models.moves.rows, key)?;
+    let m = Merged::of(a, pair)?;
     let f = m.primary()?.fields();
     let mut out = Lines::default();
     out.heading("Move");
@@ -291,9 +325,22 @@ pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<Detai
         f.target.unwrap_or("-"),
         f.hints.join(", ")
     ));
-    outcomes((snap, a), &m, cx.models.move_index.published, &mut out);
-    out.heading("Pool fragmentation (what-if)");
+    let flying = flight(
+        cx.requested,
+        cx.phases,
+        feed,
+        (f.workload, f.component, f.instance),
+    );
+    let published = cx.models.move_index.published;
+    outcomes((snap, a), &m, (published, flying.as_ref()), &mut out);
     let at = instance_of(&m).and_then(|i| a.locate_instance(snap, i));
+    if let (None, Verdict::CanRun(CanRun::OnlyPacing(gate))) = (&flying, verdict(snap, a, &m)) {
+        if let Some(p) = pacing(snap, a, &gate, at) {
+            let shown = |t| when(a.now, t, cx.utc_offset);
+            out.push(pacing_words(&p, a.now, shown), Tone::Accent);
+        }
+    }
+    out.heading("Pool fragmentation (what-if)");
     let w = at.and_then(|(c, i)| a.what_if(snap, c, i));
     match &w {
         Some(w) => what_if_lines(snap, w, &mut out),
@@ -303,73 +350,11 @@ pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<Detai
         ),
     }
     out.heading("Progress");
-    progress(cx, feed, (at, f.workload), &mut out);
+    progress_lines(cx, feed, (at, f.workload), &mut out);
     eligibility((snap, a), at, &f, w.as_ref(), &mut out);
     Some(DetailModel {
         kind: DetailKind::Move(key.to_string()),
         title: format!("move {}", f.workload),
         lines: out.0,
     })
-}
-
-fn progress(
-    cx: &ViewContext<'_>,
-    feed: &Feed,
-    (at, workload): (Option<(usize, usize)>, &str),
-    out: &mut Lines,
-) {
-    let (snap, a) = (&feed.snapshot, &feed.analysis);
-    let ir = at
-        .and_then(|(c, _)| a.workloads.components[c].ir)
-        .and_then(|i| snap.replicas.get(i));
-    let Some(ir) = ir else {
-        out.push("no InferenceReplica", Tone::Muted);
-        return;
-    };
-    let mine = |u: &str| cx.requested.iter().any(|r| r.uuid == u);
-    if ir.status.migrations.is_empty() {
-        out.push("no migrations in status", Tone::Muted);
-    }
-    for m in &ir.status.migrations {
-        let tone = match m.phase {
-            MigrationPhase::Completed | MigrationPhase::Relocated => Tone::Ok,
-            MigrationPhase::Failed => Tone::Failed,
-            _ => Tone::Degraded,
-        };
-        out.push(
-            format!(
-                "{} {} phase {} · trigger {} · started {} · deadline {}{}",
-                if mine(&m.request_uuid) { "★" } else { "·" },
-                m.request_uuid,
-                m.phase,
-                m.trigger,
-                m.started_at
-                    .map_or_else(|| "-".to_string(), |t| relative(a.now, t)),
-                m.deadline
-                    .map_or_else(|| "-".to_string(), |t| relative(a.now, t)),
-                if mine(&m.request_uuid) {
-                    " (requested here)"
-                } else {
-                    ""
-                }
-            ),
-            tone,
-        );
-    }
-    for r in cx.requested.iter().filter(|r| {
-        r.workload == workload
-            && !ir
-                .status
-                .migrations
-                .iter()
-                .any(|m| *m.request_uuid == *r.uuid)
-    }) {
-        out.push(
-            format!(
-                "★ {} requested here: waiting for the IR to acknowledge",
-                r.uuid
-            ),
-            Tone::Degraded,
-        );
-    }
 }

@@ -11,6 +11,9 @@
 //! remembers). Plain data.
 
 mod detail;
+pub mod flight;
+mod merge;
+pub mod pacing;
 mod rows;
 mod verdict;
 pub mod words;
@@ -21,6 +24,7 @@ pub use verdict::{blocker_words, instance_of, verdict, verdict_words};
 
 use std::collections::{BTreeSet, HashMap};
 
+use crate::app::detail::DetailKind;
 pub use crate::app::model::moves::{MoveEntry, MoveIndex, MovePair};
 use crate::app::state::{AppState, RequestedMove, View};
 use crate::engine::analysis::Analysis;
@@ -235,8 +239,10 @@ pub fn fingerprint(f: &MoveFields<'_>) -> String {
 /// The dismissal key and fingerprint of the move on the Moves row keyed `row_key`.
 pub fn dismissal(state: &AppState, row_key: &str) -> Option<(String, String)> {
     let feed = state.shown()?;
-    let row = state.models.moves.rows.iter().find(|r| r.key == row_key)?;
-    let pair = merged_at(state, row.source)?;
+    let pair = state
+        .models
+        .move_index
+        .pair_of_key(&state.models.moves.rows, row_key)?;
     let m = Merged::of(&feed.analysis, pair)?.primary()?;
     let f = m.fields();
     Some((identity_key(&f), fingerprint(&f)))
@@ -245,5 +251,15 @@ pub fn dismissal(state: &AppState, row_key: &str) -> Option<(String, String)> {
 /// The merged move an action in the Moves view applies to (the open detail's, else the
 /// selected row's); `None` on a group row or without a selection.
 pub fn action_move(state: &AppState) -> Option<MovePair> {
-    merged_at(state, state.action_source(View::Moves)?)
+    if let Some(p) = state
+        .action_source(View::Moves)
+        .and_then(|s| merged_at(state, s))
+    {
+        return Some(p);
+    }
+    // The open detail's move may sit in a closed advisory group.
+    match state.detail().as_ref().map(|d| &d.kind) {
+        Some(DetailKind::Move(k)) => state.models.move_index.hidden.get(k).copied(),
+        _ => None,
+    }
 }

@@ -9,15 +9,19 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
-use crate::app::views::cells::age;
+use crate::app::times::relative;
+use crate::app::views::held::{holder, short, JOURNAL_HOLDS};
+use crate::app::views::moves::instance_of;
+use crate::app::views::moves::merge::{freshness_text, group_reason, pair_rows};
+use crate::app::views::moves::pacing::pacing;
 use crate::app::views::moves::words::policy_word;
 use crate::app::views::moves::{
-    alfred_rows, fingerprint, group_key, identity_key, row_key, Merged, MoveEntry, MoveIndex,
-    MoveOptions, MovePair, MoveRef,
+    fingerprint, group_key, identity_key, Merged, MoveEntry, MoveIndex, MoveOptions, MovePair,
+    MoveRef,
 };
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::Outcome;
-use crate::engine::recommendations::freshness;
+use crate::engine::model::Time;
 use crate::protocol::Feed;
 
 /// How close a move is to running; the table lists lower classes first.
@@ -46,6 +50,9 @@ fn computed_class(o: &Outcome, planned: bool) -> Class {
         _ => Class::Other,
     }
 }
+
+/// WHY of a move this session requested, before OME reports a phase.
+const REQUESTED_HERE: &str = "▸ requested here";
 
 /// WHY on a wide terminal: the longest reason string (`NonExecutableObservedFragmentation`).
 const WHY_WIDE: u16 = 34;
@@ -90,57 +97,6 @@ fn outcome_cell(o: Option<&Outcome>) -> Cell {
     Cell::text(o.as_str()).tone(tone)
 }
 
-/// Pairs each computed row with Alfred's row of the same (policy, workload, component,
-/// Instance); a key seen twice on one side gets a numbered key of its own. Computed rows keep
-/// their arbitration order, Alfred's own rows follow in Alfred's order.
-fn pair_rows(a: &Analysis) -> Vec<(String, MovePair)> {
-    let mut pairs: Vec<(String, MovePair)> = Vec::new();
-    let mut at: HashMap<String, usize> = HashMap::new();
-    let mut place = |key: String, alfred: Option<usize>, computed: Option<usize>| {
-        let mut k = key.clone();
-        let mut n = 1;
-        loop {
-            match at.get(&k) {
-                Some(&i) if alfred.is_some() && pairs[i].1.alfred.is_none() => {
-                    pairs[i].1.alfred = alfred;
-                    return;
-                }
-                Some(_) => {
-                    n += 1;
-                    k = format!("{key}|{n}");
-                }
-                None => break,
-            }
-        }
-        at.insert(k.clone(), pairs.len());
-        pairs.push((k, MovePair { alfred, computed }));
-    };
-    for (i, m) in a.moves.iter().enumerate() {
-        place(row_key(&MoveRef::Computed(m).fields()), None, Some(i));
-    }
-    for (i, r) in alfred_rows(a).iter().enumerate() {
-        place(row_key(&MoveRef::Alfred(r).fields()), Some(i), None);
-    }
-    pairs
-}
-
-/// Alfred's pass freshness as the FRESH cell shows it.
-fn freshness_text(a: &Analysis) -> String {
-    let cycle_time = a
-        .published
-        .as_ref()
-        .and_then(|p| p.last_cycle.as_ref())
-        .and_then(|c| c.as_ref().ok())
-        .and_then(|c| c.timestamp);
-    match cycle_time {
-        Some(t) if freshness(t, a.config.decision_loop_interval, a.now).stale => {
-            format!("stale {}", age(a.now, Some(t)))
-        }
-        Some(t) => age(a.now, Some(t)),
-        None => "-".to_string(),
-    }
-}
-
 /// What the rows read while they are built.
 struct Ctx<'a> {
     feed: &'a Feed,
@@ -149,6 +105,8 @@ struct Ctx<'a> {
     components: HashMap<(&'a str, &'a str), usize>,
     fresh: String,
     published: bool,
+    /// The journal entry holding withheld moves back (its short UUID), if one does.
+    holder: Option<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -175,6 +133,7 @@ impl<'a> Ctx<'a> {
             components,
             fresh: freshness_text(a),
             published,
+            holder: holder(a).map(|e| short(&e.uuid)),
         }
     }
 
@@ -187,7 +146,7 @@ impl<'a> Ctx<'a> {
         });
         if let Some(r) = mine {
             match self.opts.phases.get(&r.uuid) {
-                None => return Some("▸ requested here".into()),
+                None => return Some(REQUESTED_HERE.into()),
                 Some(p) if !p.is_terminal() => return Some(format!("▸ {p}")),
                 Some(_) => {}
             }
@@ -216,6 +175,15 @@ impl<'a> Ctx<'a> {
             .map(|r| format!("▸ {}", r.outcome))
     }
 
+    /// When a move ome-top rejects only for Alfred's pacing can run, if a clock decides it.
+    fn paced_until(&self, m: &Merged<'_>) -> Option<Time> {
+        let c = m.computed.filter(|c| c.outcome == Outcome::Rejected)?;
+        let gate = c.reject_reason.as_ref()?;
+        let (snap, a) = (&self.feed.snapshot, &self.feed.analysis);
+        let at = instance_of(m).and_then(|i| a.locate_instance(snap, i));
+        pacing(snap, a, gate, at)?.at.filter(|t| *t > a.now)
+    }
+
     fn row(&self, key: &str, m: &Merged<'_>, progress: Option<&str>, source: usize) -> RowModel {
         let Some(f) = m.primary().map(|p| p.fields()) else {
             return RowModel::new(key.to_string(), source, Vec::new());
@@ -240,7 +208,20 @@ impl<'a> Ctx<'a> {
                     .and_then(|r| MoveRef::Alfred(r).fields().why.map(String::from))
             })
             .unwrap_or_else(|| "-".into());
-        let differ = self.published && m.disagree();
+        // A move the journal holds back names the entry (J goes there); one that only
+        // Alfred's pacing holds says when it can run.
+        let why = match (&self.holder, self.paced_until(m)) {
+            (Some(h), _) if JOURNAL_HOLDS.contains(&why.as_str()) => format!("{why} → {h}"),
+            (_, Some(t)) => format!("{why} · runs {}", relative(self.feed.analysis.now, t)),
+            _ => why,
+        };
+        let mine = progress.is_some()
+            && self.opts.requested.iter().any(|r| {
+                r.workload == f.workload && r.component == f.component && r.instance == f.instance
+            });
+        // A move requested here is compared again once it ends (the request makes it
+        // ineligible, which is not a disagreement).
+        let differ = self.published && m.disagree() && !mine;
         let fresh = if m.alfred.is_some() {
             self.fresh.as_str()
         } else {
@@ -248,7 +229,11 @@ impl<'a> Ctx<'a> {
         };
         let cells = vec![
             Cell::text(if differ { "≠" } else { "" }).tone(Tone::Degraded),
-            outcome_cell(m.computed.map(|c| &c.outcome)),
+            if mine {
+                Cell::text("requested").tone(Tone::Ok)
+            } else {
+                outcome_cell(m.computed.map(|c| &c.outcome))
+            },
             outcome_cell(m.alfred.map(|r| &r.outcome)),
             Cell::text(f.workload),
             Cell::text(format!("{}/{}", f.component, f.instance)),
@@ -331,19 +316,6 @@ fn classify<'a>(ctx: &Ctx<'a>, a: &'a Analysis, pairs: Vec<(String, MovePair)>) 
         .collect()
 }
 
-/// The advisory reason a move is grouped under: ome-top's when it says advice, else Alfred's.
-fn group_reason(m: &Merged<'_>) -> String {
-    let computed = m
-        .computed
-        .filter(|c| c.outcome == Outcome::Advisory)
-        .and_then(|c| c.advisory_reason.as_ref().map(|r| r.as_str()));
-    let alfred = m
-        .alfred
-        .filter(|r| r.outcome == Outcome::Advisory)
-        .and_then(|r| r.advisory_reason.as_ref().map(|x| x.as_str()));
-    computed.or(alfred).unwrap_or("advisory").to_string()
-}
-
 /// The Moves table and its index for `feed`, built in the shape `opts` asks for.
 pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex) {
     let a = &feed.analysis;
@@ -389,6 +361,7 @@ pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex)
                 push(&mut rows, &mut index.entries, l);
             } else {
                 index.collapsed.insert(l.key.clone(), group_key(reason));
+                index.hidden.insert(l.key.clone(), l.pair);
             }
         }
     }
