@@ -211,8 +211,8 @@ async fn run_demo(
         },
         clock,
     );
-    // Each run is a world of its own: its history is keyed by its start, and earlier runs of
-    // the seed are forgotten.
+    // Each run is a world of its own: its history is keyed by its start; earlier runs of the
+    // seed keep theirs.
     let history = HistoryHook::open_demo(
         d.seed,
         ch.clock.wall_start,

@@ -39,7 +39,7 @@ fn dismissals_and_audit_rows_survive_a_reopen() {
     let op = Op::Cordon {
         node: Arc::from("gpu-1"),
         resource_version: Arc::from("7"),
-        reason: None,
+        reason: Some(" disk errors ".into()),
     };
     let outcome = OpOutcome::Done {
         message: "cordoned".into(),
@@ -61,6 +61,13 @@ fn dismissals_and_audit_rows_survive_a_reopen() {
     assert_eq!(audit.len(), 1);
     assert_eq!(audit[0].rv_before.as_deref(), Some("7"));
     assert_eq!(audit[0].rv_after.as_deref(), Some("8"));
+    assert_eq!(
+        audit[0].reason.as_deref(),
+        Some("disk errors"),
+        "the reason kept"
+    );
+    let dismissal = audit_rows(&path, &key, "InferenceService", "a");
+    assert_eq!(dismissal[0].reason.as_deref(), Some("peak hours"));
 }
 
 #[test]
