@@ -139,6 +139,9 @@ pub struct AppState {
     /// The fleet answers from the history store (flaps per node, repair time per pool) for
     /// the Nodes view's columns (`None` = store not plugged).
     pub(in crate::app) fleet_health: Option<Arc<crate::engine::timeline::FleetHealth>>,
+    /// The start of the demo run the history store records under (`None` elsewhere): the
+    /// node detail's timeline says which run it shows.
+    pub history_run_started: Option<Time>,
     /// Keys typed so far of an unfinished sequence.
     pub(in crate::app) pending_keys: Vec<Chord>,
     /// Terminal size (columns, rows).
@@ -187,6 +190,7 @@ impl AppState {
             score_history: BTreeMap::new(),
             node_history: None,
             fleet_health: None,
+            history_run_started: None,
             pending_keys: Vec::new(),
             size: (80, 24),
             now,

@@ -168,6 +168,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
     };
     if let Some(h) = &extras.history {
         state.dismissed.extend(h.dismissed());
+        state.history_run_started = h.cluster().demo_run_started().map(|(_, t)| t);
     }
     run_with_keys(&mut state, &mut extras, channels, signals).await
 }

@@ -17,6 +17,7 @@ pub mod map;
 pub mod namespace;
 pub mod nav;
 pub mod ops;
+pub mod timeline;
 pub mod track;
 pub mod yaml;
 
@@ -123,7 +124,7 @@ pub fn home_view(action: Action) -> Option<View> {
         Action::CordonNode | Action::UncordonNode | Action::ShowYaml => Some(View::Nodes),
         Action::ApproveMove | Action::RejectMove => Some(View::Moves),
         Action::ClearJournalEntry => Some(View::Journal),
-        Action::PoolMap => Some(View::Pools),
+        Action::PoolMap | Action::Left | Action::Right => Some(View::Pools),
         _ => None,
     }
 }
@@ -173,6 +174,12 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
             nav::toggle_moves_group(state)
         }
         Action::PoolMap => nav::toggle_map(state),
+        Action::Left | Action::Right => {
+            let delta = if action == Action::Left { -1 } else { 1 };
+            if !map::select_sideways(state, delta) {
+                return Vec::new();
+            }
+        }
         Action::NextView | Action::PrevView => {
             let n = View::ALL.len();
             let d = if action == Action::NextView { 1 } else { n - 1 };
@@ -186,6 +193,11 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::CopyName => return copy::copy_name(state),
         Action::NextTheme => state.theme = (state.theme + 1) % state.themes.len().max(1),
         Action::ShowYaml => return yaml::show_yaml(state),
+        Action::NodeTimeline => {
+            if !timeline::jump_to_timeline(state) {
+                return Vec::new();
+            }
+        }
         Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
         Action::ApproveMove if state.view == View::Moves => approve::start_approve(state),

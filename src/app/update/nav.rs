@@ -12,7 +12,7 @@ use crate::app::layout::screen;
 use crate::app::namespace;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
-use crate::app::update::groups;
+use crate::app::update::{groups, map};
 use crate::app::views::build_view;
 use crate::app::views::context::ViewContext;
 use crate::app::views::detail::build_detail;
@@ -77,7 +77,7 @@ pub fn refresh_view(state: &mut AppState, view: View) {
 /// Moves the selection (or the detail scroll) by `delta` lines.
 pub fn step(state: &mut AppState, delta: isize) {
     if map_shown_full(state) {
-        state.pool_map.scroll(delta);
+        state.pool_map.select_lines(delta);
         return;
     }
     let height = viewport(state);
@@ -144,6 +144,10 @@ pub fn open(state: &mut AppState) {
     if state.detail.is_some() {
         return;
     }
+    if map_shown_full(state) {
+        map::open_selected_node(state);
+        return;
+    }
     let key = state.models.table(state.view).and_then(|m| {
         Some(
             m.rows
@@ -179,7 +183,8 @@ pub fn toggle_moves_group(state: &mut AppState) {
     }
 }
 
-fn open_detail(state: &mut AppState, kind: DetailKind) {
+/// Opens the detail pane of `kind`, scrolled to its top.
+pub fn open_detail(state: &mut AppState, kind: DetailKind) {
     state.detail_scroll = 0;
     state.node_history = None;
     state.detail = state
@@ -224,8 +229,8 @@ pub fn back(state: &mut AppState) -> bool {
     false
 }
 
-/// Whether the Pools view shows the map full-size (moving keys then scroll the map).
-fn map_shown_full(state: &AppState) -> bool {
+/// Whether the Pools view shows the map full-size (moving keys then move its selected cell).
+pub fn map_shown_full(state: &AppState) -> bool {
     state.view == View::Pools && state.pool_map.full && state.detail.is_none()
 }
 
