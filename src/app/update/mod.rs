@@ -75,6 +75,15 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             nav::rebuild_models(state);
             vec![Effect::Redraw]
         }
+        Event::NodeActions { node, actions } => {
+            if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
+                state.node_actions = Some(actions);
+                nav::rebuild_detail(state);
+                vec![Effect::Redraw]
+            } else {
+                Vec::new()
+            }
+        }
         Event::NodeHistory { node, rows } => {
             if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
                 state.node_history = Some(rows);

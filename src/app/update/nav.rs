@@ -187,6 +187,7 @@ pub fn toggle_moves_group(state: &mut AppState) {
 pub fn open_detail(state: &mut AppState, kind: DetailKind) {
     state.detail_scroll = 0;
     state.node_history = None;
+    state.node_actions = None;
     state.detail = state
         .shown()
         .cloned()
@@ -209,6 +210,7 @@ pub fn rebuild_detail(state: &mut AppState) {
 pub fn back(state: &mut AppState) -> bool {
     if state.detail.take().is_some() {
         state.node_history = None;
+        state.node_actions = None;
         refresh_view(state, state.view);
         return true;
     }

@@ -9,7 +9,7 @@ use chrono::FixedOffset;
 use crate::action::Action;
 use crate::app::keys::{key_label, Mode};
 use crate::app::model::moves::RequestedMove;
-use crate::app::state::{AppState, HealthTransition, Models};
+use crate::app::state::{AppState, HealthTransition, Models, NodeAction};
 use crate::engine::model::Time;
 use crate::engine::timeline::FleetHealth;
 
@@ -28,6 +28,8 @@ pub struct ViewContext<'a> {
     pub requested: &'a Vec<RequestedMove>,
     /// The selected node's health history (`None` = store not plugged).
     pub node_history: &'a Option<Vec<HealthTransition>>,
+    /// The selected node's recorded operator actions (`None` = not read or no store).
+    pub node_actions: &'a Option<Vec<NodeAction>>,
     /// The fleet answers from the history store (`None` = store not plugged).
     pub fleet_health: &'a Option<Arc<FleetHealth>>,
     /// The start of the demo run the history store records under (`None` elsewhere).
@@ -46,6 +48,7 @@ impl<'a> ViewContext<'a> {
             models: state.models(),
             requested: state.requested(),
             node_history: state.node_history(),
+            node_actions: state.node_actions(),
             fleet_health: state.fleet_health(),
             history_run_started: state.history_run_started,
             timeline_key: state

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use tokio::sync::watch;
 
+use crate::app::state::NodeAction;
 use crate::app::{Effect, Event};
 use crate::engine::model::Time;
 use crate::engine::timeline::FleetHealth;
@@ -150,6 +151,10 @@ impl HistoryHook {
                 }
                 Event::NodeHistory { node, rows }
             }
+            Reply::NodeActions { node, actions } => Event::NodeActions {
+                node,
+                actions: actions.into_iter().map(node_action).collect(),
+            },
             Reply::Failed(text) => Event::HistoryFailed(text),
         }
     }
@@ -342,6 +347,18 @@ fn audit_entry(actor: &str, op: &Op, outcome: &OpOutcome, at: Time) -> AuditEntr
         message,
         overrode: overrode(op),
         reason: op_reason(op),
+    }
+}
+
+/// An audit row as the node detail lists it.
+fn node_action(a: AuditEntry) -> NodeAction {
+    NodeAction {
+        at: a.at,
+        actor: a.actor,
+        action: a.action,
+        result: a.result.as_str().to_string(),
+        reason: a.reason,
+        message: a.message,
     }
 }
 
