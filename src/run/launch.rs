@@ -100,6 +100,19 @@ pub fn run_tui_command(
         }
     };
     log_config(&config);
+    let snapshot_now = match args
+        .now
+        .as_deref()
+        .map(chrono::DateTime::parse_from_rfc3339)
+    {
+        None => None,
+        Some(Ok(t)) => Some(t.with_timezone(&chrono::Utc)),
+        Some(Err(e)) => {
+            let now = args.now.as_deref().unwrap_or_default();
+            let _ = writeln!(err, "ome-top: --now {now:?} is not RFC 3339: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
     let opts = TuiOptions {
         alfred_namespace: args
             .alfred_namespace
@@ -117,6 +130,7 @@ pub fn run_tui_command(
         mouse: config.settings.mouse,
         live: None,
         frame_interval: super::frame_interval(config.settings.max_redraws_per_second),
+        snapshot_now,
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

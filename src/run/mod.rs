@@ -92,6 +92,9 @@ pub struct TuiOptions {
     pub live: Option<live::LiveLink>,
     /// Shortest time between two frames (`frame_interval` of `max-redraws-per-second`).
     pub frame_interval: Duration,
+    /// The time a `--snapshot` is aged against (`--now`); `None`: the newest timestamp the
+    /// snapshot holds (the wall clock when it holds none).
+    pub snapshot_now: Option<crate::engine::model::Time>,
 }
 
 impl Default for TuiOptions {
@@ -107,6 +110,7 @@ impl Default for TuiOptions {
             mouse: false,
             live: None,
             frame_interval: FRAME_INTERVAL,
+            snapshot_now: None,
         }
     }
 }
@@ -127,16 +131,21 @@ pub struct Channels {
 pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result<Ended> {
     // Before anything takes the terminal, so that no signal can end the process with it taken.
     let mut signals = signals::Signals::new()?;
+    let mut snapshot_at = None;
     let channels = match source {
         DataSource::Snapshot(path) => {
             match loading::load(&path, &opts, wall_now(), &mut signals).await? {
-                Ok(feed) => offline_channels(feed, path),
+                Ok(feed) => {
+                    // Aged against its own time: the app's clock stands at the feed's.
+                    snapshot_at = Some(feed.analysis.now);
+                    offline_channels(feed, path)
+                }
                 Err(ended) => return Ok(ended),
             }
         }
         DataSource::Channels(channels) => channels,
     };
-    let clock = AppClock(opts.demo_clock);
+    let clock = snapshot_at.map_or(AppClock::demo(opts.demo_clock), AppClock::fixed);
     let keys = match opts.keymap.take() {
         Some(keymap) => ConfigKeys(keymap),
         None => ConfigKeys::shipped("default")?,
