@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
 use crate::action::Action;
+use crate::app::detail::DetailKind;
 use crate::app::dialogs::Modal;
 use crate::app::dialogs::YAML_PANE_KEYS;
 use crate::app::input::current_mode;
@@ -29,7 +30,7 @@ const GLOBAL_HINTS: [Action; 8] = [
 ];
 
 /// What every list and pane has (moving, reversing the sort): the footer leaves it to help.
-const LEFT_TO_HELP: [Action; 9] = [
+const LEFT_TO_HELP: [Action; 11] = [
     Action::Down,
     Action::Up,
     Action::PageDown,
@@ -39,6 +40,8 @@ const LEFT_TO_HELP: [Action; 9] = [
     Action::SortReverse,
     Action::ToggleWide,
     Action::CopyName,
+    Action::Left,
+    Action::Right,
 ];
 
 /// Whether pressing `b`'s keys in `mode` triggers it: its shorter prefixes wait for more keys
@@ -51,7 +54,12 @@ fn reachable(state: &AppState, mode: Mode, b: &Binding) -> bool {
 
 /// Whether `action` does something in the current view (a detail binds every view's writes).
 pub(crate) fn applies_here(state: &AppState, action: Action) -> bool {
+    let node_detail = matches!(
+        state.detail().as_ref().map(|d| &d.kind),
+        Some(DetailKind::Node(_))
+    );
     home_view(action).is_none_or(|v| v == state.view())
+        && (action != Action::NodeTimeline || node_detail)
 }
 
 /// `(keys, description)` pairs for the footer: the mode's own actions, then common ones, each

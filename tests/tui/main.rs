@@ -9,6 +9,7 @@ mod demo_world;
 mod filter;
 mod header;
 mod history_fixture;
+mod kept;
 mod keymap_safety;
 mod node_yaml;
 mod palette;

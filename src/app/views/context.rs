@@ -53,7 +53,7 @@ impl<'a> ViewContext<'a> {
             history_run_started: state.history_run_started,
             timeline_key: state
                 .keys
-                .bindings(Mode::View(state.view()))
+                .bindings(Mode::Detail)
                 .into_iter()
                 .find(|b| b.action == Action::NodeTimeline)
                 .map(|b| key_label(&b.keys)),

@@ -216,7 +216,7 @@ fn action_lines(out: &mut Lines, cx: &ViewContext<'_>) {
         };
         out.push(
             format!(
-                "  {}  {} {} by {} · {reason}",
+                "  {}  {} {} · {}",
                 when(cx.now, a.at, cx.utc_offset),
                 a.action,
                 a.result,
@@ -224,6 +224,7 @@ fn action_lines(out: &mut Lines, cx: &ViewContext<'_>) {
             ),
             tone,
         );
+        out.push(format!("      {reason}"), tone);
     }
     if actions.len() > ACTIONS_SHOWN {
         let older = actions.len() - ACTIONS_SHOWN;

@@ -192,14 +192,13 @@ pub fn health_summary_lines(
         .filter(|t| *t >= from)
         .count();
     let flapping = flaps > threshold;
-    let text = format!(
-        "health episodes (Unhealthy or Unknown): {flaps} in the last {days} days{}",
-        if flapping {
-            format!(" — flapping (more than {threshold})")
-        } else {
-            format!(" · not flapping (more than {threshold} is)")
-        }
-    );
+    let text = if flapping {
+        format!("health episodes in {days} days: {flaps} — flapping (more than {threshold})")
+    } else {
+        format!(
+            "health episodes in {days} days: {flaps} (Unhealthy or Unknown; flapping above {threshold})"
+        )
+    };
     out.push(text, if flapping { Tone::Danger } else { Tone::Normal });
     let open: Vec<String> = h
         .timeline

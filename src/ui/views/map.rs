@@ -202,8 +202,9 @@ fn cut(text: &str, width: usize) -> String {
     out
 }
 
-/// The full-size map's note: the lines shown, how to select and open a node, the way back.
-fn full_note(state: &AppState, rows: u16, back: Option<&str>) -> String {
+/// The full-size map's note: the lines shown, the selected node, how to select and open it,
+/// the way back; what does not fit `width` is left out, the arrows' hint first.
+fn full_note(state: &AppState, (rows, width): (u16, u16), back: Option<&str>) -> String {
     let nav = state.pool_map();
     let total = nav.line_count();
     let page = usize::from(rows).max(1);
@@ -214,12 +215,26 @@ fn full_note(state: &AppState, rows: u16, back: Option<&str>) -> String {
         String::new()
     };
     let back = back.map_or_else(String::new, |k| format!(" · {k}: back"));
-    format!("{lines} arrows: select · enter: open the node{back} ")
+    let selected = nav
+        .selected_cell()
+        .zip(nav.pool.and_then(|p| state.models().pool_maps.get(p)))
+        .and_then(|(cell, map)| map.names.get(cell))
+        .map_or_else(String::new, |name| format!(" {name} ·"));
+    let room = usize::from(width).saturating_sub(4);
+    [
+        format!("{lines}{selected} arrows: select · enter: open{back} "),
+        format!("{lines}{selected} enter: open{back} "),
+        format!("{lines} enter: open{back} "),
+    ]
+    .into_iter()
+    .find(|n| n.chars().count() <= room)
+    .unwrap_or_else(|| format!("{lines}{back} "))
 }
 
 /// The bottom border's note: which lines show and the key of the full-size map, when the
-/// map does not fit (`rows`: cell rows of the pane; 0 when it shows only the answer).
-fn scroll_note(state: &AppState, rows: u16) -> Option<String> {
+/// map does not fit (`rows`: cell rows of the pane, 0 when it shows only the answer;
+/// `width`: the pane's); full size, the selection's note (`full_note`).
+fn scroll_note(state: &AppState, (rows, width): (u16, u16)) -> Option<String> {
     let nav = state.pool_map();
     let total = nav.line_count();
     let key = state
@@ -237,7 +252,7 @@ fn scroll_note(state: &AppState, rows: u16) -> Option<String> {
         return key.map(|k| format!(" {k}: show the map "));
     }
     if nav.full {
-        return Some(full_note(state, rows, key.as_deref()));
+        return Some(full_note(state, (rows, width), key.as_deref()));
     }
     let page = usize::from(rows);
     (total > page).then(|| {
@@ -270,7 +285,7 @@ pub fn draw_map(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) 
         width: area.width,
         height: area.height,
     });
-    if let Some(note) = scroll_note(state, c.height) {
+    if let Some(note) = scroll_note(state, (c.height, area.width)) {
         block = block.title_bottom(Line::styled(note, theme.style(Slot::Muted)).right_aligned());
     }
     let inner = block.inner(area);
