@@ -1,11 +1,9 @@
 //! Keeps the Pools view's map layout in step with the state after every event; the full-size
 //! map's selection moved sideways and its node opened.
 
-use crate::app::detail::DetailKind;
 use crate::app::layout::screen;
 use crate::app::model::map::layout::cell_area;
 use crate::app::state::{AppState, View};
-use crate::app::update::nav::{map_shown_full, open_detail};
 
 /// Brings the Pools view's map layout up to date with the state (the reducer calls it after
 /// every event; it costs a comparison when nothing it depends on changed).
@@ -36,14 +34,15 @@ pub fn select_sideways(state: &mut AppState, delta: isize) -> bool {
     true
 }
 
-/// Enter on the full-size map: the selected cell's node detail (Esc comes back to the map).
-pub fn open_selected_node(state: &mut AppState) {
+/// The node of the full-size map's selected cell (Enter opens its detail; Esc comes back).
+pub fn selected_node(state: &AppState) -> Option<String> {
     let nav = &state.pool_map;
-    let name = nav
-        .selected_cell()
+    nav.selected_cell()
         .zip(nav.pool.and_then(|p| state.models.pool_maps.get(p)))
-        .and_then(|(cell, map)| map.names.get(cell).cloned());
-    if let Some(name) = name {
-        open_detail(state, DetailKind::Node(name));
-    }
+        .and_then(|(cell, map)| map.names.get(cell).cloned())
+}
+
+/// Whether the Pools view shows the map full-size (moving keys then move its selected cell).
+pub fn map_shown_full(state: &AppState) -> bool {
+    state.view == View::Pools && state.pool_map.full && state.detail.is_none()
 }

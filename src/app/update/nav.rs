@@ -12,7 +12,8 @@ use crate::app::layout::screen;
 use crate::app::namespace;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
-use crate::app::update::{groups, map};
+use crate::app::update::groups;
+use crate::app::update::map::{self, map_shown_full};
 use crate::app::views::build_view;
 use crate::app::views::context::ViewContext;
 use crate::app::views::detail::build_detail;
@@ -145,7 +146,9 @@ pub fn open(state: &mut AppState) {
         return;
     }
     if map_shown_full(state) {
-        map::open_selected_node(state);
+        if let Some(node) = map::selected_node(state) {
+            open_detail(state, DetailKind::Node(node));
+        }
         return;
     }
     let key = state.models.table(state.view).and_then(|m| {
@@ -229,11 +232,6 @@ pub fn back(state: &mut AppState) -> bool {
         return true;
     }
     false
-}
-
-/// Whether the Pools view shows the map full-size (moving keys then move its selected cell).
-pub fn map_shown_full(state: &AppState) -> bool {
-    state.view == View::Pools && state.pool_map.full && state.detail.is_none()
 }
 
 /// `pool-map`: the selected pool's map full-size, or back to the table with the map below.

@@ -139,6 +139,11 @@ fn a_node_timeline_survives_a_reopen() {
         Some(Reply::NodeRows { rows, .. }) => rows,
         other => panic!("{other:?}"),
     };
+    // The node's audit rows follow its transitions (none were recorded here).
+    match hook.writer.replies.blocking_recv() {
+        Some(Reply::NodeActions { actions, .. }) => assert!(actions.is_empty()),
+        other => panic!("{other:?}"),
+    }
     assert!(
         hook.writer.replies.try_recv().is_err(),
         "asked twice before the answer: read once"

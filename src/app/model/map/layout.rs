@@ -250,8 +250,11 @@ pub struct MapNav {
     /// The selected cell of the full-size map (index into `PoolMap::cells`).
     pub selected: usize,
     /// What the layout was built for: feed generation, pool, cell width, page, full size.
-    built: Option<(Option<u64>, Option<usize>, u16, usize, bool)>,
+    built: Option<BuiltFor>,
 }
+
+/// What a layout was built for: feed generation, pool, cell width, page, full size.
+type BuiltFor = (Option<u64>, Option<usize>, u16, usize, bool);
 
 impl MapNav {
     /// Rebuilds the layout when the feed, the pool or the cell area changed (`cells`: the
