@@ -80,7 +80,7 @@ fn title(map: &PoolMap, layout: &MapLayout, full: bool) -> String {
         None => String::new(),
     };
     let what = if full {
-        "each node by name, its cell after it".to_string()
+        "each node by name".to_string()
     } else {
         layout.describe(map)
     };
@@ -164,16 +164,17 @@ fn draw_named(buf: &mut Buffer, area: Rect, state: &AppState, map: &PoolMap, s: 
         let Some(line) = named.lines.get(nav.offset + usize::from(row)) else {
             break;
         };
-        if let Some(g) = line.label.and_then(|g| map.groups.get(g)) {
-            let width = named.label_width.saturating_sub(2);
-            buf.set_stringn(area.x, y, cut(&g.domain, width), width, s.label);
-        }
-        for j in 0..line.len {
-            let x = usize::from(area.x) + named.label_width + j * named.tile;
+        for cell in line.start..line.start + line.len {
+            let (column, label) = named.column(map, line, cell);
+            let x = usize::from(area.x) + column;
             if x + named.name_width + 2 > right {
                 break;
             }
-            let cell = line.start + j;
+            if let Some(g) = label.and_then(|g| map.groups.get(g)) {
+                let width = named.label_width.saturating_sub(2);
+                let lx = (x - named.label_width) as u16;
+                buf.set_stringn(lx, y, cut(&g.domain, width), width, s.label);
+            }
             let (Some(c), Some(name)) = (map.cells.get(cell), map.names.get(cell)) else {
                 break;
             };

@@ -34,6 +34,9 @@ pub struct NamedLayout {
     pub name_width: usize,
     /// Columns from one tile to the next: name, a space, the cell, the gap.
     pub tile: usize,
+    /// Columns from one domain to the next when small domains sit side by side (0: one
+    /// domain a line).
+    pub block: usize,
     /// Every line, top to bottom.
     pub lines: Vec<NamedLine>,
 }
@@ -57,6 +60,29 @@ impl NamedLayout {
             .min(room.saturating_sub(2).max(1));
         let tile = name_width + 2 + GAP;
         let per_line = ((room + GAP) / tile).max(1);
+        let longest = map.groups.iter().map(|g| g.len).max().unwrap_or(0);
+        let block = label_width + longest * tile + GAP;
+        let side_by_side = (width + GAP) / block.max(1);
+        if label_width > 0 && longest <= per_line && side_by_side >= 2 {
+            // Small domains side by side, each in a block of the widest one's size.
+            let lines = map
+                .groups
+                .chunks(side_by_side)
+                .enumerate()
+                .map(|(i, gs)| NamedLine {
+                    label: Some(i * side_by_side),
+                    start: gs[0].start,
+                    len: gs.iter().map(|g| g.len).sum(),
+                })
+                .collect();
+            return NamedLayout {
+                label_width,
+                name_width,
+                tile,
+                block,
+                lines,
+            };
+        }
         let mut lines = Vec::new();
         for (g, group) in map.groups.iter().enumerate() {
             let end = group.start + group.len;
@@ -72,8 +98,27 @@ impl NamedLayout {
             label_width,
             name_width,
             tile,
+            block: 0,
             lines,
         }
+    }
+
+    /// Where cell `cell` of line `line` is drawn: its column within the line, and the group
+    /// whose label goes before it when it is its domain's first cell on the line.
+    pub fn column(&self, map: &PoolMap, line: &NamedLine, cell: usize) -> (usize, Option<usize>) {
+        let j = cell - line.start;
+        if self.block == 0 {
+            let label = line.label.filter(|_| j == 0);
+            return (self.label_width + j * self.tile, label);
+        }
+        let first = line.label.unwrap_or(0);
+        let g = map.groups[first..]
+            .iter()
+            .position(|g| (g.start..g.start + g.len).contains(&cell))
+            .map_or(first, |i| first + i);
+        let group = &map.groups[g];
+        let x = (g - first) * self.block + self.label_width + (cell - group.start) * self.tile;
+        (x, (cell == group.start).then_some(g))
     }
 
     /// The line and column (tile position) of cell `cell`.
