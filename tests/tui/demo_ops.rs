@@ -196,6 +196,17 @@ fn opting_out_makes_the_workload_ineligible() {
     let snap = w.snapshot();
     let isvc = snap.isvcs.iter().find(|s| s.key() == key).unwrap();
     assert_eq!(isvc.annotation("alfred.ome.io/movable"), Some("false"));
+    // One Event for the write that was done (none for the conflict), with the reason.
+    let events: Vec<&str> = snap
+        .events
+        .iter()
+        .filter(|e| e.reason.as_ref() == "OmeTopOptOut" && e.object_name == *isvc.name())
+        .map(|e| e.message.as_str())
+        .collect();
+    assert_eq!(
+        events,
+        ["opted out of Alfred's moves by demo with ome-top: latency-critical"]
+    );
     assert_eq!(
         isvc.annotation("alfred.ome.io/opt-out-reason"),
         Some("latency-critical")

@@ -39,7 +39,7 @@ fn done(message: String, rv: &Name) -> OpOutcome {
     }
 }
 
-/// The Event note of a cordon or uncordon, worded as the live path words it (the demo's
+/// The Event note of an operator's write, worded as the live path words it (the demo's
 /// operator is `demo`): `<verb> by demo with ome-top[: <reason>]`.
 fn operator_note(verb: &str, reason: Option<&str>) -> String {
     match reason.map(str::trim).filter(|r| !r.is_empty()) {
@@ -81,7 +81,7 @@ impl DemoWorld {
                 uid,
                 resource_version,
                 reason,
-            } => self.opt_out((namespace, name, uid, resource_version), reason),
+            } => self.opt_out((namespace, name, uid, resource_version), reason, now),
             Op::ClearJournalEntry {
                 namespace,
                 uuid,
@@ -117,25 +117,37 @@ impl DemoWorld {
         let n = &mut self.snap.nodes[i];
         n.unschedulable = cordon;
         n.resource_version = rv.clone();
-        let name = n.name.clone();
+        let involved = ("Node", Name::from(""), n.name.clone());
         self.touch(Source::Nodes);
         let event = if cordon {
             "OmeTopCordon"
         } else {
             "OmeTopUncordon"
         };
-        self.operator_event(&name, event, operator_note(verb, reason), now);
+        self.operator_event(involved, event, operator_note(verb, reason), now);
         done(format!("node/{node} {verb}"), &rv)
     }
 
-    /// Records the Event an operator's write leaves on node `name` (`source` ome-top); each
-    /// write its own Event, as the live path creates one per write.
-    fn operator_event(&mut self, name: &Name, reason: &str, message: String, now: Time) {
+    /// Records the Event an operator's write leaves on the object `(kind, namespace, name)`
+    /// (`source` ome-top; a cluster-scoped object's in `default`); each write its own Event,
+    /// as the live path creates one per write.
+    fn operator_event(
+        &mut self,
+        (kind, namespace, name): (&str, Name, Name),
+        reason: &str,
+        message: String,
+        now: Time,
+    ) {
+        let in_ns = if namespace.is_empty() {
+            Arc::from("default")
+        } else {
+            namespace.clone()
+        };
         self.snap.events.push(Event {
-            namespace: Arc::from("default"),
-            object_kind: Arc::from("Node"),
-            object_namespace: Arc::from(""),
-            object_name: name.clone(),
+            namespace: in_ns,
+            object_kind: Arc::from(kind),
+            object_namespace: namespace,
+            object_name: name,
             reason: Arc::from(reason),
             message,
             source: Arc::from("ome-top"),
@@ -214,7 +226,14 @@ impl DemoWorld {
         )
     }
 
-    fn opt_out(&mut self, target: (&Name, &Name, &Name, &Name), reason: &str) -> OpOutcome {
+    /// Opts the workload out and, as the live path does, records the Event `OmeTopOptOut`
+    /// on the InferenceService with the operator's reason.
+    fn opt_out(
+        &mut self,
+        target: (&Name, &Name, &Name, &Name),
+        reason: &str,
+        now: Time,
+    ) -> OpOutcome {
         let (ns, name, uid, seen) = target;
         let s = match self.patch_target((ns, name, uid, seen)) {
             Ok(s) => s,
@@ -230,6 +249,9 @@ impl DemoWorld {
         );
         isvc.resource_version = rv.clone();
         self.touch(Source::Services);
+        let note = operator_note("opted out of Alfred's moves", Some(reason));
+        let involved = ("InferenceService", ns.clone(), name.clone());
+        self.operator_event(involved, "OmeTopOptOut", note, now);
         done(format!("{ns}/{name} opted out of Alfred's moves"), &rv)
     }
 
