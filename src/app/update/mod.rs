@@ -3,7 +3,7 @@
 //!
 //! Every `&mut AppState` handler lives in this folder: navigation and feeds (`nav`), the
 //! writes (`ops`, `approve`, `journal`, `track`), contexts, namespace, copy, YAML, the map's
-//! layout (`map`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
+//! layout and its selection (`map`), the jump to a node's timeline (`timeline`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
 //! `run_msgs` carries out, so nothing calls back into `apply_action`.
 //!
 //! Owns: `update`, `apply_action`, `home_view`.
