@@ -55,6 +55,8 @@ fn node_with_history(w: u16, h: u16) -> AppState {
         message: format!("node/h100-04 {action}"),
     };
     let actions = vec![
+        // The cordon of 02:00 yesterday (the timeline's cordoned episode), written then.
+        action(32 * 60 + 15, "cordon-node", Some("fan replacement")),
         action(90, "cordon-node", Some("GPU Xid 79 errors")),
         action(30, "uncordon-node", None),
     ];
@@ -95,6 +97,10 @@ fn node_detail_opens_with_the_health_summary_and_t_jumps_to_the_timeline() {
             lines.iter().any(|l| l.contains("t jumps to it")),
             "{lines:#?}"
         );
+        // The cordoned episode carries the reason its cordon was written with.
+        let cordoned = lines.iter().position(|l| l.contains("⚑ cordoned")).unwrap();
+        let text = lines[cordoned..=cordoned + 1].join(" ");
+        assert!(text.contains("reason: fan replacement"), "{text}");
         insta::assert_snapshot!(format!("kept_node_detail_{w}x{h}"), render(&s).backend());
         type_keys(&mut s, "t");
         let heading = at("Health timeline");

@@ -13,6 +13,7 @@
 use chrono::{Duration, FixedOffset};
 
 use crate::app::detail::Lines;
+use crate::app::state::NodeAction;
 use crate::app::table::Tone;
 use crate::app::times::{local, range, relative, span};
 use crate::app::views::context::ViewContext;
@@ -103,17 +104,40 @@ fn fit(out: &mut Lines, (head, sep, tail): (String, &str, String), tone: Tone, p
     }
 }
 
-fn episode_line(out: &mut Lines, e: &Episode, l: Layout) {
+/// How far an audit row's time may be from the cordon it explains (the row is written when
+/// the write ends; the episode starts when ome-top or the cluster saw the cordon).
+const CORDON_MATCH_SECONDS: i64 = 120;
+
+/// The reason the operator wrote for the cordon that began episode `e`: the `cordon-node`
+/// audit row done closest to its start, within `CORDON_MATCH_SECONDS`.
+fn cordon_reason<'a>(e: &Episode, actions: &'a [NodeAction]) -> Option<&'a str> {
+    if e.kind != EpisodeKind::Cordoned {
+        return None;
+    }
+    actions
+        .iter()
+        .filter(|a| a.action == "cordon-node" && a.result == "done")
+        .map(|a| ((a.at - e.from.at).num_seconds().abs(), a))
+        .filter(|(d, _)| *d <= CORDON_MATCH_SECONDS)
+        .min_by_key(|(d, _)| *d)
+        .and_then(|(_, a)| a.reason.as_deref())
+}
+
+fn episode_line(out: &mut Lines, e: &Episode, l: Layout, actions: &[NodeAction]) {
     let head = format!(
         "  {:<w$}  {}",
         label(&e.kind),
         when(e, l.now, l.tz),
         w = l.label
     );
-    let (sep, tail) = if e.reason.is_empty() {
+    let reason = match cordon_reason(e, actions) {
+        Some(r) if e.reason.is_empty() => format!("reason: {r}"),
+        _ => e.reason.clone(),
+    };
+    let (sep, tail) = if reason.is_empty() {
         (" ", sources(e))
     } else {
-        (" · ", format!("{} {}", e.reason, sources(e)))
+        (" · ", format!("{reason} {}", sources(e)))
     };
     let tone = if e.is_open() {
         tone(&e.kind)
@@ -259,6 +283,7 @@ pub fn timeline_lines(out: &mut Lines, cx: &ViewContext<'_>, h: &NodeHealth, nam
         .chain(t.marks.iter().map(|m| (m.at, Err(m))))
         .collect();
     items.sort_by_key(|item| std::cmp::Reverse(item.0));
+    let actions = cx.node_actions.as_deref().unwrap_or_default();
     if items.is_empty() {
         out.push(
             "  no episode: Clear as far as ome-top and the cluster tell",
@@ -267,7 +292,7 @@ pub fn timeline_lines(out: &mut Lines, cx: &ViewContext<'_>, h: &NodeHealth, nam
     }
     for (_, item) in items.iter().take(TIMELINE_SHOWN) {
         match item {
-            Ok(e) => episode_line(out, e, layout),
+            Ok(e) => episode_line(out, e, layout, actions),
             Err(m) => mark_line(out, m, layout),
         }
     }
