@@ -69,9 +69,20 @@ impl HistoryHook {
         clock: fn() -> Time,
         feed: watch::Receiver<Arc<Feed>>,
     ) -> Option<HistoryHook> {
-        let key = ClusterKey::demo_run(seed, started);
         let path = default_path()?;
-        Self::open_at(&path, key, retention_days, clock, Some(feed))
+        Self::open_demo_at(&path, (seed, started), retention_days, clock, feed)
+    }
+
+    /// `open_demo` on the store at `path` (tests).
+    pub fn open_demo_at(
+        path: &Path,
+        (seed, started): (u64, Time),
+        retention_days: u32,
+        clock: fn() -> Time,
+        feed: watch::Receiver<Arc<Feed>>,
+    ) -> Option<HistoryHook> {
+        let key = ClusterKey::demo_run(seed, started);
+        Self::open_at(path, key, retention_days, clock, Some(feed))
     }
 
     fn options(retention_days: u32) -> StoreOptions {

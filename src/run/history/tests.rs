@@ -1,5 +1,6 @@
 //! The history hook: dismissals, audit rows and node timelines recorded through the writer
-//! survive a reopen; old dismissal keys still hide their moves.
+//! survive a reopen; old dismissal keys still hide their moves; a demo restart keeps the
+//! earlier runs' rows with their reasons.
 use super::*;
 use crate::history::audit::AuditEntry as AuditRow;
 
@@ -194,5 +195,41 @@ fn a_write_that_fails_reaches_the_reducer_as_a_notice() {
             );
         }
         other => panic!("{other:?}"),
+    }
+}
+
+/// A demo restart keeps the earlier runs' rows, each under its own run's key.
+#[tokio::test]
+async fn a_demo_restart_keeps_the_earlier_runs_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite3");
+    let world = crate::sim::demo::DemoWorld::new(1, 20, at());
+    let starts = [at(), at() + chrono::Duration::minutes(30)];
+    for (run, started) in starts.iter().enumerate() {
+        let (_tx, feed) = watch::channel(Arc::new(world.feed_default(1, *started)));
+        let mut hook = HistoryHook::open_demo_at(&path, (1, *started), 7, at, feed).unwrap();
+        let op = Op::Cordon {
+            node: Arc::from("gpu-1"),
+            resource_version: Arc::from("7"),
+            reason: Some(format!("run {run}")),
+        };
+        let outcome = OpOutcome::Done {
+            message: "cordoned".into(),
+            resource_version: Some("8".into()),
+        };
+        hook.record(&Effect::RecordAudit {
+            op,
+            outcome,
+            at: *started,
+        });
+        // Dropping the hook waits for its writes.
+        drop(hook);
+    }
+    for (run, started) in starts.iter().enumerate() {
+        let key = ClusterKey::demo_run(1, *started);
+        let rows = audit_rows(&path, &key, "Node", "gpu-1");
+        let reasons: Vec<Option<String>> = rows.into_iter().map(|r| r.reason).collect();
+        assert_eq!(reasons, [Some(format!("run {run}"))], "run {run} kept");
+        assert_eq!(key.demo_run_started(), Some((1, *started)));
     }
 }
