@@ -93,8 +93,14 @@ actions! {
     Toggle => "toggle", "Expand / collapse";
     /// Show the selected node's YAML, read from the cluster now (a read, never a write).
     ShowYaml => "show-yaml", "Node YAML";
+    /// Scroll an open node detail to its health timeline.
+    NodeTimeline => "node-timeline", "Health timeline";
     /// Show the selected pool's map full-size, or go back to the pool table.
     PoolMap => "pool-map", "Pool map full-size";
+    /// Move the selection one cell left (the full-size pool map).
+    Left => "left", "Cell to the left";
+    /// Move the selection one cell right (the full-size pool map).
+    Right => "right", "Cell to the right";
     /// Cordon the selected node.
     CordonNode => "cordon-node", "Cordon node";
     /// Uncordon the selected node.

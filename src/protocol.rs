@@ -217,7 +217,7 @@ pub enum Op {
         node: Name,
         /// resourceVersion seen.
         resource_version: Name,
-        /// Optional reason, written into the Event.
+        /// Optional reason, written into the Event and the audit row.
         reason: Option<String>,
     },
     /// Set `spec.unschedulable: false`.
@@ -226,7 +226,7 @@ pub enum Op {
         node: Name,
         /// resourceVersion seen.
         resource_version: Name,
-        /// Optional reason, written into the Event.
+        /// Optional reason, written into the Event and the audit row.
         reason: Option<String>,
     },
     /// Write the `ome.io/migration-request-v1-<uuid>` annotation (alfred.md §3.1).

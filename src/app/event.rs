@@ -49,6 +49,13 @@ pub enum Event {
         /// Transitions, any order.
         rows: Vec<HealthTransition>,
     },
+    /// The history store's audit rows about the node whose detail is open.
+    NodeActions {
+        /// Node name.
+        node: String,
+        /// Its recorded operator actions, oldest first.
+        actions: Vec<crate::app::state::NodeAction>,
+    },
     /// The history store's fleet answers were computed again (after new rows, or as time
     /// passed): the Nodes view's columns and an open node timeline are refreshed.
     FleetHealth(Arc<crate::engine::timeline::FleetHealth>),

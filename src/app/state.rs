@@ -41,6 +41,24 @@ pub struct PendingOp {
 /// when ome-top observed the node and what it observed.
 pub type HealthTransition = crate::engine::timeline::Observed;
 
+/// An operator action on a node as the history store's audit log recorded it, for the node
+/// detail (the reason the operator wrote included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeAction {
+    /// When it ended.
+    pub at: Time,
+    /// Who.
+    pub actor: String,
+    /// The action's name (`cordon-node`).
+    pub action: String,
+    /// How it ended (`done`, `conflict`, `refused`, `failed`).
+    pub result: String,
+    /// The reason the operator wrote, if any.
+    pub reason: Option<String>,
+    /// What changed or why not.
+    pub message: String,
+}
+
 /// Produces request UUIDs (lower-case). `run.rs` passes a random source; tests a counter.
 pub trait IdSource: Send {
     /// A fresh UUID.
@@ -142,9 +160,14 @@ pub struct AppState {
     pub(in crate::app) score_history: BTreeMap<String, VecDeque<u64>>,
     /// The selected node's health history from the local store (`None` = store not plugged).
     pub(in crate::app) node_history: Option<Vec<HealthTransition>>,
+    /// The open node's recorded operator actions (`None` = not read, or store not plugged).
+    pub(in crate::app) node_actions: Option<Vec<NodeAction>>,
     /// The fleet answers from the history store (flaps per node, repair time per pool) for
     /// the Nodes view's columns (`None` = store not plugged).
     pub(in crate::app) fleet_health: Option<Arc<crate::engine::timeline::FleetHealth>>,
+    /// The start of the demo run the history store records under (`None` elsewhere): the
+    /// node detail's timeline says which run it shows.
+    pub history_run_started: Option<Time>,
     /// Keys typed so far of an unfinished sequence.
     pub(in crate::app) pending_keys: Vec<Chord>,
     /// Terminal size (columns, rows).
@@ -194,7 +217,9 @@ impl AppState {
             moves_follow: None,
             score_history: BTreeMap::new(),
             node_history: None,
+            node_actions: None,
             fleet_health: None,
+            history_run_started: None,
             pending_keys: Vec::new(),
             size: (80, 24),
             now,
@@ -285,6 +310,11 @@ impl AppState {
     /// The selected node's health history from the local store.
     pub fn node_history(&self) -> &Option<Vec<HealthTransition>> {
         &self.node_history
+    }
+
+    /// The open node's recorded operator actions.
+    pub fn node_actions(&self) -> &Option<Vec<NodeAction>> {
+        &self.node_actions
     }
 
     /// The fleet answers from the history store.

@@ -135,6 +135,10 @@ pub struct TuiArgs {
     /// Replay a saved snapshot offline (actions disabled).
     #[arg(long = "snapshot", value_name = "FILE")]
     pub snapshot: Option<PathBuf>,
+    /// The time a `--snapshot` is aged against (RFC 3339); by default the newest timestamp
+    /// the snapshot holds, so ages read as they did when it was taken.
+    #[arg(long, value_name = "RFC3339", requires = "snapshot")]
+    pub now: Option<String>,
     /// Config file (default: the user config dir's config.toml).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,

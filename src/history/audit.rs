@@ -1,6 +1,6 @@
 //! The audit log: one row per operator action (product.md §5, §6): who, what, on which
 //! object, resourceVersion before and after, result and time, and what the operator overrode
-//! to confirm it.
+//! to confirm it, and the reason they wrote.
 //!
 //! Owns: `AuditEntry`, `ObjectRef`, `AuditResult`, `record_audit`, `audit_for_object`, `audit_for`.
 //! Reads no clock.
@@ -103,11 +103,14 @@ pub struct AuditEntry {
     /// What the operator explicitly overrode to confirm it (failed checks or ome-top's verdict
     /// as reason strings, e.g. `NoSurgeHeadroom`); `None` when nothing was.
     pub overrode: Option<String>,
+    /// The reason the operator wrote when confirming it (trimmed, never empty); `None` when
+    /// none was asked or given.
+    pub reason: Option<String>,
 }
 
 /// Columns read by `entry_from_row`, in order.
 const AUDIT_COLUMNS: &str = "at_ms, actor, action, object_kind, object_namespace, object_name, \
-                             rv_before, rv_after, result, message, overrode";
+                             rv_before, rv_after, result, message, overrode, reason";
 
 fn entry_from_row(r: &Row<'_>) -> rusqlite::Result<AuditEntry> {
     Ok(AuditEntry {
@@ -124,6 +127,7 @@ fn entry_from_row(r: &Row<'_>) -> rusqlite::Result<AuditEntry> {
         result: AuditResult::parse(&r.get::<_, String>(8)?),
         message: r.get(9)?,
         overrode: r.get(10)?,
+        reason: r.get(11)?,
     })
 }
 
@@ -136,7 +140,7 @@ pub(crate) fn insert_audit(
     conn.execute(
         &format!(
             "INSERT INTO audit_log (cluster_id, {AUDIT_COLUMNS}) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
         ),
         rusqlite::params![
             cluster_id,
@@ -151,6 +155,7 @@ pub(crate) fn insert_audit(
             e.result.as_str(),
             e.message,
             e.overrode,
+            e.reason,
         ],
     )
     .context("recording an audit row")?;

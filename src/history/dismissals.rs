@@ -109,6 +109,9 @@ impl HistoryStore {
                 k.component, k.instance, dismissal.reason
             ),
             overrode: None,
+            reason: Some(dismissal.reason.trim())
+                .filter(|r| !r.is_empty())
+                .map(str::to_string),
         };
         insert_audit(&tx, id, &audit)?;
         tx.commit().context("committing a dismissal")

@@ -60,6 +60,13 @@ impl ClusterKey {
         ClusterKey(format!("demo:{seed}@{}", started.format("%Y%m%dT%H%M%SZ")))
     }
 
+    /// The seed and start of a demo run's key (`demo:<seed>@<start>`); `None` for any other.
+    pub fn demo_run_started(&self) -> Option<(u64, Time)> {
+        let (seed, start) = self.0.strip_prefix("demo:")?.split_once('@')?;
+        let start = chrono::NaiveDateTime::parse_from_str(start, "%Y%m%dT%H%M%SZ").ok()?;
+        Some((seed.parse().ok()?, start.and_utc()))
+    }
+
     /// Whether this key is a run of the demo of `seed` (either form).
     fn is_demo_of(&self, seed: u64) -> bool {
         let base = format!("demo:{seed}");

@@ -7,7 +7,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 /// Migration `i` (0-based) takes a database from `user_version = i` to `i + 1`. Append only:
 /// a shipped migration is never edited, a change is a new entry.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
 
 /// The schema version this build writes (`PRAGMA user_version` after `migrate`).
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -90,6 +90,11 @@ DELETE FROM node_transitions WHERE id IN (
     WHERE state = prev_state AND triggers = prev_triggers AND cordoned = prev_cordoned
 );
 ";
+
+/// v4: the reason the operator wrote when confirming an action (a cordon's, an uncordon's, an
+/// opt-out's or a dismissal's; `NULL` when none was asked or given). Rows written before stay
+/// `NULL` (a dismissal's reason is also in its message).
+const V4: &str = "ALTER TABLE audit_log ADD COLUMN reason TEXT;";
 
 /// Reads `PRAGMA user_version`.
 pub fn user_version(conn: &Connection) -> Result<i64> {

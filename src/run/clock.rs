@@ -21,15 +21,43 @@ pub(super) fn mono_now() -> Instant {
     Instant::now()
 }
 
-/// The app's time: the wall clock, or the demo's sim clock driven by it.
+/// The app's time: the wall clock, the demo's sim clock driven by it, or a snapshot's own
+/// time, which stands still (a replayed snapshot is aged against when it was taken).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct AppClock(pub Option<DemoClock>);
+pub struct AppClock {
+    demo: Option<DemoClock>,
+    fixed: Option<Time>,
+}
 
 impl AppClock {
+    /// The wall clock.
+    pub fn wall() -> Self {
+        AppClock::default()
+    }
+
+    /// The demo's sim clock (`None`: the wall clock).
+    pub fn demo(clock: Option<DemoClock>) -> Self {
+        AppClock {
+            demo: clock,
+            fixed: None,
+        }
+    }
+
+    /// A clock that always reads `at`.
+    pub fn fixed(at: Time) -> Self {
+        AppClock {
+            demo: None,
+            fixed: Some(at),
+        }
+    }
+
     /// Now, on this clock.
     pub fn now(self) -> Time {
+        if let Some(at) = self.fixed {
+            return at;
+        }
         let wall = wall_now();
-        self.0.map_or(wall, |sim| sim.sim_time(wall))
+        self.demo.map_or(wall, |sim| sim.sim_time(wall))
     }
 }
 
@@ -57,17 +85,23 @@ mod tests {
 
     #[test]
     fn the_demo_runs_the_app_on_its_sim_clock() {
-        let wall = AppClock(None).now();
+        let wall = AppClock::wall().now();
         let t0: Time = "2026-09-28T10:00:00Z".parse().unwrap();
         let sim = DemoClock {
             start: t0,
             wall_start: wall - chrono::Duration::seconds(10),
             speed: 5.0,
         };
-        let now = AppClock(Some(sim)).now();
+        let now = AppClock::demo(Some(sim)).now();
         // 10 wall seconds at 5× are 50 sim seconds (plus the instants this test takes).
         assert!(now >= t0 + chrono::Duration::seconds(50), "{now}");
         assert!(now < t0 + chrono::Duration::seconds(60), "{now}");
+    }
+
+    #[test]
+    fn a_snapshot_clock_stands_at_its_time() {
+        let t0: Time = "2026-09-28T10:00:00Z".parse().unwrap();
+        assert_eq!(AppClock::fixed(t0).now(), t0);
     }
 
     #[test]

@@ -101,6 +101,19 @@ pub fn run_tui_command(
         }
     };
     log_config(&config);
+    let snapshot_now = match args
+        .now
+        .as_deref()
+        .map(chrono::DateTime::parse_from_rfc3339)
+    {
+        None => None,
+        Some(Ok(t)) => Some(t.with_timezone(&chrono::Utc)),
+        Some(Err(e)) => {
+            let now = args.now.as_deref().unwrap_or_default();
+            let _ = writeln!(err, "ome-top: --now {now:?} is not RFC 3339: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
     let opts = TuiOptions {
         alfred_namespace: args
             .alfred_namespace
@@ -125,6 +138,7 @@ pub fn run_tui_command(
                 return EXIT_BAD_INPUT;
             }
         },
+        snapshot_now,
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -230,8 +244,8 @@ async fn run_demo(
         },
         clock,
     );
-    // Each run is a world of its own: its history is keyed by its start, and earlier runs of
-    // the seed are forgotten.
+    // Each run is a world of its own: its history is keyed by its start; earlier runs of the
+    // seed keep theirs.
     let history = HistoryHook::open_demo(
         d.seed,
         ch.clock.wall_start,

@@ -47,11 +47,12 @@ pub async fn load(
     };
     let (tx, mut progress) = tokio::sync::watch::channel(start);
     let (done_tx, mut done) = tokio::sync::oneshot::channel();
-    let (file, alfred, scheduler, table) = (
+    let (file, alfred, scheduler, table, asked) = (
         path.to_path_buf(),
         opts.alfred_namespace.clone(),
         opts.scheduler_namespace.clone(),
         opts.instance_types.clone(),
+        opts.snapshot_now,
     );
     // A thread of its own, not the runtime's blocking pool: a stopped load is left behind
     // and ends with the process instead of holding the runtime's shutdown.
@@ -59,7 +60,7 @@ pub async fn load(
         .name("snapshot-load".into())
         .spawn(move || {
             let namespaces = (alfred.as_str(), scheduler.as_str());
-            let fed = feed_with(&file, namespaces, &table, now, &mut |l| {
+            let fed = feed_with(&file, namespaces, &table, (asked, now), &mut |l| {
                 tx.send_replace(l);
             });
             let _ = done_tx.send(fed);

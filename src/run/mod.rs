@@ -90,6 +90,9 @@ pub struct TuiOptions {
     pub frame_interval: Duration,
     /// The instance-type table naming pools (`instance-type-map` in config.toml).
     pub instance_types: Arc<crate::engine::nodes::ShapeTable>,
+    /// The time a `--snapshot` is aged against (`--now`); `None`: the newest timestamp the
+    /// snapshot holds (the wall clock when it holds none).
+    pub snapshot_now: Option<crate::engine::model::Time>,
 }
 
 impl Default for TuiOptions {
@@ -106,6 +109,7 @@ impl Default for TuiOptions {
             live: None,
             frame_interval: FRAME_INTERVAL,
             instance_types: Arc::default(),
+            snapshot_now: None,
         }
     }
 }
@@ -126,16 +130,21 @@ pub struct Channels {
 pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result<Ended> {
     // Before anything takes the terminal, so that no signal can end the process with it taken.
     let mut signals = signals::Signals::new()?;
+    let mut snapshot_at = None;
     let channels = match source {
         DataSource::Snapshot(path) => {
             match loading::load(&path, &opts, wall_now(), &mut signals).await? {
-                Ok(feed) => offline_channels(feed, path),
+                Ok(feed) => {
+                    // Aged against its own time: the app's clock stands at the feed's.
+                    snapshot_at = Some(feed.analysis.now);
+                    offline_channels(feed, path)
+                }
                 Err(ended) => return Ok(ended),
             }
         }
         DataSource::Channels(channels) => channels,
     };
-    let clock = AppClock(opts.demo_clock);
+    let clock = snapshot_at.map_or(AppClock::demo(opts.demo_clock), AppClock::fixed);
     let keys = match opts.keymap.take() {
         Some(keymap) => ConfigKeys(keymap),
         None => ConfigKeys::shipped("default")?,
@@ -167,6 +176,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
     };
     if let Some(h) = &extras.history {
         state.dismissed.extend(h.dismissed());
+        state.history_run_started = h.cluster().demo_run_started().map(|(_, t)| t);
     }
     run_with_keys(&mut state, &mut extras, channels, signals).await
 }

@@ -46,13 +46,24 @@ pub enum SnapshotFeedError {
     },
 }
 
-/// Reads and analyses a snapshot file into the one feed of offline mode.
-pub fn snapshot_feed(path: &Path, opts: &TuiOptions, now: Time) -> Result<Feed, SnapshotFeedError> {
+/// Reads and analyses a snapshot file into the one feed of offline mode, at `--now`, else
+/// at the newest timestamp the snapshot holds, else at `wall`.
+pub fn snapshot_feed(
+    path: &Path,
+    opts: &TuiOptions,
+    wall: Time,
+) -> Result<Feed, SnapshotFeedError> {
     let namespaces = (
         opts.alfred_namespace.as_str(),
         opts.scheduler_namespace.as_str(),
     );
-    feed_with(path, namespaces, &opts.instance_types, now, &mut |_| {})
+    feed_with(
+        path,
+        namespaces,
+        &opts.instance_types,
+        (opts.snapshot_now, wall),
+        &mut |_| {},
+    )
 }
 
 /// [`snapshot_feed`] with the Alfred and scheduler namespaces, telling `report` how far it is.
@@ -60,7 +71,7 @@ pub(super) fn feed_with(
     path: &Path,
     (alfred, scheduler): (&str, &str),
     instance_types: &Arc<ShapeTable>,
-    now: Time,
+    (asked, wall): (Option<Time>, Time),
     report: &mut dyn FnMut(Loading),
 ) -> Result<Feed, SnapshotFeedError> {
     let bytes = std::fs::read(path).map_err(|source| SnapshotFeedError::Read {
@@ -83,6 +94,8 @@ pub(super) fn feed_with(
     // The text is not needed past this point: the analysis works on the compact model.
     drop(bytes);
     report(Loading::Analysing { objects });
+    // A snapshot is aged against its own time, never against the clock it is replayed by.
+    let now = asked.or_else(|| snap.newest_time()).unwrap_or(wall);
     let options = AnalysisOptions {
         now,
         alfred_namespace: alfred.to_string(),

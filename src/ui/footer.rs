@@ -10,6 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
 use crate::action::Action;
+use crate::app::detail::DetailKind;
 use crate::app::dialogs::Modal;
 use crate::app::dialogs::YAML_PANE_KEYS;
 use crate::app::input::current_mode;
@@ -31,7 +32,7 @@ const GLOBAL_HINTS: [Action; 8] = [
 ];
 
 /// What every list and pane has (moving, reversing the sort): the footer leaves it to help.
-const LEFT_TO_HELP: [Action; 9] = [
+const LEFT_TO_HELP: [Action; 11] = [
     Action::Down,
     Action::Up,
     Action::PageDown,
@@ -41,6 +42,8 @@ const LEFT_TO_HELP: [Action; 9] = [
     Action::SortReverse,
     Action::ToggleWide,
     Action::CopyName,
+    Action::Left,
+    Action::Right,
 ];
 
 /// Whether pressing `b`'s keys in `mode` triggers it: its shorter prefixes wait for more keys
@@ -54,7 +57,11 @@ fn reachable(state: &AppState, mode: Mode, b: &Binding) -> bool {
 /// Whether `action` does something in the current view (a detail binds every view's writes;
 /// a write the session refuses is not offered).
 pub(crate) fn applies_here(state: &AppState, action: Action) -> bool {
-    refusal(state, action).is_none()
+    let node_detail = matches!(
+        state.detail().as_ref().map(|d| &d.kind),
+        Some(DetailKind::Node(_))
+    );
+    refusal(state, action).is_none() && (action != Action::NodeTimeline || node_detail)
 }
 
 /// `(keys, description)` pairs for the footer: the mode's own actions, then common ones, each

@@ -4,6 +4,7 @@
 //!
 //! Owns: `draw_header`, `draw_tabs`, `draw_banner`, `api_text`, `source_text`.
 
+use chrono::FixedOffset;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -11,7 +12,7 @@ use ratatui::Frame;
 use crate::app::layout::tab_spans;
 use crate::app::namespace;
 use crate::app::state::{AppState, View};
-use crate::app::times::when;
+use crate::app::times::{local, when};
 use crate::app::views::age;
 use crate::engine::alfred_config::Mode;
 use crate::engine::model::Time;
@@ -28,7 +29,7 @@ pub fn api_text(api: &ApiStatus, now: Time) -> (String, Slot) {
             Slot::HealthFailed,
         ),
         ApiStatus::Forbidden { what } => (format!("API ✗ forbidden: {what}"), Slot::HealthFailed),
-        ApiStatus::Offline => ("offline snapshot".into(), Slot::Muted),
+        ApiStatus::Offline => ("offline".into(), Slot::Muted),
         ApiStatus::Simulated => ("simulated".into(), Slot::Accent),
     }
 }
@@ -67,10 +68,12 @@ fn grouped(n: usize) -> String {
     out
 }
 
-fn context(feed: &Feed) -> String {
+/// Where the data comes from: a context, a snapshot by the time it was taken (what its ages
+/// count from), the demo.
+fn context(feed: &Feed, tz: FixedOffset) -> String {
     match &feed.source {
         SourceKind::Live(ctx) => format!("ctx {ctx}"),
-        SourceKind::Snapshot(path) => format!("snapshot {path}"),
+        SourceKind::Snapshot(_) => format!("snapshot of {}", local(feed.analysis.now, tz)),
         SourceKind::Demo(seed) => format!("demo seed {seed}"),
     }
 }
@@ -102,7 +105,7 @@ fn first_line<'a>(
         first.push(Span::styled("ome-top", theme.style(Slot::Header)));
         first.push(sep(theme));
     }
-    first.push(Span::raw(context(feed)));
+    first.push(Span::raw(context(feed, state.utc_offset)));
     first.push(sep(theme));
     first.push(Span::styled(api, theme.style(api_slot)));
     first.push(sep(theme));
@@ -156,7 +159,12 @@ fn second_line<'a>(
             theme.style(Slot::HealthDegraded),
         ));
     }
-    if feed.sources.is_empty() {
+    if let SourceKind::Snapshot(path) = &feed.source {
+        items.push(Span::styled(
+            format!("file {path}"),
+            theme.style(Slot::Muted),
+        ));
+    } else if feed.sources.is_empty() {
         items.push(Span::styled(
             format!(
                 "data as of {}",
@@ -178,11 +186,19 @@ fn second_line<'a>(
 /// Each source's freshness; when the line would not fit `width`, the listed sources collapse
 /// into one count (`7 sources listed`) and only the ones that need a look are named.
 fn sources<'a>(state: &AppState, feed: &Feed, theme: &Theme, width: u16) -> Vec<Span<'a>> {
+    // The demo's world is in the process: every source it lists is current, whenever its
+    // objects last changed (in sim time), so it reads as live, never as old.
+    let simulated = feed.api == ApiStatus::Simulated;
     let all: Vec<(String, Slot, bool)> = feed
         .sources
         .iter()
         .map(|s| {
-            let (text, slot) = source_text(s, state.now());
+            let (text, slot) = match s.presence {
+                Presence::Present if simulated && s.listing.is_none() => {
+                    (format!("{} live", s.name), Slot::Text)
+                }
+                _ => source_text(s, state.now()),
+            };
             (text, slot, s.presence == Presence::Present)
         })
         .collect();

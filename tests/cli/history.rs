@@ -73,6 +73,7 @@ fn audit(at: Time, actor: &str, action: &str, node: &str, message: &str) -> Audi
         result: AuditResult::Done,
         message: message.into(),
         overrode: None,
+        reason: None,
     }
 }
 
@@ -213,13 +214,14 @@ fn filled_store(db: &Path) {
         observe(&mut store, &prod, nodes, t(at));
     }
     let at = t("2026-09-28T10:06:30Z");
-    let entry = audit(
+    let mut entry = audit(
         at,
         "alice@example.com",
         "cordon-node",
         "gpu-a",
         "cordoned: GPU errors",
     );
+    entry.reason = Some("GPU errors".into());
     store.record_audit(&prod, &entry).unwrap();
     let demo = ClusterKey::demo(7);
     observe(
@@ -298,6 +300,7 @@ fn history_command_prints_episodes_and_audit_rows() {
             "cordon-node",
             "done",
             "100→101",
+            "GPU errors",
             "cordoned: GPU errors"
         ]
     );
@@ -336,6 +339,10 @@ fn history_command_prints_episodes_and_audit_rows() {
     assert_eq!(prod["transitions"][2]["cordoned"], true);
     assert_eq!(prod["transitions"][1]["maintenanceTriggers"], json!([]));
     assert_eq!(prod["audit"][0]["resourceVersionAfter"], "101");
+    assert_eq!(
+        prod["audit"][0]["reason"], "GPU errors",
+        "the operator's reason"
+    );
     assert_eq!(prod["audit"][0]["object"], "Node/gpu-a");
     assert_eq!(clusters[0]["audit"], json!([]));
     assert_eq!(clusters[0]["episodes"], json!([]));
@@ -441,6 +448,66 @@ fn history_command_prints_any_objects_audit_and_the_fleet_answers() {
     assert_eq!(bad.status.code(), Some(2));
     let bad = ome_top(&[&["history", "--state", "broken"][..], &base].concat());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("one of Unhealthy"));
+}
+
+/// Two runs of the demo of one seed keep their rows apart, each marked by its start, and the
+/// reasons the operator wrote are printed with the audit rows (table and JSON).
+#[test]
+fn history_command_shows_each_demo_run_and_the_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite3");
+    let mut store = HistoryStore::open_at(&db, StoreOptions::default(), t(NOW))
+        .unwrap()
+        .store;
+    let runs = [
+        (t("2026-09-28T09:00:00Z"), "cordon-node", Some("bad fan")),
+        (t("2026-09-28T10:00:00Z"), "uncordon-node", None),
+    ];
+    for (started, action, reason) in runs {
+        let key = ClusterKey::demo_run(1, started);
+        let mut entry = audit(started, "demo", action, "gpu-a", "done");
+        entry.reason = reason.map(str::to_string);
+        store.record_audit(&key, &entry).unwrap();
+    }
+    drop(store);
+    let db_arg = db.to_str().unwrap();
+    let base = ["--db", db_arg, "--now", NOW, "--utc"];
+    let text = run_ok(&[&["history", "gpu-a"][..], &base].concat());
+    assert!(
+        text.contains(
+            "cluster: demo:1@20260928T090000Z (demo seed 1, the run started 2026-09-28 09:00:00)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("(demo seed 1, the run started 2026-09-28 10:00:00)"),
+        "{text}"
+    );
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .filter(|l| l.starts_with("2026-"))
+        .map(cells)
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(
+        rows[0][2..],
+        ["cordon-node", "done", "100→101", "bad fan", "done"]
+    );
+    assert_eq!(
+        rows[1][2..],
+        ["uncordon-node", "done", "100→101", "-", "done"]
+    );
+    let doc: Value = serde_json::from_str(&run_ok(
+        &[&["history", "gpu-a", "-o", "json"][..], &base].concat(),
+    ))
+    .unwrap();
+    let clusters = doc["clusters"].as_array().unwrap();
+    assert_eq!(
+        clusters[0]["demoRun"],
+        json!({"seed": 1, "started": "2026-09-28T09:00:00Z"})
+    );
+    assert_eq!(clusters[0]["audit"][0]["reason"], "bad fan");
+    assert_eq!(clusters[1]["audit"][0]["reason"], Value::Null);
 }
 
 #[test]

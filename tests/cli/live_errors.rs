@@ -61,6 +61,34 @@ fn a_kubeconfig_that_does_not_load_is_exit_2() {
     assert_one_line_error(&out, 2, "cannot load kubeconfig");
 }
 
+/// A missing kubeconfig names its path once, plainly (not `'"/path"'`), and points at the demo,
+/// whether it came from `--kubeconfig`, `$KUBECONFIG` or the TUI's start.
+#[test]
+fn a_missing_kubeconfig_names_its_path_once_and_suggests_the_demo() {
+    let missing = std::env::temp_dir().join("ome-top-no-such-kubeconfig.yaml");
+    let path = missing.to_str().unwrap();
+    let by_env = |args: &[&str]| {
+        crate::command::ome_top()
+            .args(args)
+            .env("KUBECONFIG", path)
+            .output()
+            .unwrap()
+    };
+    let outputs = [
+        ome_top(&["analyze", "--kubeconfig", path]),
+        by_env(&["analyze"]),
+        by_env(&[]),
+    ];
+    for out in &outputs {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+        assert_eq!(stderr.matches(path).count(), 1, "the path once: {stderr}");
+        assert!(!stderr.contains("'\""), "no doubled quotes: {stderr}");
+        assert!(stderr.contains("No such file"), "the cause: {stderr}");
+        assert!(stderr.contains("`ome-top demo`"), "the demo: {stderr}");
+    }
+}
+
 #[test]
 fn a_context_that_does_not_exist_is_exit_2() {
     let kubeconfig = closed_port_kubeconfig();

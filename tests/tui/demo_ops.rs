@@ -68,6 +68,60 @@ fn cordon_is_a_compare_and_swap() {
     assert!(!w.snapshot().nodes[10].unschedulable);
 }
 
+/// The demo records an Event for each cordon and uncordon, as the live path does, with the
+/// operator's reason in its note; a refused write records none.
+#[test]
+fn cordon_and_uncordon_leave_an_event_with_the_reason() {
+    let mut w = DemoWorld::new(9, 60, start());
+    let node: Name = w.snapshot().nodes[10].name.clone();
+    let ours = |w: &DemoWorld| -> Vec<(String, String, Option<Time>)> {
+        w.snapshot()
+            .events
+            .iter()
+            .filter(|e| e.object_name == node && e.source.as_ref() == "ome-top")
+            .map(|e| (e.reason.to_string(), e.message.clone(), e.last_seen))
+            .collect()
+    };
+    let stale = Op::Cordon {
+        node: node.clone(),
+        resource_version: "1".into(),
+        reason: Some("bad fan".into()),
+    };
+    assert!(matches!(
+        w.apply(&stale, start()),
+        OpOutcome::Conflict { .. }
+    ));
+    assert!(ours(&w).is_empty(), "a conflict writes no Event");
+    let at = start() + Duration::minutes(3);
+    let cordon = Op::Cordon {
+        node: node.clone(),
+        resource_version: node_rv(&w, &node),
+        reason: Some("  bad fan ".into()),
+    };
+    assert!(matches!(w.apply(&cordon, at), OpOutcome::Done { .. }));
+    let uncordon = Op::Uncordon {
+        node: node.clone(),
+        resource_version: node_rv(&w, &node),
+        reason: None,
+    };
+    assert!(matches!(w.apply(&uncordon, at), OpOutcome::Done { .. }));
+    assert_eq!(
+        ours(&w),
+        [
+            (
+                "OmeTopCordon".to_string(),
+                "cordoned by demo with ome-top: bad fan".to_string(),
+                Some(at)
+            ),
+            (
+                "OmeTopUncordon".to_string(),
+                "uncordoned by demo with ome-top".to_string(),
+                Some(at)
+            ),
+        ]
+    );
+}
+
 fn journal_rv(w: &DemoWorld) -> Name {
     w.snapshot()
         .config_map("ome", ALFRED_JOURNAL)
@@ -142,6 +196,17 @@ fn opting_out_makes_the_workload_ineligible() {
     let snap = w.snapshot();
     let isvc = snap.isvcs.iter().find(|s| s.key() == key).unwrap();
     assert_eq!(isvc.annotation("alfred.ome.io/movable"), Some("false"));
+    // One Event for the write that was done (none for the conflict), with the reason.
+    let events: Vec<&str> = snap
+        .events
+        .iter()
+        .filter(|e| e.reason.as_ref() == "OmeTopOptOut" && e.object_name == *isvc.name())
+        .map(|e| e.message.as_str())
+        .collect();
+    assert_eq!(
+        events,
+        ["opted out of Alfred's moves by demo with ome-top: latency-critical"]
+    );
     assert_eq!(
         isvc.annotation("alfred.ome.io/opt-out-reason"),
         Some("latency-critical")

@@ -10,6 +10,7 @@ mod filter;
 mod gang_scheduler;
 mod header;
 mod history_fixture;
+mod kept;
 mod keymap_safety;
 mod legends;
 mod node_yaml;

@@ -139,7 +139,7 @@ fn confirm_extra(state: &mut AppState, k: KeyEvent) -> bool {
             let buffer = d.reason.clone().unwrap_or_default();
             state.modals.push(Modal::ReasonInput {
                 purpose: ReasonPurpose::ConfirmReason,
-                prompt: "reason (optional, written into the Event)".into(),
+                prompt: "reason (optional, kept in the Event and the audit log)".into(),
                 buffer,
             });
             true

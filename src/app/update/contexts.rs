@@ -89,6 +89,7 @@ pub fn switched(
     state.detail = None;
     state.detail_scroll = 0;
     state.node_history = None;
+    state.node_actions = None;
     state.pool_scope = None;
     state.score_history.clear();
     state.requested.clear();

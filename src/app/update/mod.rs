@@ -3,7 +3,7 @@
 //!
 //! Every `&mut AppState` handler lives in this folder: navigation and feeds (`nav`), the
 //! writes (`ops`, `approve`, `journal`, `track`), contexts, namespace, copy, YAML, the map's
-//! layout (`map`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
+//! layout and its selection (`map`), the jump to a node's timeline (`timeline`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
 //! `run_msgs` carries out, so nothing calls back into `apply_action`.
 //!
 //! Owns: `update`, `apply_action`, `home_view`.
@@ -20,6 +20,7 @@ pub mod nav;
 pub mod ops;
 pub mod order;
 pub mod refuse;
+pub mod timeline;
 pub mod track;
 pub mod yaml;
 
@@ -78,6 +79,15 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             state.node_history = None;
             nav::rebuild_models(state);
             vec![Effect::Redraw]
+        }
+        Event::NodeActions { node, actions } => {
+            if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
+                state.node_actions = Some(actions);
+                nav::rebuild_detail(state);
+                vec![Effect::Redraw]
+            } else {
+                Vec::new()
+            }
         }
         Event::NodeHistory { node, rows } => {
             if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
@@ -166,6 +176,12 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
             nav::toggle_moves_group(state)
         }
         Action::PoolMap => nav::toggle_map(state),
+        Action::Left | Action::Right => {
+            let delta = if action == Action::Left { -1 } else { 1 };
+            if !map::select_sideways(state, delta) {
+                return Vec::new();
+            }
+        }
         Action::NextView | Action::PrevView => {
             let n = View::ALL.len();
             let d = if action == Action::NextView { 1 } else { n - 1 };
@@ -179,6 +195,11 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::CopyName => return copy::copy_name(state),
         Action::NextTheme => state.theme = (state.theme + 1) % state.themes.len().max(1),
         Action::ShowYaml => return yaml::show_yaml(state),
+        Action::NodeTimeline => {
+            if !timeline::jump_to_timeline(state) {
+                return Vec::new();
+            }
+        }
         Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
         Action::CordonNode | Action::UncordonNode => {

@@ -13,6 +13,7 @@ use crate::app::namespace;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
 use crate::app::update::groups;
+use crate::app::update::map::{self, map_shown_full};
 use crate::app::update::order;
 use crate::app::views::build_view;
 use crate::app::views::context::ViewContext;
@@ -78,7 +79,7 @@ pub fn refresh_view(state: &mut AppState, view: View) {
 /// Moves the selection (or the detail scroll) by `delta` lines.
 pub fn step(state: &mut AppState, delta: isize) {
     if map_shown_full(state) {
-        state.pool_map.scroll(delta);
+        state.pool_map.select_lines(delta);
         return;
     }
     let height = viewport(state);
@@ -160,6 +161,12 @@ pub fn open(state: &mut AppState) {
     if state.detail.is_some() {
         return;
     }
+    if map_shown_full(state) {
+        if let Some(node) = map::selected_node(state) {
+            open_detail(state, DetailKind::Node(node));
+        }
+        return;
+    }
     let key = state.models.table(state.view).and_then(|m| {
         Some(
             m.rows
@@ -195,9 +202,11 @@ pub fn toggle_moves_group(state: &mut AppState) {
     }
 }
 
-fn open_detail(state: &mut AppState, kind: DetailKind) {
+/// Opens the detail pane of `kind`, scrolled to its top.
+pub fn open_detail(state: &mut AppState, kind: DetailKind) {
     state.detail_scroll = 0;
     state.node_history = None;
+    state.node_actions = None;
     state.detail = state
         .shown()
         .cloned()
@@ -228,6 +237,7 @@ pub fn rebuild_detail(state: &mut AppState) {
 pub fn back(state: &mut AppState) -> bool {
     if state.detail.take().is_some() {
         state.node_history = None;
+        state.node_actions = None;
         refresh_view(state, state.view);
         return true;
     }
@@ -246,11 +256,6 @@ pub fn back(state: &mut AppState) -> bool {
         return true;
     }
     false
-}
-
-/// Whether the Pools view shows the map full-size (moving keys then scroll the map).
-fn map_shown_full(state: &AppState) -> bool {
-    state.view == View::Pools && state.pool_map.full && state.detail.is_none()
 }
 
 /// `pool-map`: the selected pool's map full-size, or back to the table with the map below.

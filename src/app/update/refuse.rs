@@ -25,7 +25,7 @@ pub fn home_view(action: Action) -> Option<View> {
         Action::CordonNode | Action::UncordonNode | Action::ShowYaml => Some(View::Nodes),
         Action::ApproveMove | Action::RejectMove | Action::JumpToJournal => Some(View::Moves),
         Action::ClearJournalEntry => Some(View::Journal),
-        Action::PoolMap => Some(View::Pools),
+        Action::PoolMap | Action::Left | Action::Right => Some(View::Pools),
         _ => None,
     }
 }

@@ -7,13 +7,15 @@ use std::sync::Arc;
 
 use chrono::FixedOffset;
 
+use crate::action::Action;
+use crate::app::keys::{key_label, Mode};
 use crate::app::model::moves::RequestedMove;
-use crate::app::state::{AppState, HealthTransition, Models};
+use crate::app::state::{AppState, HealthTransition, Models, NodeAction};
 use crate::engine::model::{MigrationPhase, Time};
 use crate::engine::timeline::FleetHealth;
 
 /// The state's read-only parts a detail pane is built from.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct ViewContext<'a> {
     /// The reducer's time.
     pub now: Time,
@@ -29,8 +31,14 @@ pub struct ViewContext<'a> {
     pub phases: &'a HashMap<String, MigrationPhase>,
     /// The selected node's health history (`None` = store not plugged).
     pub node_history: &'a Option<Vec<HealthTransition>>,
+    /// The selected node's recorded operator actions (`None` = not read or no store).
+    pub node_actions: &'a Option<Vec<NodeAction>>,
     /// The fleet answers from the history store (`None` = store not plugged).
     pub fleet_health: &'a Option<Arc<FleetHealth>>,
+    /// The start of the demo run the history store records under (`None` elsewhere).
+    pub history_run_started: Option<Time>,
+    /// The key that jumps to a node's health timeline in the shown view, if one is bound.
+    pub timeline_key: Option<String>,
 }
 
 impl<'a> ViewContext<'a> {
@@ -44,7 +52,15 @@ impl<'a> ViewContext<'a> {
             requested: state.requested(),
             phases: state.request_phases(),
             node_history: state.node_history(),
+            node_actions: state.node_actions(),
             fleet_health: state.fleet_health(),
+            history_run_started: state.history_run_started,
+            timeline_key: state
+                .keys
+                .bindings(Mode::Detail)
+                .into_iter()
+                .find(|b| b.action == Action::NodeTimeline)
+                .map(|b| key_label(&b.keys)),
         }
     }
 }

@@ -15,7 +15,7 @@ pub mod lints;
 pub mod moves;
 pub mod node_detail;
 mod node_sections;
-mod node_timeline;
+pub mod node_timeline;
 pub mod nodes;
 pub mod pools;
 

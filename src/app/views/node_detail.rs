@@ -1,7 +1,9 @@
-//! The node detail, in the order an operator reads `kubectl describe node` plus OME: the OME
-//! summary first (health and why, pool, GPUs, cordon, spot, excluded as a target and why,
-//! maintenance triggers), then labels, taints, capacity and allocatable, conditions, the pods
-//! on the node, its Events, Alfred's node record and the health timeline. The pane scrolls, so
+//! The node detail, OME first: the summary (health and why, pool, GPUs, cordon, spot, excluded
+//! as a target and why, maintenance triggers) with the health summary (episodes in the window,
+//! flapping, what is open now, the key to the timeline), the health timeline, the operator
+//! actions the audit log recorded on it with their reasons, then what an
+//! operator reads in `kubectl describe node`: labels, taints, capacity and allocatable,
+//! conditions, the pods on the node, its Events and Alfred's node record. The pane scrolls, so
 //! long sections never push the summary off the top.
 //!
 //! Owns: `node_detail`. The Kubernetes sections are in `node_sections`, the timeline in
@@ -17,7 +19,7 @@ use crate::app::views::context::ViewContext;
 use crate::app::views::node_sections::{
     capacity_lines, condition_lines, event_lines, label_lines, pod_lines, taint_lines, Pane,
 };
-use crate::app::views::node_timeline::timeline_lines;
+use crate::app::views::node_timeline::{health_summary_lines, node_health, timeline_lines};
 use crate::engine::alfred_config::health_rules;
 use crate::engine::analysis::Analysis;
 use crate::engine::model::{Node, Time};
@@ -189,6 +191,50 @@ fn record(out: &mut Lines, cx: &ViewContext<'_>, a: &Analysis, name: &str) {
     }
 }
 
+/// Operator actions on the node listed at once; older ones are counted.
+const ACTIONS_SHOWN: usize = 10;
+
+/// The operator actions the history store recorded on the node (this cluster, or this demo
+/// run), newest first, each with the reason the operator wrote.
+fn action_lines(out: &mut Lines, cx: &ViewContext<'_>) {
+    let Some(actions) = cx.node_actions else {
+        return;
+    };
+    out.heading("Operator actions (audit log, newest first)");
+    if actions.is_empty() {
+        out.push("  none recorded", Tone::Muted);
+    }
+    for a in actions.iter().rev().take(ACTIONS_SHOWN) {
+        let reason = a
+            .reason
+            .as_deref()
+            .map_or_else(|| "no reason given".to_string(), |r| format!("reason: {r}"));
+        let tone = if a.result == "done" {
+            Tone::Normal
+        } else {
+            Tone::Degraded
+        };
+        out.push(
+            format!(
+                "  {}  {} {} · {}",
+                when(cx.now, a.at, cx.utc_offset),
+                a.action,
+                a.result,
+                a.actor
+            ),
+            tone,
+        );
+        out.push(format!("      {reason}"), tone);
+    }
+    if actions.len() > ACTIONS_SHOWN {
+        let older = actions.len() - ACTIONS_SHOWN;
+        out.push(
+            format!("  … and {older} older (ome-top history)"),
+            Tone::Muted,
+        );
+    }
+}
+
 /// The detail pane of node `name`.
 pub fn node_detail(cx: &ViewContext<'_>, feed: &Feed, name: &str) -> Option<DetailModel> {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
@@ -196,6 +242,11 @@ pub fn node_detail(cx: &ViewContext<'_>, feed: &Feed, name: &str) -> Option<Deta
     let (node, st) = (&snap.nodes[i], a.nodes.get(i)?);
     let mut out = Lines::default();
     summary(&mut out, cx, node, st, a);
+    if let Some(health) = node_health(cx, feed, i) {
+        health_summary_lines(&mut out, cx, &health, st.pool.as_deref());
+        timeline_lines(&mut out, cx, &health, name);
+    }
+    action_lines(&mut out, cx);
     label_lines(&mut out, node);
     taint_lines(&mut out, node);
     capacity_lines(&mut out, node);
@@ -208,8 +259,6 @@ pub fn node_detail(cx: &ViewContext<'_>, feed: &Feed, name: &str) -> Option<Deta
     pod_lines(&mut out, snap, name, pane.width);
     event_lines(&mut out, snap, name, pane);
     record(&mut out, cx, a, name);
-    out.heading("Health timeline (newest first)");
-    timeline_lines(&mut out, cx, feed, i);
     Some(DetailModel {
         kind: DetailKind::Node(name.to_string()),
         title: format!("node/{name}"),

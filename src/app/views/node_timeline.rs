@@ -3,20 +3,26 @@
 //! from → until, maintenance trigger from → to, cordoned from → to, each with its length; an
 //! open one reads "since …") from the history store's rows merged with what the cluster still
 //! tells (the node's conditions, Alfred's node record, Alfred's Events), every time marked by
-//! its source; Alfred's moments between them; above them the node's flaps and its pool's
-//! repair time from the store.
+//! its source; Alfred's moments between them. The health summary the detail opens with counts
+//! the listed episodes as the flap count does, says what is open now, the pool's repair time
+//! from the store and the key to the timeline; a demo run's timeline says which run it is.
 //!
-//! Owns: `timeline_lines`. Plain data.
+//! Owns: `NodeHealth`, `node_health`, `health_summary_lines`, `timeline_lines`,
+//! `TIMELINE_HEADING`. Plain data.
 
-use chrono::FixedOffset;
+use chrono::{Duration, FixedOffset};
 
 use crate::app::detail::Lines;
+use crate::app::state::NodeAction;
 use crate::app::table::Tone;
 use crate::app::times::{local, range, relative, span};
 use crate::app::views::context::ViewContext;
 use crate::engine::alfred_config::health_rules;
 use crate::engine::model::{Event, Time};
-use crate::engine::timeline::{node_timeline, observe_node, Episode, EpisodeKind, Mark, Observed};
+use crate::engine::timeline::{
+    health_starts, node_timeline, observe_node, Episode, EpisodeKind, Mark, Observed, Timeline,
+    DEFAULT_FLAPS, DEFAULT_WINDOW_DAYS,
+};
 use crate::protocol::Feed;
 
 /// Items listed before a count line stands for the older ones.
@@ -98,17 +104,40 @@ fn fit(out: &mut Lines, (head, sep, tail): (String, &str, String), tone: Tone, p
     }
 }
 
-fn episode_line(out: &mut Lines, e: &Episode, l: Layout) {
+/// How far an audit row's time may be from the cordon it explains (the row is written when
+/// the write ends; the episode starts when ome-top or the cluster saw the cordon).
+const CORDON_MATCH_SECONDS: i64 = 120;
+
+/// The reason the operator wrote for the cordon that began episode `e`: the `cordon-node`
+/// audit row done closest to its start, within `CORDON_MATCH_SECONDS`.
+fn cordon_reason<'a>(e: &Episode, actions: &'a [NodeAction]) -> Option<&'a str> {
+    if e.kind != EpisodeKind::Cordoned {
+        return None;
+    }
+    actions
+        .iter()
+        .filter(|a| a.action == "cordon-node" && a.result == "done")
+        .map(|a| ((a.at - e.from.at).num_seconds().abs(), a))
+        .filter(|(d, _)| *d <= CORDON_MATCH_SECONDS)
+        .min_by_key(|(d, _)| *d)
+        .and_then(|(_, a)| a.reason.as_deref())
+}
+
+fn episode_line(out: &mut Lines, e: &Episode, l: Layout, actions: &[NodeAction]) {
     let head = format!(
         "  {:<w$}  {}",
         label(&e.kind),
         when(e, l.now, l.tz),
         w = l.label
     );
-    let (sep, tail) = if e.reason.is_empty() {
+    let reason = match cordon_reason(e, actions) {
+        Some(r) if e.reason.is_empty() => format!("reason: {r}"),
+        _ => e.reason.clone(),
+    };
+    let (sep, tail) = if reason.is_empty() {
         (" ", sources(e))
     } else {
-        (" · ", format!("{} {}", e.reason, sources(e)))
+        (" · ", format!("{reason} {}", sources(e)))
     };
     let tone = if e.is_open() {
         tone(&e.kind)
@@ -131,43 +160,22 @@ fn mark_line(out: &mut Lines, m: &Mark, l: Layout) {
     fit(out, (head, " ", tail), Tone::Normal, l.pane);
 }
 
-/// The store's answers about this node and its pool, when the store is attached.
-fn fleet_lines(out: &mut Lines, cx: &ViewContext<'_>, node: &str, pool: Option<&str>) {
-    let Some(f) = cx.fleet_health else { return };
-    let days = (f.to - f.from).num_days();
-    let flaps = f.nodes.get(node).map_or(0, |n| n.episodes);
-    let flapping = flaps > f.threshold;
-    let text = format!(
-        "  {flaps} health episode{} in the last {days} days{}",
-        if flaps == 1 { "" } else { "s" },
-        if flapping {
-            format!(" — flapping (more than {})", f.threshold)
-        } else {
-            String::new()
-        }
-    );
-    out.push(text, if flapping { Tone::Danger } else { Tone::Muted });
-    if let Some(p) = pool.and_then(|p| f.pool(p)) {
-        let mean = p.mean.map_or_else(|| "-".to_string(), span);
-        out.push(
-            format!(
-                "  pool {}: mean time to repair {mean} over {} repair{}, {} open",
-                p.pool,
-                p.repairs,
-                if p.repairs == 1 { "" } else { "s" },
-                p.open
-            ),
-            Tone::Muted,
-        );
-    }
+/// The heading of the timeline section (the `node-timeline` key scrolls to it).
+pub const TIMELINE_HEADING: &str = "Health timeline (newest first)";
+
+/// A node's timeline, merged from the store's rows and what the cluster tells, and the time
+/// its open episodes last until.
+pub struct NodeHealth {
+    /// Episodes and Alfred's marks.
+    pub timeline: Timeline,
+    /// The time open episodes last until.
+    pub now: Time,
 }
 
-/// The timeline of node `i` of the shown feed.
-pub fn timeline_lines(out: &mut Lines, cx: &ViewContext<'_>, feed: &Feed, i: usize) {
+/// The merged timeline of node `i` of the shown feed.
+pub fn node_health(cx: &ViewContext<'_>, feed: &Feed, i: usize) -> Option<NodeHealth> {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
-    let (Some(node), Some(st)) = (snap.nodes.get(i), a.nodes.get(i)) else {
-        return;
-    };
+    let (node, st) = (snap.nodes.get(i)?, a.nodes.get(i)?);
     let (triggers, window) = health_rules(&a.config);
     let current = Observed {
         at: a.now,
@@ -186,8 +194,75 @@ pub fn timeline_lines(out: &mut Lines, cx: &ViewContext<'_>, feed: &Feed, i: usi
         .collect();
     let rows = cx.node_history.as_deref().unwrap_or_default();
     let now = cx.now.max(a.now);
-    let t = node_timeline(rows, Some(&current), record, &events, now);
-    fleet_lines(out, cx, &node.name, st.pool.as_deref());
+    let timeline = node_timeline(rows, Some(&current), record, &events, now);
+    Some(NodeHealth { timeline, now })
+}
+
+/// The health summary under the node's state: its health episodes in the window counted as
+/// the flap count counts them (from the episodes the timeline lists), whether it flaps, what
+/// is open now, its pool's repair time from the store, and the key to the timeline.
+pub fn health_summary_lines(
+    out: &mut Lines,
+    cx: &ViewContext<'_>,
+    h: &NodeHealth,
+    pool: Option<&str>,
+) {
+    let f = cx.fleet_health.as_deref();
+    let days = f.map_or(DEFAULT_WINDOW_DAYS, |f| (f.to - f.from).num_days());
+    let threshold = f.map_or(DEFAULT_FLAPS, |f| f.threshold);
+    let from = h.now - Duration::days(days);
+    let flaps = health_starts(&h.timeline.episodes)
+        .into_iter()
+        .filter(|t| *t >= from)
+        .count();
+    let flapping = flaps > threshold;
+    let text = if flapping {
+        format!("health episodes in {days} days: {flaps} — flapping (more than {threshold})")
+    } else {
+        format!(
+            "health episodes in {days} days: {flaps} (Unhealthy or Unknown; flapping above {threshold})"
+        )
+    };
+    out.push(text, if flapping { Tone::Danger } else { Tone::Normal });
+    let open: Vec<String> = h
+        .timeline
+        .episodes
+        .iter()
+        .filter(|e| e.is_open())
+        .map(|e| format!("{} since {}", label(&e.kind), relative(h.now, e.from.at)))
+        .collect();
+    match open.as_slice() {
+        [] => out.line("open now: nothing"),
+        list => out.push(format!("open now: {}", list.join(" · ")), Tone::Degraded),
+    }
+    if let Some(p) = pool.and_then(|p| f.and_then(|f| f.pool(p))) {
+        let mean = p.mean.map_or_else(|| "-".to_string(), span);
+        out.push(
+            format!(
+                "pool {}: mean time to repair {mean} over {} repair{}, {} open",
+                p.pool,
+                p.repairs,
+                if p.repairs == 1 { "" } else { "s" },
+                p.open
+            ),
+            Tone::Muted,
+        );
+    }
+    let items = h.timeline.episodes.len() + h.timeline.marks.len();
+    if items > 0 {
+        let key = cx
+            .timeline_key
+            .as_deref()
+            .map_or_else(String::new, |k| format!(" · {k} jumps to it"));
+        let s = if items == 1 { "y" } else { "ies" };
+        out.push(format!("timeline below: {items} entr{s}{key}"), Tone::Muted);
+    }
+}
+
+/// The timeline section: its heading, then episodes and Alfred's marks, newest first.
+pub fn timeline_lines(out: &mut Lines, cx: &ViewContext<'_>, h: &NodeHealth, name: &str) {
+    out.heading(TIMELINE_HEADING);
+    let (t, now) = (&h.timeline, h.now);
     let layout = Layout {
         label: t
             .episodes
@@ -208,6 +283,7 @@ pub fn timeline_lines(out: &mut Lines, cx: &ViewContext<'_>, feed: &Feed, i: usi
         .chain(t.marks.iter().map(|m| (m.at, Err(m))))
         .collect();
     items.sort_by_key(|item| std::cmp::Reverse(item.0));
+    let actions = cx.node_actions.as_deref().unwrap_or_default();
     if items.is_empty() {
         out.push(
             "  no episode: Clear as far as ome-top and the cluster tell",
@@ -216,7 +292,7 @@ pub fn timeline_lines(out: &mut Lines, cx: &ViewContext<'_>, feed: &Feed, i: usi
     }
     for (_, item) in items.iter().take(TIMELINE_SHOWN) {
         match item {
-            Ok(e) => episode_line(out, e, layout),
+            Ok(e) => episode_line(out, e, layout, actions),
             Err(m) => mark_line(out, m, layout),
         }
     }
@@ -226,11 +302,12 @@ pub fn timeline_lines(out: &mut Lines, cx: &ViewContext<'_>, feed: &Feed, i: usi
             Tone::Muted,
         );
     }
-    footer(out, cx, rows, now);
+    let rows = cx.node_history.as_deref().unwrap_or_default();
+    footer(out, cx, (name, rows), now);
 }
 
 /// Where the timeline reaches back to, or why it cannot reach further.
-fn footer(out: &mut Lines, cx: &ViewContext<'_>, rows: &[Observed], now: Time) {
+fn footer(out: &mut Lines, cx: &ViewContext<'_>, (name, rows): (&str, &[Observed]), now: Time) {
     match rows.first() {
         None if cx.node_history.is_none() => out.push(
             "  (local history store not attached: only what the cluster still tells)",
@@ -248,5 +325,14 @@ fn footer(out: &mut Lines, cx: &ViewContext<'_>, rows: &[Observed], now: Time) {
             ),
             Tone::Muted,
         ),
+    }
+    if let Some(started) = cx.history_run_started {
+        out.push(
+            format!(
+                "  recorded in this demo run (started {}); earlier runs: ome-top history {name}",
+                local(started, cx.utc_offset)
+            ),
+            Tone::Muted,
+        );
     }
 }

@@ -68,6 +68,7 @@ fn audit(a: &AuditEntry) -> Value {
         "result": a.result.as_str(),
         "message": a.message,
         "override": a.overrode,
+        "reason": a.reason,
     })
 }
 
@@ -125,6 +126,9 @@ fn section(c: &ClusterSection) -> Value {
         }
     };
     v["cluster"] = Value::from(c.cluster.as_str());
+    if let Some((seed, started)) = c.cluster.demo_run_started() {
+        v["demoRun"] = json!({"seed": seed, "started": time(started)});
+    }
     v["lastObserved"] = json!(c.seen.map(time));
     v
 }

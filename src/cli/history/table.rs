@@ -1,6 +1,8 @@
 //! `ome-top history` as text for people: per cluster, the episodes (state, from, to, duration,
-//! reason, sources; an open episode reads "since …" and lasts "so far"), the audit rows, and
-//! without a target the fleet answers. Times in the chosen zone, to the second.
+//! reason, sources; an open episode reads "since …" and lasts "so far"), the audit rows (with
+//! the reason the operator wrote), and
+//! without a target the fleet answers. A demo run's cluster says when the run started. Times in
+//! the chosen zone, to the second.
 //!
 //! Owns: `text`. Formatting only.
 
@@ -38,7 +40,12 @@ pub(super) fn text(
         if i > 0 {
             text.push('\n');
         }
-        text.push_str(&format!("cluster: {}\n", s.cluster.as_str()));
+        text.push_str(&format!("cluster: {}", s.cluster.as_str()));
+        if let Some((seed, started)) = s.cluster.demo_run_started() {
+            let at = local(started, clock.tz);
+            text.push_str(&format!(" (demo seed {seed}, the run started {at})"));
+        }
+        text.push('\n');
         let clock = Clock {
             now: s.until,
             ..clock
@@ -165,7 +172,7 @@ fn audit_table(audit: &[AuditEntry], clock: Clock, with_object: bool) -> String 
     if with_object {
         head.push("OBJECT".into());
     }
-    head.extend(words(&["RESULT", "RV", "MESSAGE"]));
+    head.extend(words(&["RESULT", "RV", "REASON", "MESSAGE"]));
     let mut rows = vec![head];
     rows.extend(audit.iter().map(|a| {
         let rv = format!(
@@ -181,7 +188,8 @@ fn audit_table(audit: &[AuditEntry], clock: Clock, with_object: bool) -> String 
             Some(o) => format!("{} (override: {o})", a.message),
             None => a.message.clone(),
         };
-        cells.extend([a.result.as_str().to_owned(), rv, message]);
+        let reason = dash(a.reason.as_deref().unwrap_or(""));
+        cells.extend([a.result.as_str().to_owned(), rv, reason, message]);
         cells
     }));
     let title = if with_object { "" } else { "\naudit:\n" };

@@ -67,7 +67,7 @@ pub struct LiveOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum LiveError {
     /// The kubeconfig file given with `--kubeconfig` does not load.
-    #[error("cannot load kubeconfig {}: {}", path.display(), one_line(error))]
+    #[error("cannot load kubeconfig {}: {}{DEMO_HINT}", path.display(), kubeconfig_words(error))]
     KubeconfigFile {
         /// The file.
         path: PathBuf,
@@ -75,7 +75,7 @@ pub enum LiveError {
         error: KubeconfigError,
     },
     /// The default kubeconfig does not load.
-    #[error("cannot load kubeconfig: {}", one_line(error))]
+    #[error("cannot load kubeconfig{}{DEMO_HINT}", default_kubeconfig_words(error))]
     KubeconfigDefault {
         /// Why.
         error: KubeconfigError,
@@ -157,6 +157,29 @@ impl LiveError {
             | LiveError::Client { .. } => 2,
             _ => 3,
         }
+    }
+}
+
+/// What the operator can run without a cluster, after a kubeconfig that does not load.
+const DEMO_HINT: &str = "; to try ome-top without a cluster: `ome-top demo`";
+
+/// Why a kubeconfig did not load, without the path kube quotes twice (`'"/x"'`): the path is
+/// named by the message around it.
+fn kubeconfig_words(error: &KubeconfigError) -> String {
+    match error {
+        KubeconfigError::ReadConfig(io, _) => io.to_string(),
+        other => one_line(other),
+    }
+}
+
+/// The default kubeconfig's failure: the file it read, named once, or that none was found.
+fn default_kubeconfig_words(error: &KubeconfigError) -> String {
+    match error {
+        KubeconfigError::ReadConfig(io, path) => format!(" {}: {io}", path.display()),
+        KubeconfigError::FindPath => {
+            ": none found ($KUBECONFIG is unset and ~/.kube/config does not exist)".into()
+        }
+        other => format!(": {}", one_line(other)),
     }
 }
 

@@ -7,6 +7,7 @@
 mod deployment;
 mod edit;
 pub mod names;
+mod newest;
 mod node;
 mod objects;
 mod placement;

@@ -81,8 +81,9 @@ impl FleetHealth {
 }
 
 /// Start times of the health episodes in `eps` (each a run of touching Unhealthy, Unknown and
-/// Suspect episodes containing Unhealthy or Unknown).
-fn health_starts(eps: &[Episode]) -> Vec<Time> {
+/// Suspect episodes containing Unhealthy or Unknown): what the flap count counts, so the node
+/// detail counts its listed episodes the same way.
+pub fn health_starts(eps: &[Episode]) -> Vec<Time> {
     let mut starts = Vec::new();
     let mut run: Option<(Time, Option<Time>, bool)> = None;
     for e in eps.iter().filter(|e| e.kind.is_health()) {

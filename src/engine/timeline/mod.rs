@@ -19,7 +19,8 @@ mod observe;
 pub use cluster::{node_timeline, MarkKind};
 pub use episodes::episodes;
 pub use fleet::{
-    fleet_health, FleetHealth, NodeFlaps, PoolRepair, DEFAULT_FLAPS, DEFAULT_WINDOW_DAYS,
+    fleet_health, health_starts, FleetHealth, NodeFlaps, PoolRepair, DEFAULT_FLAPS,
+    DEFAULT_WINDOW_DAYS,
 };
 pub use observe::{observe_node, NodeObservation};
 

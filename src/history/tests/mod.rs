@@ -195,6 +195,7 @@ pub(super) fn cordon_entry(minute: u32, result: AuditResult) -> AuditEntry {
         result,
         message: "cordoned gpu-a: GPU errors".into(),
         overrode: None,
+        reason: Some("GPU errors".into()),
     }
 }
 

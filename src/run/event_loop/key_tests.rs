@@ -85,7 +85,7 @@ async fn a_key_is_handled_with_no_tick_and_no_feed() {
     let mut extras = Extras {
         themes: vec![Theme::default_theme()],
         history: None,
-        clock: AppClock(None),
+        clock: AppClock::wall(),
         mouse: false,
         live: None,
         frame_interval: FRAME_INTERVAL,

@@ -3,7 +3,7 @@
 //! SQLite connection) and the writer (`writer`: the audit rows and dismissals of the reducer's
 //! effects, a node's rows for the node detail's timeline; a thread of its own), so the UI task
 //! never waits on the disk, and turns what both report into the reducer's events. A demo run
-//! keys its history by its start and forgets the earlier runs of its seed. Composition glue:
+//! keys its history by its start; earlier runs of its seed keep their rows under their own keys. Composition glue:
 //! no business logic, and no clock of its own (the composition root passes one).
 
 use std::path::Path;
@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use tokio::sync::watch;
 
+use crate::app::state::NodeAction;
 use crate::app::{Effect, Event};
 use crate::engine::model::Time;
 use crate::engine::timeline::FleetHealth;
@@ -57,8 +58,10 @@ impl HistoryHook {
         Self::open_at(&path, cluster, retention_days, clock, feed)
     }
 
-    /// The demo run of `seed` that started at `started` (its own world): opens the default
-    /// store, forgets the earlier runs of the seed, then records like `open`.
+    /// The demo run of `seed` that started at `started` (its own world, keyed by its start so
+    /// that its rows never mix with an earlier run's): opens the default store and records
+    /// like `open`. Earlier runs' rows are kept (`ome-top history` shows each run under its
+    /// own key, with its start) until retention ends them.
     pub fn open_demo(
         seed: u64,
         started: Time,
@@ -66,17 +69,20 @@ impl HistoryHook {
         clock: fn() -> Time,
         feed: watch::Receiver<Arc<Feed>>,
     ) -> Option<HistoryHook> {
-        let key = ClusterKey::demo_run(seed, started);
         let path = default_path()?;
-        if let Ok(mut opened) = HistoryStore::open_at(&path, Self::options(retention_days), clock())
-        {
-            match opened.store.forget_demo_runs(seed, &key) {
-                Ok(0) => {}
-                Ok(n) => tracing::info!(runs = n, seed, "earlier demo runs forgotten"),
-                Err(e) => tracing::warn!("earlier demo runs not forgotten: {e:#}"),
-            }
-        }
-        Self::open_at(&path, key, retention_days, clock, Some(feed))
+        Self::open_demo_at(&path, (seed, started), retention_days, clock, feed)
+    }
+
+    /// `open_demo` on the store at `path` (tests).
+    pub fn open_demo_at(
+        path: &Path,
+        (seed, started): (u64, Time),
+        retention_days: u32,
+        clock: fn() -> Time,
+        feed: watch::Receiver<Arc<Feed>>,
+    ) -> Option<HistoryHook> {
+        let key = ClusterKey::demo_run(seed, started);
+        Self::open_at(path, key, retention_days, clock, Some(feed))
     }
 
     fn options(retention_days: u32) -> StoreOptions {
@@ -156,6 +162,10 @@ impl HistoryHook {
                 }
                 Event::NodeHistory { node, rows }
             }
+            Reply::NodeActions { node, actions } => Event::NodeActions {
+                node,
+                actions: actions.into_iter().map(node_action).collect(),
+            },
             Reply::Failed(text) => Event::HistoryFailed(text),
         }
     }
@@ -347,7 +357,33 @@ fn audit_entry(actor: &str, op: &Op, outcome: &OpOutcome, at: Time) -> AuditEntr
         result,
         message,
         overrode: overrode(op),
+        reason: op_reason(op),
     }
+}
+
+/// An audit row as the node detail lists it.
+fn node_action(a: AuditEntry) -> NodeAction {
+    NodeAction {
+        at: a.at,
+        actor: a.actor,
+        action: a.action,
+        result: a.result.as_str().to_string(),
+        reason: a.reason,
+        message: a.message,
+    }
+}
+
+/// The reason the operator wrote for `op` (trimmed), `None` when the op takes none or it was
+/// left empty: it goes into the audit row as the live path writes it into the Event.
+fn op_reason(op: &Op) -> Option<String> {
+    let text = match op {
+        Op::Cordon { reason, .. } | Op::Uncordon { reason, .. } => reason.as_deref(),
+        Op::OptOut { reason, .. } => Some(reason.as_str()),
+        Op::ApproveMove { .. } | Op::ClearJournalEntry { .. } => None,
+    };
+    text.map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(str::to_string)
 }
 
 /// What confirming `op` overrode: the approval's override, or failing clearing checks.

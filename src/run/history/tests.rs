@@ -1,5 +1,6 @@
 //! The history hook: dismissals, audit rows and node timelines recorded through the writer
-//! survive a reopen; old dismissal keys still hide their moves.
+//! survive a reopen; old dismissal keys still hide their moves; a demo restart keeps the
+//! earlier runs' rows with their reasons.
 use super::*;
 use crate::history::audit::AuditEntry as AuditRow;
 
@@ -39,7 +40,7 @@ fn dismissals_and_audit_rows_survive_a_reopen() {
     let op = Op::Cordon {
         node: Arc::from("gpu-1"),
         resource_version: Arc::from("7"),
-        reason: None,
+        reason: Some(" disk errors ".into()),
     };
     let outcome = OpOutcome::Done {
         message: "cordoned".into(),
@@ -61,6 +62,13 @@ fn dismissals_and_audit_rows_survive_a_reopen() {
     assert_eq!(audit.len(), 1);
     assert_eq!(audit[0].rv_before.as_deref(), Some("7"));
     assert_eq!(audit[0].rv_after.as_deref(), Some("8"));
+    assert_eq!(
+        audit[0].reason.as_deref(),
+        Some("disk errors"),
+        "the reason kept"
+    );
+    let dismissal = audit_rows(&path, &key, "InferenceService", "a");
+    assert_eq!(dismissal[0].reason.as_deref(), Some("peak hours"));
 }
 
 #[test]
@@ -133,6 +141,11 @@ fn a_node_timeline_survives_a_reopen() {
         Some(Reply::NodeRows { rows, .. }) => rows,
         other => panic!("{other:?}"),
     };
+    // The node's audit rows follow its transitions (none were recorded here).
+    match hook.writer.replies.blocking_recv() {
+        Some(Reply::NodeActions { actions, .. }) => assert!(actions.is_empty()),
+        other => panic!("{other:?}"),
+    }
     assert!(
         hook.writer.replies.try_recv().is_err(),
         "asked twice before the answer: read once"
@@ -183,5 +196,41 @@ fn a_write_that_fails_reaches_the_reducer_as_a_notice() {
             );
         }
         other => panic!("{other:?}"),
+    }
+}
+
+/// A demo restart keeps the earlier runs' rows, each under its own run's key.
+#[tokio::test]
+async fn a_demo_restart_keeps_the_earlier_runs_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite3");
+    let world = crate::sim::demo::DemoWorld::new(1, 20, at());
+    let starts = [at(), at() + chrono::Duration::minutes(30)];
+    for (run, started) in starts.iter().enumerate() {
+        let (_tx, feed) = watch::channel(Arc::new(world.feed_default(1, *started)));
+        let mut hook = HistoryHook::open_demo_at(&path, (1, *started), 7, at, feed).unwrap();
+        let op = Op::Cordon {
+            node: Arc::from("gpu-1"),
+            resource_version: Arc::from("7"),
+            reason: Some(format!("run {run}")),
+        };
+        let outcome = OpOutcome::Done {
+            message: "cordoned".into(),
+            resource_version: Some("8".into()),
+        };
+        hook.record(&Effect::RecordAudit {
+            op,
+            outcome,
+            at: *started,
+        });
+        // Dropping the hook waits for its writes.
+        drop(hook);
+    }
+    for (run, started) in starts.iter().enumerate() {
+        let key = ClusterKey::demo_run(1, *started);
+        let rows = audit_rows(&path, &key, "Node", "gpu-1");
+        let reasons: Vec<Option<String>> = rows.into_iter().map(|r| r.reason).collect();
+        assert_eq!(reasons, [Some(format!("run {run}"))], "run {run} kept");
+        assert_eq!(key.demo_run_started(), Some((1, *started)));
     }
 }

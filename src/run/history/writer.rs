@@ -20,7 +20,8 @@ pub(super) enum Job {
     Audit(AuditEntry),
     /// Record a dismissed move (with its audit row, in one transaction).
     Dismiss(Dismissal),
-    /// Read a node's recorded transitions; answered by `Reply::NodeRows`.
+    /// Read a node's recorded transitions and audit rows; answered by `Reply::NodeRows` and
+    /// `Reply::NodeActions`.
     NodeRows(String),
     /// Read the dismissals, answered on the given channel (at start and after a switch).
     Dismissed(mpsc::Sender<Vec<Dismissal>>),
@@ -35,6 +36,13 @@ pub enum Reply {
         node: String,
         /// Its rows (empty when the read failed: the failure is logged).
         rows: Vec<HealthTransition>,
+    },
+    /// A node's recorded operator actions (the audit rows about it), oldest first.
+    NodeActions {
+        /// The node.
+        node: String,
+        /// Its rows (empty when the read failed: the failure is logged).
+        actions: Vec<AuditEntry>,
     },
     /// A write failed: what was not recorded and why, in one line.
     Failed(String),
@@ -116,8 +124,18 @@ fn serve(
                     tracing::warn!(node, "history of the node not read: {e:#}");
                     Vec::new()
                 });
+                let actions = store
+                    .audit_for_object(cluster, "Node", &node)
+                    .unwrap_or_else(|e| {
+                        tracing::warn!(node, "audit rows of the node not read: {e:#}");
+                        Vec::new()
+                    });
                 // The UI may have gone (quit): nothing to tell then.
-                let _ = out.send(Reply::NodeRows { node, rows });
+                let _ = out.send(Reply::NodeRows {
+                    node: node.clone(),
+                    rows,
+                });
+                let _ = out.send(Reply::NodeActions { node, actions });
                 None
             }
             Job::Dismissed(answer) => {

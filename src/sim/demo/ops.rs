@@ -14,7 +14,7 @@ use crate::engine::journal::stalled_verdicts;
 use crate::engine::journal::ClearingDecision;
 use crate::engine::journal::{parse_journal, Phase};
 use crate::engine::migration::{annotation_key, parse_request_annotation};
-use crate::engine::model::{Name, Time};
+use crate::engine::model::{Event, Name, Time};
 use crate::protocol::{Op, OpOutcome};
 use crate::sim::demo::{DemoWorld, Source};
 
@@ -39,21 +39,29 @@ fn done(message: String, rv: &Name) -> OpOutcome {
     }
 }
 
+/// The Event note of an operator's write, worded as the live path words it (the demo's
+/// operator is `demo`): `<verb> by demo with ome-top[: <reason>]`.
+fn operator_note(verb: &str, reason: Option<&str>) -> String {
+    match reason.map(str::trim).filter(|r| !r.is_empty()) {
+        Some(r) => format!("{verb} by demo with ome-top: {r}"),
+        None => format!("{verb} by demo with ome-top"),
+    }
+}
+
 impl DemoWorld {
     /// Applies an operator op at sim time `now` (the world's clock does not move).
     pub fn apply(&mut self, op: &Op, now: Time) -> OpOutcome {
-        let _ = now;
         match op {
             Op::Cordon {
                 node,
                 resource_version,
-                ..
-            } => self.set_cordon(node, resource_version, true),
+                reason,
+            } => self.set_cordon(node, resource_version, (true, reason.as_deref()), now),
             Op::Uncordon {
                 node,
                 resource_version,
-                ..
-            } => self.set_cordon(node, resource_version, false),
+                reason,
+            } => self.set_cordon(node, resource_version, (false, reason.as_deref()), now),
             Op::ApproveMove {
                 namespace,
                 name,
@@ -73,7 +81,7 @@ impl DemoWorld {
                 uid,
                 resource_version,
                 reason,
-            } => self.opt_out((namespace, name, uid, resource_version), reason),
+            } => self.opt_out((namespace, name, uid, resource_version), reason, now),
             Op::ClearJournalEntry {
                 namespace,
                 uuid,
@@ -83,7 +91,15 @@ impl DemoWorld {
         }
     }
 
-    fn set_cordon(&mut self, node: &str, seen: &str, cordon: bool) -> OpOutcome {
+    /// Cordons or uncordons `node` and, as the live path does, records the Event
+    /// `OmeTopCordon`/`OmeTopUncordon` whose note carries the operator's reason.
+    fn set_cordon(
+        &mut self,
+        node: &str,
+        seen: &str,
+        (cordon, reason): (bool, Option<&str>),
+        now: Time,
+    ) -> OpOutcome {
         let Some(i) = self.snap.nodes.iter().position(|n| n.name.as_ref() == node) else {
             return OpOutcome::Failed {
                 message: format!("nodes \"{node}\" not found"),
@@ -101,8 +117,44 @@ impl DemoWorld {
         let n = &mut self.snap.nodes[i];
         n.unschedulable = cordon;
         n.resource_version = rv.clone();
+        let involved = ("Node", Name::from(""), n.name.clone());
         self.touch(Source::Nodes);
+        let event = if cordon {
+            "OmeTopCordon"
+        } else {
+            "OmeTopUncordon"
+        };
+        self.operator_event(involved, event, operator_note(verb, reason), now);
         done(format!("node/{node} {verb}"), &rv)
+    }
+
+    /// Records the Event an operator's write leaves on the object `(kind, namespace, name)`
+    /// (`source` ome-top; a cluster-scoped object's in `default`); each write its own Event,
+    /// as the live path creates one per write.
+    fn operator_event(
+        &mut self,
+        (kind, namespace, name): (&str, Name, Name),
+        reason: &str,
+        message: String,
+        now: Time,
+    ) {
+        let in_ns = if namespace.is_empty() {
+            Arc::from("default")
+        } else {
+            namespace.clone()
+        };
+        self.snap.events.push(Event {
+            namespace: in_ns,
+            object_kind: Arc::from(kind),
+            object_namespace: namespace,
+            object_name: name,
+            reason: Arc::from(reason),
+            message,
+            source: Arc::from("ome-top"),
+            kind: Arc::from("Normal"),
+            last_seen: Some(now),
+            count: 1,
+        });
     }
 
     /// The InferenceService `ns/name` after the uid and resourceVersion tests of a JSON Patch.
@@ -174,7 +226,14 @@ impl DemoWorld {
         )
     }
 
-    fn opt_out(&mut self, target: (&Name, &Name, &Name, &Name), reason: &str) -> OpOutcome {
+    /// Opts the workload out and, as the live path does, records the Event `OmeTopOptOut`
+    /// on the InferenceService with the operator's reason.
+    fn opt_out(
+        &mut self,
+        target: (&Name, &Name, &Name, &Name),
+        reason: &str,
+        now: Time,
+    ) -> OpOutcome {
         let (ns, name, uid, seen) = target;
         let s = match self.patch_target((ns, name, uid, seen)) {
             Ok(s) => s,
@@ -190,6 +249,9 @@ impl DemoWorld {
         );
         isvc.resource_version = rv.clone();
         self.touch(Source::Services);
+        let note = operator_note("opted out of Alfred's moves", Some(reason));
+        let involved = ("InferenceService", ns.clone(), name.clone());
+        self.operator_event(involved, "OmeTopOptOut", note, now);
         done(format!("{ns}/{name} opted out of Alfred's moves"), &rv)
     }
 

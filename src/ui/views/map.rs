@@ -1,14 +1,15 @@
 //! The Pools view's map pane: the answer to "why is this pod Pending while GPUs are free"
 //! (free GPUs, the largest request one node fits now and after the repack, the pending GPU
 //! pods by size and age), the visible lines of cells (only those are written to the buffer,
-//! so a frame costs the same at 10 or 10,000 nodes) and the legend. The layout comes from
-//! `app::model::map::layout`.
+//! so a frame costs the same at 10 or 10,000 nodes) and the legend; full size, each node's
+//! name with its cell, the selected one reversed. The layouts come from
+//! `app::model::map::{layout, named}`.
 //!
 //! Owns: `draw_map`.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
@@ -69,8 +70,8 @@ fn pieces(p: &[Piece], theme: &Theme) -> Line<'static> {
 }
 
 /// "H100 map · one cell per node · 60 nodes in 15 ome.io/rack domains (rack-h100-…)": what a
-/// cell stands for first, so a narrow pane keeps it.
-fn title(map: &PoolMap, layout: &MapLayout) -> String {
+/// cell stands for first, so a narrow pane keeps it; full size, each node by name.
+fn title(map: &PoolMap, layout: &MapLayout, full: bool) -> String {
     let nodes = count(map.cells.len() as u64);
     let domains = count(map.groups.len() as u64);
     let by = match &map.key {
@@ -78,11 +79,12 @@ fn title(map: &PoolMap, layout: &MapLayout) -> String {
         Some(k) => format!(" in {domains} {k} domains ({}…)", map.prefix),
         None => String::new(),
     };
-    format!(
-        " {} map · {} · {nodes} nodes{by} ",
-        map.pool,
+    let what = if full {
+        "each node by name".to_string()
+    } else {
         layout.describe(map)
-    )
+    };
+    format!(" {} map · {what} · {nodes} nodes{by} ", map.pool)
 }
 
 /// The legend: the free-GPU glyphs, then each exclusion present with its count.
@@ -150,11 +152,92 @@ fn draw_cells(buf: &mut Buffer, area: Rect, state: &AppState, map: &PoolMap, s: 
     }
 }
 
-/// The bottom border's note: which lines show and the key of the full-size map, when the
-/// map does not fit (`rows`: cell rows of the pane; 0 when it shows only the answer).
-fn scroll_note(state: &AppState, rows: u16) -> Option<String> {
+/// The full-size map: each node's tile (its name, cut with `…` when too long, and its cell)
+/// after its domain's value; the selected tile reversed.
+fn draw_named(buf: &mut Buffer, area: Rect, state: &AppState, map: &PoolMap, s: &CellStyles) {
     let nav = state.pool_map();
-    let total = nav.layout.lines.len();
+    let named = &nav.named;
+    let selected = nav.selected_cell();
+    let right = usize::from(area.x + area.width);
+    for row in 0..area.height {
+        let y = area.y + row;
+        let Some(line) = named.lines.get(nav.offset + usize::from(row)) else {
+            break;
+        };
+        for cell in line.start..line.start + line.len {
+            let (column, label) = named.column(map, line, cell);
+            let x = usize::from(area.x) + column;
+            if x + named.name_width + 2 > right {
+                break;
+            }
+            if let Some(g) = label.and_then(|g| map.groups.get(g)) {
+                let width = named.label_width.saturating_sub(2);
+                let lx = (x - named.label_width) as u16;
+                buf.set_stringn(lx, y, cut(&g.domain, width), width, s.label);
+            }
+            let (Some(c), Some(name)) = (map.cells.get(cell), map.names.get(cell)) else {
+                break;
+            };
+            let text = format!("{:<w$} ", cut(name, named.name_width), w = named.name_width);
+            let (mut name_style, mut cell_style) = (Style::default(), s.of(c));
+            if selected == Some(cell) {
+                name_style = name_style.add_modifier(Modifier::REVERSED);
+                cell_style = cell_style.add_modifier(Modifier::REVERSED);
+            }
+            let x = x as u16;
+            buf.set_stringn(x, y, &text, named.name_width + 1, name_style);
+            if let Some(b) = buf.cell_mut((x + named.name_width as u16 + 1, y)) {
+                b.set_char(c.glyph()).set_style(cell_style);
+            }
+        }
+    }
+}
+
+/// `text` in at most `width` columns, ending in `…` when cut.
+fn cut(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// The full-size map's note: the lines shown, the selected node, how to select and open it,
+/// the way back; what does not fit `width` is left out, the arrows' hint first.
+fn full_note(state: &AppState, (rows, width): (u16, u16), back: Option<&str>) -> String {
+    let nav = state.pool_map();
+    let total = nav.line_count();
+    let page = usize::from(rows).max(1);
+    let lines = if total > page {
+        let last = (nav.offset + page).min(total);
+        format!(" lines {}–{last} of {total} ·", nav.offset + 1)
+    } else {
+        String::new()
+    };
+    let back = back.map_or_else(String::new, |k| format!(" · {k}: back"));
+    let selected = nav
+        .selected_cell()
+        .zip(nav.pool.and_then(|p| state.models().pool_maps.get(p)))
+        .and_then(|(cell, map)| map.names.get(cell))
+        .map_or_else(String::new, |name| format!(" {name} ·"));
+    let room = usize::from(width).saturating_sub(4);
+    [
+        format!("{lines}{selected} arrows: select · enter: open{back} "),
+        format!("{lines}{selected} enter: open{back} "),
+        format!("{lines} enter: open{back} "),
+    ]
+    .into_iter()
+    .find(|n| n.chars().count() <= room)
+    .unwrap_or_else(|| format!("{lines}{back} "))
+}
+
+/// The bottom border's note: which lines show and the key of the full-size map, when the
+/// map does not fit (`rows`: cell rows of the pane, 0 when it shows only the answer;
+/// `width`: the pane's); full size, the selection's note (`full_note`).
+fn scroll_note(state: &AppState, (rows, width): (u16, u16)) -> Option<String> {
+    let nav = state.pool_map();
+    let total = nav.line_count();
     let key = state
         .keys
         .bindings(Mode::View(View::Pools))
@@ -168,6 +251,9 @@ fn scroll_note(state: &AppState, rows: u16) -> Option<String> {
     };
     if rows == 0 {
         return key.map(|k| format!(" {k}: show the map "));
+    }
+    if nav.full {
+        return Some(full_note(state, (rows, width), key.as_deref()));
     }
     let page = usize::from(rows);
     (total > page).then(|| {
@@ -192,8 +278,11 @@ pub fn draw_map(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) 
         }))
         .title(Span::styled(
             // A narrow pane cuts the title with `…`.
-            crate::app::columns::clip(&title(map, &nav.layout), area.width.saturating_sub(2))
-                .into_owned(),
+            crate::app::columns::clip(
+                &title(map, &nav.layout, nav.full),
+                area.width.saturating_sub(2),
+            )
+            .into_owned(),
             theme.style(Slot::Header),
         ));
     let c = cell_area(Area {
@@ -202,7 +291,7 @@ pub fn draw_map(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) 
         width: area.width,
         height: area.height,
     });
-    if let Some(note) = scroll_note(state, c.height) {
+    if let Some(note) = scroll_note(state, (c.height, area.width)) {
         block = block.title_bottom(Line::styled(note, theme.style(Slot::Muted)).right_aligned());
     }
     let inner = block.inner(area);
@@ -214,7 +303,11 @@ pub fn draw_map(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) 
         return;
     }
     let cells = Rect::new(c.x, c.y, c.width, c.height).intersection(inner);
-    draw_cells(frame.buffer_mut(), cells, state, map, &styles);
+    if nav.full {
+        draw_named(frame.buffer_mut(), cells, state, map, &styles);
+    } else {
+        draw_cells(frame.buffer_mut(), cells, state, map, &styles);
+    }
     let (free, excluded) = legend(map, &styles);
     let legend_h = legend_lines(area.width);
     let y = inner.y + inner.height.saturating_sub(legend_h);

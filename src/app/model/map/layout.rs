@@ -9,6 +9,7 @@
 //! Owns: `Level`, `MapSegment`, `MapLayout`, `MapNav`, `cell_area`, `MAX_PAGES`. Plain data.
 
 use crate::app::areas::Area;
+use crate::app::model::map::named::NamedLayout;
 use crate::app::model::map::{MapCell, PoolMap};
 
 /// Pages of node cells beyond which the map aggregates.
@@ -230,7 +231,8 @@ impl MapLayout {
     }
 }
 
-/// The map pane's state: full size or not, the scroll and the layout of the selected pool.
+/// The map pane's state: full size or not, the scroll, the layout of the selected pool and,
+/// full size, the named layout and its selected cell (`named`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MapNav {
     /// The map fills the view (`pool-map`).
@@ -243,9 +245,16 @@ pub struct MapNav {
     pub pool: Option<usize>,
     /// The layout.
     pub layout: MapLayout,
-    /// What the layout was built for: feed generation, pool, cell width, page.
-    built: Option<(Option<u64>, Option<usize>, u16, usize)>,
+    /// The full-size layout, with node names (built while `full`).
+    pub named: NamedLayout,
+    /// The selected cell of the full-size map (index into `PoolMap::cells`).
+    pub selected: usize,
+    /// What the layout was built for: feed generation, pool, cell width, page, full size.
+    built: Option<BuiltFor>,
 }
+
+/// What a layout was built for: feed generation, pool, cell width, page, full size.
+type BuiltFor = (Option<u64>, Option<usize>, u16, usize, bool);
 
 impl MapNav {
     /// Rebuilds the layout when the feed, the pool or the cell area changed (`cells`: the
@@ -258,34 +267,48 @@ impl MapNav {
         cells: Area,
     ) {
         let page = usize::from(cells.height);
-        let key = (generation, pool, cells.width, page);
+        let key = (generation, pool, cells.width, page, self.full);
         if self.built == Some(key) {
             return;
         }
         if self.pool != pool {
             self.offset = 0;
+            self.selected = 0;
         }
         self.pool = pool;
         self.page = page;
-        self.layout = pool
-            .and_then(|p| maps.get(p))
+        let map = pool.and_then(|p| maps.get(p));
+        self.layout = map
             .map(|m| MapLayout::new(m, cells.width, page))
             .unwrap_or_default();
+        self.named = match map {
+            Some(m) if self.full => {
+                self.selected = self.selected.min(m.cells.len().saturating_sub(1));
+                NamedLayout::new(m, cells.width)
+            }
+            _ => NamedLayout::default(),
+        };
         self.built = Some(key);
         self.scroll(0);
     }
 
+    /// Lines of the map as shown: the full-size one's with names, else the layout's.
+    pub fn line_count(&self) -> usize {
+        if self.full {
+            self.named.lines.len()
+        } else {
+            self.layout.lines.len()
+        }
+    }
+
     /// Scrolls by `delta` lines, kept within the map.
     pub fn scroll(&mut self, delta: isize) {
-        let max = self.layout.lines.len().saturating_sub(self.page);
+        let max = self.line_count().saturating_sub(self.page);
         self.offset = self.offset.saturating_add_signed(delta).min(max);
     }
 
     /// Lines below the visible ones.
     pub fn below(&self) -> usize {
-        self.layout
-            .lines
-            .len()
-            .saturating_sub(self.offset + self.page)
+        self.line_count().saturating_sub(self.offset + self.page)
     }
 }

@@ -10,6 +10,7 @@
 mod answer;
 mod labels;
 pub mod layout;
+pub mod named;
 
 pub use answer::{count, wait_text};
 
@@ -208,6 +209,8 @@ pub struct PoolMap {
     pub key: Option<String>,
     /// One cell per node, domain by domain, name order within a domain.
     pub cells: Vec<MapCell>,
+    /// Each cell's node name, aligned with `cells` (the full-size map prints them).
+    pub names: Vec<String>,
     /// Domains in natural order of their values, `UNLABELLED` last.
     pub groups: Vec<MapGroup>,
     /// The prefix every domain value shares, left out of the labels (`""` when none).
@@ -240,6 +243,14 @@ fn pool_map(snap: &ClusterSnapshot, a: &Analysis, p: &PoolReport) -> PoolMap {
         }
     };
     let cells: Vec<MapCell> = order.iter().map(|n| cell_of(*n)).collect();
+    let names = order
+        .iter()
+        .map(|n| {
+            snap.nodes
+                .get(*n)
+                .map_or_else(String::new, |x| x.name.to_string())
+        })
+        .collect();
     let labelled = groups
         .iter()
         .map(|g| g.0.as_str())
@@ -273,6 +284,7 @@ fn pool_map(snap: &ClusterSnapshot, a: &Analysis, p: &PoolReport) -> PoolMap {
             .map(|(e, n)| (*e, n))
             .collect(),
         cells,
+        names,
         groups,
         prefix,
         fits: fits_line(p),
