@@ -140,6 +140,12 @@ fn second_line<'a>(
             theme.style(Slot::HealthFailed),
         ));
     }
+    if let Some(badge) = crate::app::banner::unowned_badge(feed) {
+        items.push(Span::styled(
+            format!("⚠ {badge}"),
+            theme.style(Slot::HealthDegraded),
+        ));
+    }
     if let (true, Some(why)) = (reason, &feed.permissions.read_only) {
         items.push(Span::styled(
             format!("read-only: {why}"),
@@ -318,7 +324,7 @@ fn draw_unreadable(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         .style(Slot::HealthDegraded)
         .add_modifier(ratatui::style::Modifier::REVERSED);
     for (i, u) in crate::app::banner::view_banner(state).iter().enumerate() {
-        let (what, why, instead) = u.parts();
+        let (what, why, instead) = (u.what.as_str(), u.why.as_str(), u.instead.as_str());
         let fixed = 2 + what.chars().count() + instead.chars().count();
         let room = usize::from(area.width).saturating_sub(fixed).max(8);
         let text = format!("⚠ {what}{}{instead}", shortened(why, room));

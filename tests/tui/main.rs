@@ -23,4 +23,5 @@ mod reducer_truth;
 mod tui_support;
 mod ui_snapshots;
 mod ui_snapshots_truth;
+mod unowned;
 mod wide_numbers;

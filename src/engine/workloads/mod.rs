@@ -26,7 +26,7 @@ pub use irstatus::{check_rows, decode_rows, CodecError, InstanceRow};
 pub use migrations::in_cooldown;
 pub use model_check::model_check;
 pub use omenative::{IsvcComponents, WorkloadMigrations};
-pub use unowned::unowned_warnings;
+pub use unowned::{unowned_pods, unowned_warnings, Unowned};
 
 use smallvec::{smallvec, SmallVec};
 
@@ -180,7 +180,7 @@ where
         };
         let component = match mode {
             DeploymentMode::OMENative => built.take().map(|mut comp| {
-                comp.unowned = unowned_pods(snap, &comp, (pods.labelled)(c));
+                comp.unowned = unheld_pods(snap, &comp, (pods.labelled)(c));
                 comp
             }),
             DeploymentMode::RawDeployment | DeploymentMode::MultiNode => {
@@ -239,7 +239,7 @@ fn label_component(
 }
 
 /// The scheduled GPU pods of `labelled` (ascending) that none of `comp`'s Instances holds.
-fn unowned_pods(snap: &ClusterSnapshot, comp: &Component, labelled: &[usize]) -> PodList {
+fn unheld_pods(snap: &ClusterSnapshot, comp: &Component, labelled: &[usize]) -> PodList {
     let mut held: Vec<usize> = comp
         .instances
         .iter()

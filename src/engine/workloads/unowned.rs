@@ -11,8 +11,56 @@ use crate::engine::workloads::{ObservationError, Workloads};
 /// Pod names named in a warning before the rest are counted.
 const NAMED: usize = 3;
 
-/// One sentence per component with unowned GPU pods, in component order.
-pub fn unowned_warnings(snap: &ClusterSnapshot, workloads: &Workloads) -> Vec<String> {
+/// The GPU pods of one component that no Instance holds, counted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unowned {
+    /// The InferenceService, `namespace/name`.
+    pub workload: String,
+    /// The component (`engine`, `decoder`, `router`).
+    pub component: &'static str,
+    /// How many pods, their GPUs and the nodes they run on.
+    pub pods: u64,
+    /// Σ GPUs of those pods.
+    pub gpus: u64,
+    /// Distinct nodes they run on.
+    pub nodes: u64,
+    /// The first pods' names, `…` when there are more.
+    pub names: Vec<String>,
+    /// Why no Instance holds them, in OME's terms.
+    pub why: String,
+}
+
+impl Unowned {
+    /// "InferenceService prod/llama engine: 2 GPU pods (8 GPUs) on 1 node (a, b)".
+    pub fn what(&self) -> String {
+        format!(
+            "InferenceService {} {}: {} on {} ({})",
+            self.workload,
+            self.component,
+            plural(self.pods, "GPU pod", &format!("{} GPUs", self.gpus)),
+            plural(self.nodes, "node", ""),
+            self.names.join(", "),
+        )
+    }
+
+    /// "prod/llama engine: 2 GPU pods (8 GPUs)", for a line with little room.
+    pub fn short(&self) -> String {
+        format!(
+            "{} {}: {}",
+            self.workload,
+            self.component,
+            plural(self.pods, "GPU pod", &format!("{} GPUs", self.gpus)),
+        )
+    }
+
+    /// The warning: what, "belong to no Instance", and why.
+    pub fn text(&self) -> String {
+        format!("{} belong to no Instance: {}", self.what(), self.why)
+    }
+}
+
+/// Every component with GPU pods no Instance holds, in component order.
+pub fn unowned_pods(snap: &ClusterSnapshot, workloads: &Workloads) -> Vec<Unowned> {
     workloads
         .components
         .iter()
@@ -20,22 +68,33 @@ pub fn unowned_warnings(snap: &ClusterSnapshot, workloads: &Workloads) -> Vec<St
         .filter_map(|c| {
             let isvc = snap.isvcs.get(c.isvc)?;
             let pods: Vec<_> = c.unowned.iter().filter_map(|p| snap.pods.get(*p)).collect();
-            let gpus: u64 = pods.iter().map(|p| u64::from(p.gpus)).sum();
             let nodes: BTreeSet<&str> = pods.iter().filter_map(|p| p.node.as_deref()).collect();
-            let mut names: Vec<&str> = pods.iter().take(NAMED).map(|p| &*p.name).collect();
+            let mut names: Vec<String> = pods
+                .iter()
+                .take(NAMED)
+                .map(|p| p.name.to_string())
+                .collect();
             if pods.len() > NAMED {
-                names.push("…");
+                names.push("…".into());
             }
-            Some(format!(
-                "InferenceService {} {}: {} on {} ({}) belong to no Instance: {}",
-                isvc.key(),
-                c.name(),
-                plural(pods.len() as u64, "GPU pod", &format!("{gpus} GPUs")),
-                plural(nodes.len() as u64, "node", ""),
-                names.join(", "),
-                why(&c.observation),
-            ))
+            Some(Unowned {
+                workload: isvc.key().to_string(),
+                component: c.name(),
+                pods: pods.len() as u64,
+                gpus: pods.iter().map(|p| u64::from(p.gpus)).sum(),
+                nodes: nodes.len() as u64,
+                names,
+                why: why(&c.observation),
+            })
         })
+        .collect()
+}
+
+/// One sentence per component with unowned GPU pods, in component order.
+pub fn unowned_warnings(snap: &ClusterSnapshot, workloads: &Workloads) -> Vec<String> {
+    unowned_pods(snap, workloads)
+        .iter()
+        .map(Unowned::text)
         .collect()
 }
 
