@@ -16,6 +16,7 @@ mod legends;
 mod node_yaml;
 mod palette;
 mod pool_map;
+mod readiness;
 mod reducer;
 mod reducer_moves;
 mod reducer_tracking;

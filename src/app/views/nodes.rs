@@ -34,6 +34,16 @@ fn columns() -> Vec<Column> {
     ]
 }
 
+/// The health cell, with what the kubelet says of a node not plainly ready ("✓ Clear ·
+/// unreachable"): Alfred's health ignores it and still counts the node's free GPUs.
+fn readiness(mut cell: Cell, node: &crate::engine::model::Node) -> Cell {
+    if let Some(r) = crate::engine::nodes::not_ready(node) {
+        cell.text = format!("{} · {}", cell.text, r.word());
+        cell.tone = Tone::Degraded;
+    }
+    cell
+}
+
 /// One row per node, sorted by name.
 pub fn node_rows(snap: &ClusterSnapshot, a: &Analysis) -> TableModel {
     let now = a.now;
@@ -61,7 +71,7 @@ pub fn node_rows(snap: &ClusterSnapshot, a: &Analysis) -> TableModel {
             let cells = vec![
                 Cell::text(node.name.to_string()),
                 Cell::text(st.pool.as_deref().unwrap_or("-")),
-                health_cell(&st.health),
+                readiness(health_cell(&st.health), node),
                 cordon,
                 Cell::text(if st.preemptible { "spot" } else { "-" }),
                 Cell::num(f64::from(used), format!("{used}/{}", st.total)),

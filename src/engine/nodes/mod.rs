@@ -6,12 +6,14 @@
 mod gpus;
 mod health;
 mod membership;
+mod readiness;
 mod shape_table;
 mod shapes;
 
 pub use gpus::is_gpu_resource;
 pub use health::HealthState;
 pub use membership::PoolMembership;
+pub use readiness::{not_ready, NotReady};
 pub use shape_table::{ShapeTable, ShapeTableError};
 pub use shapes::same_pool_inputs;
 

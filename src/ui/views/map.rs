@@ -50,6 +50,8 @@ impl CellStyles {
 
     fn of(&self, c: &MapCell) -> Style {
         match (c.band(), c.exclusion) {
+            // Free GPUs Alfred counts on a node the kubelet does not report ready.
+            (_, None) if c.not_ready => self.unknown,
             (_, Some(Exclusion::Unhealthy)) => self.unhealthy,
             (_, Some(Exclusion::Unknown)) => self.unknown,
             (_, Some(Exclusion::Suspect)) => self.suspect,
@@ -93,6 +95,7 @@ fn legend(map: &PoolMap, styles: &CellStyles) -> (Vec<Span<'static>>, Vec<Span<'
         free,
         total,
         exclusion: None,
+        not_ready: false,
     };
     let whole = cell(map.max_total, map.max_total);
     let some = match map.max_total {
@@ -113,6 +116,7 @@ fn legend(map: &PoolMap, styles: &CellStyles) -> (Vec<Span<'static>>, Vec<Span<'
             free: 0,
             total: 0,
             exclusion: Some(*e),
+            not_ready: false,
         };
         let sep = if excluded.is_empty() { "" } else { "  " };
         excluded.push(Span::raw(sep));
@@ -121,6 +125,18 @@ fn legend(map: &PoolMap, styles: &CellStyles) -> (Vec<Span<'static>>, Vec<Span<'
     }
     if excluded.is_empty() {
         excluded.push(Span::styled("no node excluded", styles.label));
+    }
+    let not_ready = map
+        .cells
+        .iter()
+        .filter(|c| c.not_ready && c.exclusion.is_none())
+        .count();
+    if not_ready > 0 {
+        excluded.push(Span::raw("  "));
+        excluded.push(Span::styled("8", styles.unknown));
+        excluded.push(Span::raw(format!(
+            " {not_ready} not ready, its GPUs still counted as free"
+        )));
     }
     (free, excluded)
 }

@@ -22,7 +22,7 @@ use crate::app::table::Tone;
 use crate::engine::analysis::Analysis;
 use crate::engine::gangs::pool_topology_key;
 use crate::engine::model::ClusterSnapshot;
-use crate::engine::nodes::{HealthState, NodeState};
+use crate::engine::nodes::{not_ready, HealthState, NodeState};
 use crate::engine::pools::PoolReport;
 
 /// Why a node takes no new pod, most serious first (a node with several shows the first).
@@ -126,6 +126,9 @@ pub struct MapCell {
     pub total: u32,
     /// Why the node takes no new pod (`None` = schedulable).
     pub exclusion: Option<Exclusion>,
+    /// The kubelet reports the node not ready or stopped reporting: its free GPUs still
+    /// count (as Alfred counts them), but the cell says so.
+    pub not_ready: bool,
 }
 
 impl MapCell {
@@ -174,6 +177,7 @@ impl MapCell {
                 free: 0,
                 total: 0,
                 exclusion: most.map(|i| Exclusion::ALL[i]),
+                not_ready: false,
             }
         })
     }
@@ -240,6 +244,7 @@ fn pool_map(snap: &ClusterSnapshot, a: &Analysis, p: &PoolReport) -> PoolMap {
             free: s.free,
             total: s.total,
             exclusion: Exclusion::of(s, avoid_spot),
+            not_ready: snap.nodes.get(n).and_then(not_ready).is_some(),
         }
     };
     let cells: Vec<MapCell> = order.iter().map(|n| cell_of(*n)).collect();

@@ -15,6 +15,7 @@ fn cell(free: u32, total: u32) -> MapCell {
         free,
         total,
         exclusion: None,
+        not_ready: false,
     }
 }
 
@@ -23,6 +24,7 @@ fn excluded(e: Exclusion) -> MapCell {
         free: 8,
         total: 8,
         exclusion: Some(e),
+        not_ready: false,
     }
 }
 
@@ -226,6 +228,7 @@ fn big(n: usize, per_domain: Option<usize>) -> PoolMap {
             free: (i % 9) as u32,
             total: 8,
             exclusion: (i % 100 == 99).then_some(Exclusion::Cordoned),
+            not_ready: false,
         })
         .collect();
     let groups = match per_domain {
