@@ -35,3 +35,22 @@ fn an_unreachable_node_is_marked_but_still_counted() {
     let nodes = format!("{:?}", render(&s).backend());
     assert!(nodes.contains("Clear · unreachable"), "{nodes}");
 }
+
+#[test]
+fn the_pool_panel_names_the_nodes_that_joined_by_instance_type() {
+    let doc = r#"{"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-a", "uid": "a",
+            "labels": {"node.kubernetes.io/instance-type": "BM.GPU.H100.8",
+                "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3"}},
+         "status": {"allocatable": {"nvidia.com/gpu": "8"}}},
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-b", "uid": "b",
+            "labels": {"node.kubernetes.io/instance-type": "BM.GPU.H100.8"}},
+         "status": {"allocatable": {"nvidia.com/gpu": "8"}}}]}"#;
+    let snap = read_snapshot(doc.as_bytes()).unwrap().0;
+    let s = state_with(feed_of(snap, 1), 200, 60);
+    let pools = format!("{:?}", render(&s).backend());
+    assert!(
+        pools.contains("1 node without the product label joined by instance type: gpu-b"),
+        "{pools}"
+    );
+}

@@ -292,9 +292,41 @@ fn pool_map(snap: &ClusterSnapshot, a: &Analysis, p: &PoolReport) -> PoolMap {
         names,
         groups,
         prefix,
-        fits: fits_line(p),
+        fits: with_reconciled(fits_line(p), snap, a, p),
         pending: pending_line(&p.pending_sizes, p.largest_node_gpus),
     }
+}
+
+/// `fits` and, when nodes without the GPU product label joined the pool because the labelled
+/// nodes of their instance type agree on it, which ones ("· 1 node without the product label
+/// joins by its instance type: gpu-b").
+fn with_reconciled(
+    mut fits: Vec<Piece>,
+    snap: &ClusterSnapshot,
+    a: &Analysis,
+    p: &PoolReport,
+) -> Vec<Piece> {
+    let names: Vec<&str> = p
+        .nodes
+        .iter()
+        .filter(|n| a.nodes.get(**n).is_some_and(|s| s.reconciled))
+        .filter_map(|n| snap.nodes.get(*n).map(|x| &*x.name))
+        .collect();
+    if names.is_empty() {
+        return fits;
+    }
+    let noun = if names.len() == 1 { "node" } else { "nodes" };
+    let shown: Vec<&str> = names.iter().take(3).copied().collect();
+    let more = if names.len() > 3 { ", …" } else { "" };
+    fits.push((
+        format!(
+            " · {} {noun} without the product label joined by instance type: {}{more}",
+            names.len(),
+            shown.join(", ")
+        ),
+        Tone::Muted,
+    ));
+    fits
 }
 
 /// `nodes` (name order) reordered domain by domain, and each domain's `(value, start, len)`.
