@@ -36,6 +36,8 @@ const POOLS: &[Legend] = &[
     l("PENDING", "Pending GPU pods of the pool, and how long the oldest has waited."),
     l("· 1-9 +", "The map, one cell per node: · no GPU free, a digit the GPUs free (+ for 10 or more); a node with every GPU free has its own colour."),
     l("✗ ? ~ M C R S", "A map cell whose node takes no new pod: unhealthy, health unknown, suspect, maintenance, cordoned, being removed, spot (Alfred avoids spot nodes as targets)."),
+    l("not ready", "In the map's legend: nodes whose kubelet reports Ready=False or stopped reporting; their cells keep the digit in the colour of unknown health, and their GPUs still count as free, as Alfred counts them."),
+    l("without an Instance", "A line above the table: GPU pods of an InferenceService that no Instance holds (an OMENative-shaped service without its InferenceReplica, such as a MultiNode service OME runs as a LeaderWorkerSet); Alfred counts no demand for them."),
 ];
 
 const NODES: &[Legend] = &[
@@ -57,6 +59,7 @@ const NODES: &[Legend] = &[
     l("FLAPS", "Health episodes in the last 7 days (local history); ! when the node flaps (more than 3)."),
     l("MTTR", "Wide layout: mean time to repair of the node's pool."),
     l("⚑ cordoned", "In the node's timeline: a cordon episode."),
+    l("· unreachable", "After HEALTH (or · not ready): the kubelet stopped reporting (Ready=Unknown, or the unreachable taint) or reports the node not ready. Alfred's health ignores it and still counts the node's free GPUs."),
 ];
 
 const MOVES: &[Legend] = &[
