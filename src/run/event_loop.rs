@@ -21,6 +21,15 @@ use crate::protocol::{Command, Fetch, OpOutcome, Update};
 use crate::run::history::HistoryHook;
 use crate::ui::theme::Theme;
 
+/// What the loop runs on besides the terminal: the state, the loop's extras, the data
+/// source's channels and the signal watch.
+pub(super) type Sources<'a> = (
+    &'a mut AppState,
+    &'a mut Extras,
+    Channels,
+    signals::SignalWatch,
+);
+
 /// Events taken from one source before drawing.
 const DRAIN_CAP: usize = 256;
 
@@ -145,16 +154,12 @@ where
 /// The select loop: one turn waits for the first of input, feed, replies, a finished context
 /// switch, the tick, the frame timer or a signal; takes what else is ready; hands it all to
 /// the reducer; draws when dirty and a frame interval has passed.
-#[allow(clippy::too_many_arguments)] // The loop's sources, each of its own kind.
 pub(super) async fn event_loop<B, S>(
     terminal: &mut Terminal<B>,
     mut input: S,
     tick_every: Duration,
     terminal_lost: &dyn Fn() -> bool,
-    state: &mut AppState,
-    extras: &mut Extras,
-    channels: Channels,
-    mut signals: signals::SignalWatch,
+    (state, extras, channels, mut signals): Sources<'_>,
 ) -> anyhow::Result<Ended>
 where
     B: Backend,

@@ -249,41 +249,20 @@ pub async fn run_with_keys(
     }
     let watch = signals.watch(signals::GRACE);
     #[cfg(unix)]
-    let result = {
-        let tty = tty::Tty::open();
-        let lost = || tty.hung_up();
-        match tty::spawn_input() {
-            Ok(input) => {
-                event_loop::event_loop(
-                    &mut terminal,
-                    input,
-                    TICK,
-                    &lost,
-                    state,
-                    extras,
-                    channels,
-                    watch,
-                )
-                .await
-            }
-            Err(e) => Err(e.into()),
-        }
-    };
+    let (input, tty) = (tty::spawn_input(), tty::Tty::open());
+    #[cfg(unix)]
+    let lost = || tty.hung_up();
     #[cfg(not(unix))]
-    let result = {
-        let input = crossterm::event::EventStream::new();
-        let lost = || false;
-        event_loop(
-            &mut terminal,
-            input,
-            TICK,
-            &lost,
-            state,
-            extras,
-            channels,
-            watch,
-        )
-        .await
+    let (input, lost) = (
+        std::io::Result::Ok(crossterm::event::EventStream::new()),
+        || false,
+    );
+    let result = match input {
+        Ok(input) => {
+            let sources = (state, extras, channels, watch);
+            event_loop::event_loop(&mut terminal, input, TICK, &lost, sources).await
+        }
+        Err(e) => Err(e.into()),
     };
     restore_terminal();
     // ratatui's `Terminal` shows a hidden cursor when dropped and prints to stderr when it

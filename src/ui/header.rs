@@ -57,15 +57,7 @@ pub fn source_text(s: &SourceState, now: Time) -> (String, Slot) {
 
 /// `23500` as `23,500`.
 fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::app::model::map::count(n as u64)
 }
 
 /// Where the data comes from: a context, a snapshot by the time it was taken (what its ages

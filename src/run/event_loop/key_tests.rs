@@ -107,17 +107,8 @@ async fn a_key_is_handled_with_no_tick_and_no_feed() {
             let run = tokio::task::spawn_local(async move {
                 let signals = signals::Signals::new().unwrap().watch(signals::GRACE);
                 let hour = Duration::from_secs(3600);
-                event_loop(
-                    &mut terminal,
-                    input,
-                    hour,
-                    &|| false,
-                    &mut state,
-                    &mut extras,
-                    channels,
-                    signals,
-                )
-                .await
+                let sources = (&mut state, &mut extras, channels, signals);
+                event_loop(&mut terminal, input, hour, &|| false, sources).await
             });
             tokio::time::timeout(Duration::from_secs(10), run).await
         })
