@@ -12,6 +12,7 @@ mod gang;
 mod incremental;
 mod lints;
 mod moves;
+mod ome_samples;
 mod pool_names;
 mod unowned;
 mod what_if;
