@@ -67,6 +67,10 @@ pub fn all_warnings(snap: &ClusterSnapshot, analysis: &Analysis, extra: &[String
         snap,
         &analysis.workloads,
     ));
+    out.extend(crate::engine::workloads::split_group_warnings(
+        snap,
+        &analysis.workloads,
+    ));
     out.extend(analysis.warnings.iter().cloned());
     out.extend(extra.iter().cloned());
     out

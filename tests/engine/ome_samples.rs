@@ -177,6 +177,15 @@ fn multinode_lws() {
         ]
     );
     assert!(r1.unowned.is_empty());
+    // ...and analyze says so instead of passing it silently.
+    let split = "InferenceService deepseek-r1/deepseek-r1 engine: read as RawDeployment (the \
+                 service names no leader or workers), so Alfred counts 2 pods as 2 Instances, \
+                 but they run under StatefulSet lws-deepseek-r1-engine";
+    assert!(
+        warnings(&doc).iter().any(|w| w.starts_with(split)),
+        "{:#?}",
+        warnings(&doc)
+    );
 }
 
 #[test]

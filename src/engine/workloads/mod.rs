@@ -26,7 +26,7 @@ pub use irstatus::{check_rows, decode_rows, CodecError, InstanceRow};
 pub use migrations::in_cooldown;
 pub use model_check::model_check;
 pub use omenative::{IsvcComponents, WorkloadMigrations};
-pub use unowned::{unowned_pods, unowned_warnings, Unowned};
+pub use unowned::{split_group_warnings, unowned_pods, unowned_warnings, Unowned};
 
 use smallvec::{smallvec, SmallVec};
 

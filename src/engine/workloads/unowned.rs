@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use crate::engine::model::ClusterSnapshot;
-use crate::engine::workloads::{ObservationError, Workloads};
+use crate::engine::workloads::{DeploymentMode, ObservationError, Workloads};
 
 /// Pod names named in a warning before the rest are counted.
 const NAMED: usize = 3;
@@ -117,4 +117,40 @@ fn why(observation: &Result<(), ObservationError>) -> String {
         Err(e) => format!("OMENative, but its InferenceReplica cannot be used ({e}); {NO_DEMAND}"),
         Ok(()) => format!("OMENative, but no row of its InferenceReplica joins them; {NO_DEMAND}"),
     }
+}
+
+/// RawDeployment components whose pods run under StatefulSets, in words: OME runs a service as
+/// a LeaderWorkerSet when its runtime names a leader and workers, but Alfred reads the mode
+/// from the InferenceService alone, so it counts each of these pods as an Instance of its own
+/// where OME runs one group. Nothing is dropped; the count per Instance is what is off.
+pub fn split_group_warnings(snap: &ClusterSnapshot, workloads: &Workloads) -> Vec<String> {
+    workloads
+        .components
+        .iter()
+        .filter(|c| c.mode == DeploymentMode::RawDeployment)
+        .filter_map(|c| {
+            let isvc = snap.isvcs.get(c.isvc)?;
+            let owners: BTreeSet<&str> = c
+                .instances
+                .iter()
+                .flat_map(|i| i.pods.iter())
+                .filter_map(|p| snap.pods.get(*p)?.controller.as_ref())
+                .filter(|o| o.kind.as_ref() == "StatefulSet")
+                .map(|o| &*o.name)
+                .collect();
+            let first = owners.iter().next()?;
+            let n = c.instances.len() as u64;
+            Some(format!(
+                "InferenceService {} {}: read as RawDeployment (the service names no leader or \
+                 workers), so Alfred counts {} as {}, but {} under StatefulSet {first}{}: a \
+                 LeaderWorkerSet, whose leader and workers OME takes from the runtime",
+                isvc.key(),
+                c.name(),
+                plural(n, "pod", ""),
+                plural(n, "Instance", ""),
+                if n == 1 { "it runs" } else { "they run" },
+                if owners.len() > 1 { " and others" } else { "" },
+            ))
+        })
+        .collect()
 }
