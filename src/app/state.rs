@@ -132,7 +132,7 @@ pub struct AppState {
     /// Workload views scoped to one namespace (`:ns`; `app::namespace`).
     pub(in crate::app) namespace_scope: Option<String>,
     /// The kubeconfig's contexts and a switch in progress (`:ctx`; `app::contexts`).
-    pub contexts: Contexts,
+    pub(in crate::app) contexts: Contexts,
     /// Overlays and dialogs, top last.
     pub(in crate::app) modals: Vec<Modal>,
     /// Commands sent, by id.
@@ -140,14 +140,14 @@ pub struct AppState {
     /// The next command id.
     pub(in crate::app) next_op_id: u64,
     /// Notices, newest last (bounded).
-    pub notices: Notices,
+    pub(in crate::app) notices: Notices,
     /// Requests written this session.
     pub(in crate::app) requested: Vec<RequestedMove>,
     /// The IR `status.migrations[]` phase last seen per requested UUID (absent until the
     /// consumer records the request); see `app::update::track`.
     pub(in crate::app) request_phases: HashMap<String, MigrationPhase>,
     /// Dismissed moves: identity key → content fingerprint at dismissal.
-    pub dismissed: HashMap<String, String>,
+    pub(in crate::app) dismissed: HashMap<String, String>,
     /// Advisory groups of the Moves view the operator opened (their reasons), kept across feeds.
     pub(in crate::app) moves_open: BTreeSet<String>,
     /// The Moves rows' order the operator is looking at (`app::update::order`); `None`
@@ -167,7 +167,7 @@ pub struct AppState {
     pub(in crate::app) fleet_health: Option<Arc<crate::engine::timeline::FleetHealth>>,
     /// The start of the demo run the history store records under (`None` elsewhere): the
     /// node detail's timeline says which run it shows.
-    pub history_run_started: Option<Time>,
+    pub(in crate::app) history_run_started: Option<Time>,
     /// Keys typed so far of an unfinished sequence.
     pub(in crate::app) pending_keys: Vec<Chord>,
     /// Terminal size (columns, rows).
@@ -176,15 +176,15 @@ pub struct AppState {
     pub(in crate::app) now: Time,
     /// The operator's time zone for shown times (the run layer sets the local one; UTC until
     /// then, so tests read the same everywhere).
-    pub utc_offset: chrono::FixedOffset,
+    pub(in crate::app) utc_offset: chrono::FixedOffset,
     /// Theme names (palette, `next-theme`), and the current one's index.
-    pub themes: Vec<String>,
+    pub(in crate::app) themes: Vec<String>,
     /// Index into `themes`.
-    pub theme: usize,
+    pub(in crate::app) theme: usize,
     /// Set by `quit`.
     pub(in crate::app) quitting: bool,
     /// Key → action resolution.
-    pub keys: Box<dyn KeyResolver>,
+    pub(in crate::app) keys: Box<dyn KeyResolver>,
     /// Request UUIDs.
     pub(in crate::app) ids: Box<dyn IdSource>,
 }
@@ -365,6 +365,74 @@ impl AppState {
     /// The table state of `view`.
     pub fn table(&self, view: View) -> &TableView {
         &self.tables[view.index()]
+    }
+
+    /// The kubeconfig's contexts and a switch in progress.
+    pub fn contexts(&self) -> &Contexts {
+        &self.contexts
+    }
+
+    /// The notices, newest last.
+    pub fn notices(&self) -> &Notices {
+        &self.notices
+    }
+
+    /// Dismissed moves: identity key → content fingerprint at dismissal.
+    pub fn dismissed(&self) -> &HashMap<String, String> {
+        &self.dismissed
+    }
+
+    /// The start of the demo run the history store records under.
+    pub fn history_run_started(&self) -> Option<Time> {
+        self.history_run_started
+    }
+
+    /// The operator's time zone for shown times.
+    pub fn utc_offset(&self) -> chrono::FixedOffset {
+        self.utc_offset
+    }
+
+    /// Theme names, in `next-theme` order.
+    pub fn themes(&self) -> &[String] {
+        &self.themes
+    }
+
+    /// Key → action resolution.
+    pub fn keys(&self) -> &dyn KeyResolver {
+        self.keys.as_ref()
+    }
+
+    /// Set up by the composition root before the first event: the local time zone.
+    pub fn set_zone(&mut self, offset: chrono::FixedOffset) {
+        self.utc_offset = offset;
+    }
+
+    /// Set up before the first event: the theme names and the one in use (the first when
+    /// `current` is not among them).
+    pub fn set_themes(&mut self, names: Vec<String>, current: &str) {
+        self.theme = names.iter().position(|t| t == current).unwrap_or(0);
+        self.themes = names;
+    }
+
+    /// Set up before the first event: the kubeconfig's contexts.
+    pub fn set_contexts(&mut self, list: Vec<crate::app::contexts::ContextEntry>) {
+        self.contexts.list = list;
+    }
+
+    /// Set up before the first event: the dismissals the history store kept, and the demo
+    /// run it records under.
+    pub fn restore_history(
+        &mut self,
+        dismissed: impl IntoIterator<Item = (String, String)>,
+        run_started: Option<Time>,
+    ) {
+        self.dismissed.extend(dismissed);
+        self.history_run_started = run_started;
+    }
+
+    /// Replaces the key resolver (a configured keymap).
+    pub fn set_keys(&mut self, keys: Box<dyn KeyResolver>) {
+        self.keys = keys;
     }
 
     /// The newest notice still in force at `self.now`.

@@ -151,20 +151,18 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
     };
     let mut state = AppState::new(Box::new(keys), Box::new(RandomIds::new()), clock.now());
     // The zone is read once: shown times are local, as `date` would print them.
-    state.utc_offset = chrono::Local
-        .offset_from_utc_datetime(&state.now().naive_utc())
-        .fix();
+    state.set_zone(
+        chrono::Local
+            .offset_from_utc_datetime(&state.now().naive_utc())
+            .fix(),
+    );
     if opts.themes.is_empty() {
         opts.themes = THEME_NAMES.iter().map(|n| Theme::by_name(n)).collect();
     }
-    state.themes = opts.themes.iter().map(|t| t.name.clone()).collect();
-    state.theme = state
-        .themes
-        .iter()
-        .position(|t| *t == opts.theme)
-        .unwrap_or(0);
+    let names = opts.themes.iter().map(|t| t.name.clone()).collect();
+    state.set_themes(names, &opts.theme);
     if let Some(link) = &opts.live {
-        state.contexts.list = live::contexts(&link.params);
+        state.set_contexts(live::contexts(&link.params));
     }
     let mut extras = Extras {
         themes: opts.themes,
@@ -175,8 +173,8 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
         frame_interval: opts.frame_interval,
     };
     if let Some(h) = &extras.history {
-        state.dismissed.extend(h.dismissed());
-        state.history_run_started = h.cluster().demo_run_started().map(|(_, t)| t);
+        let run = h.cluster().demo_run_started().map(|(_, t)| t);
+        state.restore_history(h.dismissed(), run);
     }
     run_with_keys(&mut state, &mut extras, channels, signals).await
 }
@@ -305,7 +303,7 @@ pub(crate) fn restore_terminal() {
 
 /// Replaces the key resolver (for the config crate's keymap).
 pub fn set_keys(state: &mut AppState, keys: Box<dyn KeyResolver>) {
-    state.keys = keys;
+    state.set_keys(keys);
 }
 
 /// Runs the TUI on a new multi-threaded runtime (for `main.rs`).

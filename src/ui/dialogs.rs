@@ -163,7 +163,7 @@ fn draw_palette(
 /// `y confirm  n/esc cancel`: the keys the confirm table binds to each, so the dialog never
 /// names a key the keymap does not bind.
 fn confirm_keys(state: &AppState, theme: &Theme) -> Vec<Span<'static>> {
-    let bindings = state.keys.bindings(Mode::Confirm);
+    let bindings = state.keys().bindings(Mode::Confirm);
     let mut spans = Vec::new();
     for (action, word) in [(Action::Confirm, "confirm"), (Action::Cancel, "cancel")] {
         let keys: Vec<String> = bindings

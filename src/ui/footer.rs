@@ -49,9 +49,9 @@ const LEFT_TO_HELP: [Action; 11] = [
 /// Whether pressing `b`'s keys in `mode` triggers it: its shorter prefixes wait for more keys
 /// and no table consulted earlier binds the same keys.
 fn reachable(state: &AppState, mode: Mode, b: &Binding) -> bool {
-    let waits =
-        (1..b.keys.len()).all(|n| state.keys.resolve(mode, &b.keys[..n]) == KeyResolution::Pending);
-    waits && state.keys.resolve(mode, &b.keys) == KeyResolution::Action(b.action)
+    let waits = (1..b.keys.len())
+        .all(|n| state.keys().resolve(mode, &b.keys[..n]) == KeyResolution::Pending);
+    waits && state.keys().resolve(mode, &b.keys) == KeyResolution::Action(b.action)
 }
 
 /// Whether `action` does something in the current view (a detail binds every view's writes;
@@ -74,7 +74,7 @@ pub fn footer_hints(state: &AppState) -> Vec<(String, String)> {
             out.push((key_label(&b.keys), b.desc.clone()));
         }
     };
-    let here = state.keys.bindings(mode);
+    let here = state.keys().bindings(mode);
     let dialog = matches!(mode, Mode::Confirm | Mode::Help);
     let own = here.iter().filter(|b| {
         applies_here(state, b.action)
@@ -83,7 +83,7 @@ pub fn footer_hints(state: &AppState) -> Vec<(String, String)> {
     });
     own.for_each(&mut push);
     if !dialog {
-        let globals = state.keys.bindings(Mode::Global);
+        let globals = state.keys().bindings(Mode::Global);
         for a in GLOBAL_HINTS {
             let hint = here
                 .iter()
@@ -98,8 +98,8 @@ pub fn footer_hints(state: &AppState) -> Vec<(String, String)> {
 /// The YAML pane's keys: the first key of each action of a hint (`j/k Scroll`), from the
 /// detail table, else the global one; closing shows every key that closes.
 fn yaml_hints(state: &AppState) -> Vec<(String, String)> {
-    let mut bindings = state.keys.bindings(Mode::Detail);
-    bindings.extend(state.keys.bindings(Mode::Global));
+    let mut bindings = state.keys().bindings(Mode::Detail);
+    bindings.extend(state.keys().bindings(Mode::Global));
     let keys_of = |action: Action| {
         bindings
             .iter()
@@ -174,8 +174,8 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         _ => footer_hints(state),
     };
     let mode = current_mode(state);
-    let help = (state.keys.bindings(mode).into_iter())
-        .chain(state.keys.bindings(Mode::Global))
+    let help = (state.keys().bindings(mode).into_iter())
+        .chain(state.keys().bindings(Mode::Global))
         .find(|b| b.action == Action::Help)
         .map_or_else(|| Action::Help.description().to_string(), |b| b.desc);
     for (keys, desc) in fit_hints(hints, &help, usize::from(area.width)) {

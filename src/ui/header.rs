@@ -97,7 +97,7 @@ fn first_line<'a>(
         first.push(Span::styled("ome-top", theme.style(Slot::Header)));
         first.push(sep(theme));
     }
-    first.push(Span::raw(context(feed, state.utc_offset)));
+    first.push(Span::raw(context(feed, state.utc_offset())));
     first.push(sep(theme));
     first.push(Span::styled(api, theme.style(api_slot)));
     first.push(sep(theme));
@@ -166,7 +166,7 @@ fn second_line<'a>(
         items.push(Span::styled(
             format!(
                 "data as of {}",
-                when(state.now(), feed.analysis.now, state.utc_offset)
+                when(state.now(), feed.analysis.now, state.utc_offset())
             ),
             theme.style(Slot::Muted),
         ));
@@ -334,7 +334,7 @@ pub fn draw_banner(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
     if area.height == 0 {
         return;
     }
-    if let Some(s) = &state.contexts.switching {
+    if let Some(s) = &state.contexts().switching {
         let from = state.current_context().unwrap_or("the previous context");
         let text = format!(
             "⟳ connecting to context {} for {} — still showing {from}",
@@ -353,7 +353,7 @@ pub fn draw_banner(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
     let text = match &feed.api {
         ApiStatus::Reconnecting { since, error } => format!(
             "⚠ API unreachable since {}: {error} — showing the last data (stale)",
-            when(state.now(), *since, state.utc_offset)
+            when(state.now(), *since, state.utc_offset())
         ),
         ApiStatus::Forbidden { what } => format!("⚠ API refused the identity: {what}"),
         _ => return draw_unreadable(frame, area, state, theme),

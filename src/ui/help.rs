@@ -34,7 +34,7 @@ pub fn help_lines(state: &AppState) -> Vec<HelpLine> {
     let mut out = Vec::new();
     let mut shown: Vec<(Action, String)> = Vec::new();
     for mode in [view_mode, Mode::Global, Mode::Confirm] {
-        let mut bindings = state.keys.bindings(mode);
+        let mut bindings = state.keys().bindings(mode);
         bindings.retain(|b| applies_here(state, b.action));
         section(&mut out, &mut shown, format!("[{}]", mode.name()), bindings);
         if mode == view_mode && matches!(mode, Mode::View(v) if v != View::Gangs) {
@@ -49,7 +49,7 @@ pub fn help_lines(state: &AppState) -> Vec<HelpLine> {
         .into_iter()
         .filter(|v| Mode::View(*v) != view_mode)
     {
-        let bindings = state.keys.bindings(Mode::View(v));
+        let bindings = state.keys().bindings(Mode::View(v));
         section(&mut out, &mut shown, format!("[{}]", v.table()), bindings);
     }
     out.push((

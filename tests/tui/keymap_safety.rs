@@ -139,7 +139,7 @@ fn case(write: Action) -> (View, Option<&'static str>) {
 fn ready(feed: &Feed, keys: &ConfigKeys, view: View, node: Option<&str>, detail: bool) -> AppState {
     let ids = Box::new(CountingIds(0));
     let mut s = AppState::new(Box::new(ConfigKeys(keys.0.clone())), ids, now());
-    s.themes = vec!["default".into()];
+    s.set_themes(vec!["default".into()], "default");
     update(&mut s, Event::Resize(160, 48), now());
     update(&mut s, Event::Feed(Arc::new(feed.clone())), now());
     let switch = match view {

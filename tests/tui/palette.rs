@@ -26,7 +26,7 @@ fn run(s: &mut AppState, line: &str) -> Vec<Effect> {
 }
 
 fn notice(s: &AppState) -> (String, NoticeLevel) {
-    let n = s.notices.last().expect("a notice");
+    let n = s.notices().last().expect("a notice");
     (n.text.clone(), n.level)
 }
 
@@ -40,7 +40,7 @@ fn palette_input(s: &AppState) -> (String, usize) {
 /// A live state on context `prod-gpu` whose kubeconfig also holds a read-only `staging`.
 fn live_state() -> AppState {
     let mut s = state_with(fleet_feed(), 120, 40);
-    s.contexts.list = vec![
+    s.set_contexts(vec![
         ContextEntry {
             name: "prod-gpu".into(),
             read_only: false,
@@ -49,7 +49,7 @@ fn live_state() -> AppState {
             name: "staging".into(),
             read_only: true,
         },
-    ];
+    ]);
     s
 }
 
@@ -136,7 +136,7 @@ fn ctx_name_asks_the_run_layer_and_the_new_context_replaces_the_old() {
     let mut s = live_state();
     let effects = run(&mut s, "ctx staging");
     assert!(effects.contains(&Effect::SwitchContext("staging".into())));
-    assert_eq!(s.contexts.switching.as_ref().unwrap().to, "staging");
+    assert_eq!(s.contexts().switching.as_ref().unwrap().to, "staging");
     let screen = buffer_text(&s);
     assert!(
         screen.contains("⟳ connecting to context staging for 0s — still showing prod-gpu"),
@@ -153,7 +153,7 @@ fn ctx_name_asks_the_run_layer_and_the_new_context_replaces_the_old() {
     let mut feed = fleet_feed();
     feed.source = SourceKind::Live("staging".into());
     feed.permissions = Permissions::read_only("read-only for context staging (config.toml)");
-    let contexts = s.contexts.list.clone();
+    let contexts = s.contexts().list.clone();
     let effects = update(
         &mut s,
         Event::ContextSwitched {
@@ -165,9 +165,9 @@ fn ctx_name_asks_the_run_layer_and_the_new_context_replaces_the_old() {
         now(),
     );
     assert_eq!(effects, vec![Effect::Redraw]);
-    assert!(s.contexts.switching.is_none());
+    assert!(s.contexts().switching.is_none());
     assert_eq!(s.pool_scope(), None, "pools of the old cluster");
-    assert_eq!(s.dismissed.get("k").map(String::as_str), Some("fp"));
+    assert_eq!(s.dismissed().get("k").map(String::as_str), Some("fp"));
     let (text, level) = notice(&s);
     assert_eq!(level, NoticeLevel::Info);
     assert!(
@@ -202,7 +202,7 @@ fn a_failed_switch_says_why_and_stays() {
         now(),
     );
     assert_eq!(effects, vec![Effect::Redraw]);
-    assert!(s.contexts.switching.is_none());
+    assert!(s.contexts().switching.is_none());
     assert_eq!(
         notice(&s),
         (

@@ -37,7 +37,7 @@ fn fleet_with(migration: Option<(&str, &str)>) -> ClusterSnapshot {
 }
 
 fn notices(s: &ome_top::app::AppState) -> Vec<String> {
-    s.notices.iter().map(|n| n.text.clone()).collect()
+    s.notices().iter().map(|n| n.text.clone()).collect()
 }
 
 #[test]

@@ -332,7 +332,7 @@ pub fn state_with(feed: Feed, w: u16, h: u16) -> AppState {
 /// A state of `w`×`h` with the shipped keymap `keymap` that has received `feed`.
 pub fn state_with_keymap(feed: Feed, w: u16, h: u16, keymap: &str) -> AppState {
     let mut s = AppState::new(shipped_keys(keymap), Box::new(CountingIds(0)), now());
-    s.themes = vec!["default".into(), "mono".into()];
+    s.set_themes(vec!["default".into(), "mono".into()], "default");
     update(&mut s, Event::Resize(w, h), now());
     update(&mut s, Event::Feed(Arc::new(feed)), now());
     s

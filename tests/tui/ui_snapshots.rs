@@ -239,13 +239,15 @@ fn command_palette() {
 
 /// The fleet on context `prod-gpu`, whose kubeconfig also holds a read-only `staging`.
 fn with_contexts(mut s: AppState) -> AppState {
-    s.contexts.list = ["prod-gpu", "staging"]
-        .into_iter()
-        .map(|name| ContextEntry {
-            name: name.into(),
-            read_only: name == "staging",
-        })
-        .collect();
+    s.set_contexts(
+        ["prod-gpu", "staging"]
+            .into_iter()
+            .map(|name| ContextEntry {
+                name: name.into(),
+                read_only: name == "staging",
+            })
+            .collect(),
+    );
     s
 }
 

@@ -255,7 +255,7 @@ fn scroll_note(state: &AppState, (rows, width): (u16, u16)) -> Option<String> {
     let nav = state.pool_map();
     let total = nav.line_count();
     let key = state
-        .keys
+        .keys()
         .bindings(Mode::View(View::Pools))
         .into_iter()
         .find(|b| b.action == Action::PoolMap)
