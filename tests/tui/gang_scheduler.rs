@@ -25,4 +25,9 @@ fn a_gang_on_another_scheduler_says_so_instead_of_blocked() {
         "{screen}"
     );
     assert!(!screen.contains("makes a pin impossible"), "{screen}");
+    assert!(
+        screen.contains("not OMEGangPack"),
+        "the tree's gang line: {screen}"
+    );
+    assert!(!screen.contains("Blocked"), "{screen}");
 }

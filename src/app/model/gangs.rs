@@ -72,7 +72,13 @@ pub(crate) fn state_tone(s: GangState) -> Tone {
 /// A gang's line: name, state, members placed; the pin reasoning beside the tree says why.
 fn gang_label(g: &Gang) -> String {
     let min = g.min_member.map_or("?".to_string(), |m| m.to_string());
-    let mut s = format!("{}  {}  {}/{min} placed", g.key(), g.state.name(), g.placed);
+    // OMEGangPack never sees a gang on another scheduler: its state names no pin.
+    let state = if g.on_ome_scheduler {
+        g.state.name()
+    } else {
+        "not OMEGangPack"
+    };
+    let mut s = format!("{}  {state}  {}/{min} placed", g.key(), g.placed);
     if g.reservation.is_some() {
         s.push_str("  reserved");
     }
@@ -137,7 +143,11 @@ impl GangTree {
                                 .map(|g| TreeNode {
                                     id: g.key(),
                                     label: gang_label(g),
-                                    tone: state_tone(g.state),
+                                    tone: if g.on_ome_scheduler {
+                                        state_tone(g.state)
+                                    } else {
+                                        Tone::Muted
+                                    },
                                     children: pod_nodes(snap, g),
                                 })
                                 .collect(),
