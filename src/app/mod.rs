@@ -23,6 +23,7 @@ pub mod msg;
 pub mod namespace;
 pub mod notices;
 pub mod palette;
+pub mod setup;
 pub mod state;
 pub mod table;
 pub mod times;

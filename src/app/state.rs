@@ -337,18 +337,6 @@ impl AppState {
         self.quitting
     }
 
-    /// Test seam: scrolls the open detail pane (the reducer scrolls it by keys).
-    #[doc(hidden)]
-    pub fn set_detail_scroll(&mut self, lines: usize) {
-        self.detail_scroll = lines;
-    }
-
-    /// Test seam: scopes the Nodes view to a pool without opening it from the Pools view.
-    #[doc(hidden)]
-    pub fn set_pool_scope(&mut self, pool: Option<String>) {
-        self.pool_scope = pool;
-    }
-
     /// The feed the views show: the frozen copy, else the latest.
     pub fn shown(&self) -> Option<&Arc<Feed>> {
         self.frozen.as_ref().or(self.latest.as_ref())
@@ -400,39 +388,6 @@ impl AppState {
     /// Key → action resolution.
     pub fn keys(&self) -> &dyn KeyResolver {
         self.keys.as_ref()
-    }
-
-    /// Set up by the composition root before the first event: the local time zone.
-    pub fn set_zone(&mut self, offset: chrono::FixedOffset) {
-        self.utc_offset = offset;
-    }
-
-    /// Set up before the first event: the theme names and the one in use (the first when
-    /// `current` is not among them).
-    pub fn set_themes(&mut self, names: Vec<String>, current: &str) {
-        self.theme = names.iter().position(|t| t == current).unwrap_or(0);
-        self.themes = names;
-    }
-
-    /// Set up before the first event: the kubeconfig's contexts.
-    pub fn set_contexts(&mut self, list: Vec<crate::app::contexts::ContextEntry>) {
-        self.contexts.list = list;
-    }
-
-    /// Set up before the first event: the dismissals the history store kept, and the demo
-    /// run it records under.
-    pub fn restore_history(
-        &mut self,
-        dismissed: impl IntoIterator<Item = (String, String)>,
-        run_started: Option<Time>,
-    ) {
-        self.dismissed.extend(dismissed);
-        self.history_run_started = run_started;
-    }
-
-    /// Replaces the key resolver (a configured keymap).
-    pub fn set_keys(&mut self, keys: Box<dyn KeyResolver>) {
-        self.keys = keys;
     }
 
     /// The newest notice still in force at `self.now`.

@@ -30,6 +30,7 @@ const LEAVES: &[&str] = &[
     "model",
     "msg.rs",
     "notices.rs",
+    "setup.rs",
     "state.rs",
     "table.rs",
 ];
