@@ -240,21 +240,28 @@ fn label_component(
 
 /// The scheduled GPU pods of `labelled` (ascending) that none of `comp`'s Instances holds.
 fn unheld_pods(snap: &ClusterSnapshot, comp: &Component, labelled: &[usize]) -> PodList {
-    let mut held: Vec<usize> = comp
-        .instances
-        .iter()
-        .flat_map(|i| i.pods.iter().copied())
-        .collect();
-    held.sort_unstable();
-    let held = |p: &usize| held.binary_search(p).is_ok();
-    labelled
+    let candidates: PodList = labelled
         .iter()
         .copied()
         .filter(|p| {
             let pod = &snap.pods[*p];
             pod.gpus > 0 && pod.node.is_some()
         })
-        .filter(|p| !held(p))
+        .collect();
+    // A component without scheduled GPU pods by label (CPU routers, nothing placed) needs no
+    // look at its Instances.
+    if candidates.is_empty() {
+        return candidates;
+    }
+    let mut held: Vec<usize> = comp
+        .instances
+        .iter()
+        .flat_map(|i| i.pods.iter().copied())
+        .collect();
+    held.sort_unstable();
+    candidates
+        .into_iter()
+        .filter(|p| held.binary_search(p).is_err())
         .collect()
 }
 

@@ -133,7 +133,8 @@ fn legend(map: &PoolMap, styles: &CellStyles) -> (Vec<Span<'static>>, Vec<Span<'
         .count();
     if not_ready > 0 {
         excluded.push(Span::raw("  "));
-        excluded.push(Span::styled("8", styles.unknown));
+        // A sample cell: the pool's whole-node digit, in the colour of unknown health.
+        excluded.push(Span::styled(whole.glyph().to_string(), styles.unknown));
         excluded.push(Span::raw(format!(
             " {not_ready} not ready, its GPUs still counted as free"
         )));
