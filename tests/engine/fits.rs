@@ -8,8 +8,6 @@
 
 use serde_json::{json, Value};
 
-use ome_top::cluster::snapshot_file::read_snapshot;
-use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::pools::PendingSize;
 
 const EXAMPLE: &str = include_str!("../../docs/examples/worked-example-6-5.json");
@@ -34,15 +32,7 @@ fn an_eight_gpu_pod_fits_after_the_repack_not_now() {
     items.push(pending("big-a", 8, "2026-09-28T08:15:00Z"));
     items.push(pending("big-b", 8, "2026-09-28T10:00:00Z"));
     items.push(pending("small", 1, "2026-09-28T10:10:00Z"));
-    let (snap, _) = read_snapshot(doc.to_string().as_bytes()).unwrap();
-    let opts = AnalysisOptions {
-        now: NOW.parse().unwrap(),
-        alfred_namespace: "ome".into(),
-        executor: ExecutorSetting::Auto,
-        placement: Default::default(),
-        instance_types: Default::default(),
-    };
-    let a = analyze(&snap, &opts);
+    let (_, a) = crate::analyzed_doc(&doc, NOW);
     let pool = &a.pools[0];
     assert_eq!((pool.free_gpus, pool.whole_free_nodes), (13, 0));
     assert_eq!((pool.largest_fit_now, pool.largest_fit_after), (7, 8));
@@ -68,15 +58,7 @@ fn a_pod_larger_than_every_node_has_no_room_in_json() {
     let items = doc["items"].as_array_mut().unwrap();
     items.push(pending("huge", 16, "2026-09-28T09:15:00Z"));
     items.push(pending("big", 8, "2026-09-28T10:00:00Z"));
-    let (snap, _) = read_snapshot(doc.to_string().as_bytes()).unwrap();
-    let opts = AnalysisOptions {
-        now: NOW.parse().unwrap(),
-        alfred_namespace: "ome".into(),
-        executor: ExecutorSetting::Auto,
-        placement: Default::default(),
-        instance_types: Default::default(),
-    };
-    let a = analyze(&snap, &opts);
+    let (snap, a) = crate::analyzed_doc(&doc, NOW);
     let json = ome_top::report::json::analysis_json(
         &snap,
         &a,

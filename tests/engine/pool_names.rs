@@ -7,9 +7,6 @@
 
 use serde_json::{json, Value};
 
-use ome_top::cluster::snapshot_file::read_snapshot;
-use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
-
 fn node(name: &str, labels: Value) -> Value {
     json!({"apiVersion": "v1", "kind": "Node",
         "metadata": {"name": name, "uid": format!("uid-{name}"), "labels": labels},
@@ -25,15 +22,7 @@ fn one_node_shape_is_one_pool_when_only_some_nodes_carry_the_product_label() {
         node("gpu-b", json!({"node.kubernetes.io/instance-type": shape})),
         node("gpu-c", json!({"node.kubernetes.io/instance-type": "BM.GPU4.8"})),
     ]});
-    let (snap, _) = read_snapshot(doc.to_string().as_bytes()).unwrap();
-    let opts = AnalysisOptions {
-        now: "2026-11-01T12:00:00Z".parse().unwrap(),
-        alfred_namespace: "ome".into(),
-        executor: ExecutorSetting::Auto,
-        placement: Default::default(),
-        instance_types: Default::default(),
-    };
-    let a = analyze(&snap, &opts);
+    let (snap, a) = crate::analyzed_doc(&doc, "2026-11-01T12:00:00Z");
     let pools: Vec<(&str, usize)> = a.pools.iter().map(|p| (&*p.name, p.nodes.len())).collect();
     assert_eq!(pools, [("A100-40G", 1), ("NVIDIA-H100-80GB-HBM3", 2)]);
     let reconciled: Vec<&str> = snap

@@ -7,8 +7,6 @@
 
 use serde_json::{json, Value};
 
-use ome_top::cluster::snapshot_file::read_snapshot;
-use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::report::json::{analysis_json, Source};
 
 /// A LeaderWorkerSet pod of `llama`'s engine as OME's controller labels it.
@@ -42,15 +40,7 @@ fn a_multinode_service_without_a_replica_is_named_not_dropped() {
         lws_pod("llama-engine-0", "0"),
         lws_pod("llama-engine-0-1", "1"),
     ]});
-    let (snap, _) = read_snapshot(doc.to_string().as_bytes()).unwrap();
-    let opts = AnalysisOptions {
-        now: "2026-11-01T12:00:00Z".parse().unwrap(),
-        alfred_namespace: "ome".into(),
-        executor: ExecutorSetting::Auto,
-        placement: Default::default(),
-        instance_types: Default::default(),
-    };
-    let a = analyze(&snap, &opts);
+    let (snap, a) = crate::analyzed_doc(&doc, "2026-11-01T12:00:00Z");
     let comp = &a.workloads.components[0];
     assert!(
         comp.instances.is_empty(),
