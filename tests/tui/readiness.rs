@@ -28,7 +28,7 @@ fn an_unreachable_node_is_marked_but_still_counted() {
     type_keys(&mut s, "m");
     let map = format!("{:?}", render(&s).backend());
     assert!(
-        map.contains("1 not ready, its GPUs still counted as free"),
+        map.contains("not ready: 1 node, GPUs still counted as free"),
         "{map}"
     );
     type_keys(&mut s, "2");

@@ -157,7 +157,7 @@ pub fn pin_lines(state: &AppState) -> Lines {
     match foreign_scheduler(state, g) {
         // OMEGangPack never sees it: its PodGroup facts say nothing of a pin.
         Some(by) => out.push(
-            format!("not an OMEGangPack gang: scheduled by {by}, which OME's scheduler never sees"),
+            format!("not an OMEGangPack gang: scheduled by {by}"),
             Tone::Muted,
         ),
         None => out.push(

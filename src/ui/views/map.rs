@@ -135,8 +135,9 @@ fn legend(map: &PoolMap, styles: &CellStyles) -> (Vec<Span<'static>>, Vec<Span<'
         excluded.push(Span::raw("  "));
         // A sample cell: the pool's whole-node digit, in the colour of unknown health.
         excluded.push(Span::styled(whole.glyph().to_string(), styles.unknown));
+        let nodes = if not_ready == 1 { "node" } else { "nodes" };
         excluded.push(Span::raw(format!(
-            " {not_ready} not ready, its GPUs still counted as free"
+            " not ready: {not_ready} {nodes}, GPUs still counted as free"
         )));
     }
     (free, excluded)
