@@ -4,12 +4,14 @@
 //! in any other order the search still decides one position deterministically, so two copies
 //! of a snapshot given the same edits stay equal.
 //!
-//! Owns: `PodEdit`, `NodeEdit` and the `ClusterSnapshot` edit methods. Pure data.
+//! InferenceServices are edited the same way, by `namespace/name`.
+//!
+//! Owns: `PodEdit`, `NodeEdit`, `IsvcEdit` and the `ClusterSnapshot` edit methods. Pure data.
 
 use std::sync::Arc;
 
 use crate::engine::fast::PodKey;
-use crate::engine::model::{ClusterSnapshot, Node, Pod};
+use crate::engine::model::{ClusterSnapshot, InferenceService, Node, Pod};
 
 /// What one pod edit did to `ClusterSnapshot::pods`.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,6 +62,30 @@ pub enum NodeEdit {
         old: Node,
     },
     /// No node had the name of a deletion: nothing changed.
+    Absent,
+}
+
+/// What one InferenceService edit did to `ClusterSnapshot::isvcs`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IsvcEdit {
+    /// The service at `at` was replaced by one with the same `namespace/name`.
+    Replaced {
+        /// Position of the service (unchanged).
+        at: usize,
+        /// The replaced service.
+        old: Box<InferenceService>,
+    },
+    /// A service was inserted at `at`.
+    Inserted {
+        /// Position of the new service.
+        at: usize,
+    },
+    /// The service at `at` was removed.
+    Removed {
+        /// Former position of the service.
+        at: usize,
+    },
+    /// No service had the key of a deletion: nothing changed.
     Absent,
 }
 
@@ -134,6 +160,48 @@ impl ClusterSnapshot {
     }
 }
 
+impl ClusterSnapshot {
+    /// The position of the service `namespace/name`, or where it would be inserted (`Err`),
+    /// by the joined `namespace/name` key (the live store's order).
+    fn isvc_position(&self, namespace: &str, name: &str) -> Result<usize, usize> {
+        let key = format!("{namespace}/{name}");
+        let at = (self.isvcs).partition_point(|w| w.ns_name().as_ref() < key.as_str());
+        match self.isvcs.get(at) {
+            Some(w) if w.ns_name().as_ref() == key => Ok(at),
+            _ => Err(at),
+        }
+    }
+
+    /// Puts `isvc` in place of the service with its `namespace/name`, or inserts it in key
+    /// order.
+    pub fn upsert_isvc(&mut self, isvc: InferenceService) -> IsvcEdit {
+        match self.isvc_position(isvc.namespace(), isvc.name()) {
+            Ok(at) => {
+                let old = std::mem::replace(&mut self.isvcs[at], isvc);
+                IsvcEdit::Replaced {
+                    at,
+                    old: Box::new(old),
+                }
+            }
+            Err(at) => {
+                self.isvcs.insert(at, isvc);
+                IsvcEdit::Inserted { at }
+            }
+        }
+    }
+
+    /// Removes the service `namespace/name`, if there is one.
+    pub fn delete_isvc(&mut self, namespace: &str, name: &str) -> IsvcEdit {
+        match self.isvc_position(namespace, name) {
+            Ok(at) => {
+                self.isvcs.remove(at);
+                IsvcEdit::Removed { at }
+            }
+            Err(_) => IsvcEdit::Absent,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,6 +235,32 @@ mod tests {
         ));
         assert_eq!(snap.delete_pod("a", "p1"), PodEdit::Absent);
         assert_eq!(snap.pods.len(), 3);
+    }
+
+    #[test]
+    fn isvcs_stay_in_key_order_through_edits() {
+        use crate::engine::model::testkit::isvc;
+        let mut snap = ClusterSnapshot {
+            isvcs: vec![isvc("a", "x"), isvc("b", "x")],
+            ..Default::default()
+        };
+        // Joined keys decide, as for pods: "a-x/p" comes before "a/x".
+        assert_eq!(
+            snap.upsert_isvc(isvc("a-x", "p")),
+            IsvcEdit::Inserted { at: 0 }
+        );
+        let mut changed = isvc("b", "x");
+        changed
+            .annotations
+            .insert("alfred.ome.io/note".into(), "1".into());
+        assert!(matches!(
+            snap.upsert_isvc(changed),
+            IsvcEdit::Replaced { at: 2, .. }
+        ));
+        assert_eq!(snap.isvcs[2].annotation("alfred.ome.io/note"), Some("1"));
+        assert_eq!(snap.delete_isvc("a", "x"), IsvcEdit::Removed { at: 1 });
+        assert_eq!(snap.delete_isvc("a", "x"), IsvcEdit::Absent);
+        assert_eq!(snap.isvcs.len(), 2);
     }
 
     #[test]

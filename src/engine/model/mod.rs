@@ -21,7 +21,7 @@ pub(crate) mod testkit;
 pub mod vocab;
 
 pub use deployment::{component_mode, DeploymentMode};
-pub use edit::{NodeEdit, PodEdit};
+pub use edit::{IsvcEdit, NodeEdit, PodEdit};
 pub use placement::{
     node_matches, tolerates, LabelSelector, NodeTerm, Operator, PodPlacement, PodTerm, Requirement,
     SpreadConstraint, Toleration, UnschedulableCondition, HOSTNAME_LABEL,

@@ -8,7 +8,8 @@ use proptest::prelude::*;
 
 use ome_top::engine::analysis::Change;
 use ome_top::engine::model::{
-    ClusterSnapshot, Event, LabelInt, Labels, Name, Node, NodeCondition, Pod, PodPhase, Taint,
+    ClusterSnapshot, Event, InferenceService, LabelInt, Labels, ModelRef, Name, Node,
+    NodeCondition, Pod, PodPhase, Taint,
 };
 
 use super::now;
@@ -23,6 +24,18 @@ pub enum Op {
     NodeAdd(usize),
     NodeDelete(usize),
     Events(usize),
+    IsvcChange(usize, IsvcChange),
+    IsvcDelete(usize),
+}
+
+/// What happens to an InferenceService: an annotation toggled (one nothing reads, one each
+/// rule reads, a migration request), its model or mode changed, or a copy under a new name.
+#[derive(Debug, Clone)]
+pub enum IsvcChange {
+    Annotation(u8),
+    Model,
+    Mode,
+    Copy,
 }
 
 #[derive(Debug, Clone)]
@@ -85,6 +98,15 @@ fn node_change() -> impl Strategy<Value = NodeChange> {
     ]
 }
 
+fn isvc_change() -> impl Strategy<Value = IsvcChange> {
+    prop_oneof![
+        6 => (0u8..8).prop_map(IsvcChange::Annotation),
+        1 => Just(IsvcChange::Model),
+        1 => Just(IsvcChange::Mode),
+        1 => Just(IsvcChange::Copy),
+    ]
+}
+
 pub fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         8 => (any::<usize>(), pod_change()).prop_map(|(p, c)| Op::PodChange(p, c)),
@@ -94,6 +116,8 @@ pub fn op() -> impl Strategy<Value = Op> {
         1 => any::<usize>().prop_map(Op::NodeAdd),
         1 => any::<usize>().prop_map(Op::NodeDelete),
         1 => any::<usize>().prop_map(Op::Events),
+        3 => (any::<usize>(), isvc_change()).prop_map(|(i, c)| Op::IsvcChange(i, c)),
+        1 => any::<usize>().prop_map(Op::IsvcDelete),
     ]
 }
 
@@ -210,8 +234,73 @@ pub fn change(snap: &ClusterSnapshot, op: &Op) -> Option<Change> {
             });
             Change::Events(events)
         }
+        Op::IsvcChange(i, c) if !snap.isvcs.is_empty() => {
+            Change::Isvc(Box::new(changed_isvc(snap, *i, c)))
+        }
+        Op::IsvcDelete(i) if !snap.isvcs.is_empty() => {
+            let w = &snap.isvcs[i % snap.isvcs.len()];
+            Change::IsvcDeleted {
+                namespace: w.namespace().clone(),
+                name: w.name().clone(),
+            }
+        }
         _ => return None,
     })
+}
+
+/// Annotations the ISVC ops toggle: one nothing reads, then each one a rule reads.
+const ANNOTATIONS: [(&str, &str); 8] = [
+    ("alfred.ome.io/note", "x"),
+    ("alfred.ome.io/movable", "false"),
+    ("alfred.ome.io/cooldown-minutes", "30"),
+    ("alfred.ome.io/cooldown-minutes", "soon"),
+    ("alfred.ome.io/spot-policy", "avoid"),
+    ("alfred.ome.io/tenant-group", "blue"),
+    ("alfred.ome.io/priority", "0.9"),
+    (
+        "ome.io/migration-request-v1-00000000-0000-4000-8000-000000000001",
+        r#"{"instance":0}"#,
+    ),
+];
+
+fn changed_isvc(snap: &ClusterSnapshot, i: usize, change: &IsvcChange) -> InferenceService {
+    let mut w = snap.isvcs[i % snap.isvcs.len()].clone();
+    match change {
+        IsvcChange::Annotation(k) => {
+            let (key, value) = ANNOTATIONS[usize::from(*k) % ANNOTATIONS.len()];
+            if w.annotations.remove(key).is_none() {
+                w.annotations.insert(name(key), value.to_string());
+            }
+        }
+        IsvcChange::Model => {
+            w.model = match w.model {
+                Some(_) => None,
+                None => Some(ModelRef {
+                    kind: name("ClusterBaseModel"),
+                    name: name("llama-3-70b"),
+                }),
+            }
+        }
+        IsvcChange::Mode => {
+            w.deployment_mode = match w.deployment_mode {
+                Some(_) => None,
+                None => Some(name("RawDeployment")),
+            }
+        }
+        IsvcChange::Copy => {
+            let mut copy = InferenceService::named(
+                w.namespace().clone(),
+                name(format!("{}-copy", w.name())),
+                |k| name(k),
+            );
+            copy.components = w.components.clone();
+            copy.deployment_mode = w.deployment_mode.clone();
+            copy.annotations = w.annotations.clone();
+            copy.uid = name(format!("{}-copy", w.uid));
+            w = copy;
+        }
+    }
+    w
 }
 
 fn changed_node(snap: &ClusterSnapshot, n: usize, change: &NodeChange) -> Node {

@@ -11,13 +11,15 @@
 //! the full analysis runs for that part (`isvc_components`, `component_verdicts`,
 //! `pool_data` + `score_pool`, …) from per-node, per-component and per-pool records keyed by
 //! stable identity, and a change marks a part stale by what the part reads (`Stale`), whatever
-//! came before. Anything the records do not follow — InferenceServices, replicas, ConfigMaps,
-//! PodGroups, models, a node added or removed, a node's pool changed, another time — runs the
-//! full analysis.
+//! came before. An InferenceService changed in place re-runs its own components (`isvcs.rs`).
+//! Anything the records do not follow — an InferenceService added, removed or reshaped,
+//! replicas, ConfigMaps, PodGroups, models, a node added or removed, a node's pool changed,
+//! another time — runs the full analysis.
 //!
 //! Owns: `Incremental`, `Change`. Pure: time arrives in the options; no clock, no I/O.
 
 mod diff;
+mod isvcs;
 mod lists;
 mod moves;
 mod parts;
@@ -30,7 +32,7 @@ use std::sync::Arc;
 
 use crate::engine::analysis::{pipeline, Analysis, AnalysisOptions};
 use crate::engine::index::SnapshotIndex;
-use crate::engine::model::{ClusterSnapshot, Event, Name, Node, NodeEdit, Pod};
+use crate::engine::model::{ClusterSnapshot, Event, InferenceService, Name, Node, NodeEdit, Pod};
 use crate::engine::nodes::{node_state, same_pool_inputs};
 
 pub use diff::{changes_between, changes_in, Changed, MAX_CHANGES};
@@ -56,6 +58,15 @@ pub enum Change {
     NodeDeleted(Name),
     /// The core Events replaced (only the gang engine reads them).
     Events(Vec<Event>),
+    /// An InferenceService added or changed (keyed by `namespace/name`).
+    Isvc(Box<InferenceService>),
+    /// The InferenceService `namespace/name` deleted.
+    IsvcDeleted {
+        /// Namespace.
+        namespace: Name,
+        /// Name.
+        name: Name,
+    },
     /// Anything else: the whole snapshot replaced (a full analysis).
     Snapshot(Box<ClusterSnapshot>),
 }
@@ -177,6 +188,14 @@ impl Incremental {
                     ..Stale::default()
                 };
                 self.refresh(stale);
+            }
+            Change::Isvc(isvc) => {
+                let edit = Arc::make_mut(&mut self.snap).upsert_isvc(*isvc);
+                self.apply_isvc(edit);
+            }
+            Change::IsvcDeleted { namespace, name } => {
+                let edit = Arc::make_mut(&mut self.snap).delete_isvc(&namespace, &name);
+                self.apply_isvc(edit);
             }
             Change::Snapshot(snap) => {
                 self.snap = Arc::new(*snap);

@@ -6,8 +6,8 @@
 //!
 //! Owns: `Stale`, `refresh`, `Rerun`. Pure.
 
-use crate::engine::analysis::incremental::moves::refresh_moves;
-use crate::engine::analysis::incremental::parts::Parts;
+use crate::engine::analysis::incremental::moves::{full_pass, refresh_moves};
+use crate::engine::analysis::incremental::parts::{planned, Parts};
 use crate::engine::analysis::{component_verdicts, Analysis, AnalysisOptions};
 use crate::engine::gangs::{compute_gangs, reads_node_capacity};
 use crate::engine::lints::placement_lints;
@@ -27,6 +27,9 @@ pub struct Stale {
     pub pools: Vec<usize>,
     /// The decision pass (moves).
     pub plan: bool,
+    /// The whole decision pass, whatever the components and pools say (something every row
+    /// reads changed).
+    pub plan_full: bool,
     /// Components whose move rows may have changed.
     pub plan_components: Vec<usize>,
     /// Pools whose nodes or report, as the decision pass reads them, changed: every row of a
@@ -88,7 +91,11 @@ pub fn refresh(
     rerun.components = stale.plan_components.len();
     pools(snap, opts, analysis, parts, &mut stale);
     rerun.pools = stale.pools.len();
-    if stale.plan {
+    if stale.plan_full {
+        full_pass(snap, opts, analysis, parts);
+        parts.planned_moves = planned(&analysis.moves);
+        rerun.moves = MovesRerun::Full;
+    } else if stale.plan {
         let scope = (stale.plan_components, stale.plan_pools);
         rerun.moves = refresh_moves(snap, opts, analysis, parts, scope);
     }
