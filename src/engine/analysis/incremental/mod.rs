@@ -231,6 +231,7 @@ impl Incremental {
         if !same_pool_inputs(&old, node) {
             return self.rebuild();
         }
+        let relabelled = old.labels != node.labels;
         let (allocated, occupants) = self.parts.allocation(at);
         let table = &self.opts.instance_types;
         let mut state = node_state(node, &self.analysis.config, table, self.opts.now);
@@ -242,8 +243,12 @@ impl Incremental {
         state.pool = previous.pool.clone();
         state.reconciled = previous.reconciled;
         *previous = state;
-        // Labels decide which pool a pending pod's selector points to.
-        let mut stale = self.parts.reattribute_pending(&self.snap);
+        // Labels decide which pool a pending pod's selector points to (nothing else of a
+        // node does: `attribute_pending_in`).
+        let mut stale = match relabelled {
+            true => self.parts.reattribute_pending(&self.snap),
+            false => Stale::default(),
+        };
         stale.pools.extend(self.parts.pool_of(at));
         // Its bins, targets and spot flag: every row of the pool reads them.
         stale.plan_pools.extend(self.parts.pool_of(at));
