@@ -55,6 +55,7 @@ pub enum PodChange {
     Selector(usize),
     Requests(u64),
     Pending(i64),
+    Scheduler,
 }
 
 #[derive(Debug, Clone)]
@@ -84,6 +85,7 @@ fn pod_change() -> impl Strategy<Value = PodChange> {
         any::<usize>().prop_map(PodChange::Selector),
         (0u64..64).prop_map(PodChange::Requests),
         (0i64..120).prop_map(PodChange::Pending),
+        Just(PodChange::Scheduler),
     ]
 }
 
@@ -182,6 +184,13 @@ fn changed_pod(snap: &ClusterSnapshot, p: usize, change: &PodChange) -> Pod {
             pod.memory = r << 30;
         }
         PodChange::Pending(m) => pod.unschedulable_since = Some(now() - Duration::minutes(*m)),
+        // The gang engine reads the unplaced standalone pods of its own scheduler only.
+        PodChange::Scheduler => {
+            pod.scheduler_name = match pod.scheduler_name.as_ref() {
+                "ome-scheduler" => name(""),
+                _ => name("ome-scheduler"),
+            }
+        }
     }
     pod
 }

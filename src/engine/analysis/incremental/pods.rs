@@ -5,7 +5,7 @@
 //!
 //! What a pod version is read by, past the index: its node's allocation and the moves (a live
 //! pod with GPUs), the components it is routed or labelled to, the pools of a pending GPU pod,
-//! the gang report (a gang member, an unbound pod, or any bound pod when the report read
+//! the gang report (a gang member, an unbound pod of its scheduler, any bound pod when it read
 //! every node's free resources), the lints (a live or OME-managed pod). A pod in none of
 //! those — a node agent, a finished pod — only moves the others' indices.
 //!
@@ -13,7 +13,7 @@
 
 use crate::engine::analysis::incremental::stages::Stale;
 use crate::engine::analysis::incremental::Incremental;
-use crate::engine::gangs::same_gang_inputs;
+use crate::engine::gangs::{effective_scheduler, same_gang_inputs};
 use crate::engine::index::is_live;
 use crate::engine::lints::same_lint_inputs;
 use crate::engine::model::{Pod, PodEdit};
@@ -85,7 +85,12 @@ impl Incremental {
         }
         let grouped = running && pod.ome.pod_group.is_some();
         let bound = running && node.is_some();
-        stale.gangs |= grouped || pod.node.is_none() || (self.parts.gangs_read_capacity && bound);
+        // Unplaced pods the gang engine reads: members, and standalone pods of its scheduler
+        // (reservation evidence); another scheduler's standalone pod is none of its business.
+        let scheduler = self.analysis.gangs.config.scheduler_name.as_str();
+        let unplaced = pod.node.is_none()
+            && (pod.ome.pod_group.is_some() || effective_scheduler(pod) == scheduler);
+        stale.gangs |= grouped || unplaced || (self.parts.gangs_read_capacity && bound);
         let live = is_live(pod);
         stale.lints |= live || (running && pod.ome.managed_by.is_some());
         // Health rows read live GPU pods no Instance covers.
