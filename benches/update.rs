@@ -4,8 +4,9 @@
 //! `ClusterSnapshot` (shared, one `Arc` each), which the snapshot task does before every
 //! analysis; dropping that snapshot is timed with it. Group `incremental`: the engine's share
 //! on the generated 10,000-node fleet of `benches/analysis.rs` — the full analysis, and
-//! `Incremental::apply` of one event of each kind (every iteration applies one event; the
-//! two-version kinds alternate, so the state returns every other iteration), cloning the
+//! `Incremental::apply` of one event of each kind (`sim::events`: every iteration applies one
+//! event; the two-version kinds alternate, so the state returns every other iteration; what
+//! each kind re-runs is printed first), cloning the
 //! analysis (what the next change costs while a published feed still shares it), and
 //! `changes_between` of the live snapshot task with one pod changed (and `changes_in`, when the
 //! stores' change counts say only pods changed).
@@ -112,6 +113,10 @@ fn incremental(c: &mut Criterion) {
         b.iter(|| analyze(inc.snapshot(), &opts))
     });
     for kind in &kinds {
+        // What the kind re-runs (docs/performance.md names it beside the figure).
+        inc.apply(kind.change.clone());
+        eprintln!("{}: {:?}", kind.name, inc.last_rerun());
+        inc.apply(kind.undo.clone());
         // Iterations apply the event and undo it in turn.
         let mut applied = false;
         group.bench_function(format!("one_pod_event/{}", kind.name), |b| {

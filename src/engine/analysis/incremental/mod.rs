@@ -253,7 +253,9 @@ impl Incremental {
         // Its bins, targets and spot flag: every row of the pool reads them.
         stale.plan_pools.extend(self.parts.pool_of(at));
         stale.plan = true;
-        stale.gangs = true;
+        // The gang engine reads a node's labels (domains), and its free resources only when
+        // it predicts pins (`reads_node_capacity`).
+        stale.gangs = relabelled || self.parts.gangs_read_capacity;
         stale.lints = true;
         self.refresh(stale);
     }
