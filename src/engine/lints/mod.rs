@@ -4,7 +4,8 @@
 //! anti-affinity on model pods, CPU/memory requests not proportional per card, and small pods
 //! holding otherwise empty nodes (the descheduler's `HighNodeUtilization` view).
 //!
-//! Owns: `Lint`, `LintRule`, `placement_lints`. Pod rules are in `pods`, pool and node rules in
+//! Owns: `Lint`, `LintRule`, `placement_lints` (and `placement_lints_after_node_edit`, the
+//! incremental analysis's share of them). Pod rules are in `pods`, pool and node rules in
 //! `nodes` and `small_pods`. Pure.
 
 mod nodes;
@@ -75,13 +76,7 @@ pub fn placement_lints(
     opts: &PlacementOptions,
 ) -> Vec<Lint> {
     let pools = Pools::new(states);
-    // `live` holds every non-terminal GPU pod, in pod order.
-    let bound: Vec<BoundGpuPod<'_>> = index
-        .live
-        .iter()
-        .filter(|&&p| index.gpus(p) > 0)
-        .filter_map(|&p| Some((&snap.pods[p], index.node_of(p)?)))
-        .collect();
+    let bound = bound_gpu_pods(snap, index);
     let mut out = pod_rules(snap, index);
     out.extend(reservation_cordons(snap, states));
     out.extend(mixed_schedulers(&pools, &bound));
@@ -96,6 +91,51 @@ pub fn placement_lints(
         opts.repack_threshold_percent,
     ));
     out
+}
+
+/// `placement_lints` after nodes changed in place, from `previous`, the lints before: no pod,
+/// no node's pool and no node's allocation changed since, so the rules that read only pods,
+/// pools and the pods' nodes (host pins, anti-affinity, mixed schedulers) keep their findings;
+/// so do the per-card requests unless `per_card` (some node's GPU, CPU or memory allocatable
+/// changed). The rules that read node states run again, each by its own function, so the
+/// result is `placement_lints` of the edited snapshot.
+pub fn placement_lints_after_node_edit(
+    (snap, index, states): (&ClusterSnapshot, &SnapshotIndex, &[NodeState]),
+    opts: &PlacementOptions,
+    mut previous: Vec<Lint>,
+    per_card: bool,
+) -> Vec<Lint> {
+    let pools = Pools::new(states);
+    let bound = bound_gpu_pods(snap, index);
+    previous.retain(|l| match l.rule {
+        LintRule::HostPinnedPod | LintRule::RequiredAntiAffinity => true,
+        LintRule::MixedSchedulers => true,
+        LintRule::RequestsNotProportional => !per_card,
+        LintRule::ReservationCordon | LintRule::SmallPodsHoldEmptyNode => false,
+    });
+    previous.extend(reservation_cordons(snap, states));
+    if per_card {
+        previous.extend(disproportional_requests(snap, &pools, &bound));
+    }
+    previous.sort_unstable();
+    previous.extend(small_pods_on_empty_nodes(
+        snap,
+        index,
+        (states, &pools),
+        &bound,
+        opts.repack_threshold_percent,
+    ));
+    previous
+}
+
+/// Every non-terminal GPU pod bound to a known node (`live` holds them, in pod order).
+fn bound_gpu_pods<'a>(snap: &'a ClusterSnapshot, index: &SnapshotIndex) -> Vec<BoundGpuPod<'a>> {
+    index
+        .live
+        .iter()
+        .filter(|&&p| index.gpus(p) > 0)
+        .filter_map(|&p| Some((&snap.pods[p], index.node_of(p)?)))
+        .collect()
 }
 
 /// Whether the lints read the same of pods `a` and `b` (two versions of one pod): they differ

@@ -232,6 +232,8 @@ impl Incremental {
             return self.rebuild();
         }
         let relabelled = old.labels != node.labels;
+        let per_card =
+            old.gpu_allocatable != node.gpu_allocatable || old.allocatable != node.allocatable;
         let (allocated, occupants) = self.parts.allocation(at);
         let table = &self.opts.instance_types;
         let mut state = node_state(node, &self.analysis.config, table, self.opts.now);
@@ -256,7 +258,8 @@ impl Incremental {
         // The gang engine reads a node's labels (domains), and its free resources only when
         // it predicts pins (`reads_node_capacity`).
         stale.gangs = relabelled || self.parts.gangs_read_capacity;
-        stale.lints = true;
+        // No pod, pool or allocation changed: only the lints that read node states.
+        stale.node_lints = Some(per_card);
         self.refresh(stale);
     }
 

@@ -10,7 +10,7 @@ use crate::engine::analysis::incremental::moves::{full_pass, refresh_moves};
 use crate::engine::analysis::incremental::parts::{planned, Parts};
 use crate::engine::analysis::{component_verdicts, Analysis, AnalysisOptions};
 use crate::engine::gangs::{compute_gangs, reads_node_capacity};
-use crate::engine::lints::placement_lints;
+use crate::engine::lints::{placement_lints, placement_lints_after_node_edit};
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::same_plan_inputs;
 use crate::engine::pools::{pool_data, score_pool, PoolScoring};
@@ -39,6 +39,9 @@ pub struct Stale {
     pub gangs: bool,
     /// The placement lints.
     pub lints: bool,
+    /// Only the lints that read node states, after nodes changed in place (`Some(per_card)`:
+    /// whether a node's allocatable changed too): `lints::placement_lints_after_node_edit`.
+    pub node_lints: Option<bool>,
 }
 
 /// What one change re-ran (for tests and benchmarks: results never depend on it).
@@ -111,6 +114,12 @@ pub fn refresh(
     }
     if stale.lints {
         analysis.lints = placement_lints(snap, &parts.index, &analysis.nodes, &opts.placement);
+    } else if let Some(per_card) = stale.node_lints {
+        let inputs = (snap, &parts.index, &analysis.nodes[..]);
+        let previous = std::mem::take(&mut analysis.lints);
+        analysis.lints =
+            placement_lints_after_node_edit(inputs, &opts.placement, previous, per_card);
+        rerun.lints = true;
     }
     Some(rerun)
 }
