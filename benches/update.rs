@@ -10,11 +10,15 @@
 //! analysis (what the next change costs while a published feed still shares it), and
 //! `changes_between` of the live snapshot task with one pod changed (and `changes_in`, when the
 //! stores' change counts say only pods changed).
-//! Figures in docs/performance.md.
+//! Group `thread_cpu`: the same full analysis and event kinds timed by the thread's on-CPU
+//! time, for a machine other builds share. Figures in docs/performance.md.
 //!
 //! `cargo bench --bench update` (one group: `cargo bench --bench update -- incremental`)
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use std::time::Duration;
+
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, Criterion};
 use k8s_openapi::api::core::v1 as core;
 use kube::runtime::watcher::Event;
 
@@ -89,10 +93,9 @@ fn update(c: &mut Criterion) {
     group.finish();
 }
 
-fn incremental(c: &mut Criterion) {
-    let Some(now) = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).single() else {
-        return;
-    };
+/// The fleet of the `incremental` groups, analysed, with its options.
+fn fleet() -> Option<(Incremental, AnalysisOptions)> {
+    let now = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).single()?;
     let spec = FleetSpec {
         seed: 1,
         nodes: NODES,
@@ -105,12 +108,21 @@ fn incremental(c: &mut Criterion) {
         placement: Default::default(),
         instance_types: Default::default(),
     };
-    let mut inc = Incremental::new(generate_fleet(&spec, now), opts.clone());
+    Some((
+        Incremental::new(generate_fleet(&spec, now), opts.clone()),
+        opts,
+    ))
+}
+
+/// The full analysis and one event of each kind, in `group` (measured by `M`).
+fn event_kinds_in<M: Measurement>(
+    group: &mut BenchmarkGroup<'_, M>,
+    inc: &mut Incremental,
+    opts: &AnalysisOptions,
+) {
     let kinds = event_kinds(inc.snapshot(), inc.analysis());
-    let mut group = c.benchmark_group("incremental");
-    group.sample_size(20);
     group.bench_function("full_analysis_10k_nodes_100k_pods", |b| {
-        b.iter(|| analyze(inc.snapshot(), &opts))
+        b.iter(|| analyze(inc.snapshot(), opts))
     });
     for kind in &kinds {
         // What the kind re-runs (docs/performance.md names it beside the figure).
@@ -130,6 +142,15 @@ fn incremental(c: &mut Criterion) {
             inc.apply(kind.undo.clone());
         }
     }
+}
+
+fn incremental(c: &mut Criterion) {
+    let Some((mut inc, opts)) = fleet() else {
+        return;
+    };
+    let mut group = c.benchmark_group("incremental");
+    group.sample_size(20);
+    event_kinds_in(&mut group, &mut inc, &opts);
     group.bench_function("clone_analysis", |b| b.iter(|| inc.analysis().clone()));
     // What the live snapshot task adds per feed: the walk of the stores' new snapshot against
     // the analysed one, here with one pod changed.
@@ -153,5 +174,61 @@ fn incremental(c: &mut Criterion) {
     group.finish();
 }
 
+/// On-CPU time of the calling thread (`/proc/thread-self/schedstat`, nanoseconds): unlike
+/// wall time it leaves out the time the thread waited for a core, which on a machine shared
+/// with other builds is most of it.
+fn on_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Criterion's measurement by `on_cpu_ns`.
+struct ThreadCpu;
+
+/// Durations are formatted as wall time's are.
+static WALL: WallTime = WallTime;
+
+impl Measurement for ThreadCpu {
+    type Intermediate = u64;
+    type Value = Duration;
+    fn start(&self) -> u64 {
+        on_cpu_ns()
+    }
+    fn end(&self, start: u64) -> Duration {
+        Duration::from_nanos(on_cpu_ns().saturating_sub(start))
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, value: &Duration) -> f64 {
+        value.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        WALL.formatter()
+    }
+}
+
+/// Group `thread_cpu`: the `incremental` group's full analysis and event kinds, timed by the
+/// thread's on-CPU time (Linux): `cargo bench --bench update -- thread_cpu`.
+fn thread_cpu(c: &mut Criterion<ThreadCpu>) {
+    let Some((mut inc, opts)) = fleet() else {
+        return;
+    };
+    let mut group = c.benchmark_group("thread_cpu");
+    group.sample_size(20);
+    event_kinds_in(&mut group, &mut inc, &opts);
+    group.finish();
+}
+
 criterion_group!(benches, update, incremental);
-criterion_main!(benches);
+criterion_group! {
+    name = cpu;
+    config = Criterion::default().with_measurement(ThreadCpu);
+    targets = thread_cpu
+}
+criterion_main!(benches, cpu);
