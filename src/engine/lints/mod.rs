@@ -4,8 +4,8 @@
 //! anti-affinity on model pods, CPU/memory requests not proportional per card, and small pods
 //! holding otherwise empty nodes (the descheduler's `HighNodeUtilization` view).
 //!
-//! Owns: `Lint`, `LintRule`, `placement_lints` (and `placement_lints_after_node_edit`, the
-//! incremental analysis's share of them). Pod rules are in `pods`, pool and node rules in
+//! Owns: `Lint`, `LintRule`, `placement_lints` (and `placement_lints_after_node_edit`,
+//! `placement_lints_after_unbound_pod_edit`: the incremental analysis's shares of them). Pod rules are in `pods`, pool and node rules in
 //! `nodes` and `small_pods`. Pure.
 
 mod nodes;
@@ -125,6 +125,30 @@ pub fn placement_lints_after_node_edit(
         &bound,
         opts.repack_threshold_percent,
     ));
+    previous
+}
+
+/// `placement_lints` after pods none of whose versions is bound to a known node changed, from
+/// `previous`, the lints before: the bound GPU pods, the nodes and their states are those
+/// `previous` was computed from, so only the pod rules (host pins, anti-affinity) run again,
+/// by their own function; the result is `placement_lints` of the edited snapshot.
+pub fn placement_lints_after_unbound_pod_edit(
+    snap: &ClusterSnapshot,
+    index: &SnapshotIndex,
+    mut previous: Vec<Lint>,
+) -> Vec<Lint> {
+    // The small-pods findings are the unsorted tail; the rest is sorted.
+    let tail = previous.partition_point(|l| l.rule != LintRule::SmallPodsHoldEmptyNode);
+    let small = previous.split_off(tail);
+    previous.retain(|l| {
+        !matches!(
+            l.rule,
+            LintRule::HostPinnedPod | LintRule::RequiredAntiAffinity
+        )
+    });
+    previous.extend(pod_rules(snap, index));
+    previous.sort_unstable();
+    previous.extend(small);
     previous
 }
 

@@ -33,7 +33,9 @@ impl Incremental {
                 self.parts.index.replace_pod(at, &pod, node);
                 self.effects(&pod, at, true, &mut stale);
                 // Both versions read alike: what only reads pods is unchanged.
-                stale.lints &= !same_lint_inputs(&old, &pod);
+                let same = same_lint_inputs(&old, &pod);
+                stale.lints &= !same;
+                stale.pod_lints &= !same;
                 stale.gangs &= !same_gang_inputs(&old, &pod);
             }
             PodEdit::Inserted { at } => {
@@ -92,7 +94,11 @@ impl Incremental {
             && (pod.ome.pod_group.is_some() || effective_scheduler(pod) == scheduler);
         stale.gangs |= grouped || unplaced || (self.parts.gangs_read_capacity && bound);
         let live = is_live(pod);
-        stale.lints |= live || (running && pod.ome.managed_by.is_some());
+        let linted = live || (running && pod.ome.managed_by.is_some());
+        // Only a live pod on a known node is among the bound GPU pods the pool and node
+        // rules read; the pod rules read every linted pod.
+        stale.lints |= linted && node.is_some();
+        stale.pod_lints |= linted;
         // Health rows read live GPU pods no Instance covers.
         stale.plan |= live && pod.gpus > 0;
     }

@@ -10,7 +10,9 @@ use crate::engine::analysis::incremental::moves::{full_pass, refresh_moves};
 use crate::engine::analysis::incremental::parts::{planned, Parts};
 use crate::engine::analysis::{component_verdicts, Analysis, AnalysisOptions};
 use crate::engine::gangs::{compute_gangs, reads_node_capacity};
-use crate::engine::lints::{placement_lints, placement_lints_after_node_edit};
+use crate::engine::lints::{
+    placement_lints, placement_lints_after_node_edit, placement_lints_after_unbound_pod_edit,
+};
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::same_plan_inputs;
 use crate::engine::pools::{pool_data, score_pool, PoolScoring};
@@ -39,6 +41,9 @@ pub struct Stale {
     pub gangs: bool,
     /// The placement lints.
     pub lints: bool,
+    /// Only the pod rules of the lints: the pods changed were bound to no known node
+    /// (`lints::placement_lints_after_unbound_pod_edit`).
+    pub pod_lints: bool,
     /// Only the lints that read node states, after nodes changed in place (`Some(per_card)`:
     /// whether a node's allocatable changed too): `lints::placement_lints_after_node_edit`.
     pub node_lints: Option<bool>,
@@ -112,8 +117,13 @@ pub fn refresh(
             .extend(analysis.gangs.warnings.iter().cloned());
         parts.gangs_read_capacity = reads_node_capacity(&analysis.gangs);
     }
-    if stale.lints {
+    if stale.lints || (stale.pod_lints && stale.node_lints.is_some()) {
         analysis.lints = placement_lints(snap, &parts.index, &analysis.nodes, &opts.placement);
+        rerun.lints = true;
+    } else if stale.pod_lints {
+        let previous = std::mem::take(&mut analysis.lints);
+        analysis.lints = placement_lints_after_unbound_pod_edit(snap, &parts.index, previous);
+        rerun.lints = true;
     } else if let Some(per_card) = stale.node_lints {
         let inputs = (snap, &parts.index, &analysis.nodes[..]);
         let previous = std::mem::take(&mut analysis.lints);
