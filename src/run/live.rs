@@ -75,8 +75,8 @@ pub struct LiveSource {
 pub struct LiveLink {
     /// The run's parameters.
     pub params: LiveParams,
-    /// The session shown.
-    pub session: LiveSession,
+    /// The session shown (`None` once a fleet holds its sessions).
+    pub session: Option<LiveSession>,
 }
 
 /// A switch being connected.
@@ -269,7 +269,7 @@ pub fn finish_switch(
     *history = hook;
     let contexts = match link {
         Some(l) => {
-            l.session = session;
+            l.session = Some(session);
             contexts(&l.params)
         }
         None => Vec::new(),

@@ -33,6 +33,7 @@ fn view_key(v: View) -> &'static str {
         View::Journal => "4",
         View::Gangs => "5",
         View::Lints => "6",
+        View::Fleet => "7",
     }
 }
 

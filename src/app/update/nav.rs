@@ -18,6 +18,7 @@ use crate::app::update::order;
 use crate::app::views::build_view;
 use crate::app::views::context::ViewContext;
 use crate::app::views::detail::{build_detail, gone_words};
+use crate::app::views::fleet::fleet_model;
 use crate::app::views::moves::MoveOptions;
 use crate::app::views::nodes::NODE_POOL_COLUMN;
 use crate::protocol::Feed;
@@ -108,8 +109,17 @@ pub fn jump(state: &mut AppState, last: bool) {
     step(state, if last { isize::MAX / 2 } else { isize::MIN / 2 });
 }
 
-/// Builds `view`'s rows if they are older than the shown feed.
+/// Builds `view`'s rows if they are older than the shown feed (the Fleet view's: than the
+/// fleet).
 fn ensure_built(state: &mut AppState, view: View) {
+    if view == View::Fleet {
+        if let Some(fleet) = &state.fleet {
+            if state.models.fleet.built != fleet.generation {
+                state.models.fleet = fleet_model(fleet, state.now);
+            }
+        }
+        return;
+    }
     let Some(feed) = state.shown().cloned() else {
         return;
     };
@@ -142,6 +152,13 @@ pub fn rearrange_moves(state: &mut AppState) {
     if state.view == View::Moves {
         ensure_built(state, View::Moves);
     }
+}
+
+/// Builds `view`'s rows when stale and recomputes what it shows, the selection kept by key
+/// (a new fleet state while the Fleet view is shown).
+pub fn switch_rows(state: &mut AppState, view: View) {
+    ensure_built(state, view);
+    refresh_view(state, view);
 }
 
 /// Shows `view` (closing any detail; entering Moves takes its order anew).
@@ -368,7 +385,7 @@ pub fn rebuild_models(state: &mut AppState) {
         return;
     };
     state.models.generation = Some(feed.generation);
-    state.models.built = [None; 6];
+    state.models.built = [None; View::COUNT];
     ensure_built(state, state.view);
     refresh_view(state, state.view);
     rebuild_detail(state);

@@ -170,6 +170,14 @@ const LINTS: &[Legend] = &[
     l("MESSAGE", "What is wrong, in one line."),
 ];
 
+const FLEET: &[Legend] = &[
+    l("CLUSTER", "The kubeconfig context the row is about."),
+    l(
+        "STATE",
+        "ok, connecting, or why the context cannot be read and when it is tried again.",
+    ),
+];
+
 /// The legend of `view`: its columns, then its symbols, in screen order.
 pub fn legend(view: View) -> &'static [Legend] {
     match view {
@@ -179,5 +187,6 @@ pub fn legend(view: View) -> &'static [Legend] {
         View::Journal => JOURNAL,
         View::Gangs => GANGS,
         View::Lints => LINTS,
+        View::Fleet => FLEET,
     }
 }
