@@ -86,6 +86,8 @@ pub enum FleetEvent {
         /// The contexts watched.
         contexts: Vec<String>,
     },
+    /// The fleet cannot be opened (`:fleet`): why, in one line.
+    Unavailable(String),
     /// A member's state changed (an attempt failed, or a new feed).
     Member {
         /// The member's context.

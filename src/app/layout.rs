@@ -94,13 +94,17 @@ pub fn screen(state: &AppState) -> Screen {
     }
 }
 
-/// The Fleet view's table and, below it, the answer lines (one per ladder size, in a box),
-/// at most a third of the body.
+/// The Fleet view's table, as tall as its rows (at least half the body when they need it),
+/// and below it the box of answer lines (the contexts not answering, one line per request
+/// size) in the rest.
 fn fleet_areas(state: &AppState, body: Area) -> (Area, Area, Area) {
     let (w, y, h) = (body.width, body.y, body.height);
     let none = Area::rows(0, y, w, 0);
-    let lines = u16::try_from(state.models.fleet.fits.len().max(1)).unwrap_or(u16::MAX);
-    let panel_h = lines.saturating_add(2).min(h / 3);
+    let rows = u16::try_from(state.models.fleet.table.rows.len()).unwrap_or(u16::MAX);
+    let table_h = rows.saturating_add(3).clamp(5, (h / 2).max(5));
+    let shown = state.models.fleet.panel_lines(w.saturating_sub(2)).len();
+    let lines = u16::try_from(shown.max(1)).unwrap_or(u16::MAX);
+    let panel_h = lines.saturating_add(2).min(h.saturating_sub(table_h));
     if panel_h < 3 {
         return (body, none, none);
     }

@@ -63,15 +63,48 @@ pub struct FleetArgs {
     pub timeout: u64,
 }
 
-/// The Fleet view of the TUI (`ome-top fleet` without `-o`): not built in this branch.
+/// The Fleet view of the TUI (`ome-top fleet` without `-o`): the chosen contexts opened in
+/// parallel (`run::fleet`), the TUI on the Fleet view at once.
 pub fn run_fleet_tui(
-    _args: &FleetArgs,
-    _tui: &TuiArgs,
-    _clock: fn() -> Time,
+    args: &FleetArgs,
+    tui: &TuiArgs,
+    clock: fn() -> Time,
     err: &mut dyn Write,
 ) -> i32 {
-    let _ = writeln!(err, "ome-top: the fleet view is not built yet");
-    EXIT_BAD_INPUT
+    let settings = match load_settings(&ConfigPaths::discover(tui.config.as_deref())) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let wanted = match args.contexts.is_empty() {
+        true => &settings.fleet.contexts,
+        false => &args.contexts,
+    };
+    let kubeconfig = args.kubeconfig.clone().or_else(|| tui.kubeconfig.clone());
+    let available = live::context_names(kubeconfig.as_deref());
+    let contexts = match choose_contexts(&available, wanted) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let merged = TuiArgs {
+        kubeconfig,
+        namespace: args.namespace.clone().or_else(|| tui.namespace.clone()),
+        alfred_namespace: args
+            .alfred_namespace
+            .clone()
+            .or_else(|| tui.alfred_namespace.clone()),
+        scheduler_namespace: (args.scheduler_namespace.clone())
+            .or_else(|| tui.scheduler_namespace.clone()),
+        readonly: args.readonly || tui.readonly,
+        ..tui.clone()
+    };
+    let launch = crate::run::launch::Launch::Fleet(contexts);
+    crate::run::launch::run_tui_command(&merged, launch, clock, err)
 }
 
 /// `ome-top fleet`: the headless forms with `-o`, else the TUI (`run_fleet_tui`). `config`

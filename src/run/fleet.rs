@@ -20,6 +20,7 @@ use tokio::task::JoinHandle;
 use crate::app::fleet::{FleetEvent, MemberState};
 use crate::app::Event;
 use crate::cluster::live::{self as cluster_live, LiveSession};
+use crate::config::fleet::choose_contexts;
 use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::model::ClusterSnapshot;
@@ -245,10 +246,17 @@ pub fn open_fleet(extras: &mut Extras, ch: &Channels) -> Option<Event> {
         return None;
     }
     let link = extras.live.as_mut()?;
-    let contexts: Vec<String> = live::contexts(&link.params)
+    let available: Vec<String> = live::contexts(&link.params)
         .into_iter()
         .map(|c| c.name)
         .collect();
+    let contexts = match choose_contexts(&available, &link.params.fleet_contexts) {
+        Ok(c) => c,
+        Err(e) => {
+            let why = format!("cannot open the fleet: {e} (config.toml [fleet] contexts)");
+            return Some(Event::Fleet(FleetEvent::Unavailable(why)));
+        }
+    };
     let session = link.session.take();
     let shown = session.as_ref().map(|s| s.context.clone());
     let mut contexts = contexts;

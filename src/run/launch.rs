@@ -156,11 +156,13 @@ pub fn run_tui_command(
     };
     let retention = config.settings.history_retention_days;
     let read_only_contexts = config.settings.read_only.clone();
+    let fleet_contexts = config.settings.fleet.contexts.clone();
     let result = rt.block_on(async {
         match launch {
             Launch::Demo(d) => run_demo(d, opts, retention, clock).await,
             Launch::Fleet(contexts) => {
-                let params = live_params(args, &opts, &read_only_contexts, retention, clock);
+                let chosen = (&read_only_contexts, fleet_contexts.as_slice());
+                let params = live_params(args, &opts, chosen, retention, clock);
                 run_fleet(params, contexts, opts).await
             }
             Launch::Cluster => match &args.snapshot {
@@ -170,7 +172,10 @@ pub fn run_tui_command(
                     let opts = with_history(opts, key, "snapshot", retention, clock, None);
                     run_tui(DataSource::Snapshot(path.clone()), opts).await
                 }
-                None => run_live(args, opts, &read_only_contexts, retention, clock).await,
+                None => {
+                    let chosen = (&read_only_contexts, fleet_contexts.as_slice());
+                    run_live(args, opts, chosen, retention, clock).await
+                }
             },
         }
     });
@@ -278,11 +283,11 @@ async fn run_demo(
 async fn run_live(
     args: &TuiArgs,
     opts: TuiOptions,
-    read_only_contexts: &BTreeMap<String, bool>,
+    chosen: (&BTreeMap<String, bool>, &[String]),
     retention: u32,
     clock: fn() -> Time,
 ) -> anyhow::Result<crate::run::Ended> {
-    let params = live_params(args, &opts, read_only_contexts, retention, clock);
+    let params = live_params(args, &opts, chosen, retention, clock);
     let source = live_source::open(&params, args.context.as_deref()).await?;
     let data = DataSource::Channels(Channels {
         feed: source.session.feed.clone(),
@@ -305,7 +310,7 @@ async fn run_live(
 fn live_params(
     args: &TuiArgs,
     opts: &TuiOptions,
-    read_only_contexts: &BTreeMap<String, bool>,
+    (read_only_contexts, fleet_contexts): (&BTreeMap<String, bool>, &[String]),
     retention: u32,
     clock: fn() -> Time,
 ) -> LiveParams {
@@ -319,6 +324,7 @@ fn live_params(
         retention_days: retention,
         clock,
         instance_types: opts.instance_types.clone(),
+        fleet_contexts: fleet_contexts.to_vec(),
     }
 }
 

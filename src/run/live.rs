@@ -54,6 +54,9 @@ pub struct LiveParams {
     pub clock: fn() -> Time,
     /// The instance-type table naming pools (`instance-type-map` in config.toml).
     pub instance_types: std::sync::Arc<crate::engine::nodes::ShapeTable>,
+    /// config.toml's `[fleet] contexts` (names or glob patterns; empty: every context), the
+    /// fleet `:fleet` opens.
+    pub fleet_contexts: Vec<String>,
 }
 
 /// One open context: its session and the channels and history store the event loop uses.

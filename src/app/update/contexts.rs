@@ -18,6 +18,10 @@ use crate::protocol::{Feed, SourceKind};
 
 /// Why `:ctx` cannot switch here, outside live mode.
 pub fn unavailable(state: &AppState) -> Option<&'static str> {
+    if state.fleet.is_some() {
+        // The fleet's members are open already: `:ctx` shows one.
+        return None;
+    }
     match state.latest.as_ref().map(|f| &f.source) {
         Some(SourceKind::Live(_)) => None,
         Some(SourceKind::Demo(_)) => {

@@ -38,6 +38,10 @@ pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
             nav::switch_view(state, View::Fleet);
             vec![Effect::Redraw]
         }
+        FleetEvent::Unavailable(why) => {
+            state.notices.push(why, NoticeLevel::Error, state.now);
+            vec![Effect::Redraw]
+        }
         FleetEvent::Member { context, state: st } => {
             let Some(fleet) = state.fleet.as_mut() else {
                 return Vec::new();

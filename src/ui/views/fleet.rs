@@ -9,7 +9,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
-use crate::app::columns::clip;
 use crate::app::state::{AppState, View};
 use crate::ui::table::{draw_table, title};
 use crate::ui::theme::{Slot, Theme};
@@ -30,22 +29,21 @@ pub fn draw_fleet(frame: &mut Frame, table: Rect, panel: Rect, state: &AppState,
     if panel.height < 3 {
         return;
     }
-    let width = panel.width.saturating_sub(2);
-    let lines: Vec<Line> = match model.fits.is_empty() {
+    let text = model.panel_lines(panel.width.saturating_sub(2));
+    let lines: Vec<Line> = match text.is_empty() {
         true => vec![Line::styled(
             "no cluster has answered yet",
             theme.style(Slot::Muted),
         )],
-        false => model
-            .fits
-            .iter()
-            .map(|l| Line::styled(clip(l, width).into_owned(), theme.style(Slot::Text)))
+        false => text
+            .into_iter()
+            .map(|l| Line::styled(l, theme.style(Slot::Text)))
             .collect(),
     };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.style(Slot::Border))
-        .title(" Where a request fits (GPUs on one node) ");
+        .title(" Where a request fits (GPUs on one node; in brackets: room for that many) ");
     frame.render_widget(Paragraph::new(lines).block(block), panel);
 }
 
@@ -73,7 +71,7 @@ pub fn draw_fleet_header(frame: &mut Frame, area: Rect, state: &AppState, theme:
         Span::raw(shown),
     ]);
     let second = Line::styled(
-        "enter: a cluster's own views (actions there) · esc there: back · this view writes nothing",
+        "enter opens a cluster's views · esc returns here · this view writes nothing",
         theme.style(Slot::Muted),
     );
     frame.render_widget(first, Rect { height: 1, ..area });
