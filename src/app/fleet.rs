@@ -1,7 +1,7 @@
 //! The fleet as the app holds it (issue 30): the watched contexts in the configured order and
 //! what each last said — still connecting, failed (the error in words and when the run layer
 //! tries again), or its newest feed. Plain data: `app::update::fleet` changes it,
-//! `app::views::fleet` builds the Fleet view's rows from it.
+//! `app::model::fleet` builds the Fleet view's rows from it.
 //!
 //! Owns: `Fleet`, `Member`, `MemberState`, `FleetEvent`.
 

@@ -89,7 +89,7 @@ pub struct Models {
     /// The map of every pool, aligned with the analysis's pools (built with the Pools rows).
     pub pool_maps: Vec<PoolMap>,
     /// Fleet view rows (built from `AppState::fleet`, not from the shown feed).
-    pub fleet: crate::app::views::fleet::FleetModel,
+    pub fleet: crate::app::model::fleet::FleetModel,
 }
 
 impl Models {

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::app::detail::DetailKind;
 use crate::app::layout::screen;
+use crate::app::model::fleet::fleet_model;
 use crate::app::namespace;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
@@ -18,7 +19,6 @@ use crate::app::update::order;
 use crate::app::views::build_view;
 use crate::app::views::context::ViewContext;
 use crate::app::views::detail::{build_detail, gone_words};
-use crate::app::views::fleet::fleet_model;
 use crate::app::views::moves::MoveOptions;
 use crate::app::views::nodes::NODE_POOL_COLUMN;
 use crate::protocol::Feed;

@@ -7,7 +7,6 @@
 pub mod cells;
 pub mod context;
 pub mod detail;
-pub mod fleet;
 pub mod gang_pin;
 pub mod held;
 pub mod journal;

@@ -10,7 +10,6 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::app::fleet::{Fleet, MemberState};
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
-use crate::app::times;
 use crate::engine::alfred_config::Mode;
 use crate::engine::model::Time;
 use crate::protocol::{ApiStatus, Feed};
@@ -75,7 +74,8 @@ fn wrap_into(text: &str, width: usize, out: &mut Vec<String>) {
 /// What a member that did not answer says, with when it is tried again.
 fn failed_words(error: &str, retry_at: Time, now: Time) -> String {
     let when = if retry_at > now {
-        format!("next try {}", times::relative(now, retry_at))
+        let minutes = (retry_at - now).num_seconds() as f64 / 60.0;
+        format!("next try in {}", wait_words(minutes))
     } else {
         "trying again now".to_string()
     };
