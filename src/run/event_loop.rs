@@ -125,6 +125,36 @@ struct Turn {
     feed_open: bool,
 }
 
+/// The first events: the terminal's size, the shown feed (or, for `ome-top fleet`, where
+/// nothing is shown until the operator opens a cluster, the fleet's contexts) and what
+/// opening the history store reported.
+fn opening_events(ch: &mut Channels, extras: &Extras, (w, h): (u16, u16)) -> Vec<Event> {
+    let first = ch.feed.borrow_and_update().clone();
+    let mut opening = vec![Event::Resize(w, h)];
+    match extras.fleet.as_ref() {
+        Some(f) => opening.push(f.started()),
+        None => opening.push(Event::Feed(first)),
+    }
+    opening.extend(extras.history_notices());
+    opening
+}
+
+/// Takes what the replies, the history store and the fleet have ready now.
+fn take_ready(ch: &mut Channels, extras: &mut Extras, events: &mut Vec<Event>) {
+    while let Ok(u) = ch.updates.try_recv() {
+        events.push(update_event(u));
+    }
+    if let Some(h) = extras.history.as_mut() {
+        events.extend(h.ready_events());
+    }
+    if let Some(f) = extras.fleet.as_mut() {
+        for _ in 0..DRAIN_CAP {
+            let Some(msg) = f.ready() else { break };
+            events.extend(f.take(msg));
+        }
+    }
+}
+
 /// The fleet's next message; never ready without a fleet.
 async fn fleet_msg(fleet: &mut Option<fleet::FleetRun>) -> Option<fleet::FleetMsg> {
     match fleet {
@@ -188,14 +218,7 @@ where
         feed_open: true,
     };
     let size = terminal.size()?;
-    let first = ch.feed.borrow_and_update().clone();
-    let mut opening = vec![Event::Resize(size.width, size.height)];
-    match extras.fleet.as_ref() {
-        // `ome-top fleet`: nothing is shown until the operator opens a cluster.
-        Some(f) => opening.push(f.started()),
-        None => opening.push(Event::Feed(first)),
-    }
-    opening.extend(extras.history_notices());
+    let opening = opening_events(&mut ch, extras, (size.width, size.height));
     if handle(state, extras, opening, &mut ch, &mut turn) {
         return exit("the operator quit", Ended::Quit);
     }
@@ -248,18 +271,7 @@ where
             (name, number) = signals.next() => return exit(name, Ended::Signal(number)),
         }
         drain_ready(&mut input, &mut events).await;
-        while let Ok(u) = ch.updates.try_recv() {
-            events.push(update_event(u));
-        }
-        if let Some(h) = extras.history.as_mut() {
-            events.extend(h.ready_events());
-        }
-        if let Some(f) = extras.fleet.as_mut() {
-            for _ in 0..DRAIN_CAP {
-                let Some(msg) = f.ready() else { break };
-                events.extend(f.take(msg));
-            }
-        }
+        take_ready(&mut ch, extras, &mut events);
         if handle(state, extras, events, &mut ch, &mut turn) {
             return exit("the operator quit", Ended::Quit);
         }

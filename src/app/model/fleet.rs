@@ -49,6 +49,9 @@ impl FleetModel {
         for line in self.troubles.iter().chain(&self.fits) {
             wrap_into(line, width, &mut out);
         }
+        if self.fits.is_empty() && !self.troubles.is_empty() {
+            out.push("no GPU pool of an answering cluster to fit a request in".to_string());
+        }
         out
     }
 }
@@ -207,13 +210,20 @@ fn attention_tone(a: Attention) -> Tone {
 
 /// The attention cell: its words, and for a context that is not answering why.
 fn attention_cell(r: &FleetRow) -> Cell {
+    let words = r.attention.words();
     let text = match &r.status {
-        RowStatus::Failed(why) => format!("{}: {why}", r.attention.words()),
+        // `cluster unreachable: …` says it already.
+        RowStatus::Failed(why) if why.contains(words) => why.clone(),
+        RowStatus::Failed(why) => format!("{words}: {why}"),
         RowStatus::Stale { error, .. } => format!("{}: {error}", r.attention.words()),
         RowStatus::Connecting => "connecting: first lists not complete".to_string(),
         RowStatus::Current => r.attention.words().to_string(),
     };
     Cell::text(text).tone(attention_tone(r.attention))
+}
+
+fn dash() -> Cell {
+    Cell::text("-").tone(Tone::Muted)
 }
 
 fn row(i: usize, r: &FleetRow) -> RowModel {
@@ -222,9 +232,15 @@ fn row(i: usize, r: &FleetRow) -> RowModel {
     let mut cells = vec![Cell::text(r.context.clone()), Cell::text(pool)];
     if r.as_of.is_none() {
         // No data: every number would be a guess.
-        cells.extend((0..13).map(|_| Cell::text("-").tone(Tone::Muted)));
+        cells.extend((0..13).map(|_| dash()));
     } else {
         cells.extend(numbers(r));
+    }
+    if r.as_of.is_some() && r.pool.is_none() {
+        // A cluster without a GPU pool: only its nodes, Alfred, freshness and RO apply.
+        for c in &mut cells[3..11] {
+            *c = dash();
+        }
     }
     cells.push(attention_cell(r));
     RowModel::new(key, i, cells)
