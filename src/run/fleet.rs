@@ -178,6 +178,10 @@ impl FleetRun {
         ch: &mut Channels,
         history: &mut Option<HistoryHook>,
     ) -> Event {
+        if self.shown.as_deref() == Some(to) {
+            // Shown already: its channels are the loop's; nothing to swap.
+            return switched(ch, history);
+        }
         let Some(slot) = self.slots.get_mut(to) else {
             return Event::ContextFailed {
                 context: to.to_string(),
@@ -199,21 +203,7 @@ impl FleetRun {
             }
         }
         ch.feed = feed;
-        let feed = ch.feed.borrow_and_update().clone();
-        let dismissed = history
-            .as_ref()
-            .map(HistoryHook::dismissed)
-            .unwrap_or_default();
-        let notices = history
-            .as_mut()
-            .map(|h| std::mem::take(&mut h.notices))
-            .unwrap_or_default();
-        Event::ContextSwitched {
-            feed,
-            dismissed,
-            contexts: Vec::new(),
-            notices,
-        }
+        switched(ch, history)
     }
 
     /// The run's parameters (every member opened with them).
@@ -235,6 +225,26 @@ impl FleetRun {
                 }
             }
         }));
+    }
+}
+
+/// What tells the reducer the shown member is `ch`'s: its feed now, the dismissals its
+/// history store holds, and what opening the store reported (once).
+fn switched(ch: &mut Channels, history: &mut Option<HistoryHook>) -> Event {
+    let feed = ch.feed.borrow_and_update().clone();
+    let dismissed = history
+        .as_ref()
+        .map(HistoryHook::dismissed)
+        .unwrap_or_default();
+    let notices = history
+        .as_mut()
+        .map(|h| std::mem::take(&mut h.notices))
+        .unwrap_or_default();
+    Event::ContextSwitched {
+        feed,
+        dismissed,
+        contexts: Vec::new(),
+        notices,
     }
 }
 

@@ -13,15 +13,22 @@ use crate::app::effect::Effect;
 use crate::app::fleet::{Fleet, FleetEvent, MemberState};
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::times;
-use crate::app::update::{contexts, nav};
+use crate::app::update::nav;
+use crate::protocol::SourceKind;
 
 /// Why the Fleet view cannot be shown here: not a live run, or no kubeconfig context to watch.
 pub fn unavailable(state: &AppState) -> Option<String> {
     if state.fleet.is_some() {
         return None;
     }
-    if let Some(why) = contexts::unavailable(state) {
-        return Some(why.replace("switching context", "the fleet"));
+    match state.latest.as_ref().map(|f| &f.source) {
+        Some(SourceKind::Demo(_)) => {
+            return Some("the fleet watches live clusters: this is the demo".to_string())
+        }
+        Some(SourceKind::Snapshot(_)) => {
+            return Some("the fleet watches live clusters: this is a snapshot".to_string())
+        }
+        Some(SourceKind::Live(_)) | None => {}
     }
     state
         .contexts
