@@ -90,11 +90,14 @@ pub fn run_fleet(
 }
 
 /// What one context gave: its server (when the kubeconfig names one) and its first complete
-/// feed, or the error in words.
+/// feed, or why not.
 struct Read {
     context: String,
     server: Option<String>,
-    result: Result<Arc<Feed>, String>,
+    result: Result<Arc<Feed>, LiveError>,
+    /// The error in words, one line (empty when the context answered): what the document,
+    /// the table and stderr say.
+    words: String,
 }
 
 fn run_headless(
@@ -139,10 +142,8 @@ fn run_headless(
             return EXIT_BAD_INPUT;
         }
     };
-    for r in &reads {
-        if let Err(e) = &r.result {
-            let _ = writeln!(err, "ome-top: context {}: {e}", r.context);
-        }
+    for r in reads.iter().filter(|r| r.result.is_err()) {
+        let _ = writeln!(err, "ome-top: context {}: {}", r.context, r.words);
     }
     let analyses = analyse_all(&reads, &opts);
     let code = print(format, &reads, &analyses, opts.now, out, err);
@@ -214,18 +215,22 @@ async fn read_one(opts: LiveOptions, within: Duration) -> Read {
         session.wait_synced(within).await
     };
     let result = match tokio::time::timeout(within, synced).await {
-        Ok(Ok(feed)) => Ok(feed),
-        Ok(Err(e)) => Err(e.to_string()),
+        Ok(answer) => answer,
         Err(_) => Err(LiveError::NotSynced {
             server: server.clone().unwrap_or_else(|| "(no server)".into()),
             within,
-        }
-        .to_string()),
+        }),
     };
+    let words = result
+        .as_ref()
+        .err()
+        .map(|e| live::one_line(e))
+        .unwrap_or_default();
     Read {
         context,
         server,
         result,
+        words,
     }
 }
 
@@ -294,7 +299,7 @@ fn cluster_doc<'a>(r: &'a Read, analysis: Option<&'a Analysis>) -> ClusterDoc<'a
             source: Source::Live,
             warnings: &feed.warnings,
         }),
-        (Err(e), _) => Err(e.as_str()),
+        (Err(_), _) => Err(r.words.as_str()),
         (Ok(_), None) => Err("the analysis did not complete"),
     };
     ClusterDoc {
@@ -314,7 +319,7 @@ fn cluster_input<'a>(r: &'a Read, analysis: Option<&'a Analysis>) -> ClusterInpu
             read_only: true,
             as_of: analysis.now,
         }),
-        (Err(e), _) => ClusterState::Failed(e),
+        (Err(_), _) => ClusterState::Failed(&r.words),
         (Ok(_), None) => ClusterState::Failed("the analysis did not complete"),
     };
     ClusterInput {

@@ -106,7 +106,7 @@ async fn fleet_json_reads_two_contexts_and_names_the_unreachable_one() {
 
     let dir = tempfile::tempdir().unwrap();
     let port = closed_port();
-    let kubeconfig = fleet_kubeconfig(&tc, dir.path(), port);
+    let kubeconfig = fleet_kubeconfig(tc, dir.path(), port);
     let out = fleet(&kubeconfig, &ns, &["-o", "json"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
