@@ -3,8 +3,9 @@
 //! unreachable context never holds the others back), analyses each as `analyze` does and
 //! prints the fleet (docs/fleet-json.md); without `-o` it starts the Fleet view of the TUI.
 //!
-//! Owns: `FleetArgs`, `run_fleet`, `run_fleet_tui`, `EXIT_NONE_ANSWERED`. Holds no business
-//! logic of its own (the rows are `report::fleet`'s, the choice of contexts `config::fleet`'s).
+//! Owns: `FleetArgs`, `run_fleet`, `run_fleet_tui`, `fleet_contexts`, `FleetContextsError`,
+//! `EXIT_NONE_ANSWERED`. Holds no business logic of its own (the rows are `report::fleet`'s,
+//! the choice of contexts `config::fleet`'s).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,7 +16,7 @@ use clap::Args;
 
 use crate::cli::{Output, TuiArgs, EXIT_BAD_INPUT, EXIT_OK};
 use crate::cluster::live::{self, LiveError, LiveOptions};
-use crate::config::fleet::choose_contexts;
+use crate::config::fleet::{choose_contexts, ContextChoiceError};
 use crate::config::{load_settings, ConfigPaths, Settings};
 use crate::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
 use crate::engine::model::Time;
@@ -89,6 +90,43 @@ pub fn run_fleet(
     }
 }
 
+/// Why the fleet's contexts cannot be chosen.
+#[derive(Debug, thiserror::Error)]
+pub enum FleetContextsError {
+    /// The kubeconfig does not load.
+    #[error("{0}")]
+    Kubeconfig(LiveError),
+    /// A name or pattern chooses nothing.
+    #[error("{0}")]
+    Choice(ContextChoiceError),
+}
+
+impl FleetContextsError {
+    /// The process exit code (2: bad input).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            FleetContextsError::Kubeconfig(e) => e.exit_code(),
+            FleetContextsError::Choice(_) => EXIT_BAD_INPUT,
+        }
+    }
+}
+
+/// The contexts `ome-top fleet` reads: `--contexts`, else `[fleet] contexts` of `settings`,
+/// else every context of the kubeconfig (`config::fleet::choose_contexts`).
+pub fn fleet_contexts(
+    args: &FleetArgs,
+    settings: &Settings,
+) -> Result<Vec<String>, FleetContextsError> {
+    let wanted = if args.contexts.is_empty() {
+        &settings.fleet.contexts
+    } else {
+        &args.contexts
+    };
+    let available = live::kubeconfig_contexts(args.kubeconfig.as_deref())
+        .map_err(FleetContextsError::Kubeconfig)?;
+    choose_contexts(&available, wanted).map_err(FleetContextsError::Choice)
+}
+
 /// What one context gave: its server (when the kubeconfig names one) and its first complete
 /// feed, or why not.
 struct Read {
@@ -115,17 +153,11 @@ fn run_headless(
             return EXIT_BAD_INPUT;
         }
     };
-    let wanted = if args.contexts.is_empty() {
-        &settings.fleet.contexts
-    } else {
-        &args.contexts
-    };
-    let available = live::context_names(args.kubeconfig.as_deref());
-    let contexts = match choose_contexts(&available, wanted) {
+    let contexts = match fleet_contexts(args, &settings) {
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(err, "ome-top: {e}");
-            return EXIT_BAD_INPUT;
+            return e.exit_code();
         }
     };
     let opts = match analysis_options(args, &settings, clock()) {

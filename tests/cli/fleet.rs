@@ -150,3 +150,16 @@ fn an_unknown_context_or_an_empty_pattern_is_named() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("fleet.contexts = \"prod-eu\""), "{stderr}");
 }
+
+#[test]
+fn a_kubeconfig_that_does_not_load_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = fleet(dir.path(), "", &["-o", "json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("ome-top: cannot load kubeconfig "),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
