@@ -3,8 +3,9 @@
 //! unreachable context never holds the others back), analyses each as `analyze` does and
 //! prints the fleet (docs/fleet-json.md); without `-o` it starts the Fleet view of the TUI.
 //!
-//! Owns: `FleetArgs`, `run_fleet`, `run_fleet_tui`, `EXIT_NONE_ANSWERED`. Holds no business
-//! logic of its own (the rows are `report::fleet`'s, the choice of contexts `config::fleet`'s).
+//! Owns: `FleetArgs`, `run_fleet`, `run_fleet_tui`, `fleet_contexts`, `FleetContextsError`,
+//! `EXIT_NONE_ANSWERED`. Holds no business logic of its own (the rows are `report::fleet`'s,
+//! the choice of contexts `config::fleet`'s).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,7 +16,7 @@ use clap::Args;
 
 use crate::cli::{Output, TuiArgs, EXIT_BAD_INPUT, EXIT_OK};
 use crate::cluster::live::{self, LiveError, LiveOptions};
-use crate::config::fleet::choose_contexts;
+use crate::config::fleet::{choose_contexts, ContextChoiceError};
 use crate::config::{load_settings, ConfigPaths, Settings};
 use crate::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
 use crate::engine::model::Time;
@@ -122,12 +123,52 @@ pub fn run_fleet(
     }
 }
 
+/// Why the fleet's contexts cannot be chosen.
+#[derive(Debug, thiserror::Error)]
+pub enum FleetContextsError {
+    /// The kubeconfig does not load.
+    #[error("{0}")]
+    Kubeconfig(LiveError),
+    /// A name or pattern chooses nothing.
+    #[error("{0}")]
+    Choice(ContextChoiceError),
+}
+
+impl FleetContextsError {
+    /// The process exit code (2: bad input).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            FleetContextsError::Kubeconfig(e) => e.exit_code(),
+            FleetContextsError::Choice(_) => EXIT_BAD_INPUT,
+        }
+    }
+}
+
+/// The contexts `ome-top fleet` reads: `--contexts`, else `[fleet] contexts` of `settings`,
+/// else every context of the kubeconfig (`config::fleet::choose_contexts`).
+pub fn fleet_contexts(
+    args: &FleetArgs,
+    settings: &Settings,
+) -> Result<Vec<String>, FleetContextsError> {
+    let wanted = if args.contexts.is_empty() {
+        &settings.fleet.contexts
+    } else {
+        &args.contexts
+    };
+    let available = live::kubeconfig_contexts(args.kubeconfig.as_deref())
+        .map_err(FleetContextsError::Kubeconfig)?;
+    choose_contexts(&available, wanted).map_err(FleetContextsError::Choice)
+}
+
 /// What one context gave: its server (when the kubeconfig names one) and its first complete
-/// feed, or the error in words.
+/// feed, or why not.
 struct Read {
     context: String,
     server: Option<String>,
-    result: Result<Arc<Feed>, String>,
+    result: Result<Arc<Feed>, LiveError>,
+    /// The error in words, one line (empty when the context answered): what the document,
+    /// the table and stderr say.
+    words: String,
 }
 
 fn run_headless(
@@ -145,17 +186,11 @@ fn run_headless(
             return EXIT_BAD_INPUT;
         }
     };
-    let wanted = if args.contexts.is_empty() {
-        &settings.fleet.contexts
-    } else {
-        &args.contexts
-    };
-    let available = live::context_names(args.kubeconfig.as_deref());
-    let contexts = match choose_contexts(&available, wanted) {
+    let contexts = match fleet_contexts(args, &settings) {
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(err, "ome-top: {e}");
-            return EXIT_BAD_INPUT;
+            return e.exit_code();
         }
     };
     let opts = match analysis_options(args, &settings, clock()) {
@@ -172,10 +207,8 @@ fn run_headless(
             return EXIT_BAD_INPUT;
         }
     };
-    for r in &reads {
-        if let Err(e) = &r.result {
-            let _ = writeln!(err, "ome-top: context {}: {e}", r.context);
-        }
+    for r in reads.iter().filter(|r| r.result.is_err()) {
+        let _ = writeln!(err, "ome-top: context {}: {}", r.context, r.words);
     }
     let analyses = analyse_all(&reads, &opts);
     let code = print(format, &reads, &analyses, opts.now, out, err);
@@ -247,18 +280,22 @@ async fn read_one(opts: LiveOptions, within: Duration) -> Read {
         session.wait_synced(within).await
     };
     let result = match tokio::time::timeout(within, synced).await {
-        Ok(Ok(feed)) => Ok(feed),
-        Ok(Err(e)) => Err(e.to_string()),
+        Ok(answer) => answer,
         Err(_) => Err(LiveError::NotSynced {
             server: server.clone().unwrap_or_else(|| "(no server)".into()),
             within,
-        }
-        .to_string()),
+        }),
     };
+    let words = result
+        .as_ref()
+        .err()
+        .map(|e| live::one_line(e))
+        .unwrap_or_default();
     Read {
         context,
         server,
         result,
+        words,
     }
 }
 
@@ -327,7 +364,7 @@ fn cluster_doc<'a>(r: &'a Read, analysis: Option<&'a Analysis>) -> ClusterDoc<'a
             source: Source::Live,
             warnings: &feed.warnings,
         }),
-        (Err(e), _) => Err(e.as_str()),
+        (Err(_), _) => Err(r.words.as_str()),
         (Ok(_), None) => Err("the analysis did not complete"),
     };
     ClusterDoc {
@@ -347,7 +384,7 @@ fn cluster_input<'a>(r: &'a Read, analysis: Option<&'a Analysis>) -> ClusterInpu
             read_only: true,
             as_of: analysis.now,
         }),
-        (Err(e), _) => ClusterState::Failed(e),
+        (Err(_), _) => ClusterState::Failed(&r.words),
         (Ok(_), None) => ClusterState::Failed("the analysis did not complete"),
     };
     ClusterInput {

@@ -7,7 +7,7 @@
 //! `Presence::Forbidden`; neither is retried faster than the backoff.
 //!
 //! Owns: `LiveOptions`, `LiveError`, `LiveSession`, `EventCounts`, `connect`, `context_name`,
-//! `context_names`, `context_server`. Never reads the clock (the composition root hands in
+//! `context_names`, `kubeconfig_contexts`, `context_server`. Never reads the clock (the composition root hands in
 //! `LiveOptions::clock`).
 
 pub mod crd;
@@ -302,6 +302,19 @@ pub fn context_names(kubeconfig: Option<&Path>) -> Vec<String> {
     };
     file.map(|f| f.contexts.into_iter().map(|c| c.name).collect())
         .unwrap_or_default()
+}
+
+/// Every context of `kubeconfig` (or the default one), in file order, read without contacting
+/// any server; a kubeconfig that does not load is the error `connect` would report.
+pub fn kubeconfig_contexts(kubeconfig: Option<&Path>) -> Result<Vec<String>, LiveError> {
+    let file = match kubeconfig {
+        Some(path) => Kubeconfig::read_from(path).map_err(|error| LiveError::KubeconfigFile {
+            path: path.to_path_buf(),
+            error,
+        })?,
+        None => Kubeconfig::read().map_err(|error| LiveError::KubeconfigDefault { error })?,
+    };
+    Ok(file.contexts.into_iter().map(|c| c.name).collect())
 }
 
 /// The API server URL (without user info) the kubeconfig names for `context`, read without

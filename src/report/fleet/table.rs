@@ -62,6 +62,9 @@ pub fn fleet_table(rows: &[FleetRow], fits: &[FitsLine]) -> String {
         }
         let _ = writeln!(out);
     }
+    if !rows.is_empty() {
+        let _ = writeln!(out, "{LEGEND}");
+    }
     if !fits.is_empty() {
         let _ = writeln!(
             out,
@@ -85,6 +88,13 @@ pub fn fleet_table(rows: &[FleetRow], fits: &[FitsLine]) -> String {
     }
     out
 }
+
+/// What the terse columns mean, printed under the rows.
+const LEGEND: &str =
+    "\nGPUS used/total · FREE on schedulable nodes · WHOLE free nodes · SCORE ! above \
+                      threshold · FIT, REPACK: largest request one node fits now, after the repack \
+                      · PENDING pods×≤largest request, longest wait · NOT-CLEAR failing/suspect/\
+                      maintenance nodes · AGE of the data · RO read-only";
 
 const WIDTHS: [usize; 14] = [5, 9, 6, 5, 6, 4, 6, 14, 11, 14, 7, 6, 3, 14];
 

@@ -200,3 +200,57 @@ fn fits_name_the_pools_now_and_after_the_repack() {
     );
     assert!(lines.windows(2).all(|w| w[0].gpus < w[1].gpus));
 }
+
+#[test]
+fn stale_and_connecting_clusters_are_not_counted_where_a_request_fits() {
+    let (s1, s2) = (crowded(), idle());
+    let (a1, a2) = (analysed(&s1), analysed(&s2));
+    let mut stale = answered("prod-eu", &s1, &a1);
+    if let ClusterState::Answered(a) = &mut stale.state {
+        a.link = Link::Reconnecting {
+            since: at(9, 58, 0),
+            error: "connection reset",
+        };
+    }
+    let clusters = [
+        stale,
+        answered("prod-us", &s2, &a2),
+        ClusterInput {
+            context: "prod-ap",
+            state: ClusterState::Connecting,
+        },
+    ];
+    let rows = fleet_rows(&clusters, at(10, 0, 0));
+    let order: Vec<(&str, Attention)> = rows
+        .iter()
+        .map(|r| (r.context.as_str(), r.attention))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            ("prod-eu", Attention::Stale),
+            ("prod-ap", Attention::Connecting),
+            ("prod-us", Attention::Fine),
+        ]
+    );
+    assert_eq!(rows[0].pending.pods, 1, "a stale row keeps its last data");
+    let lines = fits_lines(&clusters);
+    assert!(lines.iter().all(|l| l
+        .now
+        .iter()
+        .chain(&l.after_repack)
+        .all(|p| p.context == "prod-us")));
+    assert_eq!(
+        lines[0].unknown,
+        [
+            ("prod-eu".to_string(), "stale data"),
+            ("prod-ap".to_string(), "connecting")
+        ]
+    );
+    let text = table::fleet_table(&rows, &lines);
+    assert!(
+        text.contains("  - prod-eu: reconnecting: connection reset\n  - prod-ap: initial lists not complete\n"),
+        "{text}"
+    );
+    assert_eq!(text.matches("prod-eu: reconnecting").count(), 1, "{text}");
+}
