@@ -79,17 +79,16 @@ pub fn run_fleet_tui(
             return EXIT_BAD_INPUT;
         }
     };
-    let wanted = match args.contexts.is_empty() {
-        true => &settings.fleet.contexts,
-        false => &args.contexts,
-    };
     let kubeconfig = args.kubeconfig.clone().or_else(|| tui.kubeconfig.clone());
-    let available = live::context_names(kubeconfig.as_deref());
-    let contexts = match choose_contexts(&available, wanted) {
+    let chosen = FleetArgs {
+        kubeconfig: kubeconfig.clone(),
+        ..args.clone()
+    };
+    let contexts = match fleet_contexts(&chosen, &settings) {
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(err, "ome-top: {e}");
-            return EXIT_BAD_INPUT;
+            return e.exit_code();
         }
     };
     let merged = TuiArgs {
