@@ -323,3 +323,40 @@ fn alfred_words(r: &FleetRow) -> (String, Tone) {
         false => (mode.to_string(), Tone::Normal),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panel_lines_wrap_at_spaces_and_indent_what_continues() {
+        let model = FleetModel {
+            troubles: vec!["lab: cluster unreachable: connection refused".into()],
+            fits: vec!["8 GPUs: fits now in: prod-eu/H100 (3), prod-us/H100 (1)".into()],
+            ..FleetModel::default()
+        };
+        let lines = model.panel_lines(24);
+        assert!(lines.iter().all(|l| l.width() <= 24), "{lines:?}");
+        assert_eq!(lines[0], "lab: cluster");
+        assert!(lines[1].starts_with("  unreachable:"), "{lines:?}");
+        let joined: Vec<&str> = lines.iter().flat_map(|l| l.split_whitespace()).collect();
+        assert_eq!(
+            joined.join(" "),
+            format!("{} {}", model.troubles[0], model.fits[0])
+        );
+    }
+
+    #[test]
+    fn a_context_not_answering_is_worded_with_its_next_try() {
+        let now = Time::default();
+        let later = now + chrono::TimeDelta::seconds(20);
+        assert_eq!(
+            failed_words("refused", later, now),
+            "refused · next try in 20s"
+        );
+        assert_eq!(
+            failed_words("refused", now, now),
+            "refused · trying again now"
+        );
+    }
+}
