@@ -79,6 +79,9 @@ actions! {
     ViewGangs => "view-gangs", "Gangs";
     /// Lints view.
     ViewLints => "view-lints", "Lints";
+    /// Fleet view: every watched cluster's pools on one screen (opens the fleet of the
+    /// configured contexts when only one cluster is watched).
+    ViewFleet => "view-fleet", "Fleet";
     /// Sort by the next column.
     SortNext => "sort-next", "Sort by next column";
     /// Reverse the sort order.
@@ -183,6 +186,8 @@ views! {
     Gangs => "Gangs", "gangs", ViewGangs;
     /// Lints: placement lints.
     Lints => "Lints", "lints", ViewLints;
+    /// Fleet: one row per (cluster, pool) of every watched context.
+    Fleet => "Fleet", "fleet", ViewFleet;
 }
 
 impl View {

@@ -5,7 +5,7 @@
 use clap::Parser;
 
 use ome_top::cli::live::{run_analyze_live, run_dump};
-use ome_top::cli::{run_analyze, run_completions, run_history, run_info, Cli, Command};
+use ome_top::cli::{run_analyze, run_completions, run_fleet, run_history, run_info, Cli, Command};
 use ome_top::config::ConfigPaths;
 use ome_top::logging::{self, LogSession, StderrLog};
 use ome_top::run::launch::{run_tui_command, Launch};
@@ -41,6 +41,7 @@ fn run(cli: &Cli) -> i32 {
         }
         Some(Command::Analyze(args)) => run_analyze(args, wall_clock(), &mut out, &mut err),
         Some(Command::Dump(args)) => run_dump(args, &mut err),
+        Some(Command::Fleet(args)) => run_fleet(args, &cli.tui, wall_clock, &mut out, &mut err),
         Some(Command::History(args)) => run_history(args, wall_clock(), &mut out, &mut err),
         Some(Command::Info(args)) => run_info(args, &cli.tui, cli.log_level(), &mut out, &mut err),
         Some(Command::Completions { shell }) => run_completions(*shell, &mut out),

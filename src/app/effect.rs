@@ -1,5 +1,5 @@
 //! What the reducer asks the composition root to do: send a command, fetch an object, quit,
-//! redraw, copy to the clipboard, switch kubeconfig context, and record dismissals and audit
+//! redraw, copy to the clipboard, switch kubeconfig context, open or show a fleet member, and record dismissals and audit
 //! rows in the history store. Plain data.
 //!
 //! Owns: `Effect`.
@@ -24,6 +24,13 @@ pub enum Effect {
     /// Connect to this kubeconfig context and, once it has synced, show it instead (answered
     /// by `Event::ContextSwitched` or `Event::ContextFailed`).
     SwitchContext(String),
+    /// Show this fleet member's views: its session is open already, so the run layer swaps
+    /// the shown channels at once (answered by `Event::ContextSwitched`, or
+    /// `Event::ContextFailed` when it is not open). The other members stay watched.
+    ShowContext(String),
+    /// Watch the configured fleet's contexts beside the shown one (`:fleet` in a
+    /// single-context run; answered by `Event::Fleet(FleetEvent::Started)`).
+    OpenFleet,
     /// Remember a dismissed move (history store, §5): hidden until its content changes.
     RecordDismissal {
         /// The move's identity key.

@@ -73,6 +73,8 @@ pub enum Event {
         /// What opening its history store reported.
         notices: Vec<String>,
     },
+    /// The fleet's run layer: the contexts it watches, or one member's new state.
+    Fleet(crate::app::fleet::FleetEvent),
     /// The switch to `context` failed; the session stays where it was.
     ContextFailed {
         /// The context asked for.

@@ -78,6 +78,7 @@ pub fn screen(state: &AppState) -> Screen {
             Area::rows(0, body_y + body_h - GANG_PIN_HEIGHT, w, GANG_PIN_HEIGHT),
             none,
         ),
+        View::Fleet => fleet_areas(state, body),
         _ => (body, none, none),
     };
     Screen {
@@ -91,6 +92,27 @@ pub fn screen(state: &AppState) -> Screen {
         notice: Area::rows(0, h.saturating_sub(2), w, 1),
         footer: Area::rows(0, h.saturating_sub(1), w, 1),
     }
+}
+
+/// The Fleet view's table, as tall as its rows (at least half the body when they need it),
+/// and below it the box of answer lines (the contexts not answering, one line per request
+/// size) in the rest.
+fn fleet_areas(state: &AppState, body: Area) -> (Area, Area, Area) {
+    let (w, y, h) = (body.width, body.y, body.height);
+    let none = Area::rows(0, y, w, 0);
+    let rows = u16::try_from(state.models.fleet.table.rows.len()).unwrap_or(u16::MAX);
+    let table_h = rows.saturating_add(3).clamp(5, (h / 2).max(5));
+    let shown = state.models.fleet.panel_lines(w.saturating_sub(2)).len();
+    let lines = u16::try_from(shown.max(1)).unwrap_or(u16::MAX);
+    let panel_h = lines.saturating_add(2).min(h.saturating_sub(table_h));
+    if panel_h < 3 {
+        return (body, none, none);
+    }
+    (
+        Area::rows(0, y, w, h - panel_h),
+        Area::rows(0, y + h - panel_h, w, panel_h),
+        none,
+    )
 }
 
 /// The Pools view's table, panel and map: the map alone when full-size; else the table as
@@ -123,12 +145,14 @@ fn pools_areas(state: &AppState, body: Area) -> (Area, Area, Area) {
     (body, none, none)
 }
 
-/// Tab labels and their column ranges on the tabs line: ` 1 Pools ` …
-pub fn tab_spans() -> Vec<(View, String, u16, u16)> {
+/// Tab labels and their column ranges on the tabs line: ` 1 Pools ` … (the Fleet tab only
+/// while a fleet is watched).
+pub fn tab_spans(fleet: bool) -> Vec<(View, String, u16, u16)> {
     let mut x = 0u16;
     View::ALL
         .iter()
         .enumerate()
+        .filter(|(_, v)| fleet || **v != View::Fleet)
         .map(|(i, v)| {
             let label = format!(" {} {} ", i + 1, v.title());
             let width = label.chars().count() as u16;

@@ -14,6 +14,7 @@ pub mod dialogs;
 pub mod effect;
 pub mod event;
 pub mod filter;
+pub mod fleet;
 pub mod input;
 pub mod keys;
 pub mod keys_config;

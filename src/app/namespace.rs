@@ -77,6 +77,6 @@ pub fn row_namespace<'a>(
             .get(source)
             .and_then(|l| l.object.split_once(' '))
             .and_then(|(_, object)| before_slash(object)),
-        View::Pools | View::Nodes | View::Gangs => None,
+        View::Pools | View::Nodes | View::Gangs | View::Fleet => None,
     }
 }

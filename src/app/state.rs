@@ -88,6 +88,8 @@ pub struct Models {
     pub gangs: GangTree,
     /// The map of every pool, aligned with the analysis's pools (built with the Pools rows).
     pub pool_maps: Vec<PoolMap>,
+    /// Fleet view rows (built from `AppState::fleet`, not from the shown feed).
+    pub fleet: crate::app::model::fleet::FleetModel,
 }
 
 impl Models {
@@ -99,6 +101,7 @@ impl Models {
             View::Moves => Some(&self.moves),
             View::Journal => Some(&self.journal),
             View::Lints => Some(&self.lints),
+            View::Fleet => Some(&self.fleet.table),
             View::Gangs => None,
         }
     }
@@ -133,6 +136,8 @@ pub struct AppState {
     pub(in crate::app) namespace_scope: Option<String>,
     /// The kubeconfig's contexts and a switch in progress (`:ctx`; `app::contexts`).
     pub(in crate::app) contexts: Contexts,
+    /// The watched fleet (`ome-top fleet`, `:fleet`; `app::fleet`), `None` with one cluster.
+    pub(in crate::app) fleet: Option<crate::app::fleet::Fleet>,
     /// Overlays and dialogs, top last.
     pub(in crate::app) modals: Vec<Modal>,
     /// Commands sent, by id.
@@ -205,6 +210,7 @@ impl AppState {
             pool_scope: None,
             namespace_scope: None,
             contexts: Contexts::default(),
+            fleet: None,
             modals: Vec::new(),
             pending: BTreeMap::new(),
             next_op_id: 1,
@@ -358,6 +364,11 @@ impl AppState {
     /// The kubeconfig's contexts and a switch in progress.
     pub fn contexts(&self) -> &Contexts {
         &self.contexts
+    }
+
+    /// The watched fleet, when more than one cluster is watched.
+    pub fn fleet(&self) -> Option<&crate::app::fleet::Fleet> {
+        self.fleet.as_ref()
     }
 
     /// The notices, newest last.

@@ -1,5 +1,5 @@
 //! Command-line definitions (clap) and the headless commands: `analyze`, `history`, `info` and
-//! `completions` (the live-cluster commands are in `cli::live`).
+//! `completions` (the live-cluster commands are in `cli::live`, the fleet's in `cli::fleet`).
 //!
 //! Owns: `Cli`, `Command`, `LogLevelArg`, `run_analyze`, exit codes (`history` lives in
 //! `cli/history/`, `info` in `cli/info.rs`). Holds no business logic of its own.
@@ -18,9 +18,11 @@ use crate::engine::model::ClusterSnapshot;
 use crate::report::json::{analysis_json, Source};
 use crate::report::table::analysis_table;
 
+pub mod fleet;
 pub mod history;
 pub mod info;
 pub mod live;
+pub use fleet::{run_fleet, FleetArgs};
 pub use history::{run_history, HistoryArgs};
 pub use info::{run_info, InfoArgs};
 
@@ -87,8 +89,8 @@ impl Cli {
     }
 
     /// What this run does, as the log's start line names it: `live`, `snapshot` (the TUI on
-    /// a file), `demo`, `analyze-live`, `analyze-snapshot`, `dump`, `history`, `info`,
-    /// `completions`.
+    /// a file), `demo`, `analyze-live`, `analyze-snapshot`, `dump`, `fleet` (the Fleet view),
+    /// `fleet-headless` (`fleet -o …`), `history`, `info`, `completions`.
     pub fn mode(&self) -> &'static str {
         match &self.command {
             None if self.tui.snapshot.is_some() => "snapshot",
@@ -97,6 +99,8 @@ impl Cli {
             Some(Command::Analyze(a)) if a.snapshot.is_some() => "analyze-snapshot",
             Some(Command::Analyze(_)) => "analyze-live",
             Some(Command::Dump(_)) => "dump",
+            Some(Command::Fleet(a)) if a.output.is_some() => "fleet-headless",
+            Some(Command::Fleet(_)) => "fleet",
             Some(Command::History(_)) => "history",
             Some(Command::Info(_)) => "info",
             Some(Command::Completions { .. }) => "completions",
@@ -156,6 +160,9 @@ pub enum Command {
     History(HistoryArgs),
     /// Saves a snapshot file of the live cluster (a Kubernetes `List`, JSON).
     Dump(crate::cli::live::DumpArgs),
+    /// Several clusters at once: every pool of every chosen kubeconfig context, what needs a
+    /// hand first and where a request fits; `-o json|table` prints it once.
+    Fleet(FleetArgs),
     /// Prints where ome-top keeps its files (config, keymaps, themes, history, logs), which
     /// exist, and the versions it was built with.
     Info(InfoArgs),

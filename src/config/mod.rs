@@ -5,6 +5,7 @@
 //! Owns: `Config`, `Overrides`, `load`, the embedded presets.
 
 pub mod error;
+pub mod fleet;
 pub mod key;
 pub mod keymap;
 pub mod keymap_file;

@@ -1,6 +1,6 @@
 //! `config.toml`: which theme and keymap, how often to redraw, how long to keep history, the
-//! default namespaces, which contexts are read-only, how much to log and the instance-type
-//! table that names pools. Every key is optional; an unknown key
+//! default namespaces, which contexts are read-only, the fleet's contexts (`[fleet]`), how much
+//! to log and the instance-type table that names pools. Every key is optional; an unknown key
 //! is an error because a misspelt `read-only` must not leave a production context writable.
 //!
 //! Owns: `Settings`, `LogLevel`, `parse_settings`.
@@ -21,6 +21,7 @@ const KEYS: &[&str] = &[
     "mouse",
     "log-level",
     "instance-type-map",
+    "fleet",
 ];
 
 /// How much ome-top writes to its log file (`log-level` in config.toml, `--log-level`).
@@ -97,6 +98,8 @@ pub struct Settings {
     /// of nodes without a product label, as Alfred's `INSTANCE_TYPE_MAP` (a JSON object in a
     /// string, or a TOML table); it replaces Alfred's built-in table. `None`: the built-in one.
     pub instance_type_map: Option<ShapeMap>,
+    /// `[fleet]`: the contexts `ome-top fleet` watches when `--contexts` is not given.
+    pub fleet: super::fleet::FleetSettings,
 }
 
 impl Default for Settings {
@@ -112,6 +115,7 @@ impl Default for Settings {
             mouse: false,
             log_level: None,
             instance_type_map: None,
+            fleet: super::fleet::FleetSettings::default(),
         }
     }
 }
@@ -151,6 +155,9 @@ pub fn parse_settings(file: &str, table: &toml::Table) -> Result<Settings, Confi
     }
     if let Some(v) = table.get("instance-type-map") {
         s.instance_type_map = Some(instance_type_map(file, v)?);
+    }
+    if let Some(v) = table.get("fleet") {
+        s.fleet = super::fleet::parse_fleet(file, v)?;
     }
     if let Some(v) = table.get("mouse") {
         s.mouse = v

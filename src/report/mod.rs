@@ -2,6 +2,7 @@
 //!
 //! Reads engine results only.
 
+pub mod fleet;
 pub mod json;
 pub mod json_gangs;
 pub mod json_moves;

@@ -11,13 +11,12 @@ use crossterm::event::Event as TermEvent;
 use futures::{Stream, StreamExt};
 use ratatui::backend::Backend;
 use ratatui::Terminal;
-use tokio::sync::mpsc;
 
 use super::clock::mono_now;
-use super::{live, signals, Channels, Ended, Extras};
+use super::{fleet, live, signals, Channels, Ended, Extras};
 use crate::app::state::AppState;
 use crate::app::{update, Effect, Event};
-use crate::protocol::{Command, Fetch, OpOutcome, Update};
+use crate::protocol::{OpOutcome, Update};
 use crate::run::history::HistoryHook;
 use crate::ui::theme::Theme;
 
@@ -61,12 +60,6 @@ fn update_event(u: Update) -> Event {
     }
 }
 
-/// Where effects go: the data source's command and read channels.
-struct Outbox<'a> {
-    commands: &'a mpsc::Sender<Command>,
-    fetches: &'a mpsc::Sender<Fetch>,
-}
-
 /// Hands `events` to the reducer in order and carries out every effect of every update in
 /// one pass: a write or read that cannot be queued comes back as its failure event, a context
 /// switch's first answer and those go behind the events already waiting. Returns `true` on
@@ -75,9 +68,8 @@ fn handle(
     state: &mut AppState,
     extras: &mut Extras,
     events: Vec<Event>,
-    out: &Outbox<'_>,
-    pending: &mut Option<live::PendingSwitch>,
-    dirty: &mut bool,
+    out: &mut Channels,
+    turn: &mut Turn,
 ) -> bool {
     let mut queue: VecDeque<Event> = events.into();
     let mut quit = false;
@@ -85,7 +77,7 @@ fn handle(
         for effect in update(state, e, extras.clock.now()) {
             match effect {
                 Effect::Quit => quit = true,
-                Effect::Redraw => *dirty = true,
+                Effect::Redraw => turn.dirty = true,
                 Effect::Copy(text) => copy_to_clipboard(&text),
                 Effect::Send(cmd) => {
                     let id = cmd.id;
@@ -105,8 +97,15 @@ fn handle(
                 }
                 Effect::SwitchContext(to) => {
                     let live = extras.live.as_ref();
-                    queue.extend(live::start_switch(live, pending, to));
+                    queue.extend(live::start_switch(live, &mut turn.pending, to));
                 }
+                Effect::ShowContext(to) => {
+                    if let Some(f) = extras.fleet.as_mut() {
+                        queue.push_back(f.show(&to, out, &mut extras.history));
+                        turn.feed_open = true;
+                    }
+                }
+                Effect::OpenFleet => queue.extend(fleet::open_fleet(extras, out)),
                 record @ (Effect::RecordAudit { .. } | Effect::RecordDismissal { .. }) => {
                     if let Some(h) = extras.history.as_mut() {
                         h.record(&record);
@@ -116,6 +115,52 @@ fn handle(
         }
     }
     quit
+}
+
+/// What one turn of the loop may change besides the state: a switch under way, a frame to
+/// draw, whether the shown feed's channel is open.
+struct Turn {
+    pending: Option<live::PendingSwitch>,
+    dirty: bool,
+    feed_open: bool,
+}
+
+/// The first events: the terminal's size, the shown feed (or, for `ome-top fleet`, where
+/// nothing is shown until the operator opens a cluster, the fleet's contexts) and what
+/// opening the history store reported.
+fn opening_events(ch: &mut Channels, extras: &Extras, (w, h): (u16, u16)) -> Vec<Event> {
+    let first = ch.feed.borrow_and_update().clone();
+    let mut opening = vec![Event::Resize(w, h)];
+    match extras.fleet.as_ref() {
+        Some(f) => opening.push(f.started()),
+        None => opening.push(Event::Feed(first)),
+    }
+    opening.extend(extras.history_notices());
+    opening
+}
+
+/// Takes what the replies, the history store and the fleet have ready now.
+fn take_ready(ch: &mut Channels, extras: &mut Extras, events: &mut Vec<Event>) {
+    while let Ok(u) = ch.updates.try_recv() {
+        events.push(update_event(u));
+    }
+    if let Some(h) = extras.history.as_mut() {
+        events.extend(h.ready_events());
+    }
+    if let Some(f) = extras.fleet.as_mut() {
+        for _ in 0..DRAIN_CAP {
+            let Some(msg) = f.ready() else { break };
+            events.extend(f.take(msg));
+        }
+    }
+}
+
+/// The fleet's next message; never ready without a fleet.
+async fn fleet_msg(fleet: &mut Option<fleet::FleetRun>) -> Option<fleet::FleetMsg> {
+    match fleet {
+        Some(f) => f.next().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// The history store's next event; never ready without a store.
@@ -167,31 +212,27 @@ where
     S: Stream<Item = std::io::Result<TermEvent>> + Unpin,
 {
     let mut ch = channels;
-    let mut pending: Option<live::PendingSwitch> = None;
-    let size = terminal.size()?;
-    let mut dirty = true;
-    let first = ch.feed.borrow_and_update().clone();
-    let mut opening = vec![Event::Resize(size.width, size.height), Event::Feed(first)];
-    opening.extend(extras.history_notices());
-    let out = Outbox {
-        commands: &ch.commands,
-        fetches: &ch.fetches,
+    let mut turn = Turn {
+        pending: None,
+        dirty: true,
+        feed_open: true,
     };
-    if handle(state, extras, opening, &out, &mut pending, &mut dirty) {
+    let size = terminal.size()?;
+    let opening = opening_events(&mut ch, extras, (size.width, size.height));
+    if handle(state, extras, opening, &mut ch, &mut turn) {
         return exit("the operator quit", Ended::Quit);
     }
     let mut tick = tokio::time::interval(tick_every);
-    let mut feed_open = true;
     let mut last_draw: Option<Instant> = None;
     loop {
         let since = last_draw.map(|t| mono_now().duration_since(t));
         let interval = extras.frame_interval;
-        if dirty && since.is_none_or(|d| d >= interval) {
+        if turn.dirty && since.is_none_or(|d| d >= interval) {
             if let Err(e) = draw_frame(terminal, state, extras) {
                 tracing::warn!("the terminal cannot be written: {e}");
                 return exit("the terminal is lost", HANGUP);
             }
-            dirty = false;
+            turn.dirty = false;
             last_draw = Some(mono_now());
         }
         let wait = since.map_or(Duration::ZERO, |d| interval.saturating_sub(d));
@@ -201,19 +242,24 @@ where
                 Some(Ok(e)) => events.extend(term_event(e)),
                 lost => return input_lost(lost),
             },
-            changed = ch.feed.changed(), if feed_open => match changed {
+            changed = ch.feed.changed(), if turn.feed_open => match changed {
                 Ok(()) => events.push(Event::Feed(ch.feed.borrow_and_update().clone())),
-                Err(_) => feed_open = false,
+                Err(_) => turn.feed_open = false,
             },
             Some(u) = ch.updates.recv() => events.push(update_event(u)),
-            (to, result) = live::switch_done(&mut pending) => match result {
+            (to, result) = live::switch_done(&mut turn.pending) => match result {
                 Ok(source) => {
                     events.push(live::finish_switch(source, &mut extras.live, &mut extras.history, &mut ch));
-                    feed_open = true;
+                    turn.feed_open = true;
                 }
                 Err(error) => events.push(Event::ContextFailed { context: to, error: error.to_string() }),
             },
             e = history_event(&mut extras.history) => events.push(e),
+            Some(msg) = fleet_msg(&mut extras.fleet) => {
+                if let Some(f) = extras.fleet.as_mut() {
+                    events.extend(f.take(msg));
+                }
+            }
             _ = tick.tick() => {
                 // The input thread may be stuck inside crossterm on a terminal that is gone.
                 if terminal_lost() {
@@ -221,21 +267,12 @@ where
                 }
                 events.push(Event::Tick(extras.clock.now()));
             }
-            _ = tokio::time::sleep(wait), if dirty => {}
+            _ = tokio::time::sleep(wait), if turn.dirty => {}
             (name, number) = signals.next() => return exit(name, Ended::Signal(number)),
         }
         drain_ready(&mut input, &mut events).await;
-        while let Ok(u) = ch.updates.try_recv() {
-            events.push(update_event(u));
-        }
-        if let Some(h) = extras.history.as_mut() {
-            events.extend(h.ready_events());
-        }
-        let out = Outbox {
-            commands: &ch.commands,
-            fetches: &ch.fetches,
-        };
-        if handle(state, extras, events, &out, &mut pending, &mut dirty) {
+        take_ready(&mut ch, extras, &mut events);
+        if handle(state, extras, events, &mut ch, &mut turn) {
             return exit("the operator quit", Ended::Quit);
         }
         extras.ask_node_history(state);

@@ -78,6 +78,8 @@ pub enum Launch<'a> {
     Cluster,
     /// `ome-top demo`.
     Demo(&'a DemoArgs),
+    /// `ome-top fleet` without `-o`: these contexts at once, on the Fleet view.
+    Fleet(Vec<String>),
 }
 
 /// Runs the TUI; returns the process exit code.
@@ -130,6 +132,7 @@ pub fn run_tui_command(
         demo_clock: None,
         mouse: config.settings.mouse,
         live: None,
+        fleet: None,
         frame_interval: super::frame_interval(config.settings.max_redraws_per_second),
         instance_types: match shape_table(&config.settings) {
             Ok(t) => t,
@@ -153,9 +156,15 @@ pub fn run_tui_command(
     };
     let retention = config.settings.history_retention_days;
     let read_only_contexts = config.settings.read_only.clone();
+    let fleet_contexts = config.settings.fleet.contexts.clone();
     let result = rt.block_on(async {
         match launch {
             Launch::Demo(d) => run_demo(d, opts, retention, clock).await,
+            Launch::Fleet(contexts) => {
+                let chosen = (&read_only_contexts, fleet_contexts.as_slice());
+                let params = live_params(args, &opts, chosen, retention, clock);
+                run_fleet(params, contexts, opts).await
+            }
             Launch::Cluster => match &args.snapshot {
                 Some(path) => {
                     tracing::info!(file = %path.display(), "offline snapshot: read-only");
@@ -163,7 +172,10 @@ pub fn run_tui_command(
                     let opts = with_history(opts, key, "snapshot", retention, clock, None);
                     run_tui(DataSource::Snapshot(path.clone()), opts).await
                 }
-                None => run_live(args, opts, &read_only_contexts, retention, clock).await,
+                None => {
+                    let chosen = (&read_only_contexts, fleet_contexts.as_slice());
+                    run_live(args, opts, chosen, retention, clock).await
+                }
             },
         }
     });
@@ -271,21 +283,11 @@ async fn run_demo(
 async fn run_live(
     args: &TuiArgs,
     opts: TuiOptions,
-    read_only_contexts: &BTreeMap<String, bool>,
+    chosen: (&BTreeMap<String, bool>, &[String]),
     retention: u32,
     clock: fn() -> Time,
 ) -> anyhow::Result<crate::run::Ended> {
-    let params = LiveParams {
-        kubeconfig: args.kubeconfig.clone(),
-        namespace: args.namespace.clone(),
-        alfred_namespace: opts.alfred_namespace.clone(),
-        scheduler_namespace: opts.scheduler_namespace.clone(),
-        readonly_flag: args.readonly,
-        read_only_contexts: read_only_contexts.clone(),
-        retention_days: retention,
-        clock,
-        instance_types: opts.instance_types.clone(),
-    };
+    let params = live_params(args, &opts, chosen, retention, clock);
     let source = live_source::open(&params, args.context.as_deref()).await?;
     let data = DataSource::Channels(Channels {
         feed: source.session.feed.clone(),
@@ -297,8 +299,51 @@ async fn run_live(
         history: source.history,
         live: Some(LiveLink {
             params,
-            session: source.session,
+            session: Some(source.session),
         }),
+        ..opts
+    };
+    run_tui(data, opts).await
+}
+
+/// What every live session of the run is opened with.
+fn live_params(
+    args: &TuiArgs,
+    opts: &TuiOptions,
+    (read_only_contexts, fleet_contexts): (&BTreeMap<String, bool>, &[String]),
+    retention: u32,
+    clock: fn() -> Time,
+) -> LiveParams {
+    LiveParams {
+        kubeconfig: args.kubeconfig.clone(),
+        namespace: args.namespace.clone(),
+        alfred_namespace: opts.alfred_namespace.clone(),
+        scheduler_namespace: opts.scheduler_namespace.clone(),
+        readonly_flag: args.readonly,
+        read_only_contexts: read_only_contexts.clone(),
+        retention_days: retention,
+        clock,
+        instance_types: opts.instance_types.clone(),
+        fleet_contexts: fleet_contexts.to_vec(),
+    }
+}
+
+/// `ome-top fleet`: every context of `contexts` opened in parallel (none waits for another),
+/// the TUI on the Fleet view at once; each member's own history store opens with it.
+async fn run_fleet(
+    params: LiveParams,
+    contexts: Vec<String>,
+    opts: TuiOptions,
+) -> anyhow::Result<crate::run::Ended> {
+    tracing::info!(contexts = ?contexts, "fleet: watching");
+    let data = DataSource::Channels(crate::run::fleet::idle_channels(&params));
+    let fleet = crate::run::fleet::FleetRun::start(params.clone(), contexts, None);
+    let opts = TuiOptions {
+        live: Some(LiveLink {
+            params,
+            session: None,
+        }),
+        fleet: Some(fleet),
         ..opts
     };
     run_tui(data, opts).await

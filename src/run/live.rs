@@ -54,6 +54,9 @@ pub struct LiveParams {
     pub clock: fn() -> Time,
     /// The instance-type table naming pools (`instance-type-map` in config.toml).
     pub instance_types: std::sync::Arc<crate::engine::nodes::ShapeTable>,
+    /// config.toml's `[fleet] contexts` (names or glob patterns; empty: every context), the
+    /// fleet `:fleet` opens.
+    pub fleet_contexts: Vec<String>,
 }
 
 /// One open context: its session and the channels and history store the event loop uses.
@@ -75,8 +78,8 @@ pub struct LiveSource {
 pub struct LiveLink {
     /// The run's parameters.
     pub params: LiveParams,
-    /// The session shown.
-    pub session: LiveSession,
+    /// The session shown (`None` once a fleet holds its sessions).
+    pub session: Option<LiveSession>,
 }
 
 /// A switch being connected.
@@ -269,7 +272,7 @@ pub fn finish_switch(
     *history = hook;
     let contexts = match link {
         Some(l) => {
-            l.session = session;
+            l.session = Some(session);
             contexts(&l.params)
         }
         None => Vec::new(),

@@ -29,6 +29,7 @@ use crate::sim::demo::DemoClock;
 mod clock;
 pub mod demo;
 mod event_loop;
+pub mod fleet;
 pub mod history;
 pub mod launch;
 pub mod live;
@@ -86,6 +87,8 @@ pub struct TuiOptions {
     pub mouse: bool,
     /// The live session and how to open another context (`None`: demo, snapshot).
     pub live: Option<live::LiveLink>,
+    /// The watched fleet (`ome-top fleet`; `None`: one cluster).
+    pub fleet: Option<fleet::FleetRun>,
     /// Shortest time between two frames (`frame_interval` of `max-redraws-per-second`).
     pub frame_interval: Duration,
     /// The instance-type table naming pools (`instance-type-map` in config.toml).
@@ -107,6 +110,7 @@ impl Default for TuiOptions {
             demo_clock: None,
             mouse: false,
             live: None,
+            fleet: None,
             frame_interval: FRAME_INTERVAL,
             instance_types: Arc::default(),
             snapshot_now: None,
@@ -170,6 +174,7 @@ pub async fn run_tui(source: DataSource, mut opts: TuiOptions) -> anyhow::Result
         clock,
         mouse: opts.mouse,
         live: opts.live,
+        fleet: opts.fleet,
         frame_interval: opts.frame_interval,
     };
     if let Some(h) = &extras.history {
@@ -191,6 +196,8 @@ pub struct Extras {
     pub mouse: bool,
     /// The live session and how to open another context (`None`: demo, snapshot).
     pub live: Option<live::LiveLink>,
+    /// The watched fleet (`None`: one cluster).
+    pub fleet: Option<fleet::FleetRun>,
     /// Shortest time between two frames.
     pub frame_interval: Duration,
 }

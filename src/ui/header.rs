@@ -98,6 +98,14 @@ fn first_line<'a>(
         first.push(sep(theme));
     }
     first.push(Span::raw(context(feed, state.utc_offset())));
+    if let Some(fleet) = state.fleet() {
+        // One cluster shown, the others still watched: esc goes back to them.
+        let n = fleet.members.len();
+        first.push(Span::styled(
+            format!(" (fleet of {n} watched)"),
+            theme.style(Slot::Muted),
+        ));
+    }
     first.push(sep(theme));
     first.push(Span::styled(api, theme.style(api_slot)));
     first.push(sep(theme));
@@ -224,6 +232,10 @@ fn sources<'a>(state: &AppState, feed: &Feed, theme: &Theme, width: u16) -> Vec<
 /// Draws the two header lines. On a narrow terminal the brand goes first, then the read-only
 /// reason moves to the second line, so neither the context nor the write state is cut.
 pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    if state.fleet().is_some() && (state.view() == View::Fleet || state.latest().is_none()) {
+        crate::ui::views::fleet::draw_fleet_header(frame, area, state, theme);
+        return;
+    }
     let Some(feed) = state.latest().as_ref() else {
         let line = Line::from(vec![
             Span::styled("ome-top", theme.style(Slot::Header)),
@@ -258,7 +270,7 @@ pub fn draw_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
 /// Draws the tabs and the pool, namespace and pending indicators.
 pub fn draw_tabs(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let mut spans = Vec::new();
-    for (v, label, ..) in tab_spans() {
+    for (v, label, ..) in tab_spans(state.fleet().is_some()) {
         let slot = if v == state.view() {
             Slot::TabActive
         } else {

@@ -1,7 +1,8 @@
 //! The `ome-top` binary's commands and their inputs, no cluster: `analyze` on the shipped
 //! snapshots and on bad input, the snapshot reader under random input (`robustness`), the
 //! config files, the history store across processes and `ome-top history`, the live
-//! commands' start-up errors (`live_errors`, a kubeconfig pointing nowhere), `ome-top info`
+//! commands' start-up errors (`live_errors`, a kubeconfig pointing nowhere), `ome-top fleet`'s
+//! choice of contexts and its unreachable ones (`fleet`), `ome-top info`
 //! (`info`) and the log file (`logs`). One test binary: `cargo test --test cli`.
 //!
 //! `config` sets `OME_TOP_CONFIG` while other tests of this binary spawn `ome-top`; every
@@ -13,6 +14,7 @@ mod analyze;
 #[path = "../support/command.rs"]
 mod command;
 mod config;
+mod fleet;
 mod fuzz_corpus;
 mod history;
 mod hostile;

@@ -4,7 +4,7 @@
 //! override (`demo_moves`) and the log file beside the screen (`logs`). On the
 //! test control plane of `tests/support` (one per test binary, shared by the live tests here):
 //! a cordon from the TUI (`live_tmux`), switching kubeconfig contexts with `:ctx`
-//! (`switch_context`) and the actions below. One test binary: `cargo test --test e2e`.
+//! (`switch_context`), the Fleet view of `ome-top fleet` (`fleet`) and the actions below. One test binary: `cargo test --test e2e`.
 //!
 //! End to end on the real control plane: the real `ome-top` binary in tmux, live on a namespace
 //! seeded with what OME and Alfred publish (`world`), performs the operator's actions with the
@@ -22,6 +22,7 @@ mod copy;
 mod demo_actions;
 mod demo_moves;
 mod demo_tmux;
+mod fleet;
 mod live_tmux;
 mod loading;
 mod logs;

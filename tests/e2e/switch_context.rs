@@ -21,7 +21,7 @@ use ome_top::history::ClusterKey;
 
 /// A kubeconfig whose contexts `prod` and `staging` both reach the harness as admin, and
 /// `broken` a closed local port. Current: `prod`.
-fn two_context_kubeconfig(tc: &TestCluster, dir: &Path) -> PathBuf {
+pub(crate) fn two_context_kubeconfig(tc: &TestCluster, dir: &Path) -> PathBuf {
     let path = dir.join("kubeconfig");
     let text = format!(
         "apiVersion: v1\nkind: Config\n\

@@ -8,6 +8,7 @@ mod approval;
 mod architecture;
 mod eligibility;
 mod fits;
+mod fleet;
 mod gang;
 mod incremental;
 mod lints;

@@ -1,6 +1,7 @@
 //! Tests against the test control plane of `tests/support` (one per test binary, started by
 //! the first test that needs it and shared by every test here, side by side): the control
 //! plane itself (`control_plane`), the headless `analyze --watch` probe (`headless_watch`),
+//! `ome-top fleet -o json|table` through two contexts and an unreachable one (`fleet`),
 //! the history recorder following a node's condition (`history`),
 //! the log file of a live run with a bearer token (`logs`), and the operator's writes — below and in `isvc`, `journal`, `viewer` and `concurrent`; the
 //! exact requests of each write against a scripted API server, no cluster, are in
@@ -18,6 +19,7 @@
 
 // The other tests of this binary (the first paragraph above).
 mod control_plane;
+mod fleet;
 mod headless_watch;
 mod history;
 mod lists_scripted;

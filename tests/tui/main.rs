@@ -7,6 +7,7 @@ mod copy;
 mod demo_ops;
 mod demo_world;
 mod filter;
+mod fleet;
 mod gang_scheduler;
 mod header;
 mod history_fixture;

@@ -293,7 +293,7 @@ pub fn mouse(state: &mut AppState, m: MouseEvent) -> Vec<Effect> {
 fn click(state: &mut AppState, col: u16, row: u16) -> Vec<Effect> {
     let s = screen(state);
     if s.tabs.contains(col, row) {
-        if let Some((v, ..)) = tab_spans()
+        if let Some((v, ..)) = tab_spans(state.fleet().is_some())
             .into_iter()
             .find(|(_, _, a, b)| col >= *a && col < *b)
         {

@@ -18,6 +18,7 @@ use crate::app::msg::{effects, redraw, Msg};
 use crate::app::namespace::{self, CLEAR_WORDS};
 use crate::app::state::{AppState, NoticeLevel};
 use crate::app::update::contexts::{request_switch, unavailable};
+use crate::app::update::fleet;
 use crate::app::update::namespace::set_scope;
 use words::{split, word, Verb, Word, WORDS};
 
@@ -204,6 +205,8 @@ pub fn palette_entries(state: &AppState, input: &str) -> Vec<PaletteEntry> {
         .iter()
         .filter(|a| !matches!(a, Action::Confirm | Action::Cancel | Action::CommandPalette))
         .filter(|a| !by_word(a))
+        // Not offered where it cannot act (no kubeconfig contexts: demo, snapshot).
+        .filter(|a| **a != Action::ViewFleet || fleet::unavailable(state).is_none())
         .map(|a| PaletteEntry::Action(*a))
         .chain(state.themes.iter().map(|t| PaletteEntry::Theme(t.clone())))
         .filter(|e| e.label().to_lowercase().contains(&needle))

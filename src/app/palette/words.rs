@@ -91,6 +91,12 @@ pub const WORDS: &[Word] = &[
         help: "Lints view",
     },
     Word {
+        verb: Verb::View(View::Fleet),
+        names: &["fleet", "fl"],
+        usage: "fleet, fl",
+        help: "Fleet view: every watched cluster",
+    },
+    Word {
         verb: Verb::Theme,
         names: &["theme"],
         usage: "theme NAME",

@@ -12,12 +12,16 @@ use std::sync::Arc;
 use crate::app::contexts::{ContextEntry, Switching};
 use crate::app::dialogs::Modal;
 use crate::app::effect::Effect;
-use crate::app::state::{AppState, NoticeLevel};
+use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::nav;
 use crate::protocol::{Feed, SourceKind};
 
 /// Why `:ctx` cannot switch here, outside live mode.
 pub fn unavailable(state: &AppState) -> Option<&'static str> {
+    if state.fleet.is_some() {
+        // The fleet's members are open already: `:ctx` shows one.
+        return None;
+    }
     match state.latest.as_ref().map(|f| &f.source) {
         Some(SourceKind::Live(_)) => None,
         Some(SourceKind::Demo(_)) => {
@@ -39,6 +43,17 @@ fn refuse(state: &mut AppState, text: String, level: NoticeLevel) -> Vec<Effect>
 pub fn request_switch(state: &mut AppState, name: &str) -> Vec<Effect> {
     if let Some(why) = unavailable(state) {
         return refuse(state, why.to_string(), NoticeLevel::Error);
+    }
+    if let Some(effects) = crate::app::update::fleet::show_member(state, name) {
+        return effects;
+    }
+    if state
+        .fleet
+        .as_ref()
+        .is_some_and(|f| f.member(name).is_none())
+    {
+        let text = format!("{name} is not in the fleet: open it with `ome-top --context {name}`");
+        return refuse(state, text, NoticeLevel::Error);
     }
     if state.current_context() == Some(name) {
         return refuse(
@@ -109,11 +124,16 @@ pub fn switched(
     for n in notices {
         state.notices.push(n, NoticeLevel::Error, state.now);
     }
-    state.notices.push(
-        format!("switched to context {name} ({access})"),
-        NoticeLevel::Info,
-        state.now,
-    );
+    let text = if state.fleet.is_some() {
+        // Enter on a fleet row: that cluster's own views; the fleet stays watched.
+        if state.view == View::Fleet {
+            nav::switch_view(state, View::Pools);
+        }
+        format!("showing context {name} ({access}) · esc: back to the fleet")
+    } else {
+        format!("switched to context {name} ({access})")
+    };
+    state.notices.push(text, NoticeLevel::Info, state.now);
     vec![Effect::Redraw]
 }
 

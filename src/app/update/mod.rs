@@ -11,6 +11,7 @@
 pub mod approve;
 pub mod contexts;
 pub mod copy;
+pub mod fleet;
 pub mod groups;
 pub mod held;
 pub mod journal;
@@ -69,6 +70,7 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             notices,
         } => contexts::switched(state, feed, dismissed, contexts, notices),
         Event::ContextFailed { context, error } => contexts::switch_failed(state, &context, &error),
+        Event::Fleet(e) => fleet::on_event(state, e),
         Event::HistoryFailed(text) => {
             state.notices.push(text, NoticeLevel::Error, now);
             vec![Effect::Redraw]
@@ -124,6 +126,7 @@ fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
         (before - n.at).num_seconds() < NOTICE_SECONDS && (t - n.at).num_seconds() >= NOTICE_SECONDS
     });
     if expired || before.timestamp() / 5 != t.timestamp() / 5 {
+        fleet::tick(state);
         vec![Effect::Redraw]
     } else {
         Vec::new()
@@ -135,6 +138,9 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     if let Some(why) = refuse::misplaced(state, action) {
         state.notices.push(why, NoticeLevel::Error, state.now);
         return vec![Effect::Redraw];
+    }
+    if action == Action::ViewFleet {
+        return fleet::show_fleet(state);
     }
     if let Some(v) = View::shown_by(action) {
         if v != View::Nodes {
@@ -160,7 +166,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
             state.modals.push(Modal::FilterInput { before, cursor });
         }
         Action::Back => {
-            if !nav::back(state) {
+            if !nav::back(state) && !fleet::back_to_fleet(state) {
                 return Vec::new();
             }
         }
@@ -170,6 +176,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::PageUp => nav::step(state, -page),
         Action::Top => nav::jump(state, false),
         Action::Bottom => nav::jump(state, true),
+        Action::Open if state.view == View::Fleet => return fleet::open_row(state),
         Action::Open => nav::open(state),
         Action::Toggle if state.view == View::Gangs => nav::open(state),
         Action::Toggle if state.view == View::Moves && state.detail.is_none() => {
@@ -183,10 +190,16 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
             }
         }
         Action::NextView | Action::PrevView => {
-            let n = View::ALL.len();
+            // The Fleet tab is there only while a fleet is watched.
+            let views: Vec<View> = View::ALL
+                .into_iter()
+                .filter(|v| state.fleet.is_some() || *v != View::Fleet)
+                .collect();
+            let n = views.len();
             let d = if action == Action::NextView { 1 } else { n - 1 };
+            let at = views.iter().position(|v| *v == state.view).unwrap_or(0);
             state.pool_scope = None;
-            nav::switch_view(state, View::ALL[(state.view.index() + d) % n]);
+            nav::switch_view(state, views[(at + d) % n]);
         }
         Action::SortNext => nav::sort_next(state),
         Action::SortReverse => nav::sort_reverse(state),

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::app::detail::DetailKind;
 use crate::app::layout::screen;
+use crate::app::model::fleet::fleet_model;
 use crate::app::namespace;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
@@ -108,8 +109,17 @@ pub fn jump(state: &mut AppState, last: bool) {
     step(state, if last { isize::MAX / 2 } else { isize::MIN / 2 });
 }
 
-/// Builds `view`'s rows if they are older than the shown feed.
+/// Builds `view`'s rows if they are older than the shown feed (the Fleet view's: than the
+/// fleet).
 fn ensure_built(state: &mut AppState, view: View) {
+    if view == View::Fleet {
+        if let Some(fleet) = &state.fleet {
+            if state.models.fleet.built != fleet.generation {
+                state.models.fleet = fleet_model(fleet, state.now);
+            }
+        }
+        return;
+    }
     let Some(feed) = state.shown().cloned() else {
         return;
     };
@@ -142,6 +152,13 @@ pub fn rearrange_moves(state: &mut AppState) {
     if state.view == View::Moves {
         ensure_built(state, View::Moves);
     }
+}
+
+/// Builds `view`'s rows when stale and recomputes what it shows, the selection kept by key
+/// (a new fleet state while the Fleet view is shown).
+pub fn switch_rows(state: &mut AppState, view: View) {
+    ensure_built(state, view);
+    refresh_view(state, view);
 }
 
 /// Shows `view` (closing any detail; entering Moves takes its order anew).
@@ -368,7 +385,7 @@ pub fn rebuild_models(state: &mut AppState) {
         return;
     };
     state.models.generation = Some(feed.generation);
-    state.models.built = [None; 6];
+    state.models.built = [None; View::COUNT];
     ensure_built(state, state.view);
     refresh_view(state, state.view);
     rebuild_detail(state);

@@ -78,6 +78,9 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
     if let Some(why) = misplaced(state, action) {
         return Some(why);
     }
+    if action == Action::ViewFleet {
+        return crate::app::update::fleet::unavailable(state);
+    }
     if action == Action::ApproveMove && requested_in_flight(state) {
         return Some("this move is already requested here and in flight".into());
     }

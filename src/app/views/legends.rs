@@ -170,6 +170,26 @@ const LINTS: &[Legend] = &[
     l("MESSAGE", "What is wrong, in one line."),
 ];
 
+const FLEET: &[Legend] = &[
+    l("CONTEXT", "The kubeconfig context (the cluster) the row is about. Enter opens its own views (Pools, Nodes, Moves…, where actions happen under that context's read-only rules and RBAC); Esc there comes back here. Every context stays watched."),
+    l("POOL", "The GPU pool; - for a context without data or without a GPU pool."),
+    l("NODES", "Nodes in the pool."),
+    l("GPU USED", "GPUs requested by the pool's pods / GPUs the pool's nodes offer."),
+    l("FREE", "GPUs free on the nodes that take new pods (the Pools view's FREE)."),
+    l("WHOLE", "Schedulable nodes with every GPU free."),
+    l("SCORE", "Alfred's pool score, 0 to 1; ▲: above Alfred's fragmentation threshold (moves may execute)."),
+    l("FIT", "The largest request, in GPUs, one node of the pool fits now."),
+    l("REPACK", "The largest request one node fits after Alfred's best first-fit repack."),
+    l("PENDING", "Pending GPU pods: count×≤largest request, and how long the oldest has waited."),
+    l("NOT CLEAR", "Nodes unhealthy or of unknown health / suspect / with a maintenance trigger."),
+    l("ALFRED", "Alfred's mode in the cluster: exec (execute), recom (recommend-only), none (alfred-config absent); brk: a move met the circuit breaker (recent moves failed)."),
+    l("STALLED", "Alfred's dispatch-journal entries in phase stalled: only an operator or the Instance's terminal status resolves them, and they hold Alfred's submissions back."),
+    l("AGE", "How long ago the cluster's data last changed (its newest analysis or watched event)."),
+    l("RO", "RO: the context is read-only for this session (--readonly or config.toml [read-only])."),
+    l("ATTENTION", "What needs a hand first, and the order of the rows: unreachable (with the error and the next retry), stale data, connecting, Alfred blocked, pods waiting with no room, nodes failing, fragmented, nodes suspect, ok."),
+    l("fits now in", "The box below the table, one line per request size: the pools where one node fits it now, then those where it fits only after the repack (in brackets: how many requests of that size have room), then the clusters whose answer is not known."),
+];
+
 /// The legend of `view`: its columns, then its symbols, in screen order.
 pub fn legend(view: View) -> &'static [Legend] {
     match view {
@@ -179,5 +199,6 @@ pub fn legend(view: View) -> &'static [Legend] {
         View::Journal => JOURNAL,
         View::Gangs => GANGS,
         View::Lints => LINTS,
+        View::Fleet => FLEET,
     }
 }

@@ -46,6 +46,9 @@ pub fn build_view(
         View::Journal => models.journal = crate::app::views::journal::journal_rows(a),
         View::Gangs => models.gangs = GangTree::build(snap, a, namespace),
         View::Lints => models.lints = crate::app::views::lints::lint_rows(a),
+        // The fleet's rows come from every member's feed, not the shown one
+        // (`app::update::fleet`).
+        View::Fleet => return,
     }
     models.built[view.index()] = Some(feed.generation);
 }

@@ -7,7 +7,8 @@
 //! `Presence::Forbidden`; neither is retried faster than the backoff.
 //!
 //! Owns: `LiveOptions`, `LiveError`, `LiveSession`, `EventCounts`, `connect`, `context_name`,
-//! `context_names`. Never reads the clock (the composition root hands in `LiveOptions::clock`).
+//! `context_names`, `kubeconfig_contexts`, `context_server`. Never reads the clock (the composition root hands in
+//! `LiveOptions::clock`).
 
 pub mod crd;
 pub mod dump;
@@ -303,6 +304,33 @@ pub fn context_names(kubeconfig: Option<&Path>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Every context of `kubeconfig` (or the default one), in file order, read without contacting
+/// any server; a kubeconfig that does not load is the error `connect` would report.
+pub fn kubeconfig_contexts(kubeconfig: Option<&Path>) -> Result<Vec<String>, LiveError> {
+    let file = match kubeconfig {
+        Some(path) => Kubeconfig::read_from(path).map_err(|error| LiveError::KubeconfigFile {
+            path: path.to_path_buf(),
+            error,
+        })?,
+        None => Kubeconfig::read().map_err(|error| LiveError::KubeconfigDefault { error })?,
+    };
+    Ok(file.contexts.into_iter().map(|c| c.name).collect())
+}
+
+/// The API server URL (without user info) the kubeconfig names for `context`, read without
+/// contacting it; `None` when the file, the context or its cluster's server is missing.
+pub fn context_server(kubeconfig: Option<&Path>, context: &str) -> Option<String> {
+    let file = match kubeconfig {
+        Some(path) => Kubeconfig::read_from(path).ok()?,
+        None => Kubeconfig::read().ok()?,
+    };
+    let named = file.contexts.iter().find(|c| c.name == context)?;
+    let cluster = &named.context.as_ref()?.cluster;
+    let found = file.clusters.iter().find(|c| &c.name == cluster)?;
+    let server = found.cluster.as_ref()?.server.as_deref()?;
+    Some(without_userinfo(server))
+}
+
 async fn client_for(
     kubeconfig: Option<&Path>,
     context: Option<&str>,
@@ -493,6 +521,21 @@ mod tests {
         )
         .unwrap();
         assert_eq!(context_names(Some(&path)), ["prod", "staging"]);
+        std::fs::write(
+            &path,
+            "apiVersion: v1\nkind: Config\ncontexts:\n\
+             - name: prod\n  context: {cluster: c, user: u}\n\
+             - name: lost\n  context: {cluster: gone, user: u}\n\
+             clusters:\n- name: c\n  cluster: {server: \"https://op:pw@10.0.0.1:6443\"}\n\
+             users: []\n",
+        )
+        .unwrap();
+        assert_eq!(
+            context_server(Some(&path), "prod").as_deref(),
+            Some("https://10.0.0.1:6443")
+        );
+        assert_eq!(context_server(Some(&path), "lost"), None);
+        assert_eq!(context_server(Some(&path), "absent"), None);
         assert!(context_names(Some(&dir.path().join("absent"))).is_empty());
     }
 }

@@ -201,8 +201,8 @@ fn partly_hidden_fallback_bindings_are_notices() {
 fn mode_tables_keep_their_names_and_order() {
     let names: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
     let want = [
-        "global", "table", "pools", "nodes", "moves", "journal", "gangs", "lints", "detail",
-        "help", "confirm", "palette", "filter",
+        "global", "table", "pools", "nodes", "moves", "journal", "gangs", "lints", "fleet",
+        "detail", "help", "confirm", "palette", "filter",
     ];
     assert_eq!(names, want);
     for m in Mode::ALL {

@@ -88,6 +88,7 @@ async fn a_key_is_handled_with_no_tick_and_no_feed() {
         clock: AppClock::wall(),
         mouse: false,
         live: None,
+        fleet: None,
         frame_interval: FRAME_INTERVAL,
     };
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();

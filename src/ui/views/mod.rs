@@ -4,6 +4,7 @@
 //! Owns: `draw_body`.
 
 pub mod detail;
+pub mod fleet;
 pub mod gangs;
 pub mod journal;
 pub mod lists;
@@ -24,6 +25,11 @@ use crate::ui::theme::{Slot, Theme};
 /// Draws the body for the current state.
 pub fn draw_body(frame: &mut Frame, s: &Screen, full: Rect, state: &AppState, theme: &Theme) {
     let body = rect(s.body, full);
+    if state.view() == View::Fleet && state.fleet().is_some() {
+        let (table, panel) = (rect(s.table, full), rect(s.panel, full));
+        fleet::draw_fleet(frame, table, panel, state, theme);
+        return;
+    }
     let Some(feed) = state.shown() else {
         let text = vec![
             Line::from("loading…"),

@@ -1,0 +1,173 @@
+//! The reducer's side of the fleet (issue 30): taking in what the run layer says about each
+//! watched context, showing the Fleet view (or asking the run layer to open the fleet of the
+//! configured contexts, `:fleet` in a single-context run), Enter on a row (that cluster's own
+//! views: its session is open, so the switch is instant and the others stay watched) and Esc
+//! back to the fleet. The fleet view itself writes nothing: every write stays in one cluster's
+//! views, under its own feed's permissions.
+//!
+//! Owns: `unavailable`, `on_event`, `show_fleet`, `open_row`, `back_to_fleet`, `tick`. Plain
+//! data; must not import `ratatui`, `tokio` or `kube`.
+
+use crate::app::contexts::Switching;
+use crate::app::effect::Effect;
+use crate::app::fleet::{Fleet, FleetEvent, MemberState};
+use crate::app::state::{AppState, NoticeLevel, View};
+use crate::app::times;
+use crate::app::update::nav;
+use crate::protocol::SourceKind;
+
+/// Why the Fleet view cannot be shown here: not a live run, or no kubeconfig context to watch.
+pub fn unavailable(state: &AppState) -> Option<String> {
+    if state.fleet.is_some() {
+        return None;
+    }
+    match state.latest.as_ref().map(|f| &f.source) {
+        Some(SourceKind::Demo(_)) => {
+            return Some("the fleet watches live clusters: this is the demo".to_string())
+        }
+        Some(SourceKind::Snapshot(_)) => {
+            return Some("the fleet watches live clusters: this is a snapshot".to_string())
+        }
+        Some(SourceKind::Live(_)) | None => {}
+    }
+    state
+        .contexts
+        .list
+        .is_empty()
+        .then(|| "the fleet needs kubeconfig contexts: none were read".to_string())
+}
+
+/// The run layer's news about the fleet.
+pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
+    match event {
+        FleetEvent::Started { contexts } => {
+            state.fleet = Some(Fleet::new(&contexts, state.now));
+            nav::switch_view(state, View::Fleet);
+            vec![Effect::Redraw]
+        }
+        FleetEvent::Unavailable(why) => {
+            state.notices.push(why, NoticeLevel::Error, state.now);
+            vec![Effect::Redraw]
+        }
+        FleetEvent::Member { context, state: st } => {
+            let Some(fleet) = state.fleet.as_mut() else {
+                return Vec::new();
+            };
+            let Some(m) = fleet.members.iter_mut().find(|m| m.context == context) else {
+                return Vec::new();
+            };
+            m.state = st;
+            fleet.generation += 1;
+            if state.view != View::Fleet {
+                return Vec::new();
+            }
+            nav::switch_rows(state, View::Fleet);
+            vec![Effect::Redraw]
+        }
+    }
+}
+
+/// `view-fleet` (`7`, `:fleet`): the Fleet view, or the fleet opened first.
+pub fn show_fleet(state: &mut AppState) -> Vec<Effect> {
+    if state.fleet.is_some() {
+        state.pool_scope = None;
+        nav::switch_view(state, View::Fleet);
+        return vec![Effect::Redraw];
+    }
+    if let Some(why) = unavailable(state) {
+        state.notices.push(why, NoticeLevel::Error, state.now);
+        return vec![Effect::Redraw];
+    }
+    let text = "opening the fleet: every configured context, in parallel".to_string();
+    state.notices.push(text, NoticeLevel::Info, state.now);
+    vec![Effect::OpenFleet, Effect::Redraw]
+}
+
+/// Enter on a Fleet row: that cluster's own views. Its session is open, so the run layer
+/// swaps the shown channels at once; a member not connected says why and when it is tried
+/// again.
+pub fn open_row(state: &mut AppState) -> Vec<Effect> {
+    let Some(source) = state.selected_source(View::Fleet) else {
+        return Vec::new();
+    };
+    let Some(context) = state.models.fleet.context_of(source).map(str::to_string) else {
+        return Vec::new();
+    };
+    let member = state.fleet.as_ref().and_then(|f| f.member(&context));
+    let refused = match member.map(|m| &m.state) {
+        Some(MemberState::Answered(_)) => None,
+        Some(MemberState::Connecting { .. }) | None => Some(format!(
+            "{context} is still connecting: its views open once it answers"
+        )),
+        Some(MemberState::Failed { error, retry_at }) => Some(format!(
+            "{context} cannot be read: {error} — tried again {}",
+            times::relative(state.now, *retry_at)
+        )),
+    };
+    if let Some(text) = refused {
+        state.notices.push(text, NoticeLevel::Error, state.now);
+        return vec![Effect::Redraw];
+    }
+    if state.current_context() == Some(context.as_str()) {
+        nav::switch_view(state, View::Pools);
+        return vec![Effect::Redraw];
+    }
+    if let Some(why) = busy(state) {
+        state.notices.push(why, NoticeLevel::Error, state.now);
+        return vec![Effect::Redraw];
+    }
+    state.contexts.switching = Some(Switching {
+        to: context.clone(),
+        since: state.now,
+    });
+    vec![Effect::ShowContext(context), Effect::Redraw]
+}
+
+/// Why the shown cluster cannot change now: a switch under way, or replies still awaited
+/// (they come back on the shown session's channel).
+fn busy(state: &AppState) -> Option<String> {
+    if let Some(s) = &state.contexts.switching {
+        return Some(format!("already switching to context {}", s.to));
+    }
+    let n = state.pending.len();
+    (n > 0)
+        .then(|| format!("{n} operation(s) still awaiting a reply: open another cluster when done"))
+}
+
+/// Esc with nothing else to close in one cluster's views: back to the fleet. Returns whether
+/// it went.
+pub fn back_to_fleet(state: &mut AppState) -> bool {
+    if state.fleet.is_none() || state.view == View::Fleet {
+        return false;
+    }
+    state.pool_scope = None;
+    nav::switch_view(state, View::Fleet);
+    true
+}
+
+/// Time passed: the Fleet view's freshness and retry times are worded again.
+pub fn tick(state: &mut AppState) {
+    if state.view == View::Fleet && state.fleet.is_some() {
+        state.models.fleet.built = 0;
+        nav::switch_rows(state, View::Fleet);
+    }
+}
+
+/// `:ctx NAME` while a fleet is watched: a member is shown at once (`None` for another
+/// context, which the ordinary switch handles).
+pub fn show_member(state: &mut AppState, name: &str) -> Option<Vec<Effect>> {
+    let fleet = state.fleet.as_ref()?;
+    fleet.member(name)?;
+    if state.current_context() == Some(name) {
+        return None;
+    }
+    if let Some(why) = busy(state) {
+        state.notices.push(why, NoticeLevel::Error, state.now);
+        return Some(vec![Effect::Redraw]);
+    }
+    state.contexts.switching = Some(Switching {
+        to: name.to_string(),
+        since: state.now,
+    });
+    Some(vec![Effect::ShowContext(name.to_string()), Effect::Redraw])
+}

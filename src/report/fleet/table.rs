@@ -1,0 +1,176 @@
+//! `ome-top fleet -o table`: the fleet's rows as aligned text, most urgent first, then the
+//! "where does it fit" line of each request size and the errors of the contexts that did not
+//! answer.
+//!
+//! Owns: `fleet_table`, `wait_words`. Pure.
+
+use std::fmt::Write;
+
+use crate::engine::alfred_config::Mode;
+use crate::report::fleet::{FitsLine, FleetRow, RowStatus};
+
+/// A wait a person reads: `45s`, `12m`, `2h 05m`, `3d 4h`.
+pub fn wait_words(minutes: f64) -> String {
+    let secs = (minutes.max(0.0) * 60.0).round() as u64;
+    match secs {
+        0..=59 => format!("{secs}s"),
+        60..=3599 => format!("{}m", secs / 60),
+        3600..=86_399 => format!("{}h {:02}m", secs / 3600, secs % 3600 / 60),
+        _ => format!("{}d {}h", secs / 86_400, secs % 86_400 / 3600),
+    }
+}
+
+const HEADER: [&str; 14] = [
+    "NODES",
+    "GPUS",
+    "FREE",
+    "WHOLE",
+    "SCORE",
+    "FIT",
+    "REPACK",
+    "PENDING",
+    "NOT-CLEAR",
+    "ALFRED",
+    "STALLED",
+    "AGE",
+    "RO",
+    "ATTENTION",
+];
+
+/// The rows (in the order given), then `fits`, then each failed context's error.
+pub fn fleet_table(rows: &[FleetRow], fits: &[FitsLine]) -> String {
+    let cw = column(rows.iter().map(|r| r.context.len()), "CONTEXT");
+    let pw = column(
+        rows.iter().map(|r| r.pool.as_deref().map_or(1, str::len)),
+        "POOL",
+    );
+    let mut out = String::new();
+    let _ = write!(out, "{:<cw$} {:<pw$}", "CONTEXT", "POOL");
+    for (h, w) in HEADER.iter().zip(WIDTHS) {
+        let _ = write!(out, " {h:>w$}");
+    }
+    let _ = writeln!(out);
+    for r in rows {
+        let _ = write!(
+            out,
+            "{:<cw$} {:<pw$}",
+            r.context,
+            r.pool.as_deref().unwrap_or("-")
+        );
+        for (cell, w) in cells(r).iter().zip(WIDTHS) {
+            let _ = write!(out, " {cell:>w$}");
+        }
+        let _ = writeln!(out);
+    }
+    if !rows.is_empty() {
+        let _ = writeln!(out, "{LEGEND}");
+    }
+    if !fits.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nwhere a request fits (room for that many, one node each):"
+        );
+        for line in fits {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    let mut troubles: Vec<String> = Vec::new();
+    for t in rows.iter().filter_map(trouble) {
+        if !troubles.contains(&t) {
+            troubles.push(t);
+        }
+    }
+    if !troubles.is_empty() {
+        let _ = writeln!(out, "\nnot answering:");
+        for t in troubles {
+            let _ = writeln!(out, "  - {t}");
+        }
+    }
+    out
+}
+
+/// What the terse columns mean, printed under the rows.
+const LEGEND: &str =
+    "\nGPUS used/total · FREE on schedulable nodes · WHOLE free nodes · SCORE ! above \
+                      threshold · FIT, REPACK: largest request one node fits now, after the repack \
+                      · PENDING pods×≤largest request, longest wait · NOT-CLEAR failing/suspect/\
+                      maintenance nodes · AGE of the data · RO read-only";
+
+const WIDTHS: [usize; 14] = [5, 9, 6, 5, 6, 4, 6, 14, 11, 14, 7, 6, 3, 14];
+
+fn column(lens: impl Iterator<Item = usize>, header: &str) -> usize {
+    lens.max().unwrap_or(0).max(header.len())
+}
+
+/// The cells after CONTEXT and POOL, aligned with `HEADER`.
+fn cells(r: &FleetRow) -> [String; 14] {
+    let dash = || "-".to_string();
+    if matches!(r.status, RowStatus::Failed(_) | RowStatus::Connecting) {
+        let mut out: [String; 14] = std::array::from_fn(|_| dash());
+        out[13] = r.attention.words().to_string();
+        return out;
+    }
+    let pending = match r.pending.pods {
+        0 => "0".to_string(),
+        n => format!(
+            "{n}×≤{} {}",
+            r.pending.largest_gpus,
+            wait_words(r.pending.oldest_minutes)
+        ),
+    };
+    let nc = &r.not_clear;
+    let not_clear = format!(
+        "{}/{}/{}",
+        nc.unhealthy + nc.unknown,
+        nc.suspect,
+        nc.maintenance
+    );
+    let alfred = r.alfred.map_or_else(dash, |a| {
+        let mode = match a.mode {
+            None => "absent",
+            Some(Mode::Execute) => "execute",
+            Some(Mode::RecommendOnly) => "recommend",
+        };
+        if a.breaker_open {
+            format!("{mode},breaker")
+        } else {
+            mode.to_string()
+        }
+    });
+    let pooled = r.pool.is_some();
+    let num = |n: u64| if pooled { n.to_string() } else { dash() };
+    [
+        r.nodes.to_string(),
+        if pooled {
+            format!("{}/{}", r.gpus_used, r.gpus_total)
+        } else {
+            dash()
+        },
+        num(r.schedulable_free),
+        num(r.whole_free_nodes),
+        if pooled {
+            format!("{:.3}{}", r.score, if r.above_threshold { "!" } else { "" })
+        } else {
+            dash()
+        },
+        num(u64::from(r.largest_fit_now)),
+        num(u64::from(r.largest_fit_after_repack)),
+        pending,
+        not_clear,
+        alfred,
+        r.alfred.map_or(0, |a| a.stalled_entries).to_string(),
+        wait_words(r.age_seconds as f64 / 60.0),
+        if r.read_only { "yes" } else { "no" }.to_string(),
+        r.attention.words().to_string(),
+    ]
+}
+
+/// `context: error` for a row that did not answer or whose data is stale (once a context).
+fn trouble(r: &FleetRow) -> Option<String> {
+    match &r.status {
+        RowStatus::Failed(e) => Some(format!("{}: {e}", r.context)),
+        RowStatus::Connecting => Some(format!("{}: initial lists not complete", r.context)),
+        RowStatus::Stale { error, .. } => Some(format!("{}: reconnecting: {error}", r.context)),
+        _ => None,
+    }
+}
