@@ -1,4 +1,4 @@
-//! The fleet as the app holds it (issue 30): the watched contexts in the configured order and
+//! The fleet as the app holds it: the watched contexts in the configured order and
 //! what each last said — still connecting, failed (the error in words and when the run layer
 //! tries again), or its newest feed. Plain data: `app::update::fleet` changes it,
 //! `app::model::fleet` builds the Fleet view's rows from it.

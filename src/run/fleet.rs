@@ -1,4 +1,4 @@
-//! The fleet's sessions (issue 30): every chosen kubeconfig context opened in parallel with
+//! The fleet's sessions: every chosen kubeconfig context opened in parallel with
 //! `run::live::open` — the same watchers, RBAC probe, ops and read workers, history store
 //! keyed by that cluster and read-only rules as a single context — each on a task of its own,
 //! so an unreachable, slow or forbidden context never delays the others: its attempt fails

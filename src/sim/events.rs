@@ -1,6 +1,6 @@
 //! One watch event of each kind a fleet sees most, for the incremental-analysis benchmarks
 //! (`benches/update.rs`, `benches/stages.rs`): each kind is a pair of changes that undo each
-//! other, so applying them alternately keeps the fleet as it was. The kinds are issue 29's:
+//! other, so applying them alternately keeps the fleet as it was. The kinds are the product's budgeted ones:
 //! pods (agents, model pods, pending GPU pods), nodes (cordon, a health condition) and
 //! InferenceService annotations.
 //!

@@ -1,4 +1,4 @@
-//! The reducer's side of the fleet (issue 30): taking in what the run layer says about each
+//! The reducer's side of the fleet: taking in what the run layer says about each
 //! watched context, showing the Fleet view (or asking the run layer to open the fleet of the
 //! configured contexts, `:fleet` in a single-context run), Enter on a row (that cluster's own
 //! views: its session is open, so the switch is instant and the others stay watched) and Esc

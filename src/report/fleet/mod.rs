@@ -1,4 +1,4 @@
-//! The fleet: every watched cluster's pools as rows of one table (issue 30), built from each
+//! The fleet: every watched cluster's pools as rows of one table, built from each
 //! cluster's own `Analysis` (the engine stays per cluster) and its connection state, in the
 //! order of what needs a hand first (`attention`), with the per-size "where does it fit"
 //! answer across clusters (`fits`) and the headless renderings of `ome-top fleet`
