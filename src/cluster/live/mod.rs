@@ -10,6 +10,7 @@
 //! `context_names`. Never reads the clock (the composition root hands in `LiveOptions::clock`).
 
 pub mod crd;
+pub mod delta;
 pub mod dump;
 pub mod fetch;
 pub mod identity;
