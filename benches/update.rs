@@ -119,7 +119,9 @@ fn task_batch(group: &mut BenchmarkGroup<'_, WallTime>, template: &core::Pod) {
                 pods.on_event(Event::Apply(pod(template, i)), &PODS, now);
             },
             |()| stores.take_delta().news(&analysed),
-            BatchSize::SmallInput,
+            // One event per batch: criterion's larger batches would run many setups (pod
+            // events) before one drain takes them all.
+            BatchSize::PerIteration,
         )
     });
     assert_eq!(
