@@ -1,8 +1,13 @@
 //! An update after one pod event at 100,000 pods (product.md §10: "an incremental update
 //! after one pod event: ≤ 1 ms"). Group `update`: the live store's share — applying one pod
 //! watch event (decode excluded: convert, intern, insert) and putting the pods into the next
-//! `ClusterSnapshot` (shared, one `Arc` each), which the snapshot task does before every
-//! analysis; dropping that snapshot is timed with it. Group `incremental`: the engine's share
+//! `ClusterSnapshot` (shared, one `Arc` each), which the snapshot task did before every
+//! analysis (dropping that snapshot is timed with it); what it does instead per batch, one
+//! pod changed: drain the stores' changed keys into the engine's changes and drop those the
+//! analysed snapshot already holds (`task_batch_one_pod_100k_pods`); and the copy of a
+//! whole snapshot that `Arc::make_mut` makes on a batch's first edit while the published
+//! feed still shares it, on the 10,000-node fleet below
+//! (`copy_shared_snapshot_10k_nodes_100k_pods`). Group `incremental`: the engine's share
 //! on the generated 10,000-node fleet of `benches/analysis.rs` — the full analysis, and
 //! `Incremental::apply` of one event of each kind (`sim::events`: every iteration applies one
 //! event; the two-version kinds alternate, so the state returns every other iteration; what
@@ -22,7 +27,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, Crit
 use k8s_openapi::api::core::v1 as core;
 use kube::runtime::watcher::Event;
 
-use ome_top::cluster::live::sources::PODS;
+use ome_top::cluster::live::sources::{Stores, PODS};
 use ome_top::cluster::live::store::Store;
 use ome_top::cluster::wire::Slim;
 use std::sync::Arc;
@@ -90,7 +95,53 @@ fn update(c: &mut Criterion) {
             pods
         })
     });
+    task_batch(&mut group, &template);
     group.finish();
+}
+
+/// The snapshot task's own work per batch with one pod changed, and the copy of a shared
+/// snapshot a batch's first edit makes.
+fn task_batch(group: &mut BenchmarkGroup<'_, WallTime>, template: &core::Pod) {
+    let Some(now) = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).single() else {
+        return;
+    };
+    let stores = Stores::default();
+    let pods = &stores.pods;
+    pods.on_event(Event::Init, &PODS, now);
+    for i in 0..PODS_HELD {
+        pods.on_event(Event::InitApply(pod(template, i)), &PODS, now);
+    }
+    pods.on_event(Event::InitDone, &PODS, now);
+    // The analysed snapshot: the changes are checked against it.
+    let analysed = stores.take_snapshot();
+    assert_eq!(analysed.pods.len(), PODS_HELD);
+    let mut i = 0usize;
+    group.bench_function("task_batch_one_pod_100k_pods", |b| {
+        b.iter_batched(
+            || {
+                i = (i + 7919) % PODS_HELD;
+                pods.on_event(Event::Apply(pod(template, i)), &PODS, now);
+            },
+            |()| stores.take_delta().news(&analysed),
+            // One event per batch: criterion's larger batches would run many setups (pod
+            // events) before one drain takes them all.
+            BatchSize::PerIteration,
+        )
+    });
+    assert_eq!(
+        stores.whole_snapshots(),
+        1,
+        "a pod batch reads no whole snapshot"
+    );
+    let spec = FleetSpec {
+        seed: 1,
+        nodes: NODES,
+        pods: PODS_HELD,
+    };
+    let fleet = generate_fleet(&spec, now);
+    group.bench_function("copy_shared_snapshot_10k_nodes_100k_pods", |b| {
+        b.iter(|| fleet.clone())
+    });
 }
 
 /// The fleet of the `incremental` groups, analysed, with its options.

@@ -11,6 +11,7 @@
 //! `LiveOptions::clock`).
 
 pub mod crd;
+pub mod delta;
 pub mod dump;
 pub mod fetch;
 pub mod identity;

@@ -1,9 +1,10 @@
-//! The snapshot task: waits for store changes, coalesces a burst, builds a `ClusterSnapshot`
-//! from the stores, brings the analysis up to date on a blocking thread and publishes the
-//! `Feed`. The analysis is incremental: the new snapshot is diffed against the one analysed
-//! last and only what the changed pods, nodes and Events feed is re-run, at the time of the
-//! last full pass; once that time is `TIME_STEP` old (ages, staleness and cooldowns read
-//! it), or anything else changed, the pass is a full one at the new time. A wake-up that
+//! The snapshot task: waits for store changes, coalesces a burst, brings the analysis up to
+//! date on a blocking thread and publishes the `Feed`. The analysis is incremental: the
+//! stores hand over the pods, nodes and Events they changed since the last batch
+//! (`cluster::live::delta`) and only what those feed is re-run, at the time of the last full
+//! pass, without a whole snapshot being built; once that time is `TIME_STEP` old (ages,
+//! staleness and cooldowns read it), or anything else changed, the pass is a full one at the
+//! new time over the stores' whole snapshot. A wake-up that
 //! changed nothing but a list's progress republishes the last feed with the sources' new
 //! counts, without a new snapshot or analysis.
 //!
@@ -17,12 +18,11 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use crate::cluster::live::delta::Delta;
 use crate::cluster::live::slot::SourceStatus;
-use crate::cluster::live::sources::ChangeCounts;
+use crate::cluster::live::sources::Stores;
 use crate::cluster::live::watch::Hub;
-use crate::engine::analysis::{
-    analyze, changes_between, changes_in, AnalysisOptions, Changed, Incremental,
-};
+use crate::engine::analysis::{analyze, AnalysisOptions, Change, Incremental};
 use crate::engine::model::ClusterSnapshot;
 use crate::protocol::{ApiStatus, Feed, SourceKind};
 
@@ -34,33 +34,18 @@ pub const REST: Duration = Duration::from_millis(50);
 /// How long an incremental analysis keeps the time of its last full pass.
 pub const TIME_STEP: Duration = Duration::from_secs(1);
 
-/// The last analysis and the stores' change counts its snapshot was taken at (`None` when a
-/// change arrived while it was taken).
+/// The last analysis; its snapshot is the stores' state at their last drain
+/// (`cluster::live::delta`).
 struct Analysed {
     inc: Incremental,
-    counts: Option<ChangeCounts>,
 }
 
-/// The parts a snapshot taken at `now` counts can differ in from one taken at `then`
-/// counts: `None` (anything) unless both are exact and only pods, nodes or Events changed.
-fn changed_parts(then: Option<ChangeCounts>, now: Option<ChangeCounts>) -> Option<Changed> {
-    let (then, now) = (then?, now?);
-    (then.others == now.others).then_some(Changed {
-        pods: then.pods != now.pods,
-        nodes: then.nodes != now.nodes,
-        events: then.events != now.events,
-    })
-}
-
-/// `snapshot` (taken at `counts`) analysed at about `opts.now`: `last` brought up to date by
-/// the changes between its snapshot and this one while its time is less than `TIME_STEP` old
-/// (and the other options are the same), else a full analysis at `opts.now`. Either way the
-/// analysis equals `analyze(snapshot, options of the result)` (tests/engine/incremental).
-fn analyse(
-    last: Option<Analysed>,
-    (snapshot, counts): (&Arc<ClusterSnapshot>, Option<ChangeCounts>),
-    opts: AnalysisOptions,
-) -> Analysed {
+/// The stores analysed at about `opts.now`: `last` brought up to date by the changes drained
+/// from them while its time is less than `TIME_STEP` old (and the other options are the
+/// same), else a full analysis at `opts.now` of their whole snapshot. Either way the snapshot
+/// is the stores' state as drained and the analysis equals `analyze(snapshot, options of the
+/// result)` (`delta`'s tests).
+fn analyse(last: Option<Analysed>, stores: &Stores, opts: AnalysisOptions) -> Analysed {
     let step = chrono::Duration::from_std(TIME_STEP).unwrap_or(chrono::Duration::zero());
     let reusable = last.filter(|a| {
         let (then, o) = (a.inc.options().now, a.inc.options());
@@ -70,25 +55,23 @@ fn analyse(
             && o.executor == opts.executor
             && o.placement == opts.placement
     });
-    let Some(Analysed {
-        mut inc,
-        counts: then,
-    }) = reusable
-    else {
-        let inc = Incremental::from_shared(snapshot.clone(), opts);
-        return Analysed { inc, counts };
+    let Some(Analysed { mut inc }) = reusable else {
+        let inc = Incremental::new(stores.take_snapshot(), opts);
+        return Analysed { inc };
     };
-    let changes = match changed_parts(then, counts) {
-        Some(parts) => changes_in(inc.snapshot(), snapshot, parts),
-        None => changes_between(inc.snapshot(), snapshot),
+    // Only a change besides pods, nodes and Events reads the whole snapshot.
+    let (changes, whole) = match stores.take_delta().news(inc.snapshot()) {
+        Delta::Changes(changes) => (changes, false),
+        Delta::Whole(snapshot) => (vec![Change::Snapshot(snapshot)], true),
     };
     let count = changes.len();
+    let mut full = false;
     for change in changes {
         inc.apply(change);
+        full |= inc.last_rerun().full;
     }
-    let full = inc.last_rerun().full;
-    tracing::trace!(changes = count, full, "analysis updated");
-    Analysed { inc, counts }
+    tracing::trace!(changes = count, whole, full, "analysis updated");
+    Analysed { inc }
 }
 
 /// The connection state from the sources' states: a refused required source wins, then an
@@ -116,7 +99,7 @@ pub fn api_status(sources: &[&dyn SourceStatus]) -> ApiStatus {
 /// Builds one feed from the hub's current state, bringing `last` up to date on a blocking
 /// thread (`last` is `None` afterwards only if that thread failed).
 async fn build_feed(
-    hub: &Hub,
+    hub: &Arc<Hub>,
     (source, options): (&SourceKind, &AnalysisOptions),
     last: &mut Option<Analysed>,
     generation: u64,
@@ -126,11 +109,6 @@ async fn build_feed(
     let api = api_status(&stores.all());
     let sources = stores.source_states();
     let warnings = stores.warnings();
-    // Counted before and after: equal readings mean the snapshot holds exactly those counts.
-    let before = stores.change_counts();
-    let snapshot = Arc::new(stores.snapshot());
-    let after = stores.change_counts();
-    let counts = (before == after).then_some(after);
     let permissions = hub
         .permissions
         .lock()
@@ -139,11 +117,13 @@ async fn build_feed(
     let mut opts = options.clone();
     opts.now = (hub.clock)();
     let previous = last.take();
-    let updated = tokio::task::spawn_blocking(move || analyse(previous, (&snapshot, counts), opts))
+    // The stores are drained on the blocking thread, after the status was read.
+    let hub = hub.clone();
+    let updated = tokio::task::spawn_blocking(move || analyse(previous, &hub.stores, opts))
         .await
         .ok()?;
-    // The incremental snapshot equals the stores' (`changes_between`'s invariant) and shares
-    // its allocations with the feed until the next change.
+    // The incremental snapshot is the stores' as drained (`delta`'s invariant) and shares its
+    // allocations with the feed until the next change.
     let (snapshot, analysis) = (updated.inc.shared_snapshot(), updated.inc.shared_analysis());
     *last = Some(updated);
     Some(Feed {
@@ -285,7 +265,7 @@ pub fn spawn_snapshot_task(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::live::sources::PODS;
+    use crate::cluster::live::sources::{CONFIG_MAPS_AUDIT, PODS};
     use crate::cluster::wire::Slim;
     use crate::engine::analysis::ExecutorSetting;
     use crate::engine::model::Time;
@@ -357,12 +337,82 @@ mod tests {
         assert_eq!(state(&done).listing, None);
         task.abort();
     }
+
+    /// The task's path: after the first analysis, batches of pod events are drained by key
+    /// (the stores' whole-snapshot count stays); a relist or another kind reads the whole.
+    #[tokio::test]
+    async fn pod_batches_read_no_whole_snapshot_but_a_relist_or_another_kind_does() {
+        let hub = Arc::new(Hub::new(clock, Permissions::read_only("test")));
+        let options = AnalysisOptions {
+            now: clock(),
+            alfred_namespace: "ome".into(),
+            executor: ExecutorSetting::Auto,
+            placement: Default::default(),
+            instance_types: Default::default(),
+        };
+        let source = SourceKind::Live("test".into());
+        let (tx, mut rx) = watch::channel(Arc::new(initial_feed(&hub, source.clone(), &options)));
+        let task = spawn_snapshot_task(hub.clone(), source, options, tx);
+        let (stores, pods) = (&hub.stores, &hub.stores.pods);
+        let changed = || {
+            hub.contents.fetch_add(1, Ordering::Release);
+            hub.changed.notify_one();
+        };
+        let names = |f: Arc<Feed>| {
+            f.snapshot
+                .pods
+                .iter()
+                .map(|p| p.name.to_string())
+                .collect::<Vec<_>>()
+        };
+
+        pods.on_event(Event::Init, &PODS, clock());
+        pods.on_event(Event::InitApply(pod("a")), &PODS, clock());
+        pods.on_event(Event::InitDone, &PODS, clock());
+        changed();
+        assert_eq!(names(next(&mut rx).await), ["a"]);
+        let listed = stores.whole_snapshots();
+
+        for (add, gone) in [("b", "a"), ("c", "b"), ("a", "c")] {
+            pods.on_event(Event::Apply(pod(add)), &PODS, clock());
+            pods.on_event(Event::Delete(pod(gone)), &PODS, clock());
+            changed();
+            assert_eq!(names(next(&mut rx).await), [add]);
+        }
+        assert_eq!(
+            stores.whole_snapshots(),
+            listed,
+            "pod batches drain keys alone"
+        );
+
+        let audit = k8s_openapi::api::core::v1::ConfigMap {
+            metadata: kube::api::ObjectMeta {
+                name: Some("x-ome-migration-audit".into()),
+                namespace: Some("team".into()),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        stores
+            .audit
+            .on_event(Event::Apply(audit), &CONFIG_MAPS_AUDIT, clock());
+        changed();
+        assert_eq!(next(&mut rx).await.snapshot.config_maps.len(), 1);
+        assert_eq!(
+            stores.whole_snapshots(),
+            listed + 1,
+            "another kind reads the whole"
+        );
+        task.abort();
+    }
 }
 
 #[cfg(test)]
 mod analyse_tests {
     use super::*;
+    use crate::cluster::live::delta::testkit::{apply, load, pod_key};
     use crate::engine::analysis::ExecutorSetting;
+    use crate::engine::model::Pod;
     use crate::sim::fleet::{generate_fleet, FleetSpec};
     use chrono::TimeZone;
 
@@ -378,18 +428,10 @@ mod analyse_tests {
         }
     }
 
-    fn counts(pods: u64, others: u64) -> Option<ChangeCounts> {
-        Some(ChangeCounts {
-            pods,
-            others,
-            ..ChangeCounts::default()
-        })
-    }
-
-    /// Within `TIME_STEP` a changed pod is an incremental update at the first pass's time
-    /// (with the counts saying only pods changed, or without counts); past it, or with time
-    /// going back, the pass is a full one at the new time. Each result is the full analysis of
-    /// the snapshot at the result's time.
+    /// Within `TIME_STEP` a changed pod is an incremental update at the first pass's time,
+    /// from the drained keys alone; past it, or with time going back, the pass is a full one
+    /// at the new time. Each result is the full analysis of the stores' snapshot at the
+    /// result's time.
     #[test]
     fn updates_incrementally_within_the_time_step_then_runs_a_full_pass() {
         let spec = FleetSpec {
@@ -398,70 +440,48 @@ mod analyse_tests {
             pods: 200,
         };
         let original = generate_fleet(&spec, at(0).now);
-        let first = analyse(None, (&Arc::new(original.clone()), counts(1, 1)), at(0));
-        assert!(first.inc.last_rerun().full);
+        let stores = Stores::default();
+        load(&stores, &original);
+        let mut last = analyse(None, &stores, at(0));
+        assert!(last.inc.last_rerun().full);
+        assert_eq!(stores.whole_snapshots(), 1);
 
-        let bound: Vec<usize> = (0..original.pods.len())
-            .filter(|&p| original.pods[p].node.is_some())
+        let bound: Vec<_> = original
+            .pods
+            .shared()
+            .iter()
+            .filter(|p| p.node.is_some())
             .take(2)
+            .cloned()
             .collect();
         let later = |ms| AnalysisOptions {
             now: at(0).now + chrono::Duration::milliseconds(ms),
             ..at(0)
         };
-        let mut snap = original.clone();
-        for (step, taken_at) in [counts(2, 1), None].into_iter().enumerate() {
-            // From the first analysis, another bound pod's readiness flipped.
-            snap = original.clone();
-            let p = bound[step];
-            snap.pods[p].ready = !snap.pods[p].ready;
-            let shared = Arc::new(snap.clone());
-            let next = analyse(Some(first_or(&first)), (&shared, taken_at), later(400));
-            let inc = &next.inc;
+        for (step, pod) in bound.iter().enumerate() {
+            // Another bound pod's readiness flipped.
+            let mut flipped = Pod::clone(pod);
+            flipped.ready = !flipped.ready;
+            apply(&stores.pods, pod_key(pod), Arc::new(flipped));
+            last = analyse(Some(last), &stores, later(300 + 100 * step as i64));
+            let inc = &last.inc;
             assert!(!inc.last_rerun().full, "{step}: {:?}", inc.last_rerun());
             assert_eq!(
                 inc.options().now,
                 at(0).now,
                 "the first pass's time is kept"
             );
+            assert_eq!(stores.whole_snapshots(), 1, "no whole snapshot read");
+            let snap = stores.snapshot();
             assert!(inc.snapshot() == &snap, "{step}: snapshots differ");
             let full = analyze(&snap, &at(0));
             assert_eq!(format!("{:?}", inc.analysis()), format!("{full:?}"));
         }
 
-        let shared = Arc::new(snap.clone());
-        let third = analyse(Some(first), (&shared, counts(3, 1)), at(2));
+        let third = analyse(Some(last), &stores, at(2));
         assert!(third.inc.last_rerun().full);
         assert_eq!(third.inc.options().now, at(2).now);
-        let back = analyse(Some(third), (&shared, counts(3, 1)), at(1));
+        let back = analyse(Some(third), &stores, at(1));
         assert!(back.inc.last_rerun().full, "time going back is a full pass");
-    }
-
-    /// A copy of `first` (each step starts from the same analysis).
-    fn first_or(first: &Analysed) -> Analysed {
-        Analysed {
-            inc: first.inc.clone(),
-            counts: first.counts,
-        }
-    }
-
-    #[test]
-    fn only_counts_taken_exactly_and_equal_outside_pods_nodes_events_narrow_the_walk() {
-        let all = |pods, nodes, events| Changed {
-            pods,
-            nodes,
-            events,
-        };
-        assert_eq!(
-            changed_parts(counts(1, 4), counts(3, 4)),
-            Some(all(true, false, false))
-        );
-        assert_eq!(
-            changed_parts(counts(1, 4), counts(1, 4)),
-            Some(all(false, false, false))
-        );
-        assert_eq!(changed_parts(counts(1, 4), counts(1, 5)), None);
-        assert_eq!(changed_parts(None, counts(1, 4)), None);
-        assert_eq!(changed_parts(counts(1, 4), None), None);
     }
 }

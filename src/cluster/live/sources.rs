@@ -1,9 +1,11 @@
 //! Every source the live layer watches, its conversion into the engine model, and the
-//! assembly of a `ClusterSnapshot` from their stores.
+//! assembly of a `ClusterSnapshot` from their stores (draining them, for the snapshot task's
+//! full path).
 //!
 //! Owns: `Stores`, the per-kind `Conversion`s, the ConfigMap names and Event field selectors, the
 //! CRD `ApiResource`s. No I/O.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use k8s_openapi::api::core::v1 as core;
@@ -275,6 +277,8 @@ pub struct Stores {
     pub node_events: Slot<Event>,
     /// FailedScheduling Pod events.
     pub pod_events: Slot<Event>,
+    /// Whole snapshots drained (`take_snapshot`): the snapshot task's full path only.
+    whole_snapshots: AtomicU64,
 }
 
 impl Default for Stores {
@@ -325,22 +329,9 @@ impl Default for Stores {
                 Role::Optional,
                 "list events",
             ),
+            whole_snapshots: AtomicU64::new(0),
         }
     }
-}
-
-/// Change counts of the snapshot's parts (each only grows): where two readings are equal, so
-/// are the snapshots' parts, if nothing changed while a snapshot was taken between them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ChangeCounts {
-    /// Nodes.
-    pub nodes: u64,
-    /// Pods.
-    pub pods: u64,
-    /// Node and pod Events.
-    pub events: u64,
-    /// Everything else: InferenceServices, replicas, PodGroups, ConfigMaps, models, claims.
-    pub others: u64,
 }
 
 impl Stores {
@@ -375,44 +366,50 @@ impl Stores {
         self.all().iter().flat_map(|s| s.warnings()).collect()
     }
 
-    /// How many times each part of the snapshot has changed (`Slot::changes`).
-    pub fn change_counts(&self) -> ChangeCounts {
-        let named: u64 = self.named.iter().map(Slot::changes).sum();
-        ChangeCounts {
-            nodes: self.nodes.changes(),
-            pods: self.pods.changes(),
-            events: self.node_events.changes() + self.pod_events.changes(),
-            others: named
-                + self.isvcs.changes()
-                + self.replicas.changes()
-                + self.pod_groups.changes()
-                + self.audit.changes()
-                + self.models.changes()
-                + self.cluster_models.changes()
-                + self.volume_claims.changes(),
-        }
-    }
-
     /// The engine's snapshot of everything held now.
     pub fn snapshot(&self) -> ClusterSnapshot {
-        let mut snap = ClusterSnapshot::default();
-        self.nodes.extend_into(&mut snap.nodes);
-        self.pods.extend_into(&mut snap.pods);
-        self.isvcs.extend_into(&mut snap.isvcs);
-        self.replicas.extend_into(&mut snap.replicas);
-        self.pod_groups.extend_into(&mut snap.pod_groups);
-        for slot in &self.named {
-            slot.extend_into(&mut snap.config_maps);
+        self.assemble(false)
+    }
+
+    /// `snapshot`, each source drained as it is read (`Slot::drain_all`): the base the next
+    /// drained keys apply to (`cluster::live::delta`).
+    pub fn take_snapshot(&self) -> ClusterSnapshot {
+        self.whole_snapshots.fetch_add(1, Ordering::Relaxed);
+        self.assemble(true)
+    }
+
+    /// How many whole snapshots were drained so far (a batch of pods, nodes and Events alone
+    /// drains none: the snapshot task's test and the scale runs read it).
+    pub fn whole_snapshots(&self) -> u64 {
+        self.whole_snapshots.load(Ordering::Relaxed)
+    }
+
+    fn assemble(&self, drain: bool) -> ClusterSnapshot {
+        fn read<T: Clone>(slot: &Slot<T>, out: &mut impl Extend<T>, drain: bool) {
+            if drain {
+                slot.drain_all(out);
+            } else {
+                slot.extend_into(out);
+            }
         }
-        self.audit.extend_into(&mut snap.config_maps);
-        self.models.extend_into(&mut snap.models);
-        self.cluster_models.extend_into(&mut snap.models);
-        self.volume_claims.extend_into(&mut snap.volume_claims);
+        let mut snap = ClusterSnapshot::default();
+        read(&self.nodes, &mut snap.nodes, drain);
+        read(&self.pods, &mut snap.pods, drain);
+        read(&self.isvcs, &mut snap.isvcs, drain);
+        read(&self.replicas, &mut snap.replicas, drain);
+        read(&self.pod_groups, &mut snap.pod_groups, drain);
+        for slot in &self.named {
+            read(slot, &mut snap.config_maps, drain);
+        }
+        read(&self.audit, &mut snap.config_maps, drain);
+        read(&self.models, &mut snap.models, drain);
+        read(&self.cluster_models, &mut snap.models, drain);
+        read(&self.volume_claims, &mut snap.volume_claims, drain);
         // As in snapshot files: models count as listed when any is held (a `List` cannot say
         // "listed, none"), so a dump reads back to the same analysis.
         snap.models_listed = !snap.models.is_empty();
-        self.node_events.extend_into(&mut snap.events);
-        self.pod_events.extend_into(&mut snap.events);
+        read(&self.node_events, &mut snap.events, drain);
+        read(&self.pod_events, &mut snap.events, drain);
         // A failed (or impossible) InferenceReplica list invalidates OMENative components.
         snap.replicas_listed = self.replicas.source_state().presence == Presence::Present;
         snap

@@ -10,7 +10,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use kube::runtime::watcher;
 
-use crate::cluster::live::store::{Conversion, SharedNames, Store};
+use crate::cluster::live::store::{Conversion, Drained, SharedNames, Store};
 use crate::engine::model::Time;
 use crate::protocol::{Presence, SourceState};
 
@@ -83,6 +83,8 @@ struct SlotInner<T> {
     failure: Option<(Time, String)>,
     /// How many times the objects held or the presence changed (what a snapshot reads).
     changes: u64,
+    /// `changes` when the snapshot task last drained this source.
+    drained: u64,
 }
 
 impl<T: Clone> Slot<T> {
@@ -109,6 +111,7 @@ impl<T: Clone> Slot<T> {
                 synced: false,
                 failure: None,
                 changes: 0,
+                drained: 0,
             }),
         }
     }
@@ -199,6 +202,28 @@ impl<T: Clone> Slot<T> {
     /// Appends the objects held to `out`.
     pub fn extend_into(&self, out: &mut impl Extend<T>) {
         self.lock().store.extend_into(out);
+    }
+
+    /// Whether what a snapshot reads of this source (objects, presence) changed since the
+    /// last drain.
+    pub fn changed_since_drain(&self) -> bool {
+        let s = self.lock();
+        s.changes != s.drained
+    }
+
+    /// The keys changed since the last drain with their objects now (`Store::drain`), read
+    /// under the lock every change takes: exactly the store's state at this moment.
+    pub fn drain(&self) -> Drained<T> {
+        let mut s = self.lock();
+        s.drained = s.changes;
+        s.store.drain()
+    }
+
+    /// Appends the objects held to `out` and starts a fresh record of changes (one lock).
+    pub fn drain_all(&self, out: &mut impl Extend<T>) {
+        let mut s = self.lock();
+        s.drained = s.changes;
+        s.store.drain_all(out);
     }
 }
 

@@ -9,7 +9,10 @@
 //! node name, owner name and UID and ISVC label are then the very `Arc`s of the node, replica
 //! and InferenceService, so the engine compares them by address and memory holds each once.
 //!
-//! Owns: `Store`, `Conversion`, `SharedNames`. Pure over `kube::runtime::watcher::Event` values (no
+//! Every change of the contents is recorded by key (`touched`) until the snapshot task drains
+//! it with the objects (`Store::drain`), so a batch reads what changed, not the whole store.
+//!
+//! Owns: `Store`, `Conversion`, `SharedNames` (`touched`: `Touched`, `Drained`). Pure over `kube::runtime::watcher::Event` values (no
 //! I/O, no clock).
 
 use std::collections::BTreeMap;
@@ -18,6 +21,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use kube::runtime::watcher::Event;
 
 use crate::cluster::convert::{ConvertError, Interner, Warnings};
+
+mod touched;
+
+pub use touched::Drained;
+use touched::Touched;
 
 /// How a source turns its Kubernetes type `K` into the model type `T`.
 pub struct Conversion<K, T> {
@@ -53,6 +61,8 @@ pub struct Store<T> {
     names: SharedNames,
     /// Conversions since the interner was last renewed (bounds its growth under churn).
     conversions: usize,
+    /// Keys whose object changed since the last drain.
+    touched: Touched,
 }
 
 struct Relist<T> {
@@ -124,6 +134,7 @@ impl<T> Store<T> {
             relist: None,
             names,
             conversions: 0,
+            touched: Touched::default(),
         }
     }
 }
@@ -147,6 +158,7 @@ impl<T: Clone> Store<T> {
             Event::InitDone => match self.relist.take() {
                 Some(relist) => {
                     (self.live, self.live_warnings) = relist.into_map();
+                    self.touched.replaced();
                     true
                 }
                 None => false,
@@ -154,12 +166,16 @@ impl<T: Clone> Store<T> {
             Event::Apply(obj) => {
                 self.renew_interner_if_grown();
                 let (key, result) = self.convert(&obj, conv);
+                self.touched.key(&key);
                 put(&mut self.live, &mut self.live_warnings, key, result);
                 true
             }
             Event::Delete(obj) => {
                 let key = (conv.key)(&obj);
                 let removed = self.live.remove(key.as_str()).is_some();
+                if removed {
+                    self.touched.key(&key);
+                }
                 removed | self.live_warnings.remove(&key).is_some()
             }
         }
@@ -170,6 +186,9 @@ impl<T: Clone> Store<T> {
     pub fn clear(&mut self) -> bool {
         self.relist = None;
         let had = !self.live.is_empty() || !self.live_warnings.is_empty();
+        if !self.live.is_empty() {
+            self.touched.replaced();
+        }
         self.live.clear();
         self.live_warnings.clear();
         had
@@ -199,6 +218,28 @@ impl<T: Clone> Store<T> {
     /// Appends the held objects to `out` (key order).
     pub fn extend_into(&self, out: &mut impl Extend<T>) {
         out.extend(self.live.values().cloned());
+    }
+
+    /// The keys changed since the last drain, each with its object now, and a fresh record:
+    /// applied to what the last drain (or `drain_all`) returned, they give the contents now.
+    pub fn drain(&mut self) -> Drained<T> {
+        match self.touched.take() {
+            Some(keys) => Drained::Keys(
+                keys.into_iter()
+                    .map(|k| {
+                        let object = self.live.get(&k).cloned();
+                        (k, object)
+                    })
+                    .collect(),
+            ),
+            None => Drained::Whole,
+        }
+    }
+
+    /// `extend_into`, and a fresh record of changed keys (the next drain starts from here).
+    pub fn drain_all(&mut self, out: &mut impl Extend<T>) {
+        self.touched.take();
+        self.extend_into(out);
     }
 
     /// The warnings of the held and the unconvertible objects, one line each (key order).
