@@ -163,7 +163,7 @@ impl ClusterSnapshot {
 impl ClusterSnapshot {
     /// The position of the service `namespace/name`, or where it would be inserted (`Err`),
     /// by the joined `namespace/name` key (the live store's order).
-    fn isvc_position(&self, namespace: &str, name: &str) -> Result<usize, usize> {
+    pub fn isvc_position(&self, namespace: &str, name: &str) -> Result<usize, usize> {
         let key = format!("{namespace}/{name}");
         let at = (self.isvcs).partition_point(|w| w.ns_name().as_ref() < key.as_str());
         match self.isvcs.get(at) {

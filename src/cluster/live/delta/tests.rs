@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use super::testkit::{apply, delete, load, pod_key, relist};
 use super::*;
 use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting, Incremental};
-use crate::engine::model::Pod;
+use crate::engine::model::{InferenceService, Pod};
 use crate::sim::fleet::{generate_fleet, FleetSpec};
 
 fn opts() -> AnalysisOptions {
@@ -40,6 +40,10 @@ enum Step {
     /// The pods relisted without every k-th one.
     PodsRelisted(usize),
     EventsReplaced(usize),
+    /// An InferenceService annotated (or the annotation removed): a change in place.
+    IsvcAnnotated(usize, bool),
+    IsvcDeleted(usize),
+    IsvcBack(usize),
     /// PodGroups relisted: a kind the engine takes only as a whole.
     OtherChanged,
     Drain,
@@ -57,6 +61,9 @@ fn step() -> impl Strategy<Value = Step> {
         1 => n().prop_map(Step::NodeBack),
         1 => n().prop_map(Step::PodsRelisted),
         1 => n().prop_map(Step::EventsReplaced),
+        2 => (n(), any::<bool>()).prop_map(|(a, on)| Step::IsvcAnnotated(a, on)),
+        1 => n().prop_map(Step::IsvcDeleted),
+        1 => n().prop_map(Step::IsvcBack),
         1 => Just(Step::OtherChanged),
         3 => Just(Step::Drain),
     ]
@@ -97,6 +104,13 @@ impl World {
 
     fn node(&self, a: usize) -> Node {
         self.fleet.nodes[a % self.fleet.nodes.len()].clone()
+    }
+
+    /// The fleet's service `a` (none when the fleet has none) and its store key.
+    fn isvc(&self, a: usize) -> Option<(String, InferenceService)> {
+        let isvcs = &self.fleet.isvcs;
+        let isvc = isvcs.get(a % isvcs.len().max(1))?.clone();
+        Some((isvc.ns_name().to_string(), isvc))
     }
 
     fn event(&mut self, step: &Step) {
@@ -148,6 +162,24 @@ impl World {
                     kept.map(|(i, e)| (format!("{i:06}"), e.clone())).collect(),
                 );
             }
+            Step::IsvcAnnotated(a, on) => {
+                if let Some((key, mut isvc)) = self.isvc(a) {
+                    if on {
+                        isvc.annotations.insert("team.example/note".into(), "x".into());
+                    }
+                    apply(&self.stores.isvcs, key, isvc);
+                }
+            }
+            Step::IsvcDeleted(a) => {
+                if let Some((key, isvc)) = self.isvc(a) {
+                    delete(&self.stores.isvcs, key, isvc);
+                }
+            }
+            Step::IsvcBack(a) => {
+                if let Some((key, isvc)) = self.isvc(a) {
+                    apply(&self.stores.isvcs, key, isvc);
+                }
+            }
             Step::OtherChanged => {
                 let groups = &self.fleet.pod_groups;
                 let keyed = groups
@@ -174,7 +206,7 @@ impl World {
         );
         prop_assert!(
             !whole || self.whole_due,
-            "pods, nodes and Events alone read no whole"
+            "pods, nodes, services and Events alone read no whole"
         );
         self.whole_due = false;
         let snap = self.stores.snapshot();
