@@ -132,7 +132,8 @@ pub fn scheduler_config(data: &[u8]) {
             name: Arc::from("ome-scheduler-config"),
             resource_version: Arc::from("1"),
             data: data_map,
-        }],
+        }]
+        .into(),
         ..ClusterSnapshot::default()
     };
     let a = analyze(&snap, &options());

@@ -98,14 +98,14 @@ mod tests {
 
     fn snapshot(nodes: Vec<Node>) -> ClusterSnapshot {
         ClusterSnapshot {
-            nodes,
+            nodes: nodes.into(),
             pods: Default::default(),
-            isvcs: Vec::new(),
-            replicas: Vec::new(),
+            isvcs: Default::default(),
+            replicas: Default::default(),
             replicas_listed: true,
-            pod_groups: Vec::new(),
-            config_maps: Vec::new(),
-            events: Vec::new(),
+            pod_groups: Default::default(),
+            config_maps: Default::default(),
+            events: Default::default(),
             ..ClusterSnapshot::default()
         }
     }

@@ -212,7 +212,7 @@ pub fn generate_fleet_unpublished(spec: &FleetSpec, now: Time) -> ClusterSnapsho
     let mut rng = Rng::new(spec.seed);
     let (nodes, mut placer) = nodes(spec, &mut rng);
     let mut snap = ClusterSnapshot {
-        nodes,
+        nodes: nodes.into(),
         replicas_listed: true,
         ..Default::default()
     };

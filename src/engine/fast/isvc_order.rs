@@ -152,7 +152,8 @@ mod tests {
                 isvc("a", "y"),
                 isvc("b", &format!("{long}a")),
                 isvc("a", "y\u{0}"),
-            ],
+            ]
+            .into(),
             ..Default::default()
         };
         assert_eq!(by_namespace_name(&snap), vec![3, 5, 2, 1, 4, 0]);

@@ -174,7 +174,8 @@ mod tests {
                 isvc("a-b", "x"),
                 isvc("b", "z"),
                 isvc("a", "y"),
-            ],
+            ]
+            .into(),
             ..Default::default()
         };
         let ranks = workload_ranks(&snap, &IsvcKeys::new(&snap.isvcs));
@@ -195,7 +196,7 @@ mod tests {
                 // another with a byte below '/'.
                 isvcs.sort_by(|a, b| (&a.namespace(), &a.name()).cmp(&(&b.namespace(), &b.name())));
             }
-            let snap = ClusterSnapshot { isvcs, ..Default::default() };
+            let snap = ClusterSnapshot { isvcs: isvcs.into(), ..Default::default() };
             proptest::prop_assert_eq!(
                 workload_ranks(&snap, &IsvcKeys::new(&snap.isvcs)),
                 text_ranks(&snap)

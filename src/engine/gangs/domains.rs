@@ -81,7 +81,8 @@ mod tests {
                 labelled("b", &[("ome.io/rack", "r1"), ("zone", "z1")]),
                 labelled("c", &[("zone", "z2")]),
                 labelled("d", &[]),
-            ],
+            ]
+            .into(),
             ..Default::default()
         }
     }

@@ -118,7 +118,7 @@ mod tests {
     #[test]
     fn free_resources_count_every_bound_non_terminal_pod() {
         let mut snap = ClusterSnapshot {
-            nodes: vec![testkit::node("n1", 8)],
+            nodes: vec![testkit::node("n1", 8)].into(),
             ..Default::default()
         };
         snap.pods.push(testkit::pod("ns", "a", Some("n1"), 3));
@@ -144,7 +144,7 @@ mod tests {
         let mut node = testkit::node("n1", 8);
         node.allocatable.pods = 1;
         let snap = ClusterSnapshot {
-            nodes: vec![node],
+            nodes: vec![node].into(),
             pods: vec![testkit::pod("ns", "a", Some("n1"), 0)].into(),
             ..Default::default()
         };

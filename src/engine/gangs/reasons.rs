@@ -228,7 +228,8 @@ mod tests {
                     at(10, 9, 0),
                     "0/4 nodes are available: Insufficient cpu.",
                 ),
-            ],
+            ]
+            .into(),
             ..Default::default()
         };
         let events = EventIndex::new(&snap);
@@ -236,7 +237,7 @@ mod tests {
         assert_eq!(r.source, ReasonSource::Event);
         assert_eq!(r.primary.code, ReasonCode::Unwound);
         let older = ClusterSnapshot {
-            events: vec![event("p", "ome-scheduler", at(9, 0, 0), "x")],
+            events: vec![event("p", "ome-scheduler", at(9, 0, 0), "x")].into(),
             ..Default::default()
         };
         let r = pod_reason(&pod, &EventIndex::new(&older)).unwrap();

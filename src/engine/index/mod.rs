@@ -222,9 +222,9 @@ mod tests {
         pods.push(pod("ns", "p5", None, 1));
         pods[5].node = Some(nodes[2].name.clone());
         ClusterSnapshot {
-            nodes,
+            nodes: nodes.into(),
             pods: pods.into(),
-            isvcs: vec![isvc("ns", "chat")],
+            isvcs: vec![isvc("ns", "chat")].into(),
             ..Default::default()
         }
     }

@@ -241,7 +241,7 @@ mod tests {
     fn isvcs_stay_in_key_order_through_edits() {
         use crate::engine::model::testkit::isvc;
         let mut snap = ClusterSnapshot {
-            isvcs: vec![isvc("a", "x"), isvc("b", "x")],
+            isvcs: vec![isvc("a", "x"), isvc("b", "x")].into(),
             ..Default::default()
         };
         // Joined keys decide, as for pods: "a-x/p" comes before "a/x".
@@ -266,7 +266,7 @@ mod tests {
     #[test]
     fn nodes_stay_in_name_order_through_edits() {
         let mut snap = ClusterSnapshot {
-            nodes: vec![node("a", 8), node("c", 8)],
+            nodes: vec![node("a", 8), node("c", 8)].into(),
             ..Default::default()
         };
         assert_eq!(snap.upsert_node(node("b", 4)), NodeEdit::Inserted { at: 1 });

@@ -15,6 +15,7 @@ mod pod;
 mod pods;
 mod quantity;
 mod replica;
+mod shared;
 mod status_error;
 #[cfg(test)]
 pub(crate) mod testkit;
@@ -42,6 +43,7 @@ pub use crate::engine::model::node::{Allocatable, Node, NodeCondition, Taint, UN
 pub use crate::engine::model::objects::{ConfigMap, Event, PodGroup};
 pub use crate::engine::model::pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
 pub use crate::engine::model::pods::Pods;
+pub use crate::engine::model::shared::Shared;
 pub use crate::engine::model::vocab::MigrationPhase;
 
 /// An interned object or label name. Cloning is a reference-count increment.
@@ -312,30 +314,31 @@ pub struct InferenceReplica {
 /// Everything the engines read from one observation of the cluster.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ClusterSnapshot {
-    /// Nodes, in any order.
-    pub nodes: Vec<Node>,
+    /// Nodes, in any order. Each part is `Shared`: a copy of the snapshot (the live task's,
+    /// while a feed holds the last one) copies only the parts a change then edits.
+    pub nodes: Shared<Vec<Node>>,
     /// Pods, in any order, shared with the live store (`Pods`).
     pub pods: Pods,
     /// InferenceServices.
-    pub isvcs: Vec<InferenceService>,
+    pub isvcs: Shared<Vec<InferenceService>>,
     /// InferenceReplicas.
-    pub replicas: Vec<InferenceReplica>,
+    pub replicas: Shared<Vec<InferenceReplica>>,
     /// Whether the InferenceReplica list succeeded (a failed list invalidates every OMENative
     /// component, `inferencereplica.md` §5.3 step 1).
     pub replicas_listed: bool,
     /// PodGroups.
-    pub pod_groups: Vec<PodGroup>,
+    pub pod_groups: Shared<Vec<PodGroup>>,
     /// ConfigMaps of interest (Alfred's, the scheduler's, migration audit ones).
-    pub config_maps: Vec<ConfigMap>,
+    pub config_maps: Shared<Vec<ConfigMap>>,
     /// Events of interest.
-    pub events: Vec<Event>,
+    pub events: Shared<Vec<Event>>,
     /// BaseModels and ClusterBaseModels.
-    pub models: Vec<BaseModel>,
+    pub models: Shared<Vec<BaseModel>>,
     /// Whether models were listed: without a listing Alfred's model check cannot be
     /// reproduced and every model is treated as resolvable.
     pub models_listed: bool,
     /// PersistentVolumeClaims (those a model's `pvc://` storage names).
-    pub volume_claims: Vec<VolumeClaim>,
+    pub volume_claims: Shared<Vec<VolumeClaim>>,
 }
 
 impl ClusterSnapshot {

@@ -6,7 +6,7 @@ use super::*;
 fn workload_keys_are_the_services_own() {
     use crate::engine::model::testkit::isvc;
     let snap = ClusterSnapshot {
-        isvcs: vec![isvc("prod", "chat"), isvc("prod", "chat")],
+        isvcs: vec![isvc("prod", "chat"), isvc("prod", "chat")].into(),
         ..Default::default()
     };
     let workloads = Workloads::default();

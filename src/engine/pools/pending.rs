@@ -97,7 +97,7 @@ mod tests {
         let mut three = pod("ml", "three", None, 3);
         three.created = Some(at(9, 55, 0));
         let snap = ClusterSnapshot {
-            nodes: vec![node("gpu-a", 8), node("gpu-b", 8)],
+            nodes: vec![node("gpu-a", 8), node("gpu-b", 8)].into(),
             pods: vec![
                 pod("x", "a", Some("gpu-a"), 4),
                 pod("x", "b", Some("gpu-b"), 6),
@@ -134,7 +134,7 @@ mod tests {
     #[test]
     fn no_pending_pods_no_sizes() {
         let snap = ClusterSnapshot {
-            nodes: vec![node("gpu-a", 8)],
+            nodes: vec![node("gpu-a", 8)].into(),
             replicas_listed: true,
             ..Default::default()
         };
@@ -146,7 +146,7 @@ mod tests {
         // Two idle 8-GPU nodes; a pod asks 16 GPUs in one pod. The ladder snaps it to 8 (two
         // slots), but no single node can run it.
         let snap = ClusterSnapshot {
-            nodes: vec![node("gpu-a", 8), node("gpu-b", 8)],
+            nodes: vec![node("gpu-a", 8), node("gpu-b", 8)].into(),
             pods: vec![pod("ml", "huge", None, 16)].into(),
             replicas_listed: true,
             ..Default::default()

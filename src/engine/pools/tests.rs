@@ -33,7 +33,7 @@ fn a_pool_whose_nodes_are_all_excluded_scores_zero() {
     let mut n = node("gpu-a", 8);
     n.unschedulable = true;
     let snap = ClusterSnapshot {
-        nodes: vec![n],
+        nodes: vec![n].into(),
         replicas_listed: true,
         ..Default::default()
     };
@@ -54,7 +54,7 @@ fn a_pool_whose_nodes_are_all_excluded_scores_zero() {
 fn a_pool_without_demand_weighs_by_lambda_times_prior() {
     // One node with 3 free GPUs: frag(1)=0, frag(2)=1−2/3, frag(4)=1, frag(8)=1.
     let snap = ClusterSnapshot {
-        nodes: vec![node("gpu-a", 8)],
+        nodes: vec![node("gpu-a", 8)].into(),
         pods: vec![pod("batch", "job", Some("gpu-a"), 5)].into(),
         replicas_listed: true,
         ..Default::default()
@@ -79,7 +79,7 @@ fn pending_attribution_by_node_selector() {
     both.node_selector = vec![(Arc::from("nvidia.com/gpu.product"), Arc::from("nope"))];
     let plain = pod("ml", "plain", None, 8);
     let snap = ClusterSnapshot {
-        nodes: vec![node("h-1", 8), a100("a-1")],
+        nodes: vec![node("h-1", 8), a100("a-1")].into(),
         pods: vec![unique, both, plain].into(),
         replicas_listed: true,
         ..Default::default()
@@ -96,7 +96,7 @@ fn pending_attribution_by_node_selector() {
     );
     // With a single GPU pool every pending pod belongs to it.
     let one = ClusterSnapshot {
-        nodes: vec![node("h-1", 8)],
+        nodes: vec![node("h-1", 8)].into(),
         pods: snap.pods.clone(),
         replicas_listed: true,
         ..Default::default()
@@ -113,7 +113,7 @@ fn pending_pressure_needs_room_after_the_repack() {
     let mut p = pod("ml", "big", None, 8);
     p.created = Some(at(9, 0, 0));
     let snap = ClusterSnapshot {
-        nodes: vec![node("gpu-a", 8), node("gpu-b", 8)],
+        nodes: vec![node("gpu-a", 8), node("gpu-b", 8)].into(),
         pods: vec![
             pod("x", "a", Some("gpu-a"), 4),
             pod("x", "b", Some("gpu-b"), 4),

@@ -115,9 +115,9 @@ mod tests {
 
     fn snap(models: Vec<BaseModel>, claims: Vec<VolumeClaim>) -> ClusterSnapshot {
         ClusterSnapshot {
-            models,
+            models: models.into(),
             models_listed: true,
-            volume_claims: claims,
+            volume_claims: claims.into(),
             ..ClusterSnapshot::default()
         }
     }

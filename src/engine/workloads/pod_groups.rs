@@ -111,7 +111,7 @@ mod tests {
     #[test]
     fn groups_by_key_and_component_in_pod_order() {
         let snap = ClusterSnapshot {
-            isvcs: vec![isvc("a", "x"), isvc("b", "y")],
+            isvcs: vec![isvc("a", "x"), isvc("b", "y")].into(),
             pods: vec![
                 labelled("b", "p0", "y", Some("engine")),
                 labelled("a", "p1", "x", Some("decoder")),

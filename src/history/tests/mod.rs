@@ -40,14 +40,14 @@ pub(super) fn fleet(unhealthy: bool, cordoned: bool) -> ClusterSnapshot {
     }
     a.unschedulable = cordoned;
     ClusterSnapshot {
-        nodes: vec![a, node("gpu-b", 8)],
+        nodes: vec![a, node("gpu-b", 8)].into(),
         pods: Default::default(),
-        isvcs: Vec::new(),
-        replicas: Vec::new(),
+        isvcs: Default::default(),
+        replicas: Default::default(),
         replicas_listed: true,
-        pod_groups: Vec::new(),
-        config_maps: Vec::new(),
-        events: Vec::new(),
+        pod_groups: Default::default(),
+        config_maps: Default::default(),
+        events: Default::default(),
         ..ClusterSnapshot::default()
     }
 }

@@ -28,7 +28,7 @@ fn world(a: Option<(&str, Time)>, a_cordoned: bool, b: Option<(&str, Time)>) -> 
     let mut gpu_b = node("gpu-b", 8);
     gpu_b.conditions = condition(b);
     ClusterSnapshot {
-        nodes: vec![gpu_a, gpu_b],
+        nodes: vec![gpu_a, gpu_b].into(),
         replicas_listed: true,
         ..ClusterSnapshot::default()
     }

@@ -19,7 +19,7 @@ fn analysed(snap: &ClusterSnapshot) -> Analysis {
 /// Two 8-GPU nodes with 4 and 6 GPUs used (4 + 2 free), one 8-GPU pod pending since 9:00.
 fn crowded() -> ClusterSnapshot {
     ClusterSnapshot {
-        nodes: vec![node("gpu-a", 8), node("gpu-b", 8)],
+        nodes: vec![node("gpu-a", 8), node("gpu-b", 8)].into(),
         pods: vec![
             pod("x", "a", Some("gpu-a"), 4),
             pod("x", "b", Some("gpu-b"), 6),
@@ -34,7 +34,7 @@ fn crowded() -> ClusterSnapshot {
 /// Three idle 8-GPU nodes.
 fn idle() -> ClusterSnapshot {
     ClusterSnapshot {
-        nodes: vec![node("gpu-a", 8), node("gpu-b", 8), node("gpu-c", 8)],
+        nodes: vec![node("gpu-a", 8), node("gpu-b", 8), node("gpu-c", 8)].into(),
         replicas_listed: true,
         ..Default::default()
     }

@@ -84,7 +84,7 @@ fn edit(snap: &mut ClusterSnapshot, change: &Change) {
         Change::NodeDeleted(name) => {
             snap.delete_node(&name);
         }
-        Change::Events(events) => snap.events = events,
+        Change::Events(events) => snap.events = events.into(),
         Change::Isvc(isvc) => {
             snap.upsert_isvc(*isvc);
         }

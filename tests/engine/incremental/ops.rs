@@ -241,7 +241,7 @@ pub fn change(snap: &ClusterSnapshot, op: &Op) -> Option<Change> {
                 last_seen: Some(now() - Duration::minutes(1)),
                 count: 1,
             });
-            Change::Events(events)
+            Change::Events(events.to_vec())
         }
         Op::IsvcChange(i, c) if !snap.isvcs.is_empty() => {
             Change::Isvc(Box::new(changed_isvc(snap, *i, c)))

@@ -140,14 +140,15 @@ fn fleet() -> ClusterSnapshot {
             c,
             racked("gpu-d", Some("rack-2")),
             e,
-        ],
+        ]
+        .into(),
         pods: vec![
             pod("x", "a", Some("gpu-a"), 3),
             pod("x", "e", Some("gpu-e"), 8),
             waiting,
         ]
         .into(),
-        config_maps: vec![scheduler_config()],
+        config_maps: vec![scheduler_config()].into(),
         replicas_listed: true,
         ..Default::default()
     }

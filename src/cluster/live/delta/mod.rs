@@ -148,7 +148,7 @@ pub fn is_news(last: &ClusterSnapshot, change: &Change) -> bool {
             held_isvc(last, isvc.namespace(), isvc.name()).is_none_or(|old| old != &**isvc)
         }
         Change::IsvcDeleted { namespace, name } => held_isvc(last, namespace, name).is_some(),
-        Change::Events(events) => last.events != *events,
+        Change::Events(events) => *last.events != *events,
         Change::Snapshot(_) => true,
     }
 }

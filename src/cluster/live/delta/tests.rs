@@ -165,7 +165,8 @@ impl World {
             Step::IsvcAnnotated(a, on) => {
                 if let Some((key, mut isvc)) = self.isvc(a) {
                     if on {
-                        isvc.annotations.insert("team.example/note".into(), "x".into());
+                        isvc.annotations
+                            .insert("team.example/note".into(), "x".into());
                     }
                     apply(&self.stores.isvcs, key, isvc);
                 }

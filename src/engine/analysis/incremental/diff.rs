@@ -63,7 +63,7 @@ pub fn changes_in(old: &ClusterSnapshot, new: &ClusterSnapshot, changed: Changed
         return whole();
     }
     if changed.events && old.events != new.events {
-        changes.push(Change::Events(new.events.clone()));
+        changes.push(Change::Events(Vec::clone(&new.events)));
     }
     changes
 }

@@ -182,7 +182,7 @@ impl Incremental {
                 self.apply_node(edit);
             }
             Change::Events(events) => {
-                Arc::make_mut(&mut self.snap).events = events;
+                Arc::make_mut(&mut self.snap).events = events.into();
                 let stale = Stale {
                     gangs: true,
                     ..Stale::default()
