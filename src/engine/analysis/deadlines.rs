@@ -73,6 +73,12 @@ impl Deadlines {
         self.at.is_empty()
     }
 
+    /// The analysis moved to `now` before the first instant (`retime`): later additions are
+    /// counted from it.
+    pub(crate) fn move_to(&mut self, now: Time) {
+        self.now = now;
+    }
+
     /// Adds the instants after the analysis's time among `at`.
     pub fn extend(&mut self, at: impl IntoIterator<Item = Time>) {
         let now = self.now;

@@ -14,7 +14,8 @@ pub use approval::{InstanceRef, MoveQuery};
 pub use compare::compare_moves;
 pub use deadlines::{analysis_drifts, Deadlines};
 pub use incremental::{
-    changes_between, changes_in, Change, Changed, Incremental, MovesRerun, Rerun, MAX_CHANGES,
+    changes_between, changes_in, Advance, Change, Changed, Incremental, MovesRerun, Rerun,
+    MAX_CHANGES,
 };
 
 use crate::engine::alfred_config::ScoringRules;

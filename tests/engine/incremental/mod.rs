@@ -8,6 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
+mod clock;
 mod ops;
 
 use std::path::PathBuf;
