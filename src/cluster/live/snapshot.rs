@@ -1,14 +1,17 @@
 //! The snapshot task: waits for store changes, coalesces a burst, builds a `ClusterSnapshot`
 //! from the stores, brings the analysis up to date on a blocking thread and publishes the
 //! `Feed`. The analysis is incremental: the new snapshot is diffed against the one analysed
-//! last and only what the changed pods, nodes and Events feed is re-run, at the time of the
-//! last full pass; once that time is `TIME_STEP` old (ages, staleness and cooldowns read
-//! it), or anything else changed, the pass is a full one at the new time. A wake-up that
-//! changed nothing but a list's progress republishes the last feed with the sources' new
-//! counts, without a new snapshot or analysis.
+//! last and only what the changed pods, nodes and Events feed is re-run, at the analysis's
+//! time; anything else changed is a full pass. Time moves the analysis only at its deadlines
+//! (`Incremental::next_deadline`: the instants a rule that reads the clock flips) or, every
+//! `RETIME_STEP`, by moving `now` and the pools' drifting figures (a pending pod's wait)
+//! without a pass. Between changes the task sleeps until the next deadline (not before
+//! `TIME_STEP` after the analysis's time), so a quiet cluster costs no engine work between
+//! deadlines. A wake-up that changed nothing but a list's progress republishes the last feed
+//! with the sources' new counts, without a new snapshot or analysis.
 //!
-//! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings, `TIME_STEP`. Reads time only
-//! through the hub's clock function.
+//! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings, `TIME_STEP`,
+//! `RETIME_STEP`. Reads time only through the hub's clock function.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
@@ -21,9 +24,9 @@ use crate::cluster::live::slot::SourceStatus;
 use crate::cluster::live::sources::ChangeCounts;
 use crate::cluster::live::watch::Hub;
 use crate::engine::analysis::{
-    analyze, changes_between, changes_in, AnalysisOptions, Changed, Incremental,
+    analyze, changes_between, changes_in, Advance, AnalysisOptions, Changed, Incremental,
 };
-use crate::engine::model::ClusterSnapshot;
+use crate::engine::model::{ClusterSnapshot, Time};
 use crate::protocol::{ApiStatus, Feed, SourceKind};
 
 /// Wait after the first change of a burst before analysing (more changes join it).
@@ -31,8 +34,19 @@ pub const COALESCE: Duration = Duration::from_millis(150);
 /// Rest after each analysis, so that analyses start at most every 200 ms (≤ 5 per second).
 pub const REST: Duration = Duration::from_millis(50);
 
-/// How long an incremental analysis keeps the time of its last full pass.
+/// The shortest interval between two moves of the analysis in time when no store changed (a
+/// deadline a second after the analysis's time waits that second): at most one time-driven
+/// pass a second, however many deadlines crowd together.
 pub const TIME_STEP: Duration = Duration::from_secs(1);
+
+/// How old the analysis's time may grow before a feed moves it (`Incremental::retime`: `now`
+/// and the drifting figures only, no pass): the ages the views show from it, and a pending
+/// pod's wait, pressure and score, lag by at most this much. The app's own age tick is 5 s.
+pub const RETIME_STEP: Duration = Duration::from_secs(5);
+
+/// The longest sleep before the task looks at the clock again: deadlines are wall-clock
+/// instants and the wall clock may jump (suspend, NTP) while a timer runs on the monotonic one.
+const MAX_WAIT: Duration = Duration::from_secs(60);
 
 /// The last analysis and the stores' change counts its snapshot was taken at (`None` when a
 /// change arrived while it was taken).
@@ -53,19 +67,19 @@ fn changed_parts(then: Option<ChangeCounts>, now: Option<ChangeCounts>) -> Optio
 }
 
 /// `snapshot` (taken at `counts`) analysed at about `opts.now`: `last` brought up to date by
-/// the changes between its snapshot and this one while its time is less than `TIME_STEP` old
-/// (and the other options are the same), else a full analysis at `opts.now`. Either way the
-/// analysis equals `analyze(snapshot, options of the result)` (tests/engine/incremental).
+/// the changes between its snapshot and this one (at its time) when the other options are the
+/// same and no deadline of it passed by `opts.now`, then moved in time (`move_in_time`); else a
+/// full analysis at `opts.now`. Either way the analysis equals `analyze(snapshot, options of
+/// the result)` (tests/engine/incremental).
 fn analyse(
     last: Option<Analysed>,
     (snapshot, counts): (&Arc<ClusterSnapshot>, Option<ChangeCounts>),
     opts: AnalysisOptions,
 ) -> Analysed {
-    let step = chrono::Duration::from_std(TIME_STEP).unwrap_or(chrono::Duration::zero());
     let reusable = last.filter(|a| {
-        let (then, o) = (a.inc.options().now, a.inc.options());
-        then <= opts.now
-            && opts.now - then < step
+        let (o, inc) = (a.inc.options(), &a.inc);
+        o.now <= opts.now
+            && !inc.next_deadline().is_some_and(|d| d <= opts.now)
             && o.alfred_namespace == opts.alfred_namespace
             && o.executor == opts.executor
             && o.placement == opts.placement
@@ -87,8 +101,61 @@ fn analyse(
         inc.apply(change);
     }
     let full = inc.last_rerun().full;
-    tracing::trace!(changes = count, full, "analysis updated");
+    let moved = move_in_time(&mut inc, opts.now, RETIME_STEP);
+    tracing::trace!(changes = count, full, ?moved, "analysis updated");
     Analysed { inc, counts }
+}
+
+/// Moves `inc` to `now` when a deadline passed (a full pass: the changes may have brought one)
+/// or its time is `step` old (`now` and the drifting figures only); else keeps its time.
+fn move_in_time(inc: &mut Incremental, now: Time, step: Duration) -> Advance {
+    let then = inc.options().now;
+    let due = inc.next_deadline().is_some_and(|d| d <= now);
+    let old = chrono::Duration::from_std(step).is_ok_and(|step| now - then >= step);
+    if due || old || now < then {
+        inc.retime(now)
+    } else {
+        Advance::Kept
+    }
+}
+
+/// How long the task may sleep before time alone changes the analysis: until its next deadline
+/// or, while pools drift, until its time is `RETIME_STEP` old — never sooner than `TIME_STEP`
+/// after its time, never longer than `MAX_WAIT` (`None`: sleep until a change).
+fn next_wake(inc: &Incremental, now: Time) -> Option<Duration> {
+    let then = inc.options().now;
+    let retime = chrono::Duration::from_std(RETIME_STEP).ok();
+    let drift = retime.filter(|_| inc.drifts()).map(|step| then + step);
+    let at = [inc.next_deadline(), drift].into_iter().flatten().min()?;
+    let floor = chrono::Duration::from_std(TIME_STEP).map_or(at, |step| at.max(then + step));
+    let wait = (floor - now).to_std().unwrap_or(Duration::ZERO);
+    Some(wait.min(MAX_WAIT))
+}
+
+/// The last feed moved to the hub's time when no store changed since it (`None` when time
+/// changed nothing, or the blocking thread failed: `last` is then `None` too).
+async fn timed_feed(
+    hub: &Hub,
+    feed: &Feed,
+    last: &mut Option<Analysed>,
+    generation: u64,
+) -> Option<Feed> {
+    let mut analysed = last.take()?;
+    let now = (hub.clock)();
+    let (analysed, moved) = tokio::task::spawn_blocking(move || {
+        let moved = move_in_time(&mut analysed.inc, now, RETIME_STEP);
+        (analysed, moved)
+    })
+    .await
+    .ok()?;
+    let analysis = analysed.inc.shared_analysis();
+    *last = Some(analysed);
+    tracing::trace!(?moved, "analysis moved in time");
+    (moved != Advance::Kept).then(|| Feed {
+        generation,
+        analysis,
+        ..progress_feed(hub, feed)
+    })
 }
 
 /// The connection state from the sources' states: a refused required source wins, then an
@@ -226,6 +293,14 @@ fn log_outage(since: &crate::engine::model::Time, error: &str) {
     tracing::warn!(%since, error, "API server unreachable: reconnecting, last data kept");
 }
 
+/// Sleeps `wait`, or forever (`None`).
+async fn sleep_for(wait: Option<Duration>) {
+    match wait {
+        Some(wait) => tokio::time::sleep(wait).await,
+        None => std::future::pending().await,
+    }
+}
+
 /// Starts the snapshot task; it ends when every receiver of `tx` is gone.
 pub fn spawn_snapshot_task(
     hub: Arc<Hub>,
@@ -240,9 +315,26 @@ pub fn spawn_snapshot_task(
         let mut analysed: Option<(u64, Arc<Feed>)> = None;
         let mut last: Option<Analysed> = None;
         loop {
-            tokio::select! {
-                () = hub.changed.notified() => {}
+            let wake = last.as_ref().and_then(|a| next_wake(&a.inc, (hub.clock)()));
+            let timed = tokio::select! {
+                () = hub.changed.notified() => false,
+                () = sleep_for(wake) => true,
                 () = tx.closed() => return,
+            };
+            let contents = hub.contents.load(Ordering::Acquire);
+            let quiet = analysed.as_ref().filter(|(c, _)| timed && *c == contents);
+            if let Some((_, feed)) = quiet {
+                // Time alone: the last snapshot, its analysis moved to the clock's time.
+                let Some(feed) = timed_feed(&hub, feed, &mut last, generation + 1).await else {
+                    continue;
+                };
+                generation += 1;
+                let feed = Arc::new(feed);
+                analysed = Some((contents, feed.clone()));
+                if tx.send(feed).is_err() {
+                    return;
+                }
+                continue;
             }
             tokio::time::sleep(COALESCE).await;
             // Read before the snapshot is taken: every change counted is in this feed.
@@ -386,12 +478,13 @@ mod analyse_tests {
         })
     }
 
-    /// Within `TIME_STEP` a changed pod is an incremental update at the first pass's time
-    /// (with the counts saying only pods changed, or without counts); past it, or with time
-    /// going back, the pass is a full one at the new time. Each result is the full analysis of
-    /// the snapshot at the result's time.
+    /// Before its next deadline a changed pod is an incremental update at the analysis's time
+    /// (with the counts saying only pods changed, or without counts); once the time is
+    /// `RETIME_STEP` old it moves without a pass; past a deadline, or with time going back,
+    /// the pass is a full one at the new time. Each result is the full analysis of the
+    /// snapshot at the result's time.
     #[test]
-    fn updates_incrementally_within_the_time_step_then_runs_a_full_pass() {
+    fn updates_incrementally_until_a_deadline_then_runs_a_full_pass() {
         let spec = FleetSpec {
             seed: 4,
             nodes: 20,
@@ -416,25 +509,48 @@ mod analyse_tests {
             let p = bound[step];
             snap.pods[p].ready = !snap.pods[p].ready;
             let shared = Arc::new(snap.clone());
-            let next = analyse(Some(first_or(&first)), (&shared, taken_at), later(400));
+            let next = analyse(Some(first_or(&first)), (&shared, taken_at), later(2_400));
             let inc = &next.inc;
             assert!(!inc.last_rerun().full, "{step}: {:?}", inc.last_rerun());
-            assert_eq!(
-                inc.options().now,
-                at(0).now,
-                "the first pass's time is kept"
-            );
+            assert_eq!(inc.options().now, at(0).now, "the analysis's time is kept");
             assert!(inc.snapshot() == &snap, "{step}: snapshots differ");
             let full = analyze(&snap, &at(0));
             assert_eq!(format!("{:?}", inc.analysis()), format!("{full:?}"));
         }
 
         let shared = Arc::new(snap.clone());
-        let third = analyse(Some(first), (&shared, counts(3, 1)), at(2));
-        assert!(third.inc.last_rerun().full);
-        assert_eq!(third.inc.options().now, at(2).now);
-        let back = analyse(Some(third), (&shared, counts(3, 1)), at(1));
+        let deadline = first.inc.next_deadline();
+        let moved = analyse(Some(first_or(&first)), (&shared, counts(3, 1)), at(6));
+        assert_eq!(moved.inc.options().now, at(6).now, "RETIME_STEP old: moved");
+        let full = analyze(&snap, &at(6));
+        assert_eq!(format!("{:?}", moved.inc.analysis()), format!("{full:?}"));
+        if let Some(d) = deadline {
+            let past = AnalysisOptions { now: d, ..at(0) };
+            let third = analyse(Some(first), (&shared, counts(3, 1)), past);
+            assert!(third.inc.last_rerun().full, "a passed deadline is a full pass");
+        }
+        let back = analyse(Some(moved), (&shared, counts(3, 1)), at(1));
         assert!(back.inc.last_rerun().full, "time going back is a full pass");
+    }
+
+    /// The task sleeps until the next deadline, not sooner than `TIME_STEP` after the
+    /// analysis's time nor longer than `MAX_WAIT`; without deadlines nor drift, until a change.
+    #[test]
+    fn sleeps_until_the_next_deadline() {
+        let quiet = Incremental::new(Default::default(), at(0));
+        assert_eq!(next_wake(&quiet, at(0).now), None);
+        let spec = FleetSpec {
+            seed: 4,
+            nodes: 20,
+            pods: 200,
+        };
+        let inc = Incremental::new(generate_fleet(&spec, at(0).now), at(0));
+        let wait = next_wake(&inc, at(0).now);
+        match (inc.next_deadline(), inc.drifts()) {
+            (None, false) => assert_eq!(wait, None),
+            _ => assert!(wait.is_some_and(|w| (TIME_STEP..=MAX_WAIT).contains(&w))),
+        }
+        assert_eq!(next_wake(&inc, at(3600).now).filter(|w| !w.is_zero()), None);
     }
 
     /// A copy of `first` (each step starts from the same analysis).
