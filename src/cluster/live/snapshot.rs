@@ -452,6 +452,74 @@ mod tests {
 }
 
 #[cfg(test)]
+mod deadline_tests {
+    use super::*;
+    use crate::cluster::live::sources::NODES;
+    use crate::cluster::wire::Slim;
+    use crate::engine::analysis::ExecutorSetting;
+    use crate::protocol::Permissions;
+    use kube::runtime::watcher::Event;
+    use std::sync::atomic::AtomicI64;
+
+    /// The test's wall clock, in seconds since the epoch.
+    static SECONDS: AtomicI64 = AtomicI64::new(1_790_000_000);
+
+    fn clock() -> Time {
+        Time::from_timestamp(SECONDS.load(Ordering::SeqCst), 0).unwrap_or_default()
+    }
+
+    /// A node whose trigger condition turned False `ago` seconds before the clock's time.
+    fn suspect_node(ago: i64) -> Slim<k8s_openapi::api::core::v1::Node> {
+        let since = Time::from_timestamp(SECONDS.load(Ordering::SeqCst) - ago, 0).unwrap();
+        let json = serde_json::json!({"metadata": {"name": "gpu-a"},
+            "status": {"conditions": [{"type": "GpuUnhealthy", "status": "False",
+                "lastTransitionTime": since.to_rfc3339()}]}});
+        Slim(serde_json::from_value(json).unwrap())
+    }
+
+    async fn next(rx: &mut watch::Receiver<Arc<Feed>>) -> Arc<Feed> {
+        let wait = tokio::time::timeout(Duration::from_secs(5), rx.changed());
+        wait.await.unwrap().unwrap();
+        rx.borrow_and_update().clone()
+    }
+
+    /// With no store change, the task wakes at the analysis's next deadline (a suspect node's
+    /// `suspectUntil`) and publishes the analysis at the new time: the node is Clear.
+    #[tokio::test]
+    async fn a_deadline_publishes_without_a_change() {
+        let hub = Arc::new(Hub::new(clock, Permissions::read_only("test")));
+        let options = AnalysisOptions {
+            now: clock(),
+            alfred_namespace: "ome".into(),
+            executor: ExecutorSetting::Auto,
+            placement: Default::default(),
+            instance_types: Default::default(),
+        };
+        let source = SourceKind::Live("test".into());
+        let (tx, mut rx) = watch::channel(Arc::new(initial_feed(&hub, source.clone(), &options)));
+        let task = spawn_snapshot_task(hub.clone(), source, options, tx);
+        // Suspect for one more second (the window is 30 minutes).
+        let nodes = &hub.stores.nodes;
+        nodes.on_event(Event::Init, &NODES, clock());
+        nodes.on_event(Event::InitApply(suspect_node(30 * 60 - 1)), &NODES, clock());
+        nodes.on_event(Event::InitDone, &NODES, clock());
+        hub.contents.fetch_add(1, Ordering::Release);
+        hub.changed.notify_one();
+        let first = next(&mut rx).await;
+        assert_eq!(first.analysis.nodes[0].health.name(), "Suspect");
+        SECONDS.fetch_add(2, Ordering::SeqCst);
+        let later = next(&mut rx).await;
+        assert_eq!(later.generation, first.generation + 1);
+        assert_eq!(later.analysis.nodes[0].health.name(), "Clear");
+        assert!(
+            later.snapshot.nodes == first.snapshot.nodes,
+            "the same snapshot"
+        );
+        task.abort();
+    }
+}
+
+#[cfg(test)]
 mod analyse_tests {
     use super::*;
     use crate::engine::analysis::ExecutorSetting;
@@ -527,7 +595,10 @@ mod analyse_tests {
         if let Some(d) = deadline {
             let past = AnalysisOptions { now: d, ..at(0) };
             let third = analyse(Some(first), (&shared, counts(3, 1)), past);
-            assert!(third.inc.last_rerun().full, "a passed deadline is a full pass");
+            assert!(
+                third.inc.last_rerun().full,
+                "a passed deadline is a full pass"
+            );
         }
         let back = analyse(Some(moved), (&shared, counts(3, 1)), at(1));
         assert!(back.inc.last_rerun().full, "time going back is a full pass");

@@ -109,6 +109,12 @@ pub fn analysis_drifts(snap: &ClusterSnapshot, analysis: &Analysis) -> bool {
 /// When the pass Alfred published turns stale for the views (`recommendations::freshness` at
 /// `analysis.now`).
 fn published_stale_at(analysis: &Analysis) -> Option<Time> {
-    let cycle = analysis.published.as_ref()?.last_cycle.as_ref()?.as_ref().ok()?;
+    let cycle = analysis
+        .published
+        .as_ref()?
+        .last_cycle
+        .as_ref()?
+        .as_ref()
+        .ok()?;
     stale_at(cycle.timestamp?, analysis.config.decision_loop_interval)
 }

@@ -70,7 +70,13 @@ pub fn plan_deadlines(input: &TimedInputs<'_>, now: Time, out: &mut Vec<Time>) {
         }
     }
     for p in input.pools.iter().flat_map(|pool| &pool.pending) {
-        push(input.snap.pods.get(*p).and_then(|pod| pending_deadline(pod, cfg)));
+        push(
+            input
+                .snap
+                .pods
+                .get(*p)
+                .and_then(|pod| pending_deadline(pod, cfg)),
+        );
     }
     push(cfg.next_window_change(now));
 }

@@ -5,8 +5,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::fast::same;
 use crate::engine::alfred_config::ScoringRules;
+use crate::engine::fast::same;
 use crate::engine::model::{ClusterSnapshot, Name, Time};
 use crate::engine::pools::fragmentation::{self, profile, repack_by, Bin};
 use crate::engine::pools::pending::pending_sizes;
@@ -124,9 +124,8 @@ fn pressure_at(
         let s = fragmentation::snap(snap.pods[*p].gpus, ladder);
         let i = ladder.iter().position(|l| *l == s)?;
         let (observed, best) = slots(i);
-        (observed == 0 && best >= 1).then(|| {
-            fragmentation::urgency(pending_minutes(snap, *p, now), rules.tau_minutes)
-        })
+        (observed == 0 && best >= 1)
+            .then(|| fragmentation::urgency(pending_minutes(snap, *p, now), rules.tau_minutes))
     });
     fragmentation::pending_pressure(urgencies)
 }
@@ -175,8 +174,13 @@ pub fn retime_pool(
     report.above_threshold = above;
     report.oldest_pending_minutes = oldest_at(snap, &report.pending, now);
     for size in &mut report.pending_sizes {
-        let same = report.pending.iter().filter(|p| snap.pods[**p].gpus == size.gpus);
-        size.oldest_minutes = same.map(|p| pending_minutes(snap, *p, now)).fold(f64::MIN, f64::max);
+        let same = report
+            .pending
+            .iter()
+            .filter(|p| snap.pods[**p].gpus == size.gpus);
+        size.oldest_minutes = same
+            .map(|p| pending_minutes(snap, *p, now))
+            .fold(f64::MIN, f64::max);
     }
     flipped
 }

@@ -46,7 +46,10 @@ pub fn freshness(
 /// The instant a pass published at `timestamp` turns stale for [`freshness`]: one nanosecond
 /// past `STALE_AFTER_INTERVALS × decisionLoopInterval` (exactly that age is still fresh);
 /// `None` when the limit is not representable (never stale).
-pub fn stale_at(timestamp: DateTime<Utc>, decision_loop_interval: Duration) -> Option<DateTime<Utc>> {
+pub fn stale_at(
+    timestamp: DateTime<Utc>,
+    decision_loop_interval: Duration,
+) -> Option<DateTime<Utc>> {
     let limit = decision_loop_interval
         .checked_mul(STALE_AFTER_INTERVALS)
         .and_then(|d| TimeDelta::from_std(d).ok())?;

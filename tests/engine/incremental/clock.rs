@@ -305,7 +305,11 @@ fn a_suspect_node_clears_at_its_deadline() {
 fn a_new_pending_pod_brings_its_deadline() {
     let snap = fleet(0);
     let mut inc = Incremental::new(snap.clone(), options(base()));
-    let Some(p) = snap.pods.iter().position(|p| p.node.is_some() && p.gpus > 0) else {
+    let Some(p) = snap
+        .pods
+        .iter()
+        .position(|p| p.node.is_some() && p.gpus > 0)
+    else {
         panic!("no GPU pod")
     };
     let mut pod = snap.pods[p].clone();
@@ -327,4 +331,3 @@ fn a_new_pending_pod_brings_its_deadline() {
         "past the emergency age"
     );
 }
-
