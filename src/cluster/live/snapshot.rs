@@ -79,7 +79,7 @@ fn analyse(
     let reusable = last.filter(|a| {
         let (o, inc) = (a.inc.options(), &a.inc);
         o.now <= opts.now
-            && !inc.next_deadline().is_some_and(|d| d <= opts.now)
+            && inc.next_deadline().is_none_or(|d| d > opts.now)
             && o.alfred_namespace == opts.alfred_namespace
             && o.executor == opts.executor
             && o.placement == opts.placement

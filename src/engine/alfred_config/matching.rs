@@ -51,7 +51,7 @@ impl MaintenanceTrigger {
                 };
                 if *value_is_start_time {
                     // Alfred: the key alone asks for maintenance; the time may only delay it.
-                    return label_start(actual).map_or(true, |start| now_unix_seconds >= start);
+                    return label_start(actual).is_none_or(|start| now_unix_seconds >= start);
                 }
                 value.as_ref().is_none_or(|v| v == actual)
             }
