@@ -112,7 +112,10 @@ pub async fn steady(
         let op = if i % 2 == 1 {
             let mut pod = slots[k % slots.len()].clone();
             pod.name = steady_name(k);
-            Write::Create(serde_json::from_value::<Pod>(to_json(&pod, &plan.nodes)))
+            Write::Create(Box::new(serde_json::from_value::<Pod>(to_json(
+                &pod,
+                &plan.nodes,
+            ))))
         } else if k >= lag {
             Write::Delete(steady_name(k - lag))
         } else {
@@ -148,7 +151,7 @@ fn steady_name(k: usize) -> String {
 
 /// One write of `steady`.
 enum Write {
-    Create(serde_json::Result<Pod>),
+    Create(Box<serde_json::Result<Pod>>),
     Delete(String),
 }
 
@@ -162,8 +165,10 @@ async fn write(api: Api<Pod>, op: Write, counts: Option<Counts>) {
     };
     let (ok, create) = match op {
         Write::Delete(name) => (api.delete(&name, &delete).await.is_ok(), false),
-        Write::Create(Ok(pod)) => (api.create(&PostParams::default(), &pod).await.is_ok(), true),
-        Write::Create(Err(_)) => (false, true),
+        Write::Create(pod) => match *pod {
+            Ok(pod) => (api.create(&PostParams::default(), &pod).await.is_ok(), true),
+            Err(_) => (false, true),
+        },
     };
     let Some(counts) = counts else { return };
     let (deletes, creates, errors) = &*counts;
