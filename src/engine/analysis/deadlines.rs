@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use crate::engine::alfred_config::maintenance_deadline;
 use crate::engine::analysis::Analysis;
 use crate::engine::model::{ClusterSnapshot, Node, Pod, Time};
-use crate::engine::planning::{plan_deadlines, pod_deadlines, TimedInputs};
+use crate::engine::planning::{arbitrated, plan_deadlines, pod_deadlines, TimedInputs};
 use crate::engine::pools::drifts;
 use crate::engine::recommendations::stale_at;
 
@@ -27,6 +27,8 @@ use crate::engine::recommendations::stale_at;
 pub struct Deadlines {
     at: BTreeSet<Time>,
     now: Time,
+    // Whether the arbiter judged a row: its gates' instants are counted only then.
+    arbitrated: bool,
 }
 
 impl Deadlines {
@@ -46,15 +48,24 @@ impl Deadlines {
             journal: &analysis.journal,
             cfg: &analysis.config,
             rules: &rules,
+            moves: &analysis.moves,
         };
         plan_deadlines(&input, now, &mut at);
         at.extend(published_stale_at(analysis));
         let mut deadlines = Deadlines {
             at: BTreeSet::new(),
             now,
+            arbitrated: arbitrated(&analysis.moves),
         };
         deadlines.extend(at);
         deadlines
+    }
+
+    /// Whether these deadlines leave out the arbiter's gates while `analysis` (the same
+    /// snapshot's, brought up to date by changes) has the arbiter judge a row: then they must
+    /// be collected again.
+    pub fn miss_gates(&self, analysis: &Analysis) -> bool {
+        !self.arbitrated && arbitrated(&analysis.moves)
     }
 
     /// The first instant after the analysis's time at which it can change (`None`: never, by
@@ -89,7 +100,7 @@ impl Deadlines {
     /// added or changed after the analysis was built.
     pub fn note_pod(&mut self, pod: &Pod, analysis: &Analysis) {
         let mut at = Vec::new();
-        pod_deadlines(pod, &analysis.config, &mut at);
+        pod_deadlines(pod, (&analysis.config, self.arbitrated), &mut at);
         self.extend(at);
     }
 

@@ -14,9 +14,11 @@
 use chrono::Duration;
 
 use crate::engine::alfred_config::AlfredConfig;
+use crate::engine::model::vocab::Outcome;
 use crate::engine::model::{ClusterSnapshot, Pod, Time};
 use crate::engine::planning::arbiter::{BREAKER_WINDOW, HOUR};
 use crate::engine::planning::defrag::emergency_age;
+use crate::engine::planning::moves::MoveRow;
 use crate::engine::planning::pass::JournalView;
 use crate::engine::pools::PoolReport;
 use crate::engine::workloads::{cooldown_end, cooldown_minutes, EligibilityRules, Workloads};
@@ -35,11 +37,50 @@ pub struct TimedInputs<'a> {
     pub cfg: &'a AlfredConfig,
     /// The eligibility switches (the default cooldown).
     pub rules: &'a EligibilityRules,
+    /// The pass's rows (whether the arbiter judged any).
+    pub moves: &'a [MoveRow],
 }
 
 /// Appends to `out` every instant after `now` at which a rule of the decision pass can flip.
 pub fn plan_deadlines(input: &TimedInputs<'_>, now: Time, out: &mut Vec<Time>) {
     let mut push = |t: Option<Time>| out.extend(t.filter(|t| *t > now));
+    let cfg = input.cfg;
+    // The per-workload cooldown: the verdicts and the advice gate read it whatever the pass.
+    for (w, m) in input.snap.isvcs.iter().zip(&input.workloads.migrations) {
+        let normal = cooldown_minutes(w, input.rules.per_workload_cooldown_minutes);
+        push(cooldown_end(m.last_migration, normal));
+    }
+    // An emergency decides whether a defragmentation row outside every window exists at all.
+    for p in input.pools.iter().flat_map(|pool| &pool.pending) {
+        push(
+            input
+                .snap
+                .pods
+                .get(*p)
+                .and_then(|pod| pending_deadline(pod, cfg)),
+        );
+    }
+    push(cfg.next_window_change(now));
+    // The rest is the arbiter's: its gates run only on candidates, and a row the arbiter
+    // judged keeps the outcome it gave. Without one, no gate's answer is in the analysis, and
+    // nothing above that could make a candidate flips before its own deadline.
+    if arbitrated(input.moves) {
+        gate_deadlines(input, &mut push);
+    }
+}
+
+/// Whether the arbiter judged a row of the pass (only then do its gates' instants matter).
+pub fn arbitrated(moves: &[MoveRow]) -> bool {
+    moves.iter().any(|r| {
+        matches!(
+            r.outcome,
+            Outcome::Rejected | Outcome::Withheld | Outcome::Admitted | Outcome::Candidate
+        )
+    })
+}
+
+/// The instants the arbiter's gates and its journal-rebuilt state compare `now` against.
+fn gate_deadlines(input: &TimedInputs<'_>, push: &mut impl FnMut(Option<Time>)) {
     let after = |t: Time, d: Duration| t.checked_add_signed(d);
     let cfg = input.cfg;
     let floor = i64::from(cfg.policies.node_health.health_cooldown_floor_minutes);
@@ -52,9 +93,7 @@ pub fn plan_deadlines(input: &TimedInputs<'_>, now: Time, out: &mut Vec<Time>) {
         }
         push(journal.backoff_until);
     }
-    for (w, m) in input.snap.isvcs.iter().zip(&input.workloads.migrations) {
-        let normal = cooldown_minutes(w, input.rules.per_workload_cooldown_minutes);
-        push(cooldown_end(m.last_migration, normal));
+    for m in &input.workloads.migrations {
         push(cooldown_end(m.last_migration, floor));
         push(m.last_migration.and_then(|t| after(t, HOUR)));
         for t in &m.active_requested_at {
@@ -69,16 +108,6 @@ pub fn plan_deadlines(input: &TimedInputs<'_>, now: Time, out: &mut Vec<Time>) {
             push(after(started, Duration::minutes(floor)));
         }
     }
-    for p in input.pools.iter().flat_map(|pool| &pool.pending) {
-        push(
-            input
-                .snap
-                .pods
-                .get(*p)
-                .and_then(|pod| pending_deadline(pod, cfg)),
-        );
-    }
-    push(cfg.next_window_change(now));
 }
 
 /// When a pending pod becomes old enough for an emergency: strictly older than the limit, so
@@ -90,12 +119,13 @@ pub fn pending_deadline(pod: &Pod, cfg: &AlfredConfig) -> Option<Time> {
         .checked_add_signed(Duration::nanoseconds(1))
 }
 
-/// The instants at which a pass could flip for `pod` alone (its placement cooldowns and, were
-/// it pending, its emergency age): what a pod added between two full passes brings.
-pub fn pod_deadlines(pod: &Pod, cfg: &AlfredConfig, out: &mut Vec<Time>) {
+/// The instants at which a pass could flip for `pod` alone (its emergency age, were it
+/// pending, and, when the arbiter judges rows, its placement cooldowns): what a pod added
+/// between two full passes brings.
+pub fn pod_deadlines(pod: &Pod, (cfg, arbitrated): (&AlfredConfig, bool), out: &mut Vec<Time>) {
     let floor = i64::from(cfg.policies.node_health.health_cooldown_floor_minutes);
     let placement = i64::from(cfg.recent_placement_cooldown_minutes);
-    if let Some(started) = pod.started {
+    if let Some(started) = pod.started.filter(|_| arbitrated) {
         for minutes in [placement, floor] {
             out.extend(started.checked_add_signed(Duration::minutes(minutes)));
         }

@@ -17,7 +17,7 @@ mod scheduling_gate;
 mod surge;
 mod what_if;
 
-pub use deadlines::{plan_deadlines, pod_deadlines, TimedInputs};
+pub use deadlines::{arbitrated, plan_deadlines, pod_deadlines, TimedInputs};
 pub use defrag::component_rows;
 pub use health::health_rows_possible;
 pub use inputs::{same_plan_inputs, PlanInputs};

@@ -5,7 +5,7 @@
 //! score crosses, or time going back runs the full analysis at the new time.
 //!
 //! Owns: `Incremental::{advance, retime, next_deadline, drifts}`, `Advance`, and the deadlines
-//! a change brings (`note_change`). Pure.
+//! a change brings (`note_change`, `check_gates`). Pure.
 
 use std::sync::Arc;
 
@@ -88,6 +88,16 @@ impl Incremental {
     /// Whether a deadline passed by `now`.
     fn due(&self, now: Time) -> bool {
         self.next_deadline().is_some_and(|d| d <= now)
+    }
+
+    /// Collects the deadlines again when the change made the arbiter judge a row while the
+    /// set left its gates out (called after each change).
+    pub(super) fn check_gates(&mut self) {
+        if self.deadlines.miss_gates(&self.analysis) {
+            let mut deadlines = Deadlines::of(&self.snap, &self.analysis);
+            deadlines.move_to(self.opts.now);
+            self.deadlines = deadlines;
+        }
     }
 
     /// Adds the deadlines `change` brings to the set (called after it was applied: a node's

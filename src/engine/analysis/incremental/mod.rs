@@ -190,6 +190,7 @@ impl Incremental {
                 self.rebuild();
             }
         }
+        self.check_gates();
     }
 
     /// A full analysis of the current snapshot.
