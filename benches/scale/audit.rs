@@ -3,7 +3,7 @@
 //! WATCH asking for the initial state: a streaming list). The log of a loaded cluster is large,
 //! so it is read line by line and only ome-top's lines are parsed.
 //!
-//! Owns: `Lists`, `lists_since`.
+//! Owns: `Lists`, `lists_since`, `node_status_writes`.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -54,4 +54,30 @@ pub fn lists_since(log: &Path, since: DateTime<Utc>) -> Result<Lists> {
         }
     }
     Ok(out)
+}
+
+/// Node status writes (update or patch of `nodes/status`, kwok's heartbeats) received in
+/// `[since, until)`, from any client.
+pub fn node_status_writes(log: &Path, since: DateTime<Utc>, until: DateTime<Utc>) -> Result<usize> {
+    let mut count = 0;
+    for line in BufReader::new(std::fs::File::open(log)?).lines() {
+        let line = line?;
+        if !line.contains("\"subresource\":\"status\"") || !line.contains("\"resource\":\"nodes\"")
+        {
+            continue;
+        }
+        let Ok(e) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        let write = matches!(e["verb"].as_str(), Some("update" | "patch"));
+        let at = e["requestReceivedTimestamp"]
+            .as_str()
+            .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+            .map(|t| t.with_timezone(&Utc));
+        let inside = at.is_some_and(|t| t >= since && t < until);
+        if write && inside && e["stage"] == "ResponseComplete" {
+            count += 1;
+        }
+    }
+    Ok(count)
 }

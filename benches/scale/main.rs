@@ -15,7 +15,9 @@
 //! `✓ connected` with RSS and CPU after settling, and the peers of `SCALE_PEERS` (`k9s`) on
 //! the same cluster; create the rest; measure RSS after sync (headless, then the TUI in
 //! tmux); churn `SCALE_CHURN_PODS` pods for `SCALE_CHURN_SECS` while the headless probe
-//! reports events applied and analysed, and count its lists in the audit log.
+//! reports events applied and analysed, and count its lists in the audit log. The TUI's idle
+//! CPU after sync is read from `/proc` over `SCALE_IDLE_SECS`, without churn and with a steady
+//! `SCALE_STEADY_RATE` pod writes a second (`idle.rs`).
 //! `SCALE_BYTES=1` starts no cluster: it measures where the bytes go (`bytes.rs`).
 //!
 //! Owns: the phases and the results table. Measures a separate `ome-top` process only.
@@ -31,6 +33,7 @@ mod bytes;
 mod churn;
 mod first;
 mod floor;
+mod idle;
 mod load;
 mod peers;
 mod phases;
@@ -65,6 +68,14 @@ pub struct Config {
     pub running_wait: Duration,
     /// `SCALE_TUI=0` skips the TUI measurement.
     pub tui: bool,
+    /// `SCALE_IDLE_SECS`: each window of the TUI's idle CPU after sync (no churn, then the
+    /// steady churn); 0 skips both.
+    pub idle: Duration,
+    /// `SCALE_STEADY_RATE`: pod writes a second of the steady churn.
+    pub steady_rate: u64,
+    /// `SCALE_IDLE_ONLY=1`: load, then only the TUI's memory and idle CPU (no first-screen,
+    /// headless or churn phase).
+    pub idle_only: bool,
     /// `SCALE_HOLD_SECS`: keep the loaded cluster this long after the results (for profiling
     /// by hand with the printed kubeconfig); 0 by default.
     pub hold: Duration,
@@ -92,6 +103,9 @@ impl Config {
             running_wait: Duration::from_secs(env_num("SCALE_RUNNING_WAIT_SECS", 0)),
             tui: env_num("SCALE_TUI", 1) != 0,
             hold: Duration::from_secs(env_num("SCALE_HOLD_SECS", 0)),
+            idle: Duration::from_secs(env_num("SCALE_IDLE_SECS", 30)),
+            steady_rate: env_num("SCALE_STEADY_RATE", 20),
+            idle_only: env_num("SCALE_IDLE_ONLY", 0) != 0,
         }
     }
 }

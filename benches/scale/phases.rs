@@ -14,7 +14,7 @@ use crate::load::Loader;
 use crate::plan::{self, Plan};
 use crate::probe::{self, FeedLine, Memory, Tui, Watcher};
 use crate::support::cluster::{client_from, Identity, TestCluster};
-use crate::{audit, churn, first, Config, Results};
+use crate::{audit, churn, first, idle, Config, Results};
 
 /// How long a fresh ome-top may take to list everything.
 pub const SYNC: Duration = Duration::from_secs(600);
@@ -75,7 +75,9 @@ pub async fn run(cfg: &Config, tc: &TestCluster, results: &mut Results) -> Resul
     results.add(format!("{first} pods created"), "—", secs(took));
     running(&loader, cfg, pending(0..first), results).await?;
     let viewer = tc.kubeconfig_path(Identity::Viewer);
-    first::first_screen(cfg, &viewer, results).await?;
+    if !cfg.idle_only {
+        first::first_screen(cfg, &viewer, results).await?;
+    }
     if cfg.pods > first {
         let took = loader.pods(&plan, first..cfg.pods).await?;
         results.add(
@@ -85,9 +87,18 @@ pub async fn run(cfg: &Config, tc: &TestCluster, results: &mut Results) -> Resul
         );
         running(&loader, cfg, pending(0..cfg.pods), results).await?;
     }
-    steady_memory(cfg, &viewer, results).await?;
+    if !cfg.idle_only {
+        steady_memory(cfg, &viewer, results).await?;
+    }
     if cfg.tui {
-        tui_memory(cfg, &viewer, results).await?;
+        let tui = tui_memory(cfg, &viewer, results).await?;
+        if !cfg.idle.is_zero() {
+            let audit = tc.audit_log_path();
+            idle::idle_cpu(cfg, (&loader, &plan), (&tui, &audit), results).await?;
+        }
+    }
+    if cfg.idle_only {
+        return Ok(());
     }
     churn_phase(
         cfg,
@@ -150,8 +161,9 @@ async fn steady_memory(
     Ok(())
 }
 
-/// RSS of the TUI (`ome-top --readonly` in tmux, 200×60) after its first complete frame.
-async fn tui_memory(cfg: &Config, viewer: &std::path::Path, results: &mut Results) -> Result<()> {
+/// RSS of the TUI (`ome-top --readonly` in tmux, 200×60) after its first complete frame; the
+/// TUI is left running for the idle phase.
+async fn tui_memory(cfg: &Config, viewer: &std::path::Path, results: &mut Results) -> Result<Tui> {
     let tui = Tui::start(viewer)?;
     let took = tui.wait_for("✓ connected", SYNC)?;
     results.add(
@@ -171,7 +183,7 @@ async fn tui_memory(cfg: &Config, viewer: &std::path::Path, results: &mut Result
         "≤ 150 MB",
         mem_text(mem),
     );
-    Ok(())
+    Ok(tui)
 }
 
 /// The churn with the headless probe watching.

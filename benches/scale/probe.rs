@@ -3,7 +3,8 @@
 //! arrival), one-shot `analyze -o json` wall time, the TUI in tmux, and memory from
 //! `/proc/<pid>/status` and `/proc/<pid>/smaps_rollup`.
 //!
-//! Owns: `Watcher`, `FeedLine`, `Memory`, `analyze_once`, `memory`, `cpu_share`, `Tui`.
+//! Owns: `Watcher`, `FeedLine`, `Memory`, `analyze_once`, `memory`, `cpu_ticks`, `cpu_share`,
+//! `share`, `Tui`.
 //! Never talks to the API itself.
 
 #![allow(clippy::disallowed_methods)] // Wall times of a separate process need a clock.
@@ -167,7 +168,7 @@ pub fn memory(pid: u32) -> Result<Memory> {
 }
 
 /// CPU time (user + system, every thread) a process used so far, in clock ticks.
-fn cpu_ticks(pid: u32) -> Result<u64> {
+pub fn cpu_ticks(pid: u32) -> Result<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
     // Fields after the command name, which is in parentheses and may hold spaces.
     let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
@@ -179,6 +180,12 @@ fn cpu_ticks(pid: u32) -> Result<u64> {
 
 /// Ticks a second of `/proc/<pid>/stat` (`USER_HZ`: 100 on Linux, whatever the kernel's HZ).
 const TICKS_PER_SECOND: f64 = 100.0;
+
+/// The share of one core that `before` → `after` ticks over `elapsed` are.
+pub fn share(before: u64, after: u64, elapsed: Duration) -> f64 {
+    let used = after.saturating_sub(before) as f64 / TICKS_PER_SECOND;
+    used / elapsed.as_secs_f64().max(1e-3)
+}
 
 /// The share of one core a process used over the next `window` (0.5 = half a core).
 pub fn cpu_share(pid: u32, window: Duration) -> Result<f64> {

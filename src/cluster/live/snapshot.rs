@@ -1,15 +1,18 @@
 //! The snapshot task: waits for store changes, coalesces a burst, brings the analysis up to
 //! date on a blocking thread and publishes the `Feed`. The analysis is incremental: the
-//! stores hand over the pods, nodes and Events they changed since the last batch
-//! (`cluster::live::delta`) and only what those feed is re-run, at the time of the last full
-//! pass, without a whole snapshot being built; once that time is `TIME_STEP` old (ages,
-//! staleness and cooldowns read it), or anything else changed, the pass is a full one at the
-//! new time over the stores' whole snapshot. A wake-up that
-//! changed nothing but a list's progress republishes the last feed with the sources' new
-//! counts, without a new snapshot or analysis.
+//! stores hand over the objects they changed since the last batch (`cluster::live::delta`)
+//! and only what those feed is re-run, at the analysis's time, without a whole snapshot
+//! being built; anything the engine takes only as a whole is a full pass over the stores'
+//! whole snapshot. Time moves the analysis only at its deadlines
+//! (`Incremental::next_deadline`: the instants a rule that reads the clock flips) or, every
+//! `RETIME_STEP`, by moving `now` and the pools' drifting figures (a pending pod's wait)
+//! without a pass. Between changes the task sleeps until the next deadline (not before
+//! `TIME_STEP` after the analysis's time), so a quiet cluster costs no engine work between
+//! deadlines. A wake-up that changed nothing but a list's progress republishes the last feed
+//! with the sources' new counts, without a new snapshot or analysis.
 //!
-//! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings, `TIME_STEP`. Reads time only
-//! through the hub's clock function.
+//! Owns: `api_status`, `spawn_snapshot_task`, the coalescing timings, `TIME_STEP`,
+//! `RETIME_STEP`. Reads time only through the hub's clock function.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
@@ -18,12 +21,12 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::cluster::live::delta::Delta;
 use crate::cluster::live::slot::SourceStatus;
 use crate::cluster::live::sources::Stores;
+use crate::cluster::live::delta::Delta;
 use crate::cluster::live::watch::Hub;
-use crate::engine::analysis::{analyze, AnalysisOptions, Change, Incremental};
-use crate::engine::model::ClusterSnapshot;
+use crate::engine::analysis::{analyze, Advance, AnalysisOptions, Change, Incremental};
+use crate::engine::model::{ClusterSnapshot, Time};
 use crate::protocol::{ApiStatus, Feed, SourceKind};
 
 /// Wait after the first change of a burst before analysing (more changes join it).
@@ -31,8 +34,19 @@ pub const COALESCE: Duration = Duration::from_millis(150);
 /// Rest after each analysis, so that analyses start at most every 200 ms (≤ 5 per second).
 pub const REST: Duration = Duration::from_millis(50);
 
-/// How long an incremental analysis keeps the time of its last full pass.
+/// The shortest interval between two moves of the analysis in time when no store changed (a
+/// deadline a second after the analysis's time waits that second): at most one time-driven
+/// pass a second, however many deadlines crowd together.
 pub const TIME_STEP: Duration = Duration::from_secs(1);
+
+/// How old the analysis's time may grow before a feed moves it (`Incremental::retime`: `now`
+/// and the drifting figures only, no pass): the ages the views show from it, and a pending
+/// pod's wait, pressure and score, lag by at most this much. The app's own age tick is 5 s.
+pub const RETIME_STEP: Duration = Duration::from_secs(5);
+
+/// The longest sleep before the task looks at the clock again: deadlines are wall-clock
+/// instants and the wall clock may jump (suspend, NTP) while a timer runs on the monotonic one.
+const MAX_WAIT: Duration = Duration::from_secs(60);
 
 /// The last analysis; its snapshot is the stores' state at their last drain
 /// (`cluster::live::delta`).
@@ -41,16 +55,16 @@ struct Analysed {
 }
 
 /// The stores analysed at about `opts.now`: `last` brought up to date by the changes drained
-/// from them while its time is less than `TIME_STEP` old (and the other options are the
-/// same), else a full analysis at `opts.now` of their whole snapshot. Either way the snapshot
-/// is the stores' state as drained and the analysis equals `analyze(snapshot, options of the
-/// result)` (`delta`'s tests).
+/// from them (at its time) when the other options are the same and no deadline of it passed
+/// by `opts.now`, then moved in time (`move_in_time`); else a full analysis at `opts.now` of
+/// their whole snapshot. Either way the snapshot is the stores' state as drained and the
+/// analysis equals `analyze(snapshot, options of the result)` (`delta`'s tests,
+/// tests/engine/incremental).
 fn analyse(last: Option<Analysed>, stores: &Stores, opts: AnalysisOptions) -> Analysed {
-    let step = chrono::Duration::from_std(TIME_STEP).unwrap_or(chrono::Duration::zero());
     let reusable = last.filter(|a| {
-        let (then, o) = (a.inc.options().now, a.inc.options());
-        then <= opts.now
-            && opts.now - then < step
+        let (o, inc) = (a.inc.options(), &a.inc);
+        o.now <= opts.now
+            && inc.next_deadline().is_none_or(|d| d > opts.now)
             && o.alfred_namespace == opts.alfred_namespace
             && o.executor == opts.executor
             && o.placement == opts.placement
@@ -59,7 +73,7 @@ fn analyse(last: Option<Analysed>, stores: &Stores, opts: AnalysisOptions) -> An
         let inc = Incremental::new(stores.take_snapshot(), opts);
         return Analysed { inc };
     };
-    // Only a change besides pods, nodes and Events reads the whole snapshot.
+    // Only a change the engine takes as a whole reads the whole snapshot.
     let (changes, whole) = match stores.take_delta().news(inc.snapshot()) {
         Delta::Changes(changes) => (changes, false),
         Delta::Whole(snapshot) => (vec![Change::Snapshot(snapshot)], true),
@@ -70,8 +84,61 @@ fn analyse(last: Option<Analysed>, stores: &Stores, opts: AnalysisOptions) -> An
         inc.apply(change);
         full |= inc.last_rerun().full;
     }
-    tracing::trace!(changes = count, whole, full, "analysis updated");
+    let moved = move_in_time(&mut inc, opts.now, RETIME_STEP);
+    tracing::trace!(changes = count, whole, full, ?moved, "analysis updated");
     Analysed { inc }
+}
+
+/// Moves `inc` to `now` when a deadline passed (a full pass: the changes may have brought one)
+/// or its time is `step` old (`now` and the drifting figures only); else keeps its time.
+fn move_in_time(inc: &mut Incremental, now: Time, step: Duration) -> Advance {
+    let then = inc.options().now;
+    let due = inc.next_deadline().is_some_and(|d| d <= now);
+    let old = chrono::Duration::from_std(step).is_ok_and(|step| now - then >= step);
+    if due || old || now < then {
+        inc.retime(now)
+    } else {
+        Advance::Kept
+    }
+}
+
+/// How long the task may sleep before time alone changes the analysis: until its next deadline
+/// or, while pools drift, until its time is `RETIME_STEP` old — never sooner than `TIME_STEP`
+/// after its time, never longer than `MAX_WAIT` (`None`: sleep until a change).
+fn next_wake(inc: &Incremental, now: Time) -> Option<Duration> {
+    let then = inc.options().now;
+    let retime = chrono::Duration::from_std(RETIME_STEP).ok();
+    let drift = retime.filter(|_| inc.drifts()).map(|step| then + step);
+    let at = [inc.next_deadline(), drift].into_iter().flatten().min()?;
+    let floor = chrono::Duration::from_std(TIME_STEP).map_or(at, |step| at.max(then + step));
+    let wait = (floor - now).to_std().unwrap_or(Duration::ZERO);
+    Some(wait.min(MAX_WAIT))
+}
+
+/// The last feed moved to the hub's time when no store changed since it (`None` when time
+/// changed nothing, or the blocking thread failed: `last` is then `None` too).
+async fn timed_feed(
+    hub: &Hub,
+    feed: &Feed,
+    last: &mut Option<Analysed>,
+    generation: u64,
+) -> Option<Feed> {
+    let mut analysed = last.take()?;
+    let now = (hub.clock)();
+    let (analysed, moved) = tokio::task::spawn_blocking(move || {
+        let moved = move_in_time(&mut analysed.inc, now, RETIME_STEP);
+        (analysed, moved)
+    })
+    .await
+    .ok()?;
+    let analysis = analysed.inc.shared_analysis();
+    *last = Some(analysed);
+    tracing::trace!(?moved, "analysis moved in time");
+    (moved != Advance::Kept).then(|| Feed {
+        generation,
+        analysis,
+        ..progress_feed(hub, feed)
+    })
 }
 
 /// The connection state from the sources' states: a refused required source wins, then an
@@ -206,6 +273,14 @@ fn log_outage(since: &crate::engine::model::Time, error: &str) {
     tracing::warn!(%since, error, "API server unreachable: reconnecting, last data kept");
 }
 
+/// Sleeps `wait`, or forever (`None`).
+async fn sleep_for(wait: Option<Duration>) {
+    match wait {
+        Some(wait) => tokio::time::sleep(wait).await,
+        None => std::future::pending().await,
+    }
+}
+
 /// Starts the snapshot task; it ends when every receiver of `tx` is gone.
 pub fn spawn_snapshot_task(
     hub: Arc<Hub>,
@@ -220,9 +295,26 @@ pub fn spawn_snapshot_task(
         let mut analysed: Option<(u64, Arc<Feed>)> = None;
         let mut last: Option<Analysed> = None;
         loop {
-            tokio::select! {
-                () = hub.changed.notified() => {}
+            let wake = last.as_ref().and_then(|a| next_wake(&a.inc, (hub.clock)()));
+            let timed = tokio::select! {
+                () = hub.changed.notified() => false,
+                () = sleep_for(wake) => true,
                 () = tx.closed() => return,
+            };
+            let contents = hub.contents.load(Ordering::Acquire);
+            let quiet = analysed.as_ref().filter(|(c, _)| timed && *c == contents);
+            if let Some((_, feed)) = quiet {
+                // Time alone: the last snapshot, its analysis moved to the clock's time.
+                let Some(feed) = timed_feed(&hub, feed, &mut last, generation + 1).await else {
+                    continue;
+                };
+                generation += 1;
+                let feed = Arc::new(feed);
+                analysed = Some((contents, feed.clone()));
+                if tx.send(feed).is_err() {
+                    return;
+                }
+                continue;
             }
             tokio::time::sleep(COALESCE).await;
             // Read before the snapshot is taken: every change counted is in this feed.
@@ -337,7 +429,6 @@ mod tests {
         assert_eq!(state(&done).listing, None);
         task.abort();
     }
-
     /// The task's path: after the first analysis, batches of pod events are drained by key
     /// (the stores' whole-snapshot count stays); a relist or another kind reads the whole.
     #[tokio::test]
@@ -408,6 +499,74 @@ mod tests {
 }
 
 #[cfg(test)]
+mod deadline_tests {
+    use super::*;
+    use crate::cluster::live::sources::NODES;
+    use crate::cluster::wire::Slim;
+    use crate::engine::analysis::ExecutorSetting;
+    use crate::protocol::Permissions;
+    use kube::runtime::watcher::Event;
+    use std::sync::atomic::AtomicI64;
+
+    /// The test's wall clock, in seconds since the epoch.
+    static SECONDS: AtomicI64 = AtomicI64::new(1_790_000_000);
+
+    fn clock() -> Time {
+        Time::from_timestamp(SECONDS.load(Ordering::SeqCst), 0).unwrap_or_default()
+    }
+
+    /// A node whose trigger condition turned False `ago` seconds before the clock's time.
+    fn suspect_node(ago: i64) -> Slim<k8s_openapi::api::core::v1::Node> {
+        let since = Time::from_timestamp(SECONDS.load(Ordering::SeqCst) - ago, 0).unwrap();
+        let json = serde_json::json!({"metadata": {"name": "gpu-a"},
+            "status": {"conditions": [{"type": "GpuUnhealthy", "status": "False",
+                "lastTransitionTime": since.to_rfc3339()}]}});
+        Slim(serde_json::from_value(json).unwrap())
+    }
+
+    async fn next(rx: &mut watch::Receiver<Arc<Feed>>) -> Arc<Feed> {
+        let wait = tokio::time::timeout(Duration::from_secs(5), rx.changed());
+        wait.await.unwrap().unwrap();
+        rx.borrow_and_update().clone()
+    }
+
+    /// With no store change, the task wakes at the analysis's next deadline (a suspect node's
+    /// `suspectUntil`) and publishes the analysis at the new time: the node is Clear.
+    #[tokio::test]
+    async fn a_deadline_publishes_without_a_change() {
+        let hub = Arc::new(Hub::new(clock, Permissions::read_only("test")));
+        let options = AnalysisOptions {
+            now: clock(),
+            alfred_namespace: "ome".into(),
+            executor: ExecutorSetting::Auto,
+            placement: Default::default(),
+            instance_types: Default::default(),
+        };
+        let source = SourceKind::Live("test".into());
+        let (tx, mut rx) = watch::channel(Arc::new(initial_feed(&hub, source.clone(), &options)));
+        let task = spawn_snapshot_task(hub.clone(), source, options, tx);
+        // Suspect for one more second (the window is 30 minutes).
+        let nodes = &hub.stores.nodes;
+        nodes.on_event(Event::Init, &NODES, clock());
+        nodes.on_event(Event::InitApply(suspect_node(30 * 60 - 1)), &NODES, clock());
+        nodes.on_event(Event::InitDone, &NODES, clock());
+        hub.contents.fetch_add(1, Ordering::Release);
+        hub.changed.notify_one();
+        let first = next(&mut rx).await;
+        assert_eq!(first.analysis.nodes[0].health.name(), "Suspect");
+        SECONDS.fetch_add(2, Ordering::SeqCst);
+        let later = next(&mut rx).await;
+        assert_eq!(later.generation, first.generation + 1);
+        assert_eq!(later.analysis.nodes[0].health.name(), "Clear");
+        assert!(
+            later.snapshot.nodes == first.snapshot.nodes,
+            "the same snapshot"
+        );
+        task.abort();
+    }
+}
+
+#[cfg(test)]
 mod analyse_tests {
     use super::*;
     use crate::cluster::live::delta::testkit::{apply, load, pod_key};
@@ -428,12 +587,12 @@ mod analyse_tests {
         }
     }
 
-    /// Within `TIME_STEP` a changed pod is an incremental update at the first pass's time,
-    /// from the drained keys alone; past it, or with time going back, the pass is a full one
-    /// at the new time. Each result is the full analysis of the stores' snapshot at the
-    /// result's time.
+    /// Before its next deadline a changed pod is an incremental update at the analysis's time,
+    /// from the drained keys alone; once the time is `RETIME_STEP` old it moves without a
+    /// pass; past a deadline, or with time going back, the pass is a full one at the new time.
+    /// Each result is the full analysis of the stores' snapshot at the result's time.
     #[test]
-    fn updates_incrementally_within_the_time_step_then_runs_a_full_pass() {
+    fn updates_incrementally_until_a_deadline_then_runs_a_full_pass() {
         let spec = FleetSpec {
             seed: 4,
             nodes: 20,
@@ -445,6 +604,7 @@ mod analyse_tests {
         let mut last = analyse(None, &stores, at(0));
         assert!(last.inc.last_rerun().full);
         assert_eq!(stores.whole_snapshots(), 1);
+        let deadline = last.inc.next_deadline();
 
         let bound: Vec<_> = original
             .pods
@@ -466,11 +626,7 @@ mod analyse_tests {
             last = analyse(Some(last), &stores, later(300 + 100 * step as i64));
             let inc = &last.inc;
             assert!(!inc.last_rerun().full, "{step}: {:?}", inc.last_rerun());
-            assert_eq!(
-                inc.options().now,
-                at(0).now,
-                "the first pass's time is kept"
-            );
+            assert_eq!(inc.options().now, at(0).now, "the analysis's time is kept");
             assert_eq!(stores.whole_snapshots(), 1, "no whole snapshot read");
             let snap = stores.snapshot();
             assert!(inc.snapshot() == &snap, "{step}: snapshots differ");
@@ -478,10 +634,43 @@ mod analyse_tests {
             assert_eq!(format!("{:?}", inc.analysis()), format!("{full:?}"));
         }
 
-        let third = analyse(Some(last), &stores, at(2));
-        assert!(third.inc.last_rerun().full);
-        assert_eq!(third.inc.options().now, at(2).now);
-        let back = analyse(Some(third), &stores, at(1));
+        let snap = stores.snapshot();
+        let keep = Analysed {
+            inc: last.inc.clone(),
+        };
+        let moved = analyse(Some(last), &stores, at(6));
+        assert_eq!(moved.inc.options().now, at(6).now, "RETIME_STEP old: moved");
+        let full = analyze(&snap, &at(6));
+        assert_eq!(format!("{:?}", moved.inc.analysis()), format!("{full:?}"));
+        if let Some(d) = deadline {
+            let past = AnalysisOptions { now: d, ..at(0) };
+            let third = analyse(Some(keep), &stores, past);
+            assert!(
+                third.inc.last_rerun().full,
+                "a passed deadline is a full pass"
+            );
+        }
+        let back = analyse(Some(moved), &stores, at(1));
         assert!(back.inc.last_rerun().full, "time going back is a full pass");
+    }
+
+    /// The task sleeps until the next deadline, not sooner than `TIME_STEP` after the
+    /// analysis's time nor longer than `MAX_WAIT`; without deadlines nor drift, until a change.
+    #[test]
+    fn sleeps_until_the_next_deadline() {
+        let quiet = Incremental::new(Default::default(), at(0));
+        assert_eq!(next_wake(&quiet, at(0).now), None);
+        let spec = FleetSpec {
+            seed: 4,
+            nodes: 20,
+            pods: 200,
+        };
+        let inc = Incremental::new(generate_fleet(&spec, at(0).now), at(0));
+        let wait = next_wake(&inc, at(0).now);
+        match (inc.next_deadline(), inc.drifts()) {
+            (None, false) => assert_eq!(wait, None),
+            _ => assert!(wait.is_some_and(|w| (TIME_STEP..=MAX_WAIT).contains(&w))),
+        }
+        assert_eq!(next_wake(&inc, at(3600).now).filter(|w| !w.is_zero()), None);
     }
 }

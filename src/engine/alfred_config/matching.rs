@@ -12,6 +12,9 @@ use serde::Serialize;
 use super::printing::{ser_days, ser_hhmm};
 use super::{AlfredConfig, MaintenanceTrigger, TriggerMatcher};
 
+/// Minutes in a week: the windows repeat weekly, so a week holds every change they make.
+const WEEK_MINUTES: i64 = 7 * 24 * 60;
+
 /// What trigger matching needs to know about one Node at snapshot time.
 #[derive(Debug, Clone, Copy)]
 pub struct NodeFacts<'a> {
@@ -48,9 +51,7 @@ impl MaintenanceTrigger {
                 };
                 if *value_is_start_time {
                     // Alfred: the key alone asks for maintenance; the time may only delay it.
-                    return actual
-                        .parse::<i64>()
-                        .map_or(true, |start| now_unix_seconds >= start);
+                    return label_start(actual).is_none_or(|start| now_unix_seconds >= start);
                 }
                 value.as_ref().is_none_or(|v| v == actual)
             }
@@ -61,6 +62,13 @@ impl MaintenanceTrigger {
             }),
         }
     }
+}
+
+/// The Unix time a `valueIsStartTime` label's value asks maintenance from (`None`: not a
+/// number, it matches at once). The rule matches from that second on: the instant is also when
+/// a node's triggers change by time alone.
+pub fn label_start(value: &str) -> Option<i64> {
+    value.parse::<i64>().ok()
 }
 
 /// A weekly UTC window for defragmentation moves: `days` non-empty, `start < end` (no
@@ -130,5 +138,20 @@ impl AlfredConfig {
     #[must_use]
     pub fn defrag_window_open_at(&self, now: DateTime<Utc>) -> bool {
         self.defrag_window_open(now.weekday(), now.hour() * 60 + now.minute())
+    }
+
+    /// The first instant after `now` at which [`Self::defrag_window_open_at`] answers
+    /// otherwise (`None` without windows: always open). Windows are whole minutes, so the
+    /// answer can change only on a minute boundary; a week of them is searched.
+    #[must_use]
+    pub fn next_window_change(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        if self.maintenance_windows.is_empty() {
+            return None;
+        }
+        let open = self.defrag_window_open_at(now);
+        let minute = now.with_second(0)?.with_nanosecond(0)?;
+        (1..=WEEK_MINUTES)
+            .filter_map(|k| minute.checked_add_signed(chrono::Duration::minutes(k)))
+            .find(|t| self.defrag_window_open_at(*t) != open)
     }
 }

@@ -30,7 +30,9 @@ mod printing;
 mod tests;
 mod validate;
 
-pub use rules::{health_rules, is_preemptible, maintenance_triggers, ScoringRules};
+pub use rules::{
+    health_rules, is_preemptible, maintenance_deadline, maintenance_triggers, ScoringRules,
+};
 
 pub use matching::{MaintenanceWindow, NodeFacts};
 pub use policy::{

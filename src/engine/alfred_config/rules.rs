@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::alfred_config::{AlfredConfig, NodeFacts};
+use crate::engine::alfred_config::{AlfredConfig, NodeFacts, TriggerMatcher};
 use crate::engine::model::{Labels, Node, Time};
 
 /// Inputs of the per-pool score.
@@ -53,6 +53,25 @@ pub fn health_rules(cfg: &AlfredConfig) -> (&[String], i64) {
         &h.trigger_conditions,
         i64::from(h.node_suspicion_window_minutes),
     )
+}
+
+/// The first instant after `now` at which `maintenance_triggers(cfg, node, ·)` can answer
+/// otherwise: the earliest `valueIsStartTime` label start still ahead (the only rule that reads
+/// the time; it compares whole seconds, so the instant is that second).
+pub fn maintenance_deadline(cfg: &AlfredConfig, node: &Node, now: Time) -> Option<Time> {
+    let triggers = &cfg.policies.node_health.maintenance.triggers;
+    let starts = triggers.iter().filter_map(|t| match &t.matcher {
+        TriggerMatcher::Label {
+            key,
+            value_is_start_time: true,
+            ..
+        } => super::matching::label_start(node.labels.get(key)?),
+        _ => None,
+    });
+    starts
+        .filter(|start| *start > now.timestamp())
+        .min()
+        .and_then(|start| Time::from_timestamp(start, 0))
 }
 
 /// Names of the maintenance triggers matching `node` at `now`, sorted.

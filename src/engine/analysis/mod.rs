@@ -6,13 +6,16 @@
 
 mod approval;
 mod compare;
+mod deadlines;
 mod incremental;
 
 pub use crate::engine::workloads::InstanceVerdict;
 pub use approval::{InstanceRef, MoveQuery};
 pub use compare::compare_moves;
+pub use deadlines::{analysis_drifts, Deadlines};
 pub use incremental::{
-    changes_between, changes_in, Change, Changed, Incremental, MovesRerun, Rerun, MAX_CHANGES,
+    changes_between, changes_in, Advance, Change, Changed, Incremental, MovesRerun, Rerun,
+    MAX_CHANGES,
 };
 
 use crate::engine::alfred_config::ScoringRules;

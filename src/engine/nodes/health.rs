@@ -45,6 +45,13 @@ impl HealthState {
         }
     }
 
+    /// The instant this state changes by time alone: `suspectUntil` (Suspect turns Clear when
+    /// `now` reaches the latest deadline `node_health` compares against); no other state reads
+    /// the time.
+    pub fn deadline(&self) -> Option<Time> {
+        self.suspect_until()
+    }
+
     /// Whether this state excludes the node as a migration target (every state but Clear).
     pub fn excludes_target(&self) -> bool {
         !matches!(self, HealthState::Clear)

@@ -19,6 +19,11 @@ use crate::engine::planning::surge::PoolTargets;
 use crate::engine::planning::PlanContext;
 use crate::engine::workloads::{cooldown_minutes, is_movable};
 
+/// How long a terminal outcome keeps the circuit breaker open (the ring's newest).
+pub(super) const BREAKER_WINDOW: Duration = Duration::minutes(60);
+/// The window of the hourly dispatch cap (the ledger's and the snapshot's count).
+pub(super) const HOUR: Duration = Duration::hours(1);
+
 /// Alfred's per-pass view of its own history, rebuilt from the journal.
 #[derive(Debug, Clone, Default)]
 pub struct ArbiterState {
@@ -56,7 +61,7 @@ impl ArbiterState {
         let newest = ring.first().map(|(t, _)| *t);
         let breaker_open = ring.len() >= 4
             && failures * 2 > ring.len()
-            && newest.is_some_and(|t| now - t < Duration::minutes(60));
+            && newest.is_some_and(|t| now - t < BREAKER_WINDOW);
         let mut node_touches = Vec::new();
         for e in &j.entries {
             let at = e.completed_at.unwrap_or(e.created_at);
@@ -66,7 +71,7 @@ impl ArbiterState {
         let ledger_last_hour = j
             .entries
             .iter()
-            .filter(|e| now - e.created_at < Duration::hours(1))
+            .filter(|e| now - e.created_at < HOUR)
             .count() as u32;
         ArbiterState {
             breaker_open,
@@ -262,7 +267,7 @@ fn total_in_flight(ctx: &PlanContext<'_>) -> u32 {
 
 /// `max(ledger dispatches in the last hour, snapshot count)`.
 fn hourly(ctx: &PlanContext<'_>, state: &ArbiterState) -> u32 {
-    let hour = Duration::hours(1);
+    let hour = HOUR;
     let snapshot: u32 = ctx
         .workloads
         .migrations

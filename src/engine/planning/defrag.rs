@@ -314,6 +314,11 @@ fn omenative_rows(
     }
 }
 
+/// `emergencyPendingAgeMinutes`: a pending pod strictly older than this makes an emergency.
+pub(super) fn emergency_age(cfg: &crate::engine::alfred_config::AlfredConfig) -> chrono::Duration {
+    chrono::Duration::minutes(i64::from(cfg.emergency_pending_age_minutes))
+}
+
 /// Emergency ×2: a pending pod of the pool older than `emergencyPendingAgeMinutes`,
 /// tenant-compatible, that no single bin seats now but one does after the move.
 fn is_emergency(
@@ -332,7 +337,7 @@ fn is_emergency(
     let tenant = isvc
         .annotation("alfred.ome.io/tenant-group")
         .filter(|t| !t.is_empty());
-    let age_limit = chrono::Duration::minutes(i64::from(ctx.cfg.emergency_pending_age_minutes));
+    let age_limit = emergency_age(ctx.cfg);
     ctx.pools[pool].pending.iter().any(|p| {
         let pod = &ctx.snap.pods[*p];
         let since = pod.unschedulable_since.or(pod.created);

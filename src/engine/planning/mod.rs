@@ -6,6 +6,7 @@
 
 mod arbiter;
 mod benefit;
+mod deadlines;
 mod defrag;
 mod health;
 mod inputs;
@@ -16,6 +17,7 @@ mod scheduling_gate;
 mod surge;
 mod what_if;
 
+pub use deadlines::{arbitrated, plan_deadlines, pod_deadlines, TimedInputs};
 pub use defrag::component_rows;
 pub use health::health_rows_possible;
 pub use inputs::{same_plan_inputs, PlanInputs};

@@ -12,7 +12,7 @@ mod score;
 
 pub use fragmentation::{frag, profile, weights, Bin};
 pub use pending::{room, PendingSize};
-pub use score::score_pool;
+pub use score::{drifts, retime_pool, score_pool};
 
 use rustc_hash::FxHashMap as HashMap;
 

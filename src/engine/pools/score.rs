@@ -1,18 +1,19 @@
 //! Scores one pool from its gathered inputs (`alfred.md` §6.2): observed and repacked profiles,
 //! reclaimable, pending pressure, score and the operator extras.
 //!
-//! Owns: `score_pool`. Pure.
+//! Owns: `score_pool`, and `retime_pool`: the same figures moved to another time. Pure.
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::engine::alfred_config::ScoringRules;
 use crate::engine::fast::same;
-use crate::engine::model::{ClusterSnapshot, Name};
+use crate::engine::model::{ClusterSnapshot, Name, Time};
 use crate::engine::pools::fragmentation::{self, profile, repack_by, Bin};
 use crate::engine::pools::pending::pending_sizes;
 use crate::engine::pools::{pool_bins, PoolData, PoolItem, PoolReport, PoolScoring, SizeReport};
 
 /// Minutes a pending pod has waited at `now` (clamped at 0; 0 without a timestamp).
-pub fn pending_minutes(snap: &ClusterSnapshot, pod: usize, now: crate::engine::model::Time) -> f64 {
+pub fn pending_minutes(snap: &ClusterSnapshot, pod: usize, now: Time) -> f64 {
     let p = &snap.pods[pod];
     p.unschedulable_since.or(p.created).map_or(0.0, |t| {
         (now - t).num_milliseconds().max(0) as f64 / 60_000.0
@@ -60,14 +61,8 @@ pub fn score_pool(
     let after = profile(&best_bins, ladder, &weights, total_free);
 
     let reclaimable = (before.weighted - after.weighted).max(0.0);
-    let urgencies = pool.pending.iter().filter_map(|p| {
-        let s = fragmentation::snap(snap.pods[*p].gpus, ladder);
-        let i = ladder.iter().position(|l| *l == s)?;
-        (before.slots[i] == 0 && after.slots[i] >= 1).then(|| {
-            fragmentation::urgency(pending_minutes(snap, *p, input.now), rules.tau_minutes)
-        })
-    });
-    let pressure = fragmentation::pending_pressure(urgencies);
+    let slots = |i: usize| (before.slots[i], after.slots[i]);
+    let pressure = pressure_at(snap, (&pool.pending, &slots), rules, input.now);
     let score = fragmentation::score(reclaimable, pressure);
     let stuck = (before.weighted - reclaimable).max(0.0);
 
@@ -101,11 +96,7 @@ pub fn score_pool(
         advisory_open: stuck > rules.threshold,
         sizes,
         pending_pods: pool.pending.len() as u64,
-        oldest_pending_minutes: pool
-            .pending
-            .iter()
-            .map(|p| pending_minutes(snap, *p, input.now))
-            .fold(0.0, f64::max),
+        oldest_pending_minutes: oldest_at(snap, &pool.pending, input.now),
         largest_fit_now: bins.iter().map(|b| b.free.min(b.cap)).max().unwrap_or(0),
         largest_fit_after: best_bins
             .iter()
@@ -118,6 +109,80 @@ pub fn score_pool(
         nodes,
         pending: pool.pending,
     }
+}
+
+/// The pending pressure at `now` of the pending pods `pending` whose size has no slot on the
+/// observed bins and one after the repack (`slots(i)`: both counts of ladder size `i`).
+fn pressure_at(
+    snap: &ClusterSnapshot,
+    (pending, slots): (&[usize], &dyn Fn(usize) -> (u64, u64)),
+    rules: &ScoringRules,
+    now: Time,
+) -> f64 {
+    let ladder = &rules.ladder;
+    let urgencies = pending.iter().filter_map(|p| {
+        let s = fragmentation::snap(snap.pods[*p].gpus, ladder);
+        let i = ladder.iter().position(|l| *l == s)?;
+        let (observed, best) = slots(i);
+        (observed == 0 && best >= 1)
+            .then(|| fragmentation::urgency(pending_minutes(snap, *p, now), rules.tau_minutes))
+    });
+    fragmentation::pending_pressure(urgencies)
+}
+
+/// The longest wait at `now` among `pending`, minutes (0 for none).
+fn oldest_at(snap: &ClusterSnapshot, pending: &[usize], now: Time) -> f64 {
+    pending
+        .iter()
+        .map(|p| pending_minutes(snap, *p, now))
+        .fold(0.0, f64::max)
+}
+
+/// Whether a report's figures move with the time: a pending pod with a recorded time makes
+/// its wait, and so the oldest wait, the pressure and the score, a function of `now` at every
+/// millisecond (`pending_minutes`), not at a few instants.
+pub fn drifts(snap: &ClusterSnapshot, report: &PoolReport) -> bool {
+    report.pending.iter().any(|p| {
+        snap.pods
+            .get(*p)
+            .is_some_and(|p| p.unschedulable_since.or(p.created).is_some())
+    })
+}
+
+/// Moves `report` (scored by `score_pool` on `snap`) to `now`: the figures that read the time
+/// (pressure, score, threshold, oldest waits) computed by the same functions `score_pool`
+/// calls, from the slot counts the report keeps. Returns whether `above_threshold` changed
+/// (the decision pass reads it; nothing else it reads moves with the time).
+pub fn retime_pool(
+    snap: &ClusterSnapshot,
+    report: &mut PoolReport,
+    rules: &ScoringRules,
+    now: Time,
+) -> bool {
+    let sizes = &report.sizes;
+    let slots = |i: usize| {
+        sizes
+            .get(i)
+            .map_or((0, 0), |s| (s.slots_observed, s.slots_best))
+    };
+    let pressure = pressure_at(snap, (&report.pending, &slots), rules, now);
+    let score = fragmentation::score(report.reclaimable, pressure);
+    let above = score > rules.threshold;
+    let flipped = above != report.above_threshold;
+    report.pending_pressure = pressure;
+    report.score = score;
+    report.above_threshold = above;
+    report.oldest_pending_minutes = oldest_at(snap, &report.pending, now);
+    for size in &mut report.pending_sizes {
+        let same = report
+            .pending
+            .iter()
+            .filter(|p| snap.pods[**p].gpus == size.gpus);
+        size.oldest_minutes = same
+            .map(|p| pending_minutes(snap, *p, now))
+            .fold(f64::MIN, f64::max);
+    }
+    flipped
 }
 
 /// Position of each node's bin in `observed_bins`, by node index.

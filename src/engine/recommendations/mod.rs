@@ -28,7 +28,7 @@ mod wire;
 pub use node_record::NodeRecord;
 
 pub use cycle::{parse_last_cycle, LastCycle};
-pub use order::{freshness, row_identity, sort_rows_for_display, Freshness, RowIdentity};
+pub use order::{freshness, row_identity, sort_rows_for_display, stale_at, Freshness, RowIdentity};
 pub use row::{Placement, PodRef, Row, Scheduling};
 pub use value_error::ValueError;
 pub use wire::{

@@ -43,6 +43,21 @@ pub fn freshness(
     }
 }
 
+/// The instant a pass published at `timestamp` turns stale for [`freshness`]: one nanosecond
+/// past `STALE_AFTER_INTERVALS × decisionLoopInterval` (exactly that age is still fresh);
+/// `None` when the limit is not representable (never stale).
+pub fn stale_at(
+    timestamp: DateTime<Utc>,
+    decision_loop_interval: Duration,
+) -> Option<DateTime<Utc>> {
+    let limit = decision_loop_interval
+        .checked_mul(STALE_AFTER_INTERVALS)
+        .and_then(|d| TimeDelta::from_std(d).ok())?;
+    timestamp
+        .checked_add_signed(limit)?
+        .checked_add_signed(TimeDelta::nanoseconds(1))
+}
+
 /// A row's identity within one pass: `(policy, workload, component, instance, fromNode,
 /// reason)`. The same Instance may appear under two identities (health and defrag).
 pub type RowIdentity<'a> = (&'a str, &'a str, &'a str, i32, Option<&'a str>, &'a str);

@@ -100,6 +100,13 @@ pub fn workload_migrations(
     out
 }
 
+/// When the cooldown `in_cooldown` judges ends: `last + window_minutes` (`None` when no
+/// cooldown runs at any time, or the instant is not representable).
+pub fn cooldown_end(last: Option<Time>, window_minutes: i64) -> Option<Time> {
+    let t = last.filter(|_| window_minutes > 0)?;
+    t.checked_add_signed(chrono::Duration::try_minutes(window_minutes)?)
+}
+
 /// Whether `now − last < window_minutes` (a per-workload cooldown is running).
 pub fn in_cooldown(last: Option<Time>, window_minutes: i64, now: Time) -> bool {
     match last {

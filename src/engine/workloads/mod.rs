@@ -23,7 +23,7 @@ pub use eligibility::{
     EligibilityRules, InstanceVerdict,
 };
 pub use irstatus::{check_rows, decode_rows, CodecError, InstanceRow};
-pub use migrations::in_cooldown;
+pub use migrations::{cooldown_end, in_cooldown};
 pub use model_check::model_check;
 pub use omenative::{IsvcComponents, WorkloadMigrations};
 pub use unowned::{split_group_warnings, unowned_pods, unowned_warnings, Unowned};

@@ -9,6 +9,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
+mod clock;
 mod kinds;
 mod ops;
 

@@ -18,6 +18,7 @@
 //!
 //! Owns: `Incremental`, `Change`. Pure: time arrives in the options; no clock, no I/O.
 
+mod clock;
 mod diff;
 mod isvcs;
 mod lists;
@@ -30,11 +31,12 @@ mod stages;
 
 use std::sync::Arc;
 
-use crate::engine::analysis::{pipeline, Analysis, AnalysisOptions};
+use crate::engine::analysis::{pipeline, Analysis, AnalysisOptions, Deadlines};
 use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Event, InferenceService, Name, Node, NodeEdit, Pod};
 use crate::engine::nodes::{node_state, same_pool_inputs};
 
+pub use clock::Advance;
 pub use diff::{changes_between, changes_in, Changed, MAX_CHANGES};
 use parts::Parts;
 use stages::Stale;
@@ -81,6 +83,8 @@ pub struct Incremental {
     analysis: Arc<Analysis>,
     parts: Parts,
     rerun: Rerun,
+    // When the analysis changes by time alone (`clock.rs`).
+    deadlines: Deadlines,
 }
 
 impl Incremental {
@@ -93,6 +97,7 @@ impl Incremental {
     pub fn from_shared(snap: Arc<ClusterSnapshot>, opts: AnalysisOptions) -> Self {
         let (analysis, owners) = pipeline(&snap, &opts, &mut |_| {}, true);
         let parts = Parts::new(&snap, &analysis, owners);
+        let deadlines = Deadlines::of(&snap, &analysis);
         Incremental {
             snap,
             opts,
@@ -102,6 +107,7 @@ impl Incremental {
                 full: true,
                 ..Rerun::default()
             },
+            deadlines,
         }
     }
 
@@ -164,6 +170,7 @@ impl Incremental {
     /// Applies one change and brings the analysis up to date.
     pub fn apply(&mut self, change: Change) {
         self.rerun = Rerun::default();
+        self.note_change(&change);
         match change {
             Change::Pod(pod) => {
                 let edit = Arc::make_mut(&mut self.snap).upsert_pod(pod);
@@ -202,12 +209,14 @@ impl Incremental {
                 self.rebuild();
             }
         }
+        self.check_gates();
     }
 
     /// A full analysis of the current snapshot.
     fn rebuild(&mut self) {
         let (analysis, owners) = pipeline(&self.snap, &self.opts, &mut |_| {}, true);
         self.parts = Parts::new(&self.snap, &analysis, owners);
+        self.deadlines = Deadlines::of(&self.snap, &analysis);
         self.analysis = Arc::new(analysis);
         self.rerun = Rerun {
             full: true,
