@@ -37,5 +37,26 @@ pub mod ui;
 /// (so that benchmarks measure what ships). An analysis allocates and frees many small blocks
 /// on a heap the live store keeps fragmented, where glibc malloc's `_int_malloc` and
 /// `malloc_consolidate` stood out in profiles of `benches/stages.rs` (docs/performance.md).
+/// The `system-alloc` feature (never shipped) leaves the system allocator in place, so that a
+/// heap profiler that intercepts `malloc` (heaptrack) sees every allocation.
+#[cfg(not(feature = "system-alloc"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// How long memory freed to the allocator waits before it is returned to the operating system,
+/// for a process that runs long (the TUI, `analyze --watch`): none. mimalloc's default (one
+/// second) kept the transient memory of every snapshot and analysis resident in a live
+/// process that analyses about once a second: the freed ranges were reused before they were
+/// ever returned, so RSS between analyses held both the live data and the last pass's
+/// garbage (docs/performance.md, "RSS"). Benchmarks keep the default: they do not call this.
+pub const LIVE_PURGE_DELAY_MS: u32 = 0;
+
+/// Applies `LIVE_PURGE_DELAY_MS` to the process allocator (`main` calls it once, first).
+#[cfg(not(feature = "system-alloc"))]
+pub fn tune_allocator_for_long_runs() {
+    ome_top_alloc::set_purge_delay(LIVE_PURGE_DELAY_MS);
+}
+
+/// The system allocator has no purge delay to set.
+#[cfg(feature = "system-alloc")]
+pub fn tune_allocator_for_long_runs() {}

@@ -17,6 +17,7 @@ fn wall_clock() -> chrono::DateTime<chrono::Utc> {
 }
 
 fn main() {
+    ome_top::tune_allocator_for_long_runs();
     let cli = Cli::parse();
     let code = {
         // Dropped before `exit` (which skips destructors), so queued lines reach the file.

@@ -22,6 +22,9 @@ use tracing_subscriber::Layer;
 use crate::config::{load_settings, ConfigPaths, LogLevel};
 pub use filter::{Choice, Chosen, Source};
 
+/// Lines the log's writer thread may have queued (more are dropped until it catches up).
+const LOG_QUEUE_LINES: usize = 8_192;
+
 /// The log filter the program would use with `--log-level` = `flag` and config.toml at
 /// `config`: reads `OME_TOP_LOG`, `RUST_LOG` and the file's `log-level`. A config.toml that
 /// does not load counts as not setting a level; its error is returned beside the choice.
@@ -115,7 +118,13 @@ pub fn start(choice: &Choice, dir: Option<&Path>) -> Result<LogSession, LogError
             dir: dir.to_path_buf(),
             error,
         })?;
-    let (writer, guard) = tracing_appender::non_blocking(appender);
+    // The writer thread's queue is a bounded channel whose slots are written when it is made:
+    // tracing-appender's default of 128,000 lines kept ≈ 4 MiB resident for the whole run
+    // (docs/performance.md, "RSS"). A full queue drops lines (lossy, the default), which at
+    // this depth takes a burst no configured level produces.
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(LOG_QUEUE_LINES)
+        .finish(appender);
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(writer)
         .with_ansi(false)
