@@ -21,9 +21,9 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use crate::cluster::live::delta::Delta;
 use crate::cluster::live::slot::SourceStatus;
 use crate::cluster::live::sources::Stores;
-use crate::cluster::live::delta::Delta;
 use crate::cluster::live::watch::Hub;
 use crate::engine::analysis::{analyze, Advance, AnalysisOptions, Change, Incremental};
 use crate::engine::model::{ClusterSnapshot, Time};
