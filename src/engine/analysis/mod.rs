@@ -26,7 +26,7 @@ use crate::engine::index::SnapshotIndex;
 use crate::engine::journal::stalled_verdicts;
 use crate::engine::journal::ClearingVerdict;
 use crate::engine::lints::{placement_lints, Lint};
-use crate::engine::model::{ClusterSnapshot, Time};
+use crate::engine::model::{ClusterSnapshot, Shared, Time};
 use crate::engine::nodes::PoolMembership;
 use crate::engine::nodes::{node_states_with, NodeState, ShapeTable};
 use crate::engine::planning::MoveRow;
@@ -93,13 +93,15 @@ pub const ALFRED_RECOMMENDATIONS: &str = "alfred-recommendations";
 /// Name of Alfred's dispatch journal ConfigMap.
 pub const ALFRED_JOURNAL: &str = "alfred-dispatch-state";
 
-/// The result of one analysis.
+/// The result of one analysis. Its large parts are `Shared`: a copy (the incremental
+/// analysis's, while a published feed still holds the last one) copies only the parts a
+/// change then edits.
 #[derive(Debug, Clone)]
 pub struct Analysis {
     /// Observation time.
     pub now: Time,
     /// The effective Alfred config (defaults applied).
-    pub config: AlfredConfig,
+    pub config: Shared<AlfredConfig>,
     /// Why `alfred-config` was rejected (defaults are then in force), if it was.
     pub config_error: Option<String>,
     /// Whether `alfred-config` exists in Alfred's namespace.
@@ -107,27 +109,27 @@ pub struct Analysis {
     /// Whether the executor is considered available.
     pub executor_available: bool,
     /// Node states, aligned with `snapshot.nodes`.
-    pub nodes: Vec<NodeState>,
+    pub nodes: Shared<Vec<NodeState>>,
     /// Node indices sorted by name.
-    pub node_order: Vec<usize>,
+    pub node_order: Shared<Vec<usize>>,
     /// Pools sorted by name.
-    pub pools: Vec<PoolReport>,
+    pub pools: Shared<Vec<PoolReport>>,
     /// Components and Instances.
-    pub workloads: Workloads,
+    pub workloads: Shared<Workloads>,
     /// Eligibility of every OMENative Instance (in component, then Instance order).
-    pub verdicts: Vec<InstanceVerdict>,
+    pub verdicts: Shared<Vec<InstanceVerdict>>,
     /// Alfred's dispatch journal.
     pub journal: JournalView,
     /// The §2.4 clearing verdict of every stalled journal entry, by UUID.
-    pub clearing: Vec<(String, ClearingVerdict)>,
+    pub clearing: Shared<Vec<(String, ClearingVerdict)>>,
     /// The rows ome-top computes for this pass, in arbitration order.
-    pub moves: Vec<MoveRow>,
+    pub moves: Shared<Vec<MoveRow>>,
     /// What Alfred published in `alfred-recommendations` (`None` when the ConfigMap is absent).
     pub published: Option<Recommendations>,
     /// Gang pins (gangpack.md §7), sorted by gang.
-    pub gangs: GangReport,
+    pub gangs: Shared<GangReport>,
     /// Placement lints, sorted by (rule, object, message).
-    pub lints: Vec<Lint>,
+    pub lints: Shared<Vec<Lint>>,
     /// Analysis warnings (conversion warnings are added by the caller).
     pub warnings: Vec<String>,
 }
@@ -252,21 +254,21 @@ fn pipeline(
     stage_done("lints");
     let analysis = Analysis {
         now: opts.now,
-        config,
+        config: config.into(),
         config_error,
         config_present: config_cm.is_some(),
         executor_available,
-        nodes: states,
-        node_order: idx.node_order,
-        pools,
-        workloads,
-        verdicts,
+        nodes: states.into(),
+        node_order: idx.node_order.into(),
+        pools: pools.into(),
+        workloads: workloads.into(),
+        verdicts: verdicts.into(),
         journal,
-        clearing,
-        moves,
+        clearing: clearing.into(),
+        moves: moves.into(),
         published,
-        gangs,
-        lints,
+        gangs: gangs.into(),
+        lints: lints.into(),
         warnings,
     };
     (analysis, owners)

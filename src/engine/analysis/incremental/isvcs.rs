@@ -61,7 +61,7 @@ impl Incremental {
         };
         let clearing = (self.analysis.journal.journal()).map(|j| stalled_verdicts(&self.snap, j));
         if let Some(clearing) = clearing {
-            std::sync::Arc::make_mut(&mut self.analysis).clearing = clearing;
+            std::sync::Arc::make_mut(&mut self.analysis).clearing = clearing.into();
         }
         self.refresh(stale);
     }

@@ -73,7 +73,7 @@ pub fn full_pass(
     );
     let (moves, owners) = decision_pass_owned(&ctx, &analysis.journal);
     parts.health_moves = has_health_rows(&moves);
-    analysis.moves = moves;
+    analysis.moves = moves.into();
     parts.move_owners = owners;
 }
 
@@ -143,7 +143,7 @@ fn partial_pass(
     } else {
         rows.merge(&mine, fresh)
     };
-    analysis.moves = rows.rows;
+    analysis.moves = rows.rows.into();
     parts.move_owners = rows.owners;
     // Equal keys: the pass order decides, which only the full pass knows.
     distinct

@@ -110,7 +110,7 @@ pub fn refresh(
     rerun.gangs = stale.gangs;
     rerun.lints = stale.lints;
     if stale.gangs {
-        analysis.gangs = compute_gangs(snap, &parts.index, &opts.placement);
+        analysis.gangs = compute_gangs(snap, &parts.index, &opts.placement).into();
         analysis.warnings.truncate(parts.base_warnings);
         analysis
             .warnings
@@ -118,17 +118,19 @@ pub fn refresh(
         parts.gangs_read_capacity = reads_node_capacity(&analysis.gangs);
     }
     if stale.lints || (stale.pod_lints && stale.node_lints.is_some()) {
-        analysis.lints = placement_lints(snap, &parts.index, &analysis.nodes, &opts.placement);
+        analysis.lints =
+            placement_lints(snap, &parts.index, &analysis.nodes, &opts.placement).into();
         rerun.lints = true;
     } else if stale.pod_lints {
-        let previous = std::mem::take(&mut analysis.lints);
-        analysis.lints = placement_lints_after_unbound_pod_edit(snap, &parts.index, previous);
+        let previous = std::mem::take(&mut *analysis.lints);
+        analysis.lints =
+            placement_lints_after_unbound_pod_edit(snap, &parts.index, previous).into();
         rerun.lints = true;
     } else if let Some(per_card) = stale.node_lints {
         let inputs = (snap, &parts.index, &analysis.nodes[..]);
-        let previous = std::mem::take(&mut analysis.lints);
+        let previous = std::mem::take(&mut *analysis.lints);
         analysis.lints =
-            placement_lints_after_node_edit(inputs, &opts.placement, previous, per_card);
+            placement_lints_after_node_edit(inputs, &opts.placement, previous, per_card).into();
         rerun.lints = true;
     }
     Some(rerun)
