@@ -57,7 +57,7 @@ struct Analysed {
 /// The stores analysed at about `opts.now`: `last` brought up to date by the changes drained
 /// from them (at its time) when the other options are the same and no deadline of it passed
 /// by `opts.now`, then moved in time (`move_in_time`); else a full analysis at `opts.now` of
-/// their whole snapshot. Either way the snapshot is the stores' state as drained and the
+/// their whole snapshot; a batch that changed something ends at `opts.now`. Either way the snapshot is the stores' state as drained and the
 /// analysis equals `analyze(snapshot, options of the result)` (`delta`'s tests,
 /// tests/engine/incremental).
 fn analyse(last: Option<Analysed>, stores: &Stores, opts: AnalysisOptions) -> Analysed {
@@ -84,7 +84,15 @@ fn analyse(last: Option<Analysed>, stores: &Stores, opts: AnalysisOptions) -> An
         inc.apply(change);
         full |= inc.last_rerun().full;
     }
-    let moved = move_in_time(&mut inc, opts.now, RETIME_STEP);
+    // What changed was observed now, and a feed's analysis time is its observation time (the
+    // history records a transition at it): a batch moves the analysis to now, which before a
+    // deadline moves only `now` and the drifting figures. Without a change, time moves it only
+    // at a deadline or every `RETIME_STEP`.
+    let moved = if count > 0 {
+        inc.retime(opts.now)
+    } else {
+        move_in_time(&mut inc, opts.now, RETIME_STEP)
+    };
     tracing::trace!(changes = count, whole, full, ?moved, "analysis updated");
     Analysed { inc }
 }
@@ -587,9 +595,9 @@ mod analyse_tests {
         }
     }
 
-    /// Before its next deadline a changed pod is an incremental update at the analysis's time,
-    /// from the drained keys alone; once the time is `RETIME_STEP` old it moves without a
-    /// pass; past a deadline, or with time going back, the pass is a full one at the new time.
+    /// Before its next deadline a changed pod is an incremental update from the drained keys
+    /// alone, and the batch moves the analysis to its time without a pass; so does a batch
+    /// once the time is `RETIME_STEP` old; past a deadline, or with time going back, the pass is a full one at the new time.
     /// Each result is the full analysis of the stores' snapshot at the result's time.
     #[test]
     fn updates_incrementally_until_a_deadline_then_runs_a_full_pass() {
@@ -623,14 +631,15 @@ mod analyse_tests {
             let mut flipped = Pod::clone(pod);
             flipped.ready = !flipped.ready;
             apply(&stores.pods, pod_key(pod), Arc::new(flipped));
-            last = analyse(Some(last), &stores, later(300 + 100 * step as i64));
+            let when = later(300 + 100 * step as i64);
+            last = analyse(Some(last), &stores, when.clone());
             let inc = &last.inc;
             assert!(!inc.last_rerun().full, "{step}: {:?}", inc.last_rerun());
-            assert_eq!(inc.options().now, at(0).now, "the analysis's time is kept");
+            assert_eq!(inc.options().now, when.now, "a batch ends at its time");
             assert_eq!(stores.whole_snapshots(), 1, "no whole snapshot read");
             let snap = stores.snapshot();
             assert!(inc.snapshot() == &snap, "{step}: snapshots differ");
-            let full = analyze(&snap, &at(0));
+            let full = analyze(&snap, &when);
             assert_eq!(format!("{:?}", inc.analysis()), format!("{full:?}"));
         }
 
