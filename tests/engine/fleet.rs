@@ -8,10 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
-use chrono::{TimeZone, Utc};
-
-use ome_top::cluster::snapshot_file::read_snapshot;
-use ome_top::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
+use ome_top::engine::analysis::Analysis;
 use ome_top::engine::model::ClusterSnapshot;
 use ome_top::report::fleet::json::{fleet_json, Analysed, ClusterDoc};
 use ome_top::report::fleet::table::fleet_table;
@@ -23,16 +20,8 @@ const UNREACHABLE: &str =
 
 fn cluster(path: &str) -> (ClusterSnapshot, Analysis) {
     let bytes = std::fs::read(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let (snap, _) = read_snapshot(&bytes).unwrap();
-    let opts = AnalysisOptions {
-        now: Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).unwrap(),
-        alfred_namespace: "ome".into(),
-        executor: ExecutorSetting::Auto,
-        placement: Default::default(),
-        instance_types: Default::default(),
-    };
-    let a = analyze(&snap, &opts);
-    (snap, a)
+    let doc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    crate::analyzed_doc(&doc, "2026-09-28T10:15:00Z")
 }
 
 fn fleet() -> [(&'static str, (ClusterSnapshot, Analysis)); 2] {

@@ -8,16 +8,8 @@ use crate::app::model::map::Piece;
 use crate::app::table::Tone;
 use crate::engine::pools::{PendingSize, PoolReport};
 
-/// A wait a person reads: `45s`, `12m`, `2h 05m`, `3d 4h`.
-pub fn wait_text(minutes: f64) -> String {
-    let secs = (minutes.max(0.0) * 60.0).round() as u64;
-    match secs {
-        0..=59 => format!("{secs}s"),
-        60..=3599 => format!("{}m", secs / 60),
-        3600..=86_399 => format!("{}h {:02}m", secs / 3600, secs % 3600 / 60),
-        _ => format!("{}d {}h", secs / 86_400, secs % 86_400 / 3600),
-    }
-}
+/// A wait a person reads (`report::fleet::table::wait_words`, shared with the Fleet view).
+pub use crate::report::fleet::table::wait_words as wait_text;
 
 /// A count with thousands separators: `12,596`.
 pub fn count(n: u64) -> String {
