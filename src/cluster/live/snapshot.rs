@@ -382,7 +382,8 @@ mod tests {
         Slim(serde_json::from_value(json).unwrap())
     }
 
-    async fn next(rx: &mut watch::Receiver<Arc<Feed>>) -> Arc<Feed> {
+    /// The next feed published, within 5 s.
+    pub(super) async fn next(rx: &mut watch::Receiver<Arc<Feed>>) -> Arc<Feed> {
         let wait = tokio::time::timeout(Duration::from_secs(5), rx.changed());
         wait.await.unwrap().unwrap();
         rx.borrow_and_update().clone()
@@ -508,6 +509,7 @@ mod tests {
 
 #[cfg(test)]
 mod deadline_tests {
+    use super::tests::next;
     use super::*;
     use crate::cluster::live::sources::NODES;
     use crate::cluster::wire::Slim;
@@ -530,12 +532,6 @@ mod deadline_tests {
             "status": {"conditions": [{"type": "GpuUnhealthy", "status": "False",
                 "lastTransitionTime": since.to_rfc3339()}]}});
         Slim(serde_json::from_value(json).unwrap())
-    }
-
-    async fn next(rx: &mut watch::Receiver<Arc<Feed>>) -> Arc<Feed> {
-        let wait = tokio::time::timeout(Duration::from_secs(5), rx.changed());
-        wait.await.unwrap().unwrap();
-        rx.borrow_and_update().clone()
     }
 
     /// With no store change, the task wakes at the analysis's next deadline (a suspect node's
