@@ -16,7 +16,7 @@ use ome_top::report::fleet::{fits_lines, fleet_rows, Answer, ClusterInput, Clust
 use ome_top::report::json::{analysis_json, Source};
 
 const UNREACHABLE: &str =
-    "cluster unreachable: https://127.0.0.1:1/: ServiceError: client error (Connect)";
+    "cluster unreachable: https://127.0.0.1:1/: connection refused (nothing listens at that address)";
 
 fn cluster(path: &str) -> (ClusterSnapshot, Analysis) {
     let bytes = std::fs::read(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();

@@ -10,16 +10,15 @@ use kube::Client;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use crate::cluster::live::cause::kube_words;
 use crate::cluster::live::one_line;
 use crate::cluster::object_yaml::object_yaml;
 use crate::protocol::{Fetch, FetchError, Update};
 
-/// The error of a read in one line: the API server's own message when it sent one.
+/// The error of a read in one line: the API server's own message when it sent one, else
+/// the transport's cause.
 fn read_error(e: &kube::Error) -> FetchError {
-    FetchError::Read(match e {
-        kube::Error::Api(status) if !status.message.is_empty() => one_line(&status.message),
-        other => one_line(other),
-    })
+    FetchError::Read(kube_words(e))
 }
 
 /// GETs Node `name` (every field, also those ome-top does not model) and writes it as

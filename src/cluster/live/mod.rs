@@ -10,6 +10,7 @@
 //! `context_names`, `kubeconfig_contexts`, `context_server`. Never reads the clock (the composition root hands in
 //! `LiveOptions::clock`).
 
+pub mod cause;
 pub mod crd;
 pub mod delta;
 pub mod dump;
@@ -33,6 +34,7 @@ use kube::{Client, Config};
 use tokio::sync::watch as channel;
 use tokio::task::JoinHandle;
 
+use crate::cluster::live::cause::kube_words;
 use crate::engine::analysis::AnalysisOptions;
 use crate::engine::model::Time;
 use crate::protocol::{ApiStatus, Feed, Permissions, SourceKind};
@@ -104,7 +106,7 @@ pub enum LiveError {
     #[error("forbidden: the API server refused the identity: {0}")]
     Refused(String),
     /// The version request failed.
-    #[error("cluster unreachable: {server}: {}", one_line(error))]
+    #[error("cluster unreachable: {server}: {}", kube_words(error))]
     Request {
         /// The server, without user info.
         server: String,
@@ -139,7 +141,7 @@ pub enum LiveError {
         within: Duration,
     },
     /// A list `dump` needs failed.
-    #[error("cluster unreachable: list {what}: {}", one_line(error))]
+    #[error("cluster unreachable: list {what}: {}", kube_words(error))]
     List {
         /// What was listed.
         what: String,

@@ -10,6 +10,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use kube::runtime::watcher;
 
+use crate::cluster::live::cause::kube_words;
 use crate::cluster::live::store::{Conversion, Drained, SharedNames, Store};
 use crate::engine::model::Time;
 use crate::protocol::{Presence, SourceState};
@@ -55,8 +56,19 @@ pub fn classify(err: &watcher::Error) -> ErrorClass {
         // A missing resource answers with a plain-text body: only the code is reliable.
         Some(s) if s.code == 404 || s.is_not_found() => ErrorClass::NotFound,
         Some(s) if s.code == 403 || s.code == 401 || s.is_forbidden() => ErrorClass::Forbidden,
-        _ => ErrorClass::Transient(one_line(&err.to_string())),
+        _ => ErrorClass::Transient(one_line(&transient_words(err))),
     }
+}
+
+/// A watcher's outage in words: what failed (kube's list or watch step) and its cause.
+fn transient_words(err: &watcher::Error) -> String {
+    let (step, e) = match err {
+        watcher::Error::InitialListFailed(e) => ("list", e),
+        watcher::Error::WatchStartFailed(e) => ("watch start", e),
+        watcher::Error::WatchFailed(e) => ("watch", e),
+        other => return other.to_string(),
+    };
+    format!("{step} failed: {}", kube_words(e))
 }
 
 fn one_line(s: &str) -> String {
