@@ -3,7 +3,7 @@
 //! WATCH asking for the initial state: a streaming list). The log of a loaded cluster is large,
 //! so it is read line by line and only ome-top's lines are parsed.
 //!
-//! Owns: `Lists`, `lists_since`, `node_status_writes`.
+//! Owns: `Lists`, `lists_since`, `status_writes`.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -56,14 +56,19 @@ pub fn lists_since(log: &Path, since: DateTime<Utc>) -> Result<Lists> {
     Ok(out)
 }
 
-/// Node status writes (update or patch of `nodes/status`, kwok's heartbeats) received in
-/// `[since, until)`, from any client.
-pub fn node_status_writes(log: &Path, since: DateTime<Utc>, until: DateTime<Utc>) -> Result<usize> {
+/// Status writes (update or patch of `<resource>/status`: kwok's node heartbeats with
+/// `nodes`, kwok marking pods Running with `pods`) received in `[since, until)`, from any
+/// client.
+pub fn status_writes(
+    log: &Path,
+    resource: &str,
+    (since, until): (DateTime<Utc>, DateTime<Utc>),
+) -> Result<usize> {
     let mut count = 0;
+    let resource = format!("\"resource\":\"{resource}\"");
     for line in BufReader::new(std::fs::File::open(log)?).lines() {
         let line = line?;
-        if !line.contains("\"subresource\":\"status\"") || !line.contains("\"resource\":\"nodes\"")
-        {
+        if !line.contains("\"subresource\":\"status\"") || !line.contains(&resource) {
             continue;
         }
         let Ok(e) = serde_json::from_str::<Value>(&line) else {

@@ -17,7 +17,8 @@
 //! tmux); churn `SCALE_CHURN_PODS` pods for `SCALE_CHURN_SECS` while the headless probe
 //! reports events applied and analysed, and count its lists in the audit log. The TUI's idle
 //! CPU after sync is read from `/proc` over `SCALE_IDLE_SECS`, without churn and with a steady
-//! `SCALE_STEADY_RATE` pod writes a second (`idle.rs`).
+//! `SCALE_STEADY_RATE` pod writes a second (`idle.rs`); `SCALE_IDLE_QUIET=1` stops kwok first
+//! (it marks bound pods Running for long after a load) and writes the heartbeats itself.
 //! `SCALE_BYTES=1` starts no cluster: it measures where the bytes go (`bytes.rs`).
 //!
 //! Owns: the phases and the results table. Measures a separate `ome-top` process only.
@@ -33,6 +34,7 @@ mod bytes;
 mod churn;
 mod first;
 mod floor;
+mod heartbeat;
 mod idle;
 mod load;
 mod peers;
@@ -73,6 +75,9 @@ pub struct Config {
     pub idle: Duration,
     /// `SCALE_STEADY_RATE`: pod writes a second of the steady churn.
     pub steady_rate: u64,
+    /// `SCALE_IDLE_QUIET=1`: stop kwok before the idle windows (a quiet cluster), the bench
+    /// writing the node heartbeats of the steady window itself (`heartbeat.rs`).
+    pub idle_quiet: bool,
     /// `SCALE_IDLE_ONLY=1`: load, then only the TUI's memory and idle CPU (no first-screen,
     /// headless or churn phase).
     pub idle_only: bool,
@@ -106,6 +111,7 @@ impl Config {
             idle: Duration::from_secs(env_num("SCALE_IDLE_SECS", 30)),
             steady_rate: env_num("SCALE_STEADY_RATE", 20),
             idle_only: env_num("SCALE_IDLE_ONLY", 0) != 0,
+            idle_quiet: env_num("SCALE_IDLE_QUIET", 0) != 0,
         }
     }
 }

@@ -93,8 +93,7 @@ pub async fn run(cfg: &Config, tc: &TestCluster, results: &mut Results) -> Resul
     if cfg.tui {
         let tui = tui_memory(cfg, &viewer, results).await?;
         if !cfg.idle.is_zero() {
-            let audit = tc.audit_log_path();
-            idle::idle_cpu(cfg, (&loader, &plan), (&tui, &audit), results).await?;
+            idle::idle_cpu(cfg, (&loader, &plan), (&tui, tc), results).await?;
         }
     }
     if cfg.idle_only {
