@@ -143,7 +143,9 @@ async fn fleet_json_reads_two_contexts_and_names_the_unreachable_one() {
     assert_eq!(down["analysis"], Value::Null);
     let error = down["error"].as_str().unwrap();
     assert!(
-        error.starts_with("cluster unreachable:") && error.contains(&format!("127.0.0.1:{port}")),
+        error.starts_with("cluster unreachable:")
+            && error.contains(&format!("127.0.0.1:{port}"))
+            && error.ends_with(": connection refused"),
         "{error}"
     );
     assert!(

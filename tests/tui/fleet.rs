@@ -64,7 +64,7 @@ fn fleet_state(w: u16, h: u16) -> AppState {
     us.permissions = ome_top::protocol::Permissions::read_only("read-only for context prod-us");
     member(&mut s, "prod-us", MemberState::Answered(on(us, "prod-us")));
     let failed = MemberState::Failed {
-        error: "cluster unreachable: connection refused (https://10.0.0.9:6443)".into(),
+        error: "cluster unreachable: https://10.0.0.9:6443/: connection refused".into(),
         retry_at: now() + chrono::Duration::seconds(20),
     };
     member(&mut s, "lab", failed);
