@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use k8s_openapi::api::core::v1 as core;
@@ -182,7 +183,7 @@ fn container_gpus(
     Ok((total, first))
 }
 
-fn owner(i: &mut Interner, refs: Option<&Vec<OwnerReference>>) -> Option<OwnerRef> {
+fn owner(i: &mut Interner, refs: Option<&Vec<OwnerReference>>) -> Option<Arc<OwnerRef>> {
     let mut controllers = refs
         .into_iter()
         .flatten()
@@ -191,12 +192,13 @@ fn owner(i: &mut Interner, refs: Option<&Vec<OwnerReference>>) -> Option<OwnerRe
     if controllers.next().is_some() || o.name.is_empty() || o.uid.is_empty() {
         return None;
     }
-    Some(OwnerRef {
+    let owner = OwnerRef {
         api_version: i.name(&o.api_version),
         kind: i.name(&o.kind),
         name: i.name(&o.name),
         uid: i.name(&o.uid),
-    })
+    };
+    Some(i.owner(owner))
 }
 
 fn ome_labels(i: &mut Interner, l: &Labels) -> OmeLabels {

@@ -329,12 +329,12 @@ fn add_omenative(
                 pod_group: (per_instance > 1).then(|| Arc::from(format!("{ir_name}-{index}"))),
             };
             pod.node_selector = pool_selector(pool);
-            pod.controller = Some(OwnerRef {
+            pod.controller = Some(Arc::new(OwnerRef {
                 api_version: Arc::from("ome.io/v1beta1"),
                 kind: Arc::from("InferenceReplica"),
                 name: Arc::from(ir_name.as_str()),
                 uid: ir_uid.clone(),
-            });
+            }));
             snap.pods.push(pod);
         }
     }
@@ -360,12 +360,12 @@ fn add_system_pods(snap: &mut ClusterSnapshot, count: usize, now: Time) {
         // Node agents are DaemonSet pods, as on a real node (one DaemonSet per agent kind, one
         // pod of each per node): their controller makes them live pods the engine walks.
         let ds = i / n % daemon_sets;
-        pod.controller = Some(OwnerRef {
+        pod.controller = Some(Arc::new(OwnerRef {
             api_version: Arc::from("apps/v1"),
             kind: Arc::from("DaemonSet"),
             name: Arc::from(format!("node-agent-{ds}")),
             uid: Arc::from(format!("uid-kube-system-node-agent-{ds}")),
-        });
+        }));
         snap.pods.push(pod);
     }
 }

@@ -116,7 +116,10 @@ fn pod(i: &mut Interner, p: &mut Pod) {
         opt(i, label);
     }
     if let Some(c) = &mut p.controller {
-        owner(i, c);
+        // One shared reference per controller, as the live store's converter makes them.
+        let mut o = OwnerRef::clone(c);
+        owner(i, &mut o);
+        *c = i.owner(o);
     }
     if let Some(placement) = &mut p.placement {
         labels(i, &mut placement.labels);

@@ -260,12 +260,12 @@ pub fn add_node_extras(snap: &mut ClusterSnapshot) {
         pod.gpus = 0;
         pod.gpu_resource = None;
         pod.ome = OmeLabels::default();
-        pod.controller = Some(OwnerRef {
+        pod.controller = Some(Arc::new(OwnerRef {
             api_version: Arc::from("apps/v1"),
             kind: Arc::from(kind),
             name: Arc::from(owner),
             uid: Arc::from(format!("uid-{owner}")),
-        });
+        }));
         if done {
             pod.phase = ome_top::engine::model::PodPhase::Succeeded;
         }

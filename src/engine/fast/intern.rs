@@ -1,6 +1,8 @@
 //! One shared `Name` per distinct string, as the live store publishes them: namespaces, label
 //! keys and values, owner names and UIDs point at one allocation each, so equal names compare
-//! by address (`fast::same`) and hot strings stay in cache.
+//! by address (`fast::same`) and hot strings stay in cache. Likewise one shared `OwnerRef` per
+//! controller: the pods of one ReplicaSet or InferenceReplica hold one pointer to it, not a
+//! copy of its four names each.
 //!
 //! Owns: `Interner`. Used by the cluster converters and by the simulated fleets (which must look
 //! like what the live store publishes). Pure.
@@ -8,7 +10,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::engine::model::Name;
+use crate::engine::model::{Name, OwnerRef};
 
 /// Shares repeated strings (namespaces, label keys and values, node names) between objects.
 #[derive(Debug, Default)]
@@ -16,6 +18,8 @@ pub struct Interner {
     /// Each text once: the table is keyed by the shared `Name` itself (`Arc<str>` borrows as
     /// `str`), so a text is held by one allocation, not a key copy besides it.
     names: HashSet<Name>,
+    /// Each controller reference once, keyed by its value (`Arc<T>` borrows as `T`).
+    owners: HashSet<Arc<OwnerRef>>,
 }
 
 impl Interner {
@@ -27,6 +31,16 @@ impl Interner {
         let n: Name = Arc::from(s);
         self.names.insert(n.clone());
         n
+    }
+
+    /// The shared copy of `owner` (its names interned by the caller).
+    pub fn owner(&mut self, owner: OwnerRef) -> Arc<OwnerRef> {
+        if let Some(o) = self.owners.get(&owner) {
+            return o.clone();
+        }
+        let o = Arc::new(owner);
+        self.owners.insert(o.clone());
+        o
     }
 
     /// The shared copy of an optional string (`None` and `""` both give `None`).
@@ -49,5 +63,21 @@ mod tests {
         assert_eq!(i.opt(Some("")), None);
         assert_eq!(i.opt(None), None);
         assert!(i.opt(Some("team-0")).is_some_and(|n| Arc::ptr_eq(&n, &a)));
+    }
+
+    #[test]
+    fn equal_owners_share_one_allocation() {
+        let mut i = Interner::default();
+        let mut owner = |name: &str, uid: &str| OwnerRef {
+            api_version: i.name("apps/v1"),
+            kind: i.name("ReplicaSet"),
+            name: i.name(name),
+            uid: i.name(uid),
+        };
+        let (a, b, c) = (owner("rs", "u1"), owner("rs", "u1"), owner("rs", "u2"));
+        let (a, b, c) = (i.owner(a), i.owner(b), i.owner(c));
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!Arc::ptr_eq(&a, &c));
+        assert_eq!(a.uid.as_ref(), "u1");
     }
 }

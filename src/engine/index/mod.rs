@@ -261,11 +261,13 @@ mod tests {
 
     #[test]
     fn live_pods_are_gpu_labelled_or_replica_owned_never_daemon_set_agents() {
-        let owner = |kind: &str| crate::engine::model::OwnerRef {
-            api_version: Arc::from("v1"),
-            kind: Arc::from(kind),
-            name: Arc::from("owner"),
-            uid: Arc::from("u1"),
+        let owner = |kind: &str| {
+            Arc::new(crate::engine::model::OwnerRef {
+                api_version: Arc::from("v1"),
+                kind: Arc::from(kind),
+                name: Arc::from("owner"),
+                uid: Arc::from("u1"),
+            })
         };
         let mut s = snap();
         s.pods[3].controller = Some(owner("DaemonSet"));

@@ -85,7 +85,7 @@ pub fn instance_pods(
                 pod.scheduler_name = Arc::from("ome-scheduler");
             }
             pod.node_selector = crate::sim::demo::place::pool_selector(shape.pool);
-            pod.controller = Some(ir_owner(&ir.name, &ir.uid));
+            pod.controller = Some(Arc::new(ir_owner(&ir.name, &ir.uid)));
             pod
         })
         .collect()
