@@ -16,8 +16,8 @@ use crate::engine::analysis::{Analysis, AnalysisOptions};
 use crate::engine::model::vocab::Outcome;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::{
-    component_rows, decision_pass_owned, health_rows_possible, row_order_key, MoveRow, PlanContext,
-    PlanInputs,
+    component_rows, decision_pass_owned, health_rows_possible, row_order_key,
+    rows_read_pool_profile, MoveRow, PlanContext, PlanInputs,
 };
 
 /// Stale and new rows past which they are merged in one pass instead of placed one by one.
@@ -26,19 +26,36 @@ const INSERT_LIMIT: usize = 32;
 /// The owner that marks a stale row while fresh rows take stale rows' places.
 const STALE: usize = usize::MAX;
 
-/// Brings the moves up to date: `components` may have new rows, and every component with
-/// pods in `pools` too (their profile or reports changed).
+/// Brings the moves up to date: `components` may have new rows, every component with pods
+/// in `pools` too (their flags changed), and every component with pods in `profiles` whose
+/// rows read more of a pool than its flags (`rows_read_pool_profile`).
 pub fn refresh_moves(
     snap: &ClusterSnapshot,
     opts: &AnalysisOptions,
     analysis: &mut Analysis,
     parts: &mut Parts,
-    (mut components, pools): (Vec<usize>, Vec<usize>),
+    (mut components, pools, profiles): (Vec<usize>, Vec<usize>, Vec<usize>),
 ) -> MovesRerun {
-    if !pools.is_empty() {
+    if !pools.is_empty() || !profiles.is_empty() {
+        let comps = &analysis.workloads.components;
         for c in 0..parts.demand.len() {
-            let in_pools = |p: &usize| parts.pod_pool(*p).is_some_and(|q| pools.contains(&q));
-            if parts.demand.get(c).iter().any(in_pools) {
+            let pools_of = || {
+                parts
+                    .demand
+                    .get(c)
+                    .iter()
+                    .filter_map(|p| parts.pod_pool(*p))
+            };
+            let all = pools_of().any(|q| pools.contains(&q));
+            let reads = || {
+                let starts = parts.verdict_starts.get(c..c + 2);
+                let range = starts.map_or(0..0, |s| s[0]..s[1]);
+                let verdicts = analysis.verdicts.get(range).unwrap_or(&[]);
+                comps
+                    .get(c)
+                    .is_none_or(|comp| rows_read_pool_profile(comp, verdicts))
+            };
+            if all || (pools_of().any(|q| profiles.contains(&q)) && reads()) {
                 components.push(c);
             }
         }
@@ -232,8 +249,10 @@ impl Rows {
         let mut distinct = fresh
             .windows(2)
             .all(|w| row_order_key(&w[0].0) != row_order_key(&w[1].0));
-        let rows = std::mem::take(&mut self.rows);
-        let owners = std::mem::take(&mut self.owners);
+        // Sized once: growing a list of every row by doubling copies it over and over.
+        let bound = self.rows.len() + fresh.len();
+        let rows = std::mem::replace(&mut self.rows, Vec::with_capacity(bound));
+        let owners = std::mem::replace(&mut self.owners, Vec::with_capacity(bound));
         let mut fresh = fresh.into_iter().peekable();
         for (row, owner) in rows.into_iter().zip(owners).filter(|(_, o)| !mine(o)) {
             while let Some((f, _)) = fresh.peek() {
