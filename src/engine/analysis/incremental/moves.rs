@@ -13,6 +13,7 @@
 use crate::engine::analysis::incremental::parts::{has_health_rows, planned, Parts};
 use crate::engine::analysis::incremental::stages::MovesRerun;
 use crate::engine::analysis::{Analysis, AnalysisOptions};
+use crate::engine::fast::permute;
 use crate::engine::model::vocab::Outcome;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::{
@@ -190,7 +191,7 @@ impl Rows {
     /// valid. Returns whether every placed row has a key of its own.
     fn swap_in(&mut self, stale: Vec<usize>, mut fresh: Vec<(MoveRow, Option<usize>)>) -> bool {
         // In key order, an unchanged row lands on its own old place and nothing moves.
-        fresh.sort_by(|a, b| row_order_key(&a.0).cmp(&row_order_key(&b.0)));
+        fresh = in_key_order(fresh);
         // Stale rows are marked by their owner: rotations move them.
         for &at in &stale {
             self.owners[at] = Some(STALE);
@@ -243,9 +244,9 @@ impl Rows {
     fn merge(
         &mut self,
         mine: &dyn Fn(&Option<usize>) -> bool,
-        mut fresh: Vec<(MoveRow, Option<usize>)>,
+        fresh: Vec<(MoveRow, Option<usize>)>,
     ) -> bool {
-        fresh.sort_by(|a, b| row_order_key(&a.0).cmp(&row_order_key(&b.0)));
+        let fresh = in_key_order(fresh);
         let mut distinct = fresh
             .windows(2)
             .all(|w| row_order_key(&w[0].0) != row_order_key(&w[1].0));
@@ -275,4 +276,12 @@ impl Rows {
         }
         distinct
     }
+}
+
+/// `fresh` sorted by `row_order_key` (stable): the positions are sorted, then each row moved
+/// once, rather than large rows moved at every step of the sort.
+fn in_key_order(fresh: Vec<(MoveRow, Option<usize>)>) -> Vec<(MoveRow, Option<usize>)> {
+    let mut order: Vec<usize> = (0..fresh.len()).collect();
+    order.sort_by(|a, b| row_order_key(&fresh[*a].0).cmp(&row_order_key(&fresh[*b].0)));
+    permute(fresh, &order)
 }
