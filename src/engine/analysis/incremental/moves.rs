@@ -1,12 +1,15 @@
 //! The moves after a change. The decision pass is global in three ways: the arbiter walks every
 //! executable candidate in one order (claims, caps), the node-health policy ranks its rows and
-//! reads every live GPU pod, and every defragmentation row of a pool reads that pool's
-//! fragmentation profile (its benefit is the profile's change). What is left per component is
+//! reads every live GPU pod, and every defragmentation row of a pool past eligibility reads
+//! that pool's fragmentation profile (its benefit is the profile's change). What is left per component is
 //! an advisory defragmentation row: it reads its own component, verdicts and facts and the
 //! pools its pods sit in. So when no health row exists, the rows being replaced and their
 //! replacements are all advice, and the components are known, only those components' rows are
 //! built again (`component_rows`) and put where the pass's total order (`row_order_key`) puts
-//! them; otherwise the pass runs in full.
+//! them; otherwise the pass runs in full. Of a pool, Raw and LWS advice and a refused
+//! Instance's advice read only whether it is open and above its threshold: a pool whose
+//! profile changed with those flags the same rebuilds only the rows that read more
+//! (`rows_read_pool_profile`).
 //!
 //! Owns: `refresh_moves`. Pure.
 
