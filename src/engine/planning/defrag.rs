@@ -108,12 +108,14 @@ pub fn component_rows(ctx: &PlanContext<'_>, components: &[usize]) -> (Vec<MoveR
 /// threshold: its profile (bins, weights, slots), targets, pending pods or node states. Only
 /// an OMENative Instance whose defragmentation verdict is not a refusal gets past those two
 /// flags (`omenative_rows`); Raw and LWS advice, a component-wide row and a refused
-/// Instance's advice read the flags alone. `verdicts` are the component's (an Instance's last
-/// one counts, as in the pass). Conservative: a component whose model check fails counts.
-pub fn rows_read_pool_profile(comp: &Component, verdicts: &[InstanceVerdict]) -> bool {
+/// Instance's advice read the flags alone. `comp` is component `c`; `verdicts` hold its
+/// verdicts (others are skipped; an Instance's last one counts, as in the pass).
+/// Conservative: a component whose model check fails counts.
+pub fn rows_read_pool_profile(c: usize, comp: &Component, verdicts: &[InstanceVerdict]) -> bool {
     comp.mode == DeploymentMode::OMENative
         && (0..comp.instances.len()).any(|i| {
-            let verdict = verdicts.iter().rev().find(|v| v.instance == i);
+            let mut own = verdicts.iter().rev();
+            let verdict = own.find(|v| v.component == c && v.instance == i);
             verdict.is_none_or(|v| v.defrag.is_ok())
         })
 }

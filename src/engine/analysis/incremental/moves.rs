@@ -57,7 +57,7 @@ pub fn refresh_moves(
                 let verdicts = analysis.verdicts.get(range).unwrap_or(&[]);
                 comps
                     .get(c)
-                    .is_none_or(|comp| rows_read_pool_profile(comp, verdicts))
+                    .is_none_or(|comp| rows_read_pool_profile(c, comp, verdicts))
             };
             if all || (pools_of().any(|q| profiles.contains(&q)) && reads()) {
                 components.push(c);
