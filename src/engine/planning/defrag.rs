@@ -2,7 +2,7 @@
 //! MultiNode and RawDeployment components, and for OMENative Instances the eligibility verdict,
 //! the surge plan, benefit − cost, the emergency and spot boosts, and maintenance windows.
 //!
-//! Owns: `defrag_rows_keyed`, `component_rows`. Pure.
+//! Owns: `defrag_rows_keyed`, `component_rows`, `rows_read_pool_profile`. Pure.
 
 use crate::engine::fast::{identity_key, rank_by_score, IdentityKey};
 use crate::engine::model::vocab::{AdvisoryReason, Outcome, Policy, Reason};
@@ -13,7 +13,7 @@ use crate::engine::planning::{InstanceFacts, PlanContext};
 use crate::engine::workloads::in_cooldown;
 use crate::engine::workloads::model_check;
 use crate::engine::workloads::{cooldown_minutes, is_movable};
-use crate::engine::workloads::{Component, DeploymentMode};
+use crate::engine::workloads::{Component, DeploymentMode, InstanceVerdict};
 
 /// The defragmentation rows in generation order with each row's identity key and, when
 /// `track` is set, its component (aligned), and the ranked order (`defrag_rows` is `rows`
@@ -102,6 +102,22 @@ pub fn component_rows(ctx: &PlanContext<'_>, components: &[usize]) -> (Vec<MoveR
         }
     }
     (rows, owners)
+}
+
+/// Whether the rows of `comp` may read more of a pool than whether it is open and above its
+/// threshold: its profile (bins, weights, slots), targets, pending pods or node states. Only
+/// an OMENative Instance whose defragmentation verdict is not a refusal gets past those two
+/// flags (`omenative_rows`); Raw and LWS advice, a component-wide row and a refused
+/// Instance's advice read the flags alone. `comp` is component `c`; `verdicts` hold its
+/// verdicts (others are skipped; an Instance's last one counts, as in the pass).
+/// Conservative: a component whose model check fails counts.
+pub fn rows_read_pool_profile(c: usize, comp: &Component, verdicts: &[InstanceVerdict]) -> bool {
+    comp.mode == DeploymentMode::OMENative
+        && (0..comp.instances.len()).any(|i| {
+            let mut own = verdicts.iter().rev();
+            let verdict = own.find(|v| v.component == c && v.instance == i);
+            verdict.is_none_or(|v| v.defrag.is_ok())
+        })
 }
 
 fn identity(ctx: &PlanContext<'_>, comp: &Component, instance: i64) -> (Name, Name, i64) {

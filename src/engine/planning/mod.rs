@@ -18,7 +18,7 @@ mod surge;
 mod what_if;
 
 pub use deadlines::{arbitrated, plan_deadlines, pod_deadlines, TimedInputs};
-pub use defrag::component_rows;
+pub use defrag::{component_rows, rows_read_pool_profile};
 pub use health::health_rows_possible;
 pub use inputs::{same_plan_inputs, PlanInputs};
 pub use moves::{MoveRow, MOVE_COST};

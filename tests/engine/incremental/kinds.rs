@@ -1,7 +1,7 @@
 //! Each kind of the benchmarks' events (`sim::events`) against the full analysis, and what it
 //! re-runs.
 
-use ome_top::engine::analysis::{analyze, Incremental, MovesRerun};
+use ome_top::engine::analysis::{analyze, Change, Incremental, MovesRerun};
 use ome_top::sim::fleet::{generate_fleet, FleetSpec};
 
 use super::{first_difference, now, options};
@@ -49,4 +49,50 @@ fn every_benchmarked_event_kind_equals_the_full_analysis() {
             }
         }
     }
+}
+
+/// Nodes of the largest pool cordoned one after another, then given back: every step equals
+/// the full analysis, whether the pool's open and above-threshold flags hold (only the rows
+/// that read its profile are rebuilt: fewer components than the pool holds) or flip (every
+/// row of the pool).
+#[test]
+fn cordons_in_one_pool_equal_the_full_analysis() {
+    let snap = generate_fleet(
+        &FleetSpec {
+            seed: 7,
+            nodes: 300,
+            pods: 3_000,
+        },
+        now(),
+    );
+    let mut inc = Incremental::new(snap, options());
+    let pools = &inc.analysis().pools;
+    let pool = pools.iter().max_by_key(|p| p.nodes.len()).unwrap().clone();
+    // Components with a pod on the pool's nodes.
+    let in_pool = (inc.analysis().workloads.components.iter())
+        .filter(|c| {
+            let pods = c.instances.iter().flat_map(|i| i.pods.iter());
+            pods.filter_map(|p| inc.index().node_of(*p))
+                .any(|n| pool.nodes.contains(&n))
+        })
+        .count();
+    let nodes: Vec<_> = (pool.nodes.iter().take(60))
+        .map(|n| inc.snapshot().nodes[*n].clone())
+        .collect();
+    let cordoned = nodes.iter().map(|n| {
+        let mut n = n.clone();
+        n.unschedulable = true;
+        n
+    });
+    let mut narrowed = false;
+    let steps: Vec<_> = cordoned.chain(nodes.iter().rev().cloned()).collect();
+    for (step, node) in steps.into_iter().enumerate() {
+        inc.apply(Change::Node(node));
+        let full = analyze(inc.snapshot(), &options());
+        assert_eq!(first_difference(inc.analysis(), &full), None, "step {step}");
+        let r = inc.last_rerun();
+        assert!(!r.full, "step {step}: {r:?}");
+        narrowed |= matches!(r.moves, MovesRerun::Components(n) if n < in_pool);
+    }
+    assert!(narrowed, "{in_pool} components in the pool");
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::engine::alfred_config::ScoringRules;
 use crate::engine::analysis::deadlines::analysis_drifts;
-use crate::engine::analysis::incremental::{Change, Incremental};
+use crate::engine::analysis::incremental::{Change, Incremental, MovesRerun};
 use crate::engine::analysis::Deadlines;
 use crate::engine::model::Time;
 use crate::engine::nodes::node_state;
@@ -91,9 +91,13 @@ impl Incremental {
     }
 
     /// Collects the deadlines again when the change made the arbiter judge a row while the
-    /// set left its gates out (called after each change).
+    /// set left its gates out (called after each change). Only a decision pass run in full
+    /// can make it judge one: reused rows are the same, and the component rows `refresh_moves`
+    /// swaps in replace advice with advice (`moves.rs`), so the scan of every row waits for a
+    /// full pass; a full analysis collects the set anew.
     pub(super) fn check_gates(&mut self) {
-        if self.deadlines.miss_gates(&self.analysis) {
+        let passed = self.rerun.moves == MovesRerun::Full && !self.rerun.full;
+        if passed && self.deadlines.miss_gates(&self.analysis) {
             let mut deadlines = Deadlines::of(&self.snap, &self.analysis);
             deadlines.move_to(self.opts.now);
             self.deadlines = deadlines;

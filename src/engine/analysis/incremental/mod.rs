@@ -261,8 +261,9 @@ impl Incremental {
             false => Stale::default(),
         };
         stale.pools.extend(self.parts.pool_of(at));
-        // Its bins, targets and spot flag: every row of the pool reads them.
-        stale.plan_pools.extend(self.parts.pool_of(at));
+        // Its bins, targets and spot flag: the rows of the pool that read its profile read
+        // them (every row when the rescored pool's flags change).
+        stale.plan_profiles.extend(self.parts.pool_of(at));
         stale.plan = true;
         // The gang engine reads a node's labels (domains), and its free resources only when
         // it predicts pins (`reads_node_capacity`).

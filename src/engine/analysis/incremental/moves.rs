@@ -1,23 +1,27 @@
 //! The moves after a change. The decision pass is global in three ways: the arbiter walks every
 //! executable candidate in one order (claims, caps), the node-health policy ranks its rows and
-//! reads every live GPU pod, and every defragmentation row of a pool reads that pool's
-//! fragmentation profile (its benefit is the profile's change). What is left per component is
+//! reads every live GPU pod, and every defragmentation row of a pool past eligibility reads
+//! that pool's fragmentation profile (its benefit is the profile's change). What is left per component is
 //! an advisory defragmentation row: it reads its own component, verdicts and facts and the
 //! pools its pods sit in. So when no health row exists, the rows being replaced and their
 //! replacements are all advice, and the components are known, only those components' rows are
 //! built again (`component_rows`) and put where the pass's total order (`row_order_key`) puts
-//! them; otherwise the pass runs in full.
+//! them; otherwise the pass runs in full. Of a pool, Raw and LWS advice and a refused
+//! Instance's advice read only whether it is open and above its threshold: a pool whose
+//! profile changed with those flags the same rebuilds only the rows that read more
+//! (`rows_read_pool_profile`).
 //!
 //! Owns: `refresh_moves`. Pure.
 
 use crate::engine::analysis::incremental::parts::{has_health_rows, planned, Parts};
 use crate::engine::analysis::incremental::stages::MovesRerun;
 use crate::engine::analysis::{Analysis, AnalysisOptions};
+use crate::engine::fast::permute;
 use crate::engine::model::vocab::Outcome;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::{
-    component_rows, decision_pass_owned, health_rows_possible, row_order_key, MoveRow, PlanContext,
-    PlanInputs,
+    component_rows, decision_pass_owned, health_rows_possible, row_order_key,
+    rows_read_pool_profile, MoveRow, PlanContext, PlanInputs,
 };
 
 /// Stale and new rows past which they are merged in one pass instead of placed one by one.
@@ -26,19 +30,36 @@ const INSERT_LIMIT: usize = 32;
 /// The owner that marks a stale row while fresh rows take stale rows' places.
 const STALE: usize = usize::MAX;
 
-/// Brings the moves up to date: `components` may have new rows, and every component with
-/// pods in `pools` too (their profile or reports changed).
+/// Brings the moves up to date: `components` may have new rows, every component with pods
+/// in `pools` too (their flags changed), and every component with pods in `profiles` whose
+/// rows read more of a pool than its flags (`rows_read_pool_profile`).
 pub fn refresh_moves(
     snap: &ClusterSnapshot,
     opts: &AnalysisOptions,
     analysis: &mut Analysis,
     parts: &mut Parts,
-    (mut components, pools): (Vec<usize>, Vec<usize>),
+    (mut components, pools, profiles): (Vec<usize>, Vec<usize>, Vec<usize>),
 ) -> MovesRerun {
-    if !pools.is_empty() {
+    if !pools.is_empty() || !profiles.is_empty() {
+        let comps = &analysis.workloads.components;
         for c in 0..parts.demand.len() {
-            let in_pools = |p: &usize| parts.pod_pool(*p).is_some_and(|q| pools.contains(&q));
-            if parts.demand.get(c).iter().any(in_pools) {
+            let pools_of = || {
+                parts
+                    .demand
+                    .get(c)
+                    .iter()
+                    .filter_map(|p| parts.pod_pool(*p))
+            };
+            let all = pools_of().any(|q| pools.contains(&q));
+            let reads = || {
+                let starts = parts.verdict_starts.get(c..c + 2);
+                let range = starts.map_or(0..0, |s| s[0]..s[1]);
+                let verdicts = analysis.verdicts.get(range).unwrap_or(&[]);
+                comps
+                    .get(c)
+                    .is_none_or(|comp| rows_read_pool_profile(c, comp, verdicts))
+            };
+            if all || (pools_of().any(|q| profiles.contains(&q)) && reads()) {
                 components.push(c);
             }
         }
@@ -173,7 +194,7 @@ impl Rows {
     /// valid. Returns whether every placed row has a key of its own.
     fn swap_in(&mut self, stale: Vec<usize>, mut fresh: Vec<(MoveRow, Option<usize>)>) -> bool {
         // In key order, an unchanged row lands on its own old place and nothing moves.
-        fresh.sort_by(|a, b| row_order_key(&a.0).cmp(&row_order_key(&b.0)));
+        fresh = in_key_order(fresh);
         // Stale rows are marked by their owner: rotations move them.
         for &at in &stale {
             self.owners[at] = Some(STALE);
@@ -226,14 +247,16 @@ impl Rows {
     fn merge(
         &mut self,
         mine: &dyn Fn(&Option<usize>) -> bool,
-        mut fresh: Vec<(MoveRow, Option<usize>)>,
+        fresh: Vec<(MoveRow, Option<usize>)>,
     ) -> bool {
-        fresh.sort_by(|a, b| row_order_key(&a.0).cmp(&row_order_key(&b.0)));
+        let fresh = in_key_order(fresh);
         let mut distinct = fresh
             .windows(2)
             .all(|w| row_order_key(&w[0].0) != row_order_key(&w[1].0));
-        let rows = std::mem::take(&mut self.rows);
-        let owners = std::mem::take(&mut self.owners);
+        // Sized once: growing a list of every row by doubling copies it over and over.
+        let bound = self.rows.len() + fresh.len();
+        let rows = std::mem::replace(&mut self.rows, Vec::with_capacity(bound));
+        let owners = std::mem::replace(&mut self.owners, Vec::with_capacity(bound));
         let mut fresh = fresh.into_iter().peekable();
         for (row, owner) in rows.into_iter().zip(owners).filter(|(_, o)| !mine(o)) {
             while let Some((f, _)) = fresh.peek() {
@@ -256,4 +279,12 @@ impl Rows {
         }
         distinct
     }
+}
+
+/// `fresh` sorted by `row_order_key` (stable): the positions are sorted, then each row moved
+/// once, rather than large rows moved at every step of the sort.
+fn in_key_order(fresh: Vec<(MoveRow, Option<usize>)>) -> Vec<(MoveRow, Option<usize>)> {
+    let mut order: Vec<usize> = (0..fresh.len()).collect();
+    order.sort_by(|a, b| row_order_key(&fresh[*a].0).cmp(&row_order_key(&fresh[*b].0)));
+    permute(fresh, &order)
 }

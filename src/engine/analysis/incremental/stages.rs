@@ -15,7 +15,7 @@ use crate::engine::lints::{
 };
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::same_plan_inputs;
-use crate::engine::pools::{pool_data, score_pool, PoolScoring};
+use crate::engine::pools::{pool_data, score_pool, PoolReport, PoolScoring};
 use crate::engine::workloads::isvc_components;
 
 /// The parts of an analysis a change made stale.
@@ -34,9 +34,14 @@ pub struct Stale {
     pub plan_full: bool,
     /// Components whose move rows may have changed.
     pub plan_components: Vec<usize>,
-    /// Pools whose nodes or report, as the decision pass reads them, changed: every row of a
-    /// component with pods there may have changed.
+    /// Pools whose nodes or open and above-threshold flags changed: every row of a component
+    /// with pods there may have changed.
     pub plan_pools: Vec<usize>,
+    /// Pools whose node states or what else the pass reads of their report (profile, pending
+    /// pods) changed: the rows of the components there that read more than the two flags
+    /// (`planning::rows_read_pool_profile`) may have changed. `pools` rescores them, and moves
+    /// one to `plan_pools` when its flags changed.
+    pub plan_profiles: Vec<usize>,
     /// The gang report.
     pub gangs: bool,
     /// The placement lints.
@@ -104,7 +109,7 @@ pub fn refresh(
         parts.planned_moves = planned(&analysis.moves);
         rerun.moves = MovesRerun::Full;
     } else if stale.plan {
-        let scope = (stale.plan_components, stale.plan_pools);
+        let scope = (stale.plan_components, stale.plan_pools, stale.plan_profiles);
         rerun.moves = refresh_moves(snap, opts, analysis, parts, scope);
     }
     rerun.gangs = stale.gangs;
@@ -151,7 +156,7 @@ fn allocations(analysis: &mut Analysis, parts: &Parts, stale: &mut Stale) {
         if next != *state {
             *state = next;
             stale.pools.extend(parts.pool_of(n));
-            stale.plan_pools.extend(parts.pool_of(n));
+            stale.plan_profiles.extend(parts.pool_of(n));
             stale.plan = true;
             stale.lints = true;
         }
@@ -237,7 +242,8 @@ fn contribution_pools(parts: &Parts, c: usize, out: &mut Vec<usize>) {
     out.extend(pods.filter_map(|p| parts.pod_pool(*p)));
 }
 
-/// Rescores stale pools; a changed report makes the moves stale.
+/// Rescores stale pools; a changed report makes the moves stale: every row of the pool when
+/// its flags changed, else the rows that read its profile.
 fn pools(
     snap: &ClusterSnapshot,
     opts: &AnalysisOptions,
@@ -269,10 +275,20 @@ fn pools(
             now: opts.now,
         };
         let fresh = score_pool(snap, &scoring, data);
-        if !same_plan_inputs(&analysis.pools[q], &fresh) {
+        let old = &analysis.pools[q];
+        if row_flags(old) != row_flags(&fresh) {
             stale.plan_pools.push(q);
+            stale.plan = true;
+        } else if !same_plan_inputs(old, &fresh) {
+            stale.plan_profiles.push(q);
             stale.plan = true;
         }
         analysis.pools[q] = fresh;
     }
+}
+
+/// What every defragmentation row of a pool reads of its report: which nodes it has and
+/// whether it is open and above its threshold.
+fn row_flags(r: &PoolReport) -> (&str, &[usize], bool, bool) {
+    (&r.name, &r.nodes, r.above_threshold, r.advisory_open)
 }
