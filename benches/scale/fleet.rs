@@ -88,7 +88,8 @@ async fn load(
     seed: u64,
     results: &mut Results,
 ) -> Result<()> {
-    let plan = plan::plan(cfg.nodes, cfg.pods, cfg.churn_pods, seed);
+    // No churn in this mode: every pod is a model server replica or a node agent.
+    let plan = plan::plan(cfg.nodes, cfg.pods, 0, seed);
     let loader = Loader {
         client: client_from(&tc.kubeconfig_path(Identity::Admin)).await?,
         concurrency: cfg.concurrency,
