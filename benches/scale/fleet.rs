@@ -2,7 +2,8 @@
 //! control planes (etcd, kube-apiserver and kwok each; KCM and the scheduler are stopped, the
 //! pods are bound by name), each loaded with the plan of `SCALE_NODES` / `SCALE_PODS` (its
 //! own seed), and one kubeconfig with a context per control plane (`fleet-0`, …, the viewer
-//! identity). Per context the floor is a raw GET of `/api/v1/pods`, before and after; then
+//! identity). Per context the floor is a raw GET of `/api/v1/pods`, before and after, and
+//! all of them at once (as the fleet lists them, on the same cores); then
 //! `ome-top fleet --readonly` in tmux: start → the header's `N/N connected` (every member's
 //! first lists complete and analysed), its RSS after `SCALE_SETTLE_SECS` and its CPU; then
 //! `ome-top fleet -o json` twice (wall time, max RSS). The budget: the complete fleet screen
@@ -133,6 +134,33 @@ async fn floors(members: &[Member], run: usize, results: &mut Results) -> Result
     Ok(out)
 }
 
+/// Every member's raw list at once (a task each, as the fleet lists them): the time until
+/// the last body is in (`run` of 2).
+async fn floor_at_once(members: &[Member], run: usize, results: &mut Results) -> Result<Duration> {
+    let mut clients = Vec::with_capacity(members.len());
+    for m in members {
+        clients.push(client_from(&m.tc.kubeconfig_path(Identity::Viewer)).await?);
+    }
+    let start = Instant::now();
+    let tasks: Vec<_> = (clients.into_iter())
+        .map(|c| tokio::spawn(async move { raw_list(&c, "/api/v1/pods").await }))
+        .collect();
+    let mut bytes = 0;
+    for task in tasks {
+        bytes += task.await??.1;
+    }
+    let took = start.elapsed();
+    results.add(
+        format!(
+            "all {} contexts' raw GET /api/v1/pods at once (run {run})",
+            members.len()
+        ),
+        "—",
+        format!("{} ({:.0} MB in all)", secs(took), bytes as f64 / 1e6),
+    );
+    Ok(took)
+}
+
 /// The floors, the fleet TUI, the floors again, then `fleet -o json`.
 async fn measure(
     cfg: &Config,
@@ -142,7 +170,9 @@ async fn measure(
 ) -> Result<()> {
     let n = members.len();
     let before = floors(members, 1, results).await?;
+    let together = floor_at_once(members, 1, results).await?;
     let screen = tui(cfg, n, kubeconfig, results)?;
+    let together = (together + floor_at_once(members, 2, results).await?) / 2;
     let after = floors(members, 2, results).await?;
     // The slowest context's raw list: the largest of each member's mean of its two runs.
     let (slowest, floor) = (before.iter().zip(&after))
@@ -162,6 +192,15 @@ async fn measure(
             screen.as_secs_f64() / floor.as_secs_f64().max(1e-3),
             secs(screen),
             secs(floor)
+        ),
+    );
+    results.add(
+        format!("fleet TUI: complete screen vs all {n} raw lists at once"),
+        "—",
+        format!(
+            "{:.2} × (their two runs' mean {})",
+            screen.as_secs_f64() / together.as_secs_f64().max(1e-3),
+            secs(together)
         ),
     );
     for run in 1..=2 {
