@@ -20,6 +20,15 @@
 //! `SCALE_STEADY_RATE` pod writes a second (`idle.rs`); `SCALE_IDLE_QUIET=1` stops kwok first
 //! (it marks bound pods Running for long after a load) and writes the heartbeats itself.
 //! `SCALE_BYTES=1` starts no cluster: it measures where the bytes go (`bytes.rs`).
+//! `SCALE_FLEET=4` is the fleet mode of issue 30 item 4 (`fleet.rs`): four control planes of
+//! `SCALE_NODES` / `SCALE_PODS` each (defaults 1,250 / 25,000 in this mode, the single
+//! run's totals), one kubeconfig with a context each, and `ome-top fleet` (TUI and `-o json`)
+//! against the slowest context's raw pod list; no other phase runs.
+//!
+//! ```sh
+//! SCALE_FLEET=4 TESTCLUSTER_BIN=<dir> cargo bench --bench scale
+//! SCALE_FLEET=2 SCALE_NODES=50 SCALE_PODS=1000 cargo bench --bench scale   # a smoke run
+//! ```
 //!
 //! Owns: the phases and the results table. Measures a separate `ome-top` process only.
 
@@ -33,6 +42,7 @@ mod audit;
 mod bytes;
 mod churn;
 mod first;
+mod fleet;
 mod floor;
 mod heartbeat;
 mod idle;
@@ -84,6 +94,9 @@ pub struct Config {
     /// `SCALE_HOLD_SECS`: keep the loaded cluster this long after the results (for profiling
     /// by hand with the printed kubeconfig); 0 by default.
     pub hold: Duration,
+    /// `SCALE_FLEET`: control planes of the fleet mode (`fleet.rs`); 0 (default) runs the
+    /// single-cluster phases.
+    pub fleet: usize,
 }
 
 fn env_num(key: &str, default: u64) -> u64 {
@@ -95,9 +108,16 @@ fn env_num(key: &str, default: u64) -> u64 {
 
 impl Config {
     fn from_env() -> Config {
-        let pods = env_num("SCALE_PODS", 100_000) as usize;
+        let fleet = env_num("SCALE_FLEET", 0) as usize;
+        // A fleet's members default to a quarter of the single run each (its totals at 4).
+        let (default_pods, default_nodes) = match fleet {
+            0 => (100_000, 5_000),
+            _ => (25_000, 1_250),
+        };
+        let pods = env_num("SCALE_PODS", default_pods) as usize;
         Config {
-            nodes: env_num("SCALE_NODES", 5_000) as usize,
+            fleet,
+            nodes: env_num("SCALE_NODES", default_nodes) as usize,
             pods,
             first_pods: (env_num("SCALE_FIRST_PODS", 50_000) as usize).min(pods),
             churn_pods: (env_num("SCALE_CHURN_PODS", 10_000) as usize).min(pods),
@@ -175,6 +195,16 @@ fn main() {
         let mut results = Results::default();
         bytes::run(&cfg, &mut results);
         results.print();
+        return;
+    }
+    if cfg.fleet > 0 {
+        let mut results = Results::default();
+        let outcome = fleet::run_fleet(&cfg, cfg.fleet, &mut results);
+        results.print();
+        if let Err(e) = outcome {
+            eprintln!("scale: stopped early: {e:#}");
+            std::process::exit(1);
+        }
         return;
     }
     eprintln!("scale: starting the test control plane");

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use crate::engine::model::Time;
-use crate::protocol::Feed;
+use crate::protocol::{ApiStatus, Feed};
 
 /// What one watched context last said.
 #[derive(Debug, Clone)]
@@ -75,6 +75,16 @@ impl Fleet {
     pub fn answered(&self) -> usize {
         let answered = |m: &&Member| matches!(m.state, MemberState::Answered(_));
         self.members.iter().filter(answered).count()
+    }
+
+    /// How many members are connected: their newest feed is `ApiStatus::Connected` (every
+    /// first list complete and analysed, every watcher running), so their rows are current.
+    pub fn connected(&self) -> usize {
+        let connected = |m: &&Member| match &m.state {
+            MemberState::Answered(feed) => feed.api == ApiStatus::Connected,
+            _ => false,
+        };
+        self.members.iter().filter(connected).count()
     }
 }
 

@@ -26,6 +26,9 @@
 //!   dedicated thread with its own runtime, so any test runtime may call it) and panics with
 //!   the cause — never skips — when it cannot (binaries missing and not buildable: the message
 //!   names `tests/cluster/build.sh` and Go ≥ 1.26).
+//! * `TestCluster::start_new() -> Result<TestCluster, String>`: a control plane of the
+//!   caller's own (what `shared()` starts once); dropping it stops it (the scale bench's
+//!   fleet mode runs several side by side).
 //! * `admin_client()` / `viewer_client()` / `client(Identity)`: a fresh `kube::Client` bound
 //!   to the calling test's runtime (a client must not outlive the runtime that made it).
 //! * `kubeconfig_path(Identity)`: a kubeconfig file (absolute CA path, bearer token).
@@ -106,17 +109,22 @@ impl TestCluster {
     /// `cargo test` may also build the binaries, tens of minutes: docs/performance.md). Panics with the cause
     /// when it cannot start; every later call panics with the same message.
     pub fn shared() -> &'static TestCluster {
-        let started = SHARED.get_or_init(|| {
-            // A thread with its own runtime: the caller may be inside any test's runtime,
-            // where blocking on another runtime is not allowed.
-            std::thread::spawn(start::start_with_retries)
-                .join()
-                .unwrap_or_else(|_| Err("the start thread panicked".to_string()))
-        });
+        let started = SHARED.get_or_init(TestCluster::start_new);
         match started {
             Ok(cluster) => cluster,
             Err(e) => panic!("the test control plane did not start: {e}"),
         }
+    }
+
+    /// Starts a control plane of its own (not the shared one): the caller owns it, and
+    /// dropping it stops its processes and deletes its data dir (the watchdog's pipe closes).
+    /// Returns the cause as text when it cannot start.
+    pub fn start_new() -> Result<TestCluster, String> {
+        // A thread with its own runtime: the caller may be inside any test's runtime,
+        // where blocking on another runtime is not allowed.
+        std::thread::spawn(start::start_with_retries)
+            .join()
+            .unwrap_or_else(|_| Err("the start thread panicked".to_string()))
     }
 
     /// `https://127.0.0.1:<port>` of the apiserver.

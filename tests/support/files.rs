@@ -2,7 +2,8 @@
 //! the service-account signing key, the audit policy and the kube-scheduler configuration
 //! with its two profiles (`default-scheduler` and `gpu-binpack`).
 //!
-//! Owns: `Identity`, `write_static_files`, `write_kubeconfig`. Pure file writing: must not
+//! Owns: `Identity`, `write_static_files`, `write_kubeconfig`, `FleetMember`,
+//! `write_fleet_kubeconfig`. Pure file writing: must not
 //! start processes or talk to the API.
 
 use std::fmt::Write as _;
@@ -105,6 +106,54 @@ pub fn write_kubeconfig(dir: &Path, server: &str, identity: Identity) -> Result<
     );
     std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
     Ok(path)
+}
+
+/// One context of a fleet kubeconfig: its name, the cluster's data dir (for its CA) and its
+/// apiserver URL.
+#[derive(Debug, Clone)]
+pub struct FleetMember {
+    /// The context's name (also its cluster's and user's).
+    pub context: String,
+    /// The cluster's data dir.
+    pub dir: PathBuf,
+    /// `https://127.0.0.1:<port>`.
+    pub server: String,
+}
+
+/// Writes a kubeconfig at `path` with one context per member (several control planes, one
+/// file, as an operator's kubeconfig of a fleet), every one as `identity`; the first is the
+/// current context.
+pub fn write_fleet_kubeconfig(
+    path: &Path,
+    members: &[FleetMember],
+    identity: Identity,
+) -> Result<()> {
+    let (mut clusters, mut users, mut contexts) = (String::new(), String::new(), String::new());
+    for m in members {
+        let (name, ca) = (&m.context, apiserver_ca_path(&m.dir));
+        let _ = write!(
+            clusters,
+            "- name: {name}\n  cluster:\n    server: {}\n    certificate-authority: {}\n",
+            m.server,
+            ca.display()
+        );
+        let _ = write!(
+            users,
+            "- name: {name}\n  user:\n    token: {}\n",
+            identity.token()
+        );
+        let _ = write!(
+            contexts,
+            "- name: {name}\n  context:\n    cluster: {name}\n    user: {name}\n    \
+             namespace: default\n"
+        );
+    }
+    let current = members.first().map_or("", |m| m.context.as_str());
+    let text = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n{clusters}users:\n{users}contexts:\n\
+         {contexts}current-context: {current}\n"
+    );
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
 }
 
 /// Writes `tokens.csv`, `sa.key`, `audit-policy.yaml` and `scheduler.yaml` into `dir`.

@@ -47,15 +47,15 @@ pub fn draw_fleet(frame: &mut Frame, table: Rect, panel: Rect, state: &AppState,
     frame.render_widget(Paragraph::new(lines).block(block), panel);
 }
 
-/// The Fleet view's header: how many contexts are watched and how many answer, which cluster
-/// Enter last opened, and that the view writes nothing.
+/// The Fleet view's header: how many contexts are watched, how many answer and how many of
+/// those are connected (first lists complete), which cluster Enter last opened, and that the
+/// view writes nothing.
 pub fn draw_fleet_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let Some(fleet) = state.fleet() else { return };
-    let (n, answered) = (fleet.members.len(), fleet.answered());
-    let slot = if answered == n {
-        Slot::HealthOk
-    } else {
-        Slot::HealthDegraded
+    let (n, answered, connected) = (fleet.members.len(), fleet.answered(), fleet.connected());
+    let health = |count: usize| match count == n {
+        true => theme.style(Slot::HealthOk),
+        false => theme.style(Slot::HealthDegraded),
     };
     let shown = match state.current_context() {
         Some(ctx) => format!("shown: ctx {ctx}"),
@@ -66,7 +66,10 @@ pub fn draw_fleet_header(frame: &mut Frame, area: Rect, state: &AppState, theme:
         Span::styled(" │ ", theme.style(Slot::Border)),
         Span::raw(format!("fleet of {n} contexts, all watched")),
         Span::styled(" │ ", theme.style(Slot::Border)),
-        Span::styled(format!("{answered}/{n} answering"), theme.style(slot)),
+        Span::styled(format!("{answered}/{n} answering"), health(answered)),
+        Span::styled(" │ ", theme.style(Slot::Border)),
+        // Answering includes a member still listing; connected ones show current rows.
+        Span::styled(format!("{connected}/{n} connected"), health(connected)),
         Span::styled(" │ ", theme.style(Slot::Border)),
         Span::raw(shown),
     ]);
