@@ -47,15 +47,20 @@ pub fn draw_fleet(frame: &mut Frame, table: Rect, panel: Rect, state: &AppState,
     frame.render_widget(Paragraph::new(lines).block(block), panel);
 }
 
-/// The Fleet view's header: how many contexts are watched, how many answer and how many of
-/// those are connected (first lists complete), which cluster Enter last opened, and that the
-/// view writes nothing.
+/// The Fleet view's header: how many contexts are watched and how many are connected (first
+/// lists complete: their rows are current), how many others answer but are still listing or
+/// reconnecting, which cluster Enter last opened, and that the view writes nothing.
 pub fn draw_fleet_header(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     let Some(fleet) = state.fleet() else { return };
     let (n, answered, connected) = (fleet.members.len(), fleet.answered(), fleet.connected());
-    let health = |count: usize| match count == n {
+    let health = match connected == n {
         true => theme.style(Slot::HealthOk),
         false => theme.style(Slot::HealthDegraded),
+    };
+    let syncing = answered.saturating_sub(connected);
+    let count = match syncing {
+        0 => format!("{connected}/{n} connected"),
+        k => format!("{connected}/{n} connected · {k} syncing"),
     };
     let shown = match state.current_context() {
         Some(ctx) => format!("shown: ctx {ctx}"),
@@ -66,10 +71,7 @@ pub fn draw_fleet_header(frame: &mut Frame, area: Rect, state: &AppState, theme:
         Span::styled(" │ ", theme.style(Slot::Border)),
         Span::raw(format!("fleet of {n} contexts, all watched")),
         Span::styled(" │ ", theme.style(Slot::Border)),
-        Span::styled(format!("{answered}/{n} answering"), health(answered)),
-        Span::styled(" │ ", theme.style(Slot::Border)),
-        // Answering includes a member still listing; connected ones show current rows.
-        Span::styled(format!("{connected}/{n} connected"), health(connected)),
+        Span::styled(count, health),
         Span::styled(" │ ", theme.style(Slot::Border)),
         Span::raw(shown),
     ]);
