@@ -38,8 +38,8 @@ fn fleet_view_then_enter_into_one_cluster_and_esc_back() {
     );
     let t = Tmux::start(160, 45, &args);
     t.wait_for("fleet of 3 contexts, all watched");
-    // Both reachable contexts answer while the broken one still fails.
-    let pane = t.wait_for("2/3 answering");
+    // Both reachable contexts connect while the broken one still fails.
+    let pane = t.wait_for("2/3 connected");
     assert!(pane.contains("[7 Fleet]"), "{pane}");
     let pane = t.wait_for("next try");
     // Most urgent first: the selection starts on the broken context's row.
