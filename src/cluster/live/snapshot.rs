@@ -389,8 +389,10 @@ mod tests {
         rx.borrow_and_update().clone()
     }
 
-    #[tokio::test]
-    async fn progress_alone_republishes_the_last_analysis_with_the_new_counts() {
+    /// A read-only hub on `clock` with its snapshot task running, and the task's feed.
+    pub(super) fn started(
+        clock: fn() -> Time,
+    ) -> (Arc<Hub>, watch::Receiver<Arc<Feed>>, JoinHandle<()>) {
         let hub = Arc::new(Hub::new(clock, Permissions::read_only("test")));
         let options = AnalysisOptions {
             now: clock(),
@@ -400,8 +402,14 @@ mod tests {
             instance_types: Default::default(),
         };
         let source = SourceKind::Live("test".into());
-        let (tx, mut rx) = watch::channel(Arc::new(initial_feed(&hub, source.clone(), &options)));
+        let (tx, rx) = watch::channel(Arc::new(initial_feed(&hub, source.clone(), &options)));
         let task = spawn_snapshot_task(hub.clone(), source, options, tx);
+        (hub, rx, task)
+    }
+
+    #[tokio::test]
+    async fn progress_alone_republishes_the_last_analysis_with_the_new_counts() {
+        let (hub, mut rx, task) = started(clock);
         let pods = &hub.stores.pods;
 
         hub.changed.notify_one();
@@ -442,17 +450,7 @@ mod tests {
     /// (the stores' whole-snapshot count stays); a relist or another kind reads the whole.
     #[tokio::test]
     async fn pod_batches_read_no_whole_snapshot_but_a_relist_or_another_kind_does() {
-        let hub = Arc::new(Hub::new(clock, Permissions::read_only("test")));
-        let options = AnalysisOptions {
-            now: clock(),
-            alfred_namespace: "ome".into(),
-            executor: ExecutorSetting::Auto,
-            placement: Default::default(),
-            instance_types: Default::default(),
-        };
-        let source = SourceKind::Live("test".into());
-        let (tx, mut rx) = watch::channel(Arc::new(initial_feed(&hub, source.clone(), &options)));
-        let task = spawn_snapshot_task(hub.clone(), source, options, tx);
+        let (hub, mut rx, task) = started(clock);
         let (stores, pods) = (&hub.stores, &hub.stores.pods);
         let changed = || {
             hub.contents.fetch_add(1, Ordering::Release);
@@ -509,12 +507,10 @@ mod tests {
 
 #[cfg(test)]
 mod deadline_tests {
-    use super::tests::next;
+    use super::tests::{next, started};
     use super::*;
     use crate::cluster::live::sources::NODES;
     use crate::cluster::wire::Slim;
-    use crate::engine::analysis::ExecutorSetting;
-    use crate::protocol::Permissions;
     use kube::runtime::watcher::Event;
     use std::sync::atomic::AtomicI64;
 
@@ -538,17 +534,7 @@ mod deadline_tests {
     /// `suspectUntil`) and publishes the analysis at the new time: the node is Clear.
     #[tokio::test]
     async fn a_deadline_publishes_without_a_change() {
-        let hub = Arc::new(Hub::new(clock, Permissions::read_only("test")));
-        let options = AnalysisOptions {
-            now: clock(),
-            alfred_namespace: "ome".into(),
-            executor: ExecutorSetting::Auto,
-            placement: Default::default(),
-            instance_types: Default::default(),
-        };
-        let source = SourceKind::Live("test".into());
-        let (tx, mut rx) = watch::channel(Arc::new(initial_feed(&hub, source.clone(), &options)));
-        let task = spawn_snapshot_task(hub.clone(), source, options, tx);
+        let (hub, mut rx, task) = started(clock);
         // Suspect for one more second (the window is 30 minutes).
         let nodes = &hub.stores.nodes;
         nodes.on_event(Event::Init, &NODES, clock());
