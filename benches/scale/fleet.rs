@@ -14,7 +14,6 @@
 #![allow(clippy::disallowed_methods)] // Wall-clock figures are what this program measures.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
@@ -267,26 +266,18 @@ fn tui(cfg: &Config, n: usize, kubeconfig: &Path, results: &mut Results) -> Resu
 /// Runs `ome-top fleet -o json` once; returns its wall time and peak RSS (KiB, GNU time)
 /// after checking that all `n` contexts answered with `nodes` nodes each.
 fn fleet_json(kubeconfig: &Path, n: usize, nodes: usize) -> Result<(Duration, u64)> {
-    let start = Instant::now();
-    let out = Command::new("/usr/bin/time")
-        .args(["-f", "maxrss_kib=%M", OME_TOP, "fleet", "-o", "json"])
-        .args(["--timeout", &SYNC.as_secs().to_string(), "--kubeconfig"])
-        .arg(kubeconfig)
-        .env_remove("KUBECONFIG")
-        .envs(private_home(kubeconfig))
-        .output()
-        .context("running /usr/bin/time ome-top fleet -o json")?;
-    let took = start.elapsed();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        return Err(anyhow!("ome-top fleet -o json failed: {stderr}"));
-    }
-    let maxrss = stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("maxrss_kib="))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0);
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let (timeout, kubeconfig_text) = (SYNC.as_secs().to_string(), kubeconfig.to_string_lossy());
+    let args = [
+        "fleet",
+        "-o",
+        "json",
+        "--timeout",
+        &timeout,
+        "--kubeconfig",
+        &kubeconfig_text,
+    ];
+    let home = private_home(kubeconfig);
+    let (took, maxrss, json) = probe::timed_json(&args, &home, "ome-top fleet -o json")?;
     let clusters = json["clusters"].as_array().cloned().unwrap_or_default();
     let complete = |c: &serde_json::Value| {
         c["error"].is_null() && c["analysis"]["nodes"].as_array().map_or(0, Vec::len) >= nodes

@@ -10,12 +10,13 @@
 #![allow(clippy::disallowed_methods)] // Wall times of a separate process need a clock.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
+use serde_json::Value;
 
 /// The binary under test (built with this bench's profile, i.e. release).
 pub const OME_TOP: &str = env!("CARGO_BIN_EXE_ome-top");
@@ -196,35 +197,40 @@ pub fn cpu_share(pid: u32, window: Duration) -> Result<f64> {
     Ok(used / start.elapsed().as_secs_f64())
 }
 
-/// Runs `ome-top analyze --kubeconfig K -o json` once; returns its wall time and peak RSS
-/// (KiB, from GNU time) after checking the output is an analysis of `pods` pods.
-pub fn analyze_once(kubeconfig: &Path) -> Result<(Duration, u64, usize)> {
+/// Runs `ome-top ARGS` once under GNU time; returns its wall time, peak RSS (KiB) and the
+/// JSON it printed, or an error naming `what` with its stderr when it failed.
+pub fn timed_json(
+    args: &[&str],
+    envs: &[(&str, PathBuf)],
+    what: &str,
+) -> Result<(Duration, u64, Value)> {
     let start = Instant::now();
     let out = Command::new("/usr/bin/time")
-        .args([
-            "-f",
-            "maxrss_kib=%M",
-            OME_TOP,
-            "analyze",
-            "-o",
-            "json",
-            "--kubeconfig",
-        ])
-        .arg(kubeconfig)
+        .args(["-f", "maxrss_kib=%M", OME_TOP])
+        .args(args)
         .env_remove("KUBECONFIG")
+        .envs(envs.iter().map(|(k, v)| (k, v)))
         .output()
-        .context("running /usr/bin/time ome-top analyze")?;
+        .with_context(|| format!("running /usr/bin/time {what}"))?;
     let took = start.elapsed();
     let stderr = String::from_utf8_lossy(&out.stderr);
     if !out.status.success() {
-        return Err(anyhow!("ome-top analyze failed: {stderr}"));
+        return Err(anyhow!("{what} failed: {stderr}"));
     }
     let maxrss = stderr
         .lines()
         .find_map(|l| l.strip_prefix("maxrss_kib="))
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(0);
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    Ok((took, maxrss, serde_json::from_slice(&out.stdout)?))
+}
+
+/// Runs `ome-top analyze --kubeconfig K -o json` once; returns its wall time, peak RSS
+/// (KiB, from GNU time) and how many nodes the analysis lists.
+pub fn analyze_once(kubeconfig: &Path) -> Result<(Duration, u64, usize)> {
+    let kubeconfig = kubeconfig.to_string_lossy();
+    let args = ["analyze", "-o", "json", "--kubeconfig", &kubeconfig];
+    let (took, maxrss, json) = timed_json(&args, &[], "ome-top analyze")?;
     let nodes = json["nodes"].as_array().map_or(0, Vec::len);
     Ok((took, maxrss, nodes))
 }
