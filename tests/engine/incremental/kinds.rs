@@ -2,9 +2,8 @@
 //! re-runs.
 
 use ome_top::engine::analysis::{analyze, Change, Incremental, MovesRerun};
-use ome_top::sim::fleet::{generate_fleet, FleetSpec};
 
-use super::{first_difference, now, options};
+use super::{event_fleet, first_difference, options};
 
 /// Every kind of the benchmarks' events (`sim::events`), applied and undone on a 3,000-pod
 /// fleet, leaves the full analysis; none of them but a node's health condition (whose
@@ -13,14 +12,7 @@ use super::{first_difference, now, options};
 /// cordon leaves the gang report alone.
 #[test]
 fn every_benchmarked_event_kind_equals_the_full_analysis() {
-    let snap = generate_fleet(
-        &FleetSpec {
-            seed: 7,
-            nodes: 300,
-            pods: 3_000,
-        },
-        now(),
-    );
+    let snap = event_fleet();
     let mut inc = Incremental::new(snap, options());
     let kinds = ome_top::sim::events::event_kinds(inc.snapshot(), inc.analysis());
     let names: Vec<&str> = kinds.iter().map(|k| k.name).collect();
@@ -57,14 +49,7 @@ fn every_benchmarked_event_kind_equals_the_full_analysis() {
 /// row of the pool).
 #[test]
 fn cordons_in_one_pool_equal_the_full_analysis() {
-    let snap = generate_fleet(
-        &FleetSpec {
-            seed: 7,
-            nodes: 300,
-            pods: 3_000,
-        },
-        now(),
-    );
+    let snap = event_fleet();
     let mut inc = Incremental::new(snap, options());
     let pools = &inc.analysis().pools;
     let pool = pools.iter().max_by_key(|p| p.nodes.len()).unwrap().clone();

@@ -36,6 +36,18 @@ pub fn now() -> Time {
     Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).unwrap()
 }
 
+/// The 300-node, 3,000-pod fleet (seed 7) the event kinds are checked on.
+fn event_fleet() -> ClusterSnapshot {
+    generate_fleet(
+        &FleetSpec {
+            seed: 7,
+            nodes: 300,
+            pods: 3_000,
+        },
+        now(),
+    )
+}
+
 fn options() -> AnalysisOptions {
     AnalysisOptions {
         now: now(),
@@ -314,14 +326,7 @@ fn changes_between_falls_back_to_the_whole_snapshot() {
 /// pod's deletion changes its node's allocation, so its pool's rows are rebuilt.
 #[test]
 fn each_event_kind_reruns_only_what_it_touches() {
-    let snap = generate_fleet(
-        &FleetSpec {
-            seed: 7,
-            nodes: 300,
-            pods: 3_000,
-        },
-        now(),
-    );
+    let snap = event_fleet();
     let mut inc = Incremental::new(snap, options());
     let check = |inc: &Incremental| {
         let full = analyze(inc.snapshot(), &options());
