@@ -13,7 +13,7 @@ use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::engine::alfred_config::Mode;
 use crate::engine::model::Time;
 use crate::protocol::{ApiStatus, Feed};
-use crate::report::fleet::table::wait_words;
+use crate::report::fleet::table::{not_clear_words, pending_words, wait_words};
 use crate::report::fleet::{
     fits_lines, fleet_rows, Answer, Attention, ClusterInput, ClusterState, FleetRow, Link,
     RowStatus,
@@ -251,23 +251,10 @@ fn numbers(r: &FleetRow) -> Vec<Cell> {
     let n = |v: u64| Cell::num(v as f64, v.to_string());
     let pending = match r.pending.pods {
         0 => Cell::num(0.0, "0"),
-        p => Cell::num(
-            p as f64,
-            format!(
-                "{p}×≤{} {}",
-                r.pending.largest_gpus,
-                wait_words(r.pending.oldest_minutes)
-            ),
-        )
-        .tone(Tone::Degraded),
+        p => Cell::num(p as f64, pending_words(r)).tone(Tone::Degraded),
     };
     let nc = &r.not_clear;
-    let not_clear = format!(
-        "{}/{}/{}",
-        nc.unhealthy + nc.unknown,
-        nc.suspect,
-        nc.maintenance
-    );
+    let not_clear = not_clear_words(r);
     let nc_tone = match (nc.unhealthy + nc.unknown, nc.suspect + nc.maintenance) {
         (0, 0) => Tone::Normal,
         (0, _) => Tone::Degraded,

@@ -20,6 +20,29 @@ pub fn wait_words(minutes: f64) -> String {
     }
 }
 
+/// The PENDING cell: `0`, or `count×≤largest oldest-wait` (`3×≤8 12m`).
+pub fn pending_words(r: &FleetRow) -> String {
+    match r.pending.pods {
+        0 => "0".to_string(),
+        n => format!(
+            "{n}×≤{} {}",
+            r.pending.largest_gpus,
+            wait_words(r.pending.oldest_minutes)
+        ),
+    }
+}
+
+/// The NOT CLEAR cell: `unhealthy (unknown counted in)/suspect/maintenance`.
+pub fn not_clear_words(r: &FleetRow) -> String {
+    let nc = &r.not_clear;
+    format!(
+        "{}/{}/{}",
+        nc.unhealthy + nc.unknown,
+        nc.suspect,
+        nc.maintenance
+    )
+}
+
 const HEADER: [&str; 14] = [
     "NODES",
     "GPUS",
@@ -110,21 +133,7 @@ fn cells(r: &FleetRow) -> [String; 14] {
         out[13] = r.attention.words().to_string();
         return out;
     }
-    let pending = match r.pending.pods {
-        0 => "0".to_string(),
-        n => format!(
-            "{n}×≤{} {}",
-            r.pending.largest_gpus,
-            wait_words(r.pending.oldest_minutes)
-        ),
-    };
-    let nc = &r.not_clear;
-    let not_clear = format!(
-        "{}/{}/{}",
-        nc.unhealthy + nc.unknown,
-        nc.suspect,
-        nc.maintenance
-    );
+    let (pending, not_clear) = (pending_words(r), not_clear_words(r));
     let alfred = r.alfred.map_or_else(dash, |a| {
         let mode = match a.mode {
             None => "absent",
