@@ -53,7 +53,7 @@ fn before_slash(ns_name: &str) -> Option<&str> {
 /// such as a node or pool lint, or a view the scope does not apply to).
 pub fn row_namespace<'a>(
     a: &'a Analysis,
-    moves: &MoveIndex,
+    moves: &'a MoveIndex,
     view: View,
     source: usize,
 ) -> Option<&'a str> {
@@ -62,6 +62,7 @@ pub fn row_namespace<'a>(
             MoveEntry::Move(pair) => {
                 before_slash(Merged::of(a, *pair)?.primary()?.fields().workload)
             }
+            MoveEntry::Requested { workload, .. } => before_slash(workload),
             // Under a scope the Moves rows are built flat: no group rows.
             MoveEntry::Group { .. } => None,
         },

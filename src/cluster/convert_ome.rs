@@ -121,11 +121,13 @@ fn migrations(i: &mut Interner, status: &Value) -> Vec<MigrationStatus> {
             request_uuid: i.name(text(m, &["requestUUID"]).unwrap_or_default()),
             trigger: i.name(text(m, &["trigger"]).unwrap_or_default()),
             source_instance: int(m, &["sourceInstance"]),
+            surge_instance: int(m, &["surgeInstance"]),
             phase: MigrationPhase::from_wire(text(m, &["phase"]).unwrap_or_default()),
             from_node: i.opt(text(m, &["fromNode"])),
             started_at: timestamp(m, &["startedAt"]),
             deadline: timestamp(m, &["deadline"]),
             completed_at: timestamp(m, &["completedAt"]),
+            message: i.opt(text(m, &["message"])),
         })
         .collect()
 }

@@ -19,6 +19,7 @@ mod palette;
 mod pool_map;
 mod readiness;
 mod reducer;
+mod reducer_landing;
 mod reducer_moves;
 mod reducer_tracking;
 mod reducer_truth;

@@ -26,11 +26,13 @@ fn fleet_with(migration: Option<(&str, &str)>) -> ClusterSnapshot {
             request_uuid: uuid.into(),
             trigger: "Manual".into(),
             source_instance: Some(2),
+            surge_instance: Some(5),
             phase: phase.into(),
             from_node: Some("h100-04".into()),
             started_at: Some(now()),
             deadline: Some(now() + chrono::Duration::minutes(30)),
             completed_at: (phase == "Completed").then(now),
+            message: None,
         });
     }
     snap

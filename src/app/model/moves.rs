@@ -21,6 +21,14 @@ pub struct MovePair {
 pub enum MoveEntry {
     /// A merged move.
     Move(MovePair),
+    /// A move this session requested whose move row is gone (a completed move removes the
+    /// source Instance): where it ended.
+    Requested {
+        /// Index into the session's requests.
+        index: usize,
+        /// `ns/name` of the workload.
+        workload: String,
+    },
     /// The header of the advisory rows of one reason.
     Group {
         /// The advisory reason (wire string), the group's key.
@@ -70,6 +78,10 @@ pub struct RequestedMove {
     pub component: String,
     /// Instance index.
     pub instance: i64,
+    /// The move's policy: with the Instance, the Moves row it came from.
+    pub policy: crate::engine::model::vocab::Policy,
+    /// The node the Instance ran on when approved.
+    pub from_node: Option<String>,
     /// When it was approved (the reducer's time).
     pub at: Time,
 }
@@ -91,7 +103,16 @@ impl MoveIndex {
     pub fn pair(&self, source: usize) -> Option<MovePair> {
         match self.entries.get(source)? {
             MoveEntry::Move(pair) => Some(*pair),
-            MoveEntry::Group { .. } => None,
+            MoveEntry::Requested { .. } | MoveEntry::Group { .. } => None,
+        }
+    }
+
+    /// The request of a `Requested` row keyed `key` (its index into the session's requests).
+    pub fn request_of_key(&self, rows: &[crate::app::table::RowModel], key: &str) -> Option<usize> {
+        let row = rows.iter().find(|r| r.key == key)?;
+        match self.entries.get(row.source)? {
+            MoveEntry::Requested { index, .. } => Some(*index),
+            _ => None,
         }
     }
 

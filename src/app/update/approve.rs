@@ -219,6 +219,8 @@ pub fn start_approve(state: &mut AppState) {
         workload: f.workload.to_string(),
         component: f.component.to_string(),
         instance: f.instance,
+        policy: f.policy.clone(),
+        from_node: f.from_node.map(str::to_string),
         at: state.now,
     });
     state.modals.push(Modal::Confirm(Box::new(d)));

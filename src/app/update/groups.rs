@@ -88,7 +88,7 @@ pub fn selected_group(state: &AppState) -> Option<&str> {
     let row = state.table(View::Moves).selected_row()?;
     match state.models.move_index.entries.get(row)? {
         MoveEntry::Group { reason, .. } => Some(reason),
-        MoveEntry::Move(_) => None,
+        MoveEntry::Move(_) | MoveEntry::Requested { .. } => None,
     }
 }
 
@@ -104,11 +104,12 @@ pub fn toggle_group(state: &mut AppState) -> bool {
     let entries = &state.models.move_index.entries;
     let reason = match entries.get(row) {
         Some(MoveEntry::Group { reason, .. }) => reason.clone(),
+        Some(MoveEntry::Requested { .. }) => return false,
         Some(MoveEntry::Move(_)) => {
             // The group a move belongs to is the nearest group row above it.
             let above = entries[..row].iter().rev().find_map(|e| match e {
                 MoveEntry::Group { reason, .. } => Some(reason.clone()),
-                MoveEntry::Move(_) => None,
+                MoveEntry::Move(_) | MoveEntry::Requested { .. } => None,
             });
             let Some(reason) = above else { return false };
             state.tables[View::Moves.index()].selected_key = Some(group_key(&reason));

@@ -44,7 +44,7 @@ fn blocks(entries: &[MoveEntry]) -> Vec<Range<usize>> {
                     last.end = i + 1;
                 }
             }
-            MoveEntry::Move(_) => out.push(i..i + 1),
+            MoveEntry::Move(_) | MoveEntry::Requested { .. } => out.push(i..i + 1),
         }
     }
     out

@@ -230,6 +230,9 @@ pub struct MigrationStatus {
     pub trigger: Name,
     /// `sourceInstance`; `None` when absent or not an integer.
     pub source_instance: Option<i64>,
+    /// `surgeInstance` (Manual only): the index of the Instance that replaces the source;
+    /// `None` when absent or not an integer.
+    pub surge_instance: Option<i64>,
     /// `phase` (an unknown value kept verbatim).
     pub phase: MigrationPhase,
     /// `fromNode`.
@@ -240,6 +243,8 @@ pub struct MigrationStatus {
     pub deadline: Option<Time>,
     /// `completedAt`.
     pub completed_at: Option<Time>,
+    /// `message`: the current blocker or the terminal outcome, as OME wrote it.
+    pub message: Option<Name>,
 }
 
 impl MigrationStatus {

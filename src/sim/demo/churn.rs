@@ -111,11 +111,19 @@ impl DemoWorld {
     }
 
     /// Binds the unbound default-scheduler pods from `first` on with `strategy`.
+    /// A surge copy in flight is left to the migration (`place_surge`): OME keeps it off the
+    /// node it leaves and prefers the hint targets, which this pass does not know.
     fn place_range(&mut self, first: usize, now: Time, strategy: Strategy) {
         let mut free = free_devices(&self.snap);
+        let surges = self.surges_in_flight();
         for p in first..self.snap.pods.len() {
             let pod = &self.snap.pods[p];
             if pod.node.is_some() || !pod.scheduler_name.is_empty() || pod.phase.is_terminal() {
+                continue;
+            }
+            let owner = pod.controller.as_ref().map(|o| o.uid.clone());
+            let index = pod.ome.instance_index.value();
+            if owner.is_some_and(|uid| surges.iter().any(|s| s.0 == uid && Some(s.1) == index)) {
                 continue;
             }
             let Some(pool) = pod_pool(pod) else { continue };

@@ -75,6 +75,8 @@ pub struct Migration {
     pub since: Time,
     pub started: Time,
     pub surge: Option<i64>,
+    /// Why it failed, as the consumer words it in the IR row's `message`.
+    pub failure: Option<&'static str>,
     /// Alfred's own request (mirrored into the journal).
     pub alfred: bool,
 }
@@ -105,6 +107,7 @@ impl DemoWorld {
             since: self.now,
             started: self.now,
             surge: None,
+            failure: None,
             alfred,
         });
     }
@@ -136,6 +139,21 @@ impl DemoWorld {
                 self.mirror_journal(i, now);
             }
         }
+    }
+
+    /// The `(IR uid, surge Instance)` of every migration whose surge copy is not placed yet.
+    pub(crate) fn surges_in_flight(&self) -> Vec<(Name, i64)> {
+        self.migrations
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.phase == MigrationPhase::SurgePending)
+            .filter_map(|(i, m)| {
+                Some((
+                    self.snap.replicas[self.migration_ir(i)?].uid.clone(),
+                    m.surge?,
+                ))
+            })
+            .collect()
     }
 
     /// The IR of migration `i` (engine component).
@@ -171,11 +189,11 @@ impl DemoWorld {
                 .any(|p| self.snap.pods[*p].node.as_deref() == Some(m.from_node.as_str()))
         });
         let _ = now;
-        Some(if valid {
-            MigrationPhase::Accepted
-        } else {
-            MigrationPhase::Failed
-        })
+        if valid {
+            return Some(MigrationPhase::Accepted);
+        }
+        self.migrations[i].failure = Some("the source Instance does not run on fromNode");
+        Some(MigrationPhase::Failed)
     }
 
     fn remove_request_annotation(&mut self, i: usize) {
@@ -203,10 +221,12 @@ impl DemoWorld {
     /// Allocates the surge index, adds its row and its (pending) pods.
     fn create_surge(&mut self, i: usize, now: Time) -> Option<MigrationPhase> {
         let Some(ir) = self.migration_ir(i) else {
+            self.migrations[i].failure = Some("the InferenceReplica is gone");
             return Some(MigrationPhase::Failed);
         };
         let source = self.instance_pod_indices(ir, self.migrations[i].source);
         let Some(first) = source.first().map(|p| &self.snap.pods[*p]) else {
+            self.migrations[i].failure = Some("the source Instance has no pods");
             return Some(MigrationPhase::Failed);
         };
         let pool = pod_pool(first).unwrap_or(0);
@@ -273,6 +293,8 @@ impl DemoWorld {
             Some(MigrationPhase::SurgeReady)
         } else if now - m.started > Duration::minutes(DEADLINE_MINUTES) {
             self.remove_instance(ir, m.surge?);
+            self.migrations[i].failure =
+                Some("no node had room for the surge copy before the deadline");
             Some(MigrationPhase::Failed)
         } else {
             None
@@ -323,11 +345,13 @@ impl DemoWorld {
             request_uuid: Arc::from(m.uuid.as_str()),
             trigger: Arc::from("Manual"),
             source_instance: Some(m.source),
+            surge_instance: m.surge,
             phase: m.phase.row_phase(),
             from_node: Some(Arc::from(m.from_node.as_str())),
             started_at: Some(m.started),
             deadline: Some(m.started + Duration::minutes(DEADLINE_MINUTES)),
             completed_at: m.phase.is_terminal().then_some(now),
+            message: m.failure.map(Arc::from),
         };
         let rows = &mut self.snap.replicas[ir].status.migrations;
         match rows.iter_mut().find(|r| r.request_uuid == row.request_uuid) {

@@ -11,13 +11,15 @@ use crate::app::times::{relative, when};
 use crate::app::views::context::ViewContext;
 use crate::app::views::held::{holder, holder_words, JOURNAL_HOLDS};
 use crate::app::views::moves::flight::{flight, flight_words, progress_lines, Flight};
+use crate::app::views::moves::landing::{landing, landing_words, Landing};
 use crate::app::views::moves::pacing::{pacing, pacing_words};
+use crate::app::views::moves::requested::requested_detail;
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
 };
 use crate::app::views::moves::{instance_of, verdict, verdict_words, Merged, MoveFields, MoveRef};
 use crate::engine::analysis::Analysis;
-use crate::engine::model::vocab::{MigrationPhase, Policy};
+use crate::engine::model::vocab::Policy;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::{CanRun, Verdict};
 use crate::engine::planning::{WhatIf, MOVE_COST};
@@ -52,7 +54,7 @@ fn side_words(m: MoveRef<'_>) -> String {
 fn outcomes(
     (snap, a): (&ClusterSnapshot, &Analysis),
     m: &Merged<'_>,
-    (published, flight): (bool, Option<&Flight>),
+    (published, flight, landed): (bool, Option<&Flight>, Option<&Landing>),
     out: &mut Lines,
 ) {
     out.heading("ome-top and Alfred");
@@ -86,19 +88,20 @@ fn outcomes(
     if let Some(f) = flight {
         // Our own request makes the Instance ineligible: neither a verdict nor a "≠" would
         // tell the operator anything but that.
-        let (context, tone) = match &f.phase {
-            Some(MigrationPhase::Failed) => ("the move failed: the Instance stays where it is", Tone::Failed),
-            Some(p) if p.is_terminal() => (
-                "the move completed: the copy on the target replaced this Instance",
-                Tone::Ok,
-            ),
-            _ => (
+        match landed {
+            Some(l) if l.ended() => {
+                let tone = match l {
+                    Landing::Failed { .. } => Tone::Failed,
+                    _ => Tone::Ok,
+                };
+                out.push(landing_words(l, a.now), tone);
+            }
+            _ => out.push(
                 "while it is in flight the Instance is migrating: ome-top weighs it again once it ends",
                 Tone::Muted,
             ),
-        };
-        out.push(context, Tone::Muted);
-        return out.push(flight_words(f, a.now), tone);
+        }
+        return out.push(flight_words(f, a.now), Tone::Accent);
     }
     let held = [
         m.computed.map(MoveRef::Computed),
@@ -303,10 +306,11 @@ fn planning_checks(a: &Analysis, w: Option<&WhatIf>, defrag: bool) -> Vec<(Optio
 /// The detail pane of the move on the Moves row keyed `key`.
 pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<DetailModel> {
     let (snap, a) = (&feed.snapshot, &feed.analysis);
-    let pair = cx
-        .models
-        .move_index
-        .pair_of_key(&cx.models.moves.rows, key)?;
+    let index = &cx.models.move_index;
+    let Some(pair) = index.pair_of_key(&cx.models.moves.rows, key) else {
+        let r = index.request_of_key(&cx.models.moves.rows, key)?;
+        return Some(requested_detail(cx, feed, cx.requested.get(r)?));
+    };
     let m = Merged::of(a, pair)?;
     let f = m.primary()?.fields();
     let mut out = Lines::default();
@@ -332,7 +336,13 @@ pub fn move_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<Detai
         (f.workload, f.component, f.instance),
     );
     let published = cx.models.move_index.published;
-    outcomes((snap, a), &m, (published, flying.as_ref()), &mut out);
+    let landed = flying
+        .as_ref()
+        .filter(|f| f.mine)
+        .and_then(|f| cx.requested.iter().find(|r| r.uuid == f.uuid))
+        .map(|r| landing(snap, r, cx.phases.get(&r.uuid)));
+    let facts = (published, flying.as_ref(), landed.as_ref());
+    outcomes((snap, a), &m, facts, &mut out);
     let at = instance_of(&m).and_then(|i| a.locate_instance(snap, i));
     if let (None, Verdict::CanRun(CanRun::OnlyPacing(gate))) = (&flying, verdict(snap, a, &m)) {
         if let Some(p) = pacing(snap, a, &gate, at) {

@@ -153,17 +153,20 @@ pub fn progress_lines(
             MigrationPhase::Failed => Tone::Failed,
             _ => Tone::Degraded,
         };
+        let ago = |t: Option<Time>| t.map_or_else(|| "-".to_string(), |t| relative(a.now, t));
+        // A deadline only bounds a migration that still runs.
+        let end = match m.is_terminal() {
+            true => format!("ended {}", ago(m.completed_at)),
+            false => format!("deadline {}", ago(m.deadline)),
+        };
         out.push(
             format!(
-                "{} {} phase {} · trigger {} · started {} · deadline {}{}",
+                "{} {} phase {} · trigger {} · started {} · {end}{}",
                 if mine(&m.request_uuid) { "★" } else { "·" },
                 m.request_uuid,
                 m.phase,
                 m.trigger,
-                m.started_at
-                    .map_or_else(|| "-".to_string(), |t| relative(a.now, t)),
-                m.deadline
-                    .map_or_else(|| "-".to_string(), |t| relative(a.now, t)),
+                ago(m.started_at),
                 if mine(&m.request_uuid) {
                     " (requested here)"
                 } else {

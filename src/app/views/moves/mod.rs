@@ -12,8 +12,10 @@
 
 mod detail;
 pub mod flight;
+pub mod landing;
 mod merge;
 pub mod pacing;
+mod requested;
 mod rows;
 mod verdict;
 pub mod words;

@@ -6,18 +6,20 @@
 //!
 //! Owns: `move_rows`. Plain data.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::times::relative;
 use crate::app::views::held::{holder, short, JOURNAL_HOLDS};
 use crate::app::views::moves::instance_of;
+use crate::app::views::moves::landing::{landing, landing_short};
 use crate::app::views::moves::merge::{freshness_text, group_reason, pair_rows};
 use crate::app::views::moves::pacing::pacing;
+use crate::app::views::moves::requested::{landing_cell, latest_requests, requested_row};
 use crate::app::views::moves::words::policy_word;
 use crate::app::views::moves::{
-    fingerprint, group_key, identity_key, Merged, MoveEntry, MoveIndex, MoveOptions, MovePair,
-    MoveRef,
+    fingerprint, group_key, identity_key, Merged, MoveEntry, MoveFields, MoveIndex, MoveOptions,
+    MovePair, MoveRef,
 };
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::Outcome;
@@ -50,9 +52,6 @@ fn computed_class(o: &Outcome, planned: bool) -> Class {
         _ => Class::Other,
     }
 }
-
-/// WHY of a move this session requested, before OME reports a phase.
-const REQUESTED_HERE: &str = "▸ requested here";
 
 /// WHY on a wide terminal: the longest reason string (`NonExecutableObservedFragmentation`).
 const WHY_WIDE: u16 = 34;
@@ -141,15 +140,13 @@ impl<'a> Ctx<'a> {
     /// reports its request in flight.
     fn progress(&self, m: &Merged<'_>) -> Option<String> {
         let f = m.primary()?.fields();
-        let mine = self.opts.requested.iter().find(|r| {
+        let mine = self.opts.requested.iter().rev().find(|r| {
             r.workload == f.workload && r.component == f.component && r.instance == f.instance
         });
         if let Some(r) = mine {
-            match self.opts.phases.get(&r.uuid) {
-                None => return Some(REQUESTED_HERE.into()),
-                Some(p) if !p.is_terminal() => return Some(format!("▸ {p}")),
-                Some(_) => {}
-            }
+            // The cluster's row first, the phase seen last when OME pruned it.
+            let l = landing(&self.feed.snapshot, r, self.opts.phases.get(&r.uuid));
+            return Some(landing_short(&l));
         }
         let (snap, a) = (&self.feed.snapshot, &self.feed.analysis);
         let c = self.components.get(&(f.workload, f.component))?;
@@ -173,6 +170,18 @@ impl<'a> Ctx<'a> {
                 )
             })
             .map(|r| format!("▸ {}", r.outcome))
+    }
+
+    /// The OME-TOP cell of a move this session requested: what became of the request.
+    fn mine_cell(&self, f: &MoveFields<'_>) -> Cell {
+        let r = self.opts.requested.iter().rev().find(|r| {
+            r.workload == f.workload && r.component == f.component && r.instance == f.instance
+        });
+        let l = r.map(|r| landing(&self.feed.snapshot, r, self.opts.phases.get(&r.uuid)));
+        l.map_or_else(
+            || Cell::text("requested").tone(Tone::Ok),
+            |l| landing_cell(&l),
+        )
     }
 
     /// When a move ome-top rejects only for Alfred's pacing can run, if a clock decides it.
@@ -230,7 +239,7 @@ impl<'a> Ctx<'a> {
         let cells = vec![
             Cell::text(if differ { "≠" } else { "" }).tone(Tone::Degraded),
             if mine {
-                Cell::text("requested").tone(Tone::Ok)
+                self.mine_cell(&f)
             } else {
                 outcome_cell(m.computed.map(|c| &c.outcome))
             },
@@ -316,6 +325,36 @@ fn classify<'a>(ctx: &Ctx<'a>, a: &'a Analysis, pairs: Vec<(String, MovePair)>) 
         .collect()
 }
 
+/// The rows of this session's requests whose move row is gone, first: the operator's own
+/// actions lead.
+fn requested_rows(
+    ctx: &Ctx<'_>,
+    listed: &[Listed<'_>],
+    rows: &mut Vec<RowModel>,
+    entries: &mut Vec<MoveEntry>,
+) {
+    if ctx.opts.requested.is_empty() {
+        return;
+    }
+    let present: HashSet<&str> = listed.iter().map(|l| l.key.as_str()).collect();
+    for (key, i) in latest_requests(ctx.opts.requested) {
+        let r = &ctx.opts.requested[i];
+        if present.contains(key.as_str()) {
+            continue;
+        }
+        let seen = ctx.opts.phases.get(&r.uuid);
+        rows.push(requested_row(
+            &ctx.feed.snapshot,
+            (r, seen),
+            (key, rows.len()),
+        ));
+        entries.push(MoveEntry::Requested {
+            index: i,
+            workload: r.workload.clone(),
+        });
+    }
+}
+
 /// The Moves table and its index for `feed`, built in the shape `opts` asks for.
 pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex) {
     let a = &feed.analysis;
@@ -340,6 +379,7 @@ pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex)
         ..MoveIndex::default()
     };
     let mut rows = Vec::with_capacity(listed.len() + groups.len());
+    requested_rows(&ctx, &listed, &mut rows, &mut index.entries);
     let push = |rows: &mut Vec<RowModel>, entries: &mut Vec<MoveEntry>, l: &Listed<'_>| {
         rows.push(ctx.row(&l.key, &l.merged, l.progress.as_deref(), rows.len()));
         entries.push(MoveEntry::Move(l.pair));
