@@ -12,7 +12,7 @@ use crate::app::table::Tone;
 use crate::app::update::ops::{allowed, dialog};
 use crate::app::views::moves::words::{precheck_words, refusal_words};
 use crate::app::views::moves::{
-    action_move, instance_of, verdict, verdict_words, Merged, MoveFields,
+    action_move, instance_of, verdict, verdict_line, Merged, MoveFields,
 };
 use crate::engine::analysis::Analysis;
 use crate::engine::migration::{DraftError, RequestDraft};
@@ -107,12 +107,8 @@ fn draft<'a>(f: &'a MoveFields<'a>) -> RequestDraft<'a> {
 /// The first lines of the dialog: ome-top's verdict, and what Alfred published when it
 /// disagrees.
 fn verdict_lines(plan: &ApprovalPlan, m: &Merged<'_>, published: bool) -> Vec<(String, Tone)> {
-    let tone = if plan.verdict.executable() {
-        Tone::Ok
-    } else {
-        Tone::Failed
-    };
-    let mut lines = vec![(format!("ome-top: {}", verdict_words(&plan.verdict)), tone)];
+    let (words, tone) = verdict_line(&plan.verdict);
+    let mut lines = vec![(format!("ome-top: {words}"), tone)];
     if let (Some(r), true) = (m.alfred, published && m.disagree()) {
         let why = r
             .advisory_reason

@@ -17,7 +17,7 @@ use crate::app::views::moves::requested::requested_detail;
 use crate::app::views::moves::words::{
     advisory_words, check_words, dispatch_words, outcome_words, reject_words,
 };
-use crate::app::views::moves::{instance_of, verdict, verdict_words, Merged, MoveFields, MoveRef};
+use crate::app::views::moves::{instance_of, verdict, verdict_line, Merged, MoveFields, MoveRef};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::Policy;
 use crate::engine::model::ClusterSnapshot;
@@ -118,13 +118,8 @@ fn outcomes(
     } else if published {
         out.push("= Alfred and ome-top agree", Tone::Ok);
     }
-    let v = verdict(snap, a, m);
-    let tone = if v.executable() {
-        Tone::Ok
-    } else {
-        Tone::Failed
-    };
-    out.push(format!("verdict: {}", verdict_words(&v)), tone);
+    let (words, tone) = verdict_line(&verdict(snap, a, m));
+    out.push(format!("verdict: {words}"), tone);
 }
 
 /// `1 pod of 8 GPUs`, `1 pod of 1 GPU`, `2 pods of 4 + 4 GPUs`.

@@ -22,7 +22,7 @@ pub mod words;
 
 pub use detail::move_detail;
 pub use rows::move_rows;
-pub use verdict::{blocker_words, instance_of, verdict, verdict_words};
+pub use verdict::{blocker_words, instance_of, verdict, verdict_line, verdict_words};
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -162,26 +162,56 @@ impl<'a> Merged<'a> {
             .or(theirs)
     }
 
-    /// Whether Alfred and ome-top disagree: one has the row and the other not, advice on
-    /// different reasons, or advice against an executable row (executable rows agree on being
-    /// executable: Alfred's dispatch state is richer than a client computes).
+    /// Whether Alfred and ome-top disagree (`≠`): see [`outcomes_disagree`].
     pub fn disagree(&self) -> bool {
         match (self.alfred, self.computed) {
-            (Some(r), Some(m)) => {
-                let theirs = r.outcome == Outcome::Advisory;
-                let ours = m.outcome == Outcome::Advisory;
-                match (theirs, ours) {
-                    (true, true) => {
-                        text(&r.advisory_reason) != text(&m.advisory_reason)
-                            || text(&r.reject_reason) != text(&m.reject_reason)
-                    }
-                    (false, false) => false,
-                    _ => true,
-                }
-            }
+            (Some(r), Some(m)) => outcomes_disagree(
+                (&r.outcome, text(&r.advisory_reason)),
+                (&m.outcome, text(&m.advisory_reason)),
+            ),
             _ => true,
         }
     }
+}
+
+/// What an outcome says of a move, for comparing Alfred's with ome-top's.
+#[derive(Debug, PartialEq, Eq)]
+enum Stance {
+    /// Advice only.
+    Advice,
+    /// Stopped by a safety gate.
+    Rejected,
+    /// Would run, runs or ran (Alfred's dispatch state is richer than a client computes, so
+    /// these agree with one another).
+    Runs,
+    /// A failed move.
+    Failed,
+    /// An outcome this build does not know.
+    Other,
+}
+
+fn stance(o: &Outcome) -> Stance {
+    match o {
+        Outcome::Advisory => Stance::Advice,
+        Outcome::Rejected => Stance::Rejected,
+        Outcome::Admitted
+        | Outcome::Candidate
+        | Outcome::Withheld
+        | Outcome::Submitted
+        | Outcome::Acknowledged
+        | Outcome::Stalled
+        | Outcome::Completed => Stance::Runs,
+        Outcome::Failed => Stance::Failed,
+        _ => Stance::Other,
+    }
+}
+
+/// Whether Alfred's outcome (and advisory reason) and ome-top's disagree: a different stance
+/// (advice, rejected by a gate, runs, failed), or advice for different reasons. The one rule
+/// behind every `≠`.
+pub fn outcomes_disagree(alfred: (&Outcome, Option<&str>), ours: (&Outcome, Option<&str>)) -> bool {
+    let (theirs, mine) = (stance(alfred.0), stance(ours.0));
+    theirs != mine || (theirs == Stance::Advice && alfred.1 != ours.1)
 }
 
 /// What the rows are built from besides the feed.
@@ -265,3 +295,6 @@ pub fn action_move(state: &AppState) -> Option<MovePair> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;

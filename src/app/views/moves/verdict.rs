@@ -3,9 +3,11 @@
 //! `engine::planning`); this module asks it for the merged move and words the answer for the
 //! Moves detail and the approve dialog.
 
+use crate::app::table::Tone;
 use crate::app::views::moves::words::{advisory_words, outcome_words, reject_words};
 use crate::app::views::moves::Merged;
 use crate::engine::analysis::{Analysis, InstanceRef, MoveQuery};
+use crate::engine::model::vocab::Outcome;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::{Blocker, CanRun, Verdict};
 
@@ -31,9 +33,23 @@ pub fn verdict(snap: &ClusterSnapshot, a: &Analysis, m: &Merged<'_>) -> Verdict 
 
 /// The verdict in one sentence.
 pub fn verdict_words(v: &Verdict) -> String {
+    verdict_line(v).0
+}
+
+/// The verdict in one sentence and its tone: the one place that words a verdict, so the
+/// detail and the approve dialog never say "can run" of a move Alfred's dispatcher holds back.
+pub fn verdict_line(v: &Verdict) -> (String, Tone) {
     match v {
-        Verdict::CanRun(why) => can_run_words(why),
-        Verdict::Blocked(why) => blocker_words(why),
+        // Withheld: every gate passed, the dispatcher holds it; an approval here writes the
+        // request itself, but calling that "can run" contradicts the row's own outcome.
+        Verdict::CanRun(CanRun::Outcome(Outcome::Withheld)) => (
+            "held back: it passed every safety gate, but Alfred's dispatcher holds it until \
+             the journal entry in the way clears (approving writes the request anyway)"
+                .into(),
+            Tone::Degraded,
+        ),
+        Verdict::CanRun(why) => (can_run_words(why), Tone::Ok),
+        Verdict::Blocked(why) => (blocker_words(why), Tone::Failed),
     }
 }
 
