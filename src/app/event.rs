@@ -66,8 +66,8 @@ pub enum Event {
     ContextSwitched {
         /// The new context's first synced feed.
         feed: Arc<Feed>,
-        /// The dismissals its history store holds: `(identity key, fingerprint)`.
-        dismissed: Vec<(String, String)>,
+        /// The dismissals its history store holds, by identity key.
+        dismissed: Vec<(String, crate::app::state::Dismissed)>,
         /// The kubeconfig's contexts, re-read.
         contexts: Vec<ContextEntry>,
         /// What opening its history store reported.

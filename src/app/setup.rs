@@ -28,7 +28,7 @@ impl AppState {
     /// run it records under.
     pub fn restore_history(
         &mut self,
-        dismissed: impl IntoIterator<Item = (String, String)>,
+        dismissed: impl IntoIterator<Item = (String, crate::app::state::Dismissed)>,
         run_started: Option<Time>,
     ) {
         self.dismissed.extend(dismissed);

@@ -18,7 +18,7 @@ use crate::app::keys::{Chord, KeyResolver};
 use crate::app::model::gangs::{GangNav, GangTree};
 use crate::app::model::map::layout::MapNav;
 use crate::app::model::map::PoolMap;
-pub use crate::app::model::moves::RequestedMove;
+pub use crate::app::model::moves::{Dismissed, RequestedMove};
 use crate::app::model::moves::{HeldOrder, MoveIndex};
 pub use crate::app::notices::{Notice, NoticeLevel, Notices, NOTICE_SECONDS};
 use crate::app::table::{TableModel, TableView};
@@ -151,8 +151,8 @@ pub struct AppState {
     /// The IR `status.migrations[]` phase last seen per requested UUID (absent until the
     /// consumer records the request); see `app::update::track`.
     pub(in crate::app) request_phases: HashMap<String, MigrationPhase>,
-    /// Dismissed moves: identity key → content fingerprint at dismissal.
-    pub(in crate::app) dismissed: HashMap<String, String>,
+    /// Dismissed moves: identity key → the dismissal.
+    pub(in crate::app) dismissed: HashMap<String, Dismissed>,
     /// Advisory groups of the Moves view the operator opened (their reasons), kept across feeds.
     pub(in crate::app) moves_open: BTreeSet<String>,
     /// The Moves rows' order the operator is looking at (`app::update::order`); `None`
@@ -376,8 +376,8 @@ impl AppState {
         &self.notices
     }
 
-    /// Dismissed moves: identity key → content fingerprint at dismissal.
-    pub fn dismissed(&self) -> &HashMap<String, String> {
+    /// Dismissed moves: identity key → the dismissal.
+    pub fn dismissed(&self) -> &HashMap<String, Dismissed> {
         &self.dismissed
     }
 

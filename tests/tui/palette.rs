@@ -158,7 +158,15 @@ fn ctx_name_asks_the_run_layer_and_the_new_context_replaces_the_old() {
         &mut s,
         Event::ContextSwitched {
             feed: Arc::new(feed),
-            dismissed: vec![("k".into(), "fp".into())],
+            dismissed: vec![(
+                "k".into(),
+                ome_top::app::state::Dismissed {
+                    fingerprint: "fp".into(),
+                    by: Some("alice".into()),
+                    reason: "peak".into(),
+                    at: now(),
+                },
+            )],
             contexts,
             notices: Vec::new(),
         },
@@ -167,7 +175,10 @@ fn ctx_name_asks_the_run_layer_and_the_new_context_replaces_the_old() {
     assert_eq!(effects, vec![Effect::Redraw]);
     assert!(s.contexts().switching.is_none());
     assert_eq!(s.pool_scope(), None, "pools of the old cluster");
-    assert_eq!(s.dismissed().get("k").map(String::as_str), Some("fp"));
+    assert_eq!(
+        s.dismissed().get("k").map(|d| d.fingerprint.as_str()),
+        Some("fp")
+    );
     let (text, level) = notice(&s);
     assert_eq!(level, NoticeLevel::Info);
     assert!(

@@ -185,7 +185,8 @@ fn reject_key(state: &mut AppState, k: KeyEvent, key: String, workload: String) 
     let (purpose, prompt) = match (k.code, dismissal) {
         (KeyCode::Char('d'), Some((key, fingerprint))) => (
             ReasonPurpose::Dismiss { key, fingerprint },
-            "dismiss: reason (hidden until the recommendation changes)".to_string(),
+            "dismiss: reason (kept under 'dismissed' until the move changes; U undoes it)"
+                .to_string(),
         ),
         (KeyCode::Char('o'), _) => (
             ReasonPurpose::OptOut {
@@ -244,7 +245,13 @@ fn finish_reason(state: &mut AppState, purpose: ReasonPurpose, reason: String) -
             vec![Effect::Redraw]
         }
         ReasonPurpose::Dismiss { key, fingerprint } => {
-            state.dismissed.insert(key.clone(), fingerprint.clone());
+            let note = crate::app::state::Dismissed {
+                fingerprint: fingerprint.clone(),
+                by: None,
+                reason: reason.clone(),
+                at: state.now,
+            };
+            state.dismissed.insert(key.clone(), note);
             state
                 .notices
                 .push(format!("dismissed: {reason}"), NoticeLevel::Info, state.now);

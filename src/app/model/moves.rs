@@ -67,6 +67,20 @@ pub struct MoveIndex {
     pub changed: usize,
 }
 
+/// A dismissed move: what it was when dismissed (a change there shows it as a move again),
+/// and who dismissed it, why and when (the Moves row says so).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dismissed {
+    /// The move's content fingerprint at dismissal.
+    pub fingerprint: String,
+    /// Who (`None`: this session's operator).
+    pub by: Option<String>,
+    /// The operator's reason.
+    pub reason: String,
+    /// When.
+    pub at: Time,
+}
+
 /// A migration request this session wrote, tracked to its end in the move detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestedMove {

@@ -88,7 +88,7 @@ pub fn request_switch(state: &mut AppState, name: &str) -> Vec<Effect> {
 pub fn switched(
     state: &mut AppState,
     feed: Arc<Feed>,
-    dismissed: Vec<(String, String)>,
+    dismissed: Vec<(String, crate::app::state::Dismissed)>,
     contexts: Vec<ContextEntry>,
     notices: Vec<String>,
 ) -> Vec<Effect> {

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use tokio::sync::watch;
 
+use crate::app::state::Dismissed;
 use crate::app::state::NodeAction;
 use crate::app::{Effect, Event};
 use crate::engine::model::Time;
@@ -212,14 +213,20 @@ impl HistoryHook {
         self
     }
 
-    /// The moves dismissed earlier, as the app's `(identity key, fingerprint)` pairs: restored
-    /// at start so a dismissal survives a restart (and still ends when the content changes).
-    pub fn dismissed(&self) -> Vec<(String, String)> {
+    /// The moves dismissed earlier, by the app's identity key: restored at start so a
+    /// dismissal survives a restart (and still ends when the content changes).
+    pub fn dismissed(&self) -> Vec<(String, Dismissed)> {
         let rows = self.writer.dismissed();
         rows.into_iter()
             .filter_map(|d| {
                 let (key, fp) = d.content_hash.split_once(SEP)?;
-                Some((current_dismissal_key(key), fp.to_string()))
+                let note = Dismissed {
+                    fingerprint: fp.to_string(),
+                    by: Some(d.actor.clone()),
+                    reason: d.reason.clone(),
+                    at: d.at,
+                };
+                Some((current_dismissal_key(key), note))
             })
             .collect()
     }

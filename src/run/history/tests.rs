@@ -54,10 +54,13 @@ fn dismissals_and_audit_rows_survive_a_reopen() {
     drop(hook);
     // Dropping the hook waits for its writes.
     let again = HistoryHook::with_store(open().store, key.clone()).unwrap();
-    assert_eq!(
-        again.dismissed(),
-        vec![(move_key.to_string(), "gpu-2|gpu-2".to_string())]
-    );
+    let restored = again.dismissed();
+    assert_eq!(restored.len(), 1);
+    assert_eq!(restored[0].0, move_key);
+    assert_eq!(restored[0].1.fingerprint, "gpu-2|gpu-2");
+    assert_eq!(restored[0].1.reason, "peak hours");
+    assert!(restored[0].1.by.is_some());
+    assert_eq!(restored[0].1.at, at());
     let audit = audit_rows(&path, &key, "Node", "gpu-1");
     assert_eq!(audit.len(), 1);
     assert_eq!(audit[0].rv_before.as_deref(), Some("7"));

@@ -27,7 +27,7 @@ pub use verdict::{blocker_words, instance_of, verdict, verdict_line, verdict_wor
 use std::collections::{BTreeSet, HashMap};
 
 use crate::app::detail::DetailKind;
-pub use crate::app::model::moves::{MoveEntry, MoveIndex, MovePair};
+pub use crate::app::model::moves::{Dismissed, MoveEntry, MoveIndex, MovePair};
 use crate::app::state::{AppState, RequestedMove, View};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::{Outcome, Policy, Reason};
@@ -217,8 +217,8 @@ pub fn outcomes_disagree(alfred: (&Outcome, Option<&str>), ours: (&Outcome, Opti
 /// What the rows are built from besides the feed.
 #[derive(Debug, Clone, Copy)]
 pub struct MoveOptions<'a> {
-    /// Dismissed moves: dismissal key → fingerprint.
-    pub dismissed: &'a HashMap<String, String>,
+    /// Dismissed moves: dismissal key → the dismissal.
+    pub dismissed: &'a HashMap<String, crate::app::model::moves::Dismissed>,
     /// Open advisory groups (reasons).
     pub open: &'a BTreeSet<String>,
     /// List every row, no groups.
@@ -260,12 +260,21 @@ pub fn identity_key(f: &MoveFields<'_>) -> String {
     )
 }
 
-/// The content a dismissal hides: where the move goes (target and hint targets). A change
-/// there shows the move again; its score, outcome and gate reason are left out because they
-/// move every pass without the recommendation changing for the operator (the identity key
-/// already holds the workload, instance, policy, reason and source node).
+/// The content a dismissal hides: where the move goes (the set of its target and hint targets,
+/// in any order) and what it says of itself (advice, stopped by a gate, or a move that runs). A
+/// change there shows the move again. Its score, the order of its hints and which of Alfred's
+/// or ome-top's rows names the targets are left out: they move every pass without the
+/// recommendation changing for the operator (the identity key already holds the workload,
+/// Instance, policy, reason and source node).
 pub fn fingerprint(f: &MoveFields<'_>) -> String {
-    format!("{}|{}", f.target.unwrap_or("-"), f.hints.join(","))
+    let mut places: Vec<&str> = f
+        .target
+        .into_iter()
+        .chain(f.hints.iter().copied())
+        .collect();
+    places.sort_unstable();
+    places.dedup();
+    format!("{}|{:?}", places.join(","), stance(f.outcome))
 }
 
 /// The dismissal key and fingerprint of the move on the Moves row keyed `row_key`.

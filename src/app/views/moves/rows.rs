@@ -18,8 +18,8 @@ use crate::app::views::moves::pacing::pacing;
 use crate::app::views::moves::requested::{landing_cell, latest_requests, requested_row};
 use crate::app::views::moves::words::policy_word;
 use crate::app::views::moves::{
-    fingerprint, group_key, identity_key, Merged, MoveEntry, MoveFields, MoveIndex, MoveOptions,
-    MovePair, MoveRef,
+    fingerprint, group_key, identity_key, Dismissed, Merged, MoveEntry, MoveFields, MoveIndex,
+    MoveOptions, MovePair, MoveRef,
 };
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::Outcome;
@@ -38,6 +38,8 @@ enum Class {
     Rejected,
     Other,
     Advisory,
+    /// Dismissed by an operator, unchanged since: listed under "dismissed", last.
+    Dismissed,
 }
 
 fn computed_class(o: &Outcome, planned: bool) -> Class {
@@ -266,16 +268,42 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// `▸ 612 advisory` … `RawDeploymentMigrationUnsupported`: the header of one reason's group.
+/// The group key of the dismissed moves (no advisory reason is spelled so).
+pub const DISMISSED_GROUP: &str = "dismissed";
+
+/// A dismissed move's row: WHY says who dismissed it, when and why; no `≠` (the operator
+/// has decided).
+fn dismissed_cells(row: &mut RowModel, d: &Dismissed, now: Time) {
+    let by = d.by.as_deref().unwrap_or("you");
+    let text = format!("dismissed by {by} {}: {}", relative(now, d.at), d.reason);
+    if let Some(c) = row.cells.get_mut(0) {
+        c.text.clear();
+    }
+    if let Some(c) = row.cells.get_mut(5) {
+        *c = Cell::text(text).tone(Tone::Muted);
+    }
+    *row = RowModel::new(
+        std::mem::take(&mut row.key),
+        row.source,
+        std::mem::take(&mut row.cells),
+    );
+}
+
+/// `▸ 612 advisory` … `RawDeploymentMigrationUnsupported`: the header of one reason's group
+/// (`▸ 2 dismissed` for the dismissed moves).
 fn group_row(reason: &str, count: usize, open: bool, source: usize) -> RowModel {
     let mark = if open { "▾" } else { "▸" };
+    let (what, label) = match reason {
+        DISMISSED_GROUP => ("dismissed", "dismissed by an operator (U undoes one)"),
+        _ => ("advisory", reason),
+    };
     let mut cells = vec![
         Cell::text(""),
-        Cell::text("advisory").tone(Tone::Muted),
+        Cell::text(what).tone(Tone::Muted),
         Cell::text(""),
-        Cell::text(format!("{mark} {count} advisory")).tone(Tone::Accent),
+        Cell::text(format!("{mark} {count} {what}")).tone(Tone::Accent),
         Cell::text(""),
-        Cell::text(reason).tone(Tone::Accent),
+        Cell::text(label).tone(Tone::Accent),
     ];
     cells.extend((0..6).map(|_| Cell::text("")));
     RowModel::new(group_key(reason), source, cells)
@@ -286,6 +314,7 @@ struct Listed<'a> {
     key: String,
     pair: MovePair,
     merged: Merged<'a>,
+    dismissed: Option<&'a Dismissed>,
     class: Class,
     progress: Option<String>,
 }
@@ -296,15 +325,12 @@ fn classify<'a>(ctx: &Ctx<'a>, a: &'a Analysis, pairs: Vec<(String, MovePair)>) 
         .filter_map(|(key, pair)| {
             let merged = Merged::of(a, pair)?;
             let f = merged.primary()?.fields();
-            let dismissed = ctx.opts.dismissed;
+            let all = ctx.opts.dismissed;
             // Keys are built only when something is dismissed (usually nothing is).
-            let hidden = !dismissed.is_empty()
-                && dismissed
-                    .get(&identity_key(&f))
-                    .is_some_and(|fp| *fp == fingerprint(&f));
-            if hidden {
-                return None;
-            }
+            let dismissed = (!all.is_empty())
+                .then(|| all.get(&identity_key(&f)))
+                .flatten()
+                .filter(|d| d.fingerprint == fingerprint(&f));
             let progress = ctx.progress(&merged);
             let ours = merged
                 .computed
@@ -313,11 +339,14 @@ fn classify<'a>(ctx: &Ctx<'a>, a: &'a Analysis, pairs: Vec<(String, MovePair)>) 
             let mut class = ours.into_iter().chain(theirs).min().unwrap_or(Class::Other);
             if progress.is_some() {
                 class = class.min(Class::InProgress);
+            } else if dismissed.is_some() {
+                class = Class::Dismissed;
             }
             Some(Listed {
                 key,
                 pair,
                 merged,
+                dismissed,
                 class,
                 progress,
             })
@@ -364,10 +393,21 @@ pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex)
     let split = listed.partition_point(|l| l.class < Class::Advisory);
     let mut groups: BTreeMap<String, Vec<&Listed<'_>>> = BTreeMap::new();
     for l in &listed[split..] {
-        groups.entry(group_reason(&l.merged)).or_default().push(l);
+        let reason = match l.dismissed {
+            Some(_) => DISMISSED_GROUP.to_string(),
+            None => group_reason(&l.merged),
+        };
+        groups.entry(reason).or_default().push(l);
     }
     let mut groups: Vec<(String, Vec<&Listed<'_>>)> = groups.into_iter().collect();
-    groups.sort_by(|x, y| y.1.len().cmp(&x.1.len()).then_with(|| x.0.cmp(&y.0)));
+    // Largest advice first; the dismissed moves last.
+    groups.sort_by_key(|(reason, members)| {
+        (
+            reason == DISMISSED_GROUP,
+            std::cmp::Reverse(members.len()),
+            reason.clone(),
+        )
+    });
     let mut index = MoveIndex {
         actionable: split,
         advisory: listed.len() - split,
@@ -381,7 +421,11 @@ pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex)
     let mut rows = Vec::with_capacity(listed.len() + groups.len());
     requested_rows(&ctx, &listed, &mut rows, &mut index.entries);
     let push = |rows: &mut Vec<RowModel>, entries: &mut Vec<MoveEntry>, l: &Listed<'_>| {
-        rows.push(ctx.row(&l.key, &l.merged, l.progress.as_deref(), rows.len()));
+        let mut row = ctx.row(&l.key, &l.merged, l.progress.as_deref(), rows.len());
+        if let Some(d) = l.dismissed {
+            dismissed_cells(&mut row, d, ctx.feed.analysis.now);
+        }
+        rows.push(row);
         entries.push(MoveEntry::Move(l.pair));
     };
     for l in &listed[..split] {
