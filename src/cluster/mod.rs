@@ -5,6 +5,7 @@
 pub mod convert;
 pub mod convert_ome;
 pub mod convert_placement;
+pub mod convert_resources;
 pub mod live;
 pub mod object_yaml;
 pub mod ops;
