@@ -10,6 +10,7 @@
 
 mod classify;
 mod config;
+mod fleet;
 mod reasons;
 mod resources;
 
