@@ -1,8 +1,8 @@
 //! Conversion of core Kubernetes objects (k8s-openapi types) into the engine's compact model:
 //! only the fields the engines use survive; `managedFields` and the rest are dropped here.
 //!
-//! Owns: `ConvertError`, node/pod/ConfigMap/Event conversion. Pure functions. OME custom resources
-//! are in `cluster::convert_ome`.
+//! Owns: `ConvertError`, node/pod/ConfigMap conversion. Pure functions. OME custom resources
+//! are in `cluster::convert_ome`, Events in `cluster::convert_event`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -19,8 +19,8 @@ use crate::cluster::convert_resources::{
 };
 use crate::engine::model::{parse_quantity, whole_devices};
 use crate::engine::model::{
-    ConfigMap, Event, LabelInt, Labels, Name, Node, NodeCondition, OmeLabels, OwnerRef, Pod,
-    PodPhase, Taint, VolumeClaim,
+    ConfigMap, LabelInt, Labels, Name, Node, NodeCondition, OmeLabels, OwnerRef, Pod, PodPhase,
+    Taint, VolumeClaim,
 };
 use crate::engine::nodes::is_gpu_resource;
 
@@ -320,41 +320,5 @@ pub fn volume_claim(i: &mut Interner, c: &core::PersistentVolumeClaim) -> Volume
         namespace: i.name(c.metadata.namespace.as_deref().unwrap_or_default()),
         name: i.name(c.metadata.name.as_deref().unwrap_or_default()),
         access_modes: modes.into_iter().flatten().map(|m| i.name(m)).collect(),
-    }
-}
-
-/// Converts a core Event.
-pub fn event(i: &mut Interner, e: &core::Event) -> Event {
-    let obj = &e.involved_object;
-    // events.k8s.io/v1 events (the scheduler's) repeat through `series.lastObservedTime`.
-    let series = e
-        .series
-        .as_ref()
-        .and_then(|s| s.last_observed_time.as_ref())
-        .and_then(|t| DateTime::from_timestamp(t.0.as_second(), 0));
-    let micro = e
-        .event_time
-        .as_ref()
-        .and_then(|t| DateTime::from_timestamp(t.0.as_second(), 0));
-    Event {
-        namespace: i.name(e.metadata.namespace.as_deref().unwrap_or_default()),
-        object_kind: i.name(obj.kind.as_deref().unwrap_or_default()),
-        object_namespace: i.name(obj.namespace.as_deref().unwrap_or_default()),
-        object_name: i.name(obj.name.as_deref().unwrap_or_default()),
-        reason: i.name(e.reason.as_deref().unwrap_or_default()),
-        message: e.message.clone().unwrap_or_default(),
-        source: i.name(
-            e.source
-                .as_ref()
-                .and_then(|s| s.component.as_deref())
-                .or(e.reporting_component.as_deref())
-                .unwrap_or_default(),
-        ),
-        kind: i.name(e.type_.as_deref().unwrap_or_default()),
-        last_seen: series
-            .or_else(|| e.last_timestamp.as_ref().and_then(time))
-            .or(micro)
-            .or_else(|| e.first_timestamp.as_ref().and_then(time)),
-        count: i64::from(e.count.unwrap_or(1)),
     }
 }

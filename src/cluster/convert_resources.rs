@@ -202,3 +202,69 @@ pub fn gpu_capacity(status: Option<&core::NodeStatus>, resource: Option<&str>) -
     q.and_then(|q| parse_quantity(&q.0).ok())
         .map_or(0, |v| whole_devices(v).0)
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // Tests may fail loudly.
+
+    use super::*;
+    use serde_json::json;
+
+    fn requests(spec: serde_json::Value, gpus: u32) -> PodRequests {
+        let spec: core::PodSpec = serde_json::from_value(spec).unwrap();
+        let mut w = Vec::new();
+        let gpu = (gpus > 0).then_some("nvidia.com/gpu");
+        pod_requests(
+            &mut Interner::default(),
+            &spec,
+            (gpus, gpu),
+            "Pod p",
+            &mut w,
+        )
+    }
+
+    #[test]
+    fn the_common_gpu_pod_keeps_no_other_requests() {
+        let r = requests(
+            json!({"containers": [{"name": "c", "resources": {
+                "requests": {"cpu": "8", "memory": "64Gi", "nvidia.com/gpu": "8"},
+                "limits": {"nvidia.com/gpu": "8"}}}]}),
+            8,
+        );
+        assert_eq!((r.cpu_milli, r.memory, r.others), (8_000, 64 << 30, None));
+    }
+
+    #[test]
+    fn other_requests_keep_every_name_and_the_gpu_when_an_init_container_asks_more() {
+        let r = requests(
+            json!({"initContainers": [{"name": "i", "resources": {"limits": {"nvidia.com/gpu": "8"}}}],
+                   "containers": [{"name": "c", "resources": {"limits": {
+                       "nvidia.com/gpu": "2", "example.com/widget": "3", "hugepages-2Mi": "4Mi"}}}]}),
+            2,
+        );
+        let others = r.others.unwrap();
+        assert_eq!(others.get("nvidia.com/gpu"), 8);
+        assert_eq!(
+            others.get("example.com/widget"),
+            3,
+            "unknown names are kept"
+        );
+        assert_eq!(others.get("hugepages-2Mi"), 4 << 20);
+    }
+
+    #[test]
+    fn equal_lists_are_one_allocation() {
+        let spec: core::PodSpec = serde_json::from_value(json!({"containers": [{"name": "c",
+            "resources": {"requests": {"ephemeral-storage": "1Gi"}}}]}))
+        .unwrap();
+        let mut i = Interner::default();
+        let mut w = Vec::new();
+        let a = pod_requests(&mut i, &spec, (0, None), "a", &mut w)
+            .others
+            .unwrap();
+        let b = pod_requests(&mut i, &spec, (0, None), "b", &mut w)
+            .others
+            .unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+    }
+}

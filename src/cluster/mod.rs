@@ -3,6 +3,7 @@
 //! operator's writes (`ops`).
 
 pub mod convert;
+pub mod convert_event;
 pub mod convert_ome;
 pub mod convert_placement;
 pub mod convert_resources;

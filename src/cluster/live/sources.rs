@@ -13,6 +13,7 @@ use kube::api::{ApiResource, DynamicObject, GroupVersionKind};
 use kube::ResourceExt;
 
 use crate::cluster::convert::{self, ConvertError, Interner, Warnings};
+use crate::cluster::convert_event;
 use crate::cluster::convert_ome;
 use crate::cluster::live::crd::CrdName;
 use crate::cluster::live::slot::{Role, Slot, SourceStatus};
@@ -139,7 +140,7 @@ fn event(
     e: &core::Event,
     _: &mut Warnings,
 ) -> Result<Option<Event>, ConvertError> {
-    Ok(Some(convert::event(i, e)))
+    Ok(Some(convert_event::event(i, e)))
 }
 
 fn unstructured(obj: &DynamicObject, kind: &str) -> Result<serde_json::Value, ConvertError> {

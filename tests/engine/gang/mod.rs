@@ -10,6 +10,7 @@
 
 mod classify;
 mod config;
+mod events;
 mod fleet;
 mod reasons;
 mod resources;
