@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::api::events::v1 as events_v1;
 use kube::api::{ApiResource, DynamicObject, GroupVersionKind};
 use kube::ResourceExt;
 
@@ -143,6 +144,14 @@ fn event(
     Ok(Some(convert_event::event(i, e)))
 }
 
+fn events_v1_event(
+    i: &mut Interner,
+    e: &events_v1::Event,
+    _: &mut Warnings,
+) -> Result<Option<Event>, ConvertError> {
+    Ok(Some(convert_event::events_v1_event(i, e)))
+}
+
 fn unstructured(obj: &DynamicObject, kind: &str) -> Result<serde_json::Value, ConvertError> {
     serde_json::to_value(obj).map_err(|e| ConvertError {
         object: convert::object_id(kind, &obj.metadata),
@@ -226,6 +235,11 @@ pub const CONFIG_MAPS_AUDIT: Conversion<core::ConfigMap, ConfigMap> = Conversion
 pub const EVENTS: Conversion<core::Event, Event> = Conversion {
     key: key_of,
     convert: event,
+};
+/// `events.k8s.io/v1` Events (the scheduler's shape of the same objects).
+pub const EVENTS_V1: Conversion<events_v1::Event, Event> = Conversion {
+    key: key_of,
+    convert: events_v1_event,
 };
 /// InferenceServices.
 pub const ISVCS: Conversion<DynamicObject, InferenceService> = Conversion {
