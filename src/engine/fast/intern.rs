@@ -96,4 +96,14 @@ mod tests {
         assert!(!Arc::ptr_eq(&a, &c));
         assert_eq!(a.uid.as_ref(), "u1");
     }
+
+    #[test]
+    fn equal_resource_lists_share_one_allocation_and_empty_ones_none() {
+        let mut i = Interner::default();
+        let list = || ResourceList::new(vec![(Arc::from("rdma/ib"), 2)]);
+        let a = i.resources(list()).unwrap();
+        let b = i.resources(list()).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(i.resources(ResourceList::default()).is_none());
+    }
 }
