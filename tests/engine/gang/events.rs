@@ -36,7 +36,7 @@ fn gang<'a>(gangs: &'a Value, key: &str) -> &'a Value {
         .unwrap()
         .iter()
         .find(|g| g["gang"] == key)
-        .unwrap_or_else(|| panic!("{key} in {gangs:#}"))
+        .unwrap()
 }
 
 #[test]
