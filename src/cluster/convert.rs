@@ -1,8 +1,8 @@
 //! Conversion of core Kubernetes objects (k8s-openapi types) into the engine's compact model:
 //! only the fields the engines use survive; `managedFields` and the rest are dropped here.
 //!
-//! Owns: `ConvertError`, node/pod/ConfigMap/Event conversion. Pure functions. OME custom resources
-//! are in `cluster::convert_ome`.
+//! Owns: `ConvertError`, node/pod/ConfigMap conversion. Pure functions. OME custom resources
+//! are in `cluster::convert_ome`, Events in `cluster::convert_event`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -13,13 +13,14 @@ use k8s_openapi::api::core::v1 as core;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
 
-use crate::cluster::convert_placement::{
-    allocatable, capacity, effective_requests, gpu_capacity, placement,
+use crate::cluster::convert_placement::placement;
+use crate::cluster::convert_resources::{
+    allocatable, capacity, gpu_capacity, other_allocatable, pod_requests, PodRequests,
 };
 use crate::engine::model::{parse_quantity, whole_devices};
 use crate::engine::model::{
-    ConfigMap, Event, LabelInt, Labels, Name, Node, NodeCondition, OmeLabels, OwnerRef, Pod,
-    PodPhase, Taint, VolumeClaim,
+    ConfigMap, LabelInt, Labels, Name, Node, NodeCondition, OmeLabels, OwnerRef, Pod, PodPhase,
+    Taint, VolumeClaim,
 };
 use crate::engine::nodes::is_gpu_resource;
 
@@ -132,7 +133,9 @@ pub fn node(i: &mut Interner, n: &core::Node, w: &mut Warnings) -> Result<Node, 
                 .filter(|t| t.timestamp() > 0),
         })
         .collect();
-    let gpus_capacity = gpu_capacity(status, gpu.as_ref().map(|(r, _)| r.as_ref()));
+    let gpu_name = gpu.as_ref().map(|(r, _)| r.as_ref());
+    let gpus_capacity = gpu_capacity(status, gpu_name);
+    let other_allocatable = other_allocatable(i, status, gpu_name, (&id, w));
     Ok(Node {
         name: i.name(n.metadata.name.as_deref().unwrap_or_default()),
         uid: i.name(n.metadata.uid.as_deref().unwrap_or_default()),
@@ -143,6 +146,7 @@ pub fn node(i: &mut Interner, n: &core::Node, w: &mut Warnings) -> Result<Node, 
         gpu_resource: gpu.as_ref().map(|(r, _)| r.clone()),
         gpu_allocatable: gpu.map_or(0, |(_, c)| c),
         allocatable: allocatable(status),
+        other_allocatable,
         capacity: capacity(status),
         gpu_capacity: gpus_capacity,
         created: n.metadata.creation_timestamp.as_ref().and_then(time),
@@ -252,7 +256,17 @@ pub fn pod(i: &mut Interner, p: &core::Pod, w: &mut Warnings) -> Result<Pod, Con
     };
     let l = labels(i, p.metadata.labels.as_ref());
     let ome = ome_labels(i, &l);
-    let (cpu_milli, memory) = spec.map_or((0, 0), |s| effective_requests(s, &id, w));
+    let resource = resource.map(|r| i.name(&r));
+    let requests = spec.map(|s| pod_requests(i, s, (gpus, resource.as_deref()), &id, w));
+    let PodRequests {
+        cpu_milli,
+        memory,
+        others: other_requests,
+    } = requests.unwrap_or(PodRequests {
+        cpu_milli: 0,
+        memory: 0,
+        others: None,
+    });
     let placement = placement(i, spec, status, &l, ome.pod_group.is_some());
     Ok(Pod {
         namespace: i.name(p.metadata.namespace.as_deref().unwrap_or_default()),
@@ -263,7 +277,7 @@ pub fn pod(i: &mut Interner, p: &core::Pod, w: &mut Warnings) -> Result<Pod, Con
         node: i.opt(spec.and_then(|s| s.node_name.as_deref())),
         phase: PodPhase::parse(status.and_then(|s| s.phase.as_deref()).unwrap_or("Pending")),
         gpus,
-        gpu_resource: resource.map(|r| i.name(&r)),
+        gpu_resource: resource,
         ready: condition("Ready").is_some_and(|c| c.status == "True"),
         terminating: p.metadata.deletion_timestamp.is_some(),
         created: p.metadata.creation_timestamp.as_ref().and_then(time),
@@ -278,6 +292,7 @@ pub fn pod(i: &mut Interner, p: &core::Pod, w: &mut Warnings) -> Result<Pod, Con
             .flatten()
             .map(|(k, v)| (i.name(k), i.name(v)))
             .collect(),
+        other_requests,
         scheduler_name: i.name(spec.and_then(|s| s.scheduler_name.as_deref()).unwrap_or("")),
         ome,
         controller: owner(i, p.metadata.owner_references.as_ref()),
@@ -305,41 +320,5 @@ pub fn volume_claim(i: &mut Interner, c: &core::PersistentVolumeClaim) -> Volume
         namespace: i.name(c.metadata.namespace.as_deref().unwrap_or_default()),
         name: i.name(c.metadata.name.as_deref().unwrap_or_default()),
         access_modes: modes.into_iter().flatten().map(|m| i.name(m)).collect(),
-    }
-}
-
-/// Converts a core Event.
-pub fn event(i: &mut Interner, e: &core::Event) -> Event {
-    let obj = &e.involved_object;
-    // events.k8s.io/v1 events (the scheduler's) repeat through `series.lastObservedTime`.
-    let series = e
-        .series
-        .as_ref()
-        .and_then(|s| s.last_observed_time.as_ref())
-        .and_then(|t| DateTime::from_timestamp(t.0.as_second(), 0));
-    let micro = e
-        .event_time
-        .as_ref()
-        .and_then(|t| DateTime::from_timestamp(t.0.as_second(), 0));
-    Event {
-        namespace: i.name(e.metadata.namespace.as_deref().unwrap_or_default()),
-        object_kind: i.name(obj.kind.as_deref().unwrap_or_default()),
-        object_namespace: i.name(obj.namespace.as_deref().unwrap_or_default()),
-        object_name: i.name(obj.name.as_deref().unwrap_or_default()),
-        reason: i.name(e.reason.as_deref().unwrap_or_default()),
-        message: e.message.clone().unwrap_or_default(),
-        source: i.name(
-            e.source
-                .as_ref()
-                .and_then(|s| s.component.as_deref())
-                .or(e.reporting_component.as_deref())
-                .unwrap_or_default(),
-        ),
-        kind: i.name(e.type_.as_deref().unwrap_or_default()),
-        last_seen: series
-            .or_else(|| e.last_timestamp.as_ref().and_then(time))
-            .or(micro)
-            .or_else(|| e.first_timestamp.as_ref().and_then(time)),
-        count: i64::from(e.count.unwrap_or(1)),
     }
 }

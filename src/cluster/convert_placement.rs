@@ -1,134 +1,19 @@
-//! Conversion of the placement-related parts of Pods and Nodes (k8s-openapi types) into the
-//! engine model: effective CPU/memory requests, node allocatable and capacity, and the boxed
-//! `PodPlacement` (tolerations, node affinity, pod (anti-)affinity, spread constraints, the
-//! `PodScheduled=False` message, gang member labels).
+//! Conversion of the placement-related parts of Pods (k8s-openapi types) into the engine
+//! model: the boxed `PodPlacement` (tolerations, node affinity, pod (anti-)affinity, spread
+//! constraints, the `PodScheduled=False` message, gang member labels). Requests and
+//! allocatable are `convert_resources`'.
 //!
-//! Owns: `effective_requests`, `allocatable`, `capacity`, `gpu_capacity`, `placement`. Pure
-//! functions.
-
-use std::collections::BTreeMap;
+//! Owns: `placement`. Pure functions.
 
 use k8s_openapi::api::core::v1 as core;
-use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as meta;
 
-use crate::cluster::convert::{Interner, Warnings};
-use crate::engine::model::{parse_quantity, whole_devices};
-use crate::engine::model::{Allocatable, Labels, UNREPORTED};
+use crate::cluster::convert::Interner;
+use crate::engine::model::Labels;
 use crate::engine::model::{
     LabelSelector, NodeTerm, Operator, PodPlacement, PodTerm, Requirement, SpreadConstraint,
     Toleration, UnschedulableCondition,
 };
-
-type Resources = BTreeMap<String, Quantity>;
-
-/// A quantity as a whole number of units after scaling (`scale` 1000 for millicores),
-/// rounded up as Kubernetes' `MilliValue`/`Value` do; unparsable or negative ⇒ `None`.
-fn amount(q: &Quantity, scale: f64) -> Option<u64> {
-    let v = parse_quantity(&q.0).ok()? * scale;
-    (v >= 0.0).then(|| {
-        if v >= u64::MAX as f64 {
-            u64::MAX
-        } else {
-            v.ceil() as u64
-        }
-    })
-}
-
-/// `(cpu millicores, memory bytes)` of a container: request, else limit.
-fn container_requests(c: &core::Container, id: &str, w: &mut Warnings) -> (u64, u64) {
-    let res = c.resources.as_ref();
-    let pick = |name: &str| {
-        res.and_then(|r| r.requests.as_ref().and_then(|m| m.get(name)))
-            .or_else(|| res.and_then(|r| r.limits.as_ref().and_then(|m| m.get(name))))
-    };
-    let mut get = |name: &str, scale: f64| match pick(name) {
-        None => 0,
-        Some(q) => amount(q, scale).unwrap_or_else(|| {
-            w.push(format!("{id}: {} {name} {:?} ignored", c.name, q.0));
-            0
-        }),
-    };
-    (get("cpu", 1000.0), get("memory", 1.0))
-}
-
-fn add(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
-    (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
-}
-
-fn max(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
-    (a.0.max(b.0), a.1.max(b.1))
-}
-
-/// Kubernetes' effective pod request for CPU (millicores) and memory (bytes): the larger of
-/// Σ app containers + Σ sidecars and, per regular init container, its request + the sidecars
-/// started before it; plus `overhead`. Pod-level `resources.requests` win when set.
-pub fn effective_requests(spec: &core::PodSpec, id: &str, w: &mut Warnings) -> (u64, u64) {
-    let mut sidecars = (0, 0);
-    let mut init_peak = (0, 0);
-    for c in spec.init_containers.iter().flatten() {
-        let r = container_requests(c, id, w);
-        if c.restart_policy.as_deref() == Some("Always") {
-            sidecars = add(sidecars, r);
-            init_peak = max(init_peak, sidecars);
-        } else {
-            init_peak = max(init_peak, add(r, sidecars));
-        }
-    }
-    let app = spec
-        .containers
-        .iter()
-        .fold((0, 0), |acc, c| add(acc, container_requests(c, id, w)));
-    let mut total = max(add(app, sidecars), init_peak);
-    if let Some(pod_level) = spec.resources.as_ref().and_then(|r| r.requests.as_ref()) {
-        let get = |n: &str, s: f64, fallback: u64| {
-            pod_level
-                .get(n)
-                .and_then(|q| amount(q, s))
-                .unwrap_or(fallback)
-        };
-        total = (get("cpu", 1000.0, total.0), get("memory", 1.0, total.1));
-    }
-    let overhead: Option<&Resources> = spec.overhead.as_ref();
-    let extra = |n: &str, s: f64| {
-        overhead
-            .and_then(|o| o.get(n))
-            .and_then(|q| amount(q, s))
-            .unwrap_or(0)
-    };
-    add(total, (extra("cpu", 1000.0), extra("memory", 1.0)))
-}
-
-/// Node allocatable CPU, memory and pods ([`UNREPORTED`] when absent or unparsable).
-pub fn allocatable(status: Option<&core::NodeStatus>) -> Allocatable {
-    node_resources(status.and_then(|s| s.allocatable.as_ref()))
-}
-
-/// Node capacity CPU, memory and pods ([`UNREPORTED`] when absent or unparsable).
-pub fn capacity(status: Option<&core::NodeStatus>) -> Allocatable {
-    node_resources(status.and_then(|s| s.capacity.as_ref()))
-}
-
-fn node_resources(map: Option<&Resources>) -> Allocatable {
-    let get = |n: &str, s: f64| {
-        map.and_then(|m| m.get(n))
-            .and_then(|q| amount(q, s))
-            .unwrap_or(UNREPORTED)
-    };
-    Allocatable {
-        cpu_milli: get("cpu", 1000.0),
-        memory: get("memory", 1.0),
-        pods: get("pods", 1.0),
-    }
-}
-
-/// `status.capacity[resource]` in whole devices; 0 when absent or unparsable (the capacity is
-/// shown, never used in a decision, so a bad value is not worth refusing the node).
-pub fn gpu_capacity(status: Option<&core::NodeStatus>, resource: Option<&str>) -> u32 {
-    let q = resource.and_then(|r| status?.capacity.as_ref()?.get(r));
-    q.and_then(|q| parse_quantity(&q.0).ok())
-        .map_or(0, |v| whole_devices(v).0)
-}
 
 fn requirement(i: &mut Interner, key: &str, op: &str, values: Option<&Vec<String>>) -> Requirement {
     Requirement {

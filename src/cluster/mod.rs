@@ -3,8 +3,10 @@
 //! operator's writes (`ops`).
 
 pub mod convert;
+pub mod convert_event;
 pub mod convert_ome;
 pub mod convert_placement;
+pub mod convert_resources;
 pub mod live;
 pub mod object_yaml;
 pub mod ops;

@@ -115,6 +115,7 @@ fn nodes(spec: &FleetSpec, rng: &mut Rng) -> (Vec<Node>, Placer) {
                 memory: 1 << 40,
                 pods: 110,
             },
+            other_allocatable: None,
             capacity: Allocatable {
                 cpu_milli: 96_000,
                 memory: 1 << 40,
@@ -162,6 +163,7 @@ pub fn base_pod(ns: &Name, name: String, node: Option<&Node>, gpus: u32, started
         started: node.map(|_| started),
         unschedulable_since: None,
         node_selector: Vec::new(),
+        other_requests: None,
         scheduler_name: Arc::from(""),
         ome: OmeLabels::default(),
         controller: None,

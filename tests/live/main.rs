@@ -7,7 +7,8 @@
 //! exact requests of each write against a scripted API server, no cluster, are in
 //! `ops_scripted`, and how the watchers list (streaming, paginated where refused) in
 //! `lists_scripted`. Tests that need a control plane to themselves are in `tests/live_exclusive`
-//! and `tests/live_crds`. One test binary: `cargo test --test live`.
+//! and `tests/live_crds`. An `events.k8s.io/v1` FailedScheduling Event reaching a gang's pin:
+//! `scheduling_events`. One test binary: `cargo test --test live`.
 //!
 //! The operator's writes (`ome_top::cluster::ops`) against a real kube-apiserver (the shared
 //! test control plane of `tests/support`): each action's effect as another client sees it, the
@@ -25,6 +26,7 @@ mod history;
 mod lists_scripted;
 mod logs;
 mod ops_scripted;
+mod scheduling_events;
 
 #[path = "../support/mod.rs"]
 mod support;

@@ -316,10 +316,18 @@ fn a_move_only_pacing_holds_says_when_it_can_run() {
         "can run now: "
     };
     assert!(words.starts_with(want), "{words}");
-    // The hourly cap resets an hour after the oldest move of the last hour.
-    let p = pacing(snap, a, &RejectReason::HourlyCap, Some((c, 0))).unwrap();
+    // The hourly cap, full at one move, lets one through an hour after that move (the
+    // arbiter's own count: `engine::planning::hourly_cap_ends`).
+    let mut capped = a.clone();
+    capped.config.max_migrations_per_hour = 1;
+    let p = pacing(snap, &capped, &RejectReason::HourlyCap, Some((c, 0))).unwrap();
     assert_eq!(p.at, Some(last + Duration::hours(1)));
     assert!(p.why.contains("hourly cap"), "{}", p.why);
+    // Below the cap no clock holds the move.
+    let mut roomy = a.clone();
+    roomy.config.max_migrations_per_hour = 100;
+    let p = pacing(snap, &roomy, &RejectReason::HourlyCap, Some((c, 0))).unwrap();
+    assert_eq!(p.at, None);
     // A gate that is not pacing has no such answer.
     assert_eq!(
         pacing(snap, a, &RejectReason::NotMovable, Some((c, 0))),

@@ -9,10 +9,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::api::events::v1 as events_v1;
 use kube::api::{ApiResource, DynamicObject, GroupVersionKind};
 use kube::ResourceExt;
 
 use crate::cluster::convert::{self, ConvertError, Interner, Warnings};
+use crate::cluster::convert_event;
 use crate::cluster::convert_ome;
 use crate::cluster::live::crd::CrdName;
 use crate::cluster::live::slot::{Role, Slot, SourceStatus};
@@ -139,7 +141,15 @@ fn event(
     e: &core::Event,
     _: &mut Warnings,
 ) -> Result<Option<Event>, ConvertError> {
-    Ok(Some(convert::event(i, e)))
+    Ok(Some(convert_event::event(i, e)))
+}
+
+fn events_v1_event(
+    i: &mut Interner,
+    e: &events_v1::Event,
+    _: &mut Warnings,
+) -> Result<Option<Event>, ConvertError> {
+    Ok(Some(convert_event::events_v1_event(i, e)))
 }
 
 fn unstructured(obj: &DynamicObject, kind: &str) -> Result<serde_json::Value, ConvertError> {
@@ -225,6 +235,11 @@ pub const CONFIG_MAPS_AUDIT: Conversion<core::ConfigMap, ConfigMap> = Conversion
 pub const EVENTS: Conversion<core::Event, Event> = Conversion {
     key: key_of,
     convert: event,
+};
+/// `events.k8s.io/v1` Events (the scheduler's shape of the same objects).
+pub const EVENTS_V1: Conversion<events_v1::Event, Event> = Conversion {
+    key: key_of,
+    convert: events_v1_event,
 };
 /// InferenceServices.
 pub const ISVCS: Conversion<DynamicObject, InferenceService> = Conversion {

@@ -1,7 +1,9 @@
 //! The identity rules of a snapshot file's objects, as the API server and an informer apply
 //! them: a namespaced kind needs a namespace and a name, a cluster-scoped one a name; a `spec`
 //! or `status` of the wrong JSON type is refused, naming the field; two objects with the same
-//! (kind, namespace, name), or the same UID, are one object and the last one listed wins.
+//! (kind, namespace, name), or the same UID, are one object and the last one listed wins. An
+//! Event listed once per API (`v1` and `events.k8s.io/v1`, as two `kubectl get` commands dump
+//! it) is one object too, and not a duplicate worth a warning.
 //!
 //! Owns: `Kind`, `Identities` (where each object went, which were replaced or dropped),
 //! `check_shape`. Pure.
@@ -23,6 +25,8 @@ pub enum Kind {
     ConfigMap,
     /// `v1` Event.
     Event,
+    /// `events.k8s.io/v1` Event (kept with the `v1` Events: the same objects, another view).
+    EventsV1Event,
     /// `v1` PersistentVolumeClaim.
     VolumeClaim,
     /// `ome.io` InferenceService.
@@ -44,7 +48,7 @@ impl Kind {
             Kind::Node => "Node",
             Kind::Pod => "Pod",
             Kind::ConfigMap => "ConfigMap",
-            Kind::Event => "Event",
+            Kind::Event | Kind::EventsV1Event => "Event",
             Kind::VolumeClaim => "PersistentVolumeClaim",
             Kind::InferenceService => "InferenceService",
             Kind::InferenceReplica => "InferenceReplica",
@@ -70,6 +74,7 @@ impl Kind {
     pub fn list(self) -> Kind {
         match self {
             Kind::ClusterBaseModel => Kind::BaseModel,
+            Kind::EventsV1Event => Kind::Event,
             k => k,
         }
     }
@@ -90,7 +95,8 @@ pub enum Slot {
 /// The identities seen so far and what the duplicates did.
 #[derive(Debug, Default)]
 pub struct Identities {
-    by_key: HashMap<Key, usize>,
+    /// Where each identity went, and the kind that put it there.
+    by_key: HashMap<Key, (usize, Kind)>,
     by_uid: HashMap<String, Key>,
     /// Objects an object with the same UID (and another name) replaced: (list, index).
     dropped: Vec<(Kind, usize)>,
@@ -118,7 +124,7 @@ impl Identities {
         let key: Key = (kind.list(), ns.to_string(), name.to_string());
         if !uid.is_empty() {
             if let Some(old) = self.by_uid.get(uid).filter(|old| **old != key).cloned() {
-                if let Some(i) = self.by_key.remove(&old) {
+                if let Some((i, _)) = self.by_key.remove(&old) {
                     self.dropped.push((old.0, i));
                 }
                 let (count, names) = &mut self.uid_clashes;
@@ -134,7 +140,12 @@ impl Identities {
             }
             self.by_uid.insert(uid.to_string(), key.clone());
         }
-        if let Some(&i) = self.by_key.get(&key) {
+        if let Some(&(i, earlier)) = self.by_key.get(&key) {
+            if earlier != kind && kind.list() == Kind::Event {
+                // The same Event through the other API.
+                self.by_key.insert(key, (i, kind));
+                return Slot::Replace(i);
+            }
             let (count, names) = self.duplicates.entry(kind.list()).or_default();
             *count += 1;
             if names.len() < NAMED {
@@ -142,7 +153,7 @@ impl Identities {
             }
             return Slot::Replace(i);
         }
-        self.by_key.insert(key, len);
+        self.by_key.insert(key, (len, kind));
         Slot::New
     }
 
@@ -334,5 +345,23 @@ mod tests {
         assert_eq!(w.len(), 2, "{w:?}");
         assert!(w[0].starts_with("1 duplicate Node object(s) (same namespace and name: a)"));
         assert!(w[1].contains("Node b and c"), "{w:?}");
+    }
+
+    #[test]
+    fn an_event_listed_through_both_apis_is_one_event_without_a_warning() {
+        let mut ids = Identities::default();
+        assert_eq!(ids.place(Kind::Event, "s", "p.1", "u", 0), Slot::New);
+        assert_eq!(
+            ids.place(Kind::EventsV1Event, "s", "p.1", "u", 1),
+            Slot::Replace(0)
+        );
+        assert!(ids.warnings().is_empty(), "{:?}", ids.warnings());
+        assert!(ids.dropped(Kind::Event).is_empty());
+        // Listed twice through one API, it is a duplicate as any object is.
+        assert_eq!(
+            ids.place(Kind::EventsV1Event, "s", "p.1", "u", 1),
+            Slot::Replace(0)
+        );
+        assert_eq!(ids.warnings().len(), 1);
     }
 }

@@ -7,12 +7,14 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::api::events::v1 as events;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::identity::{check_shape, Identities, Kind, Slot};
 use super::is_interesting_config_map;
 use crate::cluster::convert::{self, ConvertError, Interner, Warnings};
+use crate::cluster::convert_event;
 use crate::cluster::convert_ome;
 use crate::engine::model::ClusterSnapshot;
 
@@ -71,6 +73,7 @@ fn kind_of(group: &str, kind: &str) -> Option<Kind> {
         ("", "Pod") => Kind::Pod,
         ("", "ConfigMap") => Kind::ConfigMap,
         ("", "Event") => Kind::Event,
+        ("events.k8s.io", "Event") => Kind::EventsV1Event,
         ("", "PersistentVolumeClaim") => Kind::VolumeClaim,
         ("ome.io", "InferenceService") => Kind::InferenceService,
         ("ome.io", "InferenceReplica") => Kind::InferenceReplica,
@@ -168,7 +171,7 @@ impl<'p> Reader<'p> {
             Kind::Node => snap.nodes.len(),
             Kind::Pod => snap.pods.len(),
             Kind::ConfigMap => snap.config_maps.len(),
-            Kind::Event => snap.events.len(),
+            Kind::Event | Kind::EventsV1Event => snap.events.len(),
             Kind::VolumeClaim => snap.volume_claims.len(),
             Kind::InferenceService => snap.isvcs.len(),
             Kind::InferenceReplica => snap.replicas.len(),
@@ -194,8 +197,16 @@ impl<'p> Reader<'p> {
                 put(&mut snap.config_maps, slot, cm);
             }
             Kind::Event => {
-                let e = convert::event(i, &typed::<core::Event>(kind, at, v)?);
+                let e = convert_event::event(i, &typed::<core::Event>(kind, at, v)?);
                 put(&mut snap.events, slot, e);
+            }
+            Kind::EventsV1Event => {
+                let e = typed::<events::Event>(kind, at, v)?;
+                put(
+                    &mut snap.events,
+                    slot,
+                    convert_event::events_v1_event(i, &e),
+                );
             }
             Kind::VolumeClaim => {
                 let pvc = typed::<core::PersistentVolumeClaim>(kind, at, v)?;
@@ -237,7 +248,7 @@ impl<'p> Reader<'p> {
                     Kind::Node => remove(&mut snap.nodes, i),
                     Kind::Pod => drop(snap.pods.remove(i)),
                     Kind::ConfigMap => remove(&mut snap.config_maps, i),
-                    Kind::Event => remove(&mut snap.events, i),
+                    Kind::Event | Kind::EventsV1Event => remove(&mut snap.events, i),
                     Kind::VolumeClaim => remove(&mut snap.volume_claims, i),
                     Kind::InferenceService => remove(&mut snap.isvcs, i),
                     Kind::InferenceReplica => remove(&mut snap.replicas, i),

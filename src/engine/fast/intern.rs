@@ -2,7 +2,8 @@
 //! keys and values, owner names and UIDs point at one allocation each, so equal names compare
 //! by address (`fast::same`) and hot strings stay in cache. Likewise one shared `OwnerRef` per
 //! controller: the pods of one ReplicaSet or InferenceReplica hold one pointer to it, not a
-//! copy of its four names each.
+//! copy of its four names each. And one shared `ResourceList` per distinct list of other
+//! requests or allocatable: the pods of one workload hold one pointer to theirs.
 //!
 //! Owns: `Interner`. Used by the cluster converters and by the simulated fleets (which must look
 //! like what the live store publishes). Pure.
@@ -10,7 +11,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::engine::model::{Name, OwnerRef};
+use crate::engine::model::{Name, OwnerRef, ResourceList};
 
 /// Shares repeated strings (namespaces, label keys and values, node names) between objects.
 #[derive(Debug, Default)]
@@ -20,6 +21,8 @@ pub struct Interner {
     names: HashSet<Name>,
     /// Each controller reference once, keyed by its value (`Arc<T>` borrows as `T`).
     owners: HashSet<Arc<OwnerRef>>,
+    /// Each resource list once, keyed by its value.
+    resources: HashSet<Arc<ResourceList>>,
 }
 
 impl Interner {
@@ -41,6 +44,19 @@ impl Interner {
         let o = Arc::new(owner);
         self.owners.insert(o.clone());
         o
+    }
+
+    /// The shared copy of `list` (its names interned by the caller); `None` when it is empty.
+    pub fn resources(&mut self, list: ResourceList) -> Option<Arc<ResourceList>> {
+        if list.is_empty() {
+            return None;
+        }
+        if let Some(l) = self.resources.get(&list) {
+            return Some(l.clone());
+        }
+        let l = Arc::new(list);
+        self.resources.insert(l.clone());
+        Some(l)
     }
 
     /// The shared copy of an optional string (`None` and `""` both give `None`).
@@ -79,5 +95,15 @@ mod tests {
         assert!(Arc::ptr_eq(&a, &b));
         assert!(!Arc::ptr_eq(&a, &c));
         assert_eq!(a.uid.as_ref(), "u1");
+    }
+
+    #[test]
+    fn equal_resource_lists_share_one_allocation_and_empty_ones_none() {
+        let mut i = Interner::default();
+        let list = || ResourceList::new(vec![(Arc::from("rdma/ib"), 2)]);
+        let a = i.resources(list()).unwrap();
+        let b = i.resources(list()).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(i.resources(ResourceList::default()).is_none());
     }
 }

@@ -1,5 +1,6 @@
 //! Domain capacity for a gang (gangpack.md §3.3) under lineage A (whole node: eligible
-//! nodes) or C (member room: member slots, several members per node), and the BestFit domain
+//! nodes) or C (member room: member slots, several members per node, every requested resource
+//! dividing the node's free amount), and the BestFit domain
 //! choice of §3.4 (smallest capacity ≥ need, ties by the byte-wise smallest domain value).
 //!
 //! `canJoin` is decided with one b-matching: the current pod T0 can join iff it fits alone on
@@ -10,7 +11,7 @@
 //! Owns: `CapacityModel`, `TemplateClasses`, `domain_capacity`, `best_fit`. Pure.
 
 use crate::engine::gangs::fit::{same_fit, FitContext};
-use crate::engine::model::Pod;
+use crate::engine::model::{counts_in_fit, Name, Pod};
 
 /// Which lineage's capacity unit to use (gangpack.md §0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -133,19 +134,25 @@ fn node_room(
     if model == CapacityModel::WholeNode {
         return 1;
     }
-    let (mut cpu, mut mem, mut gpus) = (0u64, 0u64, 0u64);
+    // `largest`: the element-wise maximum request over the templates that fit the node alone.
+    let (mut cpu, mut mem) = (0u64, 0u64);
+    let mut others: Vec<(&Name, u64)> = Vec::new();
     for p in fitting {
         cpu = cpu.max(p.cpu_milli);
         mem = mem.max(p.memory);
-        gpus = gpus.max(u64::from(p.gpus));
+        for (r, want) in p.scalar_requests().filter(|(r, _)| counts_in_fit(r)) {
+            match others.iter_mut().find(|(o, _)| *o == r) {
+                Some((_, most)) => *most = (*most).max(want),
+                None => others.push((r, want)),
+            }
+        }
     }
     let free = &ctx.free[n];
+    let node = &ctx.snap.nodes[n];
     let mut copies = free.pods;
-    for (have, want) in [
-        (free.cpu_milli, cpu),
-        (free.memory, mem),
-        (u64::from(free.gpus), gpus),
-    ] {
+    let dims = [(free.cpu_milli, cpu), (free.memory, mem)].into_iter();
+    let dims = dims.chain(others.iter().map(|(r, want)| (free.of(node, r), *want)));
+    for (have, want) in dims {
         if let Some(n) = have.checked_div(want) {
             copies = copies.min(n);
         }

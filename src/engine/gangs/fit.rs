@@ -1,28 +1,51 @@
 //! The OMEGangPack node-fit predicate (gangpack.md §3.3 "Node-fit predicate") over the
 //! compact model: cordon, untolerated `NoSchedule`/`NoExecute` taints, `nodeName`, node
-//! selector and required node affinity, and free CPU, memory, GPUs and pod slots left by every
-//! non-terminal pod bound to the node (any scheduler, terminating pods included).
+//! selector and required node affinity (terms ORed), and every resource the pod requests —
+//! CPU, memory, its GPUs, ephemeral storage, hugepages, extended resources (each by name, a
+//! resource the node does not list has 0 allocatable) — against what every non-terminal pod
+//! bound to the node (any scheduler, terminating pods included) leaves, plus a free pod slot.
+//! Requests are the scheduler's effective pod requests (init and sidecar containers, overhead),
+//! as the converter computes them. Host ports, volumes, inter-pod affinity and spread are left
+//! to the framework's other filters, as the plugin does.
 //!
-//! Owns: `NodeFree`, `FitContext`, `fits`, `same_fit`. Not modelled (the model does not carry
-//! them): ephemeral storage, extended resources other than the node's GPU resource, pod overhead
-//! beyond what the converter adds. Pure.
+//! Owns: `NodeFree`, `FitContext`, `fits`, `same_fit`. Pure.
 
 use crate::engine::fast::same_opt;
 use crate::engine::index::SnapshotIndex;
-use crate::engine::model::{node_matches, tolerates, NodeTerm, Toleration};
-use crate::engine::model::{ClusterSnapshot, Node, Pod};
+use crate::engine::model::{counts_in_fit, node_matches, tolerates, NodeTerm, Toleration};
+use crate::engine::model::{ClusterSnapshot, Name, Node, Pod};
 
 /// What is left on one node: allocatable minus the requests of its pods (never negative).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct NodeFree {
     /// Free CPU, millicores (`u64::MAX`-ish when the node reports no CPU allocatable).
     pub cpu_milli: u64,
     /// Free memory, bytes.
     pub memory: u64,
-    /// Free devices of the node's GPU resource.
-    pub gpus: u32,
     /// Free pod slots (`allocatable.pods − pods on the node`).
     pub pods: u64,
+    /// Requests of every other resource by the node's pods (GPUs included), by name; empty on
+    /// a node without such pods.
+    pub used: Vec<(Name, u64)>,
+}
+
+impl NodeFree {
+    /// Free amount of `resource` (anything but CPU, memory and pods) on `node`.
+    pub fn of(&self, node: &Node, resource: &str) -> u64 {
+        let used = self
+            .used
+            .iter()
+            .find(|(n, _)| n.as_ref() == resource)
+            .map_or(0, |(_, u)| *u);
+        node.allocatable_of(resource).saturating_sub(used)
+    }
+
+    fn add(&mut self, resource: &Name, amount: u64) {
+        match self.used.iter_mut().find(|(n, _)| n == resource) {
+            Some((_, u)) => *u = u.saturating_add(amount),
+            None => self.used.push((resource.clone(), amount)),
+        }
+    }
 }
 
 /// The free resources of every node, indexed like `snap.nodes`.
@@ -38,34 +61,30 @@ impl<'a> FitContext<'a> {
     /// Sums the requests of every non-terminal pod bound to a known node. One pass over pods,
     /// their nodes read from `index` (the snapshot's [`SnapshotIndex`]).
     pub fn new(snap: &'a ClusterSnapshot, index: &SnapshotIndex) -> Self {
-        let mut used = vec![(0u64, 0u64, 0u32, 0u64); snap.nodes.len()];
+        let mut free: Vec<NodeFree> = snap
+            .nodes
+            .iter()
+            .map(|n| NodeFree {
+                cpu_milli: n.allocatable.cpu_milli,
+                memory: n.allocatable.memory,
+                pods: n.allocatable.pods,
+                used: Vec::new(),
+            })
+            .collect();
         for (p, pod) in snap.pods.iter().enumerate() {
             if pod.phase.is_terminal() {
                 continue;
             }
-            let Some(i) = index.node_of(p) else {
+            let Some(f) = index.node_of(p).and_then(|i| free.get_mut(i)) else {
                 continue;
             };
-            let node = &snap.nodes[i];
-            let u = &mut used[i];
-            u.0 = u.0.saturating_add(pod.cpu_milli);
-            u.1 = u.1.saturating_add(pod.memory);
-            if same_opt(pod.gpu_resource.as_ref(), node.gpu_resource.as_ref()) {
-                u.2 = u.2.saturating_add(pod.gpus);
+            f.cpu_milli = f.cpu_milli.saturating_sub(pod.cpu_milli);
+            f.memory = f.memory.saturating_sub(pod.memory);
+            f.pods = f.pods.saturating_sub(1);
+            for (resource, amount) in pod.scalar_requests() {
+                f.add(resource, amount);
             }
-            u.3 += 1;
         }
-        let free = snap
-            .nodes
-            .iter()
-            .zip(used)
-            .map(|(n, (cpu, mem, gpus, pods))| NodeFree {
-                cpu_milli: n.allocatable.cpu_milli.saturating_sub(cpu),
-                memory: n.allocatable.memory.saturating_sub(mem),
-                gpus: n.gpu_allocatable.saturating_sub(gpus),
-                pods: n.allocatable.pods.saturating_sub(pods),
-            })
-            .collect();
         FitContext { snap, free }
     }
 
@@ -84,12 +103,16 @@ pub fn placement_fits(node: &Node, pod: &Pod) -> bool {
         && tolerates(pod, node)
 }
 
-/// `free ≥ request` on every modelled dimension and a free pod slot.
+/// `free ≥ request` for CPU, memory and every other resource the scheduler counts, and a free
+/// pod slot.
 pub fn resources_fit(free: &NodeFree, node: &Node, pod: &Pod) -> bool {
-    let gpus_ok = pod.gpus == 0
-        || (same_opt(pod.gpu_resource.as_ref(), node.gpu_resource.as_ref())
-            && free.gpus >= pod.gpus);
-    free.pods >= 1 && free.cpu_milli >= pod.cpu_milli && free.memory >= pod.memory && gpus_ok
+    free.pods >= 1
+        && free.cpu_milli >= pod.cpu_milli
+        && free.memory >= pod.memory
+        && pod
+            .scalar_requests()
+            .filter(|(r, _)| counts_in_fit(r))
+            .all(|(r, want)| free.of(node, r) >= want)
 }
 
 /// Whether two pods are interchangeable for the fit predicate (same requests, node name,
@@ -105,6 +128,7 @@ pub fn same_fit(a: &Pod, b: &Pod) -> bool {
         && a.memory == b.memory
         && a.gpus == b.gpus
         && same_opt(a.gpu_resource.as_ref(), b.gpu_resource.as_ref())
+        && a.other_requests == b.other_requests
         && same_opt(a.node.as_ref(), b.node.as_ref())
         && a.node_selector == b.node_selector
         && placement(a) == placement(b)
@@ -130,7 +154,7 @@ mod tests {
         snap.pods.push(terminating);
         let index = SnapshotIndex::new(&snap);
         let ctx = FitContext::new(&snap, &index);
-        assert_eq!(ctx.free[0].gpus, 4);
+        assert_eq!(ctx.free[0].of(&snap.nodes[0], "nvidia.com/gpu"), 4);
         assert!(ctx.fits(0, &testkit::pod("ns", "d", None, 4)));
         assert!(!ctx.fits(0, &testkit::pod("ns", "e", None, 5)));
         snap.nodes[0].unschedulable = true;

@@ -34,6 +34,7 @@ pub fn same_gang_inputs(a: &Pod, b: &Pod) -> bool {
         controller: _,
         placement,
         node_selector,
+        other_requests,
         scheduler_name,
         cpu_milli,
         memory,
@@ -76,6 +77,7 @@ pub fn same_gang_inputs(a: &Pod, b: &Pod) -> bool {
             &b.cpu_milli,
             &b.memory,
         )
+        && other_requests == &b.other_requests
         && (name, gpu_resource, created, unschedulable_since, pod_group)
             == (
                 &b.name,

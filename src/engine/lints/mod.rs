@@ -179,6 +179,7 @@ pub fn same_lint_inputs(a: &Pod, b: &Pod) -> bool {
         controller,
         placement,
         node_selector,
+        other_requests: _,
         scheduler_name,
         cpu_milli,
         memory,

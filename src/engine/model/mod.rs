@@ -15,6 +15,7 @@ mod pod;
 mod pods;
 mod quantity;
 mod replica;
+mod resources;
 mod shared;
 mod status_error;
 #[cfg(test)]
@@ -43,6 +44,7 @@ pub use crate::engine::model::node::{Allocatable, Node, NodeCondition, Taint, UN
 pub use crate::engine::model::objects::{ConfigMap, Event, PodGroup};
 pub use crate::engine::model::pod::{LabelInt, OmeLabels, OwnerRef, Pod, PodPhase};
 pub use crate::engine::model::pods::Pods;
+pub use crate::engine::model::resources::{counts_in_fit, ResourceList};
 pub use crate::engine::model::shared::Shared;
 pub use crate::engine::model::vocab::MigrationPhase;
 

@@ -5,7 +5,9 @@
 //! Owns: `Node`, `NodeCondition`, `Taint`, `Allocatable`, `UNREPORTED` (re-exported by
 //! `engine::model`). Pure data.
 
-use crate::engine::model::{Labels, Name, Time};
+use std::sync::Arc;
+
+use crate::engine::model::{Labels, Name, ResourceList, Time};
 
 /// A node condition: only what Alfred's health rules read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,6 +78,10 @@ pub struct Node {
     pub gpu_allocatable: u32,
     /// Allocatable CPU, memory and pod slots.
     pub allocatable: Allocatable,
+    /// Allocatable of every other resource the node reports but `gpu_resource` (ephemeral
+    /// storage, hugepages, extended resources, other GPU resources); `None` when it reports
+    /// none. A resource not listed has 0 allocatable, as the scheduler reads it.
+    pub other_allocatable: Option<Arc<ResourceList>>,
     /// `status.capacity` CPU, memory and pod slots (shown, never used in a decision).
     pub capacity: Allocatable,
     /// `status.capacity` of `gpu_resource`, whole devices (0 without GPUs or when absent).
@@ -84,4 +90,17 @@ pub struct Node {
     pub created: Option<Time>,
     /// `metadata.resourceVersion` seen (for compare-and-swap writes).
     pub resource_version: Name,
+}
+
+impl Node {
+    /// Allocatable of `resource` (anything but CPU, memory and pods): `gpu_allocatable` for
+    /// `gpu_resource`, else `other_allocatable`, 0 when the node does not list it.
+    pub fn allocatable_of(&self, resource: &str) -> u64 {
+        if self.gpu_resource.as_deref() == Some(resource) {
+            return u64::from(self.gpu_allocatable);
+        }
+        self.other_allocatable
+            .as_deref()
+            .map_or(0, |o| o.get(resource))
+    }
 }

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use crate::engine::model::placement::PodPlacement;
-use crate::engine::model::{Name, Time};
+use crate::engine::model::{Name, ResourceList, Time};
 
 /// Pod phase; unknown strings are kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,6 +155,12 @@ pub struct Pod {
     pub cpu_milli: u64,
     /// Effective memory request, bytes (same rule as `cpu_milli`).
     pub memory: u64,
+    /// Effective requests (same rule as `cpu_milli`) of every other resource the pod asks for:
+    /// ephemeral storage, hugepages, extended resources, GPU resources but `gpu_resource`
+    /// (listed too when its effective request is not `gpus`, e.g. a regular init container
+    /// asks for more). `None` for the common pod that asks for nothing else; equal lists are
+    /// one shared allocation (`Interner::resources`).
+    pub other_requests: Option<Arc<ResourceList>>,
     /// Name.
     pub name: Name,
     /// `metadata.uid`.
@@ -190,6 +196,20 @@ impl Pod {
     pub fn is_pending_gpu(&self) -> bool {
         self.gpus > 0 && self.node.is_none() && self.phase == PodPhase::Pending && !self.terminating
     }
+
+    /// The effective request of every resource besides CPU and memory, by name: `gpus` under
+    /// `gpu_resource` (unless `other_requests` lists that resource with its own amount), then
+    /// `other_requests`. Amounts are never 0.
+    pub fn scalar_requests(&self) -> impl Iterator<Item = (&Name, u64)> + '_ {
+        let others = self.other_requests.as_deref();
+        let gpu = self
+            .gpu_resource
+            .as_ref()
+            .filter(|r| self.gpus > 0 && !others.is_some_and(|o| o.contains(r)))
+            .map(|r| (r, u64::from(self.gpus)));
+        gpu.into_iter()
+            .chain(others.into_iter().flat_map(ResourceList::iter))
+    }
 }
 
 #[cfg(test)]
@@ -212,7 +232,9 @@ mod tests {
 
     #[test]
     fn an_arc_of_a_pod_fits_a_384_byte_allocation() {
-        // `Arc`'s two counters precede the pod; 100,000 pods live in that size class.
+        // `Arc`'s two counters precede the pod; 100,000 pods live in that size class. The
+        // rarely present requests cost one pointer.
         assert!(2 * size_of::<usize>() + size_of::<Pod>() <= 384);
+        assert_eq!(size_of::<Option<Arc<ResourceList>>>(), size_of::<usize>());
     }
 }

@@ -34,6 +34,7 @@ pub fn node(name: &str, gpus: u32) -> Node {
             memory: 1 << 40,
             pods: 110,
         },
+        other_allocatable: None,
         capacity: Allocatable {
             cpu_milli: 96_000,
             memory: 1 << 40,
@@ -65,6 +66,7 @@ pub fn pod(ns: &str, name: &str, node: Option<&str>, gpus: u32) -> Pod {
         started: Some(at(9, 0, 0)),
         unschedulable_since: None,
         node_selector: Vec::new(),
+        other_requests: None,
         scheduler_name: Arc::from(""),
         ome: OmeLabels::default(),
         controller: None,

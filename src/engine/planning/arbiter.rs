@@ -6,7 +6,8 @@
 //! Alfred's in-memory state (dispatch ledger, circuit-breaker ring) is reconstructed from its
 //! dispatch journal, the only durable record of its own dispatches.
 //!
-//! Owns: `arbitrate_in`, `ArbiterState`.
+//! Owns: `arbitrate_in`, `ArbiterState`, `hourly_cap_ends` (when the hourly cap lets a move
+//! through again, from the same counts).
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -14,10 +15,11 @@ use chrono::Duration;
 
 use crate::engine::journal::{Journal, Phase};
 use crate::engine::model::vocab::{DispatchReason, Outcome, Reason, RejectReason};
+use crate::engine::model::Time;
 use crate::engine::planning::moves::MoveRow;
 use crate::engine::planning::surge::PoolTargets;
 use crate::engine::planning::PlanContext;
-use crate::engine::workloads::{cooldown_minutes, is_movable};
+use crate::engine::workloads::{cooldown_minutes, is_movable, WorkloadMigrations};
 
 /// How long a terminal outcome keeps the circuit breaker open (the ring's newest).
 pub(super) const BREAKER_WINDOW: Duration = Duration::minutes(60);
@@ -68,11 +70,7 @@ impl ArbiterState {
             node_touches.push((e.from_node.clone(), at));
             node_touches.extend(e.targets.iter().map(|t| (t.clone(), at)));
         }
-        let ledger_last_hour = j
-            .entries
-            .iter()
-            .filter(|e| now - e.created_at < HOUR)
-            .count() as u32;
+        let ledger_last_hour = last_hour(&ledger_times(Some(j)), now).len() as u32;
         ArbiterState {
             breaker_open,
             node_touches,
@@ -267,22 +265,62 @@ fn total_in_flight(ctx: &PlanContext<'_>) -> u32 {
 
 /// `max(ledger dispatches in the last hour, snapshot count)`.
 fn hourly(ctx: &PlanContext<'_>, state: &ArbiterState) -> u32 {
-    let hour = HOUR;
-    let snapshot: u32 = ctx
-        .workloads
-        .migrations
-        .iter()
-        .map(|m| {
-            let active = m
-                .active_requested_at
-                .iter()
-                .filter(|t| ctx.now - **t < hour)
-                .count();
-            let last = m.last_migration.is_some_and(|t| ctx.now - t < hour);
-            active as u32 + u32::from(last)
-        })
-        .sum();
+    let snapshot = last_hour(&snapshot_times(&ctx.workloads.migrations), ctx.now).len() as u32;
     snapshot.max(state.ledger_last_hour)
+}
+
+/// The moves the ledger counts against the hourly cap: the creation time of every entry of
+/// Alfred's dispatch journal (none without a readable journal).
+fn ledger_times(journal: Option<&Journal>) -> Vec<Time> {
+    journal
+        .into_iter()
+        .flat_map(|j| &j.entries)
+        .map(|e| e.created_at)
+        .collect()
+}
+
+/// The moves the snapshot counts against the hourly cap: every active request's time and
+/// every workload's last move.
+fn snapshot_times(migrations: &[WorkloadMigrations]) -> Vec<Time> {
+    migrations
+        .iter()
+        .flat_map(|m| {
+            m.active_requested_at
+                .iter()
+                .copied()
+                .chain(m.last_migration)
+        })
+        .collect()
+}
+
+/// The times of the last hour before `now`, oldest first.
+fn last_hour(times: &[Time], now: Time) -> Vec<Time> {
+    let mut recent: Vec<Time> = times.iter().copied().filter(|t| now - *t < HOUR).collect();
+    recent.sort_unstable();
+    recent
+}
+
+/// When the arbiter's hourly cap of `cap` moves lets a move through again: the first instant
+/// at which both of its counts (the ledger's and the snapshot's, the larger of which gate
+/// 14 compares) hold fewer than `cap` moves of the last hour. `None` when neither count
+/// reaches the cap now, or the cap is 0 (no instant lets a move through). A ledger full for
+/// the hour gives its oldest entry + 1 h.
+pub fn hourly_cap_ends(
+    journal: Option<&Journal>,
+    migrations: &[WorkloadMigrations],
+    now: Time,
+    cap: u32,
+) -> Option<Time> {
+    let cap = usize::try_from(cap).ok().filter(|c| *c > 0)?;
+    [ledger_times(journal), snapshot_times(migrations)]
+        .iter()
+        .filter_map(|times| {
+            let recent = last_hour(times, now);
+            // Once the oldest `len − cap + 1` have aged out, `cap − 1` remain.
+            let ages_out = recent.len().checked_sub(cap)?;
+            recent.get(ages_out).map(|t| *t + HOUR)
+        })
+        .max()
 }
 
 /// Gate 12: per pod (GPUs desc) the first target with room; the failure reason is the most
@@ -344,4 +382,80 @@ fn select_targets(
     pass.landed.extend(claims.iter().map(|(n, _)| *n));
     pass.claims.extend(claims);
     first.ok_or(RejectReason::NoCapacity)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::journal::{JournalEntry, Workload};
+    use crate::engine::migration::Component;
+    use crate::engine::model::testkit::at;
+
+    fn entry(n: usize, created_at: Time) -> JournalEntry {
+        JournalEntry {
+            uuid: format!("00000000-0000-4000-8000-{n:012}"),
+            workload: Workload {
+                namespace: "serving".into(),
+                name: "llm".into(),
+            },
+            workload_uid: "uid-llm".into(),
+            ir_name: "llm-engine".into(),
+            ir_uid: "uid-ir".into(),
+            component: Component::Engine,
+            instance: 0,
+            from_node: format!("gpu-{n}"),
+            targets: vec!["gpu-9".into()],
+            payload: "{}".into(),
+            source_fingerprint: "sha256 0".into(),
+            created_at,
+            last_attempt: None,
+            acknowledged_at: None,
+            completed_at: Some(created_at),
+            phase: Phase::Completed,
+            reason: None,
+        }
+    }
+
+    fn journal(times: &[Time]) -> Journal {
+        Journal {
+            version: "v1".into(),
+            entries: times
+                .iter()
+                .enumerate()
+                .map(|(n, t)| entry(n, *t))
+                .collect(),
+            backoff_until: None,
+        }
+    }
+
+    #[test]
+    fn a_ledger_full_for_the_hour_lets_a_move_through_when_its_oldest_entry_is_an_hour_old() {
+        let now = at(10, 0, 0);
+        // Three moves in the last hour (and one older, no longer counted), cap 3: the
+        // snapshot shows none of them, the ledger counts them all.
+        let j = journal(&[at(8, 0, 0), at(9, 10, 0), at(9, 30, 0), at(9, 50, 0)]);
+        let state = ArbiterState::from_journal(Some(&j), now);
+        assert_eq!(state.ledger_last_hour, 3);
+        assert_eq!(hourly_cap_ends(Some(&j), &[], now, 3), Some(at(10, 10, 0)));
+        // One more in the ledger: two must age out.
+        assert_eq!(hourly_cap_ends(Some(&j), &[], now, 2), Some(at(10, 30, 0)));
+        // Below the cap, no clock holds it; a cap of 0 never lets one through.
+        assert_eq!(hourly_cap_ends(Some(&j), &[], now, 4), None);
+        assert_eq!(hourly_cap_ends(Some(&j), &[], now, 0), None);
+    }
+
+    #[test]
+    fn the_later_of_the_ledger_and_the_snapshot_count_decides() {
+        let now = at(10, 0, 0);
+        let j = journal(&[at(9, 10, 0)]);
+        let snapshot = WorkloadMigrations {
+            active_requested_at: vec![at(9, 20, 0)],
+            last_migration: Some(at(9, 40, 0)),
+            ..WorkloadMigrations::default()
+        };
+        // Cap 1: the ledger's move frees the cap at 10:10, the snapshot's two at 10:40.
+        let ends = hourly_cap_ends(Some(&j), std::slice::from_ref(&snapshot), now, 1);
+        assert_eq!(ends, Some(at(10, 40, 0)));
+        assert_eq!(hourly_cap_ends(Some(&j), &[], now, 1), Some(at(10, 10, 0)));
+    }
 }

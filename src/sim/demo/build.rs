@@ -72,6 +72,7 @@ fn add_nodes(world: &mut DemoWorld, nodes: usize, start: Time) -> Vec<usize> {
                     memory: 1 << 40,
                     pods: 110,
                 },
+                other_allocatable: None,
                 capacity: Allocatable {
                     cpu_milli: 96_000,
                     memory: (1 << 40) + (8 << 30),

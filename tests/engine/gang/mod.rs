@@ -10,7 +10,10 @@
 
 mod classify;
 mod config;
+mod events;
+mod fleet;
 mod reasons;
+mod resources;
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
@@ -25,6 +28,8 @@ const FIXTURE: &str = include_str!("../../fixtures/k8s/gangs.json");
 const GANG: &str = "serving/llm-engine-0";
 const LEADER: &str = "llm-engine-0-leader-0";
 const WORKER: &str = "llm-engine-0-worker-0";
+/// The observation time of every gang test, as `analyzed_doc` reads it.
+const GANG_NOW: &str = "2026-09-28T10:15:00Z";
 
 fn now() -> DateTime<Utc> {
     "2026-09-28T10:15:00Z".parse().unwrap()

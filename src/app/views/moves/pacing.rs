@@ -1,7 +1,8 @@
 //! A move only Alfred's pacing holds back: when it can run and why, from what the analysis
 //! already knows (the workload's last move and cooldown, the Instance's pod start times, the
-//! moves of the last hour and in flight, Alfred's limits). Times are "at the earliest": Alfred's
-//! own ledger may hold moves this snapshot does not show.
+//! moves in flight, Alfred's limits; the hourly cap's end is the engine's
+//! `planning::hourly_cap_ends`, over the ledger and snapshot counts the arbiter counts). Times
+//! are "at the earliest": Alfred's own memory may hold moves neither shows.
 //!
 //! Owns: `Pacing`, `pacing`, `pacing_words`. Plain data.
 
@@ -10,6 +11,7 @@ use chrono::Duration;
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::RejectReason;
 use crate::engine::model::{ClusterSnapshot, Time};
+use crate::engine::planning::hourly_cap_ends;
 use crate::engine::workloads::cooldown_minutes;
 
 /// When a paced move can run and why.
@@ -64,13 +66,10 @@ pub fn pacing(
             ),
         ),
         RejectReason::HourlyCap => {
-            let hour = Duration::hours(1);
-            let counted = a.workloads.migrations.iter().flat_map(|m| {
-                m.active_requested_at.iter().copied().chain(m.last_migration)
-            });
-            let oldest = counted.filter(|t| a.now - *t < hour).min();
+            let journal = a.journal.journal();
+            let cap = cfg.max_migrations_per_hour;
             p(
-                oldest.map(|t| t + hour),
+                hourly_cap_ends(journal, &a.workloads.migrations, a.now, cap),
                 format!(
                     "the hourly cap ({} moves an hour) resets as the oldest move of the last hour ages out",
                     cfg.max_migrations_per_hour

@@ -5,7 +5,8 @@
 //! then on (`ListMode`). While a list runs, the snapshot task is woken every
 //! `PROGRESS_INTERVAL` so the header can count the objects received.
 //!
-//! Owns: `Hub`, `Scope`, `spawn_watchers` (`lists`: how a watcher lists, and its progress). Reads
+//! Owns: `Hub`, `Scope`, `spawn_watchers` (`lists`: how a watcher lists, and its progress;
+//! `events`: which API the scheduling events come through). Reads
 //! time only through the clock function it is given.
 
 use std::fmt::Debug;
@@ -16,6 +17,7 @@ use std::time::Duration;
 
 use futures::{Stream, StreamExt};
 use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::api::events::v1 as events_v1;
 use kube::api::{Api, ApiResource, DynamicObject};
 use kube::runtime::{watcher, WatchStreamExt};
 use kube::Client;
@@ -32,8 +34,10 @@ use crate::cluster::wire::Slim;
 use crate::engine::model::Time;
 use crate::protocol::Permissions;
 
+mod events;
 mod lists;
 
+pub use events::{events_api, EventsApi, POD_EVENTS_V1};
 pub use lists::{ListMode, PAGE_SIZE, PROGRESS_INTERVAL};
 
 /// What the watcher tasks, the RBAC probe and the snapshot task share.
@@ -206,23 +210,63 @@ where
     K: kube::Resource + Clone + DeserializeOwned + Debug + Send + 'static,
     T: Clone + Send + 'static,
 {
-    let hub = hub.clone();
+    tokio::spawn(follow(api, config, hub.clone(), (slot, crd), conv))
+}
+
+/// The watcher loop of `spawn_following`, run until aborted.
+async fn follow<K, T>(
+    api: Api<K>,
+    config: watcher::Config,
+    hub: Arc<Hub>,
+    (slot, crd): (SlotOf<T>, Option<CrdName>),
+    conv: Conversion<K, T>,
+) where
+    K: kube::Resource + Clone + DeserializeOwned + Debug + Send + 'static,
+    T: Clone + Send + 'static,
+{
+    let mut mode = ListMode::Streaming;
+    loop {
+        let stream = watcher(api.clone(), mode.config(config.clone())).default_backoff();
+        match (
+            pump(stream, &hub, (slot, crd.is_some(), mode), &conv).await,
+            crd,
+        ) {
+            (PumpEnd::StreamingRefused, _) => mode = ListMode::Paged,
+            (PumpEnd::Absent, Some(crd)) => {
+                tracing::info!(crd = %crd.name(), "not installed; watching its CRD");
+                let client = api.clone().into_client();
+                wait_until_served(&client, crd).await;
+                tracing::info!(crd = %crd.name(), "served; watching it again");
+            }
+            _ => tokio::time::sleep(RESTART_PAUSE).await,
+        }
+    }
+}
+
+/// The scheduler's `FailedScheduling` Events about pods, watched through `events.k8s.io/v1`
+/// where the server serves it to this identity, else through `v1` (`events`), into one store.
+fn spawn_scheduling_events(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> JoinHandle<()> {
+    let (client, scope, hub) = (client.clone(), scope.clone(), hub.clone());
     tokio::spawn(async move {
-        let mut mode = ListMode::Streaming;
-        loop {
-            let stream = watcher(api.clone(), mode.config(config.clone())).default_backoff();
-            match (
-                pump(stream, &hub, (slot, crd.is_some(), mode), &conv).await,
-                crd,
-            ) {
-                (PumpEnd::StreamingRefused, _) => mode = ListMode::Paged,
-                (PumpEnd::Absent, Some(crd)) => {
-                    tracing::info!(crd = %crd.name(), "not installed; watching its CRD");
-                    let client = api.clone().into_client();
-                    wait_until_served(&client, crd).await;
-                    tracing::info!(crd = %crd.name(), "served; watching it again");
-                }
-                _ => tokio::time::sleep(RESTART_PAUSE).await,
+        let chosen = loop {
+            if let Some(api) = events_api(&client, &scope).await {
+                break api;
+            }
+            tokio::time::sleep(RESTART_PAUSE).await;
+        };
+        tracing::info!(api = ?chosen, "watching scheduling events");
+        let slot: SlotOf<_> = |s| &s.pod_events;
+        let config = watcher::Config::default();
+        match chosen {
+            EventsApi::EventsV1 => {
+                let api = scope.typed::<events_v1::Event>(&client);
+                let config = config.fields(POD_EVENTS_V1);
+                follow(api, config, hub, (slot, None), sources::EVENTS_V1).await;
+            }
+            EventsApi::Core => {
+                let api = scope.typed::<core::Event>(&client);
+                let config = config.fields(sources::POD_EVENTS);
+                follow(api, config, hub, (slot, None), sources::EVENTS).await;
             }
         }
     })
@@ -316,13 +360,7 @@ fn spawn_config_and_events(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> Ve
             |s| &s.node_events,
             sources::EVENTS,
         ),
-        spawn_one(
-            scope.typed::<core::Event>(client),
-            all().fields(sources::POD_EVENTS),
-            hub,
-            |s| &s.pod_events,
-            sources::EVENTS,
-        ),
+        spawn_scheduling_events(client, scope, hub),
     ];
     let named: [fn(&Stores) -> &Slot<_>; 4] = [
         |s| &s.named[0],
