@@ -22,6 +22,7 @@ pub mod fleet;
 pub mod history;
 pub mod info;
 pub mod live;
+pub mod pipe;
 pub use fleet::{run_fleet, FleetArgs};
 pub use history::{run_history, HistoryArgs};
 pub use info::{run_info, InfoArgs};
@@ -203,7 +204,9 @@ pub struct AnalyzeArgs {
     /// Which cluster (live mode).
     #[command(flatten)]
     pub cluster: crate::cli::live::ClusterArgs,
-    /// The observation time (RFC 3339); defaults to the current time.
+    /// The observation time (RFC 3339); defaults to the newest timestamp a `--snapshot`
+    /// holds (so ages read as they did when it was taken, as in the TUI), else the current
+    /// time.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
     /// Output format.
@@ -241,7 +244,8 @@ pub enum CapacityArg {
 }
 
 /// Runs `analyze`, writing the result to `out` and errors to `err`; returns the exit code.
-/// `wall_clock` is used only when `--now` is absent.
+/// The snapshot is analysed at `--now`, else at the newest timestamp it holds (as the TUI
+/// ages it), else at `wall_clock`.
 pub fn run_analyze(
     args: &AnalyzeArgs,
     wall_clock: DateTime<Utc>,
@@ -273,6 +277,12 @@ pub fn run_analyze(
             return EXIT_BAD_INPUT;
         }
     };
+    // Aged by its own time, as the TUI ages it: a snapshot read a week later reads as it
+    // did when it was taken (`--now` overrides).
+    let mut opts = opts;
+    if args.now.is_none() {
+        opts.now = snap.newest_time().unwrap_or(wall_clock);
+    }
     let analysis = analyze(&snap, &opts);
     print_analysis(
         args.output,
