@@ -19,7 +19,7 @@ fn wall_clock() -> chrono::DateTime<chrono::Utc> {
 
 fn main() {
     ome_top::tune_allocator_for_long_runs();
-    let cli = Cli::parse();
+    let cli = Cli::parse().resolved();
     let code = {
         // Dropped before `exit` (which skips destructors), so queued lines reach the file.
         let _log = start_log(&cli);
