@@ -8,7 +8,7 @@
 //! error data"; that phrase is kube's, not the server's, and is never shown: the answer is
 //! named by its HTTP status and the first line of its body.
 //!
-//! Owns: `cause_words`, `kube_words`, `status_words`. Pure: reads error values only.
+//! Owns: `cause_words`, `kube_words`, `status_words`, `has_message`. Pure: reads error values only.
 
 use std::error::Error;
 use std::io;
@@ -25,12 +25,18 @@ pub fn kube_words(error: &kube::Error) -> String {
 /// The reason kube gives the `Status` it makes up for an answer that is not one.
 const NOT_A_STATUS: &str = "Failed to parse error data";
 
+/// Whether the server answered with a Kubernetes `Status` carrying a message (not kube's
+/// stand-in for a plain-text, HTML or empty answer).
+pub fn has_message(status: &kube::core::Status) -> bool {
+    status.reason != NOT_A_STATUS && !status.message.trim().is_empty()
+}
+
 /// The API server's answer in one line: its message; for an answer that was not a Kubernetes
 /// `Status` (or one without a message), the HTTP status and the body's first line:
 /// `HTTP 503 Service Unavailable: upstream connect error`.
 pub fn status_words(status: &kube::core::Status) -> String {
     let body = first_line(&status.message);
-    if status.reason != NOT_A_STATUS && !body.is_empty() {
+    if has_message(status) {
         return body;
     }
     let code = http::StatusCode::from_u16(status.code).ok();

@@ -4,7 +4,7 @@
 //!
 //! Owns: `ApiFailure`, `classify`, the message builders. Pure apart from reading `kube::Error`.
 
-use crate::cluster::live::cause::{kube_words, status_words};
+use crate::cluster::live::cause::{has_message, kube_words, status_words};
 use crate::protocol::OpOutcome;
 
 /// What went wrong with one request, as far as the op cares.
@@ -38,7 +38,10 @@ pub fn classify(err: &kube::Error) -> ApiFailure {
         return ApiFailure::Other(kube_words(err));
     };
     // The server's message, or (an answer that is not a Status) its HTTP status and body.
-    let mut text = status_words(status);
+    let mut text = match has_message(status) {
+        true => status.message.clone(),
+        false => status_words(status),
+    };
     if let Some(details) = &status.details {
         for cause in &details.causes {
             if !cause.message.is_empty() && !text.contains(&cause.message) {
