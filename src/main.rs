@@ -5,6 +5,7 @@
 use clap::Parser;
 
 use ome_top::cli::live::{run_analyze_live, run_dump};
+use ome_top::cli::pipe::QuietPipe;
 use ome_top::cli::{run_analyze, run_completions, run_fleet, run_history, run_info, Cli, Command};
 use ome_top::config::ConfigPaths;
 use ome_top::logging::{self, LogSession, StderrLog};
@@ -18,7 +19,7 @@ fn wall_clock() -> chrono::DateTime<chrono::Utc> {
 
 fn main() {
     ome_top::tune_allocator_for_long_runs();
-    let cli = Cli::parse();
+    let cli = Cli::parse().resolved();
     let code = {
         // Dropped before `exit` (which skips destructors), so queued lines reach the file.
         let _log = start_log(&cli);
@@ -30,7 +31,8 @@ fn main() {
 }
 
 fn run(cli: &Cli) -> i32 {
-    let mut out = std::io::stdout();
+    // A reader that stops early (`| head`) ends the output quietly, with the command's status.
+    let mut out = QuietPipe::new(std::io::stdout());
     let mut err = StderrLog::new(std::io::stderr());
     match &cli.command {
         None => run_tui_command(&cli.tui, Launch::Cluster, wall_clock, &mut err),

@@ -3,7 +3,7 @@
 //! channel, operator [`Command`]s in on a bounded channel, on-demand reads ([`Fetch`]) in on
 //! another, [`Update`]s back.
 //!
-//! Owns: `Feed`, `ApiStatus`, `SourceState`, `Permissions`, `Op`, `Command`, `OpOutcome`, `Fetch`,
+//! Owns: `SourceKind` (and `demo_cluster_name`), `Feed`, `ApiStatus`, `SourceState`, `Permissions`, `Op`, `Command`, `OpOutcome`, `Fetch`,
 //! `Update`.
 
 use std::sync::Arc;
@@ -20,6 +20,24 @@ pub enum SourceKind {
     Snapshot(String),
     /// The embedded simulated fleet of `ome-top demo`; the seed.
     Demo(u64),
+}
+
+impl SourceKind {
+    /// The cluster's name as the Fleet view lists it: the kubeconfig context, or the demo
+    /// cluster's `demo-<seed>` (`ome-top demo --clusters N` names its clusters so); `None`
+    /// for a snapshot.
+    pub fn cluster_name(&self) -> Option<String> {
+        match self {
+            SourceKind::Live(ctx) => Some(ctx.clone()),
+            SourceKind::Demo(seed) => Some(demo_cluster_name(*seed)),
+            SourceKind::Snapshot(_) => None,
+        }
+    }
+}
+
+/// The name of the simulated cluster of `seed`: `demo-1`.
+pub fn demo_cluster_name(seed: u64) -> String {
+    format!("demo-{seed}")
 }
 
 /// The connection to the API server, as the header shows it.

@@ -78,10 +78,13 @@ impl Fleet {
     }
 
     /// How many members are connected: their newest feed is `ApiStatus::Connected` (every
-    /// first list complete and analysed, every watcher running), so their rows are current.
+    /// first list complete and analysed, every watcher running) or a simulated cluster's, so
+    /// their rows are current.
     pub fn connected(&self) -> usize {
         let connected = |m: &&Member| match &m.state {
-            MemberState::Answered(feed) => feed.api == ApiStatus::Connected,
+            MemberState::Answered(feed) => {
+                matches!(feed.api, ApiStatus::Connected | ApiStatus::Simulated)
+            }
             _ => false,
         };
         self.members.iter().filter(connected).count()
@@ -94,6 +97,12 @@ pub enum FleetEvent {
     /// The run layer opens these contexts (in this order), each in parallel.
     Started {
         /// The contexts watched.
+        contexts: Vec<String>,
+    },
+    /// The run layer watches these clusters (in this order) beside the one shown, which stays
+    /// on screen (`ome-top demo --clusters N`): the Fleet view is a key away.
+    Watching {
+        /// The clusters watched, the shown one included.
         contexts: Vec<String>,
     },
     /// The fleet cannot be opened (`:fleet`): why, in one line.

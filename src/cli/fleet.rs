@@ -32,31 +32,29 @@ pub const EXIT_NONE_ANSWERED: i32 = 1;
 /// Arguments of `fleet`.
 #[derive(Debug, Clone, Args)]
 pub struct FleetArgs {
-    /// Kubeconfig file (default: `$KUBECONFIG`, then `~/.kube/config`).
-    #[arg(long, value_name = "FILE")]
+    /// Kubeconfig file: the global `--kubeconfig` (`Cli::resolved`).
+    #[arg(skip)]
     pub kubeconfig: Option<PathBuf>,
     /// The contexts to watch, by name or glob pattern (`prod-*`), comma-separated; default
     /// `[fleet] contexts` in config.toml, else every context of the kubeconfig.
     #[arg(long, value_delimiter = ',', value_name = "A,B,C")]
     pub contexts: Vec<String>,
-    /// Scope workloads (pods, InferenceServices, PodGroups) to one namespace in every
-    /// context; nodes are cluster-wide.
-    #[arg(short = 'n', long = "namespace", value_name = "NS")]
+    /// The global `-n`: workloads of one namespace in every context.
+    #[arg(skip)]
     pub namespace: Option<String>,
-    /// Never write (the Fleet view writes nothing; this also disables actions inside each
-    /// cluster's views). `-o` is always read-only.
-    #[arg(long)]
+    /// The global `--readonly` (the Fleet view writes nothing; this also disables actions
+    /// inside each cluster's views). `-o` is always read-only.
+    #[arg(skip)]
     pub readonly: bool,
     /// Print the fleet once instead of starting the TUI: `json` (docs/fleet-json.md) or
     /// `table`.
     #[arg(short = 'o', long = "output", value_enum)]
     pub output: Option<Output>,
-    /// Alfred's namespace (default: `alfred-namespace` in config.toml, else `ome`).
-    #[arg(long = "alfred-namespace", value_name = "NS")]
+    /// The global `--alfred-namespace`.
+    #[arg(skip)]
     pub alfred_namespace: Option<String>,
-    /// Namespace of the OME scheduler's ConfigMap (default: `scheduler-namespace` in
-    /// config.toml, else `ome`).
-    #[arg(long = "scheduler-namespace", value_name = "NS")]
+    /// The global `--scheduler-namespace`.
+    #[arg(skip)]
     pub scheduler_namespace: Option<String>,
     /// With `-o`: how long each context may take to connect and list everything, seconds.
     #[arg(long, default_value_t = 60, value_name = "SECONDS",

@@ -22,18 +22,16 @@ use crate::report::json::Source;
 /// How long `analyze` waits for the initial lists of a live cluster.
 pub const SYNC_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// Which cluster to talk to.
-#[derive(Debug, Clone, Args)]
+/// Which cluster to talk to: the global `--kubeconfig`, `--context` and `-n`
+/// (`Cli::resolved`).
+#[derive(Debug, Clone, Default)]
 pub struct ClusterArgs {
     /// Kubeconfig file (default: `$KUBECONFIG`, then `~/.kube/config`).
-    #[arg(long, value_name = "FILE")]
     pub kubeconfig: Option<PathBuf>,
     /// Kubeconfig context (default: the current context).
-    #[arg(long)]
     pub context: Option<String>,
     /// Scope workloads (pods, InferenceServices, PodGroups) to one namespace; nodes are
     /// cluster-wide.
-    #[arg(short = 'n', long = "namespace")]
     pub namespace: Option<String>,
 }
 
@@ -43,14 +41,15 @@ pub struct DumpArgs {
     /// The file to write (a Kubernetes `List`, JSON).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
-    /// Which cluster.
-    #[command(flatten)]
+    /// Which cluster: the global `--kubeconfig`, `--context`, `-n`.
+    #[arg(skip)]
     pub cluster: ClusterArgs,
-    /// Alfred's namespace.
-    #[arg(long, default_value = "ome")]
+    /// Alfred's namespace: the global `--alfred-namespace`, else `ome`.
+    #[arg(skip = String::from("ome"))]
     pub alfred_namespace: String,
-    /// Namespace of the OME scheduler's ConfigMap `ome-scheduler-config`.
-    #[arg(long, default_value = "ome")]
+    /// Namespace of the OME scheduler's ConfigMap `ome-scheduler-config`: the global
+    /// `--scheduler-namespace`, else `ome`.
+    #[arg(skip = String::from("ome"))]
     pub scheduler_namespace: String,
 }
 
@@ -92,8 +91,8 @@ pub fn run_analyze_live(
         kubeconfig: args.cluster.kubeconfig.clone(),
         context: args.cluster.context.clone(),
         namespace: args.cluster.namespace.clone(),
-        alfred_namespace: args.alfred_namespace.clone(),
-        scheduler_namespace: args.scheduler_namespace.clone(),
+        alfred_namespace: opts.alfred_namespace.clone(),
+        scheduler_namespace: opts.placement.scheduler_namespace.clone(),
         read_only: Some("read-only mode (--readonly)".to_string()),
         analysis: opts.clone(),
         clock,

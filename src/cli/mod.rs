@@ -19,9 +19,11 @@ use crate::report::json::{analysis_json, Source};
 use crate::report::table::analysis_table;
 
 pub mod fleet;
+mod global;
 pub mod history;
 pub mod info;
 pub mod live;
+pub mod pipe;
 pub use fleet::{run_fleet, FleetArgs};
 pub use history::{run_history, HistoryArgs};
 pub use info::{run_info, InfoArgs};
@@ -108,33 +110,37 @@ impl Cli {
     }
 }
 
-/// Flags of the TUI (`ome-top` without a subcommand, product.md §1).
+/// Flags of the TUI (`ome-top` without a subcommand). All but `--snapshot` and `--now` are
+/// global: given before or after any subcommand (`ome-top --kubeconfig K fleet`, `ome-top
+/// fleet --kubeconfig K`); `Cli::resolved` hands them to the subcommand that reads them.
 #[derive(Debug, Clone, Args)]
 pub struct TuiArgs {
     /// kubeconfig context to use (default: the current context).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", global = true)]
     pub context: Option<String>,
     /// kubeconfig file (default: $KUBECONFIG or ~/.kube/config).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", global = true)]
     pub kubeconfig: Option<PathBuf>,
-    /// Scope workloads to this namespace (nodes are cluster-wide).
-    #[arg(short = 'n', long, value_name = "NS")]
+    /// Scope workloads (pods, InferenceServices, PodGroups) to this namespace (nodes are
+    /// cluster-wide).
+    #[arg(short = 'n', long, value_name = "NS", global = true)]
     pub namespace: Option<String>,
     /// Alfred's namespace (default: `alfred-namespace` in config.toml, else `ome`).
-    #[arg(long = "alfred-namespace", value_name = "NS")]
+    #[arg(long = "alfred-namespace", value_name = "NS", global = true)]
     pub alfred_namespace: Option<String>,
     /// Namespace of the OME scheduler's ConfigMap (default: `scheduler-namespace` in
     /// config.toml, else `ome`).
-    #[arg(long = "scheduler-namespace", value_name = "NS")]
+    #[arg(long = "scheduler-namespace", value_name = "NS", global = true)]
     pub scheduler_namespace: Option<String>,
-    /// Never write: every action is disabled (also per context: `[read-only]` in config.toml).
-    #[arg(long)]
+    /// Never write: every action is disabled (also per context: `[read-only]` in config.toml;
+    /// the headless commands never write).
+    #[arg(long, global = true)]
     pub readonly: bool,
     /// Theme name.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", global = true)]
     pub theme: Option<String>,
     /// Keymap name.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", global = true)]
     pub keymap: Option<String>,
     /// Replay a saved snapshot offline (actions disabled).
     #[arg(long = "snapshot", value_name = "FILE")]
@@ -144,7 +150,7 @@ pub struct TuiArgs {
     #[arg(long, value_name = "RFC3339", requires = "snapshot")]
     pub now: Option<String>,
     /// Config file (default: the user config dir's config.toml).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", global = true)]
     pub config: Option<PathBuf>,
 }
 
@@ -200,24 +206,30 @@ pub struct AnalyzeArgs {
     /// the live cluster is analysed.
     #[arg(long, value_name = "FILE")]
     pub snapshot: Option<PathBuf>,
-    /// Which cluster (live mode).
-    #[command(flatten)]
+    /// Which cluster (live mode): the global `--kubeconfig`, `--context`, `-n`.
+    #[arg(skip)]
     pub cluster: crate::cli::live::ClusterArgs,
-    /// The observation time (RFC 3339); defaults to the current time.
+    /// The observation time (RFC 3339); defaults to the newest timestamp a `--snapshot`
+    /// holds (so ages read as they did when it was taken, as in the TUI), else the current
+    /// time.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value = "table")]
     pub output: Output,
-    /// Alfred's namespace.
-    #[arg(long, default_value = "ome")]
-    pub alfred_namespace: String,
+    /// Alfred's namespace: the global `--alfred-namespace`, else config.toml's, else `ome`.
+    #[arg(skip)]
+    pub alfred_namespace: Option<String>,
+    /// The global `--config`.
+    #[arg(skip)]
+    pub config: Option<PathBuf>,
     /// Whether Alfred's OMENative executor is available.
     #[arg(long, value_enum, default_value = "auto")]
     pub executor: Executor,
-    /// Namespace of the OME scheduler's ConfigMap `ome-scheduler-config`.
-    #[arg(long, default_value = "ome")]
-    pub scheduler_namespace: String,
+    /// Namespace of the OME scheduler's ConfigMap: the global `--scheduler-namespace`, else
+    /// config.toml's, else `ome`.
+    #[arg(skip)]
+    pub scheduler_namespace: Option<String>,
     /// Capacity model of predicted gang pins: `c` (member room, default) or `a` (whole node).
     #[arg(long, value_enum, default_value = "c")]
     pub capacity_model: CapacityArg,
@@ -241,7 +253,8 @@ pub enum CapacityArg {
 }
 
 /// Runs `analyze`, writing the result to `out` and errors to `err`; returns the exit code.
-/// `wall_clock` is used only when `--now` is absent.
+/// The snapshot is analysed at `--now`, else at the newest timestamp it holds (as the TUI
+/// ages it), else at `wall_clock`.
 pub fn run_analyze(
     args: &AnalyzeArgs,
     wall_clock: DateTime<Utc>,
@@ -273,6 +286,12 @@ pub fn run_analyze(
             return EXIT_BAD_INPUT;
         }
     };
+    // Aged by its own time, as the TUI ages it: a snapshot read a week later reads as it
+    // did when it was taken (`--now` overrides).
+    let mut opts = opts;
+    if args.now.is_none() {
+        opts.now = snap.newest_time().unwrap_or(wall_clock);
+    }
     let analysis = analyze(&snap, &opts);
     print_analysis(
         args.output,
@@ -303,27 +322,37 @@ pub fn analysis_options(
         },
     };
     // The pools are named with the instance-type table of config.toml, as in the TUI.
-    let settings = crate::config::load_settings(&crate::config::ConfigPaths::discover(None));
-    let table = settings
-        .map_err(|e| e.to_string())
-        .and_then(|s| crate::run::launch::shape_table(&s).map_err(|e| e.to_string()));
-    let instance_types = match table {
+    let paths = crate::config::ConfigPaths::discover(args.config.as_deref());
+    let settings = match crate::config::load_settings(&paths) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(err, "ome-top: {e}");
+            return Err(EXIT_BAD_INPUT);
+        }
+    };
+    let instance_types = match crate::run::launch::shape_table(&settings) {
         Ok(t) => t,
         Err(e) => {
             let _ = writeln!(err, "ome-top: {e}");
             return Err(EXIT_BAD_INPUT);
         }
     };
+    let or_configured = |given: &Option<String>, configured: &String| {
+        given.clone().unwrap_or_else(|| configured.clone())
+    };
     Ok(AnalysisOptions {
         now,
-        alfred_namespace: args.alfred_namespace.clone(),
+        alfred_namespace: or_configured(&args.alfred_namespace, &settings.alfred_namespace),
         executor: match args.executor {
             Executor::Auto => ExecutorSetting::Auto,
             Executor::Available => ExecutorSetting::Available,
             Executor::Unavailable => ExecutorSetting::Unavailable,
         },
         placement: PlacementOptions {
-            scheduler_namespace: args.scheduler_namespace.clone(),
+            scheduler_namespace: or_configured(
+                &args.scheduler_namespace,
+                &settings.scheduler_namespace,
+            ),
             capacity_model: match args.capacity_model {
                 CapacityArg::A => CapacityModel::WholeNode,
                 CapacityArg::C => CapacityModel::MemberRoom,

@@ -1,4 +1,7 @@
-//! `ome-top analyze -o table`: the analysis as aligned text for a terminal or a ticket.
+//! `ome-top analyze -o table`: the analysis as aligned text for a terminal or a ticket: the
+//! pools, what each pool answers about its pending GPU pods (per size: how many, the oldest
+//! wait, room now and after the repack, in the pool map's words, `report::room`) and the free
+//! GPUs its excluded nodes hold, the nodes excluded as targets, the warnings.
 //!
 //! Owns: `analysis_table`. Reads engine results only.
 
@@ -6,6 +9,9 @@ use std::fmt::Write;
 
 use crate::engine::analysis::Analysis;
 use crate::engine::model::ClusterSnapshot;
+use crate::engine::pools::PoolReport;
+use crate::report::fleet::table::wait_words;
+use crate::report::room::{count, gpus, room_of};
 
 /// Renders pools, non-Clear or excluded nodes, and warnings as plain text.
 pub fn analysis_table(snap: &ClusterSnapshot, analysis: &Analysis, extra: &[String]) -> String {
@@ -49,6 +55,7 @@ pub fn analysis_table(snap: &ClusterSnapshot, analysis: &Analysis, extra: &[Stri
             }
         );
     }
+    pending_answers(analysis, &mut out);
     let flagged: Vec<usize> = analysis
         .node_order
         .iter()
@@ -89,4 +96,53 @@ pub fn analysis_table(snap: &ClusterSnapshot, analysis: &Analysis, extra: &[Stri
         }
     }
     out
+}
+
+/// Per pool, as the pool map answers it: its free GPUs and those on nodes that take no new
+/// pod, then its pending GPU pods by size with their room now and after the repack.
+fn pending_answers(analysis: &Analysis, out: &mut String) {
+    let _ = writeln!(out, "\npending GPU pods per pool (room: pods of that size the schedulable nodes can run, one node each)");
+    for p in &analysis.pools {
+        let _ = writeln!(out, "{}: {}", p.name, free_words(analysis, p));
+        if p.pending_sizes.is_empty() {
+            let _ = writeln!(out, "  no pending GPU pods");
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "  {:<9} {:>6} {:>8} {:>9} {:>13}  ANSWER",
+            "SIZE", "PODS", "OLDEST", "ROOM NOW", "AFTER REPACK"
+        );
+        for s in &p.pending_sizes {
+            let _ = writeln!(
+                out,
+                "  {:<9} {:>6} {:>8} {:>9} {:>13}  {}",
+                gpus(u64::from(s.gpus)),
+                count(s.pods),
+                wait_words(s.oldest_minutes),
+                count(s.room_now),
+                count(s.room_after),
+                room_of(s, p.largest_node_gpus)
+            );
+        }
+    }
+}
+
+/// "9 GPUs free, +46 on excluded nodes, +8 on spot nodes Alfred avoids": the FREE column's
+/// GPUs (on the nodes that take new pods), then the free GPUs the others hold.
+fn free_words(analysis: &Analysis, p: &PoolReport) -> String {
+    let excluded: u64 = (analysis.nodes.iter())
+        .filter(|n| n.excluded_as_target && n.pool.as_deref() == Some(p.name.as_str()))
+        .map(|n| u64::from(n.free))
+        .sum();
+    let outside = p.free_gpus_all_nodes.saturating_sub(p.free_gpus);
+    let spot = outside.saturating_sub(excluded);
+    let mut words = format!("{} free", gpus(p.free_gpus));
+    if excluded > 0 {
+        words.push_str(&format!(", +{} on excluded nodes", count(excluded)));
+    }
+    if spot > 0 {
+        words.push_str(&format!(", +{} on spot nodes Alfred avoids", count(spot)));
+    }
+    words
 }

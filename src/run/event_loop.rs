@@ -126,12 +126,14 @@ struct Turn {
 }
 
 /// The first events: the terminal's size, the shown feed (or, for `ome-top fleet`, where
-/// nothing is shown until the operator opens a cluster, the fleet's contexts) and what
-/// opening the history store reported.
+/// nothing is shown until the operator opens a cluster, the fleet's contexts; for the demo's
+/// fleet both) and what opening the history store reported.
 fn opening_events(ch: &mut Channels, extras: &Extras, (w, h): (u16, u16)) -> Vec<Event> {
     let first = ch.feed.borrow_and_update().clone();
     let mut opening = vec![Event::Resize(w, h)];
     match extras.fleet.as_ref() {
+        // The demo's fleet: the first cluster on screen, the others a key away.
+        Some(f) if f.beside_shown() => opening.extend([Event::Feed(first), f.started()]),
         Some(f) => opening.push(f.started()),
         None => opening.push(Event::Feed(first)),
     }

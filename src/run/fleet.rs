@@ -8,7 +8,11 @@
 //! and its history hook are the event loop's; showing another swaps them, the sessions stay
 //! open, so the switch is instant.
 //!
-//! Owns: `FleetRun`, `FleetMsg`, `open_fleet`, `idle_channels`. Composition only.
+//! The demo's fleet (`ome-top demo --clusters N`) is held the same way: each simulated
+//! cluster's driver channels in a slot, the first one shown, the others a key away.
+//!
+//! Owns: `FleetRun`, `FleetMsg`, `SimulatedMember`, `open_fleet`, `idle_channels`.
+//! Composition only.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -58,17 +62,37 @@ pub enum FleetMsg {
 /// One open member. Its reply channel and history hook are the event loop's while it is
 /// shown (`None` here then).
 struct Slot {
-    session: LiveSession,
+    feed: watch::Receiver<Arc<Feed>>,
+    /// A live member's session, kept open while the fleet runs (`None`: a simulated cluster,
+    /// whose driver runs until its command channel closes).
+    _session: Option<LiveSession>,
     commands: mpsc::Sender<Command>,
     fetches: mpsc::Sender<Fetch>,
     updates: Option<mpsc::Receiver<Update>>,
     history: Option<HistoryHook>,
 }
 
+/// One simulated cluster's channels (`ome-top demo --clusters N`), as its driver hands them.
+pub struct SimulatedMember {
+    /// Its name in the fleet (`demo-2`).
+    pub name: String,
+    /// Its latest feed.
+    pub feed: watch::Receiver<Arc<Feed>>,
+    /// Its driver's command, read and reply channels.
+    pub commands: mpsc::Sender<Command>,
+    /// Reads for its driver.
+    pub fetches: mpsc::Sender<Fetch>,
+    /// Its driver's replies.
+    pub updates: mpsc::Receiver<Update>,
+    /// Its own history store, when it opened.
+    pub history: Option<HistoryHook>,
+}
+
 /// The fleet's sessions and the tasks that open them and forward their feeds.
 pub struct FleetRun {
-    params: LiveParams,
     contexts: Vec<String>,
+    /// Watched beside a cluster already shown, which stays on screen (the demo's fleet).
+    beside: bool,
     slots: BTreeMap<String, Slot>,
     shown: Option<String>,
     tx: mpsc::Sender<FleetMsg>,
@@ -95,8 +119,8 @@ impl FleetRun {
             .map(|c| tokio::spawn(connect(params.clone(), c.clone(), tx.clone())))
             .collect();
         FleetRun {
-            params,
             contexts,
+            beside: false,
             slots: BTreeMap::new(),
             shown: None,
             tx,
@@ -105,10 +129,73 @@ impl FleetRun {
         }
     }
 
-    /// The event that tells the reducer which contexts the fleet watches.
+    /// The fleet of simulated clusters (`ome-top demo --clusters N`): `shown` is the member on
+    /// screen from the start (its channels and history hook are returned for the event
+    /// loop), `others` wait in their slots; every member's feed is forwarded at once, so the
+    /// Fleet view is full from the start.
+    pub fn simulated(
+        shown: SimulatedMember,
+        others: Vec<SimulatedMember>,
+    ) -> (Self, Channels, Option<HistoryHook>) {
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let contexts = std::iter::once(&shown)
+            .chain(&others)
+            .map(|m| m.name.clone())
+            .collect();
+        let mut fleet = FleetRun {
+            contexts,
+            beside: true,
+            slots: BTreeMap::new(),
+            shown: Some(shown.name.clone()),
+            tx,
+            rx,
+            tasks: Vec::new(),
+        };
+        let channels = Channels {
+            feed: shown.feed.clone(),
+            commands: shown.commands.clone(),
+            fetches: shown.fetches.clone(),
+            updates: shown.updates,
+        };
+        let first = Slot {
+            feed: shown.feed,
+            _session: None,
+            commands: shown.commands,
+            fetches: shown.fetches,
+            updates: None,
+            history: None,
+        };
+        fleet.forward(&shown.name, first.feed.clone());
+        fleet.slots.insert(shown.name, first);
+        for m in others {
+            fleet.forward(&m.name, m.feed.clone());
+            let slot = Slot {
+                feed: m.feed,
+                _session: None,
+                commands: m.commands,
+                fetches: m.fetches,
+                updates: Some(m.updates),
+                history: m.history,
+            };
+            fleet.slots.insert(m.name, slot);
+        }
+        (fleet, channels, shown.history)
+    }
+
+    /// Whether the fleet is watched beside a cluster shown from the start (the demo's), so
+    /// that cluster's views stay on screen.
+    pub fn beside_shown(&self) -> bool {
+        self.beside
+    }
+
+    /// The event that tells the reducer which contexts the fleet watches: the Fleet view
+    /// opens, unless the fleet is watched beside a cluster shown from the start.
     pub fn started(&self) -> Event {
         let contexts = self.contexts.clone();
-        Event::Fleet(FleetEvent::Started { contexts })
+        match self.beside {
+            true => Event::Fleet(FleetEvent::Watching { contexts }),
+            false => Event::Fleet(FleetEvent::Started { contexts }),
+        }
     }
 
     /// The shown single-context session joins the fleet (`:fleet`): its replies and history
@@ -116,13 +203,14 @@ impl FleetRun {
     pub fn adopt_shown(&mut self, session: LiveSession, ch: &Channels) {
         let context = session.context.clone();
         let slot = Slot {
-            session,
+            feed: session.feed.clone(),
+            _session: Some(session),
             commands: ch.commands.clone(),
             fetches: ch.fetches.clone(),
             updates: None,
             history: None,
         };
-        self.forward(&context, slot.session.feed.clone());
+        self.forward(&context, slot.feed.clone());
         self.slots.insert(context.clone(), slot);
         self.shown = Some(context);
     }
@@ -150,7 +238,8 @@ impl FleetRun {
                 } = *source;
                 self.forward(&context, session.feed.clone());
                 let slot = Slot {
-                    session,
+                    feed: session.feed.clone(),
+                    _session: Some(session),
                     commands,
                     fetches,
                     updates: Some(updates),
@@ -191,7 +280,7 @@ impl FleetRun {
         let (_, idle) = mpsc::channel(1);
         let updates = slot.updates.take().unwrap_or(idle);
         let hook = slot.history.take();
-        let feed = slot.session.feed.clone();
+        let feed = slot.feed.clone();
         ch.commands = slot.commands.clone();
         ch.fetches = slot.fetches.clone();
         let old_updates = std::mem::replace(&mut ch.updates, updates);
@@ -204,11 +293,6 @@ impl FleetRun {
         }
         ch.feed = feed;
         switched(ch, history)
-    }
-
-    /// The run's parameters (every member opened with them).
-    pub fn params(&self) -> &LiveParams {
-        &self.params
     }
 
     /// Forwards every feed `context`'s session publishes to the event loop.

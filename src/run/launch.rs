@@ -17,6 +17,7 @@ use crate::engine::model::Time;
 use crate::engine::nodes::ShapeTable;
 use crate::history::ClusterKey;
 use crate::run::demo::{spawn_demo, DemoOptions};
+use crate::run::fleet::{FleetRun, SimulatedMember};
 use crate::run::history::HistoryHook;
 use crate::run::live::{self as live_source, LiveLink, LiveParams};
 use crate::run::{run_tui, Channels, DataSource, TuiOptions};
@@ -31,6 +32,10 @@ pub struct DemoArgs {
     /// GPU nodes in the simulated fleet (40–2000).
     #[arg(long, default_value_t = crate::sim::demo::DEFAULT_NODES, value_parser = demo_nodes)]
     pub nodes: usize,
+    /// Simulated clusters, each its own world (seeds `seed`, `seed+1`, …; named `demo-<seed>`):
+    /// the first is shown, `7` or `:fleet` shows them all in the Fleet view (1–8).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=8))]
+    pub clusters: u16,
     /// Sim seconds per wall second (more than 0, at most 3600).
     #[arg(long, default_value_t = 5.0, value_parser = demo_speed, allow_negative_numbers = true)]
     pub speed: f64,
@@ -244,40 +249,65 @@ async fn run_demo(
 ) -> anyhow::Result<crate::run::Ended> {
     tracing::info!(
         seed = d.seed,
+        clusters = d.clusters,
         nodes = d.nodes,
         speed = d.speed,
         "demo fleet"
     );
-    let ch = spawn_demo(
-        DemoOptions {
-            seed: d.seed,
-            nodes: d.nodes,
-            speed: d.speed,
-        },
-        clock,
-    );
-    // Each run is a world of its own: its history is keyed by its start; earlier runs of the
-    // seed keep theirs.
-    let history = HistoryHook::open_demo(
-        d.seed,
-        ch.clock.wall_start,
-        retention,
-        clock,
-        ch.feed.clone(),
-    )
-    .map(|h| h.with_actor("demo".into()));
+    // Cluster i runs on seed `seed + i` and is named by it (`demo-1`, `demo-2`, …).
+    let mut members = (0..d.clusters)
+        .map(|i| demo_member(d, d.seed.wrapping_add(u64::from(i)), retention, clock));
+    let Some((first, sim)) = members.next() else {
+        anyhow::bail!("a demo of no cluster");
+    };
+    let others: Vec<SimulatedMember> = members.map(|(m, _)| m).collect();
+    let (source, fleet) = if others.is_empty() {
+        let channels = Channels {
+            feed: first.feed,
+            commands: first.commands,
+            fetches: first.fetches,
+            updates: first.updates,
+        };
+        (channels, (None, first.history))
+    } else {
+        let (fleet, channels, history) = FleetRun::simulated(first, others);
+        (channels, (Some(fleet), history))
+    };
     let opts = TuiOptions {
-        demo_clock: Some(ch.clock),
-        history,
+        demo_clock: Some(sim),
+        history: fleet.1,
+        fleet: fleet.0,
         ..opts
     };
-    let source = DataSource::Channels(Channels {
+    run_tui(DataSource::Channels(source), opts).await
+}
+
+/// One simulated cluster of the demo: its driver, and its history keyed by its seed and its
+/// start (each run is a world of its own; earlier runs of the seed keep theirs).
+fn demo_member(
+    d: &DemoArgs,
+    seed: u64,
+    retention: u32,
+    clock: fn() -> Time,
+) -> (SimulatedMember, crate::sim::demo::DemoClock) {
+    let options = DemoOptions {
+        seed,
+        nodes: d.nodes,
+        speed: d.speed,
+    };
+    let ch = spawn_demo(options, clock);
+    let history =
+        HistoryHook::open_demo(seed, ch.clock.wall_start, retention, clock, ch.feed.clone())
+            .map(|h| h.with_actor("demo".into()));
+    let member = SimulatedMember {
+        name: crate::protocol::demo_cluster_name(seed),
         feed: ch.feed,
         commands: ch.commands,
         fetches: ch.fetches,
         updates: ch.updates,
-    });
-    run_tui(source, opts).await
+        history,
+    };
+    (member, ch.clock)
 }
 
 async fn run_live(

@@ -343,3 +343,129 @@ fn alfred_rows_beside_computed_rows_with_disagreements_flagged() {
     assert_eq!(out["journal"]["present"], true);
     assert_eq!(out["journal"]["blockedReason"], Value::Null);
 }
+
+/// `analyze -o table` says what the pool map says: per pool its free GPUs and those its
+/// excluded nodes hold, and per pending size how many pods, the oldest wait, room now and
+/// after the repack, in the map's words.
+#[test]
+fn the_table_answers_where_pending_pods_fit() {
+    let out = ome_top(&[
+        "analyze",
+        "--snapshot",
+        "docs/examples/mixed-fleet.json",
+        "--now",
+        NOW,
+        "-o",
+        "table",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = |start: &str| lines.iter().position(|l| l.starts_with(start)).unwrap();
+    let h100 = at("NVIDIA-H100-80GB-HBM3: ");
+    assert_eq!(
+        lines[h100],
+        "NVIDIA-H100-80GB-HBM3: 9 GPUs free, +50 on excluded nodes, +8 on spot nodes Alfred avoids",
+        "{text}"
+    );
+    let cells = |l: &str| {
+        l.split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        cells(lines[h100 + 1]),
+        [
+            "SIZE",
+            "PODS",
+            "OLDEST",
+            "ROOM NOW",
+            "AFTER REPACK",
+            "ANSWER"
+        ]
+    );
+    assert_eq!(
+        cells(lines[h100 + 2]),
+        ["8 GPUs", "1", "44m", "0", "0", "no room, even after repack"]
+    );
+    assert_eq!(
+        cells(lines[h100 + 3]),
+        ["4 GPUs", "1", "5m", "1", "1", "room for 1 now"]
+    );
+    let worked = ome_top(&[
+        "analyze",
+        "--snapshot",
+        "docs/examples/worked-example-6-5.json",
+        "--now",
+        NOW,
+    ]);
+    let text = String::from_utf8(worked.stdout).unwrap();
+    assert!(
+        text.contains("NVIDIA-H100-80GB-HBM3: 13 GPUs free\n  no pending GPU pods\n"),
+        "{text}"
+    );
+}
+
+/// Without `--now`, a snapshot is aged by the newest time it holds, as the TUI ages it: the
+/// same answer whenever it is read.
+#[test]
+fn a_snapshot_is_aged_by_its_own_newest_time() {
+    let file = "docs/examples/mixed-fleet.json";
+    let run = |extra: &[&str]| {
+        let mut args = vec!["analyze", "--snapshot", file, "-o", "json"];
+        args.extend_from_slice(extra);
+        let out = ome_top(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let own = run(&[]);
+    let at = own["generatedAt"].as_str().unwrap().to_string();
+    assert!(
+        at.starts_with("2026-09-28T"),
+        "the snapshot's time, not the clock's: {at}"
+    );
+    assert_eq!(
+        own,
+        run(&["--now", &at]),
+        "the same as --now at its newest time"
+    );
+    let later = run(&["--now", "2026-10-28T10:00:00Z"]);
+    assert_eq!(
+        later["generatedAt"], "2026-10-28T10:00:00Z",
+        "--now overrides"
+    );
+}
+
+/// `ome-top analyze | head -1`: a reader that stops early ends the command quietly.
+#[test]
+fn a_reader_that_stops_early_ends_analyze_quietly() {
+    for format in ["table", "json"] {
+        let mut child = crate::command::ome_top()
+            .args([
+                "analyze",
+                "--snapshot",
+                "docs/examples/mixed-fleet.json",
+                "-o",
+                format,
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{format}: {stderr}");
+        assert!(
+            stderr.is_empty(),
+            "{format}: nothing said about the pipe: {stderr}"
+        );
+    }
+}

@@ -287,7 +287,7 @@ fn history_command_prints_episodes_and_audit_rows() {
             "since 2026-09-28 10:06:30",
             "-",
             "53m so far",
-            "-",
+            "GPU errors",
             "ome-top"
         ]
     );
@@ -328,6 +328,10 @@ fn history_command_prints_episodes_and_audit_rows() {
                "durationSeconds": 3300, "suspectUntil": null, "reason": "GpuUnhealthy=True"})
     );
     assert_eq!(prod["episodes"][1]["state"], "Cordoned");
+    assert_eq!(
+        prod["episodes"][1]["reason"], "GPU errors",
+        "the cordon's reason, from the audit row"
+    );
     assert_eq!(prod["lastObserved"], "2026-09-28T10:06:30Z");
     let states: Vec<&str> = prod["transitions"]
         .as_array()
@@ -558,4 +562,40 @@ fn history_command_reports_a_corrupt_file_moved_aside() {
     let aside = format!("{db_arg}.corrupt-20260928T100000Z");
     assert!(err.contains("moved aside") && err.contains(&aside), "{err}");
     assert!(Path::new(&aside).exists());
+}
+
+#[test]
+fn history_piped_into_a_reader_that_stops_early_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite3");
+    filled_store(&db);
+    let db_arg = db.to_str().unwrap();
+    // `| head -0`: the reader is gone before the first line is written.
+    let mut child = crate::command::ome_top()
+        .args(["history", "--db", db_arg, "--now", NOW, "--utc"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "nothing said about the pipe: {stderr}");
+}
+
+#[test]
+fn history_of_every_node_names_each_cordon_by_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite3");
+    filled_store(&db);
+    let db_arg = db.to_str().unwrap();
+    let base = ["--db", db_arg, "--now", NOW, "--utc"];
+    // Every node's cordons say why, as the audit row the operator wrote says.
+    let text = run_ok(&[&["history", "--state", "cordoned"][..], &base].concat());
+    let gpu_a = text.lines().find(|l| l.starts_with("gpu-a")).unwrap();
+    assert!(
+        gpu_a.contains("cordoned") && gpu_a.contains("GPU errors"),
+        "{text}"
+    );
 }

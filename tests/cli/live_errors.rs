@@ -120,3 +120,52 @@ fn an_unreachable_cluster_is_exit_3() {
         "{err}"
     );
 }
+
+/// `--kubeconfig`, `--context`, `--config` and the other global options work before or after
+/// the subcommand: the same file is read either way.
+#[test]
+fn global_options_work_before_or_after_the_subcommand() {
+    let missing = std::env::temp_dir().join("ome-top-global-no-such-kubeconfig.yaml");
+    let missing = missing.to_str().unwrap();
+    for args in [
+        vec!["--kubeconfig", missing, "analyze"],
+        vec!["analyze", "--kubeconfig", missing],
+        vec!["--kubeconfig", missing, "dump", "-o", "/dev/null"],
+        vec!["fleet", "-o", "json", "--kubeconfig", missing],
+        vec!["--kubeconfig", missing, "fleet", "-o", "json"],
+    ] {
+        let out = ome_top(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(missing),
+            "{args:?} reads the file named: {stderr}"
+        );
+    }
+    let bad = temp_file("bad-config.toml", "log-level = [not toml\n");
+    let snapshot = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/examples/mixed-fleet.json"
+    );
+    for args in [
+        vec![
+            "--config",
+            bad.to_str().unwrap(),
+            "analyze",
+            "--snapshot",
+            snapshot,
+        ],
+        vec![
+            "analyze",
+            "--snapshot",
+            snapshot,
+            "--config",
+            bad.to_str().unwrap(),
+        ],
+    ] {
+        let out = ome_top(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("bad-config.toml"), "{args:?}: {stderr}");
+    }
+}

@@ -20,9 +20,11 @@
 // The other tests of this binary (the first paragraph above).
 mod copy;
 mod demo_actions;
+mod demo_fleet;
 mod demo_moves;
 mod demo_tmux;
 mod fleet;
+mod fleet_unreachable;
 mod live_tmux;
 mod loading;
 mod logs;

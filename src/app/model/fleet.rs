@@ -102,8 +102,9 @@ fn feed_state<'a>(feed: &'a Feed, words: &'a str) -> ClusterState<'a> {
             since: *since,
             error,
         },
-        ApiStatus::Connected => Link::Connected,
-        ApiStatus::Offline | ApiStatus::Simulated => Link::OneShot,
+        // A simulated cluster is as current as a connected one.
+        ApiStatus::Connected | ApiStatus::Simulated => Link::Connected,
+        ApiStatus::Offline => Link::OneShot,
     };
     ClusterState::Answered(Answer {
         snapshot: &feed.snapshot,

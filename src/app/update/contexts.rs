@@ -116,10 +116,11 @@ pub fn switched(
         Some(why) => format!("READ-ONLY: {why}"),
         None => "read-write".to_string(),
     };
-    let name = match &feed.source {
-        SourceKind::Live(ctx) => ctx.clone(),
-        SourceKind::Snapshot(_) | SourceKind::Demo(_) => "?".to_string(),
-    };
+    let name = feed
+        .source
+        .cluster_name()
+        .unwrap_or_else(|| "?".to_string());
+    let feed_source = feed.source.clone();
     nav::apply_feed(state, feed);
     for n in notices {
         state.notices.push(n, NoticeLevel::Error, state.now);
@@ -129,7 +130,11 @@ pub fn switched(
         if state.view == View::Fleet {
             nav::switch_view(state, View::Pools);
         }
-        format!("showing context {name} ({access}) · esc: back to the fleet")
+        let what = match feed_source {
+            SourceKind::Demo(_) => "simulated cluster",
+            SourceKind::Live(_) | SourceKind::Snapshot(_) => "context",
+        };
+        format!("showing {what} {name} ({access}) · esc: back to the fleet")
     } else {
         format!("switched to context {name} ({access})")
     };

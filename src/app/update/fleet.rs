@@ -5,7 +5,8 @@
 //! back to the fleet. The fleet view itself writes nothing: every write stays in one cluster's
 //! views, under its own feed's permissions.
 //!
-//! Owns: `unavailable`, `on_event`, `show_fleet`, `open_row`, `back_to_fleet`, `tick`. Plain
+//! Owns: `unavailable`, `on_event`, `show_fleet`, `open_row`, `back_to_fleet`, `tick`,
+//! `show_member`, `shown_cluster`. Plain
 //! data; must not import `ratatui`, `tokio` or `kube`.
 
 use crate::app::contexts::Switching;
@@ -23,7 +24,10 @@ pub fn unavailable(state: &AppState) -> Option<String> {
     }
     match state.latest.as_ref().map(|f| &f.source) {
         Some(SourceKind::Demo(_)) => {
-            return Some("the fleet watches live clusters: this is the demo".to_string())
+            return Some(
+                "this demo simulates one cluster: `ome-top demo --clusters 3` simulates a fleet"
+                    .to_string(),
+            )
         }
         Some(SourceKind::Snapshot(_)) => {
             return Some("the fleet watches live clusters: this is a snapshot".to_string())
@@ -44,6 +48,10 @@ pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
             state.fleet = Some(Fleet::new(&contexts, state.now));
             nav::switch_view(state, View::Fleet);
             vec![Effect::Redraw]
+        }
+        FleetEvent::Watching { contexts } => {
+            state.fleet = Some(Fleet::new(&contexts, state.now));
+            Vec::new()
         }
         FleetEvent::Unavailable(why) => {
             state.notices.push(why, NoticeLevel::Error, state.now);
@@ -108,7 +116,7 @@ pub fn open_row(state: &mut AppState) -> Vec<Effect> {
         state.notices.push(text, NoticeLevel::Error, state.now);
         return vec![Effect::Redraw];
     }
-    if state.current_context() == Some(context.as_str()) {
+    if shown_cluster(state).as_deref() == Some(context.as_str()) {
         nav::switch_view(state, View::Pools);
         return vec![Effect::Redraw];
     }
@@ -158,7 +166,7 @@ pub fn tick(state: &mut AppState) {
 pub fn show_member(state: &mut AppState, name: &str) -> Option<Vec<Effect>> {
     let fleet = state.fleet.as_ref()?;
     fleet.member(name)?;
-    if state.current_context() == Some(name) {
+    if shown_cluster(state).as_deref() == Some(name) {
         return None;
     }
     if let Some(why) = busy(state) {
@@ -170,4 +178,9 @@ pub fn show_member(state: &mut AppState, name: &str) -> Option<Vec<Effect>> {
         since: state.now,
     });
     Some(vec![Effect::ShowContext(name.to_string()), Effect::Redraw])
+}
+
+/// The fleet member shown in one cluster's views: its context, or a simulated cluster's name.
+pub fn shown_cluster(state: &AppState) -> Option<String> {
+    state.latest.as_ref()?.source.cluster_name()
 }

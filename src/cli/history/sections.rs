@@ -6,10 +6,13 @@
 use anyhow::Result;
 use chrono::Duration;
 
+use crate::action::Action;
 use crate::cli::history::{Filters, Target};
 use crate::engine::model::Time;
-use crate::engine::timeline::{episodes, fleet_health, Episode, FleetHealth};
-use crate::history::audit::AuditEntry;
+use crate::engine::timeline::{
+    episodes, fleet_health, name_cordons, CordonNote, Episode, EpisodeKind, FleetHealth,
+};
+use crate::history::audit::{AuditEntry, AuditResult};
 use crate::history::query::TransitionRow;
 use crate::history::{ClusterKey, HistoryStore};
 
@@ -88,6 +91,7 @@ impl Query<'_> {
                     return Ok(None);
                 }
                 let mut episodes = episodes(&transitions, now);
+                name_cordons(&mut episodes, &cordon_notes(&audit));
                 episodes.retain(|e| f.episode(e));
                 let audit = audit.into_iter().filter(|a| f.audit(a)).collect();
                 Some(Section::Node {
@@ -123,22 +127,43 @@ impl Query<'_> {
             .iter()
             .map(|n| (n.node.as_str(), n.pool.as_deref(), n.rows.as_slice()));
         let fleet = fleet_health(input, now - window, now, threshold);
-        let nodes = rows
-            .into_iter()
-            .map(|n| {
-                let mut eps = episodes(&n.rows, now);
-                eps.retain(|e| f.episode(e));
-                NodeEpisodes {
+        let mut nodes = Vec::new();
+        for n in rows {
+            let mut eps = episodes(&n.rows, now);
+            if eps.iter().any(|e| e.kind == EpisodeKind::Cordoned) {
+                let audit = self.store.audit_for(cluster, "Node", None, &n.node)?;
+                name_cordons(&mut eps, &cordon_notes(&audit));
+            }
+            eps.retain(|e| f.episode(e));
+            if !eps.is_empty() {
+                nodes.push(NodeEpisodes {
                     node: n.node,
                     pool: n.pool,
                     episodes: eps,
-                }
-            })
-            .filter(|n| !n.episodes.is_empty())
-            .collect();
+                });
+            }
+        }
         Ok(Some(Section::Fleet {
             nodes,
             fleet: Box::new(fleet),
         }))
     }
+}
+
+/// The cordons and uncordons of `audit` that were written, with the reason the operator gave.
+fn cordon_notes(audit: &[AuditEntry]) -> Vec<CordonNote> {
+    let cordon = Action::CordonNode.name();
+    let uncordon = Action::UncordonNode.name();
+    audit
+        .iter()
+        .filter(|a| a.result == AuditResult::Done)
+        .filter(|a| a.action == cordon || a.action == uncordon)
+        .filter_map(|a| {
+            Some(CordonNote {
+                at: a.at,
+                cordon: a.action == cordon,
+                reason: a.reason.clone()?,
+            })
+        })
+        .collect()
 }

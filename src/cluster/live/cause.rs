@@ -3,7 +3,12 @@
 //! the cause sits at the end of the error's source chain (a refused or timed-out connection,
 //! a name that does not resolve, a certificate the client does not trust).
 //!
-//! Owns: `cause_words`, `kube_words`. Pure: reads error values only.
+//! An answer that is not a Kubernetes `Status` (a proxy's or a load balancer's plain text or
+//! HTML, an empty body) reaches kube as a `Status` it made up with the reason "Failed to parse
+//! error data"; that phrase is kube's, not the server's, and is never shown: the answer is
+//! named by its HTTP status and the first line of its body.
+//!
+//! Owns: `cause_words`, `kube_words`, `status_words`, `has_message`. Pure: reads error values only.
 
 use std::error::Error;
 use std::io;
@@ -12,8 +17,36 @@ use std::io;
 /// else the deepest cause of the source chain (an I/O error by its kind), else kube's text.
 pub fn kube_words(error: &kube::Error) -> String {
     match error {
-        kube::Error::Api(status) if !status.message.is_empty() => first_line(&status.message),
+        kube::Error::Api(status) => status_words(status),
         other => cause_words(other),
+    }
+}
+
+/// The reason kube gives the `Status` it makes up for an answer that is not one.
+const NOT_A_STATUS: &str = "Failed to parse error data";
+
+/// Whether the server answered with a Kubernetes `Status` carrying a message (not kube's
+/// stand-in for a plain-text, HTML or empty answer).
+pub fn has_message(status: &kube::core::Status) -> bool {
+    status.reason != NOT_A_STATUS && !status.message.trim().is_empty()
+}
+
+/// The API server's answer in one line: its message; for an answer that was not a Kubernetes
+/// `Status` (or one without a message), the HTTP status and the body's first line:
+/// `HTTP 503 Service Unavailable: upstream connect error`.
+pub fn status_words(status: &kube::core::Status) -> String {
+    let body = first_line(&status.message);
+    if has_message(status) {
+        return body;
+    }
+    let code = http::StatusCode::from_u16(status.code).ok();
+    let name = code.and_then(|c| c.canonical_reason()).unwrap_or_default();
+    let http = format!("HTTP {} {name}", status.code);
+    let http = http.trim_end();
+    match (body.is_empty(), status.reason.as_str()) {
+        (false, _) => format!("{http}: {body}"),
+        (true, NOT_A_STATUS | "") => format!("{http} with an empty answer"),
+        (true, reason) => format!("{http}: {reason}"),
     }
 }
 
@@ -112,6 +145,35 @@ mod tests {
             .with_code(403);
         let e = kube::Error::Api(Box::new(status));
         assert_eq!(kube_words(&e), "nodes is forbidden: User \"x\"");
+    }
+
+    #[test]
+    fn an_answer_that_is_not_a_status_is_named_by_its_http_status_and_first_line() {
+        // What kube-client makes of a proxy's plain-text or empty answer.
+        let made_up = |code: u16, body: &str| {
+            let status = kube::core::Status::failure(body, NOT_A_STATUS).with_code(code);
+            kube::Error::Api(Box::new(status))
+        };
+        let words = kube_words(&made_up(
+            503,
+            "upstream connect error\nreset reason: overflow",
+        ));
+        assert_eq!(
+            words,
+            "HTTP 503 Service Unavailable: upstream connect error"
+        );
+        let words = kube_words(&made_up(502, ""));
+        assert_eq!(words, "HTTP 502 Bad Gateway with an empty answer");
+        let words = kube_words(&made_up(404, "404 page not found"));
+        assert_eq!(words, "HTTP 404 Not Found: 404 page not found");
+        for e in [made_up(503, "x"), made_up(502, "")] {
+            assert!(!kube_words(&e).contains("parse"), "{}", kube_words(&e));
+        }
+        let empty = kube::core::Status::failure("", "ServiceUnavailable").with_code(503);
+        assert_eq!(
+            status_words(&empty),
+            "HTTP 503 Service Unavailable: ServiceUnavailable"
+        );
     }
 
     #[tokio::test]

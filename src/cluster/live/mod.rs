@@ -369,6 +369,11 @@ async fn client_for(
         http::header::USER_AGENT,
         http::HeaderValue::from_static(USER_AGENT),
     ));
+    // kube retries a 429, 503 or 504 answer up to 15 times with a doubling wait (minutes in
+    // all) before a caller hears of it, so a proxy answering 503 in front of a dead API server
+    // read as "loading…" for minutes. Each watcher has its own backoff and shows the outage at
+    // once (with the server's answer); a write that fails says so and may be tried again.
+    config.default_retry = false;
     let client = Client::try_from(config).map_err(|error| LiveError::Client { error })?;
     Ok((client, context, server))
 }

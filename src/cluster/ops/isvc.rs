@@ -10,6 +10,7 @@ use super::node::note;
 use super::outcome::{classify, conflict, failure, ApiFailure, CurrentState};
 use super::patches::{migration_request_patch, opt_out_patch};
 use super::{finish, OpContext};
+use crate::cluster::live::cause::kube_words;
 use crate::engine::migration::{annotation_key, parse_request_annotation, RequestError};
 use crate::protocol::{Op, OpOutcome};
 
@@ -251,7 +252,7 @@ async fn after_failure(
         },
         Ok(Some(o)) => CurrentState::At(o.metadata.resource_version.unwrap_or_default()),
         Ok(None) => CurrentState::Gone,
-        Err(e) => CurrentState::Unknown(e.to_string()),
+        Err(e) => CurrentState::Unknown(kube_words(&e)),
     };
     conflict(object, w.seen_rv, &now)
 }

@@ -13,6 +13,7 @@ use kube::api::Api;
 use super::event::{EventTarget, EventText};
 use super::outcome::{classify, conflict, failure, ApiFailure, CurrentState};
 use super::{finish, OpContext};
+use crate::cluster::live::cause::kube_words;
 use crate::engine::journal::{parse_journal, remove_entry_checked, EditError, JournalError, Phase};
 use crate::protocol::OpOutcome;
 
@@ -162,7 +163,7 @@ async fn after_failure(
     let now = match api.get_opt(JOURNAL_CONFIGMAP).await {
         Ok(Some(cm)) => CurrentState::At(cm.metadata.resource_version.unwrap_or_default()),
         Ok(None) => CurrentState::Gone,
-        Err(e) => CurrentState::Unknown(e.to_string()),
+        Err(e) => CurrentState::Unknown(kube_words(&e)),
     };
     conflict(object, seen_rv, &now)
 }

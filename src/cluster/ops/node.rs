@@ -12,6 +12,7 @@ use super::event::{EventTarget, EventText};
 use super::outcome::{classify, conflict, conflict_because, failure, ApiFailure, CurrentState};
 use super::patches::node_unschedulable_patch;
 use super::{finish, OpContext};
+use crate::cluster::live::cause::kube_words;
 use crate::protocol::OpOutcome;
 
 /// A cordon or uncordon request, from `Op::Cordon`/`Op::Uncordon`.
@@ -135,7 +136,7 @@ async fn after_failure(
         },
         Ok(Some(n)) => CurrentState::At(n.metadata.resource_version.unwrap_or_default()),
         Ok(None) => CurrentState::Gone,
-        Err(e) => CurrentState::Unknown(e.to_string()),
+        Err(e) => CurrentState::Unknown(kube_words(&e)),
     };
     conflict(object, w.seen_rv, &now)
 }

@@ -4,6 +4,7 @@
 //!
 //! Owns: `ApiFailure`, `classify`, the message builders. Pure apart from reading `kube::Error`.
 
+use crate::cluster::live::cause::{has_message, kube_words, status_words};
 use crate::protocol::OpOutcome;
 
 /// What went wrong with one request, as far as the op cares.
@@ -34,9 +35,13 @@ const TEST_FAILURE_MARKERS: [&str; 3] = [
 /// Sorts a kube error into an [`ApiFailure`]; the text is the server's message (one line).
 pub fn classify(err: &kube::Error) -> ApiFailure {
     let kube::Error::Api(status) = err else {
-        return ApiFailure::Other(one_line(&err.to_string()));
+        return ApiFailure::Other(kube_words(err));
     };
-    let mut text = status.message.clone();
+    // The server's message, or (an answer that is not a Status) its HTTP status and body.
+    let mut text = match has_message(status) {
+        true => status.message.clone(),
+        false => status_words(status),
+    };
     if let Some(details) = &status.details {
         for cause in &details.causes {
             if !cause.message.is_empty() && !text.contains(&cause.message) {
@@ -59,6 +64,7 @@ pub fn classify(err: &kube::Error) -> ApiFailure {
         422 => ApiFailure::Invalid(text),
         401 | 403 => ApiFailure::Forbidden(text),
         404 => ApiFailure::NotFound(text),
+        _ if text.starts_with("HTTP ") => ApiFailure::Other(text),
         code => ApiFailure::Other(format!("HTTP {code}: {text}")),
     }
 }

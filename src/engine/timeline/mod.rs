@@ -8,15 +8,18 @@
 //! Owns: `NodeObservation` (what one observation of a node holds), `Observed`, `Source`,
 //! `Point`, `EpisodeKind`, `Episode`, `Mark`, `Timeline`, and re-exports the builders of the
 //! children (`observe`: one node's observation; `episodes`: rows → episodes; `cluster`: the
-//! merge with the cluster's own times; `fleet`: flaps and repair times). Pure: no I/O, no
+//! merge with the cluster's own times; `fleet`: flaps and repair times; `cordon`: the operator's
+//! reason on a cordoned episode, from the audit rows). Pure: no I/O, no
 //! clock (every `now` is an argument).
 
 mod cluster;
+mod cordon;
 mod episodes;
 mod fleet;
 mod observe;
 
 pub use cluster::{node_timeline, MarkKind};
+pub use cordon::{name_cordons, CordonNote};
 pub use episodes::episodes;
 pub use fleet::{
     fleet_health, health_starts, FleetHealth, NodeFlaps, PoolRepair, DEFAULT_FLAPS,
@@ -158,8 +161,9 @@ pub struct Episode {
     pub to: Option<Point>,
     /// Suspect only: the end of the suspicion window, the latest deadline known.
     pub until: Option<Time>,
-    /// The trigger conditions at its start (`GpuUnhealthy=True`); `""` for maintenance and
-    /// cordon episodes.
+    /// The trigger conditions at its start (`GpuUnhealthy=True`); for a cordon episode the
+    /// operator's reason when it was cordoned through ome-top (`name_cordons`); `""` for
+    /// maintenance.
     pub reason: String,
 }
 

@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
 use crate::app::state::{AppState, View};
+use crate::protocol::SourceKind;
 use crate::ui::table::{draw_table, title};
 use crate::ui::theme::{Slot, Theme};
 
@@ -62,14 +63,26 @@ pub fn draw_fleet_header(frame: &mut Frame, area: Rect, state: &AppState, theme:
         0 => format!("{connected}/{n} connected"),
         k => format!("{connected}/{n} connected · {k} syncing"),
     };
-    let shown = match state.current_context() {
-        Some(ctx) => format!("shown: ctx {ctx}"),
-        None => "no cluster shown".to_string(),
+    let simulated = matches!(
+        state.latest().as_ref().map(|f| &f.source),
+        Some(SourceKind::Demo(_))
+    );
+    let shown = match (state.latest().as_ref(), simulated) {
+        (Some(f), true) => format!("shown: {}", f.source.cluster_name().unwrap_or_default()),
+        (Some(_), false) => match state.current_context() {
+            Some(ctx) => format!("shown: ctx {ctx}"),
+            None => "no cluster shown".to_string(),
+        },
+        (None, _) => "no cluster shown".to_string(),
+    };
+    let members = match simulated {
+        true => format!("demo fleet of {n} simulated clusters"),
+        false => format!("fleet of {n} contexts, all watched"),
     };
     let first = Line::from(vec![
         Span::styled("ome-top", theme.style(Slot::Header)),
         Span::styled(" │ ", theme.style(Slot::Border)),
-        Span::raw(format!("fleet of {n} contexts, all watched")),
+        Span::raw(members),
         Span::styled(" │ ", theme.style(Slot::Border)),
         Span::styled(count, health),
         Span::styled(" │ ", theme.style(Slot::Border)),

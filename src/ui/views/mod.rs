@@ -31,10 +31,17 @@ pub fn draw_body(frame: &mut Frame, s: &Screen, full: Rect, state: &AppState, th
         return;
     }
     let Some(feed) = state.shown() else {
-        let text = vec![
-            Line::from("loading…"),
-            Line::from("waiting for the first complete view of the cluster"),
-        ];
+        // A fleet shows no cluster until the operator opens one: nothing is loading.
+        let text = match state.fleet().is_some() {
+            true => vec![
+                Line::from("no cluster shown"),
+                Line::from("7 shows the Fleet view: enter on a row opens that cluster's views"),
+            ],
+            false => vec![
+                Line::from("loading…"),
+                Line::from("waiting for the first complete view of the cluster"),
+            ],
+        };
         let p = Paragraph::new(text)
             .alignment(Alignment::Center)
             .style(theme.style(Slot::Muted))

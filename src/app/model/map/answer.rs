@@ -2,35 +2,19 @@
 //! after Alfred's repack, and the pending GPU pods by size, age and room, in words a person
 //! reads (the numbers are the engine's).
 //!
-//! Owns: `fits_line`, `pending_line`, `wait_text`, `count`. Plain data.
+//! Owns: `fits_line`, `pending_line`, `wait_text`; the room's words are `report::room`'s
+//! (shared with `analyze -o table`). Plain data.
 
 use crate::app::model::map::Piece;
 use crate::app::table::Tone;
 use crate::engine::pools::{PendingSize, PoolReport};
+use crate::report::room::{room_of, Room};
 
 /// A wait a person reads (`report::fleet::table::wait_words`, shared with the Fleet view).
 pub use crate::report::fleet::table::wait_words as wait_text;
 
-/// A count with thousands separators: `12,596`.
-pub fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn gpus(n: u64) -> String {
-    if n == 1 {
-        "1 GPU".into()
-    } else {
-        format!("{} GPUs", count(n))
-    }
-}
+/// Counts and GPU amounts worded as the headless answer words them.
+pub use crate::report::room::{count, gpus};
 
 /// "260 GPUs free, +40 on unschedulable nodes · one node fits 4 now, 8 after repack" (free:
 /// the Pools FREE column's count, on the nodes that take new pods; fits: the largest free
@@ -73,24 +57,8 @@ pub fn pending_line(sizes: &[PendingSize], largest_node: u32) -> Vec<Piece> {
     }
     let mut out = vec![("pending: ".to_string(), Tone::Normal)];
     for (i, s) in sizes.iter().enumerate() {
-        let (verdict, tone) = if s.gpus > largest_node {
-            (
-                format!(
-                    "larger than any node of the pool: {} > {largest_node}",
-                    s.gpus
-                ),
-                Tone::Failed,
-            )
-        } else if s.room_now > 0 {
-            (format!("room for {} now", count(s.room_now)), Tone::Ok)
-        } else if s.room_after > 0 {
-            (
-                format!("room for {} after repack", count(s.room_after)),
-                Tone::Degraded,
-            )
-        } else {
-            ("no room, even after repack".to_string(), Tone::Failed)
-        };
+        let room = room_of(s, largest_node);
+        let (verdict, tone) = (room.to_string(), room_tone(room));
         let sep = if i == 0 { "" } else { " · " };
         out.push((
             format!(
@@ -104,4 +72,13 @@ pub fn pending_line(sizes: &[PendingSize], largest_node: u32) -> Vec<Piece> {
         out.push((verdict, tone));
     }
     out
+}
+
+/// How the map colours where a size finds room.
+fn room_tone(room: Room) -> Tone {
+    match room {
+        Room::Now(_) => Tone::Ok,
+        Room::AfterRepack(_) => Tone::Degraded,
+        Room::None | Room::TooLarge { .. } => Tone::Failed,
+    }
 }
