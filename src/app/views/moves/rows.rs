@@ -11,7 +11,6 @@ use std::collections::{BTreeMap, HashMap};
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::times::relative;
 use crate::app::views::held::{holder, short, JOURNAL_HOLDS};
-use crate::app::views::moves::instance_of;
 use crate::app::views::moves::merge::{freshness_text, group_reason, pair_rows};
 use crate::app::views::moves::pacing::pacing;
 use crate::app::views::moves::words::policy_word;
@@ -19,6 +18,7 @@ use crate::app::views::moves::{
     fingerprint, group_key, identity_key, Merged, MoveEntry, MoveIndex, MoveOptions, MovePair,
     MoveRef,
 };
+use crate::app::views::moves::{in_namespace, instance_of};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::Outcome;
 use crate::engine::model::Time;
@@ -320,7 +320,9 @@ fn classify<'a>(ctx: &Ctx<'a>, a: &'a Analysis, pairs: Vec<(String, MovePair)>) 
 pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex) {
     let a = &feed.analysis;
     let ctx = Ctx::new(feed, opts);
-    let mut listed = classify(&ctx, a, pair_rows(a));
+    let pairs = pair_rows(a).into_iter();
+    let pairs = pairs.filter(|(_, p)| in_namespace(a, *p, opts.namespace));
+    let mut listed = classify(&ctx, a, pairs.collect());
     listed.sort_by_key(|l| l.class);
     let split = listed.partition_point(|l| l.class < Class::Advisory);
     let mut groups: BTreeMap<String, Vec<&Listed<'_>>> = BTreeMap::new();
