@@ -39,8 +39,11 @@ macro_rules! actions {
 }
 
 actions! {
-    /// Leave ome-top.
-    Quit => "quit", "Quit";
+    /// Leave ome-top at once (Ctrl-C, `:q`).
+    Quit => "quit", "Quit at once";
+    /// Go back one level (as `back`); on a list view with nothing to go back from, ask
+    /// "Quit ome-top? y/n".
+    BackOrQuit => "back-or-quit", "Back; on a list, ask to quit";
     /// Show the key help overlay.
     Help => "help", "Show keys";
     /// Open the `:` command palette.

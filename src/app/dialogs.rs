@@ -1,5 +1,6 @@
 //! Overlays and dialogs: help, the `:` palette, the `/` filter input, the confirm dialog that
-//! states the exact change, the reject choice, the reason input and an object's YAML.
+//! states the exact change, the reject choice, the reason input, an object's YAML and the
+//! question before quitting.
 //!
 //! Owns: `Modal`, `ConfirmDialog`, `ReasonPurpose`, `YamlPane` (what the palette lists is
 //! `app::palette`'s). Plain data.
@@ -83,6 +84,9 @@ pub enum Modal {
         input: String,
         /// Selected match.
         selected: usize,
+        /// The operator picked the selected match with ↑/↓ (else Enter runs only a match the
+        /// typed line names exactly).
+        chosen: bool,
     },
     /// Editing the current view's filter (applied as typed).
     FilterInput {
@@ -102,6 +106,8 @@ pub enum Modal {
     },
     /// An object's YAML (`show-yaml`).
     Yaml(YamlPane),
+    /// "Quit ome-top? y/n": `q` on a list view asks before leaving (Ctrl-C and `:q` do not).
+    QuitConfirm,
     /// A line of text (a reason).
     ReasonInput {
         /// What it is for.

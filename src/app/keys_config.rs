@@ -114,8 +114,14 @@ mod tests {
             k.resolve(Mode::View(View::Nodes), &[ch('j')]),
             KeyResolution::Action(Action::Down)
         );
+        // `q` goes back, and on a list asks before quitting; Ctrl-C quits at once.
         assert_eq!(
             k.resolve(Mode::View(View::Nodes), &[ch('q')]),
+            KeyResolution::Action(Action::BackOrQuit)
+        );
+        let ctrl_c = Chord::of(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        assert_eq!(
+            k.resolve(Mode::View(View::Nodes), &[ctrl_c]),
             KeyResolution::Action(Action::Quit)
         );
         assert_eq!(
@@ -144,7 +150,12 @@ mod tests {
     #[test]
     fn confirm_mode_does_not_leak_global_keys() {
         let k = ConfigKeys::shipped("default").unwrap();
-        assert_eq!(k.resolve(Mode::Confirm, &[ch('q')]), KeyResolution::Unbound);
+        // `q` cancels a dialog (back one level); a view key does nothing there.
+        assert_eq!(
+            k.resolve(Mode::Confirm, &[ch('q')]),
+            KeyResolution::Action(Action::Cancel)
+        );
+        assert_eq!(k.resolve(Mode::Confirm, &[ch('1')]), KeyResolution::Unbound);
         let enter = Chord::of(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
         assert_eq!(k.resolve(Mode::Confirm, &[enter]), KeyResolution::Unbound);
     }

@@ -8,7 +8,6 @@
 use std::collections::BTreeSet;
 
 use crate::app::state::View;
-use crate::app::views::moves::{Merged, MoveEntry, MoveIndex};
 use crate::engine::analysis::Analysis;
 use crate::engine::planning::JournalView;
 use crate::protocol::Feed;
@@ -50,22 +49,11 @@ fn before_slash(ns_name: &str) -> Option<&str> {
 }
 
 /// The namespace of the row built from `source` in `view` (`None`: a cluster-wide object,
-/// such as a node or pool lint, or a view the scope does not apply to).
-pub fn row_namespace<'a>(
-    a: &'a Analysis,
-    moves: &'a MoveIndex,
-    view: View,
-    source: usize,
-) -> Option<&'a str> {
+/// such as a node or pool lint, or a view the scope does not apply to). The Moves rows are
+/// built for the scope instead (`views::moves::in_namespace`), so that its advisory groups
+/// count its moves only.
+pub fn row_namespace(a: &Analysis, view: View, source: usize) -> Option<&str> {
     match view {
-        View::Moves => match moves.entries.get(source)? {
-            MoveEntry::Move(pair) => {
-                before_slash(Merged::of(a, *pair)?.primary()?.fields().workload)
-            }
-            MoveEntry::Requested { workload, .. } => before_slash(workload),
-            // Under a scope the Moves rows are built flat: no group rows.
-            MoveEntry::Group { .. } => None,
-        },
         View::Journal => match &a.journal {
             JournalView::Valid(j, _) => {
                 j.entries.get(source).map(|e| e.workload.namespace.as_str())
@@ -78,6 +66,6 @@ pub fn row_namespace<'a>(
             .get(source)
             .and_then(|l| l.object.split_once(' '))
             .and_then(|(_, object)| before_slash(object)),
-        View::Pools | View::Nodes | View::Gangs | View::Fleet => None,
+        View::Moves | View::Pools | View::Nodes | View::Gangs | View::Fleet => None,
     }
 }

@@ -243,6 +243,10 @@ pub struct TableView {
     /// The wide layout: wide-only columns shown, text columns uncapped (`toggle-wide` sets
     /// it on every view at once).
     pub wide: bool,
+    /// The key of the row the operator had selected when a feed took it out of the list (the
+    /// cursor then sits on a row nobody chose, `app::update::slid`); `None` once the operator
+    /// moves or presses a key.
+    pub slid: Option<String>,
 }
 
 fn compare(a: &Cell, b: &Cell) -> Ordering {
@@ -303,6 +307,7 @@ impl TableView {
         }
         self.selected = pos.min(self.visible.len() - 1);
         self.selected_key = Some(model.rows[self.visible[self.selected]].key.clone());
+        self.slid = None;
         self.scroll_into_view(height);
     }
 

@@ -1,5 +1,6 @@
 //! Modal overlays: help, the `:` palette, the confirm dialog (the exact change, its checks and
-//! warnings), the reject choice, the reason input and an object's YAML (over the body).
+//! warnings), the reject choice, the reason input, an object's YAML (over the body) and the
+//! question before quitting.
 //!
 //! Owns: `draw_modals`.
 
@@ -16,6 +17,26 @@ use crate::app::palette::{palette_entries, PaletteEntry};
 use crate::app::state::AppState;
 use crate::ui::theme::{Slot, Theme};
 use crate::ui::{centered, rect};
+
+/// "Quit ome-top? y/n", with what else leaves at once.
+fn draw_quit(frame: &mut Frame, full: Rect, theme: &Theme) {
+    let key = |k: &'static str| Span::styled(k, theme.style(Slot::Accent));
+    let lines = vec![
+        Line::from(vec![
+            Span::raw("Quit ome-top? "),
+            key("y"),
+            Span::raw("/"),
+            key("n"),
+        ]),
+        Line::styled("ctrl-c and :q quit at once", theme.style(Slot::Muted)),
+    ];
+    let area = centered(full, 34, 4);
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines).block(boxed(" Quit ".into(), theme, false)),
+        area,
+    );
+}
 
 fn boxed<'a>(title: String, theme: &Theme, danger: bool) -> Block<'a> {
     let slot = if danger {
@@ -36,12 +57,13 @@ pub fn draw_modals(frame: &mut Frame, full: Rect, state: &AppState, theme: &Them
             Modal::Help { scroll } => {
                 crate::ui::help::draw_help(frame, full, state, *scroll, theme)
             }
-            Modal::Palette { input, selected } => {
-                draw_palette(frame, full, state, input, *selected, theme)
-            }
+            Modal::Palette {
+                input, selected, ..
+            } => draw_palette(frame, full, state, input, *selected, theme),
             Modal::FilterInput { .. } => {}
             Modal::Confirm(d) => draw_confirm(frame, full, state, d, theme),
             Modal::Yaml(p) => draw_yaml(frame, full, state, p, theme),
+            Modal::QuitConfirm => draw_quit(frame, full, theme),
             Modal::RejectChoice { workload, .. } => {
                 let lines = vec![
                     Line::from(format!("Reject the move of {workload}:")),

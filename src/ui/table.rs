@@ -1,6 +1,6 @@
 //! Draws a row model window as a table: only the visible rows are turned into widgets, so a
-//! frame costs the same with 10 or 10,000 rows behind it. Columns that do not fit are dropped,
-//! least important first (`app::columns::fit`); the selection is marked by a symbol as well as the selection style.
+//! frame costs the same with 10 or 10,000 rows behind it. Which columns show depends on the
+//! width alone, least important dropped first (`app::columns::fit`); the selection is marked by a symbol as well as the selection style.
 //!
 //! Owns: `draw_table`.
 
@@ -13,8 +13,9 @@ use crate::app::columns::{clip, fit, text_width};
 use crate::app::table::{Column, TableModel, TableView};
 use crate::ui::theme::{Slot, Theme};
 
-/// The shown columns (indices into the model's) and their widths in `room` cells. Optional
-/// columns are left out, rightmost first, while the row would not fit at its natural widths.
+/// The shown columns (indices into the model's) and their widths in `room` cells: the
+/// layout's columns (wide-only ones in the wide layout only), chosen for the room alone
+/// (`app::columns::fit`), then as wide as their content allows.
 fn layout(model: &TableModel, view: &TableView, room: u16) -> Vec<(usize, u16)> {
     let wide = view.wide;
     let natural = |i: usize| {
@@ -23,23 +24,9 @@ fn layout(model: &TableModel, view: &TableView, room: u16) -> Vec<(usize, u16)> 
         let mark = u16::from(view.sort.is_some_and(|(c, _)| c == i));
         cells.max(text_width(model.columns[i].title) + mark)
     };
-    let mut shown: Vec<usize> = (0..model.columns.len())
+    let shown: Vec<usize> = (0..model.columns.len())
         .filter(|i| wide || !model.columns[*i].wide_only)
         .collect();
-    let need = |shown: &[usize]| {
-        shown
-            .iter()
-            .map(|i| u32::from(natural(*i)) + 1)
-            .sum::<u32>()
-    };
-    while need(&shown) > u32::from(room) + 1 {
-        match shown.iter().rposition(|i| model.columns[*i].optional) {
-            Some(p) => {
-                shown.remove(p);
-            }
-            None => break,
-        }
-    }
     let columns: Vec<Column> = shown.iter().map(|i| model.columns[*i]).collect();
     let content: Vec<u16> = shown.iter().map(|i| natural(*i)).collect();
     fit(&columns, &content, room, wide)

@@ -87,7 +87,7 @@ async fn approve_a_move_and_follow_it_to_completion() {
     follow_to_completion(tc, &t, &world.ns, &uuid, from).await;
     t.keys("Escape");
     t.wait_without("Progress");
-    t.keys("q");
+    t.keys("C-c");
 }
 
 /// Opens the approval dialog: a plain `y` is refused, `o` arms the override; another writer

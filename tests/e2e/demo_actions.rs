@@ -97,7 +97,7 @@ fn approve_runs_the_migration_to_completion() {
     let ended = format!("migration {uuid} of {workload} ");
     let pane = t.wait_for("Completed (ended)");
     assert!(pane.contains(&ended), "{pane}");
-    t.keys("q");
+    t.keys("C-c");
 }
 
 #[test]
@@ -161,7 +161,7 @@ fn dismiss_hides_a_row_and_opt_out_blocks_approval() {
     t.wait_for("[✗ not met] the workload is not opted out");
     t.keys("n");
     t.wait_without("Pre-checks for");
-    t.keys("q");
+    t.keys("C-c");
 }
 
 #[test]
@@ -182,5 +182,5 @@ fn clearing_the_stalled_entry_removes_it_from_the_journal() {
     t.wait_for("clear done");
     t.wait_without(&uuid[..8]);
     t.wait_without("⊘ UnresolvedRequest");
-    t.keys("q");
+    t.keys("C-c");
 }

@@ -118,7 +118,7 @@ fn approve_an_executable_move_with_y_and_an_advisory_one_only_with_the_override(
         row.message.contains("(override: NoSurgeHeadroom"),
         "{row:?}"
     );
-    t.keys("q");
+    t.keys("C-c");
 }
 
 /// The approve story at 120×40: the move just requested shows in flight (the request id and
@@ -150,5 +150,5 @@ fn an_approved_move_shows_in_flight_and_its_detail_stays_open_for_30_s() {
         assert!(pane.contains("requested here"), "{pane}");
         std::thread::sleep(Duration::from_millis(500));
     }
-    t.keys("q");
+    t.keys("C-c");
 }

@@ -1,6 +1,6 @@
 //! End to end in a real terminal: runs the real `ome-top demo --seed 1` binary inside tmux,
-//! walks every view with the default keys, opens a node detail and the help overlay, quits, and
-//! checks the captured pane each time. Needs `tmux` (a missing tmux fails with what to install).
+//! walks every view with the default keys, opens a node detail and the help overlay, quits (`q`
+//! asks first, never from a detail; Ctrl-C at once), and checks the captured pane each time. Needs `tmux` (a missing tmux fails with what to install).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 #![allow(clippy::disallowed_methods)] // Waiting on a real terminal needs a monotonic deadline.
@@ -58,10 +58,39 @@ fn demo_in_a_real_terminal_walks_every_view() {
     t.keys("Escape");
     t.wait_without("Help: what this view shows");
 
+    // `q` on a list asks first; `n` stays.
     t.keys("q");
+    t.wait_for("Quit ome-top? y/n");
+    t.keys("n");
+    t.wait_without("Quit ome-top? y/n");
+    assert!(t.alive());
+    // In a detail `q` goes back, never out.
+    t.keys("Enter");
+    t.wait_for("rule: ");
+    t.keys("q");
+    t.wait_without("rule: ");
+    let lints = t.wait_for("Lints [");
+    assert!(!lints.contains("Quit ome-top?"), "{lints}");
+    assert!(t.alive(), "q in a detail quit");
+    // On the list again: `q` asks, `y` quits.
+    t.keys("q");
+    t.wait_for("Quit ome-top? y/n");
+    t.keys("y");
     let deadline = Instant::now() + Duration::from_secs(10);
     while t.alive() && Instant::now() < deadline {
         sleep(Duration::from_millis(100));
     }
-    assert!(!t.alive(), "q did not quit:\n{}", t.pane());
+    assert!(!t.alive(), "q then y did not quit:\n{}", t.pane());
+}
+
+#[test]
+fn ctrl_c_quits_the_demo_at_once() {
+    let t = Tmux::start(120, 40, "demo --seed 1");
+    t.wait_for("Pools [3/3]");
+    t.keys("C-c");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while t.alive() && Instant::now() < deadline {
+        sleep(Duration::from_millis(100));
+    }
+    assert!(!t.alive(), "ctrl-c did not quit:\n{}", t.pane());
 }

@@ -72,7 +72,7 @@ fn fleet_view_then_enter_into_one_cluster_and_esc_back() {
     assert!(pane.contains("│ read-write │"), "{pane}");
     t.keys("Escape");
     t.wait_for("shown: ctx prod");
-    t.keys("q");
+    t.keys("C-c");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while t.alive() {
         assert!(std::time::Instant::now() < deadline, "{}", t.pane());

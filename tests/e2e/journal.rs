@@ -90,7 +90,7 @@ async fn clear_a_stalled_entry_after_a_conflict() {
         "{event:?}"
     );
     tui::wait_audit(&t, "clear-journal-entry", ns, "done");
-    t.keys("q");
+    t.keys("C-c");
 }
 
 /// `state.json` is the document before minus exactly the stalled entry (byte for byte: the

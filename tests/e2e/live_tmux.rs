@@ -104,7 +104,7 @@ async fn cordon_a_node_from_the_tui_on_a_live_cluster() {
         "the audit row does not name the user: {audit_row}"
     );
     assert_logged_cordon(&t, &node).await;
-    t.keys("q");
+    t.keys("C-c");
 }
 
 /// The log file holds the session, the write as sent and its outcome, and not the token.

@@ -22,7 +22,7 @@ fn the_tui_logs_to_its_file_and_never_to_the_screen() {
     let running = t.log_text();
     assert!(running.contains("mode=\"demo\""), "{running}");
     assert!(running.contains("demo fleet seed=3"), "{running}");
-    t.keys("q");
+    t.keys("C-c");
     let deadline = Instant::now() + Duration::from_secs(10);
     let log = loop {
         let log = t.log_text();

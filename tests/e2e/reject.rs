@@ -83,5 +83,5 @@ async fn dismiss_survives_a_restart_and_opt_out_reaches_the_cluster() {
         "{event:?}"
     );
     tui::wait_audit(&t, "opt-out-workload", &world.workload(), "done");
-    t.keys("q");
+    t.keys("C-c");
 }

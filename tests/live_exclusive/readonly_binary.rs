@@ -58,7 +58,7 @@ async fn readonly_tui_and_analyze_send_no_write_verb() {
         std::thread::sleep(Duration::from_millis(200));
     }
     std::thread::sleep(Duration::from_secs(2));
-    t.keys("q");
+    t.keys("C-c");
 
     let out = crate::support::command::ome_top()
         .args(["analyze", "-o", "json", "--kubeconfig"])

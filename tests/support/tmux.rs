@@ -47,15 +47,16 @@ impl Tmux {
         t
     }
 
-    /// Quits the running `ome-top` with `q` (the screen must have no overlay open) and starts
-    /// `ome-top ARGS` again with the same HOME, hence the same history store and config.
+    /// Quits the running `ome-top` with Ctrl-C (at once, from any view or detail; `q` would
+    /// ask first) and starts `ome-top ARGS` again with the same HOME, hence the same history
+    /// store and config.
     pub fn restart(&self, args: &str) {
-        self.keys("q");
+        self.keys("C-c");
         let deadline = Instant::now() + Duration::from_secs(10);
         while self.alive() {
             assert!(
                 Instant::now() < deadline,
-                "q did not quit:\n{}",
+                "ctrl-c did not quit:\n{}",
                 self.pane()
             );
             sleep(Duration::from_millis(100));

@@ -78,7 +78,15 @@ fn the_wide_layout_adds_its_columns_and_compact_drops_a_sort_it_hides() {
     type_keys(&mut s, "R");
     assert_eq!(s.table(View::Nodes).sort, Some((8, false)));
     type_keys(&mut s, "w");
-    assert!(!screen_text(&s).contains("RESOURCE"));
+    // The notice line says what went; the table no longer has it.
+    let text = screen_text(&s);
+    let lines: Vec<&str> = text.lines().collect();
+    let table = lines[..lines.len() - 2].join("\n");
+    assert!(!table.contains("RESOURCE"), "{text}");
+    assert!(
+        lines[lines.len() - 2].contains("compact columns: RESOURCE"),
+        "{text}"
+    );
     assert_eq!(s.table(View::Nodes).sort, None);
     // The layout is one setting for every table.
     type_keys(&mut s, "w1");

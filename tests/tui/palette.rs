@@ -32,7 +32,9 @@ fn notice(s: &AppState) -> (String, NoticeLevel) {
 
 fn palette_input(s: &AppState) -> (String, usize) {
     match s.modals().last() {
-        Some(Modal::Palette { input, selected }) => (input.clone(), *selected),
+        Some(Modal::Palette {
+            input, selected, ..
+        }) => (input.clone(), *selected),
         other => panic!("no palette open: {other:?}"),
     }
 }
@@ -383,14 +385,15 @@ fn ns_scopes_the_gangs_tree() {
         .collect();
     assert_eq!(scoped, want);
     assert!(!scoped.is_empty());
+    // A namespace the data lacks is refused: the tree stays scoped as it was.
     run(&mut s, "ns nobody-here");
-    assert!(gangs(&s).is_empty());
+    assert_eq!(gangs(&s), want);
     run(&mut s, "ns all");
     assert_eq!(gangs(&s), all);
 }
 
 #[test]
-fn ns_lists_all_first_and_a_typed_name_the_data_lacks() {
+fn ns_lists_all_first_and_refuses_a_name_the_data_lacks() {
     let mut s = state_with(fleet_feed(), 120, 40);
     let entries = palette_entries(&s, "ns ");
     assert!(matches!(
@@ -401,19 +404,23 @@ fn ns_lists_all_first_and_a_typed_name_the_data_lacks() {
             ..
         }
     ));
-    let entries = palette_entries(&s, "ns team-z");
-    assert!(matches!(
-        &entries[..],
-        [PaletteEntry::Namespace { name: Some(n), seen: false, .. }] if n == "team-z"
-    ));
+    // A name the data lacks is not offered, and typed out it is refused, the scope kept.
+    assert!(palette_entries(&s, "ns team-z").is_empty());
     run(&mut s, "ns team-z");
-    assert_eq!(s.namespace_scope(), Some("team-z"));
+    assert_eq!(s.namespace_scope(), None);
+    assert!(
+        notice(&s).0.starts_with("no namespace team-z"),
+        "{:?}",
+        notice(&s)
+    );
+    run(&mut s, "ns research");
+    assert_eq!(s.namespace_scope(), Some("research"));
     // The list then opens on the scope in force.
     type_keys(&mut s, ":ns ");
     let (_, selected) = palette_input(&s);
     let entries = palette_entries(&s, "ns ");
     assert!(
-        matches!(&entries[selected], PaletteEntry::Namespace { current: true, name: Some(n), .. } if n == "team-z")
+        matches!(&entries[selected], PaletteEntry::Namespace { current: true, name: Some(n), .. } if n == "research")
     );
 }
 

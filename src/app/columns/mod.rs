@@ -1,11 +1,14 @@
-//! Column widths fitted to content: each column is as wide as its title and the widest cell
-//! of the visible rows (capped unless the table is wide), the flexible column takes what is
-//! left, and when the terminal is too narrow the text columns give way, widest first, down to
-//! their floors, before columns are dropped, least important first (`Column::priority`), so
-//! that the identifiers and the columns an operator decides by stay at every size. Numeric
-//! columns never shrink below their content, so no number loses digits; a cut text ends in `…`.
+//! Which columns a table shows and how wide: the shown columns are chosen from the terminal's
+//! width and the columns' planned widths (title or floor) alone, so a column never appears or
+//! vanishes between two frames of one size as the rows change; a narrow terminal drops the
+//! optional columns first, then the least important (`Column::priority`), so that the
+//! identifiers and the columns an operator decides by stay at every size. The widths then fit
+//! the content: each column as wide as its title and the widest cell of the visible rows
+//! (capped unless the table is wide), the flexible column takes what is left, and when space
+//! runs short the text columns give way, widest first. Numeric columns never shrink below
+//! their content, so no number loses digits; a cut text ends in `…`.
 //!
-//! Owns: `content_widths`, `fit`, `CAP`. Plain data.
+//! Owns: `content_widths`, `shown_columns`, `visible_columns`, `fit`, `CAP`. Plain data.
 
 use unicode_width::UnicodeWidthStr;
 
@@ -51,48 +54,113 @@ fn floor(c: &Column) -> u16 {
     }
 }
 
-/// The shown columns (indices into `columns`) and their widths, for `columns` (their content
-/// widths `content`, header marks included by the caller) in `room` cells with one cell between
-/// columns. While the row does not fit, the non-kept text columns give way down to their floors,
-/// then the least important column is dropped (highest `priority`, rightmost among equals) and
-/// the rest tried again; the kept columns (`KEEP`) are narrowed only once nothing else is left,
-/// so an identifier or a decision column is the last thing a narrow terminal loses (a table
-/// that keeps no column keeps its first two).
-pub fn fit(columns: &[Column], content: &[u16], room: u16, wide: bool) -> Vec<(usize, u16)> {
-    // A table that keeps nothing by name keeps its first two columns, as before priorities.
-    let none_kept = !columns.iter().any(|c| c.priority == KEEP);
-    let columns: Vec<Column> = (columns.iter().enumerate())
-        .map(|(i, c)| if none_kept && i < 2 { c.keep() } else { *c })
+/// The width a column is planned at when the shown columns are chosen: its floor (for a
+/// numeric column, the width its view declares its numbers take) or its title, whichever is
+/// wider. It reads no row, so which columns show depends on the terminal's width and the view
+/// alone.
+fn planned(c: &Column) -> u16 {
+    floor(c).max(text_width(c.title))
+}
+
+/// The columns shown (indices into `columns`) in `room` cells with one cell between columns,
+/// chosen from the planned widths alone, never from the rows: while the planned row does not
+/// fit, the optional columns go first (rightmost first), then the least important (highest
+/// `priority`, rightmost among equals); the kept columns (`KEEP`) always stay. So a column
+/// never comes and goes between two frames of one terminal size as the rows change.
+pub fn shown_columns(columns: &[Column], room: u16) -> Vec<usize> {
+    let mut shown: Vec<usize> = (0..columns.len()).collect();
+    loop {
+        let plan: Vec<u16> = shown.iter().map(|i| planned(&columns[*i])).collect();
+        if used(&plan) <= u32::from(room) || shown.len() <= 1 {
+            return shown;
+        }
+        let optional = shown.iter().rposition(|i| columns[*i].optional);
+        let least = || {
+            (shown.iter().enumerate())
+                .filter(|(_, i)| columns[**i].priority != KEEP)
+                .max_by_key(|(pos, i)| (columns[**i].priority, *pos))
+                .map(|(pos, _)| pos)
+        };
+        match optional.or_else(least) {
+            Some(pos) => {
+                shown.remove(pos);
+            }
+            None => return shown,
+        }
+    }
+}
+
+/// The columns (indices into `columns`) a table of `room` cells shows in the compact or wide
+/// layout: the layout's columns (wide-only ones when `wide`), then `shown_columns`' choice (a
+/// table that keeps no column by name keeps its first two). What `fit` shows, without widths.
+pub fn visible_columns(columns: &[Column], wide: bool, room: u16) -> Vec<usize> {
+    let layout: Vec<usize> = (0..columns.len())
+        .filter(|i| wide || !columns[*i].wide_only)
         .collect();
-    let natural: Vec<u16> = columns
-        .iter()
-        .zip(content)
-        .map(|(c, w)| {
-            let want = (*w).max(text_width(c.title));
-            match c.width {
-                ColWidth::Flex(_) => want,
-                _ if wide || c.numeric => want,
-                _ => want.min(CAP.max(floor(c))),
+    let none_kept = !layout.iter().any(|i| columns[*i].priority == KEEP);
+    let cols: Vec<Column> = (layout.iter().enumerate())
+        .map(|(k, i)| {
+            let c = columns[*i];
+            if none_kept && k < 2 {
+                c.keep()
+            } else {
+                c
             }
         })
         .collect();
-    let mut shown: Vec<usize> = (0..columns.len().min(content.len())).collect();
-    loop {
-        let cols: Vec<Column> = shown.iter().map(|i| columns[*i]).collect();
-        let mut widths: Vec<u16> = shown.iter().map(|i| natural[*i]).collect();
-        let droppable = shown
-            .iter()
-            .enumerate()
-            .filter(|(_, i)| columns[**i].priority != KEEP)
-            .max_by_key(|(pos, i)| (columns[**i].priority, *pos))
-            .map(|(pos, _)| pos);
-        let last = droppable.is_none() || shown.len() <= 1;
-        if squeeze(&cols, &mut widths, room, last) || last {
-            grow_flex(&cols, &mut widths, room);
-            return shown.into_iter().zip(widths).collect();
-        }
-        if let Some(pos) = droppable {
-            shown.remove(pos);
+    shown_columns(&cols, room)
+        .into_iter()
+        .map(|k| layout[k])
+        .collect()
+}
+
+/// The widest a column wants to be: its title and its widest cell, a text column capped in
+/// the compact layout.
+fn natural(c: &Column, content: u16, wide: bool) -> u16 {
+    let want = content.max(text_width(c.title));
+    match c.width {
+        ColWidth::Flex(_) => want,
+        _ if wide || c.numeric => want,
+        _ => want.min(CAP.max(floor(c))),
+    }
+}
+
+/// The shown columns (indices into `columns`) and their widths, for `columns` (their content
+/// widths `content`, header marks included by the caller) in `room` cells with one cell between
+/// columns. Which columns show is `shown_columns`' choice (the room and the columns, never the
+/// rows); their widths then fit the content: the non-kept text columns give way down to their
+/// floors, widest first, then the kept ones, and when numbers wider than planned still leave
+/// the row too long, the text columns go below their floors (a cut text ends in `…`; a number
+/// never loses digits). A table that keeps no column by name keeps its first two.
+pub fn fit(columns: &[Column], content: &[u16], room: u16, wide: bool) -> Vec<(usize, u16)> {
+    // A table that keeps nothing by name keeps its first two columns, as before priorities.
+    let none_kept = !columns.iter().any(|c| c.priority == KEEP);
+    let n = columns.len().min(content.len());
+    let columns: Vec<Column> = (columns[..n].iter().enumerate())
+        .map(|(i, c)| if none_kept && i < 2 { c.keep() } else { *c })
+        .collect();
+    let shown = shown_columns(&columns, room);
+    let cols: Vec<Column> = shown.iter().map(|i| columns[*i]).collect();
+    let mut widths: Vec<u16> = (shown.iter())
+        .map(|i| natural(&columns[*i], content[*i], wide))
+        .collect();
+    if !squeeze(&cols, &mut widths, room, false) && !squeeze(&cols, &mut widths, room, true) {
+        below_floors(&cols, &mut widths, room);
+    }
+    grow_flex(&cols, &mut widths, room);
+    shown.into_iter().zip(widths).collect()
+}
+
+/// Narrows the widest text column a cell at a time, below its floor, down to one cell, until
+/// the row fits `room` or no text column can give more (numbers wider than planned).
+fn below_floors(columns: &[Column], widths: &mut [u16], room: u16) {
+    while used(widths) > u32::from(room) {
+        let widest = (0..widths.len())
+            .filter(|&i| !columns[i].numeric && widths[i] > 1)
+            .max_by_key(|&i| (widths[i], std::cmp::Reverse(i)));
+        match widest {
+            Some(i) => widths[i] -= 1,
+            None => return,
         }
     }
 }

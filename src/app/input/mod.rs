@@ -38,7 +38,7 @@ pub fn base_mode(state: &AppState) -> Mode {
 /// The key table that applies now.
 pub fn current_mode(state: &AppState) -> Mode {
     match state.modals.last() {
-        Some(Modal::Confirm(_)) | Some(Modal::RejectChoice { .. }) => Mode::Confirm,
+        Some(Modal::Confirm(_) | Modal::RejectChoice { .. } | Modal::QuitConfirm) => Mode::Confirm,
         Some(Modal::Help { .. }) => Mode::Help,
         // The YAML pane scrolls with the detail pane's keys (`app::update::yaml::pane_action`).
         Some(Modal::Yaml(_)) => Mode::Detail,
@@ -55,14 +55,20 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Msg> {
         Some(Modal::FilterInput { before, cursor }) => {
             return effects(filter_key(state, k, before, cursor))
         }
-        Some(Modal::Palette { input, selected }) => {
-            return crate::app::palette::key(state, k, input, selected)
-        }
+        Some(Modal::Palette {
+            input,
+            selected,
+            chosen,
+        }) => return crate::app::palette::key(state, k, input, (selected, chosen)),
         Some(Modal::ReasonInput { .. }) => return effects(reason_key(state, k)),
         Some(Modal::RejectChoice { key, workload }) => {
             return effects(reject_key(state, k, key, workload))
         }
         Some(Modal::Confirm(_)) if confirm_extra(state, k) => return redraw(),
+        // The key that quits at once quits at the question too (in other dialogs it cancels).
+        Some(Modal::QuitConfirm) if quits_at_once(state, &k) => {
+            return vec![Msg::Action(Action::Quit)]
+        }
         _ => {}
     }
     state.pending_keys.push(Chord::of(&k));
@@ -92,7 +98,7 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Msg> {
                     // The legend comes first: a page key reaches the keys below it at once.
                     Action::PageDown => *scroll += 10,
                     Action::PageUp => *scroll = scroll.saturating_sub(10),
-                    Action::Back | Action::Help => {
+                    Action::Back | Action::BackOrQuit | Action::Help => {
                         state.modals.pop();
                     }
                     Action::Quit => return vec![Msg::Action(a)],
@@ -106,6 +112,11 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Msg> {
             vec![Msg::Action(a)]
         }
     }
+}
+
+/// Whether `k` is bound to `quit` (at once) in the `[global]` table.
+fn quits_at_once(state: &AppState, k: &KeyEvent) -> bool {
+    state.keys.resolve(Mode::Global, &[Chord::of(k)]) == KeyResolution::Action(Action::Quit)
 }
 
 /// A character key without Ctrl or Alt (what an operator types on purpose).
@@ -126,7 +137,7 @@ fn sort_key(state: &mut AppState, k: KeyEvent) -> bool {
         .modifiers
         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
     let list = matches!(current_mode(state), Mode::View(v) if v != View::Gangs);
-    list && !chorded && c.is_ascii_uppercase() && nav::sort_by_letter(state, c)
+    list && !chorded && c.is_ascii_uppercase() && crate::app::update::sort::sort_by_letter(state, c)
 }
 
 /// `r` (reason) and `o` (override) inside a confirm dialog.
@@ -194,7 +205,7 @@ fn reject_key(state: &mut AppState, k: KeyEvent, key: String, workload: String) 
             },
             format!("opt {workload} out: reason (alfred.ome.io/opt-out-reason)"),
         ),
-        (KeyCode::Esc | KeyCode::Char('n'), _) => {
+        (KeyCode::Esc | KeyCode::Char('n') | KeyCode::Char('q'), _) => {
             state.modals.pop();
             return vec![Effect::Redraw];
         }

@@ -177,11 +177,13 @@ fn trouble(r: &FleetRow) -> Option<String> {
 }
 
 /// The columns: the identifiers and what needs a hand are kept; at 80 columns the free GPUs
-/// and the largest fit go last.
+/// and the largest fit go last. The floors are the widths a terminal plans for (which columns
+/// show depends on them, never on the rows): a pool's name and a pending answer (`2×≤8 44m`)
+/// whole.
 fn columns() -> Vec<Column> {
     vec![
         Column::text("CONTEXT", ColWidth::Min(10)).keep(),
-        Column::text("POOL", ColWidth::Min(6)).keep(),
+        Column::text("POOL", ColWidth::Min(16)).keep(),
         Column::num("NODES", 5).priority(5),
         Column::text("GPU USED", ColWidth::Fixed(8)).priority(4),
         Column::num("FREE", 4).priority(1),
@@ -189,7 +191,7 @@ fn columns() -> Vec<Column> {
         Column::num("SCORE", 5).priority(3),
         Column::num("FIT", 3).priority(1),
         Column::num("REPACK", 6).priority(2),
-        Column::text("PENDING", ColWidth::Fixed(7)).priority(2),
+        Column::text("PENDING", ColWidth::Fixed(8)).priority(2),
         Column::text("NOT CLEAR", ColWidth::Fixed(9)).priority(3),
         Column::text("ALFRED", ColWidth::Fixed(6)).priority(3),
         Column::num("STALLED", 7).priority(4),

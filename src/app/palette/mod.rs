@@ -1,7 +1,8 @@
 //! The `:` command palette: what it lists for the typed line (k9s' command words, the
 //! kubeconfig's contexts after `ctx`, the data's namespaces after `ns`, themes, then every
 //! action whose name or description matches), which entry is selected, Tab completion, and
-//! what Enter runs — the selected entry, else the typed line itself (an unknown word says so).
+//! what Enter runs — the selected entry when the line names it or the operator chose it with
+//! ↑/↓, else the typed line itself (an unknown word, or one a name only starts, says so).
 //!
 //! Owns: `PaletteEntry`, `palette_entries`, `default_selection`, `key`. Plain data.
 
@@ -153,11 +154,10 @@ fn namespace_entries(state: &AppState, typed: Option<&str>) -> Vec<PaletteEntry>
     }
     let mut listed: Vec<String> = seen.into_iter().filter(|n| matches(n, typed)).collect();
     listed.sort_by_key(|n| Some(n.as_str()) != typed);
-    // A typed name the data does not hold can still be a scope (a namespace yet to fill),
-    // and the scope in force is listed even when nothing of it is seen.
-    let unseen = typed
-        .filter(|t| !CLEAR_WORDS.contains(t))
-        .or(scope.filter(|n| matches(n, typed)))
+    // Only a namespace the data holds is offered (a typed name it lacks is refused on Enter);
+    // the scope in force is listed even when nothing of it is seen any more.
+    let unseen = scope
+        .filter(|n| matches(n, typed))
         .filter(|t| !listed.iter().any(|n| n == t));
     out.extend(listed.into_iter().map(|n| PaletteEntry::Namespace {
         current: scope == Some(n.as_str()),
@@ -251,6 +251,8 @@ fn run(state: &mut AppState, entry: PaletteEntry) -> Vec<Msg> {
         PaletteEntry::Action(a) => vec![Msg::Action(a)],
         PaletteEntry::Theme(t) => {
             state.theme = state.themes.iter().position(|x| *x == t).unwrap_or(0);
+            let text = format!("theme: {}", state.theme_name());
+            state.notices.push(text, NoticeLevel::Info, state.now);
             redraw()
         }
         PaletteEntry::Word(w) => match w.verb {
@@ -278,6 +280,7 @@ fn run_typed(state: &mut AppState, input: &str) -> Vec<Effect> {
         _ if typed_word.is_empty() => return vec![Effect::Redraw],
         (None, _) => format!("unknown command: {}", input.trim()),
         (Some(w), Some(name)) if w.verb == Verb::Context => return request_switch(state, name),
+        (Some(w), Some(name)) if w.verb == Verb::Namespace => return set_scope(state, Some(name)),
         (Some(w), Some(name)) if w.verb == Verb::Theme => format!("no theme {name}"),
         (Some(w), _) if w.verb == Verb::Context => "no context in the kubeconfig".to_string(),
         (Some(w), _) => format!("{}: nothing to choose", w.names[0]),
@@ -301,21 +304,53 @@ fn bound_code(state: &AppState, k: &KeyEvent) -> KeyCode {
 /// Opens the palette on `input` with the default selection.
 fn open_with(state: &mut AppState, input: String) {
     let selected = default_selection(&palette_entries(state, &input), &input);
-    state.modals.push(Modal::Palette { input, selected });
+    state.modals.push(Modal::Palette {
+        input,
+        selected,
+        chosen: false,
+    });
 }
 
-/// A key in the open palette: Enter runs, Tab completes, ↑/↓ choose, Esc closes; other keys
-/// edit the line.
-pub fn key(state: &mut AppState, k: KeyEvent, mut input: String, selected: usize) -> Vec<Msg> {
+/// Whether the typed line names `entry` itself, so that Enter runs it without the operator
+/// choosing it: a whole command word, an action's or a theme's whole name, a word's argument
+/// spelt out (a bare `ctx`, `ns` or `theme` runs what its list selects: what is in force). A
+/// line that only starts a name (`po` of `pools`) does not, as in k9s.
+fn named(entry: &PaletteEntry, input: &str) -> bool {
+    let (typed, arg, _) = split(input);
+    let line = input.trim();
+    match entry {
+        PaletteEntry::Word(w) => arg.is_none() && word(typed).is_some_and(|x| x == *w),
+        PaletteEntry::Action(a) => line.eq_ignore_ascii_case(a.name()),
+        PaletteEntry::Theme(t) => {
+            let listed = word(typed).is_some_and(|w| w.verb == Verb::Theme);
+            line == t || (listed && arg.is_none_or(|a| a == t))
+        }
+        PaletteEntry::Context { name, .. } => arg.is_none_or(|a| a == name),
+        PaletteEntry::Namespace { name: Some(n), .. } => arg.is_none_or(|a| a == n),
+        PaletteEntry::Namespace { name: None, .. } => arg.is_none_or(|a| CLEAR_WORDS.contains(&a)),
+        PaletteEntry::Unavailable(_) => true,
+    }
+}
+
+/// A key in the open palette: Enter runs the selected entry when the line names it or the
+/// operator chose it with ↑/↓, else the typed line itself; Tab completes, Esc closes; other
+/// keys edit the line.
+pub fn key(
+    state: &mut AppState,
+    k: KeyEvent,
+    mut input: String,
+    (selected, chosen): (usize, bool),
+) -> Vec<Msg> {
     let entries = palette_entries(state, &input);
-    let selected = match bound_code(state, &k) {
+    let (selected, chosen) = match bound_code(state, &k) {
         KeyCode::Esc => {
             state.modals.pop();
             return redraw();
         }
         KeyCode::Enter => {
             state.modals.pop();
-            return match entries.get(selected) {
+            let picked = entries.get(selected).filter(|e| chosen || named(e, &input));
+            return match picked {
                 Some(e) => run(state, e.clone()),
                 None => effects(run_typed(state, &input)),
             };
@@ -324,20 +359,26 @@ pub fn key(state: &mut AppState, k: KeyEvent, mut input: String, selected: usize
             if let Some(line) = entries.get(selected).and_then(PaletteEntry::completion) {
                 input = line;
             }
-            default_selection(&palette_entries(state, &input), &input)
+            let selected = default_selection(&palette_entries(state, &input), &input);
+            (selected, false)
         }
-        KeyCode::Down => (selected + 1).min(entries.len().saturating_sub(1)),
-        KeyCode::Up => selected.saturating_sub(1),
-        _ if edit(&mut input, &k) => default_selection(&palette_entries(state, &input), &input),
+        KeyCode::Down => ((selected + 1).min(entries.len().saturating_sub(1)), true),
+        KeyCode::Up => (selected.saturating_sub(1), true),
+        _ if edit(&mut input, &k) => {
+            let selected = default_selection(&palette_entries(state, &input), &input);
+            (selected, false)
+        }
         _ => return Vec::new(),
     };
     if let Some(Modal::Palette {
         input: i,
         selected: s,
+        chosen: c,
     }) = state.modals.last_mut()
     {
         *i = input;
         *s = selected;
+        *c = chosen;
     }
     redraw()
 }

@@ -16,7 +16,7 @@ pub enum Verb {
     View(View),
     /// `theme [NAME]`: switch theme.
     Theme,
-    /// `q`, `quit`: leave ome-top.
+    /// `q`, `quit`: leave ome-top at once.
     Quit,
 }
 
@@ -106,7 +106,7 @@ pub const WORDS: &[Word] = &[
         verb: Verb::Quit,
         names: &["quit", "q", "q!"],
         usage: "q, quit",
-        help: "Quit",
+        help: "Quit at once",
     },
 ];
 

@@ -7,7 +7,8 @@
 //!
 //! The reducer's side: it changes the open groups and rebuilds the rows.
 //!
-//! Owns: `wants_flat`, `wants_wide`, `reshape`, `selected_group`, `toggle_group`. Plain data.
+//! Owns: `wants_flat`, `wants_wide`, `reshape`, `selected_group`, `selected_group_moves`,
+//! `toggle_group`. Plain data.
 
 use crate::app::state::{AppState, View};
 use crate::app::table::TableView;
@@ -34,8 +35,7 @@ pub fn reshape(state: &mut AppState) {
     let Some(feed) = state.shown().cloned() else {
         return;
     };
-    // Under a namespace scope every move is listed: a group would count other namespaces.
-    let flat = wants_flat(state.table(View::Moves)) || state.namespace_scope.is_some();
+    let flat = wants_flat(state.table(View::Moves));
     let wide = wants_wide(state.size);
     let built = state.models.built[View::Moves.index()].is_some();
     let index = &state.models.move_index;
@@ -48,6 +48,7 @@ pub fn reshape(state: &mut AppState) {
             wide,
             requested: &state.requested,
             phases: &state.request_phases,
+            namespace: state.namespace_scope.as_deref(),
         };
         let ns = state.namespace_scope.as_deref();
         build_view(&mut state.models, &feed, &opts, View::Moves, ns);
@@ -90,6 +91,23 @@ pub fn selected_group(state: &AppState) -> Option<&str> {
         MoveEntry::Group { reason, .. } => Some(reason),
         MoveEntry::Move(_) | MoveEntry::Requested { .. } => None,
     }
+}
+
+/// The moves of the advisory group whose row is selected (its open rows, or the moves its
+/// closed row holds); `None` when the selection is not on a group's row.
+pub fn selected_group_moves(state: &AppState) -> Option<Vec<String>> {
+    let reason = selected_group(state)?;
+    let group = group_key(reason);
+    let index = &state.models.move_index;
+    let rows = &state.models.moves.rows;
+    let start = rows.iter().position(|r| r.key == group)?;
+    let open = (index.entries.iter().zip(rows).skip(start + 1))
+        .take_while(|(e, _)| matches!(e, MoveEntry::Move(_)))
+        .map(|(_, r)| r.key.clone());
+    let closed = (index.collapsed.iter())
+        .filter(|(_, g)| **g == group)
+        .map(|(k, _)| k.clone());
+    Some(open.chain(closed).collect())
 }
 
 /// The toggle on the selected Moves row: a group row opens or closes; a move inside an open

@@ -1,9 +1,11 @@
 //! The reducer: `update(&mut AppState, Event, now) -> Vec<Effect>`. Pure: no I/O, no clock,
 //! no randomness (request UUIDs come from the injected `IdSource`).
 //!
-//! Every `&mut AppState` handler lives in this folder: navigation and feeds (`nav`), the
-//! writes (`ops`, `approve`, `journal`, `track`), contexts, namespace, copy, YAML, the map's
-//! layout and its selection (`map`), the jump to a node's timeline (`timeline`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
+//! Every `&mut AppState` handler lives in this folder: navigation and feeds (`nav`), sorting
+//! and the column layout (`sort`), a row that slid under the cursor (`slid`), leaving
+//! (`quit`), the writes (`ops`, `approve`, `journal`, `track`), contexts, namespace, copy,
+//! YAML, the map's layout and its selection (`map`), the jump to a node's timeline
+//! (`timeline`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
 //! `run_msgs` carries out, so nothing calls back into `apply_action`.
 //!
 //! Owns: `update`, `apply_action`, `home_view`.
@@ -20,7 +22,10 @@ pub mod namespace;
 pub mod nav;
 pub mod ops;
 pub mod order;
+pub mod quit;
 pub mod refuse;
+pub mod slid;
+pub mod sort;
 pub mod timeline;
 pub mod track;
 pub mod yaml;
@@ -133,12 +138,24 @@ fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
     }
 }
 
+/// `next-theme`: the next theme, named on the notice line.
+fn next_theme(state: &mut AppState) {
+    state.theme = (state.theme + 1) % state.themes.len().max(1);
+    let text = format!("theme: {}", state.theme_name());
+    state.notices.push(text, NoticeLevel::Info, state.now);
+}
+
 /// Applies an action to the view (no modal on top, or one that passes actions through).
 pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     if let Some(why) = refuse::misplaced(state, action) {
         state.notices.push(why, NoticeLevel::Error, state.now);
         return vec![Effect::Redraw];
     }
+    if slid::refuse_slid(state, action) {
+        return vec![Effect::Redraw];
+    }
+    // Any other key takes the row under the cursor as seen.
+    state.tables[state.view.index()].slid = None;
     if action == Action::ViewFleet {
         return fleet::show_fleet(state);
     }
@@ -149,16 +166,16 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         nav::switch_view(state, v);
         return vec![Effect::Redraw];
     }
+    if let Some(effects) = quit::quit_action(state, action) {
+        return effects;
+    }
     let page = nav::viewport(state) as isize;
     match action {
-        Action::Quit => {
-            state.quitting = true;
-            return vec![Effect::Quit];
-        }
         Action::Help => state.modals.push(Modal::Help { scroll: 0 }),
         Action::CommandPalette => state.modals.push(Modal::Palette {
             input: String::new(),
             selected: 0,
+            chosen: false,
         }),
         Action::Filter if state.view != View::Gangs && state.detail.is_none() => {
             let before = state.table(state.view).filter.text.clone();
@@ -189,24 +206,13 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
                 return Vec::new();
             }
         }
-        Action::NextView | Action::PrevView => {
-            // The Fleet tab is there only while a fleet is watched.
-            let views: Vec<View> = View::ALL
-                .into_iter()
-                .filter(|v| state.fleet.is_some() || *v != View::Fleet)
-                .collect();
-            let n = views.len();
-            let d = if action == Action::NextView { 1 } else { n - 1 };
-            let at = views.iter().position(|v| *v == state.view).unwrap_or(0);
-            state.pool_scope = None;
-            nav::switch_view(state, views[(at + d) % n]);
-        }
-        Action::SortNext => nav::sort_next(state),
-        Action::SortReverse => nav::sort_reverse(state),
+        Action::NextView | Action::PrevView => nav::cycle_view(state, action == Action::NextView),
+        Action::SortNext => sort::sort_next(state),
+        Action::SortReverse => sort::sort_reverse(state),
         Action::Freeze => nav::toggle_freeze(state),
-        Action::ToggleWide => nav::toggle_wide(state),
+        Action::ToggleWide => sort::toggle_wide(state),
         Action::CopyName => return copy::copy_name(state),
-        Action::NextTheme => state.theme = (state.theme + 1) % state.themes.len().max(1),
+        Action::NextTheme => next_theme(state),
         Action::ShowYaml => return yaml::show_yaml(state),
         Action::NodeTimeline => {
             if !timeline::jump_to_timeline(state) {

@@ -1,4 +1,5 @@
-//! `:ns NAME`: sets or clears the namespace scope of the workload views and rebuilds them.
+//! `:ns NAME`: sets or clears the namespace scope of the workload views and rebuilds them;
+//! refuses a namespace the shown data does not hold.
 
 use crate::app::effect::Effect;
 use crate::app::namespace::CLEAR_WORDS;
@@ -15,7 +16,9 @@ fn valid(name: &str) -> bool {
         && !name.ends_with('-')
 }
 
-/// `:ns NAME` (`None`, or `all` / `-`: every namespace): scopes the workload views.
+/// `:ns NAME` (`None`, or `all` / `-`: every namespace): scopes the workload views; a name
+/// no pod or InferenceService of the shown data lives in is refused with a warning (a typo
+/// would empty every workload view), the scope in force kept.
 pub fn set_scope(state: &mut AppState, name: Option<&str>) -> Vec<Effect> {
     let name = name.filter(|n| !CLEAR_WORDS.contains(n));
     if let Some(n) = name.filter(|n| !valid(n)) {
@@ -25,6 +28,20 @@ pub fn set_scope(state: &mut AppState, name: Option<&str>) -> Vec<Effect> {
             state.now,
         );
         return vec![Effect::Redraw];
+    }
+    let seen = state.shown().map(|f| crate::app::namespace::seen(f));
+    if let (Some(n), Some(seen)) = (name, seen) {
+        if !seen.iter().any(|s| s == n) {
+            let kept = state
+                .namespace_scope
+                .as_deref()
+                .unwrap_or("every namespace");
+            let text = format!(
+                "no namespace {n}: no pod or InferenceService of this cluster is in it (still showing {kept})"
+            );
+            state.notices.push(text, NoticeLevel::Error, state.now);
+            return vec![Effect::Redraw];
+        }
     }
     state.namespace_scope = name.map(str::to_string);
     let text = match name {

@@ -1,9 +1,9 @@
 //! Navigation: moving the selection, paging, switching views, opening and closing details,
-//! scoping the Nodes view to a pool, freezing, sorting, and taking in a new feed.
+//! scoping the Nodes view to a pool, freezing, and taking in a new feed (sorting and the
+//! column layout are `sort`'s).
 //!
 //! Owns: `viewport`, `step`, `jump`, `switch_view`, `open`, `back`, `refresh_view`, `apply_feed`,
-//! `rebuild_detail`, `sort_next`, `sort_by_letter`, `sort_reverse`, `toggle_wide`, `toggle_freeze`,
-//! `toggle_map`. Plain data.
+//! `rebuild_detail`, `rearrange_moves`, `toggle_freeze`, `toggle_map`. Plain data.
 
 use std::sync::Arc;
 
@@ -54,20 +54,20 @@ pub fn refresh_view(state: &mut AppState, view: View) {
         _ => None,
     };
     let feed = state.shown().cloned();
+    // The Moves rows are built for the scope (its groups count its moves only).
     let ns = state
         .namespace_scope
         .as_deref()
-        .filter(|_| namespace::applies(view));
+        .filter(|_| namespace::applies(view) && view != View::Moves);
     let Some(model) = state.models.table(view) else {
         return;
     };
-    let index = &state.models.move_index;
     let in_scope = |row: &RowModel| {
         let pool_ok =
             pool.is_none_or(|p| row.cells.get(NODE_POOL_COLUMN).is_some_and(|c| c.text == p));
         let ns_ok = ns.is_none_or(|ns| {
             feed.as_ref()
-                .and_then(|f| namespace::row_namespace(&f.analysis, index, view, row.source))
+                .and_then(|f| namespace::row_namespace(&f.analysis, view, row.source))
                 == Some(ns)
         });
         pool_ok && ns_ok
@@ -127,11 +127,11 @@ fn ensure_built(state: &mut AppState, view: View) {
         let opts = MoveOptions {
             dismissed: &state.dismissed,
             open: &state.moves_open,
-            flat: groups::wants_flat(&state.tables[View::Moves.index()])
-                || state.namespace_scope.is_some(),
+            flat: groups::wants_flat(&state.tables[View::Moves.index()]),
             wide: groups::wants_wide(state.size),
             requested: &state.requested,
             phases: &state.request_phases,
+            namespace: state.namespace_scope.as_deref(),
         };
         let ns = state.namespace_scope.as_deref();
         build_view(&mut state.models, &feed, &opts, view, ns);
@@ -157,8 +157,12 @@ pub fn rearrange_moves(state: &mut AppState) {
 /// Builds `view`'s rows when stale and recomputes what it shows, the selection kept by key
 /// (a new fleet state while the Fleet view is shown).
 pub fn switch_rows(state: &mut AppState, view: View) {
+    let before = state.table(view).selected_key.clone();
     ensure_built(state, view);
     refresh_view(state, view);
+    if state.view == view {
+        crate::app::update::slid::after_feed(state, view, before);
+    }
 }
 
 /// Shows `view` (closing any detail; entering Moves takes its order anew).
@@ -171,6 +175,20 @@ pub fn switch_view(state: &mut AppState, view: View) {
     state.detail = None;
     state.detail_scroll = 0;
     refresh_view(state, view);
+}
+
+/// `next-view` (`forward`) or `prev-view`: the next tab (the Fleet tab is there only while a
+/// fleet is watched).
+pub fn cycle_view(state: &mut AppState, forward: bool) {
+    let views: Vec<View> = View::ALL
+        .into_iter()
+        .filter(|v| state.fleet.is_some() || *v != View::Fleet)
+        .collect();
+    let n = views.len();
+    let d = if forward { 1 } else { n - 1 };
+    let at = views.iter().position(|v| *v == state.view).unwrap_or(0);
+    state.pool_scope = None;
+    switch_view(state, views[(at + d) % n]);
 }
 
 /// Enter: Pools → that pool's nodes; Nodes/Moves/Journal/Lints → detail; Gangs → expand/collapse.
@@ -281,94 +299,6 @@ pub fn toggle_map(state: &mut AppState) {
     refresh_view(state, View::Pools);
 }
 
-/// `sort-next`: engine order → first shown column → next shown column … → engine order
-/// (wide-only columns are skipped in the compact layout).
-pub fn sort_next(state: &mut AppState) {
-    let view = state.view;
-    let Some(model) = state.models.table(view) else {
-        return;
-    };
-    let t = &state.tables[view.index()];
-    let shown = |c: &usize| t.wide || !model.columns[*c].wide_only;
-    let after = t.sort.map_or(0, |(c, _)| c + 1);
-    let next = (after..model.columns.len()).find(shown);
-    let t = &mut state.tables[view.index()];
-    t.sort = match (t.sort, next) {
-        (_, None) => None,
-        (None, Some(c)) => Some((c, false)),
-        (Some((_, d)), Some(c)) => Some((c, d)),
-    };
-    if state.view == View::Moves {
-        rearrange_moves(state);
-    }
-    refresh_view(state, view);
-}
-
-/// Shift+letter: sorts by the first shown column whose title starts with `letter` (text
-/// ascending, numbers largest first); the same letter again reverses. False when no column
-/// starts with it.
-pub fn sort_by_letter(state: &mut AppState, letter: char) -> bool {
-    let view = state.view;
-    let Some(model) = state.models.table(view) else {
-        return false;
-    };
-    let t = &state.tables[view.index()];
-    let starts = |title: &str| {
-        title
-            .chars()
-            .find(|c| c.is_alphanumeric())
-            .is_some_and(|c| c.eq_ignore_ascii_case(&letter))
-    };
-    let Some(col) = (0..model.columns.len())
-        .find(|c| (t.wide || !model.columns[*c].wide_only) && starts(model.columns[*c].title))
-    else {
-        return false;
-    };
-    let numeric = model.columns[col].numeric;
-    let t = &mut state.tables[view.index()];
-    t.sort = match t.sort {
-        Some((c, d)) if c == col => Some((c, !d)),
-        _ => Some((col, numeric)),
-    };
-    if state.view == View::Moves {
-        rearrange_moves(state);
-    }
-    refresh_view(state, view);
-    true
-}
-
-/// `toggle-wide`: every table switches between the compact and the wide layout.
-pub fn toggle_wide(state: &mut AppState) {
-    let wide = !state.tables[state.view.index()].wide;
-    for v in View::ALL {
-        let hidden = |c: usize| {
-            state
-                .models
-                .table(v)
-                .and_then(|m| m.columns.get(c))
-                .is_some_and(|col| col.wide_only)
-        };
-        // A sort on a column the compact layout hides would order rows by something unseen.
-        let unseen = !wide && state.tables[v.index()].sort.is_some_and(|(c, _)| hidden(c));
-        let t = &mut state.tables[v.index()];
-        t.wide = wide;
-        if unseen {
-            t.sort = None;
-        }
-    }
-    refresh_view(state, state.view);
-}
-
-/// `sort-reverse`: flips the direction (sorting by the first column if unsorted).
-pub fn sort_reverse(state: &mut AppState) {
-    let t = &mut state.tables[state.view.index()];
-    t.sort = Some(t.sort.map_or((0, true), |(c, d)| (c, !d)));
-    if state.view == View::Moves {
-        rearrange_moves(state);
-    }
-    refresh_view(state, state.view);
-}
-
 /// `freeze`: keep showing the current feed while new ones keep arriving.
 pub fn toggle_freeze(state: &mut AppState) {
     if state.frozen.take().is_none() {
@@ -408,7 +338,10 @@ pub fn apply_feed(state: &mut AppState, feed: Arc<Feed>) {
     }
     state.latest = Some(feed);
     if state.frozen.is_none() {
+        let view = state.view;
+        let before = state.table(view).selected_key.clone();
         rebuild_models(state);
+        crate::app::update::slid::after_feed(state, view, before);
         crate::app::update::track::track_requests(state);
     }
 }

@@ -88,7 +88,7 @@ pub fn pane_action(state: &mut AppState, action: Action) -> Vec<Msg> {
         Action::ShowYaml => {
             return effects(vec![Effect::Fetch(pane.fetch.clone()), Effect::Redraw])
         }
-        Action::Back | Action::Cancel => {
+        Action::Back | Action::BackOrQuit | Action::Cancel => {
             state.modals.pop();
             return redraw();
         }

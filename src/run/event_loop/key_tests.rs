@@ -99,7 +99,9 @@ async fn a_key_is_handled_with_no_tick_and_no_feed() {
     let later = input.clone();
     tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(400)).await;
+        // `q` asks "Quit ome-top? y/n"; `y` answers.
         later.push('q');
+        later.push('y');
     });
     // The loop runs as a task of its own: the test's deadline below must not wake it.
     let local = tokio::task::LocalSet::new();

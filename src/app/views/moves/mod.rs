@@ -229,6 +229,19 @@ pub struct MoveOptions<'a> {
     pub requested: &'a [RequestedMove],
     /// Their last seen phases.
     pub phases: &'a HashMap<String, MigrationPhase>,
+    /// The `:ns` scope: only its workloads' moves are listed (and counted in the groups).
+    pub namespace: Option<&'a str>,
+}
+
+/// Whether the merged move `pair` belongs to a workload of `namespace` (every move does
+/// without a scope).
+pub fn in_namespace(a: &Analysis, pair: MovePair, namespace: Option<&str>) -> bool {
+    namespace.is_none_or(|ns| {
+        Merged::of(a, pair)
+            .and_then(|m| m.primary())
+            .and_then(|m| m.fields().workload.split_once('/').map(|(n, _)| n == ns))
+            .unwrap_or(false)
+    })
 }
 
 /// The merged move at `source` in the shown Moves rows (`None` for a group row).

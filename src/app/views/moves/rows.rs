@@ -11,7 +11,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::times::relative;
 use crate::app::views::held::{holder, short, JOURNAL_HOLDS};
-use crate::app::views::moves::instance_of;
 use crate::app::views::moves::landing::{landing, landing_short};
 use crate::app::views::moves::merge::{freshness_text, group_reason, pair_rows};
 use crate::app::views::moves::pacing::pacing;
@@ -21,6 +20,7 @@ use crate::app::views::moves::{
     fingerprint, group_key, identity_key, Dismissed, Merged, MoveEntry, MoveFields, MoveIndex,
     MoveOptions, MovePair, MoveRef,
 };
+use crate::app::views::moves::{in_namespace, instance_of};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::Outcome;
 use crate::engine::model::Time;
@@ -368,7 +368,11 @@ fn requested_rows(
     let present: HashSet<&str> = listed.iter().map(|l| l.key.as_str()).collect();
     for (key, i) in latest_requests(ctx.opts.requested) {
         let r = &ctx.opts.requested[i];
-        if present.contains(key.as_str()) {
+        let outside = ctx
+            .opts
+            .namespace
+            .is_some_and(|ns| r.workload.split_once('/').map(|(n, _)| n) != Some(ns));
+        if present.contains(key.as_str()) || outside {
             continue;
         }
         let seen = ctx.opts.phases.get(&r.uuid);
@@ -388,7 +392,9 @@ fn requested_rows(
 pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex) {
     let a = &feed.analysis;
     let ctx = Ctx::new(feed, opts);
-    let mut listed = classify(&ctx, a, pair_rows(a));
+    let pairs = pair_rows(a).into_iter();
+    let pairs = pairs.filter(|(_, p)| in_namespace(a, *p, opts.namespace));
+    let mut listed = classify(&ctx, a, pairs.collect());
     listed.sort_by_key(|l| l.class);
     let split = listed.partition_point(|l| l.class < Class::Advisory);
     let mut groups: BTreeMap<String, Vec<&Listed<'_>>> = BTreeMap::new();
