@@ -14,6 +14,7 @@ mod history_fixture;
 mod kept;
 mod keymap_safety;
 mod legends;
+mod map_unhealthy;
 mod node_yaml;
 mod palette;
 mod pool_map;

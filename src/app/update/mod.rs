@@ -213,6 +213,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
                 return Vec::new();
             }
         }
+        Action::CordonNode if map::map_shown_full(state) => map::cordon_selected(state),
         Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
         Action::CordonNode | Action::UncordonNode => {
