@@ -15,6 +15,7 @@ mod kept;
 mod keymap_safety;
 mod legends;
 mod map_unhealthy;
+mod narrow;
 mod node_yaml;
 mod palette;
 mod pool_map;

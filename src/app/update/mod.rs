@@ -149,6 +149,9 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         nav::switch_view(state, v);
         return vec![Effect::Redraw];
     }
+    if scroll_dialog(state, action) {
+        return vec![Effect::Redraw];
+    }
     let page = nav::viewport(state) as isize;
     match action {
         Action::Quit => {
@@ -232,4 +235,24 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         _ => return Vec::new(),
     }
     vec![Effect::Redraw]
+}
+
+/// ↑/↓ (and the page keys) scroll a confirm dialog taller than the screen; `false` when no
+/// dialog is on top or the action is no scroll.
+fn scroll_dialog(state: &mut AppState, action: Action) -> bool {
+    let size = state.size;
+    let bindings = state.keys.bindings(crate::app::keys::Mode::Confirm);
+    let Some(Modal::Confirm(d)) = state.modals.last_mut() else {
+        return false;
+    };
+    let page = i32::from(size.1 / 2).max(1);
+    let delta = match action {
+        Action::Down => 1,
+        Action::Up => -1,
+        Action::PageDown => page,
+        Action::PageUp => -page,
+        _ => return false,
+    };
+    d.scroll_by(delta, size, &bindings);
+    true
 }

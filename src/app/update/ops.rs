@@ -41,6 +41,7 @@ pub(crate) fn dialog(title: String, lines: Vec<(String, Tone)>, op: Option<Op>) 
         overridable: false,
         override_armed: false,
         tracks: None,
+        scroll: 0,
     }
 }
 

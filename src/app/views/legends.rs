@@ -168,7 +168,7 @@ const LINTS: &[Legend] = &[
         "Small pods hold a node whose use is below the HighNodeUtilization threshold.",
     ),
     l("OBJECT", "The pod, node or pool the lint is about."),
-    l("MESSAGE", "What is wrong, in one line."),
+    l("MESSAGE", "What is wrong, in one line; cut with … when longer than the column, whole (with its fix) in the lint's detail."),
 ];
 
 const FLEET: &[Legend] = &[
