@@ -2,12 +2,15 @@
 //! states the exact change, the reject choice, the reason input, an object's YAML and the
 //! question before quitting.
 //!
-//! Owns: `Modal`, `ConfirmDialog`, `ReasonPurpose`, `YamlPane` (what the palette lists is
+//! Owns: `Modal`, `ConfirmDialog` (its body wrapped and scrolled), `confirm_width`,
+//! `ReasonPurpose`, `YamlPane` (what the palette lists is
 //! `app::palette`'s). Plain data.
 
 use crate::action::Action;
+use crate::app::keys::{key_label, Binding};
 use crate::app::model::moves::RequestedMove;
 use crate::app::table::Tone;
+use crate::app::wrap::wrap;
 use crate::protocol::{Fetch, Op};
 
 /// A confirm dialog: what will change, the checks behind it, and the op it sends.
@@ -31,9 +34,91 @@ pub struct ConfirmDialog {
     pub override_armed: bool,
     /// The request to track once the op succeeds (approve).
     pub tracks: Option<RequestedMove>,
+    /// Body rows scrolled off the top: a dialog taller than the screen scrolls with ↑/↓.
+    pub scroll: u16,
+}
+
+/// The confirm dialog's width, borders included, on a screen `cols` wide.
+pub fn confirm_width(cols: u16) -> u16 {
+    cols.saturating_sub(8).min(110)
 }
 
 impl ConfirmDialog {
+    /// The body as drawn `inner` columns wide: each line wrapped whole (nothing a decision
+    /// needs is cut), a blank row, then the reason when one was typed.
+    pub fn body_rows(&self, inner: usize) -> Vec<(String, Tone)> {
+        let reason = self
+            .reason
+            .iter()
+            .map(|r| (format!("reason: {r}"), Tone::Normal));
+        let lines = self.lines.iter().cloned();
+        let blank = std::iter::once((String::new(), Tone::Normal));
+        lines
+            .chain(blank)
+            .chain(reason)
+            .flat_map(|(text, tone)| wrap(&text, inner).into_iter().map(move |r| (r, tone)))
+            .collect()
+    }
+
+    /// The lines below the body, each a list of `(text, is a key)`: why confirming is
+    /// refused, the override, then the keys (`confirm` from `bindings`, the confirm table's).
+    pub fn tail(&self, bindings: &[Binding]) -> Vec<Vec<(String, bool)>> {
+        let mut tail = Vec::new();
+        if let Some(why) = &self.blocked {
+            tail.push(vec![(format!("✗ cannot confirm: {why}"), false)]);
+            if self.overridable {
+                let armed = if self.override_armed {
+                    "ARMED — confirming overrides it (o disarms)"
+                } else {
+                    "off — press o, then confirm, to go ahead anyway"
+                };
+                tail.push(vec![(format!("override: {armed}"), false)]);
+            }
+        }
+        let mut keys = Vec::new();
+        for (action, word) in [(Action::Confirm, "confirm"), (Action::Cancel, "cancel")] {
+            let labels: Vec<String> = (bindings.iter())
+                .filter(|b| b.action == action)
+                .map(|b| key_label(&b.keys))
+                .collect();
+            if !labels.is_empty() {
+                keys.push((format!("{} ", labels.join("/")), true));
+                keys.push((format!("{word}  "), false));
+            }
+        }
+        if self.reason_allowed {
+            keys.extend([("r ".into(), true), ("add reason  ".into(), false)]);
+        }
+        if self.overridable {
+            keys.extend([("o ".into(), true), ("override".into(), false)]);
+        }
+        tail.push(keys);
+        tail
+    }
+
+    /// Scrolls the body `delta` rows on a `size` screen, never past the row that shows its
+    /// end (`bindings`: the confirm table's, whose keys the tail lists).
+    pub fn scroll_by(&mut self, delta: i32, (cols, rows): (u16, u16), bindings: &[Binding]) {
+        let inner = usize::from(confirm_width(cols).saturating_sub(2));
+        let body = self.body_rows(inner).len();
+        let tail: usize = (self.tail(bindings).iter())
+            .map(|l| {
+                wrap(
+                    &l.iter().map(|(t, _)| t.as_str()).collect::<String>(),
+                    inner,
+                )
+                .len()
+            })
+            .sum();
+        // The tallest dialog: the screen but a row above and below, borders, the tail and the
+        // row that says more is hidden.
+        let shown = usize::from(rows.saturating_sub(4))
+            .saturating_sub(tail + 1)
+            .max(1);
+        let last = u16::try_from(body.saturating_sub(shown)).unwrap_or(u16::MAX);
+        let next = i32::from(self.scroll).saturating_add(delta).max(0);
+        self.scroll = u16::try_from(next).unwrap_or(u16::MAX).min(last);
+    }
     /// Whether `confirm` would send now.
     pub fn can_confirm(&self) -> bool {
         self.op.is_some() && (self.blocked.is_none() || (self.overridable && self.override_armed))

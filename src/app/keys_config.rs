@@ -124,8 +124,13 @@ mod tests {
             k.resolve(Mode::View(View::Nodes), &[ctrl_c]),
             KeyResolution::Action(Action::Quit)
         );
+        // Pools binds `c` for the full-size map's node, not `u`.
         assert_eq!(
             k.resolve(Mode::View(View::Pools), &[ch('c')]),
+            KeyResolution::Action(Action::CordonNode)
+        );
+        assert_eq!(
+            k.resolve(Mode::View(View::Pools), &[ch('u')]),
             KeyResolution::Unbound
         );
     }

@@ -30,6 +30,7 @@ pub mod table;
 pub mod times;
 pub mod update;
 pub mod views;
+pub mod wrap;
 
 pub use effect::Effect;
 pub use event::Event;

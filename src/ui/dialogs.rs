@@ -5,13 +5,13 @@
 //! Owns: `draw_modals`.
 
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use crate::action::Action;
-use crate::app::dialogs::{ConfirmDialog, Modal, YamlPane};
-use crate::app::keys::{key_label, Mode};
+use crate::app::dialogs::{confirm_width, ConfirmDialog, Modal, YamlPane};
+use crate::app::keys::Mode;
 use crate::app::layout::screen;
 use crate::app::palette::{palette_entries, PaletteEntry};
 use crate::app::state::AppState;
@@ -182,81 +182,40 @@ fn draw_palette(
     );
 }
 
-/// `y confirm  n/esc cancel`: the keys the confirm table binds to each, so the dialog never
-/// names a key the keymap does not bind.
-fn confirm_keys(state: &AppState, theme: &Theme) -> Vec<Span<'static>> {
-    let bindings = state.keys().bindings(Mode::Confirm);
-    let mut spans = Vec::new();
-    for (action, word) in [(Action::Confirm, "confirm"), (Action::Cancel, "cancel")] {
-        let keys: Vec<String> = bindings
-            .iter()
-            .filter(|b| b.action == action)
-            .map(|b| key_label(&b.keys))
-            .collect();
-        if !keys.is_empty() {
-            spans.push(Span::styled(
-                format!("{} ", keys.join("/")),
-                theme.style(Slot::Accent),
-            ));
-            spans.push(Span::raw(format!("{word}  ")));
-        }
-    }
-    spans
-}
-
-/// What decides the keystroke: why confirming is refused, the override, the keys. Drawn
-/// below the body and never cut off: on a short terminal the body gives up its last rows.
+/// What decides the keystroke: why confirming is refused, the override, the keys the confirm
+/// table binds (`ConfirmDialog::tail`, the rows the reducer scrolls around). Drawn below the
+/// body and never cut off: on a short terminal the body scrolls instead.
 fn confirm_tail(state: &AppState, d: &ConfirmDialog, theme: &Theme) -> Vec<Line<'static>> {
-    let mut tail: Vec<Line> = Vec::new();
-    if let Some(why) = &d.blocked {
-        tail.push(Line::styled(
-            format!("✗ cannot confirm: {why}"),
-            theme.style(Slot::Danger),
-        ));
-        if d.overridable {
-            let armed = if d.override_armed {
-                "ARMED — confirming overrides it (o disarms)"
-            } else {
-                "off — press o, then confirm, to go ahead anyway"
-            };
-            tail.push(Line::styled(
-                format!("override: {armed}"),
-                theme.style(Slot::HealthDegraded),
-            ));
-        }
-    }
-    let mut keys = confirm_keys(state, theme);
-    if d.reason_allowed {
-        keys.push(Span::styled("r ", theme.style(Slot::Accent)));
-        keys.push(Span::raw("add reason  "));
-    }
-    if d.overridable {
-        keys.push(Span::styled("o ", theme.style(Slot::Accent)));
-        keys.push(Span::raw("override"));
-    }
-    tail.push(Line::from(keys));
-    tail
+    let bindings = state.keys().bindings(Mode::Confirm);
+    let tail = d.tail(&bindings);
+    let last = tail.len().saturating_sub(1);
+    let style = |i: usize, key: bool| match (i, key) {
+        (_, true) => theme.style(Slot::Accent),
+        (0, false) if d.blocked.is_some() && i < last => theme.style(Slot::Danger),
+        (_, false) if i < last => theme.style(Slot::HealthDegraded),
+        _ => Style::default(),
+    };
+    tail.into_iter()
+        .enumerate()
+        .map(|(i, pieces)| {
+            let spans: Vec<Span> = (pieces.into_iter())
+                .map(|(text, key)| Span::styled(text, style(i, key)))
+                .collect();
+            Line::from(spans)
+        })
+        .collect()
 }
 
 fn draw_confirm(frame: &mut Frame, full: Rect, state: &AppState, d: &ConfirmDialog, theme: &Theme) {
-    let mut body: Vec<Line> = d
-        .lines
-        .iter()
-        .map(|(text, tone)| Line::styled(text.clone(), theme.tone(*tone)))
-        .collect();
-    body.push(Line::from(""));
-    if let Some(r) = &d.reason {
-        body.push(Line::from(format!("reason: {r}")));
-    }
-    let tail = confirm_tail(state, d, theme);
-    let width = full.width.saturating_sub(8).min(110);
+    let width = confirm_width(full.width);
     let inner = width.saturating_sub(2);
-    let body = Paragraph::new(body).wrap(Wrap { trim: false });
-    let tail = Paragraph::new(tail).wrap(Wrap { trim: false });
+    // Every line wrapped whole, the same rows the reducer scrolls through.
+    let rows = d.body_rows(usize::from(inner));
+    let tail = Paragraph::new(confirm_tail(state, d, theme)).wrap(Wrap { trim: false });
     // The rows ratatui's word wrap really takes (a long word after a space, such as an
     // annotation value, starts a row of its own, which a width-based count misses).
     let tail_rows = u16::try_from(tail.line_count(inner)).unwrap_or(u16::MAX);
-    let body_rows = u16::try_from(body.line_count(inner)).unwrap_or(u16::MAX);
+    let body_rows = u16::try_from(rows.len()).unwrap_or(u16::MAX);
     let height = body_rows
         .saturating_add(tail_rows)
         .saturating_add(2)
@@ -268,24 +227,34 @@ fn draw_confirm(frame: &mut Frame, full: Rect, state: &AppState, d: &ConfirmDial
     let split = inside.height - tail_rows;
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
-    // Cut short, the body's last row says so (the body ends with the least needed lines).
+    // Taller than the screen, the body scrolls and its last row says where it is.
     let clipped = body_rows > split && split > 0;
-    let body_height = if clipped { split - 1 } else { split };
+    let shown = if clipped { split - 1 } else { split };
+    let first = usize::from(d.scroll.min(body_rows.saturating_sub(shown)));
+    let lines: Vec<Line> = (rows.iter().skip(first).take(usize::from(shown)))
+        .map(|(text, tone)| Line::styled(text.clone(), theme.tone(*tone)))
+        .collect();
     frame.render_widget(
-        body,
+        Paragraph::new(lines),
         Rect {
-            height: body_height,
+            height: shown,
             ..inside
         },
     );
     if clipped {
-        let more = "… (a taller terminal shows the rest)";
+        let last = first + usize::from(shown);
+        let how = if last < rows.len() {
+            "↓ shows the rest"
+        } else {
+            "↑ goes back"
+        };
+        let more = format!("rows {}–{last} of {body_rows} · {how}", first + 1);
         let at = Rect {
-            y: inside.y + body_height,
+            y: inside.y + shown,
             height: 1,
             ..inside
         };
-        frame.render_widget(Line::styled(more, theme.style(Slot::Muted)), at);
+        frame.render_widget(Line::styled(more, theme.style(Slot::Accent)), at);
     }
     frame.render_widget(
         tail,

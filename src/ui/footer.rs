@@ -3,10 +3,15 @@
 //!
 //! The footer always ends with the help key: lower-priority hints give way to it.
 //!
-//! Owns: `draw_notice`, `draw_footer`, `footer_hints`, `fit_hints`, `applies_here`.
+//! A notice longer than its line is drawn whole over the footer (and the body's last rows when
+//! it needs them) while it is in force.
+//!
+//! Owns: `draw_notice`, `draw_long_notice`, `draw_footer`, `footer_hints`, `fit_hints`,
+//! `applies_here`.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 
 use crate::action::Action;
@@ -17,6 +22,7 @@ use crate::app::input::current_mode;
 use crate::app::keys::{key_label, Binding, KeyResolution, Mode};
 use crate::app::state::{AppState, NoticeLevel};
 use crate::app::update::refuse::refusal;
+use crate::app::wrap::wrap;
 use crate::ui::theme::{Slot, Theme};
 
 /// Common actions worth a footer slot, in order, after the mode's own actions.
@@ -209,12 +215,8 @@ pub fn draw_notice(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
             ));
         }
         Line::from(spans)
-    } else if let Some(n) = state.notice() {
-        let (mark, slot) = match n.level {
-            NoticeLevel::Info => ("ℹ ", Slot::Accent),
-            NoticeLevel::Error => ("✗ ", Slot::Danger),
-        };
-        Line::styled(format!("{mark}{}", n.text), theme.style(slot))
+    } else if let Some((text, slot)) = notice_text(state) {
+        Line::styled(text, theme.style(slot))
     } else if !state.pending().is_empty() {
         Line::styled(
             format!("⧗ waiting for {} operation(s)", state.pending().len()),
@@ -224,4 +226,39 @@ pub fn draw_notice(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
         Line::default()
     };
     frame.render_widget(line, area);
+}
+
+/// The notice in force as the notice line writes it (its mark first), and its colour.
+fn notice_text(state: &AppState) -> Option<(String, Slot)> {
+    let n = state.notice()?;
+    let (mark, slot) = match n.level {
+        NoticeLevel::Info => ("ℹ ", Slot::Accent),
+        NoticeLevel::Error => ("✗ ", Slot::Danger),
+    };
+    Some((format!("{mark}{}", n.text), slot))
+}
+
+/// A notice longer than its line, drawn whole: wrapped at spaces, its rows end on the footer's
+/// row (the keys come back when the notice expires) and take the body's last rows when it needs
+/// more than two, so no word of a refusal or a conflict is cut.
+pub fn draw_long_notice(frame: &mut Frame, full: Rect, state: &AppState, theme: &Theme) {
+    if matches!(state.modals().last(), Some(Modal::FilterInput { .. })) {
+        return;
+    }
+    let Some((text, slot)) = notice_text(state) else {
+        return;
+    };
+    if Line::raw(text.as_str()).width() <= usize::from(full.width) {
+        return;
+    }
+    let rows = wrap(&text, usize::from(full.width));
+    let height = u16::try_from(rows.len())
+        .unwrap_or(u16::MAX)
+        .min(full.height / 2);
+    let area = Rect::new(full.x, full.bottom() - height, full.width, height);
+    let lines: Vec<Line> = (rows.into_iter())
+        .map(|r| Line::styled(r, theme.style(slot)))
+        .collect();
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(lines), area);
 }

@@ -63,5 +63,6 @@ pub fn draw(frame: &mut Frame, state: &AppState, theme: &Theme) {
     views::draw_body(frame, &s, full, state, theme);
     footer::draw_notice(frame, rect(s.notice, full), state, theme);
     footer::draw_footer(frame, rect(s.footer, full), state, theme);
+    footer::draw_long_notice(frame, full, state, theme);
     dialogs::draw_modals(frame, full, state, theme);
 }

@@ -52,7 +52,7 @@ const KEPT: &[(View, &[&str])] = &[
     (View::Nodes, &["NAME", "HEALTH", "CORDON", "GPU"]),
     (
         View::Moves,
-        &["≠", "OME-TOP", "WORKLOAD", "→ TARGETS", "SCORE"],
+        &["≠", "OME-TOP", "WORKLOAD", "INST", "→ TARGETS", "SCORE"],
     ),
     (
         View::Journal,

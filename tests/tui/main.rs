@@ -15,6 +15,8 @@ mod k9s_habits;
 mod kept;
 mod keymap_safety;
 mod legends;
+mod map_unhealthy;
+mod narrow;
 mod node_yaml;
 mod palette;
 mod pool_map;

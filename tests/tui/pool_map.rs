@@ -167,7 +167,11 @@ fn cells_take_their_colour_from_theme_slots() {
         let at = find_cell(&s, &t, glyph).unwrap_or_else(|| panic!("no {glyph} in the map"));
         t.backend().buffer()[at].fg
     };
-    assert_eq!(Some(fg("✗")), theme.style(Slot::HealthFailed).fg);
+    // The demo's failing node, unhealthy and never cordoned: still schedulable, reversed.
+    assert_eq!(Some(fg("!")), theme.style(Slot::HealthFailed).fg);
+    let at = find_cell(&s, &t, "!").unwrap();
+    let reversed = ratatui::style::Modifier::REVERSED;
+    assert!(t.backend().buffer()[at].modifier.contains(reversed));
     assert_eq!(Some(fg("·")), theme.style(Slot::MapNone).fg);
     let some = (1..8)
         .map(|d| d.to_string())

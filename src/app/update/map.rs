@@ -1,9 +1,12 @@
 //! Keeps the Pools view's map layout in step with the state after every event; the full-size
-//! map's selection moved sideways and its node opened.
+//! map's selection moved sideways, its node opened or cordoned (the usual confirm dialog of
+//! `ops::start_cordon_at`).
 
+use crate::action::Action;
 use crate::app::layout::screen;
 use crate::app::model::map::layout::cell_area;
-use crate::app::state::{AppState, View};
+use crate::app::state::{AppState, NoticeLevel, View};
+use crate::app::update::ops;
 
 /// Brings the Pools view's map layout up to date with the state (the reducer calls it after
 /// every event; it costs a comparison when nothing it depends on changed).
@@ -45,4 +48,26 @@ pub fn selected_node(state: &AppState) -> Option<String> {
 /// Whether the Pools view shows the map full-size (moving keys then move its selected cell).
 pub fn map_shown_full(state: &AppState) -> bool {
     state.view == View::Pools && state.pool_map.full && state.detail.is_none()
+}
+
+/// Whether `action` cordons the full-size map's selected node here (the Nodes view's write,
+/// offered on the map so that an unhealthy node still taking pods is cordoned where it shows).
+pub fn cordons_here(state: &AppState, action: Action) -> bool {
+    action == Action::CordonNode && map_shown_full(state)
+}
+
+/// `cordon-node` on the full-size map: the confirm dialog of cordoning its selected node.
+pub fn cordon_selected(state: &mut AppState) {
+    let node = selected_node(state).and_then(|name| {
+        let feed = state.shown()?;
+        feed.snapshot.nodes.iter().position(|n| *n.name == *name)
+    });
+    match node {
+        Some(i) => ops::start_cordon_at(state, i, true),
+        None => state.notices.push(
+            "cordon: no node selected on the map",
+            NoticeLevel::Error,
+            state.now,
+        ),
+    }
 }

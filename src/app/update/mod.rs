@@ -169,6 +169,9 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     if let Some(effects) = quit::quit_action(state, action) {
         return effects;
     }
+    if scroll_dialog(state, action) {
+        return vec![Effect::Redraw];
+    }
     let page = nav::viewport(state) as isize;
     match action {
         Action::Help => state.modals.push(Modal::Help { scroll: 0 }),
@@ -219,6 +222,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
                 return Vec::new();
             }
         }
+        Action::CordonNode if map::map_shown_full(state) => map::cordon_selected(state),
         Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
         Action::CordonNode | Action::UncordonNode => {
@@ -237,4 +241,24 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         _ => return Vec::new(),
     }
     vec![Effect::Redraw]
+}
+
+/// ↑/↓ (and the page keys) scroll a confirm dialog taller than the screen; `false` when no
+/// dialog is on top or the action is no scroll.
+fn scroll_dialog(state: &mut AppState, action: Action) -> bool {
+    let size = state.size;
+    let bindings = state.keys.bindings(crate::app::keys::Mode::Confirm);
+    let Some(Modal::Confirm(d)) = state.modals.last_mut() else {
+        return false;
+    };
+    let page = i32::from(size.1 / 2).max(1);
+    let delta = match action {
+        Action::Down => 1,
+        Action::Up => -1,
+        Action::PageDown => page,
+        Action::PageUp => -page,
+        _ => return false,
+    };
+    d.scroll_by(delta, size, &bindings);
+    true
 }

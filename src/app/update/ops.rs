@@ -10,6 +10,7 @@ use crate::app::effect::Effect;
 use crate::app::state::{AppState, NoticeLevel, PendingOp, View};
 use crate::app::table::Tone;
 use crate::app::views::moves::{action_move, Merged};
+use crate::app::views::node_detail::uncordon_warning;
 use crate::protocol::{Capability, Command, Op, OpOutcome};
 
 pub(crate) fn allowed(state: &mut AppState, cap: Capability, what: &str) -> bool {
@@ -40,6 +41,7 @@ pub(crate) fn dialog(title: String, lines: Vec<(String, Tone)>, op: Option<Op>) 
         overridable: false,
         override_armed: false,
         tracks: None,
+        scroll: 0,
     }
 }
 
@@ -82,7 +84,10 @@ pub fn start_cordon_at(state: &mut AppState, i: usize, cordon: bool) {
         );
     }
     let (node_name, rv) = (node.name.clone(), node.resource_version.clone());
-    let lines = vec![
+    let warning = (!cordon)
+        .then(|| uncordon_warning(&feed, i, state.utc_offset))
+        .flatten();
+    let mut lines = vec![
         (
             format!(
                 "node/{node_name}: spec.unschedulable {} → {cordon}",
@@ -99,6 +104,10 @@ pub fn start_cordon_at(state: &mut AppState, i: usize, cordon: bool) {
             Tone::Muted,
         ),
     ];
+    // Right under the change: the body ends with the lines least needed to decide.
+    if let Some(w) = warning {
+        lines.insert(1, w);
+    }
     let op = if cordon {
         Op::Cordon {
             node: node_name.clone(),

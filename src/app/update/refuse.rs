@@ -60,7 +60,10 @@ pub fn lint_fix(state: &AppState) -> Option<(Action, usize)> {
 /// Why `action`, a view's own key, does nothing in the shown view (`None`: it works here).
 pub fn misplaced(state: &AppState, action: Action) -> Option<String> {
     let home = home_view(action)?;
-    if home == state.view || lint_fix(state).is_some_and(|(a, _)| a == action) {
+    if home == state.view
+        || lint_fix(state).is_some_and(|(a, _)| a == action)
+        || crate::app::update::map::cordons_here(state, action)
+    {
         return None;
     }
     Some(format!(

@@ -35,7 +35,8 @@ const POOLS: &[Legend] = &[
     l("PRESS", "Pending pressure, 0 to 1: grows with how long GPU pods have waited that fit only after a repack."),
     l("PENDING", "Pending GPU pods of the pool, and how long the oldest has waited."),
     l("· 1-9 +", "The map, one cell per node: · no GPU free, a digit the GPUs free (+ for 10 or more); a node with every GPU free has its own colour."),
-    l("✗ ? ~ M C R S", "A map cell whose node takes no new pod: unhealthy, health unknown, suspect, maintenance, cordoned, being removed, spot (Alfred avoids spot nodes as targets)."),
+    l("!", "The map's unhealthy node that still takes new pods: neither cordoned nor tainted NoSchedule, so the scheduler keeps placing pods there while Alfred evacuates it. Full size, its line names it and c cordons it."),
+    l("✗ ? ~ M C R S", "A map cell whose node Alfred does not place on: unhealthy (cordoned or tainted), health unknown, suspect, maintenance, cordoned, being removed, spot (Alfred avoids spot nodes as targets)."),
     l("not ready", "In the map's legend: nodes whose kubelet reports Ready=False or stopped reporting; their cells keep the digit in the colour of unknown health, and their GPUs still count as free, as Alfred counts them."),
     l("without an Instance", "A line above the table: GPU pods of an InferenceService that no Instance holds (an OMENative-shaped service without its InferenceReplica, such as a MultiNode service OME runs as a LeaderWorkerSet); Alfred counts no demand for them."),
 ];
@@ -167,7 +168,7 @@ const LINTS: &[Legend] = &[
         "Small pods hold a node whose use is below the HighNodeUtilization threshold.",
     ),
     l("OBJECT", "The pod, node or pool the lint is about."),
-    l("MESSAGE", "What is wrong, in one line."),
+    l("MESSAGE", "What is wrong, in one line; cut with … when longer than the column, whole (with its fix) in the lint's detail."),
 ];
 
 const FLEET: &[Legend] = &[

@@ -6,7 +6,7 @@
 //! conditions, the pods on the node, its Events and Alfred's node record. The pane scrolls, so
 //! long sections never push the summary off the top.
 //!
-//! Owns: `node_detail`. The Kubernetes sections are in `node_sections`, the timeline in
+//! Owns: `node_detail`, `uncordon_warning`. The Kubernetes sections are in `node_sections`, the timeline in
 //! `node_timeline`. Plain data.
 
 use chrono::{Duration, FixedOffset};
@@ -67,6 +67,20 @@ fn health_why(node: &Node, st: &NodeState, a: &Analysis, tz: FixedOffset) -> Str
         HealthState::Clear => vec!["no health trigger is True".to_string()],
     };
     parts.join("; ")
+}
+
+/// The uncordon dialog's warning when node `i` of `feed` is Unhealthy: uncordoning lets the
+/// scheduler place new pods on a node whose GPUs Alfred reports failing.
+pub fn uncordon_warning(feed: &Feed, i: usize, tz: FixedOffset) -> Option<(String, Tone)> {
+    let (node, st) = (feed.snapshot.nodes.get(i)?, feed.analysis.nodes.get(i)?);
+    (st.health == HealthState::Unhealthy).then(|| {
+        let why = health_why(node, st, &feed.analysis, tz);
+        let text = format!(
+            "⚠ {} is Unhealthy ({why}): uncordoning lets new pods land on it",
+            node.name
+        );
+        (text, Tone::Degraded)
+    })
 }
 
 /// Why the node is excluded as a migration target, if it is.

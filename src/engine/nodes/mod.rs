@@ -7,6 +7,7 @@ mod gpus;
 mod health;
 mod membership;
 mod readiness;
+mod schedulable;
 mod shape_table;
 mod shapes;
 
@@ -14,6 +15,7 @@ pub use gpus::is_gpu_resource;
 pub use health::HealthState;
 pub use membership::PoolMembership;
 pub use readiness::{not_ready, NotReady};
+pub use schedulable::takes_new_pods;
 pub use shape_table::{ShapeTable, ShapeTableError};
 pub use shapes::same_pool_inputs;
 

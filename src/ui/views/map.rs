@@ -28,6 +28,8 @@ struct CellStyles {
     some: Style,
     whole: Style,
     excluded: Style,
+    /// Unhealthy yet still taking new pods: the failed colour, reversed, so it stands out.
+    open_unhealthy: Style,
     unhealthy: Style,
     unknown: Style,
     suspect: Style,
@@ -41,6 +43,9 @@ impl CellStyles {
             some: theme.style(Slot::MapSome),
             whole: theme.style(Slot::MapWhole),
             excluded: theme.style(Slot::MapExcluded),
+            open_unhealthy: theme
+                .style(Slot::HealthFailed)
+                .add_modifier(Modifier::REVERSED),
             unhealthy: theme.style(Slot::HealthFailed),
             unknown: theme.style(Slot::HealthUnknown),
             suspect: theme.style(Slot::HealthDegraded),
@@ -52,6 +57,7 @@ impl CellStyles {
         match (c.band(), c.exclusion) {
             // Free GPUs Alfred counts on a node the kubelet does not report ready.
             (_, None) if c.not_ready => self.unknown,
+            (_, Some(Exclusion::UnhealthySchedulable)) => self.open_unhealthy,
             (_, Some(Exclusion::Unhealthy)) => self.unhealthy,
             (_, Some(Exclusion::Unknown)) => self.unknown,
             (_, Some(Exclusion::Suspect)) => self.suspect,
@@ -221,8 +227,37 @@ fn cut(text: &str, width: usize) -> String {
     out
 }
 
-/// The full-size map's note: the lines shown, the selected node, how to select and open it,
-/// the way back; what does not fit `width` is left out, the arrows' hint first.
+/// The selected node as the full-size map's note names it: ` gpu-a ·`, or, when it is
+/// unhealthy yet still takes new pods, that and the key that cordons it.
+fn selected_words(state: &AppState) -> String {
+    let nav = state.pool_map();
+    let Some((cell, map)) = nav
+        .selected_cell()
+        .zip(nav.pool.and_then(|p| state.models().pool_maps.get(p)))
+    else {
+        return String::new();
+    };
+    let Some(name) = map.names.get(cell) else {
+        return String::new();
+    };
+    let open = Exclusion::UnhealthySchedulable;
+    if map.cells.get(cell).and_then(|c| c.exclusion) != Some(open) {
+        return format!(" {name} ·");
+    }
+    let cordon = state
+        .keys()
+        .bindings(Mode::View(View::Pools))
+        .into_iter()
+        .find(|b| b.action == Action::CordonNode)
+        .map_or_else(String::new, |b| {
+            format!(" {}: cordon ·", key_label(&b.keys))
+        });
+    format!(" {name}: {} ·{cordon}", open.word())
+}
+
+/// The full-size map's note: the lines shown, the selected node (and, unhealthy yet still
+/// schedulable, the cordon key), how to select and open it, the way back; what does not fit
+/// `width` is left out, the arrows' hint first, the selected node last.
 fn full_note(state: &AppState, (rows, width): (u16, u16), back: Option<&str>) -> String {
     let nav = state.pool_map();
     let total = nav.line_count();
@@ -234,15 +269,13 @@ fn full_note(state: &AppState, (rows, width): (u16, u16), back: Option<&str>) ->
         String::new()
     };
     let back = back.map_or_else(String::new, |k| format!(" · {k}: back"));
-    let selected = nav
-        .selected_cell()
-        .zip(nav.pool.and_then(|p| state.models().pool_maps.get(p)))
-        .and_then(|(cell, map)| map.names.get(cell))
-        .map_or_else(String::new, |name| format!(" {name} ·"));
+    let selected = selected_words(state);
     let room = usize::from(width).saturating_sub(4);
     [
         format!("{lines}{selected} arrows: select · enter: open{back} "),
         format!("{lines}{selected} enter: open{back} "),
+        format!("{selected} enter: open{back} "),
+        format!("{}{back} ", selected.trim_end_matches(" ·")),
         format!("{lines} enter: open{back} "),
     ]
     .into_iter()

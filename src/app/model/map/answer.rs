@@ -30,7 +30,7 @@ pub fn fits_line(p: &PoolReport) -> Vec<Piece> {
     vec![
         (
             // "free" is the Pools FREE column's number; the GPUs free on nodes that take no
-            // pod (the map's ✗ ? ~ M C R S cells) are counted apart.
+            // pod (the map's ! ✗ ? ~ M C R S cells) are counted apart.
             match p.free_gpus_all_nodes.saturating_sub(p.free_gpus) {
                 0 => format!("{} free · one node fits ", gpus(p.free_gpus)),
                 n => format!(

@@ -22,13 +22,17 @@ use crate::app::table::Tone;
 use crate::engine::analysis::Analysis;
 use crate::engine::gangs::pool_topology_key;
 use crate::engine::model::ClusterSnapshot;
-use crate::engine::nodes::{not_ready, HealthState, NodeState};
+use crate::engine::nodes::{not_ready, takes_new_pods, HealthState, NodeState};
 use crate::engine::pools::PoolReport;
 
-/// Why a node takes no new pod, most serious first (a node with several shows the first).
+/// Why a node is not a bin Alfred places on, most serious first (a node with several shows
+/// the first). Every reason but the first also keeps new pods away, or Alfred avoids it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Exclusion {
-    /// Health Unhealthy.
+    /// Health Unhealthy, yet neither cordoned nor tainted: the scheduler still places new pods
+    /// on it (Alfred only stops targeting it), so the map offers the cordon.
+    UnhealthySchedulable,
+    /// Health Unhealthy, and cordoned or tainted so that no new pod lands.
     Unhealthy,
     /// Health Unknown.
     Unknown,
@@ -46,7 +50,8 @@ pub enum Exclusion {
 
 impl Exclusion {
     /// Every reason, in legend order.
-    pub const ALL: [Exclusion; 7] = [
+    pub const ALL: [Exclusion; 8] = [
+        Exclusion::UnhealthySchedulable,
         Exclusion::Unhealthy,
         Exclusion::Unknown,
         Exclusion::Suspect,
@@ -59,6 +64,7 @@ impl Exclusion {
     /// The cell's glyph (health marks as in the Nodes view).
     pub fn glyph(self) -> char {
         match self {
+            Exclusion::UnhealthySchedulable => '!',
             Exclusion::Unhealthy => '✗',
             Exclusion::Unknown => '?',
             Exclusion::Suspect => '~',
@@ -72,6 +78,7 @@ impl Exclusion {
     /// The legend's word.
     pub fn word(self) -> &'static str {
         match self {
+            Exclusion::UnhealthySchedulable => "unhealthy, still schedulable",
             Exclusion::Unhealthy => "unhealthy",
             Exclusion::Unknown => "health unknown",
             Exclusion::Suspect => "suspect",
@@ -82,9 +89,11 @@ impl Exclusion {
         }
     }
 
-    /// The first reason `s` takes no new pod in its pool, `None` when it is a schedulable bin.
-    pub fn of(s: &NodeState, avoid_spot: bool) -> Option<Exclusion> {
+    /// The first reason `s` is no bin in its pool, `None` when it is a schedulable bin;
+    /// `takes_pods`: the scheduler still places new pods on the node (`takes_new_pods`).
+    pub fn of(s: &NodeState, avoid_spot: bool, takes_pods: bool) -> Option<Exclusion> {
         match s.health {
+            HealthState::Unhealthy if takes_pods => return Some(Exclusion::UnhealthySchedulable),
             HealthState::Unhealthy => return Some(Exclusion::Unhealthy),
             HealthState::Unknown => return Some(Exclusion::Unknown),
             HealthState::Suspect { .. } => return Some(Exclusion::Suspect),
@@ -240,10 +249,11 @@ fn pool_map(snap: &ClusterSnapshot, a: &Analysis, p: &PoolReport) -> PoolMap {
     let (order, groups) = group_nodes(snap, &p.nodes, key.as_deref());
     let cell_of = |n: usize| {
         let s = &a.nodes[n];
+        let takes_pods = snap.nodes.get(n).is_some_and(takes_new_pods);
         MapCell {
             free: s.free,
             total: s.total,
-            exclusion: Exclusion::of(s, avoid_spot),
+            exclusion: Exclusion::of(s, avoid_spot, takes_pods),
             not_ready: snap.nodes.get(n).and_then(not_ready).is_some(),
         }
     };

@@ -39,7 +39,7 @@ fn a_cell_reads_its_free_gpus_or_its_exclusion_without_colour() {
         .iter()
         .map(|e| excluded(*e).glyph())
         .collect();
-    assert_eq!(marks, "✗?~MCRS");
+    assert_eq!(marks, "!✗?~MCRS");
     assert_eq!(cell(0, 8).band(), Band::None);
     assert_eq!(cell(3, 8).band(), Band::Some);
     assert_eq!(cell(8, 8).band(), Band::Whole);
@@ -70,19 +70,23 @@ fn the_most_serious_exclusion_marks_the_node() {
     });
     s.cordoned = true;
     s.maintenance = vec!["bios-update".into()];
-    assert_eq!(Exclusion::of(&s, true), Some(Exclusion::Suspect));
+    assert_eq!(Exclusion::of(&s, true, true), Some(Exclusion::Suspect));
     s.health = HealthState::Clear;
-    assert_eq!(Exclusion::of(&s, true), Some(Exclusion::Maintenance));
+    assert_eq!(Exclusion::of(&s, true, true), Some(Exclusion::Maintenance));
     s.maintenance.clear();
-    assert_eq!(Exclusion::of(&s, true), Some(Exclusion::Cordoned));
+    assert_eq!(Exclusion::of(&s, true, true), Some(Exclusion::Cordoned));
     let mut spot = state(HealthState::Clear);
     spot.preemptible = true;
-    assert_eq!(Exclusion::of(&spot, true), Some(Exclusion::Spot));
-    assert_eq!(Exclusion::of(&spot, false), None, "spot nodes not avoided");
-    spot.to_be_deleted = true;
-    assert_eq!(Exclusion::of(&spot, false), Some(Exclusion::Removing));
+    assert_eq!(Exclusion::of(&spot, true, true), Some(Exclusion::Spot));
     assert_eq!(
-        Exclusion::of(&state(HealthState::Unknown), false),
+        Exclusion::of(&spot, false, true),
+        None,
+        "spot nodes not avoided"
+    );
+    spot.to_be_deleted = true;
+    assert_eq!(Exclusion::of(&spot, false, true), Some(Exclusion::Removing));
+    assert_eq!(
+        Exclusion::of(&state(HealthState::Unknown), false, true),
         Some(Exclusion::Unknown)
     );
 }
@@ -114,7 +118,7 @@ fn scheduler_config() -> ConfigMap {
 }
 
 /// Five 8-GPU nodes in racks rack-2, rack-10 and none: gpu-a (rack-2, 3 used), gpu-b
-/// (rack-10, unhealthy), gpu-c (rack-10, cordoned), gpu-d (rack-2, idle), gpu-e (no rack,
+/// (rack-10, unhealthy, neither cordoned nor tainted), gpu-c (rack-10, cordoned), gpu-d (rack-2, idle), gpu-e (no rack,
 /// 8 used, being removed).
 fn fleet() -> ClusterSnapshot {
     let mut b = racked("gpu-b", Some("rack-10"));
@@ -188,14 +192,14 @@ fn nodes_group_by_the_pools_topology_domain_in_natural_order_unlabelled_last() {
     assert_eq!(labels, ["2", "10", UNLABELLED]);
     let glyphs: String = map.cells.iter().map(MapCell::glyph).collect();
     // rack-2: gpu-a gpu-d; rack-10: gpu-b gpu-c; then gpu-e.
-    assert_eq!(glyphs, "58✗CR");
+    assert_eq!(glyphs, "58!CR");
     let summaries: String = map.groups.iter().map(|g| g.summary.glyph()).collect();
     // rack-10 has no schedulable node: its most serious mark.
-    assert_eq!(summaries, "8✗R");
+    assert_eq!(summaries, "8!R");
     assert_eq!(
         map.excluded,
         [
-            (Exclusion::Unhealthy, 1),
+            (Exclusion::UnhealthySchedulable, 1),
             (Exclusion::Cordoned, 1),
             (Exclusion::Removing, 1)
         ]
@@ -211,6 +215,35 @@ fn nodes_group_by_the_pools_topology_domain_in_natural_order_unlabelled_last() {
 }
 
 #[test]
+fn an_unhealthy_node_reads_still_schedulable_until_cordoned_or_tainted() {
+    let mut snap = fleet();
+    let glyph_of_b = |snap: &ClusterSnapshot| maps(snap)[0].cells[2].glyph();
+    assert_eq!(
+        glyph_of_b(&snap),
+        '!',
+        "no cordon, no taint: pods still land"
+    );
+    assert_eq!(
+        Exclusion::UnhealthySchedulable.word(),
+        "unhealthy, still schedulable"
+    );
+    snap.nodes[1].taints = vec![Taint {
+        key: Arc::from("nvidia.com/gpu"),
+        value: Arc::from("present"),
+        effect: Arc::from("NoSchedule"),
+    }];
+    assert_eq!(glyph_of_b(&snap), '!', "GPU pods tolerate the GPU taint");
+    snap.nodes[1].taints[0].key = Arc::from("gpu.example/unhealthy");
+    assert_eq!(glyph_of_b(&snap), '✗', "tainted NoSchedule");
+    snap.nodes[1].taints.clear();
+    snap.nodes[1].unschedulable = true;
+    assert_eq!(glyph_of_b(&snap), '✗', "cordoned");
+    let mut s = state(HealthState::Unhealthy);
+    s.cordoned = true;
+    assert_eq!(Exclusion::of(&s, false, false), Some(Exclusion::Unhealthy));
+}
+
+#[test]
 fn without_a_topology_key_the_pool_is_one_group_in_name_order() {
     let mut snap = fleet();
     snap.config_maps.clear();
@@ -218,7 +251,7 @@ fn without_a_topology_key_the_pool_is_one_group_in_name_order() {
     assert_eq!(map.key, None);
     assert_eq!(map.groups.len(), 1);
     let glyphs: String = map.cells.iter().map(MapCell::glyph).collect();
-    assert_eq!(glyphs, "5✗C8R");
+    assert_eq!(glyphs, "5!C8R");
 }
 
 /// A pool of `n` 8-GPU nodes, `per_domain` to a domain (`None`: no topology key); node `i`

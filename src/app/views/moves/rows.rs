@@ -60,21 +60,24 @@ const WHY_WIDE: u16 = 34;
 /// WHY on a narrow one, so that it still fits beside the targets and the score at 80 columns.
 const WHY_NARROW: u16 = 16;
 
-/// What an operator reads first comes first. A narrow terminal drops the Instance, then the
-/// source node, then the reason, then Alfred's outcome; the workload, ome-top's outcome, the
-/// targets and the score stay at every size.
+/// What an operator reads first comes first. A narrow terminal drops Alfred's outcome (`≠`
+/// still says when it disagrees), then the source node, then the reason, then the Instance:
+/// the Instance is what tells two rows of one workload apart, so it goes last; the workload,
+/// ome-top's outcome, the targets and the score stay at every size.
 fn columns(wide: bool) -> Vec<Column> {
     let why = if wide { WHY_WIDE } else { WHY_NARROW };
     vec![
         Column::text("≠", ColWidth::Fixed(1)).keep(),
         Column::text("OME-TOP", ColWidth::Fixed(10)).keep(),
-        Column::text("ALFRED", ColWidth::Fixed(10)).priority(1),
+        Column::text("ALFRED", ColWidth::Fixed(10)).priority(3),
         Column::text("WORKLOAD", ColWidth::Min(16)).keep(),
-        Column::text("INST", ColWidth::Fixed(9)).priority(3),
+        // Before WHY: among equals the rightmost goes first.
+        Column::text("INST", ColWidth::Fixed(9)).priority(1),
         Column::text("WHY", ColWidth::Min(why)).priority(1),
         // The policy is in the reason and the detail; the node names need the room first.
         Column::text("POLICY", ColWidth::Fixed(7)).optional(),
-        Column::text("FROM", ColWidth::Min(10)).priority(2),
+        // Wide enough for a node name such as gpu-gaudi-021: cut short, FROM tells nothing.
+        Column::text("FROM", ColWidth::Min(13)).priority(2),
         Column::text("→ TARGETS", ColWidth::Min(10)).keep(),
         Column::num("SCORE", 6).keep(),
         Column::text("REASON", ColWidth::Fixed(15)).optional(),
