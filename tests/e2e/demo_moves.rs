@@ -63,15 +63,16 @@ fn approve_an_executable_move_with_y_and_an_advisory_one_only_with_the_override(
     assert!(list.contains(" advisory  "), "{list}");
     assert!(list.contains("▸ "), "no closed group:\n{list}");
 
-    // ome-top says it can run (withheld: only Alfred's journal holds it back): `y` approves.
+    // Withheld: every gate passed and only Alfred's journal holds it back; ome-top says so
+    // ("held back", never "can run" of a withheld move), and `y` approves.
     // WHY is ome-top's reason: its withheld rows come first, before any of Alfred's alone.
     let detail = open_first(&t, "UnresolvedRequest", "verdict: ");
-    assert!(detail.contains("verdict: can run"), "{detail}");
+    assert!(detail.contains("verdict: held back"), "{detail}");
     assert!(detail.contains("Pool fragmentation (what-if)"), "{detail}");
     assert!(detail.contains("Eligibility ("), "{detail}");
     t.keys("a");
     let dialog = t.wait_for("Pre-checks for");
-    assert!(dialog.contains("ome-top: can run"), "{dialog}");
+    assert!(dialog.contains("ome-top: held back"), "{dialog}");
     assert!(!dialog.contains("cannot confirm"), "{dialog}");
     let ready = between(&dialog, "Approve move of ", " ").to_string();
     t.keys("y");

@@ -1,6 +1,6 @@
-//! Reject moves from the Moves view (`r`): dismiss one locally with a reason (it disappears,
-//! the dismissal is audited and still hides the row after ome-top restarts on the same history
-//! store), then opt the workload out through the other row (another client reads
+//! Reject moves from the Moves view (`r`): dismiss one locally with a reason (it leaves the
+//! moves to act on for the closed "dismissed" group, the dismissal is audited and still holds
+//! after ome-top restarts on the same history store), then opt the workload out through the other row (another client reads
 //! `alfred.ome.io/movable: "false"` and the reason; an Event and an audit row record it).
 
 use crate::fixtures::{isvc_api, ome_top_events};
@@ -42,7 +42,7 @@ async fn dismiss_survives_a_restart_and_opt_out_reaches_the_cluster() {
     tui::open_view(&t, "3", "Moves [", &world.workload());
     let moves = t.wait_for("engine/1");
     assert!(
-        !moves.contains("engine/0"),
+        !moves.contains("engine/0") && moves.contains("▸ 1 dismissed"),
         "the dismissed row is back after a restart:\n{moves}"
     );
 

@@ -268,10 +268,9 @@ fn approve_shows_prechecks_annotation_and_warning_with_the_injected_uuid() {
 }
 
 #[test]
-fn reject_dismiss_hides_the_row_and_records_it() {
+fn reject_dismiss_moves_the_row_under_dismissed_and_records_it() {
     let mut s = state_with(fleet_feed(), 120, 40);
     type_keys(&mut s, "3");
-    let before = s.models().moves.rows.len();
     let row = selected_key(&s, View::Moves).unwrap();
     let (key, _) = ome_top::app::views::moves::dismissal(&s, &row).unwrap();
     assert!(
@@ -282,12 +281,25 @@ fn reject_dismiss_hides_the_row_and_records_it() {
     type_keys(&mut s, "known noisy");
     let effects = press(&mut s, KeyCode::Enter);
     assert!(effects.iter().any(|e| matches!(e, Effect::RecordDismissal { key: k, reason, .. } if *k == key && reason == "known noisy")));
-    assert_eq!(s.models().moves.rows.len(), before - 1);
+    // Out of the moves to act on, into the closed "dismissed" group, which says so.
+    let group = ome_top::app::views::moves::group_key("dismissed");
     assert!(s.models().moves.rows.iter().all(|r| r.key != row));
+    assert_eq!(s.models().move_index.collapsed.get(&row), Some(&group));
+    let header = s
+        .models()
+        .moves
+        .rows
+        .iter()
+        .find(|r| r.key == group)
+        .unwrap();
+    assert_eq!(header.cells[3].text, "▸ 1 dismissed");
+    // Opened, the row says who dismissed it, when and why.
+    let d = &s.dismissed()[&key];
+    assert_eq!((d.by.as_deref(), d.reason.as_str()), (None, "known noisy"));
 }
 
 #[test]
-fn a_dismissal_survives_a_rescore_and_ends_when_the_targets_change() {
+fn a_dismissal_survives_a_rescore_and_ends_when_the_targets_or_the_gate_change() {
     let mut s = state_with(fleet_feed(), 120, 40);
     type_keys(&mut s, "3");
     let row = selected_key(&s, View::Moves).unwrap();
@@ -308,22 +320,37 @@ fn a_dismissal_survives_a_rescore_and_ends_when_the_targets_change() {
         feed.generation = generation;
         Event::Feed(Arc::new(feed))
     };
-    let rescored = with_moves(
-        &|m| {
-            m.score += 0.5;
-            m.outcome = Outcome::Withheld;
-        },
-        2,
-    );
+    let rescored = with_moves(&|m| m.score += 0.5, 2);
     update(&mut s, rescored, now());
-    assert!(!listed(&s), "a rescore keeps it hidden");
+    assert!(!listed(&s), "a rescore keeps it dismissed");
     assert!(
         s.models().moves.rows.len() > 1,
         "the other moves are listed"
     );
-    let retargeted = with_moves(&|m| m.hint_targets.push("gpu-elsewhere".into()), 3);
-    update(&mut s, retargeted, now());
-    assert!(listed(&s), "new targets show it again");
+    let reordered = with_moves(&|m| m.hint_targets.reverse(), 3);
+    update(&mut s, reordered, now());
+    assert!(
+        !listed(&s),
+        "the same targets in another order keep it dismissed"
+    );
+    let gated = with_moves(
+        &|m| {
+            m.outcome = match m.outcome {
+                Outcome::Rejected => Outcome::Admitted,
+                _ => Outcome::Rejected,
+            }
+        },
+        4,
+    );
+    update(&mut s, gated, now());
+    assert!(listed(&s), "another gate's verdict shows it again");
+    let mut s2 = state_with(fleet_feed(), 120, 40);
+    type_keys(&mut s2, "3rd");
+    type_keys(&mut s2, "seen it");
+    press(&mut s2, KeyCode::Enter);
+    let retargeted = with_moves(&|m| m.hint_targets.push("gpu-elsewhere".into()), 5);
+    update(&mut s2, retargeted, now());
+    assert!(listed(&s2), "new targets show it again");
 }
 
 #[test]
