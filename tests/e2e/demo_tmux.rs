@@ -14,7 +14,7 @@ use support::tmux::Tmux;
 
 #[test]
 fn demo_in_a_real_terminal_walks_every_view() {
-    let t = Tmux::start(160, 45, "demo --seed 1");
+    let t = Tmux::start(160, 45, "demo --seed 1 --clusters 1");
     let pools = t.wait_for("Pools [3/3]");
     assert!(pools.contains("demo seed 1"), "{pools}");
     assert!(pools.contains("NVIDIA-H100-80GB-HBM3"), "{pools}");
