@@ -42,6 +42,7 @@ pub fn reshape(state: &mut AppState) {
     let changed = index.flat != flat || index.wide != wide || index.open != state.moves_open;
     if built && changed {
         let opts = MoveOptions {
+            now: state.now,
             dismissed: &state.dismissed,
             open: &state.moves_open,
             flat,

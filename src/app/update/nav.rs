@@ -125,6 +125,7 @@ fn ensure_built(state: &mut AppState, view: View) {
     };
     if state.models.built[view.index()] != Some(feed.generation) {
         let opts = MoveOptions {
+            now: state.now,
             dismissed: &state.dismissed,
             open: &state.moves_open,
             flat: groups::wants_flat(&state.tables[View::Moves.index()]),

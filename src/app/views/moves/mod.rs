@@ -231,6 +231,9 @@ pub struct MoveOptions<'a> {
     pub phases: &'a HashMap<String, MigrationPhase>,
     /// The `:ns` scope: only its workloads' moves are listed (and counted in the groups).
     pub namespace: Option<&'a str>,
+    /// The reducer's time: ages of what the operator did (a dismissal) are measured from it,
+    /// not from the analysis's `now` (the newest time the snapshot holds).
+    pub now: crate::engine::model::Time,
 }
 
 /// Whether the merged move `pair` belongs to a workload of `namespace` (every move does

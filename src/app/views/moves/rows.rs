@@ -432,7 +432,7 @@ pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex)
     let push = |rows: &mut Vec<RowModel>, entries: &mut Vec<MoveEntry>, l: &Listed<'_>| {
         let mut row = ctx.row(&l.key, &l.merged, l.progress.as_deref(), rows.len());
         if let Some(d) = l.dismissed {
-            dismissed_cells(&mut row, d, ctx.feed.analysis.now);
+            dismissed_cells(&mut row, d, ctx.opts.now);
         }
         rows.push(row);
         entries.push(MoveEntry::Move(l.pair));
