@@ -46,6 +46,9 @@ pub struct Fleet {
     /// Bumped by every change of a member: the Fleet view's rows are built again when the
     /// generation they were built from is older.
     pub generation: u64,
+    /// Whether the operator has seen the Fleet view: only then does Esc or `q` in one
+    /// member's views go back to it (the demo's fleet starts on its first member's views).
+    pub shown: bool,
 }
 
 impl Fleet {
@@ -63,6 +66,7 @@ impl Fleet {
         Fleet {
             members,
             generation: 1,
+            shown: false,
         }
     }
 

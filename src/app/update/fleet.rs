@@ -45,7 +45,9 @@ pub fn unavailable(state: &AppState) -> Option<String> {
 pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
     match event {
         FleetEvent::Started { contexts } => {
-            state.fleet = Some(Fleet::new(&contexts, state.now));
+            let mut fleet = Fleet::new(&contexts, state.now);
+            fleet.shown = true;
+            state.fleet = Some(fleet);
             nav::switch_view(state, View::Fleet);
             vec![Effect::Redraw]
         }
@@ -77,7 +79,8 @@ pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
 
 /// `view-fleet` (`7`, `:fleet`): the Fleet view, or the fleet opened first.
 pub fn show_fleet(state: &mut AppState) -> Vec<Effect> {
-    if state.fleet.is_some() {
+    if let Some(fleet) = state.fleet.as_mut() {
+        fleet.shown = true;
         state.pool_scope = None;
         nav::switch_view(state, View::Fleet);
         return vec![Effect::Redraw];
@@ -142,10 +145,11 @@ fn busy(state: &AppState) -> Option<String> {
         .then(|| format!("{n} operation(s) still awaiting a reply: open another cluster when done"))
 }
 
-/// Esc with nothing else to close in one cluster's views: back to the fleet. Returns whether
-/// it went.
+/// Esc with nothing else to close in one cluster's views: back to the fleet, when the
+/// operator came from it. Returns whether it went.
 pub fn back_to_fleet(state: &mut AppState) -> bool {
-    if state.fleet.is_none() || state.view == View::Fleet {
+    let came_from_fleet = state.fleet.as_ref().is_some_and(|f| f.shown);
+    if !came_from_fleet || state.view == View::Fleet {
         return false;
     }
     state.pool_scope = None;
