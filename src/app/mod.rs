@@ -27,7 +27,6 @@ pub mod palette;
 pub mod setup;
 pub mod state;
 pub mod table;
-pub mod times;
 pub mod update;
 pub mod views;
 pub mod wrap;

@@ -13,8 +13,8 @@ use crate::app::contexts::Switching;
 use crate::app::effect::Effect;
 use crate::app::fleet::{Fleet, FleetEvent, MemberState};
 use crate::app::state::{AppState, NoticeLevel, View};
-use crate::app::times;
 use crate::app::update::nav;
+use crate::fmt;
 use crate::protocol::SourceKind;
 
 /// Why the Fleet view cannot be shown here: not a live run, or no kubeconfig context to watch.
@@ -109,7 +109,7 @@ pub fn open_row(state: &mut AppState) -> Vec<Effect> {
         )),
         Some(MemberState::Failed { error, retry_at }) => Some(format!(
             "{context} cannot be read: {error} — tried again {}",
-            times::relative(state.now, *retry_at)
+            fmt::relative(state.now, *retry_at)
         )),
     };
     if let Some(text) = refused {

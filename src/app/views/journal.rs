@@ -6,8 +6,6 @@
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
-use crate::app::times::{relative, when_opt};
-use crate::app::views::cells::{age, age_secs};
 use crate::app::views::context::ViewContext;
 use crate::engine::analysis::Analysis;
 use crate::engine::journal::Blocking;
@@ -15,6 +13,8 @@ use crate::engine::journal::Phase;
 use crate::engine::journal::{CheckResult, ClearingDecision, ClearingVerdict};
 use crate::engine::model::Time;
 use crate::engine::planning::JournalView;
+use crate::fmt::{age, age_secs};
+use crate::fmt::{relative, when_opt};
 use crate::protocol::Feed;
 
 /// Whether entry `uuid` blocks Alfred's submissions.

@@ -15,7 +15,6 @@ use chrono::{Duration, FixedOffset};
 use crate::app::detail::Lines;
 use crate::app::state::NodeAction;
 use crate::app::table::Tone;
-use crate::app::times::{local, range, relative, span};
 use crate::app::views::context::ViewContext;
 use crate::engine::alfred_config::health_rules;
 use crate::engine::model::{Event, Time};
@@ -23,6 +22,7 @@ use crate::engine::timeline::{
     health_starts, node_timeline, observe_node, Episode, EpisodeKind, Mark, Observed, Timeline,
     DEFAULT_FLAPS, DEFAULT_WINDOW_DAYS,
 };
+use crate::fmt::{local, range, relative, span};
 use crate::protocol::Feed;
 
 /// Items listed before a count line stands for the older ones.

@@ -9,11 +9,12 @@
 //! Owns: `node_rows`, `add_history_columns`, `NODE_POOL_COLUMN`. Plain data.
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
-use crate::app::times::span;
-use crate::app::views::cells::{age, age_secs, health_cell};
+use crate::app::views::cells::health_cell;
 use crate::engine::analysis::Analysis;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::timeline::FleetHealth;
+use crate::fmt::span;
+use crate::fmt::{age, age_secs};
 
 /// Column of the pool name (Enter on a pool scopes the Nodes view by it).
 pub const NODE_POOL_COLUMN: usize = 1;

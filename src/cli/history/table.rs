@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
-use crate::app::times::{local, span};
 use crate::cli::history::{Clock, ClusterSection, NodeEpisodes, Section, Target};
 use crate::engine::timeline::{Episode, FleetHealth};
+use crate::fmt::{local, span};
 use crate::history::audit::AuditEntry;
 
 /// The whole output.
