@@ -14,13 +14,13 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
-use ome_top::app::keys_config::ConfigKeys;
 use ome_top::app::model::map::pool_maps;
 use ome_top::app::state::{AppState, IdSource, View};
 use ome_top::app::{update, Event};
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::model::ClusterSnapshot;
 use ome_top::protocol::{ApiStatus, Feed, Permissions, SourceKind};
+use ome_top::run::keymap::ConfigKeys;
 use ome_top::sim::fleet::{generate_fleet, FleetSpec};
 use ome_top::sim::gang_heavy::make_gang_heavy;
 use ome_top::ui::theme::Theme;

@@ -367,7 +367,7 @@ pub fn draw_banner(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
     };
     frame.render_widget(
         Line::styled(
-            crate::app::columns::clip(&text, area.width).into_owned(),
+            crate::app::table::columns::clip(&text, area.width).into_owned(),
             theme
                 .style(Slot::Danger)
                 .add_modifier(ratatui::style::Modifier::REVERSED),

@@ -5,7 +5,7 @@
 //! back to the fleet. The fleet view itself writes nothing: every write stays in one cluster's
 //! views, under its own feed's permissions.
 //!
-//! Owns: `unavailable`, `on_event`, `show_fleet`, `open_row`, `back_to_fleet`, `tick`,
+//! Owns: `on_event`, `show_fleet`, `open_row`, `back_to_fleet`, `tick`,
 //! `show_member`, `shown_cluster`. Plain
 //! data; must not import `ratatui`, `tokio` or `kube`.
 
@@ -15,31 +15,6 @@ use crate::app::fleet::{Fleet, FleetEvent, MemberState};
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::nav;
 use crate::fmt;
-use crate::protocol::SourceKind;
-
-/// Why the Fleet view cannot be shown here: not a live run, or no kubeconfig context to watch.
-pub fn unavailable(state: &AppState) -> Option<String> {
-    if state.fleet.is_some() {
-        return None;
-    }
-    match state.latest.as_ref().map(|f| &f.source) {
-        Some(SourceKind::Demo(_)) => {
-            return Some(
-                "this demo simulates one cluster: `ome-top demo --clusters 3` simulates a fleet"
-                    .to_string(),
-            )
-        }
-        Some(SourceKind::Snapshot(_)) => {
-            return Some("the fleet watches live clusters: this is a snapshot".to_string())
-        }
-        Some(SourceKind::Live(_)) | None => {}
-    }
-    state
-        .contexts
-        .list
-        .is_empty()
-        .then(|| "the fleet needs kubeconfig contexts: none were read".to_string())
-}
 
 /// The run layer's news about the fleet.
 pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
@@ -82,7 +57,7 @@ pub fn show_fleet(state: &mut AppState) -> Vec<Effect> {
         nav::switch_view(state, View::Fleet);
         return vec![Effect::Redraw];
     }
-    if let Some(why) = unavailable(state) {
+    if let Some(why) = crate::app::query::fleet::unavailable(state) {
         state.notices.push(why, NoticeLevel::Error, state.now);
         return vec![Effect::Redraw];
     }

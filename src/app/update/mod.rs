@@ -8,7 +8,7 @@
 //! (`timeline`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
 //! `run_msgs` carries out, so nothing calls back into `apply_action`.
 //!
-//! Owns: `update`, `apply_action`, `home_view`.
+//! Owns: `update`, `apply_action`.
 
 pub mod approve;
 pub mod contexts;
@@ -23,14 +23,13 @@ pub mod nav;
 pub mod ops;
 pub mod order;
 pub mod quit;
-pub mod refuse;
 pub mod slid;
 pub mod sort;
 pub mod timeline;
 pub mod track;
 pub mod yaml;
 
-pub use refuse::home_view;
+use crate::app::query::refuse;
 
 use crate::action::Action;
 use crate::app::detail::DetailKind;
@@ -222,7 +221,9 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
                 return Vec::new();
             }
         }
-        Action::CordonNode if map::map_shown_full(state) => map::cordon_selected(state),
+        Action::CordonNode if crate::app::query::map::map_shown_full(state) => {
+            map::cordon_selected(state)
+        }
         Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
         Action::CordonNode | Action::UncordonNode => {

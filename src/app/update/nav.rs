@@ -11,10 +11,10 @@ use crate::app::detail::DetailKind;
 use crate::app::layout::screen;
 use crate::app::model::fleet::fleet_model;
 use crate::app::namespace;
+use crate::app::query::map::map_shown_full;
 use crate::app::state::{AppState, View, SCORE_HISTORY};
 use crate::app::table::RowModel;
 use crate::app::update::groups;
-use crate::app::update::map::{self, map_shown_full};
 use crate::app::update::order;
 use crate::app::views::build_view;
 use crate::app::views::context::ViewContext;
@@ -198,7 +198,7 @@ pub fn open(state: &mut AppState) {
         return;
     }
     if map_shown_full(state) {
-        if let Some(node) = map::selected_node(state) {
+        if let Some(node) = crate::app::query::map::selected_node(state) {
             open_detail(state, DetailKind::Node(node));
         }
         return;

@@ -5,9 +5,9 @@
 //!
 //! Owns: `sort_next`, `sort_by_letter`, `sort_reverse`, `toggle_wide`, `shown_here`. Plain data.
 
-use crate::app::columns::visible_columns;
 use crate::app::layout::screen;
 use crate::app::state::{AppState, NoticeLevel, View};
+use crate::app::table::columns::visible_columns;
 use crate::app::update::groups;
 use crate::app::update::nav::{rearrange_moves, refresh_view, viewport};
 

@@ -330,7 +330,7 @@ pub fn draw_map(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) 
         }))
         .title(Span::styled(
             // A narrow pane cuts the title with `…`.
-            crate::app::columns::clip(
+            crate::app::table::columns::clip(
                 &title(map, &nav.layout, nav.full),
                 area.width.saturating_sub(2),
             )
