@@ -12,7 +12,7 @@
 //! - `fmt`: times as an operator reads them (ages, spans, local date-times), one wording
 //!   for the TUI, the CLI and the reports.
 //! - `report`: headless renderings of an analysis (`analyze -o table|json`).
-//! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
+//! - `sim`: seeded simulated clusters (benchmarks, tests, demo).
 //! - `app`: the TUI's state and pure reducer (events in, effects out).
 //! - `ui`: ratatui views drawn from the app state (read only).
 //! - `run`: the TUI's composition root (terminal, channels, event loop, the clock), its

@@ -8,10 +8,10 @@ use clap::Args;
 /// Flags of `ome-top demo`.
 #[derive(Debug, Clone, Args)]
 pub struct DemoArgs {
-    /// Seed of the simulated fleet (the same seed gives the same fleet).
+    /// Seed of the simulated cluster (the same seed gives the same cluster).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// GPU nodes in the simulated fleet (40–2000).
+    /// GPU nodes in each simulated cluster (40–2000).
     #[arg(long, default_value_t = crate::sim::demo::DEFAULT_NODES, value_parser = demo_nodes)]
     pub nodes: usize,
     /// Simulated clusters, each its own world (seeds `seed`, `seed+1`, …; named `demo-<seed>`):
@@ -23,13 +23,13 @@ pub struct DemoArgs {
     pub speed: f64,
 }
 
-/// Fastest demo: an hour of the fleet per wall second.
+/// Fastest demo: an hour of the cluster per wall second.
 pub const MAX_DEMO_SPEED: f64 = 3600.0;
 
 /// A `demo` option out of its range; clap prints it after the option's name (exit 2).
 #[derive(Debug, thiserror::Error)]
 pub enum DemoArgError {
-    /// `--nodes` is not a whole number in the fleet's range.
+    /// `--nodes` is not a whole number in the cluster's range.
     #[error(
         "a whole number of GPU nodes from {} to {}",
         crate::sim::demo::MIN_NODES,
@@ -41,7 +41,7 @@ pub enum DemoArgError {
     Speed,
 }
 
-/// `--nodes`: a whole number in the fleet's range (a bad value is exit 2, never clamped).
+/// `--nodes`: a whole number in the cluster's range (a bad value is exit 2, never clamped).
 fn demo_nodes(text: &str) -> Result<usize, DemoArgError> {
     use crate::sim::demo::{MAX_NODES, MIN_NODES};
     match text.trim().parse::<usize>() {

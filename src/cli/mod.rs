@@ -162,7 +162,7 @@ pub enum Command {
     Demo(crate::cli::demo::DemoArgs),
     /// One-shot analysis of the live cluster (or of `--snapshot FILE`), as a table or JSON.
     Analyze(AnalyzeArgs),
-    /// Prints health episodes (a node's, or every node's with the fleet answers) and audit rows
+    /// Prints health episodes (a node's, or every node's with the health answers) and audit rows
     /// (of a node or any object) from the local history store.
     History(HistoryArgs),
     /// Saves a snapshot file of the live cluster (a Kubernetes `List`, JSON).

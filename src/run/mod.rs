@@ -214,7 +214,7 @@ impl Extras {
     }
 
     /// Asks the history store for the open node detail's recorded rows, once per opening
-    /// and again after the recorder's new fleet answers made the reducer drop them.
+    /// and again after the recorder's new health answers made the reducer drop them.
     fn ask_node_history(&mut self, state: &AppState) {
         let Some(h) = &mut self.history else { return };
         if let Some(DetailKind::Node(node)) = state.detail().as_ref().map(|d| &d.kind) {

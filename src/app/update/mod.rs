@@ -79,8 +79,8 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             state.notices.push(text, NoticeLevel::Error, now);
             vec![Effect::Redraw]
         }
-        Event::FleetHealth(fleet) => {
-            state.fleet_health = Some(fleet);
+        Event::NodesHealth(health) => {
+            state.nodes_health = Some(health);
             // The recorder may have written the open node's rows: read them again.
             state.node_history = None;
             nav::rebuild_models(state);

@@ -139,9 +139,9 @@ fn ensure_built(state: &mut AppState, view: View) {
         if view == View::Moves {
             order::hold_order(state);
         }
-        if let (View::Nodes, Some(fleet)) = (view, &state.fleet_health) {
+        if let (View::Nodes, Some(health)) = (view, &state.nodes_health) {
             let a = &feed.analysis;
-            crate::app::views::nodes::add_history_columns(&mut state.models.nodes, a, fleet);
+            crate::app::views::nodes::add_history_columns(&mut state.models.nodes, a, health);
         }
     }
 }

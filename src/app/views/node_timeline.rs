@@ -207,7 +207,7 @@ pub fn health_summary_lines(
     h: &NodeHealth,
     pool: Option<&str>,
 ) {
-    let f = cx.fleet_health.as_deref();
+    let f = cx.nodes_health.as_deref();
     let days = f.map_or(DEFAULT_WINDOW_DAYS, |f| (f.to - f.from).num_days());
     let threshold = f.map_or(DEFAULT_FLAPS, |f| f.threshold);
     let from = h.now - Duration::days(days);

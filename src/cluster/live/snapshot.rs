@@ -562,7 +562,7 @@ mod analyse_tests {
     use crate::cluster::live::delta::testkit::{apply, load, pod_key};
     use crate::engine::analysis::ExecutorSetting;
     use crate::engine::model::Pod;
-    use crate::sim::fleet::{generate_fleet, FleetSpec};
+    use crate::sim::cluster::{generate_cluster, ClusterSpec};
     use chrono::TimeZone;
 
     fn at(seconds: i64) -> AnalysisOptions {
@@ -583,12 +583,12 @@ mod analyse_tests {
     /// Each result is the full analysis of the stores' snapshot at the result's time.
     #[test]
     fn updates_incrementally_until_a_deadline_then_runs_a_full_pass() {
-        let spec = FleetSpec {
+        let spec = ClusterSpec {
             seed: 4,
             nodes: 20,
             pods: 200,
         };
-        let original = generate_fleet(&spec, at(0).now);
+        let original = generate_cluster(&spec, at(0).now);
         let stores = Stores::default();
         load(&stores, &original);
         let mut last = analyse(None, &stores, at(0));
@@ -651,12 +651,12 @@ mod analyse_tests {
     fn sleeps_until_the_next_deadline() {
         let quiet = Incremental::new(Default::default(), at(0));
         assert_eq!(next_wake(&quiet, at(0).now), None);
-        let spec = FleetSpec {
+        let spec = ClusterSpec {
             seed: 4,
             nodes: 20,
             pods: 200,
         };
-        let inc = Incremental::new(generate_fleet(&spec, at(0).now), at(0));
+        let inc = Incremental::new(generate_cluster(&spec, at(0).now), at(0));
         let wait = next_wake(&inc, at(0).now);
         match (inc.next_deadline(), inc.drifts()) {
             (None, false) => assert_eq!(wait, None),
