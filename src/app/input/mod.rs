@@ -26,6 +26,7 @@ use crate::app::query::mode::current_mode;
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::nav;
 use crate::app::update::ops;
+use crate::app::update::rows;
 
 /// Handles a key press.
 pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Msg> {
@@ -146,7 +147,7 @@ fn confirm_extra(state: &mut AppState, k: KeyEvent) -> bool {
 
 fn set_filter(state: &mut AppState, text: &str) {
     state.tables[state.view.index()].filter = Filter::new(text);
-    nav::refresh_view(state, state.view);
+    rows::refresh_view(state, state.view);
 }
 
 fn filter_key(state: &mut AppState, k: KeyEvent, before: String, cursor: usize) -> Vec<Effect> {
@@ -247,7 +248,7 @@ fn finish_reason(state: &mut AppState, purpose: ReasonPurpose, reason: String) -
             state
                 .notices
                 .push(format!("dismissed: {reason}"), NoticeLevel::Info, state.now);
-            nav::rebuild_models(state);
+            rows::rebuild_models(state);
             vec![
                 Effect::RecordDismissal {
                     key,

@@ -14,6 +14,7 @@ use crate::app::effect::Effect;
 use crate::app::fleet::{Fleet, FleetEvent, MemberState};
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::nav;
+use crate::app::update::rows;
 use crate::fmt;
 
 /// The run layer's news about the fleet.
@@ -44,7 +45,7 @@ pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
             if state.view != View::Fleet {
                 return Vec::new();
             }
-            nav::switch_rows(state, View::Fleet);
+            rows::switch_rows(state, View::Fleet);
             vec![Effect::Redraw]
         }
     }
@@ -132,7 +133,7 @@ pub fn back_to_fleet(state: &mut AppState) -> bool {
 pub fn tick(state: &mut AppState) {
     if state.view == View::Fleet && state.fleet.is_some() {
         state.models.fleet.built = 0;
-        nav::switch_rows(state, View::Fleet);
+        rows::switch_rows(state, View::Fleet);
     }
 }
 

@@ -7,6 +7,7 @@
 
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::nav;
+use crate::app::update::rows;
 use crate::app::views::held::journal_entry_of;
 
 /// `jump-to-journal`: Journal, the entry selected and open; a notice when no entry is behind
@@ -21,6 +22,6 @@ pub fn jump_to_journal(state: &mut AppState) {
     };
     nav::switch_view(state, View::Journal);
     state.tables[View::Journal.index()].selected_key = Some(uuid);
-    nav::refresh_view(state, View::Journal);
+    rows::refresh_view(state, View::Journal);
     nav::open(state);
 }

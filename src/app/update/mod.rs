@@ -13,6 +13,7 @@
 pub mod approve;
 pub mod contexts;
 pub mod copy;
+pub mod feed;
 pub mod fleet;
 pub mod groups;
 pub mod held;
@@ -23,6 +24,7 @@ pub mod nav;
 pub mod ops;
 pub mod order;
 pub mod quit;
+pub mod rows;
 pub mod slid;
 pub mod sort;
 pub mod timeline;
@@ -54,13 +56,13 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         Event::Mouse(m) => crate::app::input::mouse(state, m),
         Event::Resize(w, h) => {
             state.size = (w, h);
-            nav::refresh_view(state, state.view);
+            rows::refresh_view(state, state.view);
             // The node detail lays its pod and event rows out for the pane's width.
-            nav::rebuild_detail(state);
+            rows::rebuild_detail(state);
             vec![Effect::Redraw]
         }
         Event::Feed(feed) => {
-            nav::apply_feed(state, feed);
+            feed::apply_feed(state, feed);
             vec![Effect::Redraw]
         }
         Event::OpDone { id, outcome } => ops::op_done(state, id, outcome),
@@ -83,13 +85,13 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             state.nodes_health = Some(health);
             // The recorder may have written the open node's rows: read them again.
             state.node_history = None;
-            nav::rebuild_models(state);
+            rows::rebuild_models(state);
             vec![Effect::Redraw]
         }
         Event::NodeActions { node, actions } => {
             if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
                 state.node_actions = Some(actions);
-                nav::rebuild_detail(state);
+                rows::rebuild_detail(state);
                 vec![Effect::Redraw]
             } else {
                 Vec::new()
@@ -98,7 +100,7 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         Event::NodeHistory { node, rows } => {
             if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
                 state.node_history = Some(rows);
-                nav::rebuild_detail(state);
+                rows::rebuild_detail(state);
                 vec![Effect::Redraw]
             } else {
                 Vec::new()
@@ -211,7 +213,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::NextView | Action::PrevView => nav::cycle_view(state, action == Action::NextView),
         Action::SortNext => sort::sort_next(state),
         Action::SortReverse => sort::sort_reverse(state),
-        Action::Freeze => nav::toggle_freeze(state),
+        Action::Freeze => feed::toggle_freeze(state),
         Action::ToggleWide => sort::toggle_wide(state),
         Action::CopyName => return copy::copy_name(state),
         Action::NextTheme => next_theme(state),
