@@ -27,8 +27,9 @@ use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, Crit
 use k8s_openapi::api::core::v1 as core;
 use kube::runtime::watcher::Event;
 
-use ome_top::cluster::live::sources::{Stores, PODS};
+use ome_top::cluster::live::sources::PODS;
 use ome_top::cluster::live::store::Store;
+use ome_top::cluster::live::stores::Stores;
 use ome_top::cluster::wire::Slim;
 use std::sync::Arc;
 

@@ -16,6 +16,7 @@ pub mod delta;
 pub mod dump;
 mod error;
 pub mod fetch;
+pub mod hub;
 pub mod identity;
 mod kubeconfig;
 pub mod rbac;
@@ -24,6 +25,7 @@ pub mod slot;
 pub mod snapshot;
 pub mod sources;
 pub mod store;
+pub mod stores;
 pub mod watch;
 pub use error::{one_line, LiveError};
 pub use kubeconfig::{

@@ -26,7 +26,7 @@ pub struct LiveSession {
     pub context: String,
     /// The API server URL (with the context, the history store's cluster key).
     pub server: String,
-    hub: Arc<watch::Hub>,
+    hub: Arc<crate::cluster::live::hub::Hub>,
     tasks: Vec<JoinHandle<()>>,
 }
 
@@ -119,7 +119,7 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
         read_only = opts.read_only.as_deref().unwrap_or("no"),
         "watching"
     );
-    let hub = Arc::new(watch::Hub::new(opts.clock, permissions));
+    let hub = Arc::new(crate::cluster::live::hub::Hub::new(opts.clock, permissions));
     let scope = watch::Scope {
         namespace: opts.namespace.clone(),
         alfred_namespace: opts.alfred_namespace.clone(),

@@ -22,9 +22,9 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::cluster::live::delta::Delta;
+use crate::cluster::live::hub::Hub;
 use crate::cluster::live::slot::SourceStatus;
-use crate::cluster::live::sources::Stores;
-use crate::cluster::live::watch::Hub;
+use crate::cluster::live::stores::Stores;
 use crate::engine::analysis::{analyze, Advance, AnalysisOptions, Change, Incremental};
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::protocol::{ApiStatus, Feed, SourceKind};
