@@ -1,8 +1,11 @@
-//! The app's one-way shape (docs/architecture.md, "The app, one way"): leaf type files import
-//! neither a view nor a handler, views import no handler and never take `&mut AppState`, only
-//! the reducer applies actions, and no import cycle in `src/app` spans more than
-//! `MAX_CYCLE` files — a port of `rust_cycles.py`: file-level `use` and `crate::`/`super::`
-//! paths as text, a `mod.rs` standing for its folder.
+//! The app's one-way shape (docs/architecture.md, "The app, one way"), by folder: every file
+//! and folder directly under `src/app` belongs to one of the app's layers (`APP_LAYERS`; a new
+//! one without a layer fails), and a file imports from `crate::app` only its own layer and the
+//! layers that layer may import. Views never take `&mut AppState`, only the reducer applies
+//! actions, no import cycle joins two folders of the app (but the one `KNOWN_FOLDER_CYCLE`
+//! names, until input decoding returns messages only), and no file-level import cycle in
+//! `src/app` spans more than `MAX_CYCLE` files — a port of `rust_cycles.py`: file-level `use`
+//! and `crate::`/`super::` paths as text, a `mod.rs` standing for its folder.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -10,62 +13,163 @@ use std::path::{Path, PathBuf};
 
 use regex::Regex;
 
+use super::imports::{imports, sources};
 use super::rust_files;
 
 /// The most files one import cycle of `src/app` may span.
-const MAX_CYCLE: usize = 4;
+const MAX_CYCLE: usize = 2;
 
-/// Leaf type files and folders under `src/app`: plain data the views build and the reducer
-/// changes; they import nothing above them.
-const LEAVES: &[&str] = &[
-    "areas.rs",
-    "columns",
-    "contexts.rs",
-    "detail.rs",
-    "dialogs.rs",
-    "effect.rs",
-    "event.rs",
-    "filter.rs",
-    "keys.rs",
-    "model",
-    "msg.rs",
-    "notices.rs",
-    "setup.rs",
-    "state.rs",
-    "table.rs",
+/// The app's layers, lowest first: `(layer, its files and folders under src/app, the layers
+/// below it that it may import)`. A layer imports itself and the layers named.
+const APP_LAYERS: &[(&str, &[&str], &[&str])] = &[
+    (
+        "leaf types",
+        &[
+            "areas", "contexts", "detail", "dialogs", "effect", "event", "filter", "fleet", "keys",
+            "model", "msg", "notices", "setup", "state", "table", "wrap",
+        ],
+        &[],
+    ),
+    (
+        "views",
+        &["views", "layout", "banner", "namespace"],
+        &["leaf types"],
+    ),
+    ("query", &["query"], &["leaf types", "views"]),
+    // The reducer hands key and mouse events to input, and input calls the reducer's
+    // handlers: the one cycle left (`KNOWN_FOLDER_CYCLE`).
+    (
+        "reducer",
+        &["update"],
+        &["leaf types", "views", "query", "input"],
+    ),
+    (
+        "input",
+        &["input", "palette"],
+        &["leaf types", "views", "query", "reducer"],
+    ),
 ];
 
-/// What a leaf must not import: the views, the handlers, input and the palette.
-const ABOVE_LEAVES: &[&str] = &[
-    "crate::app::views",
-    "crate::app::update",
-    "crate::app::input",
-    "crate::app::palette",
-    "crate::app::layout",
-];
+/// The one import cycle between folders of the app still allowed: the reducer hands events to
+/// input, input (and the palette it opens) call the reducer's handlers. It goes when input
+/// decoding returns messages only; it must not grow.
+const KNOWN_FOLDER_CYCLE: &[&str] = &["input", "palette", "update"];
 
 fn app_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app")
 }
 
-/// Files of `src/app/<entry>` (a file or a folder).
-fn files_of(entry: &str) -> Vec<PathBuf> {
-    let path = app_dir().join(entry);
-    if path.is_file() {
-        return vec![path];
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The layer of an entry directly under `src/app` (`update`, `state`).
+fn app_layer(
+    entry: &str,
+) -> Option<&'static (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+)> {
+    APP_LAYERS
+        .iter()
+        .find(|(_, entries, _)| entries.contains(&entry))
+}
+
+#[test]
+fn every_app_file_has_a_layer() {
+    let mut missing = Vec::new();
+    for entry in fs::read_dir(app_dir()).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let name = name.trim_end_matches(".rs");
+        if name != "mod" && app_layer(name).is_none() {
+            missing.push(format!("src/app/{name}"));
+        }
     }
-    let mut files = Vec::new();
-    rust_files(&path, &mut files);
-    files
+    assert!(
+        missing.is_empty(),
+        "no app layer for (add them to APP_LAYERS and docs/architecture.md): {missing:?}"
+    );
 }
 
-/// The text before the file's test module, as the cycle script reads it.
-fn product_text(file: &Path) -> String {
-    let text = fs::read_to_string(file).unwrap();
-    text.split("#[cfg(test)]").next().unwrap_or("").to_string()
+#[test]
+fn app_files_import_only_their_layer_and_those_below() {
+    let mut violations = Vec::new();
+    let app: Vec<_> = sources(&src_dir())
+        .into_iter()
+        .filter(|s| s.module.first().is_some_and(|m| m == "app") && !s.is_test)
+        .collect();
+    assert!(app.len() > 50, "src/app moved; update this test");
+    for source in app.iter().filter(|s| s.module.len() > 1) {
+        let Some((layer, _, below)) = app_layer(&source.module[1]) else {
+            continue; // `every_app_file_has_a_layer` names it
+        };
+        for import in imports(source) {
+            if import.path.len() < 2 || import.path[0] != "app" {
+                continue;
+            }
+            let Some((target, ..)) = app_layer(&import.path[1]) else {
+                continue;
+            };
+            if target != layer && !below.contains(target) {
+                violations.push(format!(
+                    "src/{}:{}: {layer} ({}) may not import {target} (`{}`): `{}`",
+                    source.shown,
+                    import.line,
+                    source.module[1],
+                    import.path.join("::"),
+                    import.code
+                ));
+            }
+        }
+    }
+    violations.dedup();
+    assert!(
+        violations.is_empty(),
+        "app layers broken:\n{}",
+        violations.join("\n")
+    );
 }
 
-/// `(file, line, text)` of every code line of `files` containing one of `needles`.
+/// Folder-level import edges inside `src/app`: entry → entries its files import.
+fn folder_edges() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let mut out: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    let app = sources(&src_dir())
+        .into_iter()
+        .filter(|s| s.module.len() > 1 && s.module[0] == "app" && !s.is_test);
+    for source in app {
+        let from = vec![source.module[1].clone()];
+        let targets = out.entry(from.clone()).or_default();
+        for import in imports(&source) {
+            if import.path.len() >= 2 && import.path[0] == "app" {
+                let to = vec![import.path[1].clone()];
+                if to != from {
+                    targets.insert(to);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_import_cycle_joins_two_app_folders() {
+    let graph = folder_edges();
+    assert!(graph.len() > 15, "src/app moved; update this test");
+    let known: Vec<String> = KNOWN_FOLDER_CYCLE.iter().map(|s| s.to_string()).collect();
+    let found: Vec<String> = cycles(&graph)
+        .into_iter()
+        .filter(|c| *c != known)
+        .map(|c| format!("{c:?}"))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "import cycles between folders of src/app:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Code lines of `files` before their test module containing one of `needles`.
 fn lines_naming(files: &[PathBuf], needles: &[&str]) -> Vec<String> {
     let mut found = Vec::new();
     for file in files {
@@ -86,32 +190,31 @@ fn lines_naming(files: &[PathBuf], needles: &[&str]) -> Vec<String> {
     found
 }
 
-#[test]
-fn leaf_type_files_import_neither_views_nor_handlers() {
-    let files: Vec<PathBuf> = LEAVES.iter().flat_map(|e| files_of(e)).collect();
-    assert!(files.len() >= LEAVES.len(), "a leaf moved; update LEAVES");
-    let found = lines_naming(&files, ABOVE_LEAVES);
-    assert!(
-        found.is_empty(),
-        "leaf types import above them:\n{}",
-        found.join("\n")
-    );
+/// Files of `src/app/<entry>` (a file or a folder).
+fn files_of(entry: &str) -> Vec<PathBuf> {
+    let path = app_dir().join(entry);
+    if path.is_file() {
+        return vec![path];
+    }
+    let mut files = Vec::new();
+    rust_files(&path, &mut files);
+    files
+}
+
+/// The text before the file's test module, as the cycle script reads it.
+fn product_text(file: &Path) -> String {
+    let text = fs::read_to_string(file).unwrap();
+    text.split("#[cfg(test)]").next().unwrap_or("").to_string()
 }
 
 #[test]
-fn views_never_import_handlers_nor_change_the_state() {
+fn views_never_change_the_state() {
     let files = files_of("views");
     assert!(files.len() > 5, "app/views moved; update this test");
-    let handlers = [
-        "crate::app::update",
-        "crate::app::input",
-        "crate::app::palette",
-        "&mut AppState",
-    ];
-    let found = lines_naming(&files, &handlers);
+    let found = lines_naming(&files, &["&mut AppState"]);
     assert!(
         found.is_empty(),
-        "views reach the reducer:\n{}",
+        "views change the state:\n{}",
         found.join("\n")
     );
 }
@@ -286,7 +389,7 @@ fn cycles(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<Strin
 }
 
 #[test]
-fn no_import_cycle_in_the_app_spans_more_than_four_files() {
+fn no_import_cycle_in_the_app_spans_more_than_two_files() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let graph = edges(&src);
     assert!(graph.len() > 20, "src/app moved; update this test");
