@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
 mod app;
+mod cycles;
 mod imports;
 mod layers;
 
