@@ -10,19 +10,19 @@ use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::gangs::compute_gangs;
 use ome_top::engine::index::SnapshotIndex;
 use ome_top::engine::lints::placement_lints;
-use ome_top::sim::fleet::{generate_fleet, FleetSpec};
+use ome_top::sim::cluster::{generate_cluster, ClusterSpec};
 use ome_top::sim::gang_heavy::make_gang_heavy;
 
 fn full_analysis(c: &mut Criterion) {
     let Some(now) = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).single() else {
         return;
     };
-    let spec = FleetSpec {
+    let spec = ClusterSpec {
         seed: 1,
         nodes: 10_000,
         pods: 100_000,
     };
-    let snap = generate_fleet(&spec, now);
+    let snap = generate_cluster(&spec, now);
     let opts = AnalysisOptions {
         now,
         alfred_namespace: "ome".into(),

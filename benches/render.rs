@@ -1,5 +1,5 @@
 //! Frame rendering benchmark (product.md §10: ≤ 4 ms per frame of any view at 200×60 with
-//! 10,000 rows behind it). The fleet is `sim::fleet` with 10,000 nodes and 100,000 pods; the
+//! 10,000 rows behind it). The fleet is `sim::cluster` with 10,000 nodes and 100,000 pods; the
 //! frame is drawn into a ratatui `TestBackend`. Also measured: building every view's rows
 //! from a new feed (once per feed), one filter keystroke over the 10,000 nodes, and the
 //! Pools view's map full-size at 200×60 and 80×24 with and without topology domains.
@@ -14,14 +14,14 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
-use ome_top::app::keys_config::ConfigKeys;
 use ome_top::app::model::map::pool_maps;
 use ome_top::app::state::{AppState, IdSource, View};
 use ome_top::app::{update, Event};
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::model::ClusterSnapshot;
 use ome_top::protocol::{ApiStatus, Feed, Permissions, SourceKind};
-use ome_top::sim::fleet::{generate_fleet, FleetSpec};
+use ome_top::run::keymap::ConfigKeys;
+use ome_top::sim::cluster::{generate_cluster, ClusterSpec};
 use ome_top::sim::gang_heavy::make_gang_heavy;
 use ome_top::ui::theme::Theme;
 
@@ -40,12 +40,12 @@ fn feed() -> Feed {
 /// The benchmark fleet, changed by `shape` before the analysis.
 fn feed_of(shape: impl FnOnce(&mut ClusterSnapshot)) -> Feed {
     let now = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).unwrap();
-    let spec = FleetSpec {
+    let spec = ClusterSpec {
         seed: 7,
         nodes: 10_000,
         pods: 100_000,
     };
-    let mut snap = generate_fleet(&spec, now);
+    let mut snap = generate_cluster(&spec, now);
     shape(&mut snap);
     let opts = AnalysisOptions {
         now,

@@ -20,8 +20,8 @@ use chrono::{TimeZone, Utc};
 use ome_top::engine::analysis::{
     analyze_observed, AnalysisOptions, ExecutorSetting, Incremental, STAGES,
 };
+use ome_top::sim::cluster::{generate_cluster, generate_cluster_unpublished, ClusterSpec};
 use ome_top::sim::events::event_kinds;
-use ome_top::sim::fleet::{generate_fleet, generate_fleet_unpublished, FleetSpec};
 
 /// Analyses timed after the warm-up ones.
 const RUNS: usize = 31;
@@ -36,7 +36,7 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(RUNS);
-    let spec = FleetSpec {
+    let spec = ClusterSpec {
         seed: 1,
         nodes: 10_000,
         pods: 100_000,
@@ -45,8 +45,8 @@ fn main() {
     // shape the benchmarks used before 2026-11-30), to compare with what the live store
     // publishes.
     let snap = match std::env::var_os("STAGES_UNPUBLISHED") {
-        Some(_) => generate_fleet_unpublished(&spec, now),
-        None => generate_fleet(&spec, now),
+        Some(_) => generate_cluster_unpublished(&spec, now),
+        None => generate_cluster(&spec, now),
     };
     let opts = AnalysisOptions {
         now,

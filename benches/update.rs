@@ -27,8 +27,9 @@ use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, Crit
 use k8s_openapi::api::core::v1 as core;
 use kube::runtime::watcher::Event;
 
-use ome_top::cluster::live::sources::{Stores, PODS};
+use ome_top::cluster::live::sources::PODS;
 use ome_top::cluster::live::store::Store;
+use ome_top::cluster::live::stores::Stores;
 use ome_top::cluster::wire::Slim;
 use std::sync::Arc;
 
@@ -37,8 +38,8 @@ use ome_top::engine::analysis::{
     analyze, changes_between, changes_in, AnalysisOptions, Changed, ExecutorSetting, Incremental,
 };
 use ome_top::engine::model::{Pod, Pods};
+use ome_top::sim::cluster::{generate_cluster, ClusterSpec};
 use ome_top::sim::events::event_kinds;
-use ome_top::sim::fleet::{generate_fleet, FleetSpec};
 
 /// One pod as the API server returns it after kwok's status update.
 const POD: &str = include_str!("../tests/fixtures/k8s/wire-pod-kwok.json");
@@ -133,12 +134,12 @@ fn task_batch(group: &mut BenchmarkGroup<'_, WallTime>, template: &core::Pod) {
         1,
         "a pod batch reads no whole snapshot"
     );
-    let spec = FleetSpec {
+    let spec = ClusterSpec {
         seed: 1,
         nodes: NODES,
         pods: PODS_HELD,
     };
-    let fleet = generate_fleet(&spec, now);
+    let fleet = generate_cluster(&spec, now);
     group.bench_function("copy_shared_snapshot_10k_nodes_100k_pods", |b| {
         b.iter(|| fleet.clone())
     });
@@ -147,7 +148,7 @@ fn task_batch(group: &mut BenchmarkGroup<'_, WallTime>, template: &core::Pod) {
 /// The fleet of the `incremental` groups, analysed, with its options.
 fn fleet() -> Option<(Incremental, AnalysisOptions)> {
     let now = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).single()?;
-    let spec = FleetSpec {
+    let spec = ClusterSpec {
         seed: 1,
         nodes: NODES,
         pods: PODS_HELD,
@@ -160,7 +161,7 @@ fn fleet() -> Option<(Incremental, AnalysisOptions)> {
         instance_types: Default::default(),
     };
     Some((
-        Incremental::new(generate_fleet(&spec, now), opts.clone()),
+        Incremental::new(generate_cluster(&spec, now), opts.clone()),
         opts,
     ))
 }

@@ -9,8 +9,10 @@
 //! - `history`: the local SQLite store (node health transitions, audit, dismissals).
 //! - `logging`: the log file (`tracing` events of ome-top and kube-rs, daily files in the
 //!   state directory; never the terminal).
+//! - `fmt`: times as an operator reads them (ages, spans, local date-times), one wording
+//!   for the TUI, the CLI and the reports.
 //! - `report`: headless renderings of an analysis (`analyze -o table|json`).
-//! - `sim`: seeded simulated fleets (benchmarks, tests, demo).
+//! - `sim`: seeded simulated clusters (benchmarks, tests, demo).
 //! - `app`: the TUI's state and pure reducer (events in, effects out).
 //! - `ui`: ratatui views drawn from the app state (read only).
 //! - `run`: the TUI's composition root (terminal, channels, event loop, the clock), its
@@ -25,6 +27,7 @@ pub mod cli;
 pub mod cluster;
 pub mod config;
 pub mod engine;
+pub mod fmt;
 pub mod history;
 pub mod logging;
 pub mod protocol;

@@ -9,7 +9,7 @@ use ome_top::cli::pipe::QuietPipe;
 use ome_top::cli::{run_analyze, run_completions, run_fleet, run_history, run_info, Cli, Command};
 use ome_top::config::ConfigPaths;
 use ome_top::logging::{self, LogSession, StderrLog};
-use ome_top::run::launch::{run_tui_command, Launch};
+use ome_top::run::launch::{run_fleet_tui, run_tui_command, Launch};
 
 /// The wall clock: the one clock read, passed into everything else as a value or a function.
 #[allow(clippy::disallowed_methods)]
@@ -44,7 +44,13 @@ fn run(cli: &Cli) -> i32 {
         }
         Some(Command::Analyze(args)) => run_analyze(args, wall_clock(), &mut out, &mut err),
         Some(Command::Dump(args)) => run_dump(args, &mut err),
-        Some(Command::Fleet(args)) => run_fleet(args, &cli.tui, wall_clock, &mut out, &mut err),
+        Some(Command::Fleet(args)) => match args.output {
+            None => run_fleet_tui(args, &cli.tui, wall_clock, &mut err),
+            Some(format) => {
+                let config = cli.tui.config.as_deref();
+                run_fleet(args, config, format, wall_clock, &mut out, &mut err)
+            }
+        },
         Some(Command::History(args)) => run_history(args, wall_clock(), &mut out, &mut err),
         Some(Command::Info(args)) => run_info(args, &cli.tui, cli.log_level(), &mut out, &mut err),
         Some(Command::Completions { shell }) => run_completions(*shell, &mut out),

@@ -16,16 +16,17 @@ use kube::api::DynamicObject;
 use kube::runtime::watcher::Event;
 use serde_json::{json, Value};
 
-use ome_top::app::keys_config::ConfigKeys;
 use ome_top::app::state::{AppState, IdSource};
 use ome_top::app::{update, Event as AppEvent};
 use ome_top::cluster::live::slot::Slot;
-use ome_top::cluster::live::sources::{self, Stores};
+use ome_top::cluster::live::sources;
 use ome_top::cluster::live::store::Conversion;
+use ome_top::cluster::live::stores::Stores;
 use ome_top::cluster::wire::Slim;
 use ome_top::engine::analysis::{AnalysisOptions, ExecutorSetting, Incremental};
 use ome_top::engine::model::Time;
 use ome_top::protocol::{ApiStatus, Feed, Permissions, SourceKind};
+use ome_top::run::keymap::ConfigKeys;
 
 use crate::plan::{self, Plan};
 use crate::probe;

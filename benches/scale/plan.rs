@@ -8,7 +8,7 @@
 
 use serde_json::{json, Value};
 
-use ome_top::sim::fleet::pick_size;
+use ome_top::sim::cluster::pick_size;
 use ome_top::sim::rng::Rng;
 
 /// GPU products of the pools and their share of the nodes in tenths.

@@ -56,9 +56,9 @@ pub enum Event {
         /// Its recorded operator actions, oldest first.
         actions: Vec<crate::app::state::NodeAction>,
     },
-    /// The history store's fleet answers were computed again (after new rows, or as time
+    /// The history store's health answers were computed again (after new rows, or as time
     /// passed): the Nodes view's columns and an open node timeline are refreshed.
-    FleetHealth(Arc<crate::engine::timeline::FleetHealth>),
+    NodesHealth(Arc<crate::engine::timeline::NodesHealth>),
     /// The history store could not record something, or reported a problem when it opened
     /// (one line, shown as a notice).
     HistoryFailed(String),

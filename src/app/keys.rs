@@ -1,5 +1,5 @@
 //! Key → action resolution for the reducer: the `KeyResolver` seam the configured keymap plugs
-//! into (`keys_config`; the embedded `keymaps/default.toml` unless the operator picks another),
+//! into (`run::keymap`; the embedded `keymaps/default.toml` unless the operator picks another),
 //! and key-sequence state. There is no built-in key table: every key comes from a keymap file.
 //!
 //! Owns: `Mode`, `Chord`, `KeyResolution`, `KeyResolver`, `Binding`, `key_label`. Plain data on
@@ -82,7 +82,7 @@ pub struct Binding {
     pub desc: String,
 }
 
-/// Resolves key sequences to actions. `keys_config::ConfigKeys` implements it over a loaded
+/// Resolves key sequences to actions. `run::keymap::ConfigKeys` implements it over a loaded
 /// `config::Keymap`.
 pub trait KeyResolver: Send {
     /// The meaning of `seq` (the keys typed since the last resolution) in `mode`; a mode's own

@@ -7,7 +7,6 @@
 
 pub mod areas;
 pub mod banner;
-pub mod columns;
 pub mod contexts;
 pub mod detail;
 pub mod dialogs;
@@ -17,17 +16,16 @@ pub mod filter;
 pub mod fleet;
 pub mod input;
 pub mod keys;
-pub mod keys_config;
 pub mod layout;
 pub mod model;
 pub mod msg;
 pub mod namespace;
 pub mod notices;
 pub mod palette;
+pub mod query;
 pub mod setup;
 pub mod state;
 pub mod table;
-pub mod times;
 pub mod update;
 pub mod views;
 pub mod wrap;

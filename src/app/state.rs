@@ -167,9 +167,9 @@ pub struct AppState {
     pub(in crate::app) node_history: Option<Vec<HealthTransition>>,
     /// The open node's recorded operator actions (`None` = not read, or store not plugged).
     pub(in crate::app) node_actions: Option<Vec<NodeAction>>,
-    /// The fleet answers from the history store (flaps per node, repair time per pool) for
+    /// The health answers from the history store (flaps per node, repair time per pool) for
     /// the Nodes view's columns (`None` = store not plugged).
-    pub(in crate::app) fleet_health: Option<Arc<crate::engine::timeline::FleetHealth>>,
+    pub(in crate::app) nodes_health: Option<Arc<crate::engine::timeline::NodesHealth>>,
     /// The start of the demo run the history store records under (`None` elsewhere): the
     /// node detail's timeline says which run it shows.
     pub(in crate::app) history_run_started: Option<Time>,
@@ -224,7 +224,7 @@ impl AppState {
             score_history: BTreeMap::new(),
             node_history: None,
             node_actions: None,
-            fleet_health: None,
+            nodes_health: None,
             history_run_started: None,
             pending_keys: Vec::new(),
             size: (80, 24),
@@ -323,9 +323,9 @@ impl AppState {
         &self.node_actions
     }
 
-    /// The fleet answers from the history store.
-    pub fn fleet_health(&self) -> &Option<Arc<crate::engine::timeline::FleetHealth>> {
-        &self.fleet_health
+    /// The health answers from the history store.
+    pub fn nodes_health(&self) -> &Option<Arc<crate::engine::timeline::NodesHealth>> {
+        &self.nodes_health
     }
 
     /// Terminal size (columns, rows).

@@ -3,7 +3,7 @@
 //! unreachable context never holds the others back), analyses each as `analyze` does and
 //! prints the fleet (docs/fleet-json.md); without `-o` it starts the Fleet view of the TUI.
 //!
-//! Owns: `FleetArgs`, `run_fleet`, `run_fleet_tui`, `fleet_contexts`, `FleetContextsError`,
+//! Owns: `FleetArgs`, `run_fleet`, `fleet_tui_args`, `fleet_contexts`, `FleetContextsError`,
 //! `EXIT_NONE_ANSWERED`. Holds no business logic of its own (the rows are `report::fleet`'s,
 //! the choice of contexts `config::fleet`'s).
 
@@ -62,19 +62,19 @@ pub struct FleetArgs {
     pub timeout: u64,
 }
 
-/// The Fleet view of the TUI (`ome-top fleet` without `-o`): the chosen contexts opened in
-/// parallel (`run::fleet`), the TUI on the Fleet view at once.
-pub fn run_fleet_tui(
+/// What the Fleet view of the TUI (`ome-top fleet` without `-o`) starts with: the TUI's flags
+/// with the fleet's own put over them, and the chosen contexts (`run::launch::run_fleet_tui`
+/// opens them). `Err` is the exit code, its reason already written to `err`.
+pub fn fleet_tui_args(
     args: &FleetArgs,
     tui: &TuiArgs,
-    clock: fn() -> Time,
     err: &mut dyn Write,
-) -> i32 {
+) -> Result<(TuiArgs, Vec<String>), i32> {
     let settings = match load_settings(&ConfigPaths::discover(tui.config.as_deref())) {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(err, "ome-top: {e}");
-            return EXIT_BAD_INPUT;
+            return Err(EXIT_BAD_INPUT);
         }
     };
     let kubeconfig = args.kubeconfig.clone().or_else(|| tui.kubeconfig.clone());
@@ -86,7 +86,7 @@ pub fn run_fleet_tui(
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(err, "ome-top: {e}");
-            return e.exit_code();
+            return Err(e.exit_code());
         }
     };
     let merged = TuiArgs {
@@ -101,23 +101,7 @@ pub fn run_fleet_tui(
         readonly: args.readonly || tui.readonly,
         ..tui.clone()
     };
-    let launch = crate::run::launch::Launch::Fleet(contexts);
-    crate::run::launch::run_tui_command(&merged, launch, clock, err)
-}
-
-/// `ome-top fleet`: the headless forms with `-o`, else the TUI (`run_fleet_tui`). `config`
-/// is the top-level `--config`.
-pub fn run_fleet(
-    args: &FleetArgs,
-    tui: &TuiArgs,
-    clock: fn() -> Time,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> i32 {
-    match args.output {
-        None => run_fleet_tui(args, tui, clock, err),
-        Some(format) => run_headless(args, tui.config.as_deref(), format, clock, out, err),
-    }
+    Ok((merged, contexts))
 }
 
 /// Why the fleet's contexts cannot be chosen.
@@ -168,7 +152,9 @@ struct Read {
     words: String,
 }
 
-fn run_headless(
+/// `ome-top fleet -o json|table` (without `-o` the TUI starts instead:
+/// `run::launch::run_fleet_tui`). `config` is the top-level `--config`.
+pub fn run_fleet(
     args: &FleetArgs,
     config: Option<&Path>,
     format: Output,
@@ -236,7 +222,9 @@ fn analysis_options(
         alfred_namespace: alfred.unwrap_or(&settings.alfred_namespace).clone(),
         executor: ExecutorSetting::Auto,
         placement,
-        instance_types: crate::run::launch::shape_table(settings)?,
+        instance_types: crate::engine::nodes::ShapeTable::configured(
+            settings.instance_type_map.as_ref(),
+        )?,
     })
 }
 

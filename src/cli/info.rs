@@ -126,7 +126,7 @@ impl Info {
         let instance_types = loaded
             .as_ref()
             .ok()
-            .and_then(|c| crate::run::launch::shape_table(&c.settings).ok())
+            .and_then(|c| ShapeTable::configured(c.settings.instance_type_map.as_ref()).ok())
             .map_or_else(ShapeTable::default, |t| (*t).clone());
         let (keymap, theme, config_error) = match loaded {
             Ok(c) => (

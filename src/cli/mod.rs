@@ -18,6 +18,7 @@ use crate::engine::model::ClusterSnapshot;
 use crate::report::json::{analysis_json, Source};
 use crate::report::table::analysis_table;
 
+pub mod demo;
 pub mod fleet;
 mod global;
 pub mod history;
@@ -158,10 +159,10 @@ pub struct TuiArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// The TUI on an embedded simulated OME fleet (no cluster needed).
-    Demo(crate::run::launch::DemoArgs),
+    Demo(crate::cli::demo::DemoArgs),
     /// One-shot analysis of the live cluster (or of `--snapshot FILE`), as a table or JSON.
     Analyze(AnalyzeArgs),
-    /// Prints health episodes (a node's, or every node's with the fleet answers) and audit rows
+    /// Prints health episodes (a node's, or every node's with the health answers) and audit rows
     /// (of a node or any object) from the local history store.
     History(HistoryArgs),
     /// Saves a snapshot file of the live cluster (a Kubernetes `List`, JSON).
@@ -330,13 +331,14 @@ pub fn analysis_options(
             return Err(EXIT_BAD_INPUT);
         }
     };
-    let instance_types = match crate::run::launch::shape_table(&settings) {
-        Ok(t) => t,
-        Err(e) => {
-            let _ = writeln!(err, "ome-top: {e}");
-            return Err(EXIT_BAD_INPUT);
-        }
-    };
+    let instance_types =
+        match crate::engine::nodes::ShapeTable::configured(settings.instance_type_map.as_ref()) {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = writeln!(err, "ome-top: {e}");
+                return Err(EXIT_BAD_INPUT);
+            }
+        };
     let or_configured = |given: &Option<String>, configured: &String| {
         given.clone().unwrap_or_else(|| configured.clone())
     };

@@ -48,7 +48,7 @@ impl ClusterKey {
         ClusterKey(format!("{server_url}#{context}"))
     }
 
-    /// The simulated fleet of seed `N`: `demo:<seed>` (tests; what older builds keyed every
+    /// The simulated cluster of seed `N`: `demo:<seed>` (tests; what older builds keyed every
     /// `ome-top demo --seed N` run by).
     pub fn demo(seed: u64) -> Self {
         ClusterKey(format!("demo:{seed}"))

@@ -1,13 +1,13 @@
 //! Reading the store: a node's transitions and the audit rows about it per cluster, every
-//! node's rows of a cluster from a time on, and the fleet questions asked of them.
+//! node's rows of a cluster from a time on, and the health questions asked of them.
 //!
 //! Owns: `TransitionRow`, `NodeHistory`, `NodeRows`, `node_timeline`, `node_history`,
-//! `cluster_rows`, `fleet_health`. Reads no clock.
+//! `cluster_rows`, `nodes_health`. Reads no clock.
 
 use crate::history::error::{Context, Result};
 
 use crate::engine::model::Time;
-use crate::engine::timeline::{fleet_health, FleetHealth};
+use crate::engine::timeline::{nodes_health, NodesHealth};
 use crate::history::audit::AuditEntry;
 use crate::history::node_rows::{observation_from_row, OBSERVATION_COLUMNS};
 use crate::history::{from_ms, to_ms, ClusterKey, HistoryStore};
@@ -122,20 +122,20 @@ impl HistoryStore {
         Ok(out)
     }
 
-    /// The fleet questions for `cluster` over `[from, now]`: flapping nodes (more than
+    /// The health questions for `cluster` over `[from, now]`: flapping nodes (more than
     /// `threshold` health episodes) and the mean time to repair per pool
-    /// (`engine::timeline::fleet_health`).
-    pub fn fleet_health(
+    /// (`engine::timeline::nodes_health`).
+    pub fn nodes_health(
         &self,
         cluster: &ClusterKey,
         from: Time,
         now: Time,
         threshold: usize,
-    ) -> Result<FleetHealth> {
+    ) -> Result<NodesHealth> {
         let nodes = self.cluster_rows(cluster, Some(from))?;
         let input = nodes
             .iter()
             .map(|n| (n.node.as_str(), n.pool.as_deref(), n.rows.as_slice()));
-        Ok(fleet_health(input, from, now, threshold))
+        Ok(nodes_health(input, from, now, threshold))
     }
 }

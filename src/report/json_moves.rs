@@ -7,7 +7,6 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::engine::journal::Blocking;
 use crate::engine::journal::{ClearingDecision, ClearingVerdict};
 use crate::engine::model::vocab::{
     AdvisoryReason, DispatchReason, Outcome, Policy, Reason, RejectReason,
@@ -156,7 +155,7 @@ pub fn journal_json(view: &JournalView, clearing: &[(String, ClearingVerdict)]) 
                     phase: e.phase.as_str(),
                     reason: e.reason.as_deref(),
                     created_at: crate::report::rfc3339(e.created_at),
-                    blocking: blocks(blocking, &e.uuid),
+                    blocking: blocking.blocks(&e.uuid),
                     clearing: verdict(&e.uuid),
                 })
                 .collect(),
@@ -164,16 +163,4 @@ pub fn journal_json(view: &JournalView, clearing: &[(String, ClearingVerdict)]) 
         },
     };
     serde_json::to_value(doc).unwrap_or(Value::Null)
-}
-
-fn blocks(blocking: &Blocking, uuid: &str) -> bool {
-    match blocking {
-        Blocking::None => false,
-        Blocking::MultipleUnresolvedRequests { blockers } => {
-            blockers.iter().any(|b| b.uuid == uuid)
-        }
-        Blocking::UnresolvedRequest { uuid: u, .. } | Blocking::PreparedRetry { uuid: u } => {
-            u == uuid
-        }
-    }
 }

@@ -5,6 +5,7 @@
 //!
 //! Owns: `Room`, `room_of`, `count`, `gpus`. Reads engine results only.
 
+use crate::fmt::count;
 use std::fmt;
 
 use crate::engine::pools::PendingSize;
@@ -54,19 +55,6 @@ impl fmt::Display for Room {
             }
         }
     }
-}
-
-/// A count with thousands separators: `12,596`.
-pub fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// `1 GPU`, `12,596 GPUs`.

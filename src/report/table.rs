@@ -10,8 +10,9 @@ use std::fmt::Write;
 use crate::engine::analysis::Analysis;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::pools::PoolReport;
-use crate::report::fleet::table::wait_words;
-use crate::report::room::{count, gpus, room_of};
+
+use crate::fmt::count;
+use crate::report::room::{gpus, room_of};
 
 /// Renders pools, non-Clear or excluded nodes, and warnings as plain text.
 pub fn analysis_table(snap: &ClusterSnapshot, analysis: &Analysis, extra: &[String]) -> String {
@@ -119,7 +120,7 @@ fn pending_answers(analysis: &Analysis, out: &mut String) {
                 "  {:<9} {:>6} {:>8} {:>9} {:>13}  {}",
                 gpus(u64::from(s.gpus)),
                 count(s.pods),
-                wait_words(s.oldest_minutes),
+                crate::fmt::wait(s.oldest_minutes),
                 count(s.room_now),
                 count(s.room_after),
                 room_of(s, p.largest_node_gpus)

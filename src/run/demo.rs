@@ -23,7 +23,7 @@ const COMMAND_QUEUE: usize = 16;
 /// `ome-top demo` flags.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DemoOptions {
-    /// Seed of the simulated fleet.
+    /// Seed of the simulated cluster.
     pub seed: u64,
     /// GPU nodes (clamped by the world to 40..=2000).
     pub nodes: usize,

@@ -2,14 +2,14 @@
 //! builds the data source (cluster watchers + ops and read workers, the demo driver, or a
 //! snapshot file), attaches the history store, and hands everything to `run::run_tui`.
 //!
-//! Owns: `DemoArgs` (and the checks of its values), `run_tui_command`. Composition only, no business logic; reads no clock
+//! Owns: `Launch`, `run_tui_command`, `run_fleet_tui`. Composition only, no business logic; reads no clock
 //! itself (`main.rs` passes one).
 
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use clap::Args;
-
+use crate::cli::demo::DemoArgs;
+use crate::cli::fleet::{fleet_tui_args, FleetArgs};
 use crate::cli::{TuiArgs, EXIT_BAD_INPUT};
 use crate::cluster::live;
 use crate::config::{load, ConfigPaths, Overrides};
@@ -23,60 +23,6 @@ use crate::run::live::{self as live_source, LiveLink, LiveParams};
 use crate::run::{run_tui, Channels, DataSource, TuiOptions};
 use crate::ui::theme::Theme;
 
-/// Flags of `ome-top demo`.
-#[derive(Debug, Clone, Args)]
-pub struct DemoArgs {
-    /// Seed of the simulated fleet (the same seed gives the same fleet).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// GPU nodes in the simulated fleet (40–2000).
-    #[arg(long, default_value_t = crate::sim::demo::DEFAULT_NODES, value_parser = demo_nodes)]
-    pub nodes: usize,
-    /// Simulated clusters, each its own world (seeds `seed`, `seed+1`, …; named `demo-<seed>`):
-    /// the first is shown, `7` or `:fleet` shows them all in the Fleet view (1–8).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=8))]
-    pub clusters: u16,
-    /// Sim seconds per wall second (more than 0, at most 3600).
-    #[arg(long, default_value_t = 5.0, value_parser = demo_speed, allow_negative_numbers = true)]
-    pub speed: f64,
-}
-
-/// Fastest demo: an hour of the fleet per wall second.
-pub const MAX_DEMO_SPEED: f64 = 3600.0;
-
-/// A `demo` option out of its range; clap prints it after the option's name (exit 2).
-#[derive(Debug, thiserror::Error)]
-pub enum DemoArgError {
-    /// `--nodes` is not a whole number in the fleet's range.
-    #[error(
-        "a whole number of GPU nodes from {} to {}",
-        crate::sim::demo::MIN_NODES,
-        crate::sim::demo::MAX_NODES
-    )]
-    Nodes,
-    /// `--speed` is not a number in (0, [`MAX_DEMO_SPEED`]].
-    #[error("sim seconds per wall second, a number more than 0 and at most {MAX_DEMO_SPEED}")]
-    Speed,
-}
-
-/// `--nodes`: a whole number in the fleet's range (a bad value is exit 2, never clamped).
-fn demo_nodes(text: &str) -> Result<usize, DemoArgError> {
-    use crate::sim::demo::{MAX_NODES, MIN_NODES};
-    match text.trim().parse::<usize>() {
-        Ok(n) if (MIN_NODES..=MAX_NODES).contains(&n) => Ok(n),
-        _ => Err(DemoArgError::Nodes),
-    }
-}
-
-/// `--speed`: a finite number of sim seconds per wall second, above 0 and at most
-/// [`MAX_DEMO_SPEED`] (`nan`, `inf`, `0` and `1e308` are refused).
-fn demo_speed(text: &str) -> Result<f64, DemoArgError> {
-    match text.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v <= MAX_DEMO_SPEED => Ok(v),
-        _ => Err(DemoArgError::Speed),
-    }
-}
-
 /// Which data source the TUI runs on.
 pub enum Launch<'a> {
     /// The current (or `--context`) kubeconfig context, or `--snapshot FILE`.
@@ -85,6 +31,20 @@ pub enum Launch<'a> {
     Demo(&'a DemoArgs),
     /// `ome-top fleet` without `-o`: these contexts at once, on the Fleet view.
     Fleet(Vec<String>),
+}
+
+/// `ome-top fleet` without `-o`: the chosen contexts opened in parallel (`run::fleet`), the
+/// TUI on the Fleet view at once; returns the process exit code.
+pub fn run_fleet_tui(
+    args: &FleetArgs,
+    tui: &TuiArgs,
+    clock: fn() -> Time,
+    err: &mut dyn Write,
+) -> i32 {
+    match fleet_tui_args(args, tui, err) {
+        Ok((merged, contexts)) => run_tui_command(&merged, Launch::Fleet(contexts), clock, err),
+        Err(code) => code,
+    }
 }
 
 /// Runs the TUI; returns the process exit code.
@@ -139,7 +99,7 @@ pub fn run_tui_command(
         live: None,
         fleet: None,
         frame_interval: super::frame_interval(config.settings.max_redraws_per_second),
-        instance_types: match shape_table(&config.settings) {
+        instance_types: match ShapeTable::configured(config.settings.instance_type_map.as_ref()) {
             Ok(t) => t,
             Err(e) => {
                 let _ = writeln!(err, "ome-top: config.toml: instance-type-map: {e}");
@@ -196,17 +156,6 @@ pub fn run_tui_command(
                 .map_or(EXIT_BAD_INPUT, live::LiveError::exit_code)
         }
     }
-}
-
-/// The instance-type table config.toml sets (`instance-type-map`), else Alfred's built-in one.
-pub fn shape_table(
-    settings: &crate::config::Settings,
-) -> Result<std::sync::Arc<ShapeTable>, crate::engine::nodes::ShapeTableError> {
-    let table = match &settings.instance_type_map {
-        Some(map) => ShapeTable::from_entries(map.clone())?,
-        None => ShapeTable::default(),
-    };
-    Ok(std::sync::Arc::new(table))
 }
 
 /// Logs what the configuration chose and each startup notice.

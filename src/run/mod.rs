@@ -19,11 +19,11 @@ use tokio::sync::{mpsc, watch};
 
 use crate::app::detail::DetailKind;
 use crate::app::keys::KeyResolver;
-use crate::app::keys_config::ConfigKeys;
 use crate::app::state::AppState;
 use crate::app::Event;
 use crate::protocol::{Command, Feed, Fetch, Update};
 use crate::run::history::HistoryHook;
+use crate::run::keymap::ConfigKeys;
 use crate::sim::demo::DemoClock;
 
 mod clock;
@@ -31,6 +31,7 @@ pub mod demo;
 mod event_loop;
 pub mod fleet;
 pub mod history;
+pub mod keymap;
 pub mod launch;
 pub mod live;
 mod loading;
@@ -213,7 +214,7 @@ impl Extras {
     }
 
     /// Asks the history store for the open node detail's recorded rows, once per opening
-    /// and again after the recorder's new fleet answers made the reducer drop them.
+    /// and again after the recorder's new health answers made the reducer drop them.
     fn ask_node_history(&mut self, state: &AppState) {
         let Some(h) = &mut self.history else { return };
         if let Some(DetailKind::Node(node)) = state.detail().as_ref().map(|d| &d.kind) {

@@ -1,6 +1,6 @@
 //! The history recorder: a task that writes every node health transition seen in the feed
 //! into the history store (its own SQLite connection, on a blocking thread, off the UI task)
-//! and answers the fleet questions after it writes and at least once a minute of feed time,
+//! and answers the health questions after it writes and at least once a minute of feed time,
 //! publishing the answers to the UI task.
 //!
 //! Owns: `Digest`, `record_feeds`. Composition glue between `history` and tokio; no business
@@ -12,23 +12,23 @@ use chrono::Duration;
 use tokio::sync::watch;
 
 use crate::engine::model::Time;
-use crate::engine::timeline::{FleetHealth, DEFAULT_FLAPS, DEFAULT_WINDOW_DAYS};
+use crate::engine::timeline::{NodesHealth, DEFAULT_FLAPS, DEFAULT_WINDOW_DAYS};
 use crate::history::{ClusterKey, HistoryStore};
 use crate::protocol::Feed;
 
-/// What the recorder tells the UI task: the latest fleet answers (sent after it wrote rows,
-/// and every `FLEET_EVERY`).
+/// What the recorder tells the UI task: the latest health answers (sent after it wrote rows,
+/// and every `HEALTH_EVERY`).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Digest {
-    pub(super) fleet: Option<Arc<FleetHealth>>,
+    pub(super) health: Option<Arc<NodesHealth>>,
 }
 
-/// How often (in feed time) the recorder answers the fleet questions again without new rows:
+/// How often (in feed time) the recorder answers the health questions again without new rows:
 /// open episodes grow and the window moves.
-const FLEET_EVERY: Duration = Duration::minutes(1);
+const HEALTH_EVERY: Duration = Duration::minutes(1);
 
 /// Records every feed of `feed` for `cluster` into `store` until the feed ends, publishing
-/// the fleet answers on `digest`.
+/// the health answers on `digest`.
 pub(super) async fn record_feeds(
     mut store: HistoryStore,
     cluster: ClusterKey,
@@ -57,22 +57,22 @@ pub(super) async fn record_feeds(
                     0
                 }
             };
-            let due = written > 0 || answered.is_none_or(|t| a.now - t >= FLEET_EVERY);
+            let due = written > 0 || answered.is_none_or(|t| a.now - t >= HEALTH_EVERY);
             let from = a.now - Duration::days(DEFAULT_WINDOW_DAYS);
-            let fleet = due
-                .then(|| store.fleet_health(&key, from, a.now, DEFAULT_FLAPS).ok())
+            let health = due
+                .then(|| store.nodes_health(&key, from, a.now, DEFAULT_FLAPS).ok())
                 .flatten();
-            (store, fleet, a.now, failing)
+            (store, health, a.now, failing)
         })
         .await;
-        let Ok((back, fleet, now, still_failing)) = joined else {
+        let Ok((back, health, now, still_failing)) = joined else {
             return;
         };
         store = back;
         failing = still_failing;
-        if let Some(fleet) = fleet {
+        if let Some(health) = health {
             answered = Some(now);
-            digest.send_modify(|d| d.fleet = Some(Arc::new(fleet)));
+            digest.send_modify(|d| d.health = Some(Arc::new(health)));
         }
         if feed.changed().await.is_err() {
             return;

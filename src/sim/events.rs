@@ -1,6 +1,6 @@
-//! One watch event of each kind a fleet sees most, for the incremental-analysis benchmarks
+//! One watch event of each kind a cluster sees most, for the incremental-analysis benchmarks
 //! (`benches/update.rs`, `benches/stages.rs`): each kind is a pair of changes that undo each
-//! other, so applying them alternately keeps the fleet as it was. The kinds are the product's budgeted ones:
+//! other, so applying them alternately keeps the cluster as it was. The kinds are the product's budgeted ones:
 //! pods (agents, model pods, pending GPU pods), nodes (cordon, a health condition) and
 //! InferenceService annotations.
 //!
@@ -105,7 +105,7 @@ fn unhealthy(node: &mut Node, now: Time) {
 /// for defragmentation (a repack item), a pending GPU pod bound to that pod's node and a new
 /// pending GPU pod created; that node cordoned and made unhealthy by a condition; the
 /// Instance's InferenceService given an annotation Alfred does not read and a migration
-/// request annotation. Empty when the fleet lacks one of those objects.
+/// request annotation. Empty when the cluster lacks one of those objects.
 pub fn event_kinds(snap: &ClusterSnapshot, analysis: &Analysis) -> Vec<EventKind> {
     let pods = &snap.pods;
     let agent = pods.iter().find(|p| p.gpus == 0 && p.node.is_some());

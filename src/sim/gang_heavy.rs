@@ -1,4 +1,4 @@
-//! A gang-heavy variant of a generated fleet, for the gang and lint benchmarks and the
+//! A gang-heavy variant of a generated cluster, for the gang and lint benchmarks and the
 //! analysis identity test: racks of 16 nodes under `ome.io/rack`, a PodGroup per gang, gang
 //! pods on the OME scheduler, and every fifth gang's pods unbound (Pending) so that pins are
 //! predicted.
@@ -71,18 +71,18 @@ pub fn make_gang_heavy(snap: &mut ClusterSnapshot) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::fleet::{generate_fleet, FleetSpec};
+    use crate::sim::cluster::{generate_cluster, ClusterSpec};
     use chrono::{TimeZone, Utc};
 
     #[test]
     fn every_gang_gets_a_podgroup_and_every_fifth_is_unbound() {
         let now = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).unwrap();
-        let spec = FleetSpec {
+        let spec = ClusterSpec {
             seed: 3,
             nodes: 64,
             pods: 600,
         };
-        let mut snap = generate_fleet(&spec, now);
+        let mut snap = generate_cluster(&spec, now);
         make_gang_heavy(&mut snap);
         assert!(!snap.pod_groups.is_empty());
         assert_eq!(snap.nodes[17].labels.get("ome.io/rack"), Some("rack-1"));

@@ -1,4 +1,4 @@
-//! A generated fleet in the shape the live store publishes (`cluster::live`): objects in store
+//! A generated cluster in the shape the live store publishes (`cluster::live`): objects in store
 //! key order (`namespace/name`, or `name` for cluster-scoped kinds — the apiserver lists in that
 //! order and each store keeps a `BTreeMap` by it), and every string interned once in the
 //! table the stores share, allocated in that order, as the converters do while they read the
@@ -162,17 +162,17 @@ mod tests {
     use chrono::{TimeZone, Utc};
 
     use super::*;
-    use crate::sim::fleet::{generate_fleet_unpublished, FleetSpec};
+    use crate::sim::cluster::{generate_cluster_unpublished, ClusterSpec};
 
     #[test]
     fn objects_are_in_store_order_and_strings_shared() {
         let now = Utc.with_ymd_and_hms(2026, 9, 28, 10, 0, 0).unwrap();
-        let spec = FleetSpec {
+        let spec = ClusterSpec {
             seed: 3,
             nodes: 40,
             pods: 400,
         };
-        let raw = generate_fleet_unpublished(&spec, now);
+        let raw = generate_cluster_unpublished(&spec, now);
         let published = as_published(raw.clone());
         let keys: Vec<String> = published.pods.iter().map(Pod::key).collect();
         let mut sorted = keys.clone();

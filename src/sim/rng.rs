@@ -1,4 +1,4 @@
-//! A tiny deterministic PRNG (SplitMix64) so fleets are reproducible from a seed without a
+//! A tiny deterministic PRNG (SplitMix64) so clusters are reproducible from a seed without a
 //! dependency. Not for anything security-related.
 
 /// SplitMix64 state.

@@ -18,10 +18,10 @@ use crate::action::Action;
 use crate::app::detail::DetailKind;
 use crate::app::dialogs::Modal;
 use crate::app::dialogs::YAML_PANE_KEYS;
-use crate::app::input::current_mode;
 use crate::app::keys::{key_label, Binding, KeyResolution, Mode};
+use crate::app::query::mode::current_mode;
+use crate::app::query::refuse::refusal;
 use crate::app::state::{AppState, NoticeLevel};
-use crate::app::update::refuse::refusal;
 use crate::app::wrap::wrap;
 use crate::ui::theme::{Slot, Theme};
 

@@ -12,10 +12,10 @@ use ratatui::Frame;
 use crate::app::layout::tab_spans;
 use crate::app::namespace;
 use crate::app::state::{AppState, View};
-use crate::app::times::{local, when};
-use crate::app::views::age;
 use crate::engine::alfred_config::Mode;
 use crate::engine::model::Time;
+use crate::fmt::{age, count};
+use crate::fmt::{local, when};
 use crate::protocol::{ApiStatus, Feed, Presence, SourceKind, SourceState};
 use crate::ui::theme::{Slot, Theme};
 
@@ -39,7 +39,7 @@ pub fn api_text(api: &ApiStatus, now: Time) -> (String, Slot) {
 pub fn source_text(s: &SourceState, now: Time) -> (String, Slot) {
     if let Some(n) = s.listing.filter(|n| *n > 0) {
         return (
-            format!("{} {} listed…", s.name, grouped(n)),
+            format!("{} {} listed…", s.name, count(n as u64)),
             Slot::HealthDegraded,
         );
     }
@@ -53,11 +53,6 @@ pub fn source_text(s: &SourceState, now: Time) -> (String, Slot) {
         Presence::CrdAbsent => (format!("{} CRD absent", s.name), Slot::Muted),
         Presence::Forbidden => (format!("{} ✗ forbidden", s.name), Slot::HealthFailed),
     }
-}
-
-/// `23500` as `23,500`.
-fn grouped(n: usize) -> String {
-    crate::app::model::map::count(n as u64)
 }
 
 /// Where the data comes from: a context, a snapshot by the time it was taken (what its ages
@@ -372,7 +367,7 @@ pub fn draw_banner(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
     };
     frame.render_widget(
         Line::styled(
-            crate::app::columns::clip(&text, area.width).into_owned(),
+            crate::app::table::columns::clip(&text, area.width).into_owned(),
             theme
                 .style(Slot::Danger)
                 .add_modifier(ratatui::style::Modifier::REVERSED),

@@ -12,9 +12,9 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
 use crate::action::Action;
-use crate::app::input::{base_mode, current_mode};
 use crate::app::keys::{key_label, Binding, Mode};
 use crate::app::palette::words::WORDS;
+use crate::app::query::mode::{base_mode, current_mode};
 use crate::app::state::{AppState, View};
 use crate::app::views::legends::legend;
 use crate::ui::centered;

@@ -4,6 +4,7 @@
 //!
 //! Owns: `Loading`, `draw_loading`.
 
+use crate::fmt::count;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Gauge, Paragraph};
@@ -29,19 +30,6 @@ pub enum Loading {
         /// Objects read.
         objects: usize,
     },
-}
-
-/// `n` with thousands separated (`123,456`).
-fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Megabytes with one decimal (`93.4 MB`).
@@ -78,16 +66,20 @@ pub fn draw_loading(frame: &mut Frame, theme: &Theme, file: &str, loading: Loadi
                 "{} of {} · {} objects",
                 mb(bytes),
                 mb(total),
-                grouped(objects)
+                count(objects as u64)
             ),
         ),
         Loading::Reading { total, objects, .. } => (
             0.0,
-            format!("{} objects read of a {} file", grouped(objects), mb(total)),
+            format!(
+                "{} objects read of a {} file",
+                count(objects as u64),
+                mb(total)
+            ),
         ),
         Loading::Analysing { objects } => (
             1.0,
-            format!("{} objects read; analysing…", grouped(objects)),
+            format!("{} objects read; analysing…", count(objects as u64)),
         ),
     };
     let gauge = Gauge::default()

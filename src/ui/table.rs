@@ -1,6 +1,6 @@
 //! Draws a row model window as a table: only the visible rows are turned into widgets, so a
 //! frame costs the same with 10 or 10,000 rows behind it. Which columns show depends on the
-//! width alone, least important dropped first (`app::columns::fit`); the selection is marked by a symbol as well as the selection style.
+//! width alone, least important dropped first (`app::table::columns::fit`); the selection is marked by a symbol as well as the selection style.
 //!
 //! Owns: `draw_table`.
 
@@ -9,13 +9,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, HighlightSpacing, Row, Table, TableState};
 use ratatui::Frame;
 
-use crate::app::columns::{clip, fit, text_width};
+use crate::app::table::columns::{clip, fit, text_width};
 use crate::app::table::{Column, TableModel, TableView};
 use crate::ui::theme::{Slot, Theme};
 
 /// The shown columns (indices into the model's) and their widths in `room` cells: the
 /// layout's columns (wide-only ones in the wide layout only), chosen for the room alone
-/// (`app::columns::fit`), then as wide as their content allows.
+/// (`app::table::columns::fit`), then as wide as their content allows.
 fn layout(model: &TableModel, view: &TableView, room: u16) -> Vec<(usize, u16)> {
     let wide = view.wide;
     let natural = |i: usize| {

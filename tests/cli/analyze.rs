@@ -104,7 +104,7 @@ fn node<'a>(doc: &'a Value, name: &str) -> &'a Value {
 }
 
 #[test]
-fn mixed_fleet_health_maintenance_and_exclusions() {
+fn mixed_nodes_health_maintenance_and_exclusions() {
     let doc = analyze_json("docs/examples/mixed-fleet.json", &[]);
     assert_eq!(node(&doc, "h100-01")["health"], "Clear");
     assert_eq!(node(&doc, "h100-04")["health"], "Unhealthy");

@@ -1,6 +1,6 @@
 //! The history store across processes and through the binary: two OS processes writing one
 //! file at once keep it intact with every row present, and `ome-top history` prints a node's
-//! episodes and audit rows, any object's audit rows and the fleet answers (table and JSON)
+//! episodes and audit rows, any object's audit rows and the health answers (table and JSON)
 //! from a store filled through the library;
 //! a dismissal's content hash follows what the operator judged.
 
@@ -353,7 +353,7 @@ fn history_command_prints_episodes_and_audit_rows() {
 }
 
 #[test]
-fn history_command_prints_any_objects_audit_and_the_fleet_answers() {
+fn history_command_prints_any_objects_audit_and_the_health_answers() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("h.sqlite3");
     filled_store(&db);
@@ -398,7 +398,7 @@ fn history_command_prints_any_objects_audit_and_the_fleet_answers() {
     .unwrap();
     assert_eq!(doc["clusters"][0]["audit"][0]["actor"], "bob");
 
-    // The fleet: every node's episodes and the answers, of one state, since a time.
+    // Every node's episodes and the answers, of one state, since a time.
     let text = run_ok(
         &[
             &["history", "--state", "Unhealthy", "--since", "2h"][..],
@@ -406,7 +406,7 @@ fn history_command_prints_any_objects_audit_and_the_fleet_answers() {
         ]
         .concat(),
     );
-    assert!(text.contains("fleet, last 7d:"), "{text}");
+    assert!(text.contains("node health, last 7d:"), "{text}");
     assert!(
         text.contains("flapping (more than 3 health episodes): none"),
         "{text}"
@@ -439,13 +439,13 @@ fn history_command_prints_any_objects_audit_and_the_fleet_answers() {
         .concat(),
     ))
     .unwrap();
-    let fleet = &doc["clusters"][0]["fleet"];
+    let health = &doc["clusters"][0]["health"];
     assert_eq!(
-        fleet["flapping"],
+        health["flapping"],
         json!([{"node": "gpu-a", "pool": "NVIDIA-H100-80GB-HBM3", "episodes": 1}])
     );
     assert_eq!(
-        fleet["pools"],
+        health["pools"],
         json!([{"pool": "NVIDIA-H100-80GB-HBM3", "repairs": 0, "meanTimeToRepairSeconds": null, "open": 1}])
     );
     let bad = ome_top(&[&["history", "gpu-a", "--pool", "x"][..], &base].concat());

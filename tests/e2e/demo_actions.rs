@@ -1,4 +1,4 @@
-//! End to end in a real terminal against the simulated fleet (`ome-top demo`): the operator's
+//! End to end in a real terminal against the simulated cluster (`ome-top demo`): the operator's
 //! move and journal actions with the default keys, and their effect on the demo world —
 //! an approved move is run by the demo's migration consumer to `Completed` (announced phase by
 //! phase), a dismissed row disappears, an opted-out workload fails the approval pre-check,

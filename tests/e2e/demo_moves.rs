@@ -1,4 +1,4 @@
-//! End to end in a real terminal on the simulated fleet (`ome-top demo`): the Moves view leads
+//! End to end in a real terminal on the simulated cluster (`ome-top demo`): the Moves view leads
 //! with the moves to act on and groups the advice by reason; a move ome-top says can run (a
 //! withheld one) is
 //! opened, approved with `y` and audited without an override; a `NoSurgeHeadroom` move is

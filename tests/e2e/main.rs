@@ -1,5 +1,5 @@
 //! End to end: the real `ome-top` binary in real terminals (tmux, `tests/support/tmux.rs`; a
-//! tmux server per test). On the simulated fleet (`ome-top demo`): the views (`demo_tmux`),
+//! tmux server per test). On the simulated cluster (`ome-top demo`): the views (`demo_tmux`),
 //! the operator's actions (`demo_actions`), the Moves view's approvals with and without the
 //! override (`demo_moves`) and the log file beside the screen (`logs`). On the
 //! test control plane of `tests/support` (one per test binary, shared by the live tests here):

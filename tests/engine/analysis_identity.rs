@@ -20,7 +20,7 @@ use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::model::ClusterSnapshot;
 use ome_top::report::json::{analysis_json, Source};
 use ome_top::report::table::analysis_table;
-use ome_top::sim::fleet::{generate_fleet, generate_fleet_unpublished, FleetSpec};
+use ome_top::sim::cluster::{generate_cluster, generate_cluster_unpublished, ClusterSpec};
 use ome_top::sim::gang_heavy::make_gang_heavy;
 
 /// Pins what `analyze --snapshot … -o json` and `-o table` print for `snap` (read without
@@ -46,7 +46,7 @@ fn check(name: &str, snap: &ClusterSnapshot, executor: ExecutorSetting) {
 /// first performance passes were written from.
 fn fleet(seed: u64, nodes: usize, pods: usize) -> ClusterSnapshot {
     let now = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).unwrap();
-    generate_fleet_unpublished(&FleetSpec { seed, nodes, pods }, now)
+    generate_cluster_unpublished(&ClusterSpec { seed, nodes, pods }, now)
 }
 
 #[test]
@@ -54,12 +54,12 @@ fn published_fleet_analysis_is_unchanged() {
     // The shape the live store publishes (store key order, interned strings); golden written
     // by the engine of 2026-11-30 before the storage-order passes.
     let now = Utc.with_ymd_and_hms(2026, 9, 28, 10, 15, 0).unwrap();
-    let spec = FleetSpec {
+    let spec = ClusterSpec {
         seed: 7,
         nodes: 300,
         pods: 3_000,
     };
-    let snap = generate_fleet(&spec, now);
+    let snap = generate_cluster(&spec, now);
     check("fleet-300-published", &snap, ExecutorSetting::Auto);
 }
 

@@ -12,8 +12,8 @@ use ome_top::engine::model::{ClusterSnapshot, Time};
 use ome_top::engine::planning::{
     first_refusal, gate_hold, override_reasons, GateHold, PreCheck, Refusal, Verdict,
 };
+use ome_top::sim::cluster::{generate_cluster, ClusterSpec};
 use ome_top::sim::demo::DemoWorld;
-use ome_top::sim::fleet::{generate_fleet, FleetSpec};
 
 fn start() -> Time {
     Utc.with_ymd_and_hms(2026, 9, 28, 10, 0, 0).unwrap()
@@ -32,12 +32,12 @@ fn worlds() -> Vec<(String, ClusterSnapshot, Analysis)> {
         let name = format!("demo seed {seed}");
         out.push((name, (*feed.snapshot).clone(), (*feed.analysis).clone()));
     }
-    let spec = FleetSpec {
+    let spec = ClusterSpec {
         seed: 7,
         nodes: 200,
         pods: 2_000,
     };
-    let snap = generate_fleet(&spec, start());
+    let snap = generate_cluster(&spec, start());
     let opts = AnalysisOptions {
         now: start(),
         alfred_namespace: "ome".into(),

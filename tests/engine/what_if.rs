@@ -11,8 +11,8 @@ use ome_top::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSett
 use ome_top::engine::model::vocab::AdvisoryReason;
 use ome_top::engine::model::{ClusterSnapshot, Time};
 use ome_top::engine::workloads::{baseline_checklist, defrag_checklist, first_failure};
+use ome_top::sim::cluster::{generate_cluster, ClusterSpec};
 use ome_top::sim::demo::DemoWorld;
-use ome_top::sim::fleet::{generate_fleet, FleetSpec};
 
 fn start() -> Time {
     Utc.with_ymd_and_hms(2026, 9, 28, 10, 0, 0).unwrap()
@@ -36,8 +36,8 @@ fn worlds() -> Vec<(String, ClusterSnapshot, Analysis)> {
         ));
     }
     for (seed, executor) in [(7, ExecutorSetting::Auto), (3, ExecutorSetting::Available)] {
-        let snap = generate_fleet(
-            &FleetSpec {
+        let snap = generate_cluster(
+            &ClusterSpec {
                 seed,
                 nodes: 200,
                 pods: 2_000,

@@ -16,8 +16,9 @@ use http::{Request, Response};
 use kube::client::Body;
 use serde_json::{json, Value};
 
+use ome_top::cluster::live::hub::Hub;
 use ome_top::cluster::live::slot::SourceStatus;
-use ome_top::cluster::live::watch::{spawn_watchers, Hub, Scope};
+use ome_top::cluster::live::watch::{spawn_watchers, Scope};
 use ome_top::engine::model::Time;
 use ome_top::protocol::{Permissions, Presence};
 

@@ -14,7 +14,8 @@ use k8s_openapi::api::events::v1::Event;
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind, PostParams};
 use serde_json::json;
 
-use ome_top::cluster::live::watch::{events_api, spawn_watchers, EventsApi, Hub, Scope};
+use ome_top::cluster::live::hub::Hub;
+use ome_top::cluster::live::watch::{events_api, spawn_watchers, EventsApi, Scope};
 use ome_top::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
 use ome_top::engine::gangs::{GangState, PinSource, ReasonCode, ReasonSource};
 use ome_top::protocol::Permissions;

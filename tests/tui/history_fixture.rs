@@ -1,6 +1,6 @@
 //! What the history store hands the TUI for the mixed fleet: h100-04's recorded rows (an
 //! earlier repair with its Suspect window, a cordon, the current Unhealthy episode) and the
-//! fleet answers computed from them and from h100-05, which flapped.
+//! health answers computed from them and from h100-05, which flapped.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -9,7 +9,7 @@ use std::sync::Arc;
 use chrono::{Duration, TimeZone, Utc};
 use ome_top::engine::model::Time;
 use ome_top::engine::nodes::HealthState;
-use ome_top::engine::timeline::{fleet_health, FleetHealth, NodeObservation, Observed};
+use ome_top::engine::timeline::{nodes_health, NodeObservation, NodesHealth, Observed};
 
 use crate::tui_support::now;
 
@@ -87,12 +87,12 @@ fn h100_05_rows() -> Vec<Observed> {
     rows
 }
 
-/// The fleet answers over the last 7 days, flapping above 3 episodes.
-pub fn fleet() -> Arc<FleetHealth> {
+/// The health answers over the last 7 days, flapping above 3 episodes.
+pub fn fleet() -> Arc<NodesHealth> {
     let (a, b) = (h100_04_rows(), h100_05_rows());
     let nodes = [
         ("h100-04", Some(POOL), a.as_slice()),
         ("h100-05", Some(POOL), b.as_slice()),
     ];
-    Arc::new(fleet_health(nodes, now() - Duration::days(7), now(), 3))
+    Arc::new(nodes_health(nodes, now() - Duration::days(7), now(), 3))
 }

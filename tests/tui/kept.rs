@@ -35,14 +35,14 @@ fn screen(s: &AppState) -> String {
         .join("\n")
 }
 
-/// h100-04's detail with the store's rows, fleet answers and two recorded actions.
+/// h100-04's detail with the store's rows, health answers and two recorded actions.
 fn node_with_history(w: u16, h: u16) -> AppState {
     let mut s = state_with(node_detail_feed(), w, h);
     type_keys(&mut s, "2/h100-04");
     press(&mut s, KeyCode::Enter);
     press(&mut s, KeyCode::Enter);
     let at = now();
-    update(&mut s, Event::FleetHealth(history_fixture::fleet()), at);
+    update(&mut s, Event::NodesHealth(history_fixture::fleet()), at);
     let node = "h100-04".to_string();
     let rows = history_fixture::h100_04_rows();
     update(&mut s, Event::NodeHistory { node, rows }, at);
@@ -195,7 +195,7 @@ fn a_snapshot_is_aged_against_its_own_time() {
     }
 }
 
-/// The demo fleet ten sim minutes in (seed 7, 120 nodes).
+/// The demo cluster ten sim minutes in (seed 7, 120 nodes).
 fn demo_state(w: u16, h: u16) -> AppState {
     let start = now() - Duration::minutes(10);
     let mut world = DemoWorld::new(7, 120, start);
@@ -252,8 +252,8 @@ fn the_full_map_names_nodes_and_enter_opens_the_selected_one() {
 fn the_selection_scrolls_a_long_full_map() {
     let mut s = state_with(
         feed_of(
-            ome_top::sim::fleet::generate_fleet(
-                &ome_top::sim::fleet::FleetSpec {
+            ome_top::sim::cluster::generate_cluster(
+                &ome_top::sim::cluster::ClusterSpec {
                     seed: 3,
                     nodes: 600,
                     pods: 600,

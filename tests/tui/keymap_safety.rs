@@ -17,11 +17,11 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ome_top::action::Action;
 use ome_top::app::dialogs::Modal;
 use ome_top::app::keys::{Chord, KeyResolution, KeyResolver, Mode};
-use ome_top::app::keys_config::ConfigKeys;
 use ome_top::app::state::View;
 use ome_top::app::{update, AppState, Effect, Event};
 use ome_top::config::{Mode as Table, PALETTE_ONLY, SHIPPED_KEYMAPS};
 use ome_top::protocol::Feed;
+use ome_top::run::keymap::ConfigKeys;
 use tui_support::*;
 
 /// The actions that write to the cluster (docs/actions.md).
@@ -33,7 +33,7 @@ const WRITES: [Action; 5] = [
     Action::ClearJournalEntry,
 ];
 
-/// Every table the reducer resolves keys in (`app::input::current_mode`).
+/// Every table the reducer resolves keys in (`app::query::mode::current_mode`).
 fn modes() -> Vec<Mode> {
     let mut modes = vec![Mode::Global];
     modes.extend(View::ALL.map(Mode::View));

@@ -1,4 +1,4 @@
-//! The Pools view's map on the demo fleet: whole-screen snapshots beside the table and
+//! The Pools view's map on the demo cluster: whole-screen snapshots beside the table and
 //! full-size at 80×24, 120×40 and 200×60, the key that toggles it and scrolls it, and the
 //! theme slots its cells use.
 
@@ -12,13 +12,13 @@ use ome_top::app::layout::screen;
 use ome_top::app::model::map::layout::{cell_area, Level};
 use ome_top::app::state::{AppState, View};
 use ome_top::protocol::Feed;
+use ome_top::sim::cluster::{generate_cluster, ClusterSpec};
 use ome_top::sim::demo::DemoWorld;
-use ome_top::sim::fleet::{generate_fleet, FleetSpec};
 use ome_top::ui::theme::{Slot, Theme};
 
 const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
 
-/// The demo fleet (seed 7, 120 nodes) ten sim minutes in: the failing H100 node has turned
+/// The demo cluster (seed 7, 120 nodes) ten sim minutes in: the failing H100 node has turned
 /// unhealthy and gangs hold their racks.
 fn demo_feed() -> Feed {
     let start = now() - Duration::minutes(10);
@@ -87,12 +87,12 @@ fn m_toggles_the_full_map_and_esc_returns_to_the_table() {
 
 /// A generated fleet without topology labels: its largest pool is one run of cells.
 fn flat_fleet(nodes: usize) -> Feed {
-    let spec = FleetSpec {
+    let spec = ClusterSpec {
         seed: 3,
         nodes,
         pods: nodes,
     };
-    feed_of(generate_fleet(&spec, now()), 1)
+    feed_of(generate_cluster(&spec, now()), 1)
 }
 
 #[test]

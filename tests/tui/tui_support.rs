@@ -13,7 +13,6 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use serde_json::json;
 
-use ome_top::app::keys_config::ConfigKeys;
 use ome_top::app::state::{AppState, IdSource};
 use ome_top::app::{update, Effect, Event};
 use ome_top::cluster::snapshot_file::read_snapshot;
@@ -22,6 +21,7 @@ use ome_top::engine::model::{
     Allocatable, ClusterSnapshot, ConfigMap, Event as NodeEvent, OmeLabels, OwnerRef, Taint,
 };
 use ome_top::protocol::{ApiStatus, Feed, Permissions, Presence, SourceKind, SourceState};
+use ome_top::run::keymap::ConfigKeys;
 use ome_top::ui::theme::Theme;
 
 /// The fixed observation time of every TUI test.

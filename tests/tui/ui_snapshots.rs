@@ -105,13 +105,13 @@ fn node_detail_scrolled() {
 }
 
 /// The node detail's health timeline with the history store attached (its rows and the
-/// fleet answers), scrolled to the timeline's heading (the pane's last section).
+/// health answers), scrolled to the timeline's heading (the pane's last section).
 #[test]
 fn node_timeline() {
     for (w, h) in DETAIL_SIZES {
         let mut s = node_detail_at(w, h);
         let at = now();
-        update(&mut s, Event::FleetHealth(history_fixture::fleet()), at);
+        update(&mut s, Event::NodesHealth(history_fixture::fleet()), at);
         let rows = history_fixture::h100_04_rows();
         let node = "h100-04".to_string();
         update(&mut s, Event::NodeHistory { node, rows }, at);
@@ -130,7 +130,7 @@ fn nodes_view_with_history() {
     for (keys, name) in [("2", "nodes_history"), ("2w", "nodes_history_wide")] {
         snap_at(name, |w, h| {
             let mut s = state_with(fleet_feed(), w, h);
-            update(&mut s, Event::FleetHealth(history_fixture::fleet()), now());
+            update(&mut s, Event::NodesHealth(history_fixture::fleet()), now());
             type_keys(&mut s, keys);
             s
         });

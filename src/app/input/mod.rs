@@ -5,7 +5,7 @@
 //! Input answers the reducer with `Msg`s (`app::msg`): actions go back to the reducer, never
 //! through a call into it. `line` edits every prompt's text.
 //!
-//! Owns: `key`, `mouse`, `base_mode`, `current_mode`. Plain data (crossterm event *types* only).
+//! Owns: `key`, `mouse`. Plain data (crossterm event *types* only).
 
 pub mod line;
 
@@ -22,29 +22,11 @@ use crate::app::filter::Filter;
 use crate::app::keys::{Chord, KeyResolution, Mode};
 use crate::app::layout::{screen, tab_spans};
 use crate::app::msg::{effects, redraw, Msg};
+use crate::app::query::mode::current_mode;
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::nav;
 use crate::app::update::ops;
-
-/// The key table of what is under any modal: the open detail, else the current view.
-pub fn base_mode(state: &AppState) -> Mode {
-    if state.detail.is_some() {
-        Mode::Detail
-    } else {
-        Mode::View(state.view)
-    }
-}
-
-/// The key table that applies now.
-pub fn current_mode(state: &AppState) -> Mode {
-    match state.modals.last() {
-        Some(Modal::Confirm(_) | Modal::RejectChoice { .. } | Modal::QuitConfirm) => Mode::Confirm,
-        Some(Modal::Help { .. }) => Mode::Help,
-        // The YAML pane scrolls with the detail pane's keys (`app::update::yaml::pane_action`).
-        Some(Modal::Yaml(_)) => Mode::Detail,
-        _ => base_mode(state),
-    }
-}
+use crate::app::update::rows;
 
 /// Handles a key press.
 pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Msg> {
@@ -82,7 +64,7 @@ pub fn key(state: &mut AppState, k: KeyEvent) -> Vec<Msg> {
                 redraw()
             } else if state.modals.is_empty() && printable(&k) {
                 // A key that does nothing says so, and where it would act.
-                let why = crate::app::update::refuse::unbound_words(state, &keys);
+                let why = crate::app::query::refuse::unbound_words(state, &keys);
                 state.notices.push(why, NoticeLevel::Error, state.now);
                 redraw()
             } else {
@@ -165,7 +147,7 @@ fn confirm_extra(state: &mut AppState, k: KeyEvent) -> bool {
 
 fn set_filter(state: &mut AppState, text: &str) {
     state.tables[state.view.index()].filter = Filter::new(text);
-    nav::refresh_view(state, state.view);
+    rows::refresh_view(state, state.view);
 }
 
 fn filter_key(state: &mut AppState, k: KeyEvent, before: String, cursor: usize) -> Vec<Effect> {
@@ -266,7 +248,7 @@ fn finish_reason(state: &mut AppState, purpose: ReasonPurpose, reason: String) -
             state
                 .notices
                 .push(format!("dismissed: {reason}"), NoticeLevel::Info, state.now);
-            nav::rebuild_models(state);
+            rows::rebuild_models(state);
             vec![
                 Effect::RecordDismissal {
                     key,

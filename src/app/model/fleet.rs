@@ -13,7 +13,7 @@ use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::engine::alfred_config::Mode;
 use crate::engine::model::Time;
 use crate::protocol::{ApiStatus, Feed};
-use crate::report::fleet::table::{not_clear_words, pending_words, wait_words};
+use crate::report::fleet::table::{not_clear_words, pending_words};
 use crate::report::fleet::{
     fits_lines, fleet_rows, Answer, Attention, ClusterInput, ClusterState, FleetRow, Link,
     RowStatus,
@@ -78,7 +78,7 @@ fn wrap_into(text: &str, width: usize, out: &mut Vec<String>) {
 fn failed_words(error: &str, retry_at: Time, now: Time) -> String {
     let when = if retry_at > now {
         let minutes = (retry_at - now).num_seconds() as f64 / 60.0;
-        format!("next try in {}", wait_words(minutes))
+        format!("next try in {}", crate::fmt::wait(minutes))
     } else {
         "trying again now".to_string()
     };
@@ -292,7 +292,7 @@ fn numbers(r: &FleetRow) -> Vec<Cell> {
         }),
         Cell::num(
             r.age_seconds as f64,
-            wait_words(r.age_seconds as f64 / 60.0),
+            crate::fmt::wait(r.age_seconds as f64 / 60.0),
         ),
         Cell::text(if r.read_only { "RO" } else { "" }).tone(Tone::Degraded),
     ]

@@ -17,9 +17,9 @@ use crate::app::input::line::edit;
 use crate::app::keys::{Chord, KeyResolution, Mode};
 use crate::app::msg::{effects, redraw, Msg};
 use crate::app::namespace::{self, CLEAR_WORDS};
+use crate::app::query::fleet;
 use crate::app::state::{AppState, NoticeLevel};
 use crate::app::update::contexts::{request_switch, unavailable};
-use crate::app::update::fleet;
 use crate::app::update::namespace::set_scope;
 use words::{split, word, Verb, Word, WORDS};
 

@@ -121,7 +121,7 @@ pub fn switched(
         .cluster_name()
         .unwrap_or_else(|| "?".to_string());
     let feed_source = feed.source.clone();
-    nav::apply_feed(state, feed);
+    crate::app::update::feed::apply_feed(state, feed);
     for n in notices {
         state.notices.push(n, NoticeLevel::Error, state.now);
     }

@@ -5,7 +5,7 @@
 //! back to the fleet. The fleet view itself writes nothing: every write stays in one cluster's
 //! views, under its own feed's permissions.
 //!
-//! Owns: `unavailable`, `on_event`, `show_fleet`, `open_row`, `back_to_fleet`, `tick`,
+//! Owns: `on_event`, `show_fleet`, `open_row`, `back_to_fleet`, `tick`,
 //! `show_member`, `shown_cluster`. Plain
 //! data; must not import `ratatui`, `tokio` or `kube`.
 
@@ -13,33 +13,9 @@ use crate::app::contexts::Switching;
 use crate::app::effect::Effect;
 use crate::app::fleet::{Fleet, FleetEvent, MemberState};
 use crate::app::state::{AppState, NoticeLevel, View};
-use crate::app::times;
 use crate::app::update::nav;
-use crate::protocol::SourceKind;
-
-/// Why the Fleet view cannot be shown here: not a live run, or no kubeconfig context to watch.
-pub fn unavailable(state: &AppState) -> Option<String> {
-    if state.fleet.is_some() {
-        return None;
-    }
-    match state.latest.as_ref().map(|f| &f.source) {
-        Some(SourceKind::Demo(_)) => {
-            return Some(
-                "this demo simulates one cluster: `ome-top demo --clusters 3` simulates a fleet"
-                    .to_string(),
-            )
-        }
-        Some(SourceKind::Snapshot(_)) => {
-            return Some("the fleet watches live clusters: this is a snapshot".to_string())
-        }
-        Some(SourceKind::Live(_)) | None => {}
-    }
-    state
-        .contexts
-        .list
-        .is_empty()
-        .then(|| "the fleet needs kubeconfig contexts: none were read".to_string())
-}
+use crate::app::update::rows;
+use crate::fmt;
 
 /// The run layer's news about the fleet.
 pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
@@ -71,7 +47,7 @@ pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
             if state.view != View::Fleet {
                 return Vec::new();
             }
-            nav::switch_rows(state, View::Fleet);
+            rows::switch_rows(state, View::Fleet);
             vec![Effect::Redraw]
         }
     }
@@ -85,7 +61,7 @@ pub fn show_fleet(state: &mut AppState) -> Vec<Effect> {
         nav::switch_view(state, View::Fleet);
         return vec![Effect::Redraw];
     }
-    if let Some(why) = unavailable(state) {
+    if let Some(why) = crate::app::query::fleet::unavailable(state) {
         state.notices.push(why, NoticeLevel::Error, state.now);
         return vec![Effect::Redraw];
     }
@@ -112,7 +88,7 @@ pub fn open_row(state: &mut AppState) -> Vec<Effect> {
         )),
         Some(MemberState::Failed { error, retry_at }) => Some(format!(
             "{context} cannot be read: {error} — tried again {}",
-            times::relative(state.now, *retry_at)
+            fmt::relative(state.now, *retry_at)
         )),
     };
     if let Some(text) = refused {
@@ -161,7 +137,7 @@ pub fn back_to_fleet(state: &mut AppState) -> bool {
 pub fn tick(state: &mut AppState) {
     if state.view == View::Fleet && state.fleet.is_some() {
         state.models.fleet.built = 0;
-        nav::switch_rows(state, View::Fleet);
+        rows::switch_rows(state, View::Fleet);
     }
 }
 

@@ -2,9 +2,9 @@
 //! map's selection moved sideways, its node opened or cordoned (the usual confirm dialog of
 //! `ops::start_cordon_at`).
 
-use crate::action::Action;
 use crate::app::layout::screen;
 use crate::app::model::map::layout::cell_area;
+use crate::app::query::map::{map_shown_full, selected_node};
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::ops;
 
@@ -35,25 +35,6 @@ pub fn select_sideways(state: &mut AppState, delta: isize) -> bool {
         .map_or(0, |m| m.cells.len());
     state.pool_map.select_cells(delta, cells);
     true
-}
-
-/// The node of the full-size map's selected cell (Enter opens its detail; Esc comes back).
-pub fn selected_node(state: &AppState) -> Option<String> {
-    let nav = &state.pool_map;
-    nav.selected_cell()
-        .zip(nav.pool.and_then(|p| state.models.pool_maps.get(p)))
-        .and_then(|(cell, map)| map.names.get(cell).cloned())
-}
-
-/// Whether the Pools view shows the map full-size (moving keys then move its selected cell).
-pub fn map_shown_full(state: &AppState) -> bool {
-    state.view == View::Pools && state.pool_map.full && state.detail.is_none()
-}
-
-/// Whether `action` cordons the full-size map's selected node here (the Nodes view's write,
-/// offered on the map so that an unhealthy node still taking pods is cordoned where it shows).
-pub fn cordons_here(state: &AppState, action: Action) -> bool {
-    action == Action::CordonNode && map_shown_full(state)
 }
 
 /// `cordon-node` on the full-size map: the confirm dialog of cordoning its selected node.

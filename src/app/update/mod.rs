@@ -8,11 +8,12 @@
 //! (`timeline`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
 //! `run_msgs` carries out, so nothing calls back into `apply_action`.
 //!
-//! Owns: `update`, `apply_action`, `home_view`.
+//! Owns: `update`, `apply_action`.
 
 pub mod approve;
 pub mod contexts;
 pub mod copy;
+pub mod feed;
 pub mod fleet;
 pub mod groups;
 pub mod held;
@@ -23,14 +24,14 @@ pub mod nav;
 pub mod ops;
 pub mod order;
 pub mod quit;
-pub mod refuse;
+pub mod rows;
 pub mod slid;
 pub mod sort;
 pub mod timeline;
 pub mod track;
 pub mod yaml;
 
-pub use refuse::home_view;
+use crate::app::query::refuse;
 
 use crate::action::Action;
 use crate::app::detail::DetailKind;
@@ -55,13 +56,13 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         Event::Mouse(m) => crate::app::input::mouse(state, m),
         Event::Resize(w, h) => {
             state.size = (w, h);
-            nav::refresh_view(state, state.view);
+            rows::refresh_view(state, state.view);
             // The node detail lays its pod and event rows out for the pane's width.
-            nav::rebuild_detail(state);
+            rows::rebuild_detail(state);
             vec![Effect::Redraw]
         }
         Event::Feed(feed) => {
-            nav::apply_feed(state, feed);
+            feed::apply_feed(state, feed);
             vec![Effect::Redraw]
         }
         Event::OpDone { id, outcome } => ops::op_done(state, id, outcome),
@@ -80,17 +81,17 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             state.notices.push(text, NoticeLevel::Error, now);
             vec![Effect::Redraw]
         }
-        Event::FleetHealth(fleet) => {
-            state.fleet_health = Some(fleet);
+        Event::NodesHealth(health) => {
+            state.nodes_health = Some(health);
             // The recorder may have written the open node's rows: read them again.
             state.node_history = None;
-            nav::rebuild_models(state);
+            rows::rebuild_models(state);
             vec![Effect::Redraw]
         }
         Event::NodeActions { node, actions } => {
             if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
                 state.node_actions = Some(actions);
-                nav::rebuild_detail(state);
+                rows::rebuild_detail(state);
                 vec![Effect::Redraw]
             } else {
                 Vec::new()
@@ -99,7 +100,7 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         Event::NodeHistory { node, rows } => {
             if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
                 state.node_history = Some(rows);
-                nav::rebuild_detail(state);
+                rows::rebuild_detail(state);
                 vec![Effect::Redraw]
             } else {
                 Vec::new()
@@ -212,7 +213,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::NextView | Action::PrevView => nav::cycle_view(state, action == Action::NextView),
         Action::SortNext => sort::sort_next(state),
         Action::SortReverse => sort::sort_reverse(state),
-        Action::Freeze => nav::toggle_freeze(state),
+        Action::Freeze => feed::toggle_freeze(state),
         Action::ToggleWide => sort::toggle_wide(state),
         Action::CopyName => return copy::copy_name(state),
         Action::NextTheme => next_theme(state),
@@ -222,7 +223,9 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
                 return Vec::new();
             }
         }
-        Action::CordonNode if map::map_shown_full(state) => map::cordon_selected(state),
+        Action::CordonNode if crate::app::query::map::map_shown_full(state) => {
+            map::cordon_selected(state)
+        }
         Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
         Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
         Action::CordonNode | Action::UncordonNode => {

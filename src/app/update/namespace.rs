@@ -4,7 +4,7 @@
 use crate::app::effect::Effect;
 use crate::app::namespace::CLEAR_WORDS;
 use crate::app::state::{AppState, NoticeLevel};
-use crate::app::update::nav;
+use crate::app::update::rows;
 
 /// Whether `name` can be a Kubernetes namespace (an RFC 1123 label).
 fn valid(name: &str) -> bool {
@@ -50,6 +50,6 @@ pub fn set_scope(state: &mut AppState, name: Option<&str>) -> Vec<Effect> {
     };
     state.notices.push(text, NoticeLevel::Info, state.now);
     // The Gangs tree is built scoped and the tables filter their rows as they refresh.
-    nav::rebuild_models(state);
+    rows::rebuild_models(state);
     vec![Effect::Redraw]
 }

@@ -1,27 +1,18 @@
 //! Navigation: moving the selection, paging, switching views, opening and closing details,
-//! scoping the Nodes view to a pool, freezing, and taking in a new feed (sorting and the
-//! column layout are `sort`'s).
+//! scoping the Nodes view to a pool, the map full-size or not (the rows themselves are
+//! `rows`'s, a new feed `feed`'s, sorting and the column layout `sort`'s).
 //!
-//! Owns: `viewport`, `step`, `jump`, `switch_view`, `open`, `back`, `refresh_view`, `apply_feed`,
-//! `rebuild_detail`, `rearrange_moves`, `toggle_freeze`, `toggle_map`. Plain data.
-
-use std::sync::Arc;
+//! Owns: `viewport`, `step`, `jump`, `switch_view`, `cycle_view`, `open`, `open_detail`,
+//! `toggle_moves_group`, `back`, `toggle_map`. Plain data.
 
 use crate::app::detail::DetailKind;
 use crate::app::layout::screen;
-use crate::app::model::fleet::fleet_model;
-use crate::app::namespace;
-use crate::app::state::{AppState, View, SCORE_HISTORY};
-use crate::app::table::RowModel;
+use crate::app::query::map::map_shown_full;
+use crate::app::state::{AppState, View};
 use crate::app::update::groups;
-use crate::app::update::map::{self, map_shown_full};
-use crate::app::update::order;
-use crate::app::views::build_view;
+use crate::app::update::rows::{ensure_built, rearrange_moves, refresh_view};
 use crate::app::views::context::ViewContext;
-use crate::app::views::detail::{build_detail, gone_words};
-use crate::app::views::moves::MoveOptions;
-use crate::app::views::nodes::NODE_POOL_COLUMN;
-use crate::protocol::Feed;
+use crate::app::views::detail::build_detail;
 
 /// Rows the current list (table, tree or detail) shows at once.
 pub fn viewport(state: &AppState) -> usize {
@@ -36,45 +27,6 @@ pub fn viewport(state: &AppState) -> usize {
     } else {
         s.table_rows().max(1)
     }
-}
-
-/// Recomputes the visible rows of `view` (filter, sort, pool and namespace scope, selection by
-/// key).
-pub fn refresh_view(state: &mut AppState, view: View) {
-    let height = viewport(state);
-    if view == View::Gangs {
-        state.gang_nav.refresh(&state.models.gangs, height);
-        return;
-    }
-    if view == View::Moves {
-        groups::reshape(state);
-    }
-    let pool = match (view, &state.pool_scope) {
-        (View::Nodes, Some(p)) => Some(p.as_str()),
-        _ => None,
-    };
-    let feed = state.shown().cloned();
-    // The Moves rows are built for the scope (its groups count its moves only).
-    let ns = state
-        .namespace_scope
-        .as_deref()
-        .filter(|_| namespace::applies(view) && view != View::Moves);
-    let Some(model) = state.models.table(view) else {
-        return;
-    };
-    let in_scope = |row: &RowModel| {
-        let pool_ok =
-            pool.is_none_or(|p| row.cells.get(NODE_POOL_COLUMN).is_some_and(|c| c.text == p));
-        let ns_ok = ns.is_none_or(|ns| {
-            feed.as_ref()
-                .and_then(|f| namespace::row_namespace(&f.analysis, view, row.source))
-                == Some(ns)
-        });
-        pool_ok && ns_ok
-    };
-    let t = &mut state.tables[view.index()];
-    t.refresh(model, in_scope);
-    t.scroll_into_view(height);
 }
 
 /// Moves the selection (or the detail scroll) by `delta` lines.
@@ -109,63 +61,6 @@ pub fn jump(state: &mut AppState, last: bool) {
     step(state, if last { isize::MAX / 2 } else { isize::MIN / 2 });
 }
 
-/// Builds `view`'s rows if they are older than the shown feed (the Fleet view's: than the
-/// fleet).
-fn ensure_built(state: &mut AppState, view: View) {
-    if view == View::Fleet {
-        if let Some(fleet) = &state.fleet {
-            if state.models.fleet.built != fleet.generation {
-                state.models.fleet = fleet_model(fleet, state.now);
-            }
-        }
-        return;
-    }
-    let Some(feed) = state.shown().cloned() else {
-        return;
-    };
-    if state.models.built[view.index()] != Some(feed.generation) {
-        let opts = MoveOptions {
-            now: state.now,
-            dismissed: &state.dismissed,
-            open: &state.moves_open,
-            flat: groups::wants_flat(&state.tables[View::Moves.index()]),
-            wide: groups::wants_wide(state.size),
-            requested: &state.requested,
-            phases: &state.request_phases,
-            namespace: state.namespace_scope.as_deref(),
-        };
-        let ns = state.namespace_scope.as_deref();
-        build_view(&mut state.models, &feed, &opts, view, ns);
-        if view == View::Moves {
-            order::hold_order(state);
-        }
-        if let (View::Nodes, Some(fleet)) = (view, &state.fleet_health) {
-            let a = &feed.analysis;
-            crate::app::views::nodes::add_history_columns(&mut state.models.nodes, a, fleet);
-        }
-    }
-}
-
-/// The operator asks for a new order of the Moves rows: the engine's, marks cleared.
-pub fn rearrange_moves(state: &mut AppState) {
-    order::release_order(state);
-    state.models.built[View::Moves.index()] = None;
-    if state.view == View::Moves {
-        ensure_built(state, View::Moves);
-    }
-}
-
-/// Builds `view`'s rows when stale and recomputes what it shows, the selection kept by key
-/// (a new fleet state while the Fleet view is shown).
-pub fn switch_rows(state: &mut AppState, view: View) {
-    let before = state.table(view).selected_key.clone();
-    ensure_built(state, view);
-    refresh_view(state, view);
-    if state.view == view {
-        crate::app::update::slid::after_feed(state, view, before);
-    }
-}
-
 /// Shows `view` (closing any detail; entering Moves takes its order anew).
 pub fn switch_view(state: &mut AppState, view: View) {
     state.view = view;
@@ -198,7 +93,7 @@ pub fn open(state: &mut AppState) {
         return;
     }
     if map_shown_full(state) {
-        if let Some(node) = map::selected_node(state) {
+        if let Some(node) = crate::app::query::map::selected_node(state) {
             open_detail(state, DetailKind::Node(node));
         }
         return;
@@ -249,25 +144,6 @@ pub fn open_detail(state: &mut AppState, kind: DetailKind) {
         .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
 }
 
-/// Rebuilds the open detail from the shown feed; when its object is gone the pane stays open
-/// on what it showed last, marked (it never closes or jumps by itself).
-pub fn rebuild_detail(state: &mut AppState) {
-    let Some(kind) = state.detail.as_ref().map(|d| d.kind.clone()) else {
-        return;
-    };
-    let fresh = state
-        .shown()
-        .cloned()
-        .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
-    state.detail = match fresh {
-        Some(d) => Some(d),
-        None => {
-            let why = gone_words(&state.requested, &state.request_phases, &kind);
-            state.detail.take().map(|d| d.gone(&why))
-        }
-    };
-}
-
 /// Esc: close the detail, else drop the pool scope, else clear the filter. Returns whether
 /// anything changed.
 pub fn back(state: &mut AppState) -> bool {
@@ -298,51 +174,4 @@ pub fn back(state: &mut AppState) -> bool {
 pub fn toggle_map(state: &mut AppState) {
     state.pool_map.full = !state.pool_map.full;
     refresh_view(state, View::Pools);
-}
-
-/// `freeze`: keep showing the current feed while new ones keep arriving.
-pub fn toggle_freeze(state: &mut AppState) {
-    if state.frozen.take().is_none() {
-        state.frozen = state.latest.clone();
-    } else {
-        rebuild_models(state);
-    }
-}
-
-/// Marks every view's rows stale and rebuilds the current view's (others are rebuilt when
-/// shown: a feed costs one view's rows, not six).
-pub fn rebuild_models(state: &mut AppState) {
-    let Some(feed) = state.shown().cloned() else {
-        return;
-    };
-    state.models.generation = Some(feed.generation);
-    state.models.built = [None; View::COUNT];
-    ensure_built(state, state.view);
-    refresh_view(state, state.view);
-    rebuild_detail(state);
-}
-
-/// Takes in a new feed: record the score history, and unless frozen rebuild the rows.
-pub fn apply_feed(state: &mut AppState, feed: Arc<Feed>) {
-    let new_generation = state
-        .latest
-        .as_ref()
-        .is_none_or(|f| f.generation != feed.generation);
-    if new_generation {
-        for p in &feed.analysis.pools {
-            let h = state.score_history.entry(p.name.clone()).or_default();
-            h.push_back((p.score.clamp(0.0, 1.0) * 1000.0).round() as u64);
-            while h.len() > SCORE_HISTORY {
-                h.pop_front();
-            }
-        }
-    }
-    state.latest = Some(feed);
-    if state.frozen.is_none() {
-        let view = state.view;
-        let before = state.table(view).selected_key.clone();
-        rebuild_models(state);
-        crate::app::update::slid::after_feed(state, view, before);
-        crate::app::update::track::track_requests(state);
-    }
 }

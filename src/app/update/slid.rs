@@ -74,7 +74,7 @@ pub fn refuse_slid(state: &mut AppState, action: Action) -> bool {
     if !acts_on_row(action) || state.detail.is_some() || view == View::Gangs {
         return false;
     }
-    if crate::app::update::map::map_shown_full(state) {
+    if crate::app::query::map::map_shown_full(state) {
         return false;
     }
     let Some(gone) = state.tables[view.index()].slid.take() else {

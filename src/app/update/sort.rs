@@ -5,11 +5,12 @@
 //!
 //! Owns: `sort_next`, `sort_by_letter`, `sort_reverse`, `toggle_wide`, `shown_here`. Plain data.
 
-use crate::app::columns::visible_columns;
 use crate::app::layout::screen;
 use crate::app::state::{AppState, NoticeLevel, View};
+use crate::app::table::columns::visible_columns;
 use crate::app::update::groups;
-use crate::app::update::nav::{rearrange_moves, refresh_view, viewport};
+use crate::app::update::nav::viewport;
+use crate::app::update::rows::{rearrange_moves, refresh_view};
 
 /// `sort-next`: engine order → first shown column → next shown column … → engine order
 /// (the columns this terminal's width does not show are skipped: no order by something

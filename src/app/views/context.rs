@@ -12,7 +12,7 @@ use crate::app::keys::{key_label, Mode};
 use crate::app::model::moves::RequestedMove;
 use crate::app::state::{AppState, HealthTransition, Models, NodeAction};
 use crate::engine::model::{MigrationPhase, Time};
-use crate::engine::timeline::FleetHealth;
+use crate::engine::timeline::NodesHealth;
 
 /// The state's read-only parts a detail pane is built from.
 #[derive(Clone)]
@@ -33,8 +33,8 @@ pub struct ViewContext<'a> {
     pub node_history: &'a Option<Vec<HealthTransition>>,
     /// The selected node's recorded operator actions (`None` = not read or no store).
     pub node_actions: &'a Option<Vec<NodeAction>>,
-    /// The fleet answers from the history store (`None` = store not plugged).
-    pub fleet_health: &'a Option<Arc<FleetHealth>>,
+    /// The health answers from the history store (`None` = store not plugged).
+    pub nodes_health: &'a Option<Arc<NodesHealth>>,
     /// The start of the demo run the history store records under (`None` elsewhere).
     pub history_run_started: Option<Time>,
     /// The key that jumps to a node's health timeline in the shown view, if one is bound.
@@ -53,7 +53,7 @@ impl<'a> ViewContext<'a> {
             phases: state.request_phases(),
             node_history: state.node_history(),
             node_actions: state.node_actions(),
-            fleet_health: state.fleet_health(),
+            nodes_health: state.nodes_health(),
             history_run_started: state.history_run_started,
             timeline_key: state
                 .keys

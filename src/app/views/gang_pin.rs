@@ -7,11 +7,11 @@
 use crate::app::detail::Lines;
 use crate::app::state::AppState;
 use crate::app::table::Tone;
-use crate::app::times::{when, when_opt};
 use crate::engine::gangs::{
     effective_scheduler, CapacityModel, Gang, GangState, PinSource, PredictedOutcome, ReasonSource,
     Reservation,
 };
+use crate::fmt::{when, when_opt};
 
 /// The gang the tree's selection is on (a gang line or one of its pods).
 pub fn selected_gang(state: &AppState) -> Option<&Gang> {

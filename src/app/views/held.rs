@@ -3,9 +3,11 @@
 //! the move detail and the journal entry's detail share, so the operator can go from a
 //! withheld move to the entry and clear it there.
 //!
-//! Owns: `JOURNAL_HOLDS`, `holder`, `withheld_count`, `holder_words`, `releases_words`.
+//! Owns: `JOURNAL_HOLDS`, `holder`, `journal_entry_of` (what `J` jumps to), `withheld_count`, `holder_words`, `releases_words`.
 //! Plain data.
 
+use crate::app::state::AppState;
+use crate::app::views::moves::{action_move, Merged, MoveRef};
 use crate::engine::analysis::Analysis;
 use crate::engine::journal::{Blocking, JournalEntry};
 use crate::engine::model::vocab::Outcome;
@@ -85,4 +87,36 @@ pub fn releases_words(a: &Analysis, uuid: &str) -> Option<String> {
     Some(format!(
         "⊘ this entry holds back every Alfred submission: {text}"
     ))
+}
+
+/// The UUID of the journal entry behind the selected move (or the open detail's): the entry
+/// holding it back, else its own entry when Alfred submitted it.
+pub fn journal_entry_of(state: &AppState) -> Option<String> {
+    let feed = state.shown()?;
+    let a = &feed.analysis;
+    let m = Merged::of(a, action_move(state)?)?;
+    let sides = [
+        m.computed.map(MoveRef::Computed),
+        m.alfred.map(MoveRef::Alfred),
+    ];
+    let held = sides
+        .iter()
+        .flatten()
+        .any(|r| r.fields().why.is_some_and(|w| JOURNAL_HOLDS.contains(&w)));
+    if held {
+        return holder(a).map(|e| e.uuid.clone());
+    }
+    let r = m.alfred.filter(|r| {
+        matches!(
+            r.outcome,
+            Outcome::Submitted | Outcome::Acknowledged | Outcome::Stalled
+        )
+    })?;
+    let own = a.journal.journal()?.entries.iter().rev().find(|e| {
+        format!("{}/{}", e.workload.namespace, e.workload.name) == r.workload
+            && e.component.as_str() == r.component
+            && i64::from(e.instance) == i64::from(r.instance)
+            && e.is_unresolved()
+    })?;
+    Some(own.uuid.clone())
 }

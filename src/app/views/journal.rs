@@ -6,29 +6,15 @@
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
-use crate::app::times::{relative, when_opt};
-use crate::app::views::cells::{age, age_secs};
 use crate::app::views::context::ViewContext;
 use crate::engine::analysis::Analysis;
-use crate::engine::journal::Blocking;
 use crate::engine::journal::Phase;
 use crate::engine::journal::{CheckResult, ClearingDecision, ClearingVerdict};
 use crate::engine::model::Time;
 use crate::engine::planning::JournalView;
+use crate::fmt::{age, age_secs};
+use crate::fmt::{relative, when_opt};
 use crate::protocol::Feed;
-
-/// Whether entry `uuid` blocks Alfred's submissions.
-pub fn blocks(blocking: &Blocking, uuid: &str) -> bool {
-    match blocking {
-        Blocking::None => false,
-        Blocking::MultipleUnresolvedRequests { blockers } => {
-            blockers.iter().any(|b| b.uuid == uuid)
-        }
-        Blocking::UnresolvedRequest { uuid: u, .. } | Blocking::PreparedRetry { uuid: u } => {
-            u == uuid
-        }
-    }
-}
 
 /// The banner shown over the journal when it blocks every submission, if it does.
 pub fn blocking_text(a: &Analysis) -> Option<String> {
@@ -94,7 +80,7 @@ pub fn journal_rows(a: &Analysis) -> TableModel {
         .enumerate()
         .map(|(i, e)| {
             let (clearing, tone) = clearing_word(&a.clearing, &e.uuid);
-            let blocking = blocks(blocking, &e.uuid);
+            let blocking = blocking.blocks(&e.uuid);
             let cells = vec![
                 Cell::text(e.uuid.chars().take(8).collect::<String>()),
                 Cell::text(format!("{}/{}", e.workload.namespace, e.workload.name)),

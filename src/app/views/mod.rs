@@ -22,8 +22,9 @@ pub mod pools;
 use crate::app::model::gangs::GangTree;
 use crate::app::state::{Models, View};
 use crate::app::views::moves::MoveOptions;
+pub use crate::fmt::{age, age_secs};
 use crate::protocol::Feed;
-pub use cells::{age, age_secs, frag_tone, frag_word, health_cell, health_label};
+pub use cells::{frag_tone, frag_word, health_cell, health_label};
 
 /// Builds the row model of `view` from `feed` into `models` (Moves in the shape `moves` asks
 /// for, hiding dismissed moves whose content is unchanged; the Gangs tree holds only

@@ -13,7 +13,6 @@ use chrono::{Duration, FixedOffset};
 
 use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::table::Tone;
-use crate::app::times::{when, when_opt};
 use crate::app::views::cells::health_label;
 use crate::app::views::context::ViewContext;
 use crate::app::views::node_sections::{
@@ -25,6 +24,7 @@ use crate::engine::analysis::Analysis;
 use crate::engine::model::{Node, Time};
 use crate::engine::nodes::{HealthState, NodeState};
 use crate::engine::recommendations::NodeRecord;
+use crate::fmt::{when, when_opt};
 use crate::protocol::Feed;
 
 /// Why the node has its health state: the trigger conditions behind it, with their times.

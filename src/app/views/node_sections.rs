@@ -11,8 +11,8 @@ use chrono::FixedOffset;
 
 use crate::app::detail::Lines;
 use crate::app::table::Tone;
-use crate::app::times::{local, relative, when_opt};
 use crate::engine::model::{ClusterSnapshot, Node, Pod, PodPhase, Time, UNREPORTED};
+use crate::fmt::{local, relative, when_opt};
 
 /// Pods without GPUs listed before a count line stands for the rest.
 pub const OTHER_PODS_SHOWN: usize = 30;

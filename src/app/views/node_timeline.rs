@@ -15,7 +15,6 @@ use chrono::{Duration, FixedOffset};
 use crate::app::detail::Lines;
 use crate::app::state::NodeAction;
 use crate::app::table::Tone;
-use crate::app::times::{local, range, relative, span};
 use crate::app::views::context::ViewContext;
 use crate::engine::alfred_config::health_rules;
 use crate::engine::model::{Event, Time};
@@ -23,6 +22,7 @@ use crate::engine::timeline::{
     health_starts, node_timeline, observe_node, Episode, EpisodeKind, Mark, Observed, Timeline,
     DEFAULT_FLAPS, DEFAULT_WINDOW_DAYS,
 };
+use crate::fmt::{local, range, relative, span};
 use crate::protocol::Feed;
 
 /// Items listed before a count line stands for the older ones.
@@ -207,7 +207,7 @@ pub fn health_summary_lines(
     h: &NodeHealth,
     pool: Option<&str>,
 ) {
-    let f = cx.fleet_health.as_deref();
+    let f = cx.nodes_health.as_deref();
     let days = f.map_or(DEFAULT_WINDOW_DAYS, |f| (f.to - f.from).num_days());
     let threshold = f.map_or(DEFAULT_FLAPS, |f| f.threshold);
     let from = h.now - Duration::days(days);

@@ -2,18 +2,19 @@
 //! spot, GPUs used/total, OME occupants, age of the last condition change). The node detail is
 //! `node_detail`'s.
 //!
-//! With the history store attached, two last columns from its fleet answers: FLAPS (the
+//! With the history store attached, two last columns from its health answers: FLAPS (the
 //! node's health episodes in the window, `!` when it flaps) and, in the wide layout, MTTR (its
 //! pool's mean time to repair).
 //!
 //! Owns: `node_rows`, `add_history_columns`, `NODE_POOL_COLUMN`. Plain data.
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
-use crate::app::times::span;
-use crate::app::views::cells::{age, age_secs, health_cell};
+use crate::app::views::cells::health_cell;
 use crate::engine::analysis::Analysis;
 use crate::engine::model::ClusterSnapshot;
-use crate::engine::timeline::FleetHealth;
+use crate::engine::timeline::NodesHealth;
+use crate::fmt::span;
+use crate::fmt::{age, age_secs};
 
 /// Column of the pool name (Enter on a pool scopes the Nodes view by it).
 pub const NODE_POOL_COLUMN: usize = 1;
@@ -90,16 +91,16 @@ pub fn node_rows(snap: &ClusterSnapshot, a: &Analysis) -> TableModel {
     }
 }
 
-/// Adds FLAPS and (wide) MTTR to the Nodes rows of `a` from the store's `fleet` answers, as
+/// Adds FLAPS and (wide) MTTR to the Nodes rows of `a` from the store's health answers, as
 /// the last columns: on a narrow terminal they are the first to give way, before the
 /// maintenance triggers.
-pub fn add_history_columns(model: &mut TableModel, a: &Analysis, fleet: &FleetHealth) {
+pub fn add_history_columns(model: &mut TableModel, a: &Analysis, health: &NodesHealth) {
     model.columns.extend([
         Column::num("FLAPS", 5).priority(4),
         Column::num("MTTR", 6).wide(),
     ]);
     for row in &mut model.rows {
-        let flaps = match fleet.nodes.get(&row.key) {
+        let flaps = match health.nodes.get(&row.key) {
             Some(n) if n.flapping => {
                 Cell::num(n.episodes as f64, format!("{}!", n.episodes)).tone(Tone::Danger)
             }
@@ -107,7 +108,7 @@ pub fn add_history_columns(model: &mut TableModel, a: &Analysis, fleet: &FleetHe
             None => Cell::num(0.0, "-").tone(Tone::Muted),
         };
         let pool = a.nodes.get(row.source).and_then(|st| st.pool.as_deref());
-        let mean = pool.and_then(|p| fleet.pool(p)).and_then(|p| p.mean);
+        let mean = pool.and_then(|p| health.pool(p)).and_then(|p| p.mean);
         let mttr = match mean {
             Some(d) => Cell::num(d.num_seconds() as f64, span(d)),
             None => Cell::num(-1.0, "-").tone(Tone::Muted),

@@ -4,9 +4,9 @@
 //! Owns: `pool_rows`, `POOL_NAME_COLUMN`. Plain data.
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel};
-use crate::app::times::span;
 use crate::app::views::cells::{frag_tone, frag_word};
 use crate::engine::analysis::Analysis;
+use crate::fmt::span;
 
 /// Column of the pool name (the Nodes view scopes by it).
 pub const POOL_NAME_COLUMN: usize = 0;

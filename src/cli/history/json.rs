@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::cli::history::{ClusterSection, NodeEpisodes, Section, Target};
 use crate::engine::model::Time;
-use crate::engine::timeline::{Episode, EpisodeKind, FleetHealth};
+use crate::engine::timeline::{Episode, EpisodeKind, NodesHealth};
 use crate::history::audit::AuditEntry;
 use crate::history::query::TransitionRow;
 
@@ -72,7 +72,7 @@ fn audit(a: &AuditEntry) -> Value {
     })
 }
 
-fn fleet(f: &FleetHealth) -> Value {
+fn health(f: &NodesHealth) -> Value {
     let flapping: Vec<Value> = f
         .flapping()
         .iter()
@@ -121,8 +121,8 @@ fn section(c: &ClusterSection) -> Value {
         Section::Object { audit: rows } => {
             json!({"audit": rows.iter().map(audit).collect::<Vec<_>>()})
         }
-        Section::Fleet { nodes, fleet: f } => {
-            json!({"nodes": node_entries(nodes, now), "fleet": fleet(f)})
+        Section::AllNodes { nodes, health: f } => {
+            json!({"nodes": node_entries(nodes, now), "health": health(f)})
         }
     };
     v["cluster"] = Value::from(c.cluster.as_str());
@@ -133,7 +133,7 @@ fn section(c: &ClusterSection) -> Value {
     v
 }
 
-/// The document: `{node|object|fleet header, clusters: [...]}` (docs/history.md).
+/// The document: `{node|object|all-nodes header, clusters: [...]}` (docs/history.md).
 pub(super) fn document(target: &Target, sections: &[ClusterSection], now: Time) -> Value {
     let clusters: Vec<Value> = sections.iter().map(section).collect();
     match target {
@@ -147,6 +147,6 @@ pub(super) fn document(target: &Target, sections: &[ClusterSection], now: Time) 
             "now": time(now),
             "clusters": clusters,
         }),
-        Target::Fleet => json!({"now": time(now), "clusters": clusters}),
+        Target::AllNodes => json!({"now": time(now), "clusters": clusters}),
     }
 }

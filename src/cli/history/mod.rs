@@ -1,7 +1,7 @@
 //! The headless `ome-top history` command, for people and scripts: a node's health episodes
 //! (from → to with durations, the open one "since …") and the audit rows about it; the audit
 //! rows of any object (`KIND/NAME`, `KIND/NAMESPACE/NAME`); without a target, every node's
-//! episodes (of a pool, of a state, since a time) and the fleet answers (flapping nodes, mean
+//! episodes (of a pool, of a state, since a time) and the health answers (flapping nodes, mean
 //! time to repair per pool). Human times in the local zone by default, or JSON.
 //!
 //! Owns: `HistoryArgs`, `run_history`, the target, filter and time parsing; what is read is
@@ -32,7 +32,7 @@ use crate::history::{default_path, ClusterKey, HistoryStore, StoreOptions};
 pub struct HistoryArgs {
     /// A node (`NAME`, `node/NAME`), or any object whose audit rows to print (`KIND/NAME`,
     /// `KIND/NAMESPACE/NAME`, e.g. `isvc/prod/chat`, `configmap/ome/alfred-dispatch-state`).
-    /// Without it: every node's episodes and the fleet answers.
+    /// Without it: every node's episodes and the health answers.
     pub target: Option<String>,
     /// Only nodes last recorded in this pool (without a target).
     #[arg(long, value_name = "POOL")]
@@ -43,11 +43,11 @@ pub struct HistoryArgs {
     /// Only what lasted until this time or later: RFC 3339, or an age (`30m`, `12h`, `7d`).
     #[arg(long, value_name = "WHEN")]
     pub since: Option<String>,
-    /// The fleet answers' flap threshold: a node flaps with more than this many health
+    /// The health answers' flap threshold: a node flaps with more than this many health
     /// episodes in the window.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_FLAPS)]
     pub flaps: usize,
-    /// The fleet answers' window, ending now (`24h`, `7d`).
+    /// The health answers' window, ending now (`24h`, `7d`).
     #[arg(long, value_name = "AGE", default_value = "7d")]
     pub window: String,
     /// Print times in UTC instead of the local zone.
@@ -80,8 +80,8 @@ enum Target {
         namespace: Option<String>,
         name: String,
     },
-    /// Every node, and the fleet answers.
-    Fleet,
+    /// Every node, and the health answers.
+    AllNodes,
 }
 
 /// `KIND` as stored: the short names kubectl knows for the kinds ome-top writes, else as
@@ -97,7 +97,7 @@ fn kind_of(word: &str) -> String {
 
 fn target(text: Option<&str>) -> Result<Target> {
     let Some(text) = text else {
-        return Ok(Target::Fleet);
+        return Ok(Target::AllNodes);
     };
     let parts: Vec<&str> = text.split('/').collect();
     if parts.iter().any(|p| p.is_empty()) {
@@ -299,7 +299,7 @@ mod tests {
         );
         assert!(target(Some("a/b/c/d")).is_err());
         assert!(target(Some("cm//x")).is_err());
-        assert_eq!(target(None).unwrap(), Target::Fleet);
+        assert_eq!(target(None).unwrap(), Target::AllNodes);
     }
 
     #[test]

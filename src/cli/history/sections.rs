@@ -1,5 +1,5 @@
 //! What `ome-top history` reads for each cluster: a node's rows, episodes and audit rows, an
-//! object's audit rows, or every node's episodes with the fleet answers, after the filters.
+//! object's audit rows, or every node's episodes with the health answers, after the filters.
 //!
 //! Owns: `Query`, `ClusterSection`, `Section`, `NodeEpisodes`. Reads the store; no clock.
 
@@ -10,7 +10,7 @@ use crate::action::Action;
 use crate::cli::history::{Filters, Target};
 use crate::engine::model::Time;
 use crate::engine::timeline::{
-    episodes, fleet_health, name_cordons, CordonNote, Episode, EpisodeKind, FleetHealth,
+    episodes, name_cordons, nodes_health, CordonNote, Episode, EpisodeKind, NodesHealth,
 };
 use crate::history::audit::{AuditEntry, AuditResult};
 use crate::history::query::TransitionRow;
@@ -42,9 +42,9 @@ pub(super) enum Section {
     Object {
         audit: Vec<AuditEntry>,
     },
-    Fleet {
+    AllNodes {
         nodes: Vec<NodeEpisodes>,
-        fleet: Box<FleetHealth>,
+        health: Box<NodesHealth>,
     },
 }
 
@@ -54,7 +54,7 @@ pub(super) struct Query<'a> {
     pub(super) target: &'a Target,
     pub(super) filters: &'a Filters,
     pub(super) now: Time,
-    /// The fleet window's length (ending at the cluster's time) and the flap threshold.
+    /// The health window's length (ending at the cluster's time) and the flap threshold.
     pub(super) window: (Duration, usize),
 }
 
@@ -111,11 +111,11 @@ impl Query<'_> {
                 let audit: Vec<_> = audit.into_iter().filter(|a| f.audit(a)).collect();
                 (!audit.is_empty()).then_some(Section::Object { audit })
             }
-            Target::Fleet => self.fleet(cluster, now)?,
+            Target::AllNodes => self.all_nodes(cluster, now)?,
         })
     }
 
-    fn fleet(&self, cluster: &ClusterKey, now: Time) -> Result<Option<Section>> {
+    fn all_nodes(&self, cluster: &ClusterKey, now: Time) -> Result<Option<Section>> {
         let f = self.filters;
         let mut rows = self.store.cluster_rows(cluster, None)?;
         rows.retain(|n| f.pool.is_none() || n.pool == f.pool);
@@ -126,7 +126,7 @@ impl Query<'_> {
         let input = rows
             .iter()
             .map(|n| (n.node.as_str(), n.pool.as_deref(), n.rows.as_slice()));
-        let fleet = fleet_health(input, now - window, now, threshold);
+        let health = nodes_health(input, now - window, now, threshold);
         let mut nodes = Vec::new();
         for n in rows {
             let mut eps = episodes(&n.rows, now);
@@ -143,9 +143,9 @@ impl Query<'_> {
                 });
             }
         }
-        Ok(Some(Section::Fleet {
+        Ok(Some(Section::AllNodes {
             nodes,
-            fleet: Box::new(fleet),
+            health: Box::new(health),
         }))
     }
 }

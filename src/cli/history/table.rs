@@ -1,16 +1,16 @@
 //! `ome-top history` as text for people: per cluster, the episodes (state, from, to, duration,
 //! reason, sources; an open episode reads "since …" and lasts "so far"), the audit rows (with
 //! the reason the operator wrote), and
-//! without a target the fleet answers. A demo run's cluster says when the run started. Times in
+//! without a target the health answers. A demo run's cluster says when the run started. Times in
 //! the chosen zone, to the second.
 //!
 //! Owns: `text`. Formatting only.
 
 use std::path::Path;
 
-use crate::app::times::{local, span};
 use crate::cli::history::{Clock, ClusterSection, NodeEpisodes, Section, Target};
-use crate::engine::timeline::{Episode, FleetHealth};
+use crate::engine::timeline::{Episode, NodesHealth};
+use crate::fmt::{local, span};
 use crate::history::audit::AuditEntry;
 
 /// The whole output.
@@ -31,7 +31,7 @@ pub(super) fn text(
                 Some(ns) => format!("{kind} {ns}/{name}"),
                 None => format!("{kind} {name}"),
             },
-            Target::Fleet => "any node".to_string(),
+            Target::AllNodes => "any node".to_string(),
         };
         return format!("no history for {what} in {}\n", path.display());
     }
@@ -58,9 +58,9 @@ pub(super) fn text(
                 text.push_str(&audit_table(audit, clock, false));
             }
             Section::Object { audit } => text.push_str(&audit_table(audit, clock, true)),
-            Section::Fleet { nodes, fleet } => {
-                text.push_str(&fleet_episodes(nodes, clock));
-                text.push_str(&fleet_table(fleet));
+            Section::AllNodes { nodes, health } => {
+                text.push_str(&all_node_episodes(nodes, clock));
+                text.push_str(&health_table(health));
             }
         }
     }
@@ -111,7 +111,7 @@ fn episode_table(episodes: &[Episode], clock: Clock) -> String {
 }
 
 /// Every node's episodes in one table, NODE and POOL first.
-fn fleet_episodes(nodes: &[NodeEpisodes], clock: Clock) -> String {
+fn all_node_episodes(nodes: &[NodeEpisodes], clock: Clock) -> String {
     if nodes.is_empty() {
         return "no episodes\n".into();
     }
@@ -128,8 +128,8 @@ fn fleet_episodes(nodes: &[NodeEpisodes], clock: Clock) -> String {
     aligned(&rows)
 }
 
-fn fleet_table(f: &FleetHealth) -> String {
-    let mut text = format!("\nfleet, last {}:\n", span(f.to - f.from));
+fn health_table(f: &NodesHealth) -> String {
+    let mut text = format!("\nnode health, last {}:\n", span(f.to - f.from));
     let flapping = f.flapping();
     if flapping.is_empty() {
         text.push_str(&format!(

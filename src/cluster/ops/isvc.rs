@@ -7,10 +7,10 @@ use kube::api::{Api, ApiResource, DynamicObject, Patch};
 
 use super::event::{EventTarget, EventText};
 use super::node::note;
-use super::outcome::{classify, conflict, failure, ApiFailure, CurrentState};
+use super::outcome::{classify, conflict, failure, CurrentState};
 use super::patches::{migration_request_patch, opt_out_patch};
+use super::reread::{after_failure, Written};
 use super::{finish, OpContext};
-use crate::cluster::live::cause::kube_words;
 use crate::engine::migration::{annotation_key, parse_request_annotation, RequestError};
 use crate::protocol::{Op, OpOutcome};
 
@@ -98,7 +98,16 @@ pub async fn annotate(client: &kube::Client, ctx: &OpContext, op: &Op) -> OpOutc
         .await
     {
         Ok(o) => o,
-        Err(e) => return after_failure(&api, &object, &w, classify(&e)).await,
+        Err(e) => {
+            let target = Written {
+                object: &object,
+                name: w.name,
+                uid: Some(w.uid),
+                seen_rv: w.seen_rv,
+                permission: PATCH_ISVC,
+            };
+            return after_failure(&api, &target, classify(&e)).await;
+        }
     };
     let new_rv = written.metadata.resource_version.clone();
     let target = EventTarget {
@@ -234,27 +243,6 @@ fn stale(object: &str, w: &Write<'_>, current: &DynamicObject) -> Option<OpOutco
         ));
     }
     (rv != w.seen_rv).then(|| conflict(object, w.seen_rv, &CurrentState::At(rv)))
-}
-
-/// A failed PATCH: conflicts re-read the object to say what it looks like now.
-async fn after_failure(
-    api: &Api<DynamicObject>,
-    object: &str,
-    w: &Write<'_>,
-    why: ApiFailure,
-) -> OpOutcome {
-    if !matches!(why, ApiFailure::Conflict(_) | ApiFailure::NotFound(_)) {
-        return failure(object, PATCH_ISVC, why);
-    }
-    let now = match api.get_opt(w.name).await {
-        Ok(Some(o)) if o.metadata.uid.as_deref() != Some(w.uid) => CurrentState::Recreated {
-            uid: o.metadata.uid.unwrap_or_default(),
-        },
-        Ok(Some(o)) => CurrentState::At(o.metadata.resource_version.unwrap_or_default()),
-        Ok(None) => CurrentState::Gone,
-        Err(e) => CurrentState::Unknown(kube_words(&e)),
-    };
-    conflict(object, w.seen_rv, &now)
 }
 
 #[cfg(test)]

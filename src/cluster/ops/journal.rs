@@ -11,9 +11,9 @@ use k8s_openapi::api::core::v1::ConfigMap;
 use kube::api::Api;
 
 use super::event::{EventTarget, EventText};
-use super::outcome::{classify, conflict, failure, ApiFailure, CurrentState};
+use super::outcome::{classify, conflict, failure, CurrentState};
+use super::reread::{after_failure, Written};
 use super::{finish, OpContext};
-use crate::cluster::live::cause::kube_words;
 use crate::engine::journal::{parse_journal, remove_entry_checked, EditError, JournalError, Phase};
 use crate::protocol::OpOutcome;
 
@@ -122,7 +122,16 @@ pub async fn clear_entry(client: &kube::Client, ctx: &OpContext, c: Clear<'_>) -
         .await
     {
         Ok(cm) => cm,
-        Err(e) => return after_failure(&api, &object, c.seen_rv, classify(&e)).await,
+        Err(e) => {
+            let target = Written {
+                object: &object,
+                name: JOURNAL_CONFIGMAP,
+                uid: None,
+                seen_rv: c.seen_rv,
+                permission: UPDATE_CONFIGMAPS,
+            };
+            return after_failure(&api, &target, classify(&e)).await;
+        }
     };
     let new_rv = written.metadata.resource_version.clone();
     let target = EventTarget {
@@ -148,24 +157,6 @@ pub async fn clear_entry(client: &kube::Client, ctx: &OpContext, c: Clear<'_>) -
     };
     let done = format!("journal entry {} cleared from {object}", c.uuid);
     finish(client, ctx, &target, &text, done, new_rv).await
-}
-
-/// A failed PUT: a 409 re-reads the ConfigMap to report its resourceVersion now.
-async fn after_failure(
-    api: &Api<ConfigMap>,
-    object: &str,
-    seen_rv: &str,
-    why: ApiFailure,
-) -> OpOutcome {
-    if !matches!(why, ApiFailure::Conflict(_) | ApiFailure::NotFound(_)) {
-        return failure(object, UPDATE_CONFIGMAPS, why);
-    }
-    let now = match api.get_opt(JOURNAL_CONFIGMAP).await {
-        Ok(Some(cm)) => CurrentState::At(cm.metadata.resource_version.unwrap_or_default()),
-        Ok(None) => CurrentState::Gone,
-        Err(e) => CurrentState::Unknown(kube_words(&e)),
-    };
-    conflict(object, seen_rv, &now)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod journal;
 pub mod node;
 pub mod outcome;
 pub mod patches;
+pub mod reread;
 
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;

@@ -9,10 +9,10 @@ use kube::api::{Api, ApiResource, DynamicObject, Patch};
 use serde_json::Value;
 
 use super::event::{EventTarget, EventText};
-use super::outcome::{classify, conflict, conflict_because, failure, ApiFailure, CurrentState};
+use super::outcome::{classify, conflict_because, failure};
 use super::patches::node_unschedulable_patch;
+use super::reread::{after_failure, Written};
 use super::{finish, OpContext};
-use crate::cluster::live::cause::kube_words;
 use crate::protocol::OpOutcome;
 
 /// A cordon or uncordon request, from `Op::Cordon`/`Op::Uncordon`.
@@ -79,7 +79,16 @@ pub async fn set_unschedulable(
     let params = super::patch_params();
     let written = match api.patch(w.node, &params, &Patch::Json::<()>(body)).await {
         Ok(n) => n,
-        Err(e) => return after_failure(&api, &object, w, &uid, classify(&e)).await,
+        Err(e) => {
+            let target = Written {
+                object: &object,
+                name: w.node,
+                uid: Some(&uid),
+                seen_rv: w.seen_rv,
+                permission: PATCH_NODES,
+            };
+            return after_failure(&api, &target, classify(&e)).await;
+        }
     };
     let (verb, action, reason) = if w.unschedulable {
         ("cordoned", "Cordon", "OmeTopCordon")
@@ -117,28 +126,6 @@ pub fn note(verb: &str, actor: &str, reason: Option<&str>) -> String {
         Some(r) => format!("{verb} by {actor} with ome-top: {r}"),
         None => format!("{verb} by {actor} with ome-top"),
     }
-}
-
-/// A failed PATCH: conflicts re-read the Node to say what it looks like now.
-async fn after_failure(
-    api: &Api<DynamicObject>,
-    object: &str,
-    w: NodeWrite<'_>,
-    uid: &str,
-    why: ApiFailure,
-) -> OpOutcome {
-    if !matches!(why, ApiFailure::Conflict(_) | ApiFailure::NotFound(_)) {
-        return failure(object, PATCH_NODES, why);
-    }
-    let now = match api.get_opt(w.node).await {
-        Ok(Some(n)) if n.metadata.uid.as_deref() != Some(uid) => CurrentState::Recreated {
-            uid: n.metadata.uid.unwrap_or_default(),
-        },
-        Ok(Some(n)) => CurrentState::At(n.metadata.resource_version.unwrap_or_default()),
-        Ok(None) => CurrentState::Gone,
-        Err(e) => CurrentState::Unknown(kube_words(&e)),
-    };
-    conflict(object, w.seen_rv, &now)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! copy of its four names each. And one shared `ResourceList` per distinct list of other
 //! requests or allocatable: the pods of one workload hold one pointer to theirs.
 //!
-//! Owns: `Interner`. Used by the cluster converters and by the simulated fleets (which must look
+//! Owns: `Interner`. Used by the cluster converters and by the simulated clusters (which must look
 //! like what the live store publishes). Pure.
 
 use std::collections::HashSet;

@@ -52,6 +52,19 @@ pub enum Blocking {
 }
 
 impl Blocking {
+    /// Whether entry `uuid` is one that holds Alfred's submissions back.
+    pub fn blocks(&self, uuid: &str) -> bool {
+        match self {
+            Blocking::None => false,
+            Blocking::MultipleUnresolvedRequests { blockers } => {
+                blockers.iter().any(|b| b.uuid == uuid)
+            }
+            Blocking::UnresolvedRequest { uuid: u, .. } | Blocking::PreparedRetry { uuid: u } => {
+                u == uuid
+            }
+        }
+    }
+
     /// The pass-wide withhold reason Alfred applies to every admitted row, if any.
     /// `PreparedRetry` has none: the retry itself goes through preflight.
     pub fn withhold_reason(&self) -> Option<DispatchReason> {
@@ -180,6 +193,19 @@ mod tests {
             two_prepared.withhold_reason(),
             Some(DispatchReason::MultipleUnresolvedRequests)
         );
+    }
+
+    #[test]
+    fn an_entry_blocks_only_when_it_holds_alfred_back() {
+        let done = blocking_state(&journal_of(&["completed", "failed"]));
+        assert!(!done.blocks(&fx::uuid(0)));
+        let one = blocking_state(&journal_of(&["completed", "stalled"]));
+        assert!(one.blocks(&fx::uuid(1)) && !one.blocks(&fx::uuid(0)));
+        let retry = blocking_state(&journal_of(&["prepared"]));
+        assert!(retry.blocks(&fx::uuid(0)));
+        let many = blocking_state(&journal_of(&["submitted", "completed", "acknowledged"]));
+        assert!(many.blocks(&fx::uuid(0)) && many.blocks(&fx::uuid(2)));
+        assert!(!many.blocks(&fx::uuid(1)));
     }
 
     #[test]

@@ -81,6 +81,18 @@ impl ShapeTable {
         })
     }
 
+    /// The table a configuration sets (`instance-type-map`: replaces the built-in one), else
+    /// Alfred's built-in table; shared by every analysis of the run.
+    pub fn configured(
+        entries: Option<&BTreeMap<String, String>>,
+    ) -> Result<std::sync::Arc<ShapeTable>, ShapeTableError> {
+        let table = match entries {
+            Some(map) => Self::from_entries(map.clone())?,
+            None => ShapeTable::default(),
+        };
+        Ok(std::sync::Arc::new(table))
+    }
+
     /// The product a shape names; an unknown shape keeps its raw string.
     pub fn product<'a>(&'a self, shape: &'a str) -> &'a str {
         self.entries.get(shape).map_or(shape, String::as_str)

@@ -1,28 +1,28 @@
 //! A node's health history read as episodes (Unhealthy from → to, Suspect from → until,
 //! maintenance trigger from → to, cordoned from → to), built from what ome-top observed and
 //! merged with what the cluster still tells: node condition `lastTransitionTime`s, Alfred's
-//! node record phases and Alfred's Node Events, each time marked by its source. Also the fleet
+//! node record phases and Alfred's Node Events, each time marked by its source. Also the health
 //! questions asked of many nodes' histories: which nodes flap and the mean time to repair per
 //! pool.
 //!
 //! Owns: `NodeObservation` (what one observation of a node holds), `Observed`, `Source`,
 //! `Point`, `EpisodeKind`, `Episode`, `Mark`, `Timeline`, and re-exports the builders of the
 //! children (`observe`: one node's observation; `episodes`: rows → episodes; `cluster`: the
-//! merge with the cluster's own times; `fleet`: flaps and repair times; `cordon`: the operator's
+//! merge with the cluster's own times; `health`: flaps and repair times; `cordon`: the operator's
 //! reason on a cordoned episode, from the audit rows). Pure: no I/O, no
 //! clock (every `now` is an argument).
 
 mod cluster;
 mod cordon;
 mod episodes;
-mod fleet;
+mod health;
 mod observe;
 
 pub use cluster::{node_timeline, MarkKind};
 pub use cordon::{name_cordons, CordonNote};
 pub use episodes::episodes;
-pub use fleet::{
-    fleet_health, health_starts, FleetHealth, NodeFlaps, PoolRepair, DEFAULT_FLAPS,
+pub use health::{
+    health_starts, nodes_health, NodeFlaps, NodesHealth, PoolRepair, DEFAULT_FLAPS,
     DEFAULT_WINDOW_DAYS,
 };
 pub use observe::{observe_node, NodeObservation};

@@ -1,5 +1,5 @@
 //! Episodes from scripted rows (every source a start or an end can have), the merge with
-//! Alfred's record and Events, and the fleet questions.
+//! Alfred's record and Events, and the health questions.
 
 use std::sync::Arc;
 
@@ -360,7 +360,7 @@ fn flapping_nodes_and_the_mean_time_to_repair_per_pool() {
         ("other", Some("A100"), other.as_slice()),
         ("open", Some("H100"), open.as_slice()),
     ];
-    let f = fleet_health(nodes, at(0, 30, 0), at(10, 0, 0), 3);
+    let f = nodes_health(nodes, at(0, 30, 0), at(10, 0, 0), 3);
     let counts: Vec<(&str, usize, bool)> = f
         .nodes
         .iter()
@@ -382,7 +382,7 @@ fn flapping_nodes_and_the_mean_time_to_repair_per_pool() {
     assert_eq!(h100.mean, Some(Duration::minutes(28)));
     assert_eq!(f.pool("A100").unwrap().mean, Some(Duration::minutes(10)));
     // A window that starts later sees fewer episodes.
-    let late = fleet_health(nodes, at(4, 0, 0), at(10, 0, 0), 1);
+    let late = nodes_health(nodes, at(4, 0, 0), at(10, 0, 0), 1);
     assert_eq!(late.nodes["flappy"].episodes, 2);
     assert!(late.nodes["flappy"].flapping);
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::super::audit::AuditResult;
 use super::super::schema::SCHEMA_VERSION;
-use super::{cordon_entry, count, fleet, open, record, temp};
+use super::{cordon_entry, count, nodes, open, record, temp};
 use crate::engine::model::testkit::at;
 use crate::history::*;
 
@@ -90,7 +90,7 @@ fn a_file_that_is_not_a_database_is_moved_aside() {
     let mut store = opened.store;
     let key = ClusterKey::demo(1);
     assert_eq!(
-        record(&mut store, &key, &fleet(false, false), at(10, 0, 0)),
+        record(&mut store, &key, &nodes(false, false), at(10, 0, 0)),
         2
     );
     drop(store);

@@ -29,7 +29,7 @@ pub(super) fn open(path: &Path, now: Time) -> HistoryStore {
     opened.store
 }
 
-pub(super) fn fleet(unhealthy: bool, cordoned: bool) -> ClusterSnapshot {
+pub(super) fn nodes(unhealthy: bool, cordoned: bool) -> ClusterSnapshot {
     let mut a = node("gpu-a", 8);
     if unhealthy {
         a.conditions = vec![NodeCondition {
@@ -89,26 +89,26 @@ fn only_changes_are_recorded_and_a_restart_does_not_duplicate() {
     let key = ClusterKey::live("https://10.0.0.1:6443", "prod");
     let mut store = open(&path, at(10, 0, 0));
     assert_eq!(
-        record(&mut store, &key, &fleet(false, false), at(10, 0, 0)),
+        record(&mut store, &key, &nodes(false, false), at(10, 0, 0)),
         2
     );
     assert_eq!(
-        record(&mut store, &key, &fleet(false, false), at(10, 1, 0)),
+        record(&mut store, &key, &nodes(false, false), at(10, 1, 0)),
         0
     );
     assert_eq!(
-        record(&mut store, &key, &fleet(true, false), at(10, 2, 0)),
+        record(&mut store, &key, &nodes(true, false), at(10, 2, 0)),
         1
     );
     drop(store);
 
     let mut store = open(&path, at(10, 3, 0));
     assert_eq!(
-        record(&mut store, &key, &fleet(true, false), at(10, 3, 0)),
+        record(&mut store, &key, &nodes(true, false), at(10, 3, 0)),
         0
     );
     assert_eq!(
-        record(&mut store, &key, &fleet(true, true), at(10, 4, 0)),
+        record(&mut store, &key, &nodes(true, true), at(10, 4, 0)),
         1
     );
     let timeline = store.node_timeline(&key, "gpu-a").unwrap();
@@ -137,7 +137,7 @@ fn only_changes_are_recorded_and_a_restart_does_not_duplicate() {
 fn suspect_deadline_survives_the_round_trip() {
     let (_dir, path) = temp();
     let key = ClusterKey::demo(1);
-    let mut snap = fleet(false, false);
+    let mut snap = nodes(false, false);
     snap.nodes[0].conditions = vec![NodeCondition {
         kind: Arc::from("GpuUnhealthy"),
         status: Arc::from("False"),
@@ -164,21 +164,21 @@ fn two_connections_do_not_record_the_same_change_twice() {
     let mut first = open(&path, at(10, 0, 0));
     let mut second = open(&path, at(10, 0, 0));
     assert_eq!(
-        record(&mut first, &key, &fleet(false, false), at(10, 0, 0)),
+        record(&mut first, &key, &nodes(false, false), at(10, 0, 0)),
         2
     );
     // `second` loaded nothing yet for this cluster: it loads on first use and sees the rows.
     assert_eq!(
-        record(&mut second, &key, &fleet(false, false), at(10, 0, 5)),
+        record(&mut second, &key, &nodes(false, false), at(10, 0, 5)),
         0
     );
     // Both observe the same change; the in-transaction check writes it once.
     assert_eq!(
-        record(&mut first, &key, &fleet(true, false), at(10, 1, 0)),
+        record(&mut first, &key, &nodes(true, false), at(10, 1, 0)),
         1
     );
     assert_eq!(
-        record(&mut second, &key, &fleet(true, false), at(10, 1, 2)),
+        record(&mut second, &key, &nodes(true, false), at(10, 1, 2)),
         0
     );
     assert_eq!(count(&first, "node_transitions"), 3);
@@ -282,7 +282,7 @@ fn retention_deletes_old_rows_on_open_and_on_prune() {
     let (_dir, path) = temp();
     let key = ClusterKey::demo(1);
     let mut store = open(&path, at(10, 0, 0));
-    record(&mut store, &key, &fleet(false, false), at(10, 0, 0));
+    record(&mut store, &key, &nodes(false, false), at(10, 0, 0));
     store
         .record_audit(&key, &cordon_entry(0, AuditResult::Done))
         .unwrap();
@@ -314,7 +314,7 @@ fn retention_deletes_old_rows_on_open_and_on_prune() {
     );
     // The pruned nodes are observed afresh.
     let later = at(13, 0, 0) + Duration::days(30);
-    assert_eq!(record(&mut store, &key, &fleet(false, false), later), 2);
+    assert_eq!(record(&mut store, &key, &nodes(false, false), later), 2);
     drop(store);
     // A shorter retention prunes on open.
     let opened = HistoryStore::open_at(

@@ -174,11 +174,11 @@ fn a_scripted_week_with_restarts_reads_back_as_its_exact_episodes() {
             ),
         ]
     );
-    // The fleet questions over the same rows: one health episode each (more than 0 flaps).
-    let fleet = store.fleet_health(&key, at(0, 0, 0), now, 0).unwrap();
-    assert_eq!(fleet.nodes.len(), 2);
-    assert!(fleet.nodes.values().all(|n| n.episodes == 1 && n.flapping));
-    let pool = &fleet.pools[0];
+    // The health questions over the same rows: one health episode each (more than 0 flaps).
+    let health = store.nodes_health(&key, at(0, 0, 0), now, 0).unwrap();
+    assert_eq!(health.nodes.len(), 2);
+    assert!(health.nodes.values().all(|n| n.episodes == 1 && n.flapping));
+    let pool = &health.pools[0];
     assert_eq!((pool.repairs, pool.open), (2, 0));
     // (15 min + 100 min) / 2.
     assert_eq!(pool.mean, Some(chrono::Duration::seconds(57 * 60 + 30)));

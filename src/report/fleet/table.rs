@@ -2,23 +2,13 @@
 //! "where does it fit" line of each request size and the errors of the contexts that did not
 //! answer.
 //!
-//! Owns: `fleet_table`, `wait_words`. Pure.
+//! Owns: `fleet_table`. Pure (waits are worded by `crate::fmt::wait`).
 
 use std::fmt::Write;
 
 use crate::engine::alfred_config::Mode;
+use crate::fmt::wait;
 use crate::report::fleet::{FitsLine, FleetRow, RowStatus};
-
-/// A wait a person reads: `45s`, `12m`, `2h 05m`, `3d 4h`.
-pub fn wait_words(minutes: f64) -> String {
-    let secs = (minutes.max(0.0) * 60.0).round() as u64;
-    match secs {
-        0..=59 => format!("{secs}s"),
-        60..=3599 => format!("{}m", secs / 60),
-        3600..=86_399 => format!("{}h {:02}m", secs / 3600, secs % 3600 / 60),
-        _ => format!("{}d {}h", secs / 86_400, secs % 86_400 / 3600),
-    }
-}
 
 /// The PENDING cell: `0`, or `count×≤largest oldest-wait` (`3×≤8 12m`).
 pub fn pending_words(r: &FleetRow) -> String {
@@ -27,7 +17,7 @@ pub fn pending_words(r: &FleetRow) -> String {
         n => format!(
             "{n}×≤{} {}",
             r.pending.largest_gpus,
-            wait_words(r.pending.oldest_minutes)
+            wait(r.pending.oldest_minutes)
         ),
     }
 }
@@ -168,7 +158,7 @@ fn cells(r: &FleetRow) -> [String; 14] {
         not_clear,
         alfred,
         r.alfred.map_or(0, |a| a.stalled_entries).to_string(),
-        wait_words(r.age_seconds as f64 / 60.0),
+        wait(r.age_seconds as f64 / 60.0),
         if r.read_only { "yes" } else { "no" }.to_string(),
         r.attention.words().to_string(),
     ]

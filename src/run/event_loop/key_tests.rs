@@ -15,8 +15,8 @@ use ratatui::Terminal;
 use tokio::sync::{mpsc, watch};
 
 use super::*;
-use crate::app::keys_config::ConfigKeys;
 use crate::app::state::IdSource;
+use crate::run::keymap::ConfigKeys;
 use crate::run::{AppClock, FRAME_INTERVAL};
 use crate::sim::demo::DemoWorld;
 

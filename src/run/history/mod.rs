@@ -1,5 +1,5 @@
 //! The TUI's link to the local history store: it starts the background recorder
-//! (`run::recorder`: every node health transition of the feed, the fleet answers; its own
+//! (`run::recorder`: every node health transition of the feed, the health answers; its own
 //! SQLite connection) and the writer (`writer`: the audit rows and dismissals of the reducer's
 //! effects, a node's rows for the node detail's timeline; a thread of its own), so the UI task
 //! never waits on the disk, and turns what both report into the reducer's events. A demo run
@@ -15,7 +15,7 @@ use crate::app::state::Dismissed;
 use crate::app::state::NodeAction;
 use crate::app::{Effect, Event};
 use crate::engine::model::Time;
-use crate::engine::timeline::FleetHealth;
+use crate::engine::timeline::NodesHealth;
 use crate::history::audit::{AuditEntry, AuditResult, ObjectRef};
 use crate::history::dismissals::{Dismissal, RecommendationKey};
 use crate::history::{default_path, ClusterKey, HistoryStore, StoreOptions};
@@ -129,17 +129,17 @@ impl HistoryHook {
     }
 
     /// Waits for what the history store has for the reducer: a node's rows asked with
-    /// `ask_node_rows`, a failed write (as a notice), or the recorder's new fleet answers
+    /// `ask_node_rows`, a failed write (as a notice), or the recorder's new health answers
     /// (after it wrote rows, and at least once a minute of feed time: `run::recorder`).
     /// Never ends when there is nothing more to come.
     pub async fn next_event(&mut self) -> Event {
         loop {
             tokio::select! {
                 Some(reply) = self.writer.replies.recv() => return self.reply_event(reply),
-                Some(fleet) = fleet_changed(&mut self.digest) => {
+                Some(health) = health_changed(&mut self.digest) => {
                     // The recorder may have written the open node's rows: read them again.
                     self.asked = None;
-                    return Event::FleetHealth(fleet);
+                    return Event::NodesHealth(health);
                 }
                 else => std::future::pending::<()>().await,
             }
@@ -260,9 +260,9 @@ impl HistoryHook {
     }
 }
 
-/// The recorder's fleet answers when they change; never ready without a recorder or after it
+/// The recorder's health answers when they change; never ready without a recorder or after it
 /// ended.
-async fn fleet_changed(digest: &mut Option<watch::Receiver<Digest>>) -> Option<Arc<FleetHealth>> {
+async fn health_changed(digest: &mut Option<watch::Receiver<Digest>>) -> Option<Arc<NodesHealth>> {
     let Some(rx) = digest.as_mut() else {
         return std::future::pending().await;
     };
@@ -271,8 +271,8 @@ async fn fleet_changed(digest: &mut Option<watch::Receiver<Digest>>) -> Option<A
             *digest = None;
             return std::future::pending().await;
         }
-        if let Some(fleet) = rx.borrow_and_update().fleet.clone() {
-            return Some(fleet);
+        if let Some(health) = rx.borrow_and_update().health.clone() {
+            return Some(health);
         }
     }
 }

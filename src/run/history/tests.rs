@@ -110,16 +110,16 @@ fn an_approval_against_the_verdict_records_its_override() {
 #[test]
 fn a_node_timeline_survives_a_reopen() {
     use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting};
-    use crate::sim::fleet::{generate_fleet, FleetSpec};
+    use crate::sim::cluster::{generate_cluster, ClusterSpec};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("h.sqlite3");
     let key = ClusterKey::demo(3);
-    let spec = FleetSpec {
+    let spec = ClusterSpec {
         seed: 3,
         nodes: 12,
         pods: 60,
     };
-    let mut snap = generate_fleet(&spec, at());
+    let mut snap = generate_cluster(&spec, at());
     snap.nodes[0].unschedulable = true;
     let opts = AnalysisOptions {
         now: at(),

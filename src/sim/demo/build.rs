@@ -1,4 +1,4 @@
-//! The initial demo fleet: nodes of the three pools in racks, the special nodes (one that will
+//! The initial demo cluster: nodes of the three pools in racks, the special nodes (one that will
 //! turn `GpuUnhealthy`, one Suspect, one under a maintenance label, one cordoned without a
 //! reason), gangs in several states, a few hundred regular Instances, Alfred's ConfigMaps and
 //! the dispatch journal.
@@ -17,7 +17,7 @@ use crate::sim::demo::{alfred, DemoWorld, DEMO_NAMESPACE};
 
 /// The maintenance trigger label of the demo's Alfred config.
 pub const MAINTENANCE_LABEL: &str = "maintenance.ome.io/os-patching";
-/// Share of each pool's devices the initial fleet allocates, percent.
+/// Share of each pool's devices the initial cluster allocates, percent.
 const INITIAL_FILL: u64 = 84;
 /// Part of the initial fill placed packed (the rest spreads), percent of devices.
 const PACKED_FILL: u64 = 60;
@@ -181,7 +181,7 @@ fn fill_pool(world: &mut DemoWorld, pool: usize, percent: u64, strategy: Strateg
         );
         let pending_after = world.snap.pods.iter().filter(|p| p.node.is_none()).count();
         if pending_after > pending_before {
-            // The initial fleet is settled: what does not fit was never deployed.
+            // The initial cluster is settled: what does not fit was never deployed.
             world.remove_workload(c);
             misses += 1;
             if misses > 20 {

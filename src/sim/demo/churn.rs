@@ -1,6 +1,6 @@
 //! Workloads of the demo and their churn: arrivals, departures, scale up and down, and the
 //! scheduler stand-in that binds pending pods with LeastAllocated spreading — which is what
-//! makes a GPU fleet fragment over minutes (the Gaudi seed's story).
+//! makes a GPU cluster fragment over minutes (the Gaudi seed's story).
 //!
 //! Owns: `Workload`, `add_workload`, churn and pending placement. Pure.
 
@@ -12,7 +12,7 @@ use crate::sim::demo::place::{choose, free_devices, Strategy, POOLS};
 use crate::sim::demo::{DemoWorld, Source};
 use crate::sim::replica::omenative_replica;
 
-/// Churn events per sim minute across the fleet.
+/// Churn events per sim minute across the cluster.
 pub const EVENTS_PER_MINUTE: f64 = 6.0;
 
 /// Pending default-scheduler GPU pods at which churn stops adding demand.

@@ -1,4 +1,4 @@
-//! The simulated OME fleet behind `ome-top demo` (product.md §8): a seeded world of three GPU
+//! The simulated OME cluster behind `ome-top demo` (product.md §8): a seeded world of three GPU
 //! pools with OMENative, RawDeployment and gang workloads, churn, a node that turns
 //! `GpuUnhealthy`, a maintenance node, an Alfred stand-in that publishes
 //! `alfred-recommendations` and keeps `alfred-dispatch-state`, and operator ops (cordon, approve a
@@ -38,7 +38,7 @@ pub const DEFAULT_NODES: usize = 120;
 /// Fewest nodes a world has: room for the gang racks and the special nodes of every pool.
 pub const MIN_NODES: usize = 40;
 /// Most nodes a world has: building and stepping are linear scans sized for a demo, not for
-/// the benchmark fleets (`sim::fleet` builds those).
+/// the benchmark clusters (`sim::cluster` builds those).
 pub const MAX_NODES: usize = 2_000;
 /// Sim time after `start` at which the failing node's `GpuUnhealthy` condition turns `True`.
 pub const UNHEALTHY_AFTER_MINUTES: i64 = 3;
@@ -90,7 +90,7 @@ pub(crate) struct FailurePlan {
     pub done: bool,
 }
 
-/// The simulated fleet. Every mutation goes through a method that bumps the changed object's
+/// The simulated cluster. Every mutation goes through a method that bumps the changed object's
 /// `resourceVersion` (one cluster-wide counter, as etcd's revision).
 #[derive(Debug, Clone)]
 pub struct DemoWorld {
@@ -112,7 +112,7 @@ pub struct DemoWorld {
 }
 
 impl DemoWorld {
-    /// Builds the fleet for `seed` with `nodes` GPU nodes (clamped to
+    /// Builds the cluster for `seed` with `nodes` GPU nodes (clamped to
     /// `MIN_NODES..=MAX_NODES`), observed at `start`, and runs the Alfred stand-in's first
     /// decision pass.
     pub fn new(seed: u64, nodes: usize, start: Time) -> Self {
@@ -190,9 +190,9 @@ impl DemoWorld {
         self.now
     }
 
-    /// Turns churn on or off. Off freezes the fleet: no arrivals, departures, scaling or
+    /// Turns churn on or off. Off freezes the cluster: no arrivals, departures, scaling or
     /// binding of pending workload pods; migrations, node health and Alfred still run (tests
-    /// freeze the fleet to watch one migration).
+    /// freeze the cluster to watch one migration).
     pub fn set_churn(&mut self, on: bool) {
         self.churn = on;
     }

@@ -12,8 +12,8 @@ use crate::engine::model::{
     Time,
 };
 use crate::engine::workloads::InstanceRow;
+use crate::sim::cluster::{base_pod, isvc};
 use crate::sim::demo::{DemoWorld, Source};
-use crate::sim::fleet::{base_pod, isvc};
 
 /// CPU millicores requested per GPU (a 96-core node has 8 devices: proportional requests).
 pub const CPU_PER_GPU_MILLI: u64 = 12_000;

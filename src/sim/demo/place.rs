@@ -1,6 +1,6 @@
 //! The demo's pools and its scheduler stand-in: per-node free devices, LeastAllocated placement
-//! (the default kube-scheduler's spreading, which fragments a GPU fleet) and packed placement
-//! (used for the initial fleet and for surge pods that follow Alfred's fullest-first hints).
+//! (the default kube-scheduler's spreading, which fragments a GPU cluster) and packed placement
+//! (used for the initial cluster and for surge pods that follow Alfred's fullest-first hints).
 //!
 //! Pure.
 
@@ -20,7 +20,7 @@ pub struct PoolDef {
     pub resource: &'static str,
     /// Node name prefix.
     pub prefix: &'static str,
-    /// Share of the fleet's nodes, percent.
+    /// Share of the cluster's nodes, percent.
     pub share: usize,
 }
 

@@ -1,5 +1,5 @@
 //! Unit tests of the demo world's parts: the clock, the journal document, the config, request
-//! UUIDs, placement and the fleet generator's accelerators.
+//! UUIDs, placement and the cluster generator's accelerators.
 
 use chrono::{Duration, TimeZone, Utc};
 
@@ -129,13 +129,13 @@ fn least_allocated_spreads_and_most_allocated_packs() {
 
 #[test]
 fn generated_gaudi_pods_request_habana_gaudi() {
-    use crate::sim::fleet::{generate_fleet, FleetSpec};
-    let spec = FleetSpec {
+    use crate::sim::cluster::{generate_cluster, ClusterSpec};
+    let spec = ClusterSpec {
         seed: 3,
         nodes: 60,
         pods: 600,
     };
-    let snap = generate_fleet(&spec, start());
+    let snap = generate_cluster(&spec, start());
     let mut gaudi = 0;
     for pod in snap.pods.iter().filter(|p| p.gpus > 0 && p.node.is_some()) {
         let node = snap
@@ -167,7 +167,7 @@ fn replica_rows_pass_alfreds_row_checks_through_churn() {
 }
 
 #[test]
-fn node_count_is_clamped_to_what_the_fleet_needs() {
+fn node_count_is_clamped_to_what_the_cluster_needs() {
     for asked in [0, 1, 12] {
         let w = DemoWorld::new(8, asked, start());
         assert_eq!(w.snap.nodes.len(), MIN_NODES);

@@ -13,10 +13,10 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 use tui_tree_widget::{Tree, TreeItem, TreeState};
 
-use crate::app::columns::clip;
 use crate::app::layout::{screen, Area};
 use crate::app::model::gangs::TreeNode;
 use crate::app::state::AppState;
+use crate::app::table::columns::clip;
 use crate::app::views::gang_pin::pin_lines;
 use crate::ui::theme::{Slot, Theme};
 

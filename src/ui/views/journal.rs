@@ -8,8 +8,8 @@ use ratatui::style::Modifier;
 use ratatui::text::Line;
 use ratatui::Frame;
 
-use crate::app::columns::clip;
 use crate::app::state::{AppState, View};
+use crate::app::table::columns::clip;
 use crate::app::views::journal::blocking_text;
 use crate::engine::planning::JournalView;
 use crate::ui::table::{draw_table, title};

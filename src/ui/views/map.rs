@@ -18,8 +18,9 @@ use crate::action::Action;
 use crate::app::keys::{key_label, Mode};
 use crate::app::layout::Area;
 use crate::app::model::map::layout::{cell_area, legend_lines, MapLayout, ANSWER_LINES};
-use crate::app::model::map::{count, Band, Exclusion, MapCell, Piece, PoolMap};
+use crate::app::model::map::{Band, Exclusion, MapCell, Piece, PoolMap};
 use crate::app::state::{AppState, View};
+use crate::fmt::count;
 use crate::ui::theme::{Slot, Theme};
 
 /// The style of every band and health mark, looked up once per frame.
@@ -329,7 +330,7 @@ pub fn draw_map(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) 
         }))
         .title(Span::styled(
             // A narrow pane cuts the title with `…`.
-            crate::app::columns::clip(
+            crate::app::table::columns::clip(
                 &title(map, &nav.layout, nav.full),
                 area.width.saturating_sub(2),
             )

@@ -9,8 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
 use ratatui::Frame;
 
-use crate::app::columns::{clip, text_width};
 use crate::app::state::{AppState, View};
+use crate::app::table::columns::{clip, text_width};
 use crate::app::views::{frag_tone, frag_word};
 use crate::engine::pools::PoolReport;
 use crate::ui::table::{draw_table, title};

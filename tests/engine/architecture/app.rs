@@ -1,71 +1,169 @@
-//! The app's one-way shape (docs/architecture.md, "The app, one way"): leaf type files import
-//! neither a view nor a handler, views import no handler and never take `&mut AppState`, only
-//! the reducer applies actions, and no import cycle in `src/app` spans more than
-//! `MAX_CYCLE` files — a port of `rust_cycles.py`: file-level `use` and `crate::`/`super::`
-//! paths as text, a `mod.rs` standing for its folder.
+//! The app's one-way shape (docs/architecture.md, "The app, one way"), by folder: every file
+//! and folder directly under `src/app` belongs to one of the app's layers (`APP_LAYERS`; a new
+//! one without a layer fails), and a file imports from `crate::app` only its own layer and the
+//! layers that layer may import. Views never take `&mut AppState`, only the reducer applies
+//! actions, and no import cycle joins two folders of the app (but the one `KNOWN_FOLDER_CYCLE`
+//! names, until input decoding returns messages only); file-level cycles are `cycles`'s.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use regex::Regex;
-
+use super::cycles::cycles;
+use super::imports::{imports, sources};
 use super::rust_files;
 
-/// The most files one import cycle of `src/app` may span.
-const MAX_CYCLE: usize = 4;
-
-/// Leaf type files and folders under `src/app`: plain data the views build and the reducer
-/// changes; they import nothing above them.
-const LEAVES: &[&str] = &[
-    "areas.rs",
-    "columns",
-    "contexts.rs",
-    "detail.rs",
-    "dialogs.rs",
-    "effect.rs",
-    "event.rs",
-    "filter.rs",
-    "keys.rs",
-    "model",
-    "msg.rs",
-    "notices.rs",
-    "setup.rs",
-    "state.rs",
-    "table.rs",
+/// The app's layers, lowest first: `(layer, its files and folders under src/app, the layers
+/// below it that it may import)`. A layer imports itself and the layers named.
+const APP_LAYERS: &[(&str, &[&str], &[&str])] = &[
+    (
+        "leaf types",
+        &[
+            "areas", "contexts", "detail", "dialogs", "effect", "event", "filter", "fleet", "keys",
+            "model", "msg", "notices", "setup", "state", "table", "wrap",
+        ],
+        &[],
+    ),
+    (
+        "views",
+        &["views", "layout", "banner", "namespace"],
+        &["leaf types"],
+    ),
+    ("query", &["query"], &["leaf types", "views"]),
+    // The reducer hands key and mouse events to input, and input calls the reducer's
+    // handlers: the one cycle left (`KNOWN_FOLDER_CYCLE`).
+    (
+        "reducer",
+        &["update"],
+        &["leaf types", "views", "query", "input"],
+    ),
+    (
+        "input",
+        &["input", "palette"],
+        &["leaf types", "views", "query", "reducer"],
+    ),
 ];
 
-/// What a leaf must not import: the views, the handlers, input and the palette.
-const ABOVE_LEAVES: &[&str] = &[
-    "crate::app::views",
-    "crate::app::update",
-    "crate::app::input",
-    "crate::app::palette",
-    "crate::app::layout",
-];
+/// The one import cycle between folders of the app still allowed: the reducer hands events to
+/// input, input (and the palette it opens) call the reducer's handlers. It goes when input
+/// decoding returns messages only; it must not grow.
+const KNOWN_FOLDER_CYCLE: &[&str] = &["input", "palette", "update"];
 
 fn app_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app")
 }
 
-/// Files of `src/app/<entry>` (a file or a folder).
-fn files_of(entry: &str) -> Vec<PathBuf> {
-    let path = app_dir().join(entry);
-    if path.is_file() {
-        return vec![path];
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The layer of an entry directly under `src/app` (`update`, `state`).
+fn app_layer(
+    entry: &str,
+) -> Option<&'static (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+)> {
+    APP_LAYERS
+        .iter()
+        .find(|(_, entries, _)| entries.contains(&entry))
+}
+
+#[test]
+fn every_app_file_has_a_layer() {
+    let mut missing = Vec::new();
+    for entry in fs::read_dir(app_dir()).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let name = name.trim_end_matches(".rs");
+        if name != "mod" && app_layer(name).is_none() {
+            missing.push(format!("src/app/{name}"));
+        }
     }
-    let mut files = Vec::new();
-    rust_files(&path, &mut files);
-    files
+    assert!(
+        missing.is_empty(),
+        "no app layer for (add them to APP_LAYERS and docs/architecture.md): {missing:?}"
+    );
 }
 
-/// The text before the file's test module, as the cycle script reads it.
-fn product_text(file: &Path) -> String {
-    let text = fs::read_to_string(file).unwrap();
-    text.split("#[cfg(test)]").next().unwrap_or("").to_string()
+#[test]
+fn app_files_import_only_their_layer_and_those_below() {
+    let mut violations = Vec::new();
+    let app: Vec<_> = sources(&src_dir())
+        .into_iter()
+        .filter(|s| s.module.first().is_some_and(|m| m == "app") && !s.is_test)
+        .collect();
+    assert!(app.len() > 50, "src/app moved; update this test");
+    for source in app.iter().filter(|s| s.module.len() > 1) {
+        let Some((layer, _, below)) = app_layer(&source.module[1]) else {
+            continue; // `every_app_file_has_a_layer` names it
+        };
+        for import in imports(source) {
+            if import.path.len() < 2 || import.path[0] != "app" {
+                continue;
+            }
+            let Some((target, ..)) = app_layer(&import.path[1]) else {
+                continue;
+            };
+            if target != layer && !below.contains(target) {
+                violations.push(format!(
+                    "src/{}:{}: {layer} ({}) may not import {target} (`{}`): `{}`",
+                    source.shown,
+                    import.line,
+                    source.module[1],
+                    import.path.join("::"),
+                    import.code
+                ));
+            }
+        }
+    }
+    violations.dedup();
+    assert!(
+        violations.is_empty(),
+        "app layers broken:\n{}",
+        violations.join("\n")
+    );
 }
 
-/// `(file, line, text)` of every code line of `files` containing one of `needles`.
+/// Folder-level import edges inside `src/app`: entry → entries its files import.
+fn folder_edges() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let mut out: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    let app = sources(&src_dir())
+        .into_iter()
+        .filter(|s| s.module.len() > 1 && s.module[0] == "app" && !s.is_test);
+    for source in app {
+        let from = vec![source.module[1].clone()];
+        let targets = out.entry(from.clone()).or_default();
+        for import in imports(&source) {
+            if import.path.len() >= 2 && import.path[0] == "app" {
+                let to = vec![import.path[1].clone()];
+                if to != from {
+                    targets.insert(to);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_import_cycle_joins_two_app_folders() {
+    let graph = folder_edges();
+    assert!(graph.len() > 15, "src/app moved; update this test");
+    let known: Vec<String> = KNOWN_FOLDER_CYCLE.iter().map(|s| s.to_string()).collect();
+    let found: Vec<String> = cycles(&graph)
+        .into_iter()
+        .filter(|c| *c != known)
+        .map(|c| format!("{c:?}"))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "import cycles between folders of src/app:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Code lines of `files` before their test module containing one of `needles`.
 fn lines_naming(files: &[PathBuf], needles: &[&str]) -> Vec<String> {
     let mut found = Vec::new();
     for file in files {
@@ -86,32 +184,31 @@ fn lines_naming(files: &[PathBuf], needles: &[&str]) -> Vec<String> {
     found
 }
 
-#[test]
-fn leaf_type_files_import_neither_views_nor_handlers() {
-    let files: Vec<PathBuf> = LEAVES.iter().flat_map(|e| files_of(e)).collect();
-    assert!(files.len() >= LEAVES.len(), "a leaf moved; update LEAVES");
-    let found = lines_naming(&files, ABOVE_LEAVES);
-    assert!(
-        found.is_empty(),
-        "leaf types import above them:\n{}",
-        found.join("\n")
-    );
+/// Files of `src/app/<entry>` (a file or a folder).
+fn files_of(entry: &str) -> Vec<PathBuf> {
+    let path = app_dir().join(entry);
+    if path.is_file() {
+        return vec![path];
+    }
+    let mut files = Vec::new();
+    rust_files(&path, &mut files);
+    files
+}
+
+/// The text before the file's test module, as the cycle script reads it.
+fn product_text(file: &Path) -> String {
+    let text = fs::read_to_string(file).unwrap();
+    text.split("#[cfg(test)]").next().unwrap_or("").to_string()
 }
 
 #[test]
-fn views_never_import_handlers_nor_change_the_state() {
+fn views_never_change_the_state() {
     let files = files_of("views");
     assert!(files.len() > 5, "app/views moved; update this test");
-    let handlers = [
-        "crate::app::update",
-        "crate::app::input",
-        "crate::app::palette",
-        "&mut AppState",
-    ];
-    let found = lines_naming(&files, &handlers);
+    let found = lines_naming(&files, &["&mut AppState"]);
     assert!(
         found.is_empty(),
-        "views reach the reducer:\n{}",
+        "views change the state:\n{}",
         found.join("\n")
     );
 }
@@ -127,193 +224,5 @@ fn only_the_reducer_applies_actions() {
         found.is_empty(),
         "a call back into the reducer:\n{}",
         found.join("\n")
-    );
-}
-
-/// Module path (segments below `src/`) → file, as `rust_cycles.py` builds it: `mod.rs`
-/// stands for its folder; `tests.rs` and files in `tests` folders are left out.
-fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
-    let mut files = Vec::new();
-    rust_files(&src.join("app"), &mut files);
-    let mut mods = BTreeMap::new();
-    for file in files {
-        let rel = file.strip_prefix(src).unwrap().with_extension("");
-        let mut path: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        let last = path.last().cloned().unwrap_or_default();
-        if last == "tests" || path.iter().any(|p| p == "tests") {
-            continue;
-        }
-        if last == "mod" {
-            path.pop();
-        }
-        mods.insert(path, file);
-    }
-    mods
-}
-
-/// The longest module path that is a file, for an imported path.
-fn resolve(mods: &BTreeMap<Vec<String>, PathBuf>, path: &[String]) -> Option<Vec<String>> {
-    (1..=path.len())
-        .rev()
-        .map(|n| path[..n].to_vec())
-        .find(|p| mods.contains_key(p))
-}
-
-/// The import paths of `text`: `use` trees split at their first brace, and every
-/// `crate::…`/`super::…` path.
-fn import_heads(text: &str) -> Vec<String> {
-    let uses = Regex::new(r"\buse\s+([^;]+);").unwrap();
-    let paths = Regex::new(r"\b((?:crate|super)(?:::\w+)+)").unwrap();
-    let spaces = Regex::new(r"\s+").unwrap();
-    let found = uses
-        .captures_iter(text)
-        .chain(paths.captures_iter(text))
-        .map(|c| spaces.replace_all(&c[1], "").into_owned());
-    let mut heads = Vec::new();
-    for used in found {
-        match used.split_once('{') {
-            Some((base, rest)) => {
-                for part in rest.trim_end_matches('}').split(',') {
-                    let part = part.split('{').next().unwrap_or("");
-                    heads.push(format!("{base}{}", part.trim_matches(':')));
-                }
-            }
-            None => heads.push(used),
-        }
-    }
-    heads
-}
-
-/// File-level import edges inside `src/app`.
-fn edges(src: &Path) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
-    let mods = modules(src);
-    let mut out: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
-    for (m, file) in &mods {
-        let here: Vec<String> = if file.ends_with("mod.rs") {
-            m.clone()
-        } else {
-            m[..m.len() - 1].to_vec()
-        };
-        let targets = out.entry(m.clone()).or_default();
-        for head in import_heads(&product_text(file)) {
-            let parts: Vec<&str> = head
-                .split("::")
-                .filter(|p| !p.is_empty() && *p != "self")
-                .collect();
-            let path: Vec<String> = match parts.first() {
-                Some(&"crate") => parts[1..].iter().map(|p| p.to_string()).collect(),
-                Some(&"super") => {
-                    let ups = parts.iter().take_while(|p| **p == "super").count();
-                    let mut base = here[..here.len().saturating_sub(ups)].to_vec();
-                    base.extend(parts[ups..].iter().map(|p| p.to_string()));
-                    base
-                }
-                _ => continue,
-            };
-            if let Some(t) = resolve(&mods, &path) {
-                if t != *m && t[0] == "app" {
-                    targets.insert(t);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Strongly connected components of more than one module, largest first (Tarjan's algorithm,
-/// recursive: the app has tens of files).
-fn cycles(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<String>> {
-    struct Walk<'a> {
-        edges: &'a BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
-        index: BTreeMap<&'a Vec<String>, usize>,
-        low: BTreeMap<&'a Vec<String>, usize>,
-        stack: Vec<&'a Vec<String>>,
-        on: BTreeSet<&'a Vec<String>>,
-        out: Vec<Vec<String>>,
-    }
-    fn strong<'a>(w: &mut Walk<'a>, v: &'a Vec<String>) {
-        let n = w.index.len();
-        w.index.insert(v, n);
-        w.low.insert(v, n);
-        w.stack.push(v);
-        w.on.insert(v);
-        let targets = w.edges.get(v).into_iter().flatten();
-        for t in targets {
-            if !w.index.contains_key(t) {
-                strong(w, t);
-                let lt = w.low[t];
-                let lv = w.low.get_mut(v).unwrap();
-                *lv = (*lv).min(lt);
-            } else if w.on.contains(t) {
-                let it = w.index[t];
-                let lv = w.low.get_mut(v).unwrap();
-                *lv = (*lv).min(it);
-            }
-        }
-        if w.low[v] == w.index[v] {
-            let mut comp = Vec::new();
-            while let Some(x) = w.stack.pop() {
-                w.on.remove(x);
-                comp.push(x.join("/"));
-                if x == v {
-                    break;
-                }
-            }
-            if comp.len() > 1 {
-                comp.sort();
-                w.out.push(comp);
-            }
-        }
-    }
-    let mut w = Walk {
-        edges,
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        on: BTreeSet::new(),
-        out: Vec::new(),
-    };
-    for v in edges.keys() {
-        if !w.index.contains_key(v) {
-            strong(&mut w, v);
-        }
-    }
-    w.out.sort_by_key(|c| std::cmp::Reverse(c.len()));
-    w.out
-}
-
-#[test]
-fn no_import_cycle_in_the_app_spans_more_than_four_files() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let graph = edges(&src);
-    assert!(graph.len() > 20, "src/app moved; update this test");
-    let big: Vec<String> = cycles(&graph)
-        .into_iter()
-        .filter(|c| c.len() > MAX_CYCLE)
-        .map(|c| format!("{} files: {c:?}", c.len()))
-        .collect();
-    assert!(
-        big.is_empty(),
-        "import cycles in src/app:\n{}",
-        big.join("\n")
-    );
-}
-
-#[test]
-fn the_cycle_finder_sees_a_cycle() {
-    let edge = |a: &str, b: &str| (vec![a.to_string()], BTreeSet::from([vec![b.to_string()]]));
-    let graph = BTreeMap::from([edge("a", "b"), edge("b", "c"), edge("c", "a")]);
-    assert_eq!(cycles(&graph), vec![vec!["a", "b", "c"]]);
-    let heads = import_heads("use crate::app::{state::AppState, views::x};");
-    assert!(
-        heads.contains(&"crate::app::state::AppState".to_string()),
-        "{heads:?}"
-    );
-    assert!(
-        heads.contains(&"crate::app::views::x".to_string()),
-        "{heads:?}"
     );
 }

@@ -21,7 +21,7 @@ use ome_top::engine::analysis::{
     Incremental,
 };
 use ome_top::engine::model::{ClusterSnapshot, NodeCondition, Time};
-use ome_top::sim::fleet::{generate_fleet, generate_fleet_unpublished, FleetSpec};
+use ome_top::sim::cluster::{generate_cluster, generate_cluster_unpublished, ClusterSpec};
 
 use super::{change, op};
 
@@ -53,12 +53,12 @@ const SHIPPED: [&str; 7] = [
 const FLEETS: u8 = 2 + SHIPPED.len() as u8 + TIMED;
 
 fn fleet(which: u8) -> ClusterSnapshot {
-    let spec = |seed, nodes, pods| FleetSpec { seed, nodes, pods };
+    let spec = |seed, nodes, pods| ClusterSpec { seed, nodes, pods };
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let read = |doc: &[u8]| read_snapshot(doc).unwrap().0;
     match which as usize {
-        0 => generate_fleet(&spec(3, 24, 260), base()),
-        1 => generate_fleet_unpublished(&spec(11, 16, 300), base()),
+        0 => generate_cluster(&spec(3, 24, 260), base()),
+        1 => generate_cluster_unpublished(&spec(11, 16, 300), base()),
         n if n < 2 + SHIPPED.len() => read(&std::fs::read(root.join(SHIPPED[n - 2])).unwrap()),
         n => read(timed((n - 2 - SHIPPED.len()) as u8).to_string().as_bytes()),
     }
@@ -273,8 +273,8 @@ proptest! {
 /// window ends: that instant is a deadline, and there the node is Clear.
 #[test]
 fn a_suspect_node_clears_at_its_deadline() {
-    let mut snap = generate_fleet(
-        &FleetSpec {
+    let mut snap = generate_cluster(
+        &ClusterSpec {
             seed: 3,
             nodes: 8,
             pods: 40,

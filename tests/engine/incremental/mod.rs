@@ -27,7 +27,7 @@ use ome_top::engine::analysis::{
 };
 use ome_top::engine::index::SnapshotIndex;
 use ome_top::engine::model::{ClusterSnapshot, Time};
-use ome_top::sim::fleet::{generate_fleet, generate_fleet_unpublished, FleetSpec};
+use ome_top::sim::cluster::{generate_cluster, generate_cluster_unpublished, ClusterSpec};
 use ome_top::sim::gang_heavy::make_gang_heavy;
 
 use ops::{change, op};
@@ -38,8 +38,8 @@ pub fn now() -> Time {
 
 /// The 300-node, 3,000-pod fleet (seed 7) the event kinds are checked on.
 fn event_fleet() -> ClusterSnapshot {
-    generate_fleet(
-        &FleetSpec {
+    generate_cluster(
+        &ClusterSpec {
             seed: 7,
             nodes: 300,
             pods: 3_000,
@@ -60,15 +60,15 @@ fn options() -> AnalysisOptions {
 
 /// The fleets events are applied to.
 fn fleet(which: u8) -> ClusterSnapshot {
-    let spec = |seed, nodes, pods| FleetSpec { seed, nodes, pods };
+    let spec = |seed, nodes, pods| ClusterSpec { seed, nodes, pods };
     match which % 6 {
-        0 => generate_fleet(&spec(3, 24, 260), now()),
+        0 => generate_cluster(&spec(3, 24, 260), now()),
         1 => {
-            let mut snap = generate_fleet(&spec(5, 30, 320), now());
+            let mut snap = generate_cluster(&spec(5, 30, 320), now());
             make_gang_heavy(&mut snap);
             snap
         }
-        2 => generate_fleet_unpublished(&spec(11, 16, 300), now()),
+        2 => generate_cluster_unpublished(&spec(11, 16, 300), now()),
         3 => shipped("docs/examples/mixed-fleet.json"),
         4 => shipped("tests/fixtures/k8s/gangs.json"),
         _ => shipped("tests/fixtures/k8s/lints.json"),
@@ -308,8 +308,8 @@ fn changes_between_falls_back_to_the_whole_snapshot() {
     assert!(whole(&changes_between(&snap, &shuffled)));
 
     let mut emptied = snap.clone();
-    let many = generate_fleet(
-        &FleetSpec {
+    let many = generate_cluster(
+        &ClusterSpec {
             seed: 9,
             nodes: 24,
             pods: MAX_CHANGES + 50,

@@ -2,7 +2,7 @@
 //! after Alfred's repack, and the pending GPU pods by size, age and room, in words a person
 //! reads (the numbers are the engine's).
 //!
-//! Owns: `fits_line`, `pending_line`, `wait_text`; the room's words are `report::room`'s
+//! Owns: `fits_line`, `pending_line`; the room's words are `report::room`'s
 //! (shared with `analyze -o table`). Plain data.
 
 use crate::app::model::map::Piece;
@@ -10,11 +10,9 @@ use crate::app::table::Tone;
 use crate::engine::pools::{PendingSize, PoolReport};
 use crate::report::room::{room_of, Room};
 
-/// A wait a person reads (`report::fleet::table::wait_words`, shared with the Fleet view).
-pub use crate::report::fleet::table::wait_words as wait_text;
-
 /// Counts and GPU amounts worded as the headless answer words them.
-pub use crate::report::room::{count, gpus};
+use crate::fmt::count;
+pub use crate::report::room::gpus;
 
 /// "260 GPUs free, +40 on unschedulable nodes · one node fits 4 now, 8 after repack" (free:
 /// the Pools FREE column's count, on the nodes that take new pods; fits: the largest free
@@ -65,7 +63,7 @@ pub fn pending_line(sizes: &[PendingSize], largest_node: u32) -> Vec<Piece> {
                 "{sep}{} ×{} waiting {}: ",
                 gpus(u64::from(s.gpus)),
                 count(s.pods),
-                wait_text(s.oldest_minutes)
+                crate::fmt::wait(s.oldest_minutes)
             ),
             Tone::Normal,
         ));

@@ -12,8 +12,6 @@ mod labels;
 pub mod layout;
 pub mod named;
 
-pub use answer::{count, wait_text};
-
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::app::model::map::answer::{fits_line, pending_line};

@@ -410,20 +410,6 @@ fn a_summary_is_the_best_schedulable_node_else_the_commonest_exclusion() {
 }
 
 #[test]
-fn counts_have_thousands_separators() {
-    let got: Vec<String> = [0, 999, 1_000, 12_596, 1_234_567].map(count).to_vec();
-    assert_eq!(got, ["0", "999", "1,000", "12,596", "1,234,567"]);
-}
-
-#[test]
-fn waits_read_in_minutes_hours_and_days() {
-    assert_eq!(wait_text(0.5), "30s");
-    assert_eq!(wait_text(45.0), "45m");
-    assert_eq!(wait_text(125.0), "2h 05m");
-    assert_eq!(wait_text(60.0 * 24.0 * 3.0 + 240.0), "3d 4h");
-}
-
-#[test]
 fn a_pending_pod_larger_than_every_node_says_so_instead_of_room() {
     use crate::engine::pools::PendingSize;
     let sizes = [
@@ -448,7 +434,7 @@ fn a_pending_pod_larger_than_every_node_says_so_instead_of_room() {
         .collect();
     assert_eq!(
         text,
-        "pending: 16 GPUs ×1 waiting 1h 00m: larger than any node of the pool: 16 > 8 · \
+        "pending: 16 GPUs ×1 waiting 1h: larger than any node of the pool: 16 > 8 · \
          8 GPUs ×2 waiting 5m: room for 1 now"
     );
 }

@@ -7,7 +7,6 @@
 
 use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
 use crate::app::table::Tone;
-use crate::app::times::{relative, when};
 use crate::app::views::context::ViewContext;
 use crate::app::views::held::{holder, holder_words, JOURNAL_HOLDS};
 use crate::app::views::moves::flight::{flight, flight_words, progress_lines, Flight};
@@ -24,6 +23,7 @@ use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::{CanRun, Verdict};
 use crate::engine::planning::{WhatIf, MOVE_COST};
 use crate::engine::workloads::{baseline_checklist, defrag_checklist, DeploymentMode};
+use crate::fmt::{relative, when};
 use crate::protocol::Feed;
 
 /// The outcome of one side and why, in words with the wire reason.

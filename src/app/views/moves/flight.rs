@@ -12,10 +12,10 @@ use std::collections::HashMap;
 use crate::app::detail::Lines;
 use crate::app::model::moves::RequestedMove;
 use crate::app::table::Tone;
-use crate::app::times::relative;
 use crate::app::views::context::ViewContext;
 use crate::engine::model::vocab::MigrationPhase;
 use crate::engine::model::Time;
+use crate::fmt::relative;
 use crate::protocol::Feed;
 
 /// A migration of the move's Instance that has not ended.

@@ -10,9 +10,9 @@
 use chrono::Duration;
 
 use crate::app::model::moves::RequestedMove;
-use crate::app::times::{relative, span};
 use crate::engine::model::vocab::MigrationPhase;
 use crate::engine::model::{ClusterSnapshot, InferenceReplica as Replica, MigrationStatus, Time};
+use crate::fmt::{relative, span};
 
 /// How a request of this session stands, read from the cluster.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,11 +6,11 @@
 
 use std::collections::HashMap;
 
-use crate::app::views::cells::age;
 use crate::app::views::moves::{alfred_rows, row_key, Merged, MovePair, MoveRef};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::Outcome;
 use crate::engine::recommendations::freshness;
+use crate::fmt::age;
 
 /// Pairs each computed row with Alfred's row of the same (policy, workload, component,
 /// Instance); a key seen twice on one side gets a numbered key of its own. Computed rows keep

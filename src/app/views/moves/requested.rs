@@ -10,12 +10,12 @@ use std::collections::HashMap;
 use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::model::moves::RequestedMove;
 use crate::app::table::{Cell, RowModel, Tone};
-use crate::app::times::{relative, span, when};
 use crate::app::views::context::ViewContext;
 use crate::app::views::moves::landing::{landing, landing_short, landing_words, Landing};
 use crate::app::views::moves::words::policy_word;
 use crate::engine::model::vocab::MigrationPhase;
 use crate::engine::model::ClusterSnapshot;
+use crate::fmt::{relative, span, when};
 use crate::protocol::Feed;
 
 /// The row key of a request: the key of the move row it was approved on.

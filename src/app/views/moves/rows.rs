@@ -9,7 +9,6 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
-use crate::app::times::relative;
 use crate::app::views::held::{holder, short, JOURNAL_HOLDS};
 use crate::app::views::moves::landing::{landing, landing_short};
 use crate::app::views::moves::merge::{freshness_text, group_reason, pair_rows};
@@ -24,6 +23,7 @@ use crate::app::views::moves::{in_namespace, instance_of};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::Outcome;
 use crate::engine::model::Time;
+use crate::fmt::relative;
 use crate::protocol::Feed;
 
 /// How close a move is to running; the table lists lower classes first.

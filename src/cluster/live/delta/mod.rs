@@ -16,8 +16,8 @@
 
 use std::sync::Arc;
 
-use crate::cluster::live::sources::Stores;
 use crate::cluster::live::store::Drained;
+use crate::cluster::live::stores::Stores;
 use crate::engine::analysis::{Change, MAX_CHANGES};
 use crate::engine::fast::{same_shared, PodKey};
 use crate::engine::model::{ClusterSnapshot, InferenceService, Name, Node, Pod};

@@ -10,8 +10,8 @@ use kube::runtime::watcher::Event;
 
 use crate::cluster::convert::{ConvertError, Interner, Warnings};
 use crate::cluster::live::slot::Slot;
-use crate::cluster::live::sources::Stores;
 use crate::cluster::live::store::Conversion;
+use crate::cluster::live::stores::Stores;
 use crate::engine::model::{ClusterSnapshot, Pod, Time};
 
 fn key_of<T>(pair: &(String, T)) -> String {

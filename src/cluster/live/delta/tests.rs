@@ -12,7 +12,7 @@ use super::testkit::{apply, delete, load, pod_key, relist};
 use super::*;
 use crate::engine::analysis::{analyze, AnalysisOptions, ExecutorSetting, Incremental};
 use crate::engine::model::{InferenceService, Pod};
-use crate::sim::fleet::{generate_fleet, FleetSpec};
+use crate::sim::cluster::{generate_cluster, ClusterSpec};
 
 fn opts() -> AnalysisOptions {
     AnalysisOptions {
@@ -80,12 +80,12 @@ struct World {
 
 impl World {
     fn new() -> Self {
-        let spec = FleetSpec {
+        let spec = ClusterSpec {
             seed: 5,
             nodes: 10,
             pods: 90,
         };
-        let fleet = generate_fleet(&spec, opts().now);
+        let fleet = generate_cluster(&spec, opts().now);
         let stores = Stores::default();
         load(&stores, &fleet);
         let inc = Incremental::new(stores.take_snapshot(), opts());

@@ -5,14 +5,14 @@
 //! then on (`ListMode`). While a list runs, the snapshot task is woken every
 //! `PROGRESS_INTERVAL` so the header can count the objects received.
 //!
-//! Owns: `Hub`, `Scope`, `spawn_watchers` (`lists`: how a watcher lists, and its progress;
+//! Owns: `Scope`, `spawn_watchers` (the `Hub` they fill is `live::hub`'s) (`lists`: how a watcher lists, and its progress;
 //! `events`: which API the scheduling events come through). Reads
 //! time only through the clock function it is given.
 
 use std::fmt::Debug;
 use std::pin::pin;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures::{Stream, StreamExt};
@@ -22,59 +22,22 @@ use kube::api::{Api, ApiResource, DynamicObject};
 use kube::runtime::{watcher, WatchStreamExt};
 use kube::Client;
 use serde::de::DeserializeOwned;
-use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use crate::cluster::live::crd::{wait_until_served, CrdName};
+use crate::cluster::live::hub::Hub;
 use crate::cluster::live::slot::{classify, ErrorClass, Slot, SourceStatus};
-use crate::cluster::live::sources::{self, Stores, NAMED_CONFIG_MAPS};
+use crate::cluster::live::sources::{self, NAMED_CONFIG_MAPS};
 use crate::cluster::live::store::Conversion;
+use crate::cluster::live::stores::Stores;
 use crate::cluster::live::watch::lists::{refuses_streaming, Progress};
 use crate::cluster::wire::Slim;
-use crate::engine::model::Time;
-use crate::protocol::Permissions;
 
 mod events;
 mod lists;
 
 pub use events::{events_api, EventsApi, POD_EVENTS_V1};
 pub use lists::{ListMode, PAGE_SIZE, PROGRESS_INTERVAL};
-
-/// What the watcher tasks, the RBAC probe and the snapshot task share.
-pub struct Hub {
-    /// Every source's store.
-    pub stores: Stores,
-    /// Woken whenever a store, a presence or a failure changed (and `contents` counts it),
-    /// or a list in progress received more objects (a wake-up with `contents` unchanged).
-    pub changed: Notify,
-    /// Changes of what a feed shows besides list progress: a store, a presence, a failure.
-    pub contents: AtomicU64,
-    /// The wall clock, handed in by the composition root.
-    pub clock: fn() -> Time,
-    /// The latest RBAC probe result (or the read-only switch).
-    pub permissions: Mutex<Permissions>,
-    /// Object events (`InitApply`, `Apply`, `Delete`) applied to the stores since the start.
-    pub events_applied: AtomicU64,
-    /// `events_applied` as read just before the snapshot of the latest feed (stored just before
-    /// that feed is published): every event counted here is in it (the scale test's measure
-    /// of analyses keeping up).
-    pub events_in_feed: AtomicU64,
-}
-
-impl Hub {
-    /// A hub with empty, pending stores.
-    pub fn new(clock: fn() -> Time, permissions: Permissions) -> Self {
-        Hub {
-            stores: Stores::default(),
-            changed: Notify::new(),
-            contents: AtomicU64::new(0),
-            clock,
-            permissions: Mutex::new(permissions),
-            events_applied: AtomicU64::new(0),
-            events_in_feed: AtomicU64::new(0),
-        }
-    }
-}
 
 /// Which namespaces are watched.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! The fleet questions asked of many nodes' histories: which nodes flapped (more than N
+//! The health questions asked of many nodes' histories: which nodes flapped (more than N
 //! health episodes in a window) and the mean time to repair per pool.
 //!
 //! A *health episode* is one stay out of Clear that includes Unhealthy or Unknown (an
@@ -7,7 +7,7 @@
 //! episode's length, from the trigger condition turning `True` to it turning `False`; the
 //! mean is over the Unhealthy episodes that ended in the window.
 //!
-//! Owns: `FleetHealth`, `NodeFlaps`, `PoolRepair`, `fleet_health`, the defaults. Pure.
+//! Owns: `NodesHealth`, `NodeFlaps`, `PoolRepair`, `nodes_health`, the defaults. Pure.
 
 use std::collections::BTreeMap;
 
@@ -16,7 +16,7 @@ use chrono::Duration;
 use crate::engine::model::Time;
 use crate::engine::timeline::{episodes, Episode, EpisodeKind, Observed};
 
-/// Default window of the fleet questions, in days.
+/// Default window of the health questions, in days.
 pub const DEFAULT_WINDOW_DAYS: i64 = 7;
 /// Default flap threshold: a node flaps with more than this many health episodes in the
 /// window.
@@ -48,7 +48,7 @@ pub struct PoolRepair {
 
 /// The answers for one cluster.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FleetHealth {
+pub struct NodesHealth {
     /// The window's start.
     pub from: Time,
     /// The window's end (the time the answers were computed for).
@@ -61,7 +61,7 @@ pub struct FleetHealth {
     pub pools: Vec<PoolRepair>,
 }
 
-impl FleetHealth {
+impl NodesHealth {
     /// The flapping nodes, most episodes first, then by name.
     pub fn flapping(&self) -> Vec<(&str, &NodeFlaps)> {
         let mut v: Vec<(&str, &NodeFlaps)> = self
@@ -114,13 +114,13 @@ struct PoolSums {
     open: usize,
 }
 
-/// The fleet answers for `nodes` (name, last recorded pool, rows) over `[from, now]`.
-pub fn fleet_health<'a>(
+/// The health answers for `nodes` (name, last recorded pool, rows) over `[from, now]`.
+pub fn nodes_health<'a>(
     nodes: impl IntoIterator<Item = (&'a str, Option<&'a str>, &'a [Observed])>,
     from: Time,
     now: Time,
     threshold: usize,
-) -> FleetHealth {
+) -> NodesHealth {
     let mut flaps = BTreeMap::new();
     let mut pools: BTreeMap<String, PoolSums> = BTreeMap::new();
     for (node, pool, rows) in nodes {
@@ -152,7 +152,7 @@ pub fn fleet_health<'a>(
             }
         }
     }
-    FleetHealth {
+    NodesHealth {
         from,
         to: now,
         threshold,

@@ -3,12 +3,16 @@
 //! the visible row order). Rows are built once per feed; filtering and sorting only reorder
 //! indices, so neither a keystroke nor a frame re-reads the analysis.
 //!
+//! Column widths fitted to the visible rows' content are `columns`'s.
+//!
 //! Owns: `Tone`, `ColWidth`, `Column`, `Cell`, `RowModel`, `TableModel`, `TableView`. Plain data.
+
+pub mod columns;
 
 use std::cmp::Ordering;
 
-use crate::app::columns::content_widths;
 use crate::app::filter::Filter;
+use crate::app::table::columns::content_widths;
 
 /// A semantic colour slot; the theme maps it to a style. Every toned cell also carries a word
 /// or symbol, so nothing depends on colour alone.
@@ -39,7 +43,7 @@ pub enum Tone {
     Accent,
 }
 
-/// How a column gives way when the terminal is narrow (`app::columns::fit`). Every column is
+/// How a column gives way when the terminal is narrow (`app::table::columns::fit`). Every column is
 /// first as wide as its title and widest visible cell; the number is the floor it may shrink
 /// to (a numeric column never shrinks below its content).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -62,7 +62,7 @@ pub fn misplaced(state: &AppState, action: Action) -> Option<String> {
     let home = home_view(action)?;
     if home == state.view
         || lint_fix(state).is_some_and(|(a, _)| a == action)
-        || crate::app::update::map::cordons_here(state, action)
+        || crate::app::query::map::cordons_here(state, action)
     {
         return None;
     }
@@ -82,7 +82,7 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
         return Some(why);
     }
     if action == Action::ViewFleet {
-        return crate::app::update::fleet::unavailable(state);
+        return crate::app::query::fleet::unavailable(state);
     }
     if action == Action::ApproveMove && requested_in_flight(state) {
         return Some("this move is already requested here and in flight".into());
@@ -90,8 +90,7 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
     if action == Action::ClearJournalEntry && !stalled_entry(state) {
         return Some("only a stalled journal entry can be cleared".into());
     }
-    if action == Action::JumpToJournal
-        && crate::app::update::held::journal_entry_of(state).is_none()
+    if action == Action::JumpToJournal && crate::app::views::held::journal_entry_of(state).is_none()
     {
         return Some("no journal entry is behind this move".into());
     }

@@ -1,9 +1,9 @@
-//! A seeded generator of OME fleets in the engine's model: three pools (H100, A100, Gaudi 2),
+//! A seeded generator of OME clusters in the engine's model: three pools (H100, A100, Gaudi 2),
 //! OMENative single- and multi-node Instances with consistent InferenceReplicas, RawDeployment
 //! pods, system pods without GPUs, and pending GPU pods, placed the way LeastAllocated scheduling
-//! spreads them (so the fleet fragments).
+//! spreads them (so the cluster fragments).
 //!
-//! Owns: `FleetSpec`, `generate_fleet`, `generate_fleet_unpublished`. Deterministic for a seed; no
+//! Owns: `ClusterSpec`, `generate_cluster`, `generate_cluster_unpublished`. Deterministic for a seed; no
 //! I/O and no clock (the observation time is an argument).
 
 use std::collections::BTreeMap;
@@ -19,9 +19,9 @@ use crate::sim::published::as_published;
 use crate::sim::replica::omenative_replica;
 use crate::sim::rng::Rng;
 
-/// What fleet to generate.
+/// What cluster to generate.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FleetSpec {
+pub struct ClusterSpec {
     /// Seed of the generator.
     pub seed: u64,
     /// Number of GPU nodes (8 devices each).
@@ -72,7 +72,7 @@ impl Placer {
     }
 }
 
-fn nodes(spec: &FleetSpec, rng: &mut Rng) -> (Vec<Node>, Placer) {
+fn nodes(spec: &ClusterSpec, rng: &mut Rng) -> (Vec<Node>, Placer) {
     let mut out = Vec::with_capacity(spec.nodes);
     let mut placer = Placer {
         free: Vec::with_capacity(spec.nodes),
@@ -203,14 +203,14 @@ pub fn pick_size(rng: &mut Rng) -> u32 {
     8
 }
 
-/// Generates a fleet observed at `now`, in the shape the live store publishes it (objects in
+/// Generates a cluster observed at `now`, in the shape the live store publishes it (objects in
 /// store key order, strings interned: `sim::published`).
-pub fn generate_fleet(spec: &FleetSpec, now: Time) -> ClusterSnapshot {
-    as_published(generate_fleet_unpublished(spec, now))
+pub fn generate_cluster(spec: &ClusterSpec, now: Time) -> ClusterSnapshot {
+    as_published(generate_cluster_unpublished(spec, now))
 }
 
-/// Generates a fleet observed at `now`, objects in generation order, strings as generated.
-pub fn generate_fleet_unpublished(spec: &FleetSpec, now: Time) -> ClusterSnapshot {
+/// Generates a cluster observed at `now`, objects in generation order, strings as generated.
+pub fn generate_cluster_unpublished(spec: &ClusterSpec, now: Time) -> ClusterSnapshot {
     let mut rng = Rng::new(spec.seed);
     let (nodes, mut placer) = nodes(spec, &mut rng);
     let mut snap = ClusterSnapshot {
