@@ -119,9 +119,15 @@ fn groff_accepts(page: &str) {
 fn the_kubectl_plugin_shows_the_command_operators_type() {
     let plugin = || Command::new(env!("CARGO_BIN_EXE_kubectl-ome_top"));
     let help = stdout_of(&plugin().arg("--help").output().unwrap());
-    assert!(help.contains("Usage: kubectl ome-top [OPTIONS] [COMMAND]"), "{help}");
+    assert!(
+        help.contains("Usage: kubectl ome-top [OPTIONS] [COMMAND]"),
+        "{help}"
+    );
     let version = stdout_of(&plugin().arg("--version").output().unwrap());
-    assert_eq!(version.trim(), format!("ome-top {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        version.trim(),
+        format!("ome-top {}", env!("CARGO_PKG_VERSION"))
+    );
     let bad = plugin().args(["analyze", "--bogus"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
@@ -134,12 +140,12 @@ fn the_kubectl_plugin_shows_the_command_operators_type() {
         "-o",
         "json",
     ];
-    let ours = plugin()
+    let ours = plugin().args(args).current_dir(repo(".")).output().unwrap();
+    let theirs = ome_top()
         .args(args)
         .current_dir(repo("."))
         .output()
         .unwrap();
-    let theirs = ome_top().args(args).current_dir(repo(".")).output().unwrap();
     assert_eq!(stdout_of(&ours), stdout_of(&theirs));
     let own = stdout_of(&ome_top().arg("--help").output().unwrap());
     assert!(own.contains("Usage: ome-top [OPTIONS] [COMMAND]"), "{own}");
@@ -218,7 +224,10 @@ fn the_krew_manifest_and_the_release_workflow_ship_the_same_targets_and_binaries
     let package = std::fs::read_to_string(repo(".github/scripts/package.sh")).unwrap();
     for bin in &bins {
         assert!(workflow.contains(&format!("--bin {bin}")), "build of {bin}");
-        assert!(package.contains(&format!("\"$bin_dir/{bin}\"")), "pack of {bin}");
+        assert!(
+            package.contains(&format!("\"$bin_dir/{bin}\"")),
+            "pack of {bin}"
+        );
     }
     assert!(workflow.contains("--release --locked"));
 }
@@ -239,9 +248,18 @@ fn packaging_and_the_krew_manifest_fill_in_on_stand_in_binaries() {
             .output()
             .unwrap();
         let archive = PathBuf::from(stdout_of(&packed).trim());
-        let listing = stdout_of(&Command::new("tar").arg("-tzf").arg(&archive).output().unwrap());
+        let listing = stdout_of(
+            &Command::new("tar")
+                .arg("-tzf")
+                .arg(&archive)
+                .output()
+                .unwrap(),
+        );
         let files: BTreeSet<&str> = listing.lines().collect();
-        assert_eq!(files, BTreeSet::from(["ome-top", "kubectl-ome_top", "README.md"]));
+        assert_eq!(
+            files,
+            BTreeSet::from(["ome-top", "kubectl-ome_top", "README.md"])
+        );
     }
     let filled = Command::new(repo(".github/scripts/krew-manifest.sh"))
         .args(["v9.8.7", "example/ome-top"])
@@ -258,7 +276,12 @@ fn packaging_and_the_krew_manifest_fill_in_on_stand_in_binaries() {
         assert!(uri.starts_with(
             "https://github.com/example/ome-top/releases/download/v9.8.7/ome-top-v9.8.7-"
         ));
-        let sum = stdout_of(&Command::new("sha256sum").arg(dist.join(name)).output().unwrap());
+        let sum = stdout_of(
+            &Command::new("sha256sum")
+                .arg(dist.join(name))
+                .output()
+                .unwrap(),
+        );
         let digest = sum.split_whitespace().next().unwrap();
         assert_eq!(p["sha256"], digest, "{name}");
     }

@@ -23,7 +23,9 @@ use crate::support::cluster::{client_from, Identity, TestCluster};
 
 /// The documents of `docs/rbac/<file>`, as JSON.
 fn documents(file: &str) -> Vec<Value> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rbac").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/rbac")
+        .join(file);
     let text = std::fs::read_to_string(&path).unwrap();
     serde_saphyr::from_multiple::<Value>(&text).unwrap()
 }
@@ -139,7 +141,12 @@ async fn the_readonly_role_reads_everything_ome_top_reads_and_refuses_every_writ
     let nodes = tc.create_gpu_nodes("rbac-ro", 1, "H100-rbac").await;
     let admin = tc.admin_client().await;
     let (uid, rv) = seen(&create_isvc(&admin, &ns, "chat", None).await);
-    let cm = create_journal(&admin, &ns, &journal(vec![entry(&uuid(7, 0), "stalled", 1)])).await;
+    let cm = create_journal(
+        &admin,
+        &ns,
+        &journal(vec![entry(&uuid(7, 0), "stalled", 1)]),
+    )
+    .await;
     apply(&admin, "readonly.yaml", &ns).await;
     let dir = tempfile::tempdir().unwrap();
     let kubeconfig = impersonating(tc, dir.path(), "rbac-reader", "ome-top-readers");
@@ -187,7 +194,12 @@ async fn the_operator_role_carries_out_every_action() {
     let admin = tc.admin_client().await;
     let (uid, rv) = seen(&create_isvc(&admin, &ns, "chat", None).await);
     let (uid2, rv2) = seen(&create_isvc(&admin, &ns, "batch", None).await);
-    let cm = create_journal(&admin, &ns, &journal(vec![entry(&uuid(8, 0), "stalled", 1)])).await;
+    let cm = create_journal(
+        &admin,
+        &ns,
+        &journal(vec![entry(&uuid(8, 0), "stalled", 1)]),
+    )
+    .await;
     apply(&admin, "readonly.yaml", &ns).await;
     apply(&admin, "operator.yaml", &ns).await;
     let dir = tempfile::tempdir().unwrap();
@@ -209,5 +221,8 @@ async fn the_operator_role_carries_out_every_action() {
         assert!(matches!(out, OpOutcome::Done { .. }), "{op:?}: {out:?}");
     }
     // The Events are recorded after the write: nothing of it, nor of the reads, refused.
-    assert_eq!(refused(tc, from, "rbac-operator"), Vec::<(String, String)>::new());
+    assert_eq!(
+        refused(tc, from, "rbac-operator"),
+        Vec::<(String, String)>::new()
+    );
 }
