@@ -1,10 +1,12 @@
 //! The roles of docs/rbac/, applied as they are to the real API server: under
 //! `readonly.yaml` the live read path (`analyze` and `dump` on the binary, every watcher and
-//! read) is never refused and every write is; under `operator.yaml` every action (cordon,
-//! approve, opt out, clear a journal entry, and the Event each records) is carried out. The
+//! read) is never refused and reads every resource the role grants, and every write is
+//! refused; under `operator.yaml` every action (cordon, approve, opt out, clear a journal
+//! entry, and the Event each records) is carried out, using every write the role grants. The
 //! identities are impersonated by the admin (a kubeconfig's `as` and `as-groups`), so the
 //! files' own group subjects are what grants access; the audit log shows each refusal.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -93,6 +95,84 @@ async fn until_bound(client: &Client) {
     panic!("the role's binding never took effect");
 }
 
+/// The resources of every request `user` (impersonated) sent after byte `from`.
+fn requested(tc: &TestCluster, from: usize, user: &str) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(tc.audit_log_path()).unwrap();
+    text.get(from..)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["impersonatedUser"]["username"] == user)
+        .filter_map(|e| e["objectRef"]["resource"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// The resources `file` grants `get`, `list` and `watch` on.
+fn granted_reads(file: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for doc in documents(file) {
+        for rule in doc["rules"].as_array().into_iter().flatten() {
+            let verbs: Vec<&str> = rule["verbs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap())
+                .collect();
+            assert_eq!(verbs, ["get", "list", "watch"], "{file}: {rule}");
+            for r in rule["resources"].as_array().unwrap() {
+                out.insert(r.as_str().unwrap().to_string());
+            }
+        }
+    }
+    out
+}
+
+/// `(verb, resource)` of every write `user` (impersonated) sent after byte `from` that the
+/// server carried out.
+fn writes_done(tc: &TestCluster, from: usize, user: &str) -> BTreeSet<(String, String)> {
+    let text = std::fs::read_to_string(tc.audit_log_path()).unwrap();
+    text.get(from..)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["stage"] == "ResponseComplete")
+        .filter(|e| e["impersonatedUser"]["username"] == user)
+        .filter(|e| {
+            e["responseStatus"]["code"]
+                .as_u64()
+                .is_some_and(|c| c < 300)
+        })
+        .filter(|e| !matches!(e["verb"].as_str(), Some("get" | "list" | "watch")))
+        // Access reviews and the identity check: every signed-in identity may send them.
+        .filter(|e| {
+            !matches!(
+                e["objectRef"]["apiGroup"].as_str(),
+                Some("authorization.k8s.io" | "authentication.k8s.io")
+            )
+        })
+        .map(|e| {
+            let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
+            (s(&e["verb"]), s(&e["objectRef"]["resource"]))
+        })
+        .collect()
+}
+
+/// `(verb, resource)` of every rule of `file`.
+fn granted(file: &str) -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for doc in documents(file) {
+        for rule in doc["rules"].as_array().into_iter().flatten() {
+            for v in rule["verbs"].as_array().unwrap() {
+                for r in rule["resources"].as_array().unwrap() {
+                    let (v, r) = (v.as_str().unwrap(), r.as_str().unwrap());
+                    out.insert((v.to_string(), r.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `(verb, resource)` of every request refused (403) to the impersonated `user` after byte
 /// `from` of the audit log.
 fn refused(tc: &TestCluster, from: usize, user: &str) -> Vec<(String, String)> {
@@ -162,6 +242,12 @@ async fn the_readonly_role_reads_everything_ome_top_reads_and_refuses_every_writ
         Vec::<(String, String)>::new(),
         "the read path was refused under readonly.yaml"
     );
+    // Nothing granted that ome-top does not read: every resource of the role was requested.
+    let mut unread = granted_reads("readonly.yaml");
+    for r in requested(tc, from, "rbac-reader") {
+        unread.remove(&r);
+    }
+    assert_eq!(unread, BTreeSet::new(), "granted, never read");
 
     let cm_rv = cm.metadata.resource_version.clone().unwrap();
     let writes: [Op; 4] = [
@@ -224,5 +310,10 @@ async fn the_operator_role_carries_out_every_action() {
     assert_eq!(
         refused(tc, from, "rbac-operator"),
         Vec::<(String, String)>::new()
+    );
+    // And the role grants no write the actions do not use.
+    assert_eq!(
+        writes_done(tc, from, "rbac-operator"),
+        granted("operator.yaml")
     );
 }
