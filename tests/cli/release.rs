@@ -5,6 +5,8 @@
 //! binaries packed are Cargo.toml's [[bin]]s, and the packaging and manifest scripts, run on
 //! stand-in binaries, give a manifest whose digests are the archives'.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
