@@ -30,6 +30,7 @@ pub mod engine;
 pub mod fmt;
 pub mod history;
 pub mod logging;
+pub mod program;
 pub mod protocol;
 pub mod report;
 pub mod run;

@@ -42,7 +42,8 @@ impl Cli {
                 Command::Demo(_)
                 | Command::History(_)
                 | Command::Info(_)
-                | Command::Completions { .. },
+                | Command::Completions { .. }
+                | Command::Man,
             )
             | None => {}
         }

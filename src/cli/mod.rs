@@ -1,5 +1,6 @@
-//! Command-line definitions (clap) and the headless commands: `analyze`, `history`, `info` and
-//! `completions` (the live-cluster commands are in `cli::live`, the fleet's in `cli::fleet`).
+//! Command-line definitions (clap) and the headless commands: `analyze`, `history`, `info`,
+//! `completions` and `man` (the live-cluster commands are in `cli::live`, the fleet's in
+//! `cli::fleet`; the program both binaries run is `crate::program`).
 //!
 //! Owns: `Cli`, `Command`, `LogLevelArg`, `run_analyze`, exit codes (`history` lives in
 //! `cli/history/`, `info` in `cli/info.rs`). Holds no business logic of its own.
@@ -24,10 +25,12 @@ mod global;
 pub mod history;
 pub mod info;
 pub mod live;
+mod manual;
 pub mod pipe;
 pub use fleet::{run_fleet, FleetArgs};
 pub use history::{run_history, HistoryArgs};
 pub use info::{run_info, InfoArgs};
+pub use manual::run_man;
 
 /// Exit code for success.
 pub const EXIT_OK: i32 = 0;
@@ -93,7 +96,7 @@ impl Cli {
 
     /// What this run does, as the log's start line names it: `live`, `snapshot` (the TUI on
     /// a file), `demo`, `analyze-live`, `analyze-snapshot`, `dump`, `fleet` (the Fleet view),
-    /// `fleet-headless` (`fleet -o …`), `history`, `info`, `completions`.
+    /// `fleet-headless` (`fleet -o …`), `history`, `info`, `completions`, `man`.
     pub fn mode(&self) -> &'static str {
         match &self.command {
             None if self.tui.snapshot.is_some() => "snapshot",
@@ -107,6 +110,7 @@ impl Cli {
             Some(Command::History(_)) => "history",
             Some(Command::Info(_)) => "info",
             Some(Command::Completions { .. }) => "completions",
+            Some(Command::Man) => "man",
         }
     }
 }
@@ -178,6 +182,8 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
+    /// Prints the manual page (roff: `ome-top man | man -l -`).
+    Man,
 }
 
 /// Output format of `analyze` and `history`.

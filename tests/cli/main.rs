@@ -3,7 +3,9 @@
 //! config files, the history store across processes and `ome-top history`, the live
 //! commands' start-up errors (`live_errors`, a kubeconfig pointing nowhere), `ome-top fleet`'s
 //! choice of contexts and its unreachable ones (`fleet`), `ome-top info`
-//! (`info`) and the log file (`logs`). One test binary: `cargo test --test cli`.
+//! (`info`), the log file (`logs`) and what a user installs (`release`: completions, the
+//! manual page, the kubectl plugin, the release workflow and the krew manifest). One test
+//! binary: `cargo test --test cli`.
 //!
 //! `config` sets `OME_TOP_CONFIG` while other tests of this binary spawn `ome-top`; every
 //! command reads that file for its `log-level`, but a file that does not load only leaves the
@@ -21,4 +23,5 @@ mod hostile;
 mod info;
 mod live_errors;
 mod logs;
+mod release;
 mod robustness;

@@ -6,7 +6,7 @@
 //! the log file of a live run with a bearer token (`logs`), and the operator's writes — below and in `isvc`, `journal`, `viewer` and `concurrent`; the
 //! exact requests of each write against a scripted API server, no cluster, are in
 //! `ops_scripted`, and how the watchers list (streaming, paginated where refused) in
-//! `lists_scripted`. Tests that need a control plane to themselves are in `tests/live_exclusive`
+//! `lists_scripted`. The roles of docs/rbac/ applied as they are: `rbac`. Tests that need a control plane to themselves are in `tests/live_exclusive`
 //! and `tests/live_crds`. An `events.k8s.io/v1` FailedScheduling Event reaching a gang's pin:
 //! `scheduling_events`. One test binary: `cargo test --test live`.
 //!
@@ -26,6 +26,7 @@ mod history;
 mod lists_scripted;
 mod logs;
 mod ops_scripted;
+mod rbac;
 mod scheduling_events;
 
 #[path = "../support/mod.rs"]

@@ -214,17 +214,32 @@ pub const LAYERS: &[Layer] = &[
         ],
         forbidden: &[],
     },
+    // The program both binaries run: parses the command line and dispatches every command.
     Layer {
-        name: "lib",
+        name: "program",
         may_import: &[
             "engine", "fmt", "action", "protocol", "config", "report", "sim", "history", "logging",
             "cluster", "app", "ui", "cli", "run",
         ],
         forbidden: &[],
     },
+    Layer {
+        name: "lib",
+        may_import: &[
+            "engine", "fmt", "action", "protocol", "config", "report", "sim", "history", "logging",
+            "cluster", "app", "ui", "cli", "run", "program",
+        ],
+        forbidden: &[],
+    },
     // The binary reaches the library as `ome_top::…`, never `crate::…`.
     Layer {
         name: "main",
+        may_import: &[],
+        forbidden: &[],
+    },
+    // The kubectl plugin's binary, like `main`.
+    Layer {
+        name: "bin",
         may_import: &[],
         forbidden: &[],
     },
