@@ -7,6 +7,7 @@
 
 pub mod alfred_config;
 pub mod analysis;
+pub mod explain;
 pub mod fast;
 pub mod formats;
 pub mod gangs;

@@ -390,6 +390,10 @@ const ENGINE_LAYERS: &[(&str, &[&str])] = &[
     ("gangs", &["model", "fast", "formats", "index"]),
     ("lints", &["model", "fast", "index", "gangs", "nodes"]),
     (
+        "explain",
+        &["model", "fast", "index", "gangs", "nodes", "pools"],
+    ),
+    (
         "timeline",
         &["model", "fast", "nodes", "alfred_config", "recommendations"],
     ),

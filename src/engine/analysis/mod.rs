@@ -8,6 +8,7 @@ mod approval;
 mod compare;
 mod deadlines;
 mod incremental;
+mod pending;
 
 pub use crate::engine::workloads::InstanceVerdict;
 pub use approval::{InstanceRef, MoveQuery};

@@ -12,10 +12,10 @@
 //! are `fit_check`'s. Pure.
 
 use crate::engine::fast::same_opt;
-use crate::engine::index::SnapshotIndex;
 use crate::engine::gangs::fit_check::{first_refusal, FitCheck};
-use crate::engine::model::{NodeTerm, Toleration};
+use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Node, Pod};
+use crate::engine::model::{NodeTerm, Toleration};
 
 /// What is left on one node: allocatable minus the requests of its pods (never negative).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -40,6 +40,28 @@ impl NodeFree {
             .find(|(n, _)| n.as_ref() == resource)
             .map_or(0, |(_, u)| *u);
         node.allocatable_of(resource).saturating_sub(used)
+    }
+
+    /// Counts `pod`'s requests as placed here (a pod bound, or a member tried on the node).
+    pub fn take(&mut self, pod: &Pod) {
+        self.cpu_milli = self.cpu_milli.saturating_sub(pod.cpu_milli);
+        self.memory = self.memory.saturating_sub(pod.memory);
+        self.pods = self.pods.saturating_sub(1);
+        for (resource, amount) in pod.scalar_requests() {
+            self.add(resource, amount);
+        }
+    }
+
+    /// Gives `pod`'s requests back (the pod moved away).
+    pub fn release(&mut self, pod: &Pod) {
+        self.cpu_milli = self.cpu_milli.saturating_add(pod.cpu_milli);
+        self.memory = self.memory.saturating_add(pod.memory);
+        self.pods = self.pods.saturating_add(1);
+        for (resource, amount) in pod.scalar_requests() {
+            if let Some((_, u)) = self.used.iter_mut().find(|(n, _)| n == resource) {
+                *u = u.saturating_sub(amount);
+            }
+        }
     }
 
     fn add(&mut self, resource: &Name, amount: u64) {
@@ -80,12 +102,7 @@ impl<'a> FitContext<'a> {
             let Some(f) = index.node_of(p).and_then(|i| free.get_mut(i)) else {
                 continue;
             };
-            f.cpu_milli = f.cpu_milli.saturating_sub(pod.cpu_milli);
-            f.memory = f.memory.saturating_sub(pod.memory);
-            f.pods = f.pods.saturating_sub(1);
-            for (resource, amount) in pod.scalar_requests() {
-                f.add(resource, amount);
-            }
+            f.take(pod);
         }
         FitContext { snap, free }
     }
@@ -165,7 +182,14 @@ mod tests {
         let mut gaudi = testkit::pod("ns", "g", None, 1);
         gaudi.gpu_resource = Some("habana.ai/gaudi".into());
         assert_eq!(
-            first_resource_refusal(&NodeFree { pods: 1, ..ctx.free[0].clone() }, &snap.nodes[0], &gaudi),
+            first_resource_refusal(
+                &NodeFree {
+                    pods: 1,
+                    ..ctx.free[0].clone()
+                },
+                &snap.nodes[0],
+                &gaudi
+            ),
             Some(FitCheck::GpuShape),
             "a node without the pod's GPU resource has no GPUs of its kind"
         );
