@@ -21,4 +21,5 @@ pub mod planning;
 pub mod pools;
 pub mod recommendations;
 pub mod timeline;
+pub mod unblock;
 pub mod workloads;

@@ -390,6 +390,22 @@ const ENGINE_LAYERS: &[(&str, &[&str])] = &[
     ("gangs", &["model", "fast", "formats", "index"]),
     ("lints", &["model", "fast", "index", "gangs", "nodes"]),
     (
+        "unblock",
+        &[
+            "model",
+            "fast",
+            "index",
+            "gangs",
+            "nodes",
+            "pools",
+            "planning",
+            "workloads",
+            "journal",
+            "alfred_config",
+            "explain",
+        ],
+    ),
+    (
         "explain",
         &["model", "fast", "index", "gangs", "nodes", "pools"],
     ),

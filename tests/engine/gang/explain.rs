@@ -8,7 +8,10 @@ use ome_top::engine::gangs::FitCheck;
 
 use super::*;
 
-fn explained(edit: impl FnOnce(&mut Value)) -> Vec<(String, Verdict, Vec<(String, u32)>)> {
+/// Per node: its name, verdict, and the gang's domains with their room.
+type Row = (String, Verdict, Vec<(String, u32)>);
+
+fn explained(edit: impl FnOnce(&mut Value)) -> Vec<Row> {
     let mut doc: Value = serde_json::from_str(FIXTURE).unwrap();
     edit(&mut doc);
     let (snap, _) = read_snapshot(serde_json::to_string(&doc).unwrap().as_bytes()).unwrap();
