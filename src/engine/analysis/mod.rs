@@ -9,6 +9,7 @@ mod compare;
 mod deadlines;
 mod incremental;
 mod pending;
+pub mod scenario;
 
 pub use crate::engine::workloads::InstanceVerdict;
 pub use approval::{InstanceRef, MoveQuery};

@@ -17,7 +17,7 @@ mod scheduling_gate;
 mod surge;
 mod what_if;
 
-pub use arbiter::hourly_cap_ends;
+pub use arbiter::{hourly_cap_ends, hourly_count};
 pub use deadlines::{arbitrated, plan_deadlines, pod_deadlines, TimedInputs};
 pub use defrag::{component_rows, rows_read_pool_profile};
 pub use health::health_rows_possible;
