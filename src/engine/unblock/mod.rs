@@ -12,7 +12,8 @@
 //! the largest first is the fewest moves when GPUs are what binds; `plan_by_brute_force` is
 //! the plain reference the property test compares it with.
 //!
-//! Owns: `UnblockInput`, `Unblock`, `Plan`, `PlanMove`, `PlanTarget`, `NoPlan`, `unblock`,
+//! Owns: `UnblockInput`, `Unblocker`, `Unblock`, `Plan`, `PlanMove`, `PlanTarget`, `NoPlan`,
+//! `unblock`,
 //! `apply_plan` (the search: `search`; holds: `hold`; the reference: `reference`). Pure.
 
 mod hold;
@@ -23,7 +24,7 @@ pub use hold::{hold_of, Hold};
 pub use reference::plan_by_brute_force;
 
 use crate::engine::alfred_config::AlfredConfig;
-use crate::engine::explain::{Explainer, Verdict};
+use crate::engine::explain::Explainer;
 use crate::engine::journal::Journal;
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::planning::MoveRow;
@@ -127,49 +128,84 @@ pub enum Unblock {
     NoPlan(NoPlan),
 }
 
-/// The unblock answer for the pending pod `pod` (for a gang member: the gang); `None` when
-/// it is not a pending GPU pod.
-pub fn unblock(ex: &Explainer<'_>, input: &UnblockInput<'_>, pod: usize) -> Option<Unblock> {
-    let e = ex.explain(pod)?;
-    if e.nodes.iter().any(|n| n.verdict == Verdict::Fits) {
-        return Some(Unblock::FitsNow);
-    }
-    let places = search::places(ex, &e);
-    if places.iter().all(|p| !p.holds_when_empty(ex, pod)) {
-        return Some(Unblock::NoPlan(NoPlan::TooFewGpus));
-    }
-    let effects = search::effects(ex, input.moves);
-    let approvable: Vec<usize> = (0..input.moves.len())
-        .filter(|r| effects[*r].is_some() && hold::approvable(&input.moves[*r]))
-        .collect();
-    if let Some((place, rows)) = search::fewest(ex, pod, &places, &effects, &approvable) {
-        let moves = rows
-            .iter()
-            .map(|(row, frees)| PlanMove {
-                row: *row,
-                frees: *frees,
-                hold: hold_of(ex.fit.snap, input, *row),
-            })
+/// Answers unblock questions against one explanation context; the rows' effects are read
+/// once.
+#[derive(Debug)]
+pub struct Unblocker<'e, 'a> {
+    ex: &'e Explainer<'a>,
+    input: UnblockInput<'e>,
+    effects: Vec<Option<search::Effect>>,
+    approvable: Vec<usize>,
+    all: Vec<usize>,
+}
+
+impl<'e, 'a> Unblocker<'e, 'a> {
+    /// Reads the rows of `input` against `ex`'s snapshot.
+    pub fn new(ex: &'e Explainer<'a>, input: UnblockInput<'e>) -> Self {
+        let effects = search::effects(ex, input.moves);
+        let all: Vec<usize> = (0..input.moves.len())
+            .filter(|r| effects[*r].is_some())
             .collect();
-        return Some(Unblock::Plan(Plan {
-            target: place.target(),
-            moves,
-        }));
+        let approvable = all
+            .iter()
+            .copied()
+            .filter(|r| hold::approvable(&input.moves[*r]))
+            .collect();
+        Unblocker {
+            ex,
+            input,
+            effects,
+            approvable,
+            all,
+        }
     }
-    let all: Vec<usize> = (0..input.moves.len())
-        .filter(|r| effects[*r].is_some())
-        .collect();
-    Some(Unblock::NoPlan(
-        match search::fewest(ex, pod, &places, &effects, &all) {
-            Some((_, rows)) => NoPlan::Gated {
-                gated: rows
-                    .iter()
-                    .filter(|(r, _)| !hold::approvable(&input.moves[*r]))
-                    .count(),
+
+    /// The unblock answer for the pending pod `pod` (for a gang member: the gang); `None`
+    /// when it is not a pending GPU pod.
+    pub fn unblock(&self, pod: usize) -> Option<Unblock> {
+        let ex = self.ex;
+        let e = ex.explain(pod)?;
+        if e.fits_somewhere() {
+            return Some(Unblock::FitsNow);
+        }
+        let places = search::places(ex, &e);
+        if places.iter().all(|p| !p.holds_when_empty(ex, pod)) {
+            return Some(Unblock::NoPlan(NoPlan::TooFewGpus));
+        }
+        if let Some((place, rows)) =
+            search::fewest(ex, pod, &places, &self.effects, &self.approvable)
+        {
+            let moves = rows
+                .iter()
+                .map(|(row, frees)| PlanMove {
+                    row: *row,
+                    frees: *frees,
+                    hold: hold_of(ex.fit.snap, &self.input, *row),
+                })
+                .collect();
+            return Some(Unblock::Plan(Plan {
+                target: place.target(),
+                moves,
+            }));
+        }
+        let moves = self.input.moves;
+        Some(Unblock::NoPlan(
+            match search::fewest(ex, pod, &places, &self.effects, &self.all) {
+                Some((_, rows)) => NoPlan::Gated {
+                    gated: rows
+                        .iter()
+                        .filter(|(r, _)| !hold::approvable(&moves[*r]))
+                        .count(),
+                },
+                None => NoPlan::PinnedWorkloads,
             },
-            None => NoPlan::PinnedWorkloads,
-        },
-    ))
+        ))
+    }
+}
+
+/// The unblock answer for one pending pod (`Unblocker::unblock` for a single question).
+pub fn unblock(ex: &Explainer<'_>, input: &UnblockInput<'_>, pod: usize) -> Option<Unblock> {
+    Unblocker::new(ex, *input).unblock(pod)
 }
 
 /// The snapshot after the plan's moves: every planned pod bound to its planned target (what

@@ -179,7 +179,8 @@ pub fn fewest<'p>(
     best.map(|(p, t, _)| (p, t))
 }
 
-/// The moves freeing most GPUs on `place` first, until it has room.
+/// The moves freeing most GPUs on `place` first, until it has room. Only the place's own
+/// nodes are tracked: a move changes nothing else a place's room reads.
 fn greedy(
     ex: &Explainer<'_>,
     pod: usize,
@@ -193,17 +194,43 @@ fn greedy(
         .filter(|(_, g)| *g > 0)
         .collect();
     gains.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut free = ex.fit.free.clone();
+    let snap = ex.fit.snap;
+    let p = &snap.pods[pod];
+    let mut local: Vec<NodeFree> = place
+        .nodes
+        .iter()
+        .map(|n| ex.fit.free[*n].clone())
+        .collect();
+    let room = |local: &[NodeFree]| -> bool {
+        let total: u32 = place
+            .nodes
+            .iter()
+            .zip(local)
+            .map(|(n, f)| copies_fitting(&snap.nodes[*n], f, p, place.need))
+            .sum();
+        total >= place.need
+    };
     let mut taken = Vec::new();
-    if has_room(ex, &free, place, pod) {
+    if room(&local) {
         return Some(taken);
     }
     for (row, gain) in gains {
-        if let Some(Some(effect)) = effects.get(row) {
-            apply(ex, &mut free, effect);
+        for (moved, from, to) in effects
+            .get(row)
+            .and_then(Option::as_ref)
+            .into_iter()
+            .flatten()
+        {
+            let m = &snap.pods[*moved];
+            if let Some(i) = place.nodes.iter().position(|n| n == from) {
+                local[i].release(m);
+            }
+            if let Some(i) = place.nodes.iter().position(|n| n == to) {
+                local[i].take(m);
+            }
         }
         taken.push((row, u32::try_from(gain).unwrap_or(u32::MAX)));
-        if has_room(ex, &free, place, pod) {
+        if room(&local) {
             return Some(taken);
         }
     }
