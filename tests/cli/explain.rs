@@ -21,14 +21,27 @@ fn ome_top(args: &[&str]) -> Output {
 }
 
 fn explain(snapshot: &str, pod: &str, output: &str) -> Output {
-    ome_top(&["explain", pod, "--snapshot", snapshot, "--now", NOW, "-o", output])
+    ome_top(&[
+        "explain",
+        pod,
+        "--snapshot",
+        snapshot,
+        "--now",
+        NOW,
+        "-o",
+        output,
+    ])
 }
 
 #[test]
 fn a_pod_larger_than_every_node_is_refused_for_its_shape_with_no_plan() {
     let pod = "llama-4-maverick-17b-128e-instruct/llama-4-maverick-17b-128e-instruct-engine-6c9d8b7f5-p8vzk";
     let out = explain(GPU16, pod, "json");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["gpus"], 16);
     assert_eq!(doc["explain"]["fits"], false);
@@ -39,8 +52,14 @@ fn a_pod_larger_than_every_node_is_refused_for_its_shape_with_no_plan() {
     assert_eq!(doc["plan"]["reason"], "tooFewGpus");
     let table = explain(GPU16, pod, "table");
     let text = String::from_utf8(table.stdout).unwrap();
-    assert!(text.contains("node has too few GPUs of that kind"), "{text}");
-    assert!(text.contains("no plan: no node of the pool could hold it even empty"), "{text}");
+    assert!(
+        text.contains("node has too few GPUs of that kind"),
+        "{text}"
+    );
+    assert!(
+        text.contains("no plan: no node of the pool could hold it even empty"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -56,7 +75,11 @@ fn the_explanation_is_the_same_as_analyzes_pending_entry() {
         .clone();
     let out = explain(MIXED, "prod/big-engine-0", "json");
     let mut one: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let nodes = one["explain"].as_object_mut().unwrap().remove("nodes").unwrap();
+    let nodes = one["explain"]
+        .as_object_mut()
+        .unwrap()
+        .remove("nodes")
+        .unwrap();
     assert_eq!(one, entry, "explain adds only the per-node verdicts");
     let verdicts: Vec<&str> = nodes
         .as_array()
@@ -64,7 +87,10 @@ fn the_explanation_is_the_same_as_analyzes_pending_entry() {
         .iter()
         .map(|n| n["verdict"].as_str().unwrap())
         .collect();
-    assert!(verdicts.contains(&"cordoned") && verdicts.contains(&"taint"), "{verdicts:?}");
+    assert!(
+        verdicts.contains(&"cordoned") && verdicts.contains(&"taint"),
+        "{verdicts:?}"
+    );
     assert_eq!(entry["plan"]["status"], "fitsNow");
 }
 
