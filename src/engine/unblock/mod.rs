@@ -135,8 +135,8 @@ pub struct Unblocker<'e, 'a> {
     ex: &'e Explainer<'a>,
     input: UnblockInput<'e>,
     effects: Vec<Option<search::Effect>>,
-    approvable: Vec<usize>,
-    all: Vec<usize>,
+    approvable: search::Candidates,
+    all: search::Candidates,
 }
 
 impl<'e, 'a> Unblocker<'e, 'a> {
@@ -146,7 +146,7 @@ impl<'e, 'a> Unblocker<'e, 'a> {
         let all: Vec<usize> = (0..input.moves.len())
             .filter(|r| effects[*r].is_some())
             .collect();
-        let approvable = all
+        let approvable: Vec<usize> = all
             .iter()
             .copied()
             .filter(|r| hold::approvable(&input.moves[*r]))
@@ -154,9 +154,9 @@ impl<'e, 'a> Unblocker<'e, 'a> {
         Unblocker {
             ex,
             input,
+            approvable: search::Candidates::new(&effects, &approvable),
+            all: search::Candidates::new(&effects, &all),
             effects,
-            approvable,
-            all,
         }
     }
 

@@ -6,6 +6,8 @@
 //! Owns: `Place`, `Effect`, `places`, `effects`, `fewest`, `has_room`. Pure.
 
 use crate::engine::explain::{copies_fitting, Explainer, Explanation, Verdict};
+use rustc_hash::FxHashMap as FastMap;
+
 use crate::engine::gangs::NodeFree;
 use crate::engine::planning::MoveRow;
 use crate::engine::unblock::PlanTarget;
@@ -154,18 +156,60 @@ pub fn has_room(ex: &Explainer<'_>, free: &[NodeFree], place: &Place, pod: usize
 /// Moves taken for a place: `(row, GPUs it frees there)`.
 pub type Taken = Vec<(usize, u32)>;
 
-/// The fewest of `rows` (indices into `effects`) that give some place room, with the GPUs each
-/// frees there, in the order taken; `None` when even all of them do not.
+/// Rows by the nodes their pods leave: only a row moving a pod off a place's node can free
+/// room there, so a place reads its own nodes' rows, not every row.
+#[derive(Debug, Clone, Default)]
+pub struct Candidates {
+    by_source: FastMap<usize, Vec<usize>>,
+}
+
+impl Candidates {
+    /// Indexes `rows` (indices into `effects`) by source node.
+    pub fn new(effects: &[Option<Effect>], rows: &[usize]) -> Self {
+        let mut by_source: FastMap<usize, Vec<usize>> = FastMap::default();
+        for &r in rows {
+            for (_, from, _) in effects
+                .get(r)
+                .and_then(Option::as_ref)
+                .into_iter()
+                .flatten()
+            {
+                let list = by_source.entry(*from).or_default();
+                if list.last() != Some(&r) {
+                    list.push(r);
+                }
+            }
+        }
+        Candidates { by_source }
+    }
+
+    /// The rows moving a pod off some node of `nodes`, ascending.
+    fn touching(&self, nodes: &[usize]) -> Vec<usize> {
+        let mut out: Vec<usize> = nodes
+            .iter()
+            .filter_map(|n| self.by_source.get(n))
+            .flatten()
+            .copied()
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// The fewest of the candidate rows that give some place room, with the GPUs each frees
+/// there, in the order taken; `None` when even all of them do not.
 pub fn fewest<'p>(
     ex: &Explainer<'_>,
     pod: usize,
     places: &'p [Place],
     effects: &[Option<Effect>],
-    rows: &[usize],
+    candidates: &Candidates,
 ) -> Option<(&'p Place, Taken)> {
     let mut best: Option<(&Place, Taken, u32)> = None;
     for place in places {
-        let Some(taken) = greedy(ex, pod, place, effects, rows) else {
+        let rows = candidates.touching(&place.nodes);
+        let Some(taken) = greedy(ex, pod, place, effects, &rows) else {
             continue;
         };
         let moved: u32 = taken.iter().map(|(_, g)| g).sum();

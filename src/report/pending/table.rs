@@ -46,7 +46,8 @@ pub fn entry_table(snap: &ClusterSnapshot, a: &Analysis, entry: &PendingEntry) -
         "\nWHY   (per node of the pool, the first check that refuses it)"
     );
     for g in &e.groups {
-        let _ = writeln!(out, "  {:>5} nodes  {}", g.nodes, g.verdict.words());
+        let noun = if g.nodes == 1 { "node " } else { "nodes" };
+        let _ = writeln!(out, "  {:>5} {noun}  {}", g.nodes, g.verdict.words());
     }
     let _ = writeln!(out, "\nNODE                             VERDICT");
     for n in &e.nodes {
