@@ -24,7 +24,7 @@ pub use hold::{hold_of, Hold};
 pub use reference::plan_by_brute_force;
 
 use crate::engine::alfred_config::AlfredConfig;
-use crate::engine::explain::Explainer;
+use crate::engine::explain::{Explainer, Explanation};
 use crate::engine::journal::Journal;
 use crate::engine::model::{ClusterSnapshot, Time};
 use crate::engine::planning::MoveRow;
@@ -163,14 +163,19 @@ impl<'e, 'a> Unblocker<'e, 'a> {
     /// The unblock answer for the pending pod `pod` (for a gang member: the gang); `None`
     /// when it is not a pending GPU pod.
     pub fn unblock(&self, pod: usize) -> Option<Unblock> {
+        Some(self.unblock_explained(&self.ex.explain(pod)?))
+    }
+
+    /// The unblock answer for the pod `e` explains.
+    pub fn unblock_explained(&self, e: &Explanation) -> Unblock {
         let ex = self.ex;
-        let e = ex.explain(pod)?;
+        let pod = e.pod;
         if e.fits_somewhere() {
-            return Some(Unblock::FitsNow);
+            return Unblock::FitsNow;
         }
-        let places = search::places(ex, &e);
+        let places = search::places(ex, e);
         if places.iter().all(|p| !p.holds_when_empty(ex, pod)) {
-            return Some(Unblock::NoPlan(NoPlan::TooFewGpus));
+            return Unblock::NoPlan(NoPlan::TooFewGpus);
         }
         if let Some((place, rows)) =
             search::fewest(ex, pod, &places, &self.effects, &self.approvable)
@@ -183,13 +188,13 @@ impl<'e, 'a> Unblocker<'e, 'a> {
                     hold: hold_of(ex.fit.snap, &self.input, *row),
                 })
                 .collect();
-            return Some(Unblock::Plan(Plan {
+            return Unblock::Plan(Plan {
                 target: place.target(),
                 moves,
-            }));
+            });
         }
         let moves = self.input.moves;
-        Some(Unblock::NoPlan(
+        Unblock::NoPlan(
             match search::fewest(ex, pod, &places, &self.effects, &self.all) {
                 Some((_, rows)) => NoPlan::Gated {
                     gated: rows
@@ -199,7 +204,7 @@ impl<'e, 'a> Unblocker<'e, 'a> {
                 },
                 None => NoPlan::PinnedWorkloads,
             },
-        ))
+        )
     }
 }
 

@@ -223,8 +223,9 @@ pub fn fewest<'p>(
     best.map(|(p, t, _)| (p, t))
 }
 
-/// The moves freeing most GPUs on `place` first, until it has room. Only the place's own
-/// nodes are tracked: a move changes nothing else a place's room reads.
+/// The moves freeing most GPUs on `place` first, until it has room; asked only for a place
+/// without room now. Only the place's own nodes are tracked: a move changes nothing else a
+/// place's room reads.
 fn greedy(
     ex: &Explainer<'_>,
     pod: usize,
@@ -237,6 +238,10 @@ fn greedy(
         .filter_map(|r| Some((*r, freed_on(ex, effects.get(*r)?.as_ref()?, &place.nodes))))
         .filter(|(_, g)| *g > 0)
         .collect();
+    if gains.is_empty() {
+        // Asked only for a place without room now: nothing frees any.
+        return None;
+    }
     gains.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let snap = ex.fit.snap;
     let p = &snap.pods[pod];

@@ -53,9 +53,10 @@ pub fn entry_of(snap: &ClusterSnapshot, analysis: &Analysis, pod: usize) -> Opti
 }
 
 fn entry(ex: &Explainer<'_>, unblocker: &Unblocker<'_, '_>, pod: usize) -> Option<PendingEntry> {
+    let explanation = ex.explain(pod)?;
     Some(PendingEntry {
-        explanation: ex.explain(pod)?,
-        unblock: unblocker.unblock(pod)?,
+        unblock: unblocker.unblock_explained(&explanation),
+        explanation,
     })
 }
 
