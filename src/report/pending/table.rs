@@ -63,8 +63,14 @@ pub fn entry_table(snap: &ClusterSnapshot, a: &Analysis, entry: &PendingEntry) -
             n.verdict.words()
         );
     }
+    plan_lines(&mut out, snap, a, &entry.unblock);
+    out
+}
+
+/// The plan, or why there is none.
+fn plan_lines(out: &mut String, snap: &ClusterSnapshot, a: &Analysis, unblock: &Unblock) {
     let _ = writeln!(out, "\nPLAN");
-    match &entry.unblock {
+    match unblock {
         Unblock::FitsNow => {
             let _ = writeln!(out, "  it fits now: the scheduler will place it");
         }
@@ -100,5 +106,4 @@ pub fn entry_table(snap: &ClusterSnapshot, a: &Analysis, entry: &PendingEntry) -
             }
         }
     }
-    out
 }
