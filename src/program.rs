@@ -69,6 +69,10 @@ fn run(cli: &Cli, wall_clock: fn() -> Time) -> i32 {
             run_analyze_live(args, wall_clock, &mut out, &mut err)
         }
         Some(Command::Analyze(args)) => run_analyze(args, wall_clock(), &mut out, &mut err),
+        Some(Command::Explain(e)) if e.analyze.snapshot.is_none() => {
+            run_analyze_live(&e.analyze, wall_clock, &mut out, &mut err)
+        }
+        Some(Command::Explain(e)) => run_analyze(&e.analyze, wall_clock(), &mut out, &mut err),
         Some(Command::Dump(args)) => run_dump(args, &mut err),
         Some(Command::Fleet(args)) => match args.output {
             None => run_fleet_tui(args, &cli.tui, wall_clock, &mut err),

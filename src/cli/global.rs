@@ -20,6 +20,16 @@ impl Cli {
                 a.scheduler_namespace = g.scheduler_namespace.clone();
                 a.config = g.config.clone();
             }
+            Some(Command::Explain(e)) => {
+                let a = &mut e.analyze;
+                a.cluster.kubeconfig = g.kubeconfig.clone();
+                a.cluster.context = g.context.clone();
+                a.cluster.namespace = g.namespace.clone();
+                a.alfred_namespace = g.alfred_namespace.clone();
+                a.scheduler_namespace = g.scheduler_namespace.clone();
+                a.config = g.config.clone();
+                a.explain = Some(e.pod.clone());
+            }
             Some(Command::Dump(d)) => {
                 d.cluster.kubeconfig = g.kubeconfig.clone();
                 d.cluster.context = g.context.clone();

@@ -112,6 +112,10 @@ pub fn run_analyze_live(
         Err(e) => return fail(&e, err),
     };
     let analysis = analyze(&feed.snapshot, &opts);
+    if let Some(pod) = &args.explain {
+        let snap = &feed.snapshot;
+        return crate::cli::explain::print_explain(args.output, pod, snap, &analysis, out, err);
+    }
     print_analysis(
         args.output,
         &feed.snapshot,

@@ -20,6 +20,7 @@ use crate::report::json::{analysis_json, Source};
 use crate::report::table::analysis_table;
 
 pub mod demo;
+pub mod explain;
 pub mod fleet;
 mod global;
 pub mod history;
@@ -104,6 +105,8 @@ impl Cli {
             Some(Command::Demo(_)) => "demo",
             Some(Command::Analyze(a)) if a.snapshot.is_some() => "analyze-snapshot",
             Some(Command::Analyze(_)) => "analyze-live",
+            Some(Command::Explain(e)) if e.analyze.snapshot.is_some() => "explain-snapshot",
+            Some(Command::Explain(_)) => "explain-live",
             Some(Command::Dump(_)) => "dump",
             Some(Command::Fleet(a)) if a.output.is_some() => "fleet-headless",
             Some(Command::Fleet(_)) => "fleet",
@@ -166,6 +169,9 @@ pub enum Command {
     Demo(crate::cli::demo::DemoArgs),
     /// One-shot analysis of the live cluster (or of `--snapshot FILE`), as a table or JSON.
     Analyze(AnalyzeArgs),
+    /// Why a pending GPU pod (or its gang) is Pending, and the fewest moves that free room
+    /// for it (from `--snapshot FILE` or the live cluster), as a table or JSON.
+    Explain(crate::cli::explain::ExplainArgs),
     /// Prints health episodes (a node's, or every node's with the health answers) and audit rows
     /// (of a node or any object) from the local history store.
     History(HistoryArgs),
@@ -248,6 +254,9 @@ pub struct AnalyzeArgs {
     /// of one analysis (the scale test's headless probe, benches/scale.rs).
     #[arg(long, hide = true, conflicts_with = "snapshot")]
     pub watch: bool,
+    /// `explain POD`: print the explanation of this pending pod instead of the analysis.
+    #[arg(skip)]
+    pub explain: Option<String>,
 }
 
 /// Capacity model of predicted gang pins (gangpack.md §0).
@@ -300,6 +309,9 @@ pub fn run_analyze(
         opts.now = snap.newest_time().unwrap_or(wall_clock);
     }
     let analysis = analyze(&snap, &opts);
+    if let Some(pod) = &args.explain {
+        return crate::cli::explain::print_explain(args.output, pod, &snap, &analysis, out, err);
+    }
     print_analysis(
         args.output,
         &snap,

@@ -7,6 +7,7 @@
 
 pub mod alfred_config;
 pub mod analysis;
+pub mod explain;
 pub mod fast;
 pub mod formats;
 pub mod gangs;
@@ -20,4 +21,5 @@ pub mod planning;
 pub mod pools;
 pub mod recommendations;
 pub mod timeline;
+pub mod unblock;
 pub mod workloads;

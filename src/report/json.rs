@@ -91,6 +91,7 @@ struct AnalyzeJson<'a> {
     moves: Value,
     journal: Value,
     gangs: Vec<crate::report::json_gangs::GangJson>,
+    pending: Vec<Value>,
     lints: Vec<crate::report::json_gangs::LintJson<'a>>,
     warnings: Vec<String>,
 }
@@ -182,6 +183,11 @@ pub fn analysis_json(
         ),
         journal: crate::report::json_moves::journal_json(&analysis.journal, &analysis.clearing),
         gangs: crate::report::json_gangs::gangs_json(&analysis.gangs),
+        pending: crate::report::pending::json::pending_json(
+            snap,
+            analysis,
+            &crate::report::pending::pending_entries(snap, analysis),
+        ),
         lints: crate::report::json_gangs::lints_json(&analysis.lints),
         warnings: crate::report::all_warnings(snap, analysis, warnings),
     };

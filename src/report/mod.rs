@@ -6,6 +6,7 @@ pub mod fleet;
 pub mod json;
 pub mod json_gangs;
 pub mod json_moves;
+pub mod pending;
 pub mod room;
 pub mod table;
 pub mod unreadable;

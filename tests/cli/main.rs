@@ -16,6 +16,7 @@ mod analyze;
 #[path = "../support/command.rs"]
 mod command;
 mod config;
+mod explain;
 mod fleet;
 mod fuzz_corpus;
 mod history;

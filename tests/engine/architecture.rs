@@ -149,6 +149,26 @@ const ENGINE_LAYERS: &[(&str, &[&str])] = &[
     ("gangs", &["model", "fast", "formats", "index"]),
     ("lints", &["model", "fast", "index", "gangs", "nodes"]),
     (
+        "unblock",
+        &[
+            "model",
+            "fast",
+            "index",
+            "gangs",
+            "nodes",
+            "pools",
+            "planning",
+            "workloads",
+            "journal",
+            "alfred_config",
+            "explain",
+        ],
+    ),
+    (
+        "explain",
+        &["model", "fast", "index", "gangs", "nodes", "pools"],
+    ),
+    (
         "timeline",
         &["model", "fast", "nodes", "alfred_config", "recommendations"],
     ),

@@ -15,6 +15,7 @@ mod lints;
 mod moves;
 mod ome_samples;
 mod pool_names;
+mod scenario;
 mod unowned;
 mod what_if;
 

@@ -14,12 +14,12 @@ use ome_top::engine::nodes::HealthState;
 use ome_top::protocol::{ApiStatus, Op, OpOutcome, SourceKind};
 use ome_top::sim::demo::{DemoWorld, MigrationPhase, UNHEALTHY_AFTER_MINUTES};
 
-fn start() -> Time {
+pub(crate) fn start() -> Time {
     Utc.with_ymd_and_hms(2026, 9, 28, 10, 0, 0).unwrap()
 }
 
 /// Steps the world every 10 sim seconds until `until`.
-fn run(w: &mut DemoWorld, until: Time) {
+pub(crate) fn run(w: &mut DemoWorld, until: Time) {
     let mut t = w.now();
     while t < until {
         t = (t + Duration::seconds(10)).min(until);
@@ -27,7 +27,7 @@ fn run(w: &mut DemoWorld, until: Time) {
     }
 }
 
-fn analysis(w: &DemoWorld) -> Analysis {
+pub(crate) fn analysis(w: &DemoWorld) -> Analysis {
     (*w.feed_default(1, w.now()).analysis).clone()
 }
 
@@ -173,7 +173,7 @@ fn fragmentation_rises_under_churn() {
 }
 
 /// The Op approving computed row `row` as `kubectl ome migration start` would.
-fn approval(w: &DemoWorld, row: &ome_top::engine::planning::MoveRow, uuid: &str) -> Op {
+pub(crate) fn approval(w: &DemoWorld, row: &ome_top::engine::planning::MoveRow, uuid: &str) -> Op {
     let (ns, name) = row.workload.split_once('/').unwrap();
     let snap = w.snapshot();
     let isvc = snap

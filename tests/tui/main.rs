@@ -5,6 +5,7 @@
 mod columns;
 mod copy;
 mod demo_ops;
+mod demo_unblock;
 mod demo_world;
 mod filter;
 mod fleet;

@@ -8,6 +8,8 @@ mod approval;
 mod compare;
 mod deadlines;
 mod incremental;
+mod pending;
+pub mod scenario;
 
 pub use crate::engine::workloads::InstanceVerdict;
 pub use approval::{InstanceRef, MoveQuery};

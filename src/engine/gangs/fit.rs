@@ -8,12 +8,14 @@
 //! as the converter computes them. Host ports, volumes, inter-pod affinity and spread are left
 //! to the framework's other filters, as the plugin does.
 //!
-//! Owns: `NodeFree`, `FitContext`, `fits`, `same_fit`. Pure.
+//! Owns: `NodeFree`, `FitContext`, `fits`, `same_fit`; the checks themselves and their order
+//! are `fit_check`'s. Pure.
 
 use crate::engine::fast::same_opt;
+use crate::engine::gangs::fit_check::{first_refusal, FitCheck};
 use crate::engine::index::SnapshotIndex;
-use crate::engine::model::{counts_in_fit, node_matches, tolerates, NodeTerm, Toleration};
 use crate::engine::model::{ClusterSnapshot, Name, Node, Pod};
+use crate::engine::model::{NodeTerm, Toleration};
 
 /// What is left on one node: allocatable minus the requests of its pods (never negative).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -38,6 +40,28 @@ impl NodeFree {
             .find(|(n, _)| n.as_ref() == resource)
             .map_or(0, |(_, u)| *u);
         node.allocatable_of(resource).saturating_sub(used)
+    }
+
+    /// Counts `pod`'s requests as placed here (a pod bound, or a member tried on the node).
+    pub fn take(&mut self, pod: &Pod) {
+        self.cpu_milli = self.cpu_milli.saturating_sub(pod.cpu_milli);
+        self.memory = self.memory.saturating_sub(pod.memory);
+        self.pods = self.pods.saturating_sub(1);
+        for (resource, amount) in pod.scalar_requests() {
+            self.add(resource, amount);
+        }
+    }
+
+    /// Gives `pod`'s requests back (the pod moved away).
+    pub fn release(&mut self, pod: &Pod) {
+        self.cpu_milli = self.cpu_milli.saturating_add(pod.cpu_milli);
+        self.memory = self.memory.saturating_add(pod.memory);
+        self.pods = self.pods.saturating_add(1);
+        for (resource, amount) in pod.scalar_requests() {
+            if let Some((_, u)) = self.used.iter_mut().find(|(n, _)| n == resource) {
+                *u = u.saturating_sub(amount);
+            }
+        }
     }
 
     fn add(&mut self, resource: &Name, amount: u64) {
@@ -78,41 +102,20 @@ impl<'a> FitContext<'a> {
             let Some(f) = index.node_of(p).and_then(|i| free.get_mut(i)) else {
                 continue;
             };
-            f.cpu_milli = f.cpu_milli.saturating_sub(pod.cpu_milli);
-            f.memory = f.memory.saturating_sub(pod.memory);
-            f.pods = f.pods.saturating_sub(1);
-            for (resource, amount) in pod.scalar_requests() {
-                f.add(resource, amount);
-            }
+            f.take(pod);
         }
         FitContext { snap, free }
     }
 
     /// `fits(node, pod)` of gangpack.md §3.3 for node index `n`.
     pub fn fits(&self, n: usize, pod: &Pod) -> bool {
-        let node = &self.snap.nodes[n];
-        placement_fits(node, pod) && resources_fit(&self.free[n], node, pod)
+        self.first_refusal(n, pod).is_none()
     }
-}
 
-/// Everything of the predicate except resources.
-pub fn placement_fits(node: &Node, pod: &Pod) -> bool {
-    !node.unschedulable
-        && pod.node.as_ref().is_none_or(|n| *n == node.name)
-        && node_matches(pod, node)
-        && tolerates(pod, node)
-}
-
-/// `free ≥ request` for CPU, memory and every other resource the scheduler counts, and a free
-/// pod slot.
-pub fn resources_fit(free: &NodeFree, node: &Node, pod: &Pod) -> bool {
-    free.pods >= 1
-        && free.cpu_milli >= pod.cpu_milli
-        && free.memory >= pod.memory
-        && pod
-            .scalar_requests()
-            .filter(|(r, _)| counts_in_fit(r))
-            .all(|(r, want)| free.of(node, r) >= want)
+    /// The first check of `fits` refusing `pod` on node index `n`; `None` = it fits.
+    pub fn first_refusal(&self, n: usize, pod: &Pod) -> Option<FitCheck> {
+        first_refusal(&self.snap.nodes[n], &self.free[n], pod)
+    }
 }
 
 /// Whether two pods are interchangeable for the fit predicate (same requests, node name,
@@ -137,6 +140,7 @@ pub fn same_fit(a: &Pod, b: &Pod) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::gangs::fit_check::first_resource_refusal;
     use crate::engine::model::testkit;
 
     #[test]
@@ -177,6 +181,17 @@ mod tests {
         assert!(!ctx.fits(0, &testkit::pod("ns", "b", None, 0)));
         let mut gaudi = testkit::pod("ns", "g", None, 1);
         gaudi.gpu_resource = Some("habana.ai/gaudi".into());
-        assert!(!resources_fit(&ctx.free[0], &snap.nodes[0], &gaudi));
+        assert_eq!(
+            first_resource_refusal(
+                &NodeFree {
+                    pods: 1,
+                    ..ctx.free[0].clone()
+                },
+                &snap.nodes[0],
+                &gaudi
+            ),
+            Some(FitCheck::GpuShape),
+            "a node without the pod's GPU resource has no GPUs of its kind"
+        );
     }
 }

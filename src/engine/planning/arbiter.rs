@@ -7,7 +7,7 @@
 //! dispatch journal, the only durable record of its own dispatches.
 //!
 //! Owns: `arbitrate_in`, `ArbiterState`, `hourly_cap_ends` (when the hourly cap lets a move
-//! through again, from the same counts).
+//! through again, from the same counts), `hourly_count` (those counts now).
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -321,6 +321,18 @@ pub fn hourly_cap_ends(
             recent.get(ages_out).map(|t| *t + HOUR)
         })
         .max()
+}
+
+/// The moves of the last hour gate 14 counts against the hourly cap: the larger of the
+/// ledger's and the snapshot's counts.
+pub fn hourly_count(
+    journal: Option<&Journal>,
+    migrations: &[WorkloadMigrations],
+    now: Time,
+) -> u32 {
+    let ledger = last_hour(&ledger_times(journal), now).len();
+    let snapshot = last_hour(&snapshot_times(migrations), now).len();
+    u32::try_from(ledger.max(snapshot)).unwrap_or(u32::MAX)
 }
 
 /// Gate 12: per pod (GPUs desc) the first target with room; the failure reason is the most

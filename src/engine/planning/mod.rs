@@ -17,12 +17,12 @@ mod scheduling_gate;
 mod surge;
 mod what_if;
 
-pub use arbiter::hourly_cap_ends;
+pub use arbiter::{hourly_cap_ends, hourly_count};
 pub use deadlines::{arbitrated, plan_deadlines, pod_deadlines, TimedInputs};
 pub use defrag::{component_rows, rows_read_pool_profile};
 pub use health::health_rows_possible;
 pub use inputs::{same_plan_inputs, PlanInputs};
-pub use moves::{MoveRow, MOVE_COST};
+pub use moves::{MoveRow, PlannedMove, MOVE_COST};
 pub use overrides::{
     first_refusal, gate_hold, override_reasons, row_verdict, uncomputed_verdict, Blocker, CanRun,
     CheckResult, GateHold, OverrideReason, PreCheck, Refusal, Verdict,
@@ -37,7 +37,6 @@ use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Time};
 use crate::engine::nodes::NodeState;
 use crate::engine::planning::benefit::PoolProfile;
-use crate::engine::planning::moves::PlannedMove;
 use crate::engine::planning::surge::{PoolTargets, SurgePlan};
 use crate::engine::pools::PoolReport;
 use crate::engine::workloads::EligibilityRules;

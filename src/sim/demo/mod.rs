@@ -197,6 +197,12 @@ impl DemoWorld {
         self.churn = on;
     }
 
+    /// One pass of the demo's scheduler over the pending pods at `now`, churn or not (a test
+    /// that froze the fleet watches a pending pod land once room was made for it).
+    pub fn schedule_pending(&mut self, now: Time) {
+        self.place_pending(now);
+    }
+
     /// The name of the node that turns `GpuUnhealthy` at `start + UNHEALTHY_AFTER_MINUTES`.
     pub fn failing_node(&self) -> Name {
         self.snap.nodes[self.failure.node].name.clone()

@@ -11,6 +11,7 @@
 mod classify;
 mod config;
 mod events;
+mod explain;
 mod fleet;
 mod reasons;
 mod resources;
