@@ -141,18 +141,29 @@ fn q_goes_back_to_the_fleet_only_when_the_operator_came_from_it() {
     use ome_top::app::fleet::FleetEvent;
     let mut s = state_with(fleet_feed(), 120, 40);
     let contexts = vec!["demo-1".to_string(), "demo-2".to_string()];
-    update(&mut s, Event::Fleet(FleetEvent::Watching { contexts }), now());
+    update(
+        &mut s,
+        Event::Fleet(FleetEvent::Watching { contexts }),
+        now(),
+    );
     type_keys(&mut s, "2");
     assert!(!quits(&type_keys(&mut s, "q")));
     assert_eq!(s.view(), View::Nodes, "q went to a Fleet view never opened");
     assert_eq!(s.modals().last(), Some(&Modal::QuitConfirm));
     press(&mut s, KeyCode::Esc);
-    assert!(press(&mut s, KeyCode::Esc).is_empty(), "esc has nothing to close");
+    assert!(
+        press(&mut s, KeyCode::Esc).is_empty(),
+        "esc has nothing to close"
+    );
     assert_eq!(s.view(), View::Nodes);
     type_keys(&mut s, "7");
     assert_eq!(s.view(), View::Fleet);
     type_keys(&mut s, "2");
     type_keys(&mut s, "q");
-    assert_eq!(s.view(), View::Fleet, "q goes back to the Fleet view it came from");
+    assert_eq!(
+        s.view(),
+        View::Fleet,
+        "q goes back to the Fleet view it came from"
+    );
     assert!(s.modals().is_empty());
 }
