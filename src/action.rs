@@ -115,6 +115,9 @@ actions! {
     ApproveMove => "approve-move", "Approve move";
     /// Reject the selected move (dismiss locally or opt the workload out).
     RejectMove => "reject-move", "Reject move";
+    /// Undo the selected move's dismissal, or opt its workload back in (confirmed, like
+    /// every write to the cluster).
+    UndoReject => "undo-reject", "Undo dismissal or opt-out";
     /// Clear the selected stalled journal entry.
     ClearJournalEntry => "clear-journal-entry", "Clear stalled entry";
     /// Go to the journal entry that holds the selected move back (withheld by an unresolved

@@ -103,7 +103,7 @@ pub enum Capability {
     CordonNode,
     /// `patch inferenceservices.ome.io` (approve a move: migration-request annotation).
     ApproveMove,
-    /// `patch inferenceservices.ome.io` (opt a workload out).
+    /// `patch inferenceservices.ome.io` (opt a workload out, or back in).
     OptOut,
     /// `update configmaps` in Alfred's namespace (clear a journal entry).
     ClearJournalEntry,
@@ -279,6 +279,18 @@ pub enum Op {
         /// The reason written to `alfred.ome.io/opt-out-reason`.
         reason: String,
     },
+    /// Undo an opt-out: remove `alfred.ome.io/movable` and `alfred.ome.io/opt-out-reason`,
+    /// so the workload follows Alfred's `defaultMovable` again.
+    OptIn {
+        /// InferenceService namespace.
+        namespace: Name,
+        /// InferenceService name.
+        name: Name,
+        /// `metadata.uid` seen.
+        uid: Name,
+        /// resourceVersion seen.
+        resource_version: Name,
+    },
     /// Remove exactly one stalled entry from `alfred-dispatch-state` `state.json`.
     ClearJournalEntry {
         /// Alfred's namespace.
@@ -302,6 +314,9 @@ impl Op {
             }
             | Op::OptOut {
                 namespace, name, ..
+            }
+            | Op::OptIn {
+                namespace, name, ..
             } => format!("inferenceservice/{namespace}/{name}"),
             Op::ClearJournalEntry { namespace, .. } => {
                 format!("configmap/{namespace}/alfred-dispatch-state")
@@ -314,7 +329,8 @@ impl Op {
         match self {
             Op::Cordon { .. } | Op::Uncordon { .. } => Capability::CordonNode,
             Op::ApproveMove { .. } => Capability::ApproveMove,
-            Op::OptOut { .. } => Capability::OptOut,
+            // Both write the same annotations with the same permission.
+            Op::OptOut { .. } | Op::OptIn { .. } => Capability::OptOut,
             Op::ClearJournalEntry { .. } => Capability::ClearJournalEntry,
         }
     }

@@ -42,6 +42,14 @@ pub enum Effect {
         /// When.
         at: Time,
     },
+    /// Forget a dismissal (the operator undid it): the move shows again after a restart too;
+    /// the store audits it.
+    ForgetDismissal {
+        /// The move's identity key.
+        key: String,
+        /// When.
+        at: Time,
+    },
     /// Record an operator action and its result (history store audit, §5).
     RecordAudit {
         /// The op.

@@ -13,6 +13,8 @@ use crate::history::{from_ms, to_ms, ClusterKey, HistoryStore};
 
 /// The audit action name of a dismissal (the `reject-move` action's local choice).
 pub const DISMISS_ACTION: &str = "reject-move";
+/// The audit action of a dismissal undone.
+pub const UNDISMISS_ACTION: &str = "undo-dismissal";
 
 /// Which recommendation: one row per (workload, component, Instance).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -167,20 +169,51 @@ impl HistoryStore {
             .context("reading dismissals")
     }
 
-    /// Forgets the dismissal of `key` (the recommendation shows again). Returns whether one
-    /// existed.
-    pub fn undismiss(&mut self, cluster: &ClusterKey, key: &RecommendationKey) -> Result<bool> {
+    /// Forgets the dismissal of `key` (the recommendation shows again) and, when one existed,
+    /// writes its audit row (`actor` undid it at `at`), in one transaction. Returns whether
+    /// one existed.
+    pub fn undismiss(
+        &mut self,
+        cluster: &ClusterKey,
+        key: &RecommendationKey,
+        actor: &str,
+        at: Time,
+    ) -> Result<bool> {
         let Some(id) = self.cluster_id(cluster, false)? else {
             return Ok(false);
         };
-        let n = self
-            .conn
+        let tx = self.write_transaction()?;
+        let n = tx
             .execute(
                 "DELETE FROM dismissals WHERE cluster_id = ?1 AND workload = ?2 AND \
                  component = ?3 AND instance = ?4",
                 rusqlite::params![id, key.workload, key.component, key.instance],
             )
             .context("removing a dismissal")?;
+        if n > 0 {
+            let (namespace, name) = key.workload.split_once('/').unwrap_or(("", &key.workload));
+            let audit = AuditEntry {
+                at,
+                actor: actor.to_string(),
+                action: UNDISMISS_ACTION.into(),
+                object: ObjectRef {
+                    kind: "InferenceService".into(),
+                    namespace: namespace.into(),
+                    name: name.into(),
+                },
+                rv_before: None,
+                rv_after: None,
+                result: AuditResult::Done,
+                message: format!(
+                    "dismissal of {} instance {} undone: the move shows again",
+                    key.component, key.instance
+                ),
+                overrode: None,
+                reason: None,
+            };
+            insert_audit(&tx, id, &audit)?;
+        }
+        tx.commit().context("committing an undone dismissal")?;
         Ok(n > 0)
     }
 }

@@ -106,7 +106,9 @@ fn handle(
                     }
                 }
                 Effect::OpenFleet => queue.extend(fleet::open_fleet(extras, out)),
-                record @ (Effect::RecordAudit { .. } | Effect::RecordDismissal { .. }) => {
+                record @ (Effect::RecordAudit { .. }
+                | Effect::RecordDismissal { .. }
+                | Effect::ForgetDismissal { .. }) => {
                     if let Some(h) = extras.history.as_mut() {
                         h.record(&record);
                     }

@@ -32,5 +32,6 @@ mod steady_rows;
 mod tui_support;
 mod ui_snapshots;
 mod ui_snapshots_truth;
+mod undo;
 mod unowned;
 mod wide_numbers;

@@ -23,7 +23,9 @@ use crate::protocol::{Capability, NotPermitted};
 pub fn home_view(action: Action) -> Option<View> {
     match action {
         Action::CordonNode | Action::UncordonNode | Action::ShowYaml => Some(View::Nodes),
-        Action::ApproveMove | Action::RejectMove | Action::JumpToJournal => Some(View::Moves),
+        Action::ApproveMove | Action::RejectMove | Action::UndoReject | Action::JumpToJournal => {
+            Some(View::Moves)
+        }
         Action::ClearJournalEntry => Some(View::Journal),
         Action::PoolMap | Action::Left | Action::Right => Some(View::Pools),
         _ => None,

@@ -29,6 +29,7 @@ pub mod slid;
 pub mod sort;
 pub mod timeline;
 pub mod track;
+pub mod undo;
 pub mod yaml;
 
 use crate::app::query::refuse;
@@ -235,6 +236,7 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         }
         Action::ApproveMove if state.view == View::Moves => approve::start_approve(state),
         Action::RejectMove if state.view == View::Moves => ops::start_reject(state),
+        Action::UndoReject if state.view == View::Moves => return undo::undo_reject(state),
         Action::ClearJournalEntry if state.view == View::Journal => journal::start_clear(state),
         Action::JumpToJournal if state.view == View::Moves => held::jump_to_journal(state),
         Action::Confirm => return ops::confirm(state),

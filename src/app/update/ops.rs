@@ -9,8 +9,10 @@ use crate::app::dialogs::{ConfirmDialog, Modal};
 use crate::app::effect::Effect;
 use crate::app::state::{AppState, NoticeLevel, PendingOp, View};
 use crate::app::table::Tone;
+use crate::app::views::moves::decided::maintenance_evacuations;
 use crate::app::views::moves::{action_move, Merged};
 use crate::app::views::node_detail::uncordon_warning;
+use crate::engine::analysis::Analysis;
 use crate::protocol::{Capability, Command, Op, OpOutcome};
 
 pub(crate) fn allowed(state: &mut AppState, cap: Capability, what: &str) -> bool {
@@ -174,7 +176,8 @@ pub fn start_opt_out(state: &mut AppState, workload: &str, reason: String) {
             state.now,
         );
     };
-    let lines = vec![
+    let mut lines = maintenance_warning(&feed.analysis, workload);
+    lines.extend([
         (
             format!("inferenceservice/{workload}: alfred.ome.io/movable = \"false\""),
             Tone::Danger,
@@ -190,7 +193,7 @@ pub fn start_opt_out(state: &mut AppState, workload: &str, reason: String) {
             ),
             Tone::Normal,
         ),
-    ];
+    ]);
     let op = Op::OptOut {
         namespace: w.namespace().clone(),
         name: w.name().clone(),
@@ -203,6 +206,27 @@ pub fn start_opt_out(state: &mut AppState, workload: &str, reason: String) {
         lines,
         Some(op),
     ))));
+}
+
+/// The opt-out dialog's warning, first, when Alfred or ome-top would evacuate an Instance of
+/// `workload` for node maintenance: opting out leaves it on the node under maintenance.
+fn maintenance_warning(a: &Analysis, workload: &str) -> Vec<(String, Tone)> {
+    let evacuations = maintenance_evacuations(a, workload);
+    if evacuations.is_empty() {
+        return Vec::new();
+    }
+    let list: Vec<String> = evacuations
+        .iter()
+        .map(|(c, i, from)| format!("{c}/{i} from {}", from.unwrap_or("its node")))
+        .collect();
+    vec![(
+        format!(
+            "⚠ being evacuated for node maintenance ({}): opting out keeps it there and holds \
+             the maintenance up",
+            list.join(", ")
+        ),
+        Tone::Degraded,
+    )]
 }
 
 fn with_reason(op: Op, reason: Option<String>, override_armed: bool) -> Op {
@@ -294,6 +318,7 @@ fn op_verb(op: &Op) -> &'static str {
         Op::Uncordon { .. } => "uncordon",
         Op::ApproveMove { .. } => "approve",
         Op::OptOut { .. } => "opt out",
+        Op::OptIn { .. } => "opt in",
         Op::ClearJournalEntry { .. } => "clear",
     }
 }

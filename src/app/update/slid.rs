@@ -19,6 +19,7 @@ pub fn acts_on_row(action: Action) -> bool {
             | Action::Toggle
             | Action::ApproveMove
             | Action::RejectMove
+            | Action::UndoReject
             | Action::ClearJournalEntry
             | Action::CordonNode
             | Action::UncordonNode

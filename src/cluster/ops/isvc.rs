@@ -1,6 +1,7 @@
 //! Writes to an InferenceService (`ome.io/v1beta1`): approving a move (the migration request
 //! annotation `ome.io/migration-request-v1-<uuid>`, alfred.md §3.1) and opting a workload out
-//! (`alfred.ome.io/movable: "false"` + `alfred.ome.io/opt-out-reason`, alfred.md §4). Both are
+//! (`alfred.ome.io/movable: "false"` + `alfred.ome.io/opt-out-reason`, alfred.md §4), or back
+//! in (both annotations removed). All are
 //! JSON Patches that `test` the uid and resourceVersion the operator saw; never a full update.
 
 use kube::api::{Api, ApiResource, DynamicObject, Patch};
@@ -8,7 +9,10 @@ use kube::api::{Api, ApiResource, DynamicObject, Patch};
 use super::event::{EventTarget, EventText};
 use super::node::note;
 use super::outcome::{classify, conflict, failure, CurrentState};
-use super::patches::{migration_request_patch, opt_out_patch};
+use super::patches::{
+    migration_request_patch, opt_in_patch, opt_out_patch, MOVABLE_ANNOTATION,
+    OPT_OUT_REASON_ANNOTATION,
+};
 use super::reread::{after_failure, Written};
 use super::{finish, OpContext};
 use crate::engine::migration::{annotation_key, parse_request_annotation, RequestError};
@@ -36,7 +40,7 @@ struct Write<'a> {
     seen_rv: &'a str,
 }
 
-/// Executes `Op::ApproveMove` or `Op::OptOut` (other ops are refused). Sends one GET (to learn
+/// Executes `Op::ApproveMove`, `Op::OptOut` or `Op::OptIn` (other ops are refused). Sends one GET (to learn
 /// whether the annotations map exists, and to refuse early when the object already moved on),
 /// one PATCH, one Event create.
 pub async fn annotate(client: &kube::Client, ctx: &OpContext, op: &Op) -> OpOutcome {
@@ -55,6 +59,12 @@ pub async fn annotate(client: &kube::Client, ctx: &OpContext, op: &Op) -> OpOutc
             uid,
             resource_version,
             ..
+        }
+        | Op::OptIn {
+            namespace,
+            name,
+            uid,
+            resource_version,
         } => Write {
             namespace,
             name,
@@ -92,7 +102,19 @@ pub async fn annotate(client: &kube::Client, ctx: &OpContext, op: &Op) -> OpOutc
             };
         }
     }
-    let body = planned.body(w.uid, w.seen_rv, annotations.is_some());
+    let present: Vec<&str> = annotations
+        .map(|a| a.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    if matches!(planned, Planned::OptIn)
+        && ![MOVABLE_ANNOTATION, OPT_OUT_REASON_ANNOTATION]
+            .iter()
+            .any(|k| present.contains(k))
+    {
+        return OpOutcome::Refused {
+            message: format!("{object} is not opted out; nothing written"),
+        };
+    }
+    let body = planned.body(w.uid, w.seen_rv, annotations.is_some(), &present);
     let written = match api
         .patch(w.name, &super::patch_params(), &Patch::Json::<()>(body))
         .await
@@ -134,6 +156,7 @@ enum Planned {
     OptOut {
         reason: String,
     },
+    OptIn,
 }
 
 /// Validates the op's content: a lowercase UUID, a request value Alfred's consumer would
@@ -176,17 +199,26 @@ fn plan(op: &Op) -> Result<Planned, PlanError> {
         Op::OptOut { reason, .. } => Ok(Planned::OptOut {
             reason: reason.clone(),
         }),
+        Op::OptIn { .. } => Ok(Planned::OptIn),
         _ => Err(PlanError::NotIsvcOp),
     }
 }
 
 impl Planned {
-    fn body(&self, uid: &str, rv: &str, has_annotations: bool) -> json_patch::Patch {
+    /// The patch; `present` are the annotation keys the object holds now.
+    fn body(
+        &self,
+        uid: &str,
+        rv: &str,
+        has_annotations: bool,
+        present: &[&str],
+    ) -> json_patch::Patch {
         match self {
             Planned::Request { key, value, .. } => {
                 migration_request_patch(uid, rv, has_annotations, key, value)
             }
             Planned::OptOut { reason } => opt_out_patch(uid, rv, has_annotations, reason),
+            Planned::OptIn => opt_in_patch(uid, rv, present),
         }
     }
 
@@ -222,6 +254,14 @@ impl Planned {
                     note: note("opted out of Alfred's moves", actor, Some(reason)),
                 },
                 format!("{object} opted out of Alfred's moves"),
+            ),
+            Planned::OptIn => (
+                EventText {
+                    action: "OptIn",
+                    reason: "OmeTopOptIn",
+                    note: note("opted back in to Alfred's moves", actor, None),
+                },
+                format!("{object} opted back in to Alfred's moves"),
             ),
         }
     }
@@ -289,7 +329,7 @@ mod tests {
         let Ok(p) = plan(&opt_out("batch")) else {
             panic!()
         };
-        let body = serde_json::to_value(p.body("u", "1", true)).unwrap();
+        let body = serde_json::to_value(p.body("u", "1", true, &[])).unwrap();
         assert_eq!(
             body[2]["path"],
             "/metadata/annotations/alfred.ome.io~1movable"
@@ -301,7 +341,7 @@ mod tests {
         let Ok(p) = plan(&approve(UUID, VALUE)) else {
             panic!()
         };
-        let body = serde_json::to_value(p.body("u-9", "77", false)).unwrap();
+        let body = serde_json::to_value(p.body("u-9", "77", false, &[])).unwrap();
         assert_eq!(body[0]["value"], "u-9");
         assert_eq!(body[1]["value"], "77");
         assert_eq!(body[2]["path"], "/metadata/annotations");

@@ -76,6 +76,7 @@ fn op_name(op: &Op) -> &'static str {
         Op::Uncordon { .. } => "uncordon-node",
         Op::ApproveMove { .. } => "approve-move",
         Op::OptOut { .. } => "opt-out",
+        Op::OptIn { .. } => "opt-in",
         Op::ClearJournalEntry { .. } => "clear-journal-entry",
     }
 }
@@ -106,7 +107,9 @@ async fn send(client: &kube::Client, op: &Op, ctx: &OpContext) -> OpOutcome {
             };
             node::set_unschedulable(client, ctx, w).await
         }
-        Op::ApproveMove { .. } | Op::OptOut { .. } => isvc::annotate(client, ctx, op).await,
+        Op::ApproveMove { .. } | Op::OptOut { .. } | Op::OptIn { .. } => {
+            isvc::annotate(client, ctx, op).await
+        }
         Op::ClearJournalEntry {
             namespace,
             uuid,

@@ -8,7 +8,7 @@
 //! it was built from or changes nothing. Pure.
 
 use json_patch::jsonptr::PointerBuf;
-use json_patch::{AddOperation, Patch, PatchOperation, TestOperation};
+use json_patch::{AddOperation, Patch, PatchOperation, RemoveOperation, TestOperation};
 use serde_json::Value;
 
 /// Annotation that opts an InferenceService out of Alfred's moves (alfred.md §4).
@@ -103,6 +103,22 @@ pub fn opt_out_patch(
     patch
 }
 
+/// Undo an opt-out: `test` uid and resourceVersion, then `remove` each of
+/// `alfred.ome.io/movable` and `alfred.ome.io/opt-out-reason` that `present` holds (a
+/// `remove` of an absent member fails, and the resourceVersion test guarantees `present` is
+/// what the server holds). Touches no other annotation.
+pub fn opt_in_patch(uid: &str, resource_version: &str, present: &[&str]) -> Patch {
+    let mut patch = annotations_prelude(uid, resource_version, true);
+    for key in [MOVABLE_ANNOTATION, OPT_OUT_REASON_ANNOTATION] {
+        if present.contains(&key) {
+            patch.0.push(PatchOperation::Remove(RemoveOperation {
+                path: PointerBuf::from_tokens(["metadata", "annotations", key]),
+            }));
+        }
+    }
+    patch
+}
+
 /// A patch body that is not a JSON Patch.
 #[derive(Debug, thiserror::Error)]
 #[error("malformed JSON Patch: {0}")]
@@ -166,6 +182,26 @@ mod tests {
         let with = wire(&opt_out_patch("uid-1", "42", true, "r"));
         assert_eq!(with.as_array().map(Vec::len), Some(4));
         assert!(typed(with).is_ok());
+    }
+
+    #[test]
+    fn opt_in_patch_removes_only_the_opt_out_annotations_present() {
+        let both = [MOVABLE_ANNOTATION, OPT_OUT_REASON_ANNOTATION, "other"];
+        assert_eq!(
+            wire(&opt_in_patch("uid-1", "42", &both)),
+            json!([
+                {"op": "test", "path": "/metadata/uid", "value": "uid-1"},
+                {"op": "test", "path": "/metadata/resourceVersion", "value": "42"},
+                {"op": "remove", "path": "/metadata/annotations/alfred.ome.io~1movable"},
+                {"op": "remove", "path": "/metadata/annotations/alfred.ome.io~1opt-out-reason"},
+            ])
+        );
+        let movable_only = wire(&opt_in_patch("u", "1", &[MOVABLE_ANNOTATION]));
+        assert_eq!(movable_only.as_array().map(Vec::len), Some(3));
+        assert_eq!(
+            movable_only[2]["path"],
+            "/metadata/annotations/alfred.ome.io~1movable"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the baseline checks in Alfred's exact order, and the defragmentation pre-checks around it.
 //!
 //! Owns: the baseline (`component_baseline`, `instance_baseline`), `defrag_prechecks`,
-//! `InstanceVerdict`, `EligibilityRules`. Pure.
+//! `InstanceVerdict`, `EligibilityRules`, an explicit opt-out (`opt_out`). Pure.
 
 use crate::engine::alfred_config::AlfredConfig;
 use crate::engine::fast::same;
@@ -37,6 +37,28 @@ pub fn is_movable(isvc: &InferenceService, default_movable: bool) -> bool {
     isvc.annotation("alfred.ome.io/movable")
         .and_then(parse_go_bool)
         .unwrap_or(default_movable)
+}
+
+/// An explicit opt-out of Alfred's moves: `alfred.ome.io/movable` set to a Go false, with the
+/// free-text `alfred.ome.io/opt-out-reason` when the workload carries one. `None` when the
+/// workload did not opt out (a `defaultMovable: false` is Alfred's policy, not an opt-out).
+pub fn opt_out(isvc: &InferenceService) -> Option<OptOut<'_>> {
+    let movable = isvc
+        .annotation("alfred.ome.io/movable")
+        .and_then(parse_go_bool);
+    (movable == Some(false)).then(|| OptOut {
+        reason: isvc
+            .annotation("alfred.ome.io/opt-out-reason")
+            .map(str::trim)
+            .filter(|r| !r.is_empty()),
+    })
+}
+
+/// A workload's explicit opt-out (see [`opt_out`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptOut<'a> {
+    /// `alfred.ome.io/opt-out-reason`, trimmed; `None` when absent or blank.
+    pub reason: Option<&'a str>,
 }
 
 /// The per-workload cooldown window in minutes: a valid `alfred.ome.io/cooldown-minutes`
@@ -216,5 +238,46 @@ impl EligibilityRules {
             executor_available,
             per_workload_cooldown_minutes: i64::from(cfg.per_workload_cooldown_minutes),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::testkit::isvc;
+
+    fn annotated(pairs: &[(&str, &str)]) -> InferenceService {
+        let mut w = isvc("prod", "chat");
+        for (k, v) in pairs {
+            w.annotations.insert(Name::from(*k), v.to_string());
+        }
+        w
+    }
+
+    #[test]
+    fn an_opt_out_is_movable_false_as_go_reads_it_with_its_reason() {
+        let w = annotated(&[
+            ("alfred.ome.io/movable", "False"),
+            ("alfred.ome.io/opt-out-reason", " latency sensitive "),
+        ]);
+        assert_eq!(
+            opt_out(&w),
+            Some(OptOut {
+                reason: Some("latency sensitive")
+            })
+        );
+        let blank = annotated(&[
+            ("alfred.ome.io/movable", "0"),
+            ("alfred.ome.io/opt-out-reason", "  "),
+        ]);
+        assert_eq!(opt_out(&blank), Some(OptOut { reason: None }));
+        // Movable, absent, or not a Go bool: no opt-out (the last falls back to the default).
+        for v in ["true", "1", "no"] {
+            assert_eq!(opt_out(&annotated(&[("alfred.ome.io/movable", v)])), None);
+        }
+        assert_eq!(opt_out(&annotated(&[])), None);
+        // A reason alone opts nothing out.
+        let reason_only = annotated(&[("alfred.ome.io/opt-out-reason", "x")]);
+        assert_eq!(opt_out(&reason_only), None);
     }
 }

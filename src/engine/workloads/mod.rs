@@ -19,8 +19,8 @@ mod unowned;
 
 pub use checklist::{baseline_checklist, defrag_checklist, first_failure, Check, CheckResult};
 pub use eligibility::{
-    component_baseline, cooldown_minutes, defrag_prechecks, instance_baseline, is_movable,
-    EligibilityRules, InstanceVerdict,
+    component_baseline, cooldown_minutes, defrag_prechecks, instance_baseline, is_movable, opt_out,
+    EligibilityRules, InstanceVerdict, OptOut,
 };
 pub use irstatus::{check_rows, decode_rows, CodecError, InstanceRow};
 pub use migrations::{cooldown_end, in_cooldown};

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use chrono::Duration;
 
 use super::audit::{AuditEntry, AuditResult, ObjectRef};
-use super::dismissals::{Dismissal, RecommendationKey, DISMISS_ACTION};
+use super::dismissals::{Dismissal, RecommendationKey, DISMISS_ACTION, UNDISMISS_ACTION};
 use super::*;
 use crate::engine::analysis::{analyze, Analysis, AnalysisOptions, ExecutorSetting};
 use crate::engine::model::testkit::{at, node};
@@ -273,8 +273,24 @@ fn a_dismissal_hides_the_recommendation_until_its_hash_changes() {
     assert_eq!(audit.len(), 2);
     assert_eq!(audit[0].action, DISMISS_ACTION);
     assert_eq!(audit[0].object.namespace, "llm");
-    assert!(store.undismiss(&key, &d.key).unwrap());
+    assert!(store
+        .undismiss(&key, &d.key, "ops@x", at(12, 9, 0))
+        .unwrap());
     assert!(!store.is_dismissed(&key, &d.key, "bbbb").unwrap());
+    // Undoing is audited too; undoing nothing writes nothing.
+    assert!(!store
+        .undismiss(&key, &d.key, "ops@x", at(12, 10, 0))
+        .unwrap());
+    let audit = store
+        .audit_for_object(&key, "InferenceService", "llama")
+        .unwrap();
+    let undone: Vec<_> = audit
+        .iter()
+        .filter(|a| a.action == UNDISMISS_ACTION)
+        .collect();
+    assert_eq!(undone.len(), 1, "{audit:?}");
+    assert_eq!(undone[0].actor, "ops@x");
+    assert_eq!(undone[0].at, at(12, 9, 0));
 }
 
 #[test]

@@ -252,6 +252,11 @@ impl HistoryHook {
                 actor: self.actor.clone(),
                 at: *at,
             }),
+            Effect::ForgetDismissal { key, at } => Job::Undismiss {
+                key: recommendation_key(key),
+                actor: self.actor.clone(),
+                at: *at,
+            },
             _ => return,
         };
         if !self.writer.send(job) {
@@ -301,6 +306,9 @@ fn object_ref(op: &Op) -> ObjectRef {
         }
         | Op::OptOut {
             namespace, name, ..
+        }
+        | Op::OptIn {
+            namespace, name, ..
         } => ObjectRef {
             kind: "InferenceService".into(),
             namespace: namespace.to_string(),
@@ -320,6 +328,7 @@ fn op_action(op: &Op) -> &'static str {
         Op::Uncordon { .. } => "uncordon-node",
         Op::ApproveMove { .. } => "approve-move",
         Op::OptOut { .. } => "opt-out-workload",
+        Op::OptIn { .. } => "opt-in-workload",
         Op::ClearJournalEntry { .. } => "clear-journal-entry",
     }
 }
@@ -336,6 +345,9 @@ fn rv_before(op: &Op) -> String {
             resource_version, ..
         }
         | Op::OptOut {
+            resource_version, ..
+        }
+        | Op::OptIn {
             resource_version, ..
         }
         | Op::ClearJournalEntry {
@@ -386,7 +398,7 @@ fn op_reason(op: &Op) -> Option<String> {
     let text = match op {
         Op::Cordon { reason, .. } | Op::Uncordon { reason, .. } => reason.as_deref(),
         Op::OptOut { reason, .. } => Some(reason.as_str()),
-        Op::ApproveMove { .. } | Op::ClearJournalEntry { .. } => None,
+        Op::ApproveMove { .. } | Op::OptIn { .. } | Op::ClearJournalEntry { .. } => None,
     };
     text.map(str::trim)
         .filter(|r| !r.is_empty())

@@ -10,8 +10,9 @@ use std::thread::JoinHandle;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use crate::app::state::HealthTransition;
+use crate::engine::model::Time;
 use crate::history::audit::AuditEntry;
-use crate::history::dismissals::Dismissal;
+use crate::history::dismissals::{Dismissal, RecommendationKey};
 use crate::history::{ClusterKey, HistoryStore};
 
 /// What the writer thread is asked to do.
@@ -20,6 +21,12 @@ pub(super) enum Job {
     Audit(AuditEntry),
     /// Record a dismissed move (with its audit row, in one transaction).
     Dismiss(Dismissal),
+    /// Forget a dismissal an operator undid (with its audit row, in one transaction).
+    Undismiss {
+        key: RecommendationKey,
+        actor: String,
+        at: Time,
+    },
     /// Read a node's recorded transitions and audit rows; answered by `Reply::NodeRows` and
     /// `Reply::NodeActions`.
     NodeRows(String),
@@ -119,6 +126,10 @@ fn serve(
                     d.key.workload.clone()
                 )
             }),
+            Job::Undismiss { key, actor, at } => store
+                .undismiss(cluster, &key, &actor, at)
+                .err()
+                .map(|e| format!("undone dismissal of {} not recorded: {e:#}", key.workload)),
             Job::NodeRows(node) => {
                 let rows = store.node_timeline(cluster, &node).unwrap_or_else(|e| {
                     tracing::warn!(node, "history of the node not read: {e:#}");

@@ -190,13 +190,29 @@ fn fill_pool(world: &mut DemoWorld, pool: usize, percent: u64, strategy: Strateg
             continue;
         }
         if omenative && world.rng.below(25) == 0 {
+            let n = world.snap.isvcs.len();
             if let Some(s) = world.snap.isvcs.last_mut() {
                 s.annotations
                     .insert(Arc::from("alfred.ome.io/movable"), "false".into());
+                // Chosen by position, not by the seeded stream, which stays as it was.
+                let reason = OPT_OUT_REASONS[n % OPT_OUT_REASONS.len()];
+                if !reason.is_empty() {
+                    s.annotations.insert(
+                        Arc::from("alfred.ome.io/opt-out-reason"),
+                        reason.to_string(),
+                    );
+                }
             }
         }
     }
 }
+
+/// Why the demo's teams opted workloads out (one in three gave no reason, as happens).
+const OPT_OUT_REASONS: [&str; 3] = [
+    "latency-critical: no live moves",
+    "customer benchmark running",
+    "",
+];
 
 /// `alfred-config` (execute mode, a maintenance trigger) and the pre-created, empty
 /// `alfred-recommendations`.

@@ -82,6 +82,12 @@ impl DemoWorld {
                 resource_version,
                 reason,
             } => self.opt_out((namespace, name, uid, resource_version), reason, now),
+            Op::OptIn {
+                namespace,
+                name,
+                uid,
+                resource_version,
+            } => self.opt_in((namespace, name, uid, resource_version), now),
             Op::ClearJournalEntry {
                 namespace,
                 uuid,
@@ -253,6 +259,34 @@ impl DemoWorld {
         let involved = ("InferenceService", ns.clone(), name.clone());
         self.operator_event(involved, "OmeTopOptOut", note, now);
         done(format!("{ns}/{name} opted out of Alfred's moves"), &rv)
+    }
+
+    /// Removes the opt-out annotations (the workload follows `defaultMovable` again) and, as
+    /// the live path does, records the Event `OmeTopOptIn`.
+    fn opt_in(&mut self, target: (&Name, &Name, &Name, &Name), now: Time) -> OpOutcome {
+        let (ns, name, uid, seen) = target;
+        let s = match self.patch_target((ns, name, uid, seen)) {
+            Ok(s) => s,
+            Err(outcome) => return outcome,
+        };
+        let isvc = &self.snap.isvcs[s];
+        let keys = ["alfred.ome.io/movable", "alfred.ome.io/opt-out-reason"];
+        if !keys.iter().any(|k| isvc.annotations.contains_key(*k)) {
+            return OpOutcome::Refused {
+                message: format!("{ns}/{name} is not opted out; nothing written"),
+            };
+        }
+        let rv = self.bump();
+        let isvc = &mut self.snap.isvcs[s];
+        for k in keys {
+            isvc.annotations.remove(k);
+        }
+        isvc.resource_version = rv.clone();
+        self.touch(Source::Services);
+        let note = operator_note("opted back in to Alfred's moves", None);
+        let involved = ("InferenceService", ns.clone(), name.clone());
+        self.operator_event(involved, "OmeTopOptIn", note, now);
+        done(format!("{ns}/{name} opted back in to Alfred's moves"), &rv)
     }
 
     fn clear_entry(

@@ -1,8 +1,9 @@
 //! The Moves rows of one feed: Alfred's and ome-top's rows merged per (Instance, policy), the
 //! moves that can be acted on first (by how close they are to running), then the advisory ones
 //! in one group per reason with a header row, closed unless opened (or every row listed, no
-//! headers, while a filter or a sort is on). Dismissed moves whose content is unchanged are
-//! left out.
+//! headers, while a filter or a sort is on). The operator's decisions come last: the moves of
+//! opted-out workloads under "opted out", dismissed moves whose content is unchanged under
+//! "dismissed".
 //!
 //! Owns: `move_rows`. Plain data.
 
@@ -10,6 +11,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::views::held::{holder, short, JOURNAL_HOLDS};
+use crate::app::views::moves::decided::{
+    decided_label, dismissed_cells, opted_out_cells, DISMISSED_GROUP, OPTED_OUT_GROUP,
+};
 use crate::app::views::moves::landing::{landing, landing_short};
 use crate::app::views::moves::merge::{freshness_text, group_reason, pair_rows};
 use crate::app::views::moves::pacing::pacing;
@@ -23,6 +27,7 @@ use crate::app::views::moves::{in_namespace, instance_of};
 use crate::engine::analysis::Analysis;
 use crate::engine::model::vocab::Outcome;
 use crate::engine::model::Time;
+use crate::engine::workloads::{opt_out, OptOut};
 use crate::fmt::relative;
 use crate::protocol::Feed;
 
@@ -38,6 +43,8 @@ enum Class {
     Rejected,
     Other,
     Advisory,
+    /// The workload is opted out of Alfred's moves: listed under "opted out".
+    OptedOut,
     /// Dismissed by an operator, unchanged since: listed under "dismissed", last.
     Dismissed,
 }
@@ -111,6 +118,8 @@ struct Ctx<'a> {
     published: bool,
     /// The journal entry holding withheld moves back (its short UUID), if one does.
     holder: Option<String>,
+    /// Workloads opted out of Alfred's moves (`ns/name` → the opt-out).
+    opted_out: HashMap<&'a str, OptOut<'a>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -138,6 +147,11 @@ impl<'a> Ctx<'a> {
             fresh: freshness_text(a),
             published,
             holder: holder(a).map(|e| short(&e.uuid)),
+            opted_out: snap
+                .isvcs
+                .iter()
+                .filter_map(|w| Some((w.ns_name().as_ref(), opt_out(w)?)))
+                .collect(),
         }
     }
 
@@ -271,35 +285,11 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// The group key of the dismissed moves (no advisory reason is spelled so).
-pub const DISMISSED_GROUP: &str = "dismissed";
-
-/// A dismissed move's row: WHY says who dismissed it, when and why; no `≠` (the operator
-/// has decided).
-fn dismissed_cells(row: &mut RowModel, d: &Dismissed, now: Time) {
-    let by = d.by.as_deref().unwrap_or("you");
-    let text = format!("dismissed by {by} {}: {}", relative(now, d.at), d.reason);
-    if let Some(c) = row.cells.get_mut(0) {
-        c.text.clear();
-    }
-    if let Some(c) = row.cells.get_mut(5) {
-        *c = Cell::text(text).tone(Tone::Muted);
-    }
-    *row = RowModel::new(
-        std::mem::take(&mut row.key),
-        row.source,
-        std::mem::take(&mut row.cells),
-    );
-}
-
 /// `▸ 612 advisory` … `RawDeploymentMigrationUnsupported`: the header of one reason's group
 /// (`▸ 2 dismissed` for the dismissed moves).
 fn group_row(reason: &str, count: usize, open: bool, source: usize) -> RowModel {
     let mark = if open { "▾" } else { "▸" };
-    let (what, label) = match reason {
-        DISMISSED_GROUP => ("dismissed", "dismissed by an operator (U undoes one)"),
-        _ => ("advisory", reason),
-    };
+    let (what, label) = decided_label(reason).unwrap_or(("advisory", reason));
     let mut cells = vec![
         Cell::text(""),
         Cell::text(what).tone(Tone::Muted),
@@ -318,6 +308,7 @@ struct Listed<'a> {
     pair: MovePair,
     merged: Merged<'a>,
     dismissed: Option<&'a Dismissed>,
+    opted_out: Option<OptOut<'a>>,
     class: Class,
     progress: Option<String>,
 }
@@ -334,6 +325,7 @@ fn classify<'a>(ctx: &Ctx<'a>, a: &'a Analysis, pairs: Vec<(String, MovePair)>) 
                 .then(|| all.get(&identity_key(&f)))
                 .flatten()
                 .filter(|d| d.fingerprint == fingerprint(&f));
+            let opted_out = ctx.opted_out.get(f.workload).copied();
             let progress = ctx.progress(&merged);
             let ours = merged
                 .computed
@@ -342,6 +334,8 @@ fn classify<'a>(ctx: &Ctx<'a>, a: &'a Analysis, pairs: Vec<(String, MovePair)>) 
             let mut class = ours.into_iter().chain(theirs).min().unwrap_or(Class::Other);
             if progress.is_some() {
                 class = class.min(Class::InProgress);
+            } else if opted_out.is_some() {
+                class = Class::OptedOut;
             } else if dismissed.is_some() {
                 class = Class::Dismissed;
             }
@@ -350,6 +344,7 @@ fn classify<'a>(ctx: &Ctx<'a>, a: &'a Analysis, pairs: Vec<(String, MovePair)>) 
                 pair,
                 merged,
                 dismissed,
+                opted_out,
                 class,
                 progress,
             })
@@ -402,16 +397,18 @@ pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex)
     let split = listed.partition_point(|l| l.class < Class::Advisory);
     let mut groups: BTreeMap<String, Vec<&Listed<'_>>> = BTreeMap::new();
     for l in &listed[split..] {
-        let reason = match l.dismissed {
-            Some(_) => DISMISSED_GROUP.to_string(),
-            None => group_reason(&l.merged),
+        let reason = match l.class {
+            Class::OptedOut => OPTED_OUT_GROUP.to_string(),
+            Class::Dismissed => DISMISSED_GROUP.to_string(),
+            _ => group_reason(&l.merged),
         };
         groups.entry(reason).or_default().push(l);
     }
     let mut groups: Vec<(String, Vec<&Listed<'_>>)> = groups.into_iter().collect();
-    // Largest advice first; the dismissed moves last.
+    // Largest advice first; the operator's decisions last (opted out, then dismissed).
     groups.sort_by_key(|(reason, members)| {
         (
+            decided_label(reason).is_some(),
             reason == DISMISSED_GROUP,
             std::cmp::Reverse(members.len()),
             reason.clone(),
@@ -431,8 +428,10 @@ pub fn move_rows(feed: &Feed, opts: &MoveOptions<'_>) -> (TableModel, MoveIndex)
     requested_rows(&ctx, &listed, &mut rows, &mut index.entries);
     let push = |rows: &mut Vec<RowModel>, entries: &mut Vec<MoveEntry>, l: &Listed<'_>| {
         let mut row = ctx.row(&l.key, &l.merged, l.progress.as_deref(), rows.len());
-        if let Some(d) = l.dismissed {
-            dismissed_cells(&mut row, d, ctx.opts.now);
+        match (l.class, l.opted_out, l.dismissed) {
+            (Class::OptedOut, Some(o), _) => opted_out_cells(&mut row, &o),
+            (Class::Dismissed, _, Some(d)) => dismissed_cells(&mut row, d, ctx.opts.now),
+            _ => {}
         }
         rows.push(row);
         entries.push(MoveEntry::Move(l.pair));
