@@ -4,7 +4,7 @@
 //! taking in the new context's first feed or the failure. The old session keeps running until
 //! the new one has synced, so a failed switch leaves the screen where it was.
 //!
-//! Owns: `unavailable`, `request_switch`, `switched`, `switch_failed`. Plain data; must not
+//! Owns: `request_switch`, `switched`, `switch_failed`. Plain data; must not
 //! import `ratatui`, `tokio` or `kube`.
 
 use std::sync::Arc;
@@ -12,27 +12,10 @@ use std::sync::Arc;
 use crate::app::contexts::{ContextEntry, Switching};
 use crate::app::dialogs::Modal;
 use crate::app::effect::Effect;
+use crate::app::query::contexts::unavailable;
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::nav;
 use crate::protocol::{Feed, SourceKind};
-
-/// Why `:ctx` cannot switch here, outside live mode.
-pub fn unavailable(state: &AppState) -> Option<&'static str> {
-    if state.fleet.is_some() {
-        // The fleet's members are open already: `:ctx` shows one.
-        return None;
-    }
-    match state.latest.as_ref().map(|f| &f.source) {
-        Some(SourceKind::Live(_)) => None,
-        Some(SourceKind::Demo(_)) => {
-            Some("switching context needs a live cluster: this is the demo")
-        }
-        Some(SourceKind::Snapshot(_)) => {
-            Some("switching context needs a live cluster: this is a snapshot")
-        }
-        None => Some("not connected yet: switch context once the first data arrived"),
-    }
-}
 
 fn refuse(state: &mut AppState, text: String, level: NoticeLevel) -> Vec<Effect> {
     state.notices.push(text, level, state.now);

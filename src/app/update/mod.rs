@@ -5,8 +5,9 @@
 //! and the column layout (`sort`), a row that slid under the cursor (`slid`), leaving
 //! (`quit`), the writes (`ops`, `approve`, `journal`, `track`), contexts, namespace, copy,
 //! YAML, the map's layout and its selection (`map`), the jump to a node's timeline
-//! (`timeline`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
-//! `run_msgs` carries out, so nothing calls back into `apply_action`.
+//! (`timeline`), a finished reason prompt (`reason`). Input and the palette only read the
+//! state and answer with `Msg`s (`app::msg`) that `msgs` carries out, so nothing outside this
+//! folder writes the state or calls back into `apply_action`.
 //!
 //! Owns: `update`, `apply_action`.
 
@@ -19,11 +20,13 @@ pub mod groups;
 pub mod held;
 pub mod journal;
 pub mod map;
+pub mod msgs;
 pub mod namespace;
 pub mod nav;
 pub mod ops;
 pub mod order;
 pub mod quit;
+pub mod reason;
 pub mod rows;
 pub mod slid;
 pub mod sort;
@@ -38,7 +41,6 @@ use crate::app::detail::DetailKind;
 use crate::app::dialogs::Modal;
 use crate::app::effect::Effect;
 use crate::app::event::Event;
-use crate::app::msg::Msg;
 use crate::app::state::{AppState, NoticeLevel, View, NOTICE_SECONDS};
 use crate::engine::model::Time;
 
@@ -51,9 +53,12 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
     let effects = match event {
         Event::Key(k) => {
             let msgs = crate::app::input::key(state, k);
-            run_msgs(state, msgs)
+            msgs::run_msgs(state, msgs)
         }
-        Event::Mouse(m) => crate::app::input::mouse(state, m),
+        Event::Mouse(m) => {
+            let msgs = crate::app::input::mouse(state, m);
+            msgs::run_msgs(state, msgs)
+        }
         Event::Resize(w, h) => {
             state.size = (w, h);
             rows::refresh_view(state, state.view);
@@ -108,19 +113,6 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         }
     };
     map::sync_map(state);
-    effects
-}
-
-/// Carries out what input, the palette or the YAML pane asked for: their effects as they are,
-/// their actions through `apply_action` (which never asks for more), in order.
-fn run_msgs(state: &mut AppState, msgs: Vec<Msg>) -> Vec<Effect> {
-    let mut effects = Vec::new();
-    for msg in msgs {
-        match msg {
-            Msg::Effect(e) => effects.push(e),
-            Msg::Action(a) => effects.extend(apply_action(state, a)),
-        }
-    }
     effects
 }
 

@@ -3,11 +3,10 @@
 //! screen (from an advisory group's row, onto the first of its moves); and `w`, the wide or
 //! compact layout of every table, which says on the notice line what it changed here.
 //!
-//! Owns: `sort_next`, `sort_by_letter`, `sort_reverse`, `toggle_wide`, `shown_here`. Plain data.
+//! Owns: `sort_next`, `sort_by_column`, `sort_reverse`, `toggle_wide`. Plain data.
 
-use crate::app::layout::screen;
+use crate::app::query::columns::shown_here;
 use crate::app::state::{AppState, NoticeLevel, View};
-use crate::app::table::columns::visible_columns;
 use crate::app::update::groups;
 use crate::app::update::nav::viewport;
 use crate::app::update::rows::{rearrange_moves, refresh_view};
@@ -34,35 +33,22 @@ pub fn sort_next(state: &mut AppState) {
     resort(state);
 }
 
-/// Shift+letter: sorts by the first shown column whose title starts with `letter` (text
-/// ascending, numbers largest first); the same letter again reverses. False when no column
-/// starts with it.
-pub fn sort_by_letter(state: &mut AppState, letter: char) -> bool {
+/// Shift+letter: sorts by `col` (`query::columns::letter_column`; text ascending, numbers
+/// largest first); the same column again reverses.
+pub fn sort_by_column(state: &mut AppState, col: usize) {
     let view = state.view;
     let Some(model) = state.models.table(view) else {
-        return false;
+        return;
     };
-    let t = &state.tables[view.index()];
-    let starts = |title: &str| {
-        title
-            .chars()
-            .find(|c| c.is_alphanumeric())
-            .is_some_and(|c| c.eq_ignore_ascii_case(&letter))
+    let Some(numeric) = model.columns.get(col).map(|c| c.numeric) else {
+        return;
     };
-    let on_screen = shown_here(state, t.wide);
-    let Some(col) =
-        (0..model.columns.len()).find(|c| on_screen.contains(c) && starts(model.columns[*c].title))
-    else {
-        return false;
-    };
-    let numeric = model.columns[col].numeric;
     let t = &mut state.tables[view.index()];
     t.sort = match t.sort {
         Some((c, d)) if c == col => Some((c, !d)),
         _ => Some((col, numeric)),
     };
     resort(state);
-    true
 }
 
 /// `toggle-wide`: every table switches between the compact and the wide layout, and the notice
@@ -93,16 +79,6 @@ pub fn toggle_wide(state: &mut AppState) {
         }
     }
     refresh_view(state, state.view);
-}
-
-/// The columns of the current view shown at this terminal's width in the `wide` layout or not.
-pub fn shown_here(state: &AppState, wide: bool) -> Vec<usize> {
-    let room = screen(state).table.width.saturating_sub(3);
-    state
-        .models
-        .table(state.view)
-        .map(|m| visible_columns(&m.columns, wide, room))
-        .unwrap_or_default()
 }
 
 /// What switching the current view to the `wide` layout (or back) changes, in words: the
