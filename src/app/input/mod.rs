@@ -28,7 +28,7 @@ pub fn key(state: &AppState, k: KeyEvent) -> Vec<Msg> {
     if k.kind != KeyEventKind::Press {
         return Vec::new();
     }
-    match state.modals.last() {
+    match state.overlays.modals.last() {
         Some(Modal::FilterInput { before, cursor }) => {
             return filter_key(state, k, before, *cursor)
         }
@@ -50,10 +50,10 @@ pub fn key(state: &AppState, k: KeyEvent) -> Vec<Msg> {
         }
         _ => {}
     }
-    let mut keys = state.pending_keys.clone();
+    let mut keys = state.overlays.pending_keys.clone();
     keys.push(Chord::of(&k));
     let mode = current_mode(state);
-    match state.keys.resolve(mode, &keys) {
+    match state.settings.keys.resolve(mode, &keys) {
         KeyResolution::Pending => vec![Msg::PendingKeys(keys)],
         KeyResolution::Unbound => {
             let mut msgs = vec![Msg::PendingKeys(Vec::new())];
@@ -65,7 +65,7 @@ pub fn key(state: &AppState, k: KeyEvent) -> Vec<Msg> {
             if let Some(col) = sorted {
                 msgs.push(Msg::SortByColumn(col));
                 msgs.extend(redraw());
-            } else if state.modals.is_empty() && printable(&k) {
+            } else if state.overlays.modals.is_empty() && printable(&k) {
                 // A key that does nothing says so, and where it would act.
                 let why = crate::app::query::refuse::unbound_words(state, &keys);
                 msgs.push(Msg::Notice(why, NoticeLevel::Error));
@@ -84,7 +84,7 @@ pub fn key(state: &AppState, k: KeyEvent) -> Vec<Msg> {
 /// An action with the help or the YAML pane on top, which answer their own keys; else the
 /// action for the view.
 fn overlay_action(state: &AppState, a: Action) -> Vec<Msg> {
-    match state.modals.last() {
+    match state.overlays.modals.last() {
         Some(Modal::Help { scroll }) => {
             let scroll = match a {
                 Action::Down => *scroll + 1,
@@ -110,7 +110,8 @@ fn overlay_action(state: &AppState, a: Action) -> Vec<Msg> {
 
 /// Whether `k` is bound to `quit` (at once) in the `[global]` table.
 fn quits_at_once(state: &AppState, k: &KeyEvent) -> bool {
-    state.keys.resolve(Mode::Global, &[Chord::of(k)]) == KeyResolution::Action(Action::Quit)
+    state.settings.keys.resolve(Mode::Global, &[Chord::of(k)])
+        == KeyResolution::Action(Action::Quit)
 }
 
 /// A character key without Ctrl or Alt (what an operator types on purpose).
@@ -140,7 +141,7 @@ fn sort_key(state: &AppState, k: KeyEvent) -> Option<usize> {
 
 /// `r` (reason) and `o` (override) inside a confirm dialog.
 fn confirm_extra(state: &AppState, k: KeyEvent) -> Option<Msg> {
-    let Some(Modal::Confirm(d)) = state.modals.last() else {
+    let Some(Modal::Confirm(d)) = state.overlays.modals.last() else {
         return None;
     };
     match k.code {
@@ -159,7 +160,7 @@ fn confirm_extra(state: &AppState, k: KeyEvent) -> Option<Msg> {
 }
 
 fn filter_key(state: &AppState, k: KeyEvent, before: &str, cursor: usize) -> Vec<Msg> {
-    let mut text = state.table(state.view).filter.text.clone();
+    let mut text = state.table(state.views.view).filter.text.clone();
     let mut at = cursor;
     let mut msgs = match k.code {
         KeyCode::Enter => vec![Msg::PopModal],
@@ -212,7 +213,7 @@ fn reason_key(state: &AppState, k: KeyEvent) -> Vec<Msg> {
         purpose,
         prompt,
         buffer,
-    }) = state.modals.last()
+    }) = state.overlays.modals.last()
     else {
         return Vec::new();
     };
@@ -240,13 +241,13 @@ fn reason_key(state: &AppState, k: KeyEvent) -> Vec<Msg> {
 
 /// Handles a mouse event: wheel scrolls, a click selects a row or a tab.
 pub fn mouse(state: &AppState, m: MouseEvent) -> Vec<Msg> {
-    if !state.modals.is_empty() {
+    if !state.overlays.modals.is_empty() {
         return Vec::new();
     }
     let over_map = || {
         let map = screen(state).map;
-        state.view == View::Pools
-            && state.detail.is_none()
+        state.views.view == View::Pools
+            && state.views.detail.is_none()
             && map.height > 0
             && map.contains(m.column, m.row)
     };
@@ -274,21 +275,21 @@ fn click(state: &AppState, col: u16, row: u16) -> Option<Msg> {
             .find(|(_, _, a, b)| col >= *a && col < *b)
             .map(|(v, ..)| Msg::ShowView(v));
     }
-    if state.detail.is_some() {
+    if state.views.detail.is_some() {
         return None;
     }
-    if state.view == View::Gangs {
+    if state.views.view == View::Gangs {
         if !s.table.contains(col, row) || row <= s.table.y {
             return None;
         }
-        let pos = state.gang_nav.offset + usize::from(row - s.table.y - 1);
+        let pos = state.views.gang_nav.offset + usize::from(row - s.table.y - 1);
         return Some(Msg::SelectGang(pos));
     }
     let first = s.first_row_y();
     if !s.table.contains(col, row) || row < first || usize::from(row - first) >= s.table_rows() {
         return None;
     }
-    state.models.table(state.view)?;
-    let pos = state.table(state.view).offset + usize::from(row - first);
+    state.views.models.table(state.views.view)?;
+    let pos = state.table(state.views.view).offset + usize::from(row - first);
     Some(Msg::SelectRow(pos))
 }

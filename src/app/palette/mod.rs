@@ -120,6 +120,7 @@ fn context_entries(state: &AppState, typed: Option<&str>) -> Vec<PaletteEntry> {
     }
     let current = state.current_context();
     let mut out: Vec<PaletteEntry> = state
+        .clusters
         .contexts
         .list
         .iter()
@@ -138,7 +139,7 @@ fn context_entries(state: &AppState, typed: Option<&str>) -> Vec<PaletteEntry> {
 }
 
 fn namespace_entries(state: &AppState, typed: Option<&str>) -> Vec<PaletteEntry> {
-    let scope = state.namespace_scope.as_deref();
+    let scope = state.views.namespace_scope.as_deref();
     let seen = state
         .shown()
         .map(|f| namespace::seen(f))
@@ -207,7 +208,13 @@ pub fn palette_entries(state: &AppState, input: &str) -> Vec<PaletteEntry> {
         // Not offered where it cannot act (no kubeconfig contexts: demo, snapshot).
         .filter(|a| **a != Action::ViewFleet || fleet::unavailable(state).is_none())
         .map(|a| PaletteEntry::Action(*a))
-        .chain(state.themes.iter().map(|t| PaletteEntry::Theme(t.clone())))
+        .chain(
+            state
+                .settings
+                .themes
+                .iter()
+                .map(|t| PaletteEntry::Theme(t.clone())),
+        )
         .filter(|e| e.label().to_lowercase().contains(&needle))
         .collect::<Vec<_>>();
     words
@@ -219,6 +226,7 @@ pub fn palette_entries(state: &AppState, input: &str) -> Vec<PaletteEntry> {
 
 fn themes(state: &AppState, typed: Option<&str>) -> Vec<PaletteEntry> {
     state
+        .settings
         .themes
         .iter()
         .filter(|t| matches(t, typed))
@@ -290,7 +298,7 @@ fn run_typed(input: &str) -> Vec<Msg> {
 /// The key as the keymap's `[palette]` table names it (the vim keymap's `<C-n>` chooses like
 /// ↓, `<C-c>` closes like Esc); a key the table leaves unbound is itself.
 fn bound_code(state: &AppState, k: &KeyEvent) -> KeyCode {
-    match state.keys.resolve(Mode::Palette, &[Chord::of(k)]) {
+    match state.settings.keys.resolve(Mode::Palette, &[Chord::of(k)]) {
         KeyResolution::Action(Action::Down) => KeyCode::Down,
         KeyResolution::Action(Action::Up) => KeyCode::Up,
         KeyResolution::Action(Action::Confirm) => KeyCode::Enter,

@@ -11,8 +11,9 @@ use crate::app::table::columns::visible_columns;
 pub fn shown_here(state: &AppState, wide: bool) -> Vec<usize> {
     let room = screen(state).table.width.saturating_sub(3);
     state
+        .views
         .models
-        .table(state.view)
+        .table(state.views.view)
         .map(|m| visible_columns(&m.columns, wide, room))
         .unwrap_or_default()
 }
@@ -20,13 +21,13 @@ pub fn shown_here(state: &AppState, wide: bool) -> Vec<usize> {
 /// The first shown column of the current view whose title starts with `letter` (`None`: no
 /// column starts with it, or the view has no columns).
 pub fn letter_column(state: &AppState, letter: char) -> Option<usize> {
-    let model = state.models.table(state.view)?;
+    let model = state.views.models.table(state.views.view)?;
     let starts = |title: &str| {
         title
             .chars()
             .find(|c| c.is_alphanumeric())
             .is_some_and(|c| c.eq_ignore_ascii_case(&letter))
     };
-    let on_screen = shown_here(state, state.table(state.view).wide);
+    let on_screen = shown_here(state, state.table(state.views.view).wide);
     (0..model.columns.len()).find(|c| on_screen.contains(c) && starts(model.columns[*c].title))
 }

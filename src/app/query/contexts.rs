@@ -8,11 +8,11 @@ use crate::protocol::SourceKind;
 
 /// Why `:ctx` cannot switch here, outside live mode.
 pub fn unavailable(state: &AppState) -> Option<&'static str> {
-    if state.fleet.is_some() {
+    if state.clusters.fleet.is_some() {
         // The fleet's members are open already: `:ctx` shows one.
         return None;
     }
-    match state.latest.as_ref().map(|f| &f.source) {
+    match state.feed.latest.as_ref().map(|f| &f.source) {
         Some(SourceKind::Live(_)) => None,
         Some(SourceKind::Demo(_)) => {
             Some("switching context needs a live cluster: this is the demo")

@@ -17,11 +17,11 @@ pub fn jump_to_journal(state: &mut AppState) {
         return state.notices.push(
             "no journal entry is behind this move (nothing in Alfred's journal holds it back)",
             NoticeLevel::Error,
-            state.now,
+            state.session.now,
         );
     };
     nav::switch_view(state, View::Journal);
-    state.tables[View::Journal.index()].selected_key = Some(uuid);
+    state.views.tables[View::Journal.index()].selected_key = Some(uuid);
     rows::refresh_view(state, View::Journal);
     nav::open(state);
 }

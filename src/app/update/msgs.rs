@@ -32,32 +32,32 @@ fn apply_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         }
         Msg::Context(name) => return contexts::request_switch(state, &name),
         Msg::Namespace(name) => return namespace::set_scope(state, name.as_deref()),
-        Msg::PendingKeys(keys) => state.pending_keys = keys,
-        Msg::Notice(text, level) => state.notices.push(text, level, state.now),
-        Msg::PushModal(m) => state.modals.push(m),
+        Msg::PendingKeys(keys) => state.overlays.pending_keys = keys,
+        Msg::Notice(text, level) => state.notices.push(text, level, state.session.now),
+        Msg::PushModal(m) => state.overlays.modals.push(m),
         Msg::PopModal => {
-            state.modals.pop();
+            state.overlays.modals.pop();
         }
         Msg::SetModal(m) => {
-            if let Some(top) = state.modals.last_mut() {
+            if let Some(top) = state.overlays.modals.last_mut() {
                 *top = m;
             }
         }
         Msg::Filter(text) => {
-            state.tables[state.view.index()].filter = Filter::new(&text);
-            rows::refresh_view(state, state.view);
+            state.views.tables[state.views.view.index()].filter = Filter::new(&text);
+            rows::refresh_view(state, state.views.view);
         }
         Msg::SortByColumn(col) => sort::sort_by_column(state, col),
         Msg::Theme(name) => set_theme(state, &name),
-        Msg::ScrollMap(delta) => state.pool_map.scroll(delta),
+        Msg::ScrollMap(delta) => state.views.pool_map.scroll(delta),
         Msg::Step(delta) => nav::step(state, delta),
         Msg::ShowView(v) => {
-            state.pool_scope = None;
+            state.views.pool_scope = None;
             nav::switch_view(state, v);
         }
         Msg::SelectGang(pos) => {
             let height = nav::viewport(state);
-            state.gang_nav.select(pos, height);
+            state.views.gang_nav.select(pos, height);
         }
         Msg::SelectRow(pos) => select_row(state, pos),
     }
@@ -66,19 +66,26 @@ fn apply_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
 
 /// `:theme NAME`: that theme (the first when none is named so), named on the notice line.
 fn set_theme(state: &mut AppState, name: &str) {
-    state.theme = state.themes.iter().position(|x| x == name).unwrap_or(0);
+    state.settings.theme = state
+        .settings
+        .themes
+        .iter()
+        .position(|x| x == name)
+        .unwrap_or(0);
     let text = format!("theme: {}", state.theme_name());
-    state.notices.push(text, NoticeLevel::Info, state.now);
+    state
+        .notices
+        .push(text, NoticeLevel::Info, state.session.now);
 }
 
 /// Selects the current view's visible row at `pos` (a click on it).
 fn select_row(state: &mut AppState, pos: usize) {
-    let view = state.view;
+    let view = state.views.view;
     let height = nav::viewport(state);
-    let Some(model) = state.models.table(view) else {
+    let Some(model) = state.views.models.table(view) else {
         return;
     };
-    let t = &mut state.tables[view.index()];
+    let t = &mut state.views.tables[view.index()];
     if pos < t.visible.len() {
         t.select(model, pos, height);
     }

@@ -12,15 +12,17 @@ use crate::app::update::{ops, rows};
 pub fn finish_reason(state: &mut AppState, purpose: ReasonPurpose, reason: String) -> Vec<Effect> {
     match purpose {
         ReasonPurpose::ConfirmReason => {
-            if let Some(Modal::Confirm(d)) = state.modals.last_mut() {
+            if let Some(Modal::Confirm(d)) = state.overlays.modals.last_mut() {
                 d.reason = (!reason.is_empty()).then_some(reason);
             }
             vec![Effect::Redraw]
         }
         ReasonPurpose::Dismiss { .. } | ReasonPurpose::OptOut { .. } if reason.is_empty() => {
-            state
-                .notices
-                .push("a reason is required", NoticeLevel::Error, state.now);
+            state.notices.push(
+                "a reason is required",
+                NoticeLevel::Error,
+                state.session.now,
+            );
             vec![Effect::Redraw]
         }
         ReasonPurpose::Dismiss { key, fingerprint } => {
@@ -28,19 +30,21 @@ pub fn finish_reason(state: &mut AppState, purpose: ReasonPurpose, reason: Strin
                 fingerprint: fingerprint.clone(),
                 by: None,
                 reason: reason.clone(),
-                at: state.now,
+                at: state.session.now,
             };
-            state.dismissed.insert(key.clone(), note);
-            state
-                .notices
-                .push(format!("dismissed: {reason}"), NoticeLevel::Info, state.now);
+            state.ops.dismissed.insert(key.clone(), note);
+            state.notices.push(
+                format!("dismissed: {reason}"),
+                NoticeLevel::Info,
+                state.session.now,
+            );
             rows::rebuild_models(state);
             vec![
                 Effect::RecordDismissal {
                     key,
                     fingerprint,
                     reason,
-                    at: state.now,
+                    at: state.session.now,
                 },
                 Effect::Redraw,
             ]
