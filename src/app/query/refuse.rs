@@ -96,7 +96,8 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
     if action == Action::ClearJournalEntry && !stalled_entry(state) {
         return Some("only a stalled journal entry can be cleared".into());
     }
-    if action == Action::JumpToJournal && crate::app::views::held::journal_entry_of(state).is_none()
+    if action == Action::JumpToJournal
+        && crate::app::views::moves::held::journal_entry_of(state).is_none()
     {
         return Some("no journal entry is behind this move".into());
     }

@@ -10,7 +10,7 @@ use crate::app::effect::Effect;
 use crate::app::state::{AppState, NoticeLevel, PendingOp, View};
 use crate::app::table::Tone;
 use crate::app::views::moves::{action_move, Merged};
-use crate::app::views::node_detail::uncordon_warning;
+use crate::app::views::nodes::detail::uncordon_warning;
 use crate::protocol::{Capability, Command, Op, OpOutcome};
 
 pub(crate) fn allowed(state: &mut AppState, cap: Capability, what: &str) -> bool {

@@ -6,7 +6,7 @@
 use crate::app::detail::DetailKind;
 use crate::app::state::AppState;
 use crate::app::update::nav::viewport;
-use crate::app::views::node_timeline::TIMELINE_HEADING;
+use crate::app::views::nodes::timeline::TIMELINE_HEADING;
 
 /// Scrolls the open node detail so its timeline heading is the top line (as far as the pane
 /// scrolls); `false` when no node detail is open.

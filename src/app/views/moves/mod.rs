@@ -12,6 +12,7 @@
 
 mod detail;
 pub mod flight;
+pub mod held;
 pub mod landing;
 mod merge;
 pub mod pacing;

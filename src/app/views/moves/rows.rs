@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
-use crate::app::views::held::{holder, short, JOURNAL_HOLDS};
+use crate::app::views::moves::held::{holder, short, JOURNAL_HOLDS};
 use crate::app::views::moves::landing::{landing, landing_short};
 use crate::app::views::moves::merge::{freshness_text, group_reason, pair_rows};
 use crate::app::views::moves::pacing::pacing;

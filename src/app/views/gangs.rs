@@ -1,4 +1,5 @@
-//! Why a gang sits where it does, in the scheduler's terms: its state, the domain it is pinned
+//! The Gangs view's side of the app (the tree itself is `app::model::gangs`, kept in the state):
+//! why a gang sits where it does, in the scheduler's terms: its state, the domain it is pinned
 //! to (or predicted for) and where that pin was read, members placed against `minMember`,
 //! reservation, and the scheduler's own Pending message. Drawn beside the Gangs tree.
 //!
