@@ -80,7 +80,7 @@ pub fn view_banner(state: &AppState) -> Vec<BannerLine> {
         .map(BannerLine::from)
         .collect();
     if let Some(feed) = state.shown() {
-        if matches!(state.view, View::Pools | View::Moves) {
+        if matches!(state.views.view, View::Pools | View::Moves) {
             for u in unowned_pods(&feed.snapshot, &feed.analysis.workloads) {
                 lines.push(BannerLine {
                     what: format!("{} without an Instance: ", u.short()),
@@ -102,7 +102,7 @@ fn unreadable_lines(state: &AppState) -> Vec<Unreadable> {
     let mut lines: Vec<Unreadable> = Vec::new();
     let mut records = 0usize;
     for u in unreadable(&feed.analysis) {
-        if !uses(state.view, u.source) {
+        if !uses(state.views.view, u.source) {
             continue;
         }
         if u.source == Source::NodeRecord {

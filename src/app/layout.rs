@@ -33,8 +33,8 @@ pub fn banner_lines(state: &AppState) -> u16 {
 
 /// Whether the API banner shows (a context switch connecting, or the API unreachable).
 pub fn api_banner(state: &AppState) -> bool {
-    state.contexts.switching.is_some()
-        || state.latest.as_ref().is_some_and(|f| {
+    state.clusters.contexts.switching.is_some()
+        || state.feed.latest.as_ref().is_some_and(|f| {
             matches!(
                 f.api,
                 ApiStatus::Reconnecting { .. } | ApiStatus::Forbidden { .. }
@@ -51,13 +51,13 @@ pub fn journal_banner(state: &AppState) -> bool {
 
 /// The layout of `state` at its terminal size.
 pub fn screen(state: &AppState) -> Screen {
-    let (w, h) = state.size;
+    let (w, h) = state.session.size;
     let banner_h = banner_lines(state);
     let body_y = 3 + banner_h;
     let body_h = h.saturating_sub(body_y + 2);
     let body = Area::rows(0, body_y, w, body_h);
     let none = Area::rows(0, body_y, w, 0);
-    let (table, panel, map) = match state.view {
+    let (table, panel, map) = match state.views.view {
         View::Pools => pools_areas(state, body),
         View::Journal if journal_banner(state) && body_h > 4 => (
             Area::rows(0, body_y + 1, w, body_h - 1),
@@ -100,9 +100,14 @@ pub fn screen(state: &AppState) -> Screen {
 fn fleet_areas(state: &AppState, body: Area) -> (Area, Area, Area) {
     let (w, y, h) = (body.width, body.y, body.height);
     let none = Area::rows(0, y, w, 0);
-    let rows = u16::try_from(state.models.fleet.table.rows.len()).unwrap_or(u16::MAX);
+    let rows = u16::try_from(state.views.models.fleet.table.rows.len()).unwrap_or(u16::MAX);
     let table_h = rows.saturating_add(3).clamp(5, (h / 2).max(5));
-    let shown = state.models.fleet.panel_lines(w.saturating_sub(2)).len();
+    let shown = state
+        .views
+        .models
+        .fleet
+        .panel_lines(w.saturating_sub(2))
+        .len();
     let lines = u16::try_from(shown.max(1)).unwrap_or(u16::MAX);
     let panel_h = lines.saturating_add(2).min(h.saturating_sub(table_h));
     if panel_h < 3 {
@@ -122,10 +127,10 @@ fn fleet_areas(state: &AppState, body: Area) -> (Area, Area, Area) {
 fn pools_areas(state: &AppState, body: Area) -> (Area, Area, Area) {
     let (w, y, h) = (body.width, body.y, body.height);
     let none = Area::rows(0, y, w, 0);
-    if state.pool_map.full {
+    if state.views.pool_map.full {
         return (none, none, body);
     }
-    let rows = u16::try_from(state.models.pools.rows.len()).unwrap_or(u16::MAX);
+    let rows = u16::try_from(state.views.models.pools.rows.len()).unwrap_or(u16::MAX);
     let table_h = rows.saturating_add(3).clamp(5, (h / 3).max(5));
     if h >= table_h + MAP_ANSWER_HEIGHT + POOL_PANEL_HEIGHT {
         let map_h = h - table_h - POOL_PANEL_HEIGHT;

@@ -17,6 +17,7 @@ pub mod fleet;
 pub mod input;
 pub mod keys;
 pub mod layout;
+pub mod line;
 pub mod model;
 pub mod msg;
 pub mod namespace;

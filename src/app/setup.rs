@@ -9,19 +9,19 @@ use crate::engine::model::Time;
 impl AppState {
     /// Set up by the composition root before the first event: the local time zone.
     pub fn set_zone(&mut self, offset: chrono::FixedOffset) {
-        self.utc_offset = offset;
+        self.settings.utc_offset = offset;
     }
 
     /// Set up before the first event: the theme names and the one in use (the first when
     /// `current` is not among them).
     pub fn set_themes(&mut self, names: Vec<String>, current: &str) {
-        self.theme = names.iter().position(|t| t == current).unwrap_or(0);
-        self.themes = names;
+        self.settings.theme = names.iter().position(|t| t == current).unwrap_or(0);
+        self.settings.themes = names;
     }
 
     /// Set up before the first event: the kubeconfig's contexts.
     pub fn set_contexts(&mut self, list: Vec<crate::app::contexts::ContextEntry>) {
-        self.contexts.list = list;
+        self.clusters.contexts.list = list;
     }
 
     /// Set up before the first event: the dismissals the history store kept, and the demo
@@ -31,24 +31,24 @@ impl AppState {
         dismissed: impl IntoIterator<Item = (String, crate::app::state::Dismissed)>,
         run_started: Option<Time>,
     ) {
-        self.dismissed.extend(dismissed);
-        self.history_run_started = run_started;
+        self.ops.dismissed.extend(dismissed);
+        self.history.history_run_started = run_started;
     }
 
     /// Replaces the key resolver (a configured keymap).
     pub fn set_keys(&mut self, keys: Box<dyn KeyResolver>) {
-        self.keys = keys;
+        self.settings.keys = keys;
     }
 
     /// Test seam: scrolls the open detail pane (the reducer scrolls it by keys).
     #[doc(hidden)]
     pub fn set_detail_scroll(&mut self, lines: usize) {
-        self.detail_scroll = lines;
+        self.views.detail_scroll = lines;
     }
 
     /// Test seam: scopes the Nodes view to a pool without opening it from the Pools view.
     #[doc(hidden)]
     pub fn set_pool_scope(&mut self, pool: Option<String>) {
-        self.pool_scope = pool;
+        self.views.pool_scope = pool;
     }
 }

@@ -180,7 +180,7 @@ fn a_move_withheld_by_the_journal_names_the_entry_and_jumps_to_it() {
     let mut s = state_with(w.feed_default(1, now()), 120, 40);
     type_keys(&mut s, "3");
     let analysis = s.shown().unwrap().analysis.clone();
-    let holder = ome_top::app::views::held::holder(&analysis)
+    let holder = ome_top::app::views::moves::held::holder(&analysis)
         .unwrap()
         .uuid
         .clone();

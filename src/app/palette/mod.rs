@@ -13,14 +13,13 @@ use crossterm::event::{KeyCode, KeyEvent};
 use crate::action::Action;
 use crate::app::dialogs::Modal;
 use crate::app::effect::Effect;
-use crate::app::input::line::edit;
 use crate::app::keys::{Chord, KeyResolution, Mode};
-use crate::app::msg::{effects, redraw, Msg};
+use crate::app::line::edit;
+use crate::app::msg::{redraw, Msg};
 use crate::app::namespace::{self, CLEAR_WORDS};
+use crate::app::query::contexts::unavailable;
 use crate::app::query::fleet;
 use crate::app::state::{AppState, NoticeLevel};
-use crate::app::update::contexts::{request_switch, unavailable};
-use crate::app::update::namespace::set_scope;
 use words::{split, word, Verb, Word, WORDS};
 
 /// A palette entry.
@@ -121,6 +120,7 @@ fn context_entries(state: &AppState, typed: Option<&str>) -> Vec<PaletteEntry> {
     }
     let current = state.current_context();
     let mut out: Vec<PaletteEntry> = state
+        .clusters
         .contexts
         .list
         .iter()
@@ -139,7 +139,7 @@ fn context_entries(state: &AppState, typed: Option<&str>) -> Vec<PaletteEntry> {
 }
 
 fn namespace_entries(state: &AppState, typed: Option<&str>) -> Vec<PaletteEntry> {
-    let scope = state.namespace_scope.as_deref();
+    let scope = state.views.namespace_scope.as_deref();
     let seen = state
         .shown()
         .map(|f| namespace::seen(f))
@@ -208,7 +208,13 @@ pub fn palette_entries(state: &AppState, input: &str) -> Vec<PaletteEntry> {
         // Not offered where it cannot act (no kubeconfig contexts: demo, snapshot).
         .filter(|a| **a != Action::ViewFleet || fleet::unavailable(state).is_none())
         .map(|a| PaletteEntry::Action(*a))
-        .chain(state.themes.iter().map(|t| PaletteEntry::Theme(t.clone())))
+        .chain(
+            state
+                .settings
+                .themes
+                .iter()
+                .map(|t| PaletteEntry::Theme(t.clone())),
+        )
         .filter(|e| e.label().to_lowercase().contains(&needle))
         .collect::<Vec<_>>();
     words
@@ -220,6 +226,7 @@ pub fn palette_entries(state: &AppState, input: &str) -> Vec<PaletteEntry> {
 
 fn themes(state: &AppState, typed: Option<&str>) -> Vec<PaletteEntry> {
     state
+        .settings
         .themes
         .iter()
         .filter(|t| matches(t, typed))
@@ -246,53 +253,52 @@ pub fn default_selection(entries: &[PaletteEntry], input: &str) -> usize {
 }
 
 /// Runs `entry` (the palette is already closed).
-fn run(state: &mut AppState, entry: PaletteEntry) -> Vec<Msg> {
-    match entry {
-        PaletteEntry::Action(a) => vec![Msg::Action(a)],
-        PaletteEntry::Theme(t) => {
-            state.theme = state.themes.iter().position(|x| *x == t).unwrap_or(0);
-            let text = format!("theme: {}", state.theme_name());
-            state.notices.push(text, NoticeLevel::Info, state.now);
-            redraw()
-        }
+fn run(state: &AppState, entry: PaletteEntry) -> Vec<Msg> {
+    let msg = match entry {
+        // The reducer's switch and scope say what they did, and redraw.
+        PaletteEntry::Action(a) => return vec![Msg::Action(a)],
+        PaletteEntry::Context { name, .. } => return vec![Msg::Context(name)],
+        PaletteEntry::Namespace { name, .. } => return vec![Msg::Namespace(name)],
+        PaletteEntry::Theme(t) => Msg::Theme(t),
         PaletteEntry::Word(w) => match w.verb {
-            Verb::View(v) => vec![Msg::Action(v.action())],
-            Verb::Quit => vec![Msg::Action(Action::Quit)],
+            Verb::View(v) => return vec![Msg::Action(v.action())],
+            Verb::Quit => return vec![Msg::Action(Action::Quit)],
             // A word that takes an argument lists its choices.
             Verb::Context | Verb::Namespace | Verb::Theme => {
-                open_with(state, format!("{} ", w.names[0]));
-                redraw()
+                open_with(state, format!("{} ", w.names[0]))
             }
         },
-        PaletteEntry::Context { name, .. } => effects(request_switch(state, &name)),
-        PaletteEntry::Namespace { name, .. } => effects(set_scope(state, name.as_deref())),
-        PaletteEntry::Unavailable(why) => {
-            state.notices.push(why, NoticeLevel::Error, state.now);
-            redraw()
-        }
-    }
+        PaletteEntry::Unavailable(why) => Msg::Notice(why, NoticeLevel::Error),
+    };
+    vec![msg, Msg::Effect(Effect::Redraw)]
 }
 
 /// Runs a typed line that lists nothing: an unknown word, or an argument nothing matches.
-fn run_typed(state: &mut AppState, input: &str) -> Vec<Effect> {
+fn run_typed(input: &str) -> Vec<Msg> {
     let (typed_word, arg, _) = split(input);
     let text = match (word(typed_word), arg) {
-        _ if typed_word.is_empty() => return vec![Effect::Redraw],
+        _ if typed_word.is_empty() => return redraw(),
         (None, _) => format!("unknown command: {}", input.trim()),
-        (Some(w), Some(name)) if w.verb == Verb::Context => return request_switch(state, name),
-        (Some(w), Some(name)) if w.verb == Verb::Namespace => return set_scope(state, Some(name)),
+        (Some(w), Some(name)) if w.verb == Verb::Context => {
+            return vec![Msg::Context(name.to_string())]
+        }
+        (Some(w), Some(name)) if w.verb == Verb::Namespace => {
+            return vec![Msg::Namespace(Some(name.to_string()))]
+        }
         (Some(w), Some(name)) if w.verb == Verb::Theme => format!("no theme {name}"),
         (Some(w), _) if w.verb == Verb::Context => "no context in the kubeconfig".to_string(),
         (Some(w), _) => format!("{}: nothing to choose", w.names[0]),
     };
-    state.notices.push(text, NoticeLevel::Error, state.now);
-    vec![Effect::Redraw]
+    vec![
+        Msg::Notice(text, NoticeLevel::Error),
+        Msg::Effect(Effect::Redraw),
+    ]
 }
 
 /// The key as the keymap's `[palette]` table names it (the vim keymap's `<C-n>` chooses like
 /// ↓, `<C-c>` closes like Esc); a key the table leaves unbound is itself.
 fn bound_code(state: &AppState, k: &KeyEvent) -> KeyCode {
-    match state.keys.resolve(Mode::Palette, &[Chord::of(k)]) {
+    match state.settings.keys.resolve(Mode::Palette, &[Chord::of(k)]) {
         KeyResolution::Action(Action::Down) => KeyCode::Down,
         KeyResolution::Action(Action::Up) => KeyCode::Up,
         KeyResolution::Action(Action::Confirm) => KeyCode::Enter,
@@ -302,13 +308,13 @@ fn bound_code(state: &AppState, k: &KeyEvent) -> KeyCode {
 }
 
 /// Opens the palette on `input` with the default selection.
-fn open_with(state: &mut AppState, input: String) {
+fn open_with(state: &AppState, input: String) -> Msg {
     let selected = default_selection(&palette_entries(state, &input), &input);
-    state.modals.push(Modal::Palette {
+    Msg::PushModal(Modal::Palette {
         input,
         selected,
         chosen: false,
-    });
+    })
 }
 
 /// Whether the typed line names `entry` itself, so that Enter runs it without the operator
@@ -336,24 +342,22 @@ fn named(entry: &PaletteEntry, input: &str) -> bool {
 /// operator chose it with ↑/↓, else the typed line itself; Tab completes, Esc closes; other
 /// keys edit the line.
 pub fn key(
-    state: &mut AppState,
+    state: &AppState,
     k: KeyEvent,
     mut input: String,
     (selected, chosen): (usize, bool),
 ) -> Vec<Msg> {
     let entries = palette_entries(state, &input);
     let (selected, chosen) = match bound_code(state, &k) {
-        KeyCode::Esc => {
-            state.modals.pop();
-            return redraw();
-        }
+        KeyCode::Esc => return vec![Msg::PopModal, Msg::Effect(Effect::Redraw)],
         KeyCode::Enter => {
-            state.modals.pop();
             let picked = entries.get(selected).filter(|e| chosen || named(e, &input));
-            return match picked {
+            let mut msgs = vec![Msg::PopModal];
+            msgs.extend(match picked {
                 Some(e) => run(state, e.clone()),
-                None => effects(run_typed(state, &input)),
-            };
+                None => run_typed(&input),
+            });
+            return msgs;
         }
         KeyCode::Tab => {
             if let Some(line) = entries.get(selected).and_then(PaletteEntry::completion) {
@@ -370,15 +374,10 @@ pub fn key(
         }
         _ => return Vec::new(),
     };
-    if let Some(Modal::Palette {
-        input: i,
-        selected: s,
-        chosen: c,
-    }) = state.modals.last_mut()
-    {
-        *i = input;
-        *s = selected;
-        *c = chosen;
-    }
-    redraw()
+    let palette = Modal::Palette {
+        input,
+        selected,
+        chosen,
+    };
+    vec![Msg::SetModal(palette), Msg::Effect(Effect::Redraw)]
 }

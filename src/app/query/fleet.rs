@@ -8,10 +8,10 @@ use crate::protocol::SourceKind;
 
 /// Why the Fleet view cannot be shown here: not a live run, or no kubeconfig context to watch.
 pub fn unavailable(state: &AppState) -> Option<String> {
-    if state.fleet.is_some() {
+    if state.clusters.fleet.is_some() {
         return None;
     }
-    match state.latest.as_ref().map(|f| &f.source) {
+    match state.feed.latest.as_ref().map(|f| &f.source) {
         Some(SourceKind::Demo(_)) => {
             return Some(
                 "this demo simulates one cluster: `ome-top demo --clusters 3` simulates a fleet"
@@ -24,6 +24,7 @@ pub fn unavailable(state: &AppState) -> Option<String> {
         Some(SourceKind::Live(_)) | None => {}
     }
     state
+        .clusters
         .contexts
         .list
         .is_empty()

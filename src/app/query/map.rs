@@ -8,15 +8,15 @@ use crate::app::state::{AppState, View};
 
 /// The node of the full-size map's selected cell (Enter opens its detail; Esc comes back).
 pub fn selected_node(state: &AppState) -> Option<String> {
-    let nav = &state.pool_map;
+    let nav = &state.views.pool_map;
     nav.selected_cell()
-        .zip(nav.pool.and_then(|p| state.models.pool_maps.get(p)))
+        .zip(nav.pool.and_then(|p| state.views.models.pool_maps.get(p)))
         .and_then(|(cell, map)| map.names.get(cell).cloned())
 }
 
 /// Whether the Pools view shows the map full-size (moving keys then move its selected cell).
 pub fn map_shown_full(state: &AppState) -> bool {
-    state.view == View::Pools && state.pool_map.full && state.detail.is_none()
+    state.views.view == View::Pools && state.views.pool_map.full && state.views.detail.is_none()
 }
 
 /// Whether `action` cordons the full-size map's selected node here (the Nodes view's write,

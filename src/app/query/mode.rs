@@ -9,16 +9,16 @@ use crate::app::state::AppState;
 
 /// The key table of what is under any modal: the open detail, else the current view.
 pub fn base_mode(state: &AppState) -> Mode {
-    if state.detail.is_some() {
+    if state.views.detail.is_some() {
         Mode::Detail
     } else {
-        Mode::View(state.view)
+        Mode::View(state.views.view)
     }
 }
 
 /// The key table that applies now.
 pub fn current_mode(state: &AppState) -> Mode {
-    match state.modals.last() {
+    match state.overlays.modals.last() {
         Some(Modal::Confirm(_) | Modal::RejectChoice { .. } | Modal::QuitConfirm) => Mode::Confirm,
         Some(Modal::Help { .. }) => Mode::Help,
         // The YAML pane scrolls with the detail pane's keys (`app::update::yaml::pane_action`).

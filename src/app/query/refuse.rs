@@ -45,11 +45,17 @@ fn capability(action: Action) -> Option<Capability> {
 /// The fix a lint's detail offers as a key: the action and the node it applies to (index
 /// into the shown snapshot's nodes). A reservation cordon's fix is to uncordon the node.
 pub fn lint_fix(state: &AppState) -> Option<(Action, usize)> {
-    let Some(DetailKind::Lint(key)) = state.detail.as_ref().map(|d| &d.kind) else {
+    let Some(DetailKind::Lint(key)) = state.views.detail.as_ref().map(|d| &d.kind) else {
         return None;
     };
     let feed = state.shown()?;
-    let row = state.models.lints.rows.iter().find(|r| r.key == *key)?;
+    let row = state
+        .views
+        .models
+        .lints
+        .rows
+        .iter()
+        .find(|r| r.key == *key)?;
     let lint = feed.analysis.lints.get(row.source)?;
     if lint.rule != LintRule::ReservationCordon {
         return None;
@@ -62,7 +68,7 @@ pub fn lint_fix(state: &AppState) -> Option<(Action, usize)> {
 /// Why `action`, a view's own key, does nothing in the shown view (`None`: it works here).
 pub fn misplaced(state: &AppState, action: Action) -> Option<String> {
     let home = home_view(action)?;
-    if home == state.view
+    if home == state.views.view
         || lint_fix(state).is_some_and(|(a, _)| a == action)
         || crate::app::query::map::cordons_here(state, action)
     {
@@ -92,7 +98,8 @@ pub fn refusal(state: &AppState, action: Action) -> Option<String> {
     if action == Action::ClearJournalEntry && !stalled_entry(state) {
         return Some("only a stalled journal entry can be cleared".into());
     }
-    if action == Action::JumpToJournal && crate::app::views::held::journal_entry_of(state).is_none()
+    if action == Action::JumpToJournal
+        && crate::app::views::moves::held::journal_entry_of(state).is_none()
     {
         return Some("no journal entry is behind this move".into());
     }
@@ -127,20 +134,20 @@ fn requested_in_flight(state: &AppState) -> bool {
     };
     let f = f.fields();
     let at = (f.workload, f.component, f.instance);
-    flight(&state.requested, &state.request_phases, feed, at).is_some_and(|x| x.mine && !x.ended())
+    flight(&state.ops.requested, &state.ops.request_phases, feed, at)
+        .is_some_and(|x| x.mine && !x.ended())
 }
 
 /// What a key bound to nothing here says: where it works, if in another view, else that it
 /// does nothing here and `?` lists the keys.
 pub fn unbound_words(state: &AppState, keys: &[Chord]) -> String {
     let label = key_label(keys);
-    let elsewhere =
-        View::ALL
-            .into_iter()
-            .find_map(|v| match state.keys.resolve(Mode::View(v), keys) {
-                KeyResolution::Action(a) if home_view(a) == Some(v) => Some((a, v)),
-                _ => None,
-            });
+    let elsewhere = View::ALL.into_iter().find_map(|v| {
+        match state.settings.keys.resolve(Mode::View(v), keys) {
+            KeyResolution::Action(a) if home_view(a) == Some(v) => Some((a, v)),
+            _ => None,
+        }
+    });
     match elsewhere {
         Some((a, v)) => format!(
             "{label} ({}) works in {} only: press {} to go there",

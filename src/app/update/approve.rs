@@ -179,7 +179,7 @@ pub fn start_approve(state: &mut AppState) {
         return state.notices.push(
             "approve: select a move (a group row holds many)",
             NoticeLevel::Error,
-            state.now,
+            state.session.now,
         );
     };
     if !allowed(state, Capability::ApproveMove, "approve") {
@@ -194,11 +194,12 @@ pub fn start_approve(state: &mut AppState) {
     let Some(f) = m.primary().map(|p| p.fields()) else {
         return;
     };
-    let uuid = state.ids.next_uuid();
-    let Some(plan) = plan_approval(&feed.snapshot, &feed.analysis, &m, &uuid, state.now) else {
+    let uuid = state.ops.ids.next_uuid();
+    let Some(plan) = plan_approval(&feed.snapshot, &feed.analysis, &m, &uuid, state.session.now)
+    else {
         return;
     };
-    let lines = dialog_lines(&plan, &m, &f, state.models.move_index.published);
+    let lines = dialog_lines(&plan, &m, &f, state.views.models.move_index.published);
     let blocked = match (&plan.refused, plan.overrides.is_empty()) {
         (Some(why), _) => Some(format!("cannot be approved: {}", refusal_words(why))),
         (None, false) => Some(format!(
@@ -217,7 +218,7 @@ pub fn start_approve(state: &mut AppState) {
         instance: f.instance,
         policy: f.policy.clone(),
         from_node: f.from_node.map(str::to_string),
-        at: state.now,
+        at: state.session.now,
     });
-    state.modals.push(Modal::Confirm(Box::new(d)));
+    state.overlays.modals.push(Modal::Confirm(Box::new(d)));
 }

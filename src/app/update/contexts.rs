@@ -4,7 +4,7 @@
 //! taking in the new context's first feed or the failure. The old session keeps running until
 //! the new one has synced, so a failed switch leaves the screen where it was.
 //!
-//! Owns: `unavailable`, `request_switch`, `switched`, `switch_failed`. Plain data; must not
+//! Owns: `request_switch`, `switched`, `switch_failed`. Plain data; must not
 //! import `ratatui`, `tokio` or `kube`.
 
 use std::sync::Arc;
@@ -12,30 +12,13 @@ use std::sync::Arc;
 use crate::app::contexts::{ContextEntry, Switching};
 use crate::app::dialogs::Modal;
 use crate::app::effect::Effect;
+use crate::app::query::contexts::unavailable;
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::nav;
 use crate::protocol::{Feed, SourceKind};
 
-/// Why `:ctx` cannot switch here, outside live mode.
-pub fn unavailable(state: &AppState) -> Option<&'static str> {
-    if state.fleet.is_some() {
-        // The fleet's members are open already: `:ctx` shows one.
-        return None;
-    }
-    match state.latest.as_ref().map(|f| &f.source) {
-        Some(SourceKind::Live(_)) => None,
-        Some(SourceKind::Demo(_)) => {
-            Some("switching context needs a live cluster: this is the demo")
-        }
-        Some(SourceKind::Snapshot(_)) => {
-            Some("switching context needs a live cluster: this is a snapshot")
-        }
-        None => Some("not connected yet: switch context once the first data arrived"),
-    }
-}
-
 fn refuse(state: &mut AppState, text: String, level: NoticeLevel) -> Vec<Effect> {
-    state.notices.push(text, level, state.now);
+    state.notices.push(text, level, state.session.now);
     vec![Effect::Redraw]
 }
 
@@ -48,6 +31,7 @@ pub fn request_switch(state: &mut AppState, name: &str) -> Vec<Effect> {
         return effects;
     }
     if state
+        .clusters
         .fleet
         .as_ref()
         .is_some_and(|f| f.member(name).is_none())
@@ -62,22 +46,22 @@ pub fn request_switch(state: &mut AppState, name: &str) -> Vec<Effect> {
             NoticeLevel::Info,
         );
     }
-    if let Some(s) = &state.contexts.switching {
+    if let Some(s) = &state.clusters.contexts.switching {
         let text = format!("already switching to context {}", s.to);
         return refuse(state, text, NoticeLevel::Error);
     }
-    if !state.contexts.list.iter().any(|c| c.name == name) {
+    if !state.clusters.contexts.list.iter().any(|c| c.name == name) {
         let text = format!("no context {name} in the kubeconfig");
         return refuse(state, text, NoticeLevel::Error);
     }
-    if !state.pending.is_empty() {
-        let n = state.pending.len();
+    if !state.ops.pending.is_empty() {
+        let n = state.ops.pending.len();
         let text = format!("{n} operation(s) still awaiting a reply: switch context when done");
         return refuse(state, text, NoticeLevel::Error);
     }
-    state.contexts.switching = Some(Switching {
+    state.clusters.contexts.switching = Some(Switching {
         to: name.to_string(),
-        since: state.now,
+        since: state.session.now,
     });
     vec![Effect::SwitchContext(name.to_string()), Effect::Redraw]
 }
@@ -92,26 +76,27 @@ pub fn switched(
     contexts: Vec<ContextEntry>,
     notices: Vec<String>,
 ) -> Vec<Effect> {
-    state.contexts.switching = None;
+    state.clusters.contexts.switching = None;
     if !contexts.is_empty() {
-        state.contexts.list = contexts;
+        state.clusters.contexts.list = contexts;
     }
     // Dialogs and tracking name objects of the old cluster; none may act on the new one.
     state
+        .overlays
         .modals
         .retain(|m| matches!(m, Modal::Help { .. } | Modal::Palette { .. }));
-    state.frozen = None;
-    state.detail = None;
-    state.detail_scroll = 0;
-    state.node_history = None;
-    state.node_actions = None;
-    state.pool_scope = None;
-    state.score_history.clear();
-    state.requested.clear();
-    state.request_phases.clear();
-    state.pending.clear();
-    state.dismissed = dismissed.into_iter().collect();
-    state.latest = None;
+    state.feed.frozen = None;
+    state.views.detail = None;
+    state.views.detail_scroll = 0;
+    state.history.node_history = None;
+    state.history.node_actions = None;
+    state.views.pool_scope = None;
+    state.history.score_history.clear();
+    state.ops.requested.clear();
+    state.ops.request_phases.clear();
+    state.ops.pending.clear();
+    state.ops.dismissed = dismissed.into_iter().collect();
+    state.feed.latest = None;
     let access = match &feed.permissions.read_only {
         Some(why) => format!("READ-ONLY: {why}"),
         None => "read-write".to_string(),
@@ -123,11 +108,11 @@ pub fn switched(
     let feed_source = feed.source.clone();
     crate::app::update::feed::apply_feed(state, feed);
     for n in notices {
-        state.notices.push(n, NoticeLevel::Error, state.now);
+        state.notices.push(n, NoticeLevel::Error, state.session.now);
     }
-    let text = if state.fleet.is_some() {
+    let text = if state.clusters.fleet.is_some() {
         // Enter on a fleet row: that cluster's own views; the fleet stays watched.
-        if state.view == View::Fleet {
+        if state.views.view == View::Fleet {
             nav::switch_view(state, View::Pools);
         }
         let what = match feed_source {
@@ -138,13 +123,15 @@ pub fn switched(
     } else {
         format!("switched to context {name} ({access})")
     };
-    state.notices.push(text, NoticeLevel::Info, state.now);
+    state
+        .notices
+        .push(text, NoticeLevel::Info, state.session.now);
     vec![Effect::Redraw]
 }
 
 /// The switch to `context` failed with `error`; the session stays where it was.
 pub fn switch_failed(state: &mut AppState, context: &str, error: &str) -> Vec<Effect> {
-    state.contexts.switching = None;
+    state.clusters.contexts.switching = None;
     let still = state
         .current_context()
         .unwrap_or("the previous context")

@@ -27,13 +27,13 @@ pub fn row_name(view: View, model: &TableModel, row: usize) -> Option<String> {
 }
 
 fn selected_name(state: &AppState) -> Option<String> {
-    if state.view == View::Gangs {
-        return state.gang_nav.selected.last().cloned();
+    if state.views.view == View::Gangs {
+        return state.views.gang_nav.selected.last().cloned();
     }
-    let model = state.models.table(state.view)?;
-    let source = state.action_source(state.view)?;
+    let model = state.views.models.table(state.views.view)?;
+    let source = state.action_source(state.views.view)?;
     let row = model.rows.iter().position(|r| r.source == source)?;
-    row_name(state.view, model, row)
+    row_name(state.views.view, model, row)
 }
 
 /// Copies the selected row's name (or the open detail's object) and says so.
@@ -43,14 +43,16 @@ pub fn copy_name(state: &mut AppState) -> Vec<Effect> {
             state.notices.push(
                 format!("copied {name} to the clipboard"),
                 NoticeLevel::Info,
-                state.now,
+                state.session.now,
             );
             vec![Effect::Copy(name), Effect::Redraw]
         }
         None => {
-            state
-                .notices
-                .push("nothing selected to copy", NoticeLevel::Error, state.now);
+            state.notices.push(
+                "nothing selected to copy",
+                NoticeLevel::Error,
+                state.session.now,
+            );
             vec![Effect::Redraw]
         }
     }

@@ -11,8 +11,8 @@ use crate::protocol::Feed;
 
 /// `freeze`: keep showing the current feed while new ones keep arriving.
 pub fn toggle_freeze(state: &mut AppState) {
-    if state.frozen.take().is_none() {
-        state.frozen = state.latest.clone();
+    if state.feed.frozen.take().is_none() {
+        state.feed.frozen = state.feed.latest.clone();
     } else {
         rebuild_models(state);
     }
@@ -21,21 +21,26 @@ pub fn toggle_freeze(state: &mut AppState) {
 /// Takes in a new feed: record the score history, and unless frozen rebuild the rows.
 pub fn apply_feed(state: &mut AppState, feed: Arc<Feed>) {
     let new_generation = state
+        .feed
         .latest
         .as_ref()
         .is_none_or(|f| f.generation != feed.generation);
     if new_generation {
         for p in &feed.analysis.pools {
-            let h = state.score_history.entry(p.name.clone()).or_default();
+            let h = state
+                .history
+                .score_history
+                .entry(p.name.clone())
+                .or_default();
             h.push_back((p.score.clamp(0.0, 1.0) * 1000.0).round() as u64);
             while h.len() > SCORE_HISTORY {
                 h.pop_front();
             }
         }
     }
-    state.latest = Some(feed);
-    if state.frozen.is_none() {
-        let view = state.view;
+    state.feed.latest = Some(feed);
+    if state.feed.frozen.is_none() {
+        let view = state.views.view;
         let before = state.table(view).selected_key.clone();
         rebuild_models(state);
         crate::app::update::slid::after_feed(state, view, before);

@@ -21,22 +21,24 @@ use crate::fmt;
 pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
     match event {
         FleetEvent::Started { contexts } => {
-            let mut fleet = Fleet::new(&contexts, state.now);
+            let mut fleet = Fleet::new(&contexts, state.session.now);
             fleet.shown = true;
-            state.fleet = Some(fleet);
+            state.clusters.fleet = Some(fleet);
             nav::switch_view(state, View::Fleet);
             vec![Effect::Redraw]
         }
         FleetEvent::Watching { contexts } => {
-            state.fleet = Some(Fleet::new(&contexts, state.now));
+            state.clusters.fleet = Some(Fleet::new(&contexts, state.session.now));
             Vec::new()
         }
         FleetEvent::Unavailable(why) => {
-            state.notices.push(why, NoticeLevel::Error, state.now);
+            state
+                .notices
+                .push(why, NoticeLevel::Error, state.session.now);
             vec![Effect::Redraw]
         }
         FleetEvent::Member { context, state: st } => {
-            let Some(fleet) = state.fleet.as_mut() else {
+            let Some(fleet) = state.clusters.fleet.as_mut() else {
                 return Vec::new();
             };
             let Some(m) = fleet.members.iter_mut().find(|m| m.context == context) else {
@@ -44,7 +46,7 @@ pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
             };
             m.state = st;
             fleet.generation += 1;
-            if state.view != View::Fleet {
+            if state.views.view != View::Fleet {
                 return Vec::new();
             }
             rows::switch_rows(state, View::Fleet);
@@ -55,18 +57,22 @@ pub fn on_event(state: &mut AppState, event: FleetEvent) -> Vec<Effect> {
 
 /// `view-fleet` (`7`, `:fleet`): the Fleet view, or the fleet opened first.
 pub fn show_fleet(state: &mut AppState) -> Vec<Effect> {
-    if let Some(fleet) = state.fleet.as_mut() {
+    if let Some(fleet) = state.clusters.fleet.as_mut() {
         fleet.shown = true;
-        state.pool_scope = None;
+        state.views.pool_scope = None;
         nav::switch_view(state, View::Fleet);
         return vec![Effect::Redraw];
     }
     if let Some(why) = crate::app::query::fleet::unavailable(state) {
-        state.notices.push(why, NoticeLevel::Error, state.now);
+        state
+            .notices
+            .push(why, NoticeLevel::Error, state.session.now);
         return vec![Effect::Redraw];
     }
     let text = "opening the fleet: every configured context, in parallel".to_string();
-    state.notices.push(text, NoticeLevel::Info, state.now);
+    state
+        .notices
+        .push(text, NoticeLevel::Info, state.session.now);
     vec![Effect::OpenFleet, Effect::Redraw]
 }
 
@@ -77,10 +83,20 @@ pub fn open_row(state: &mut AppState) -> Vec<Effect> {
     let Some(source) = state.selected_source(View::Fleet) else {
         return Vec::new();
     };
-    let Some(context) = state.models.fleet.context_of(source).map(str::to_string) else {
+    let Some(context) = state
+        .views
+        .models
+        .fleet
+        .context_of(source)
+        .map(str::to_string)
+    else {
         return Vec::new();
     };
-    let member = state.fleet.as_ref().and_then(|f| f.member(&context));
+    let member = state
+        .clusters
+        .fleet
+        .as_ref()
+        .and_then(|f| f.member(&context));
     let refused = match member.map(|m| &m.state) {
         Some(MemberState::Answered(_)) => None,
         Some(MemberState::Connecting { .. }) | None => Some(format!(
@@ -88,11 +104,13 @@ pub fn open_row(state: &mut AppState) -> Vec<Effect> {
         )),
         Some(MemberState::Failed { error, retry_at }) => Some(format!(
             "{context} cannot be read: {error} — tried again {}",
-            fmt::relative(state.now, *retry_at)
+            fmt::relative(state.session.now, *retry_at)
         )),
     };
     if let Some(text) = refused {
-        state.notices.push(text, NoticeLevel::Error, state.now);
+        state
+            .notices
+            .push(text, NoticeLevel::Error, state.session.now);
         return vec![Effect::Redraw];
     }
     if shown_cluster(state).as_deref() == Some(context.as_str()) {
@@ -100,12 +118,14 @@ pub fn open_row(state: &mut AppState) -> Vec<Effect> {
         return vec![Effect::Redraw];
     }
     if let Some(why) = busy(state) {
-        state.notices.push(why, NoticeLevel::Error, state.now);
+        state
+            .notices
+            .push(why, NoticeLevel::Error, state.session.now);
         return vec![Effect::Redraw];
     }
-    state.contexts.switching = Some(Switching {
+    state.clusters.contexts.switching = Some(Switching {
         to: context.clone(),
-        since: state.now,
+        since: state.session.now,
     });
     vec![Effect::ShowContext(context), Effect::Redraw]
 }
@@ -113,10 +133,10 @@ pub fn open_row(state: &mut AppState) -> Vec<Effect> {
 /// Why the shown cluster cannot change now: a switch under way, or replies still awaited
 /// (they come back on the shown session's channel).
 fn busy(state: &AppState) -> Option<String> {
-    if let Some(s) = &state.contexts.switching {
+    if let Some(s) = &state.clusters.contexts.switching {
         return Some(format!("already switching to context {}", s.to));
     }
-    let n = state.pending.len();
+    let n = state.ops.pending.len();
     (n > 0)
         .then(|| format!("{n} operation(s) still awaiting a reply: open another cluster when done"))
 }
@@ -124,19 +144,19 @@ fn busy(state: &AppState) -> Option<String> {
 /// Esc with nothing else to close in one cluster's views: back to the fleet, when the
 /// operator came from it. Returns whether it went.
 pub fn back_to_fleet(state: &mut AppState) -> bool {
-    let came_from_fleet = state.fleet.as_ref().is_some_and(|f| f.shown);
-    if !came_from_fleet || state.view == View::Fleet {
+    let came_from_fleet = state.clusters.fleet.as_ref().is_some_and(|f| f.shown);
+    if !came_from_fleet || state.views.view == View::Fleet {
         return false;
     }
-    state.pool_scope = None;
+    state.views.pool_scope = None;
     nav::switch_view(state, View::Fleet);
     true
 }
 
 /// Time passed: the Fleet view's freshness and retry times are worded again.
 pub fn tick(state: &mut AppState) {
-    if state.view == View::Fleet && state.fleet.is_some() {
-        state.models.fleet.built = 0;
+    if state.views.view == View::Fleet && state.clusters.fleet.is_some() {
+        state.views.models.fleet.built = 0;
         rows::switch_rows(state, View::Fleet);
     }
 }
@@ -144,23 +164,25 @@ pub fn tick(state: &mut AppState) {
 /// `:ctx NAME` while a fleet is watched: a member is shown at once (`None` for another
 /// context, which the ordinary switch handles).
 pub fn show_member(state: &mut AppState, name: &str) -> Option<Vec<Effect>> {
-    let fleet = state.fleet.as_ref()?;
+    let fleet = state.clusters.fleet.as_ref()?;
     fleet.member(name)?;
     if shown_cluster(state).as_deref() == Some(name) {
         return None;
     }
     if let Some(why) = busy(state) {
-        state.notices.push(why, NoticeLevel::Error, state.now);
+        state
+            .notices
+            .push(why, NoticeLevel::Error, state.session.now);
         return Some(vec![Effect::Redraw]);
     }
-    state.contexts.switching = Some(Switching {
+    state.clusters.contexts.switching = Some(Switching {
         to: name.to_string(),
-        since: state.now,
+        since: state.session.now,
     });
     Some(vec![Effect::ShowContext(name.to_string()), Effect::Redraw])
 }
 
 /// The fleet member shown in one cluster's views: its context, or a simulated cluster's name.
 pub fn shown_cluster(state: &AppState) -> Option<String> {
-    state.latest.as_ref()?.source.cluster_name()
+    state.feed.latest.as_ref()?.source.cluster_name()
 }

@@ -36,23 +36,23 @@ pub fn reshape(state: &mut AppState) {
         return;
     };
     let flat = wants_flat(state.table(View::Moves));
-    let wide = wants_wide(state.size);
-    let built = state.models.built[View::Moves.index()].is_some();
-    let index = &state.models.move_index;
-    let changed = index.flat != flat || index.wide != wide || index.open != state.moves_open;
+    let wide = wants_wide(state.session.size);
+    let built = state.views.models.built[View::Moves.index()].is_some();
+    let index = &state.views.models.move_index;
+    let changed = index.flat != flat || index.wide != wide || index.open != state.views.moves_open;
     if built && changed {
         let opts = MoveOptions {
-            now: state.now,
-            dismissed: &state.dismissed,
-            open: &state.moves_open,
+            now: state.session.now,
+            dismissed: &state.ops.dismissed,
+            open: &state.views.moves_open,
             flat,
             wide,
-            requested: &state.requested,
-            phases: &state.request_phases,
-            namespace: state.namespace_scope.as_deref(),
+            requested: &state.ops.requested,
+            phases: &state.ops.request_phases,
+            namespace: state.views.namespace_scope.as_deref(),
         };
-        let ns = state.namespace_scope.as_deref();
-        build_view(&mut state.models, &feed, &opts, View::Moves, ns);
+        let ns = state.views.namespace_scope.as_deref();
+        build_view(&mut state.views.models, &feed, &opts, View::Moves, ns);
         crate::app::update::order::hold_order(state);
     }
     follow(state);
@@ -61,26 +61,26 @@ pub fn reshape(state: &mut AppState) {
 /// The selection follows its move into a closed group (onto the group's row) and back out of
 /// it, unless the operator moved it meanwhile.
 fn follow(state: &mut AppState) {
-    let t = &mut state.tables[View::Moves.index()];
-    let index = &state.models.move_index;
+    let t = &mut state.views.tables[View::Moves.index()];
+    let index = &state.views.models.move_index;
     let selected = t.selected_key.clone();
     let into = selected
         .as_ref()
         .and_then(|k| Some((k.clone(), index.collapsed.get(k)?.clone())));
     if let Some((k, g)) = into {
         t.selected_key = Some(g.clone());
-        state.moves_follow = Some((k, g));
+        state.views.moves_follow = Some((k, g));
         return;
     }
-    let Some((k, g)) = state.moves_follow.take() else {
+    let Some((k, g)) = state.views.moves_follow.take() else {
         return;
     };
     if selected.as_deref() != Some(g.as_str()) {
         return;
     }
     if index.collapsed.contains_key(&k) {
-        state.moves_follow = Some((k, g));
-    } else if state.models.moves.rows.iter().any(|r| r.key == k) {
+        state.views.moves_follow = Some((k, g));
+    } else if state.views.models.moves.rows.iter().any(|r| r.key == k) {
         t.selected_key = Some(k);
     }
 }
@@ -88,7 +88,7 @@ fn follow(state: &mut AppState) {
 /// The reason of the advisory group whose row is selected.
 pub fn selected_group(state: &AppState) -> Option<&str> {
     let row = state.table(View::Moves).selected_row()?;
-    match state.models.move_index.entries.get(row)? {
+    match state.views.models.move_index.entries.get(row)? {
         MoveEntry::Group { reason, .. } => Some(reason),
         MoveEntry::Move(_) | MoveEntry::Requested { .. } => None,
     }
@@ -99,8 +99,8 @@ pub fn selected_group(state: &AppState) -> Option<&str> {
 pub fn selected_group_moves(state: &AppState) -> Option<Vec<String>> {
     let reason = selected_group(state)?;
     let group = group_key(reason);
-    let index = &state.models.move_index;
-    let rows = &state.models.moves.rows;
+    let index = &state.views.models.move_index;
+    let rows = &state.views.models.moves.rows;
     let start = rows.iter().position(|r| r.key == group)?;
     let open = (index.entries.iter().zip(rows).skip(start + 1))
         .take_while(|(e, _)| matches!(e, MoveEntry::Move(_)))
@@ -114,13 +114,13 @@ pub fn selected_group_moves(state: &AppState) -> Option<Vec<String>> {
 /// The toggle on the selected Moves row: a group row opens or closes; a move inside an open
 /// group closes that group (the selection goes to its row). Returns whether anything changed.
 pub fn toggle_group(state: &mut AppState) -> bool {
-    if state.table(View::Moves).filter.is_active() || state.models.move_index.flat {
+    if state.table(View::Moves).filter.is_active() || state.views.models.move_index.flat {
         return false;
     }
     let Some(row) = state.table(View::Moves).selected_row() else {
         return false;
     };
-    let entries = &state.models.move_index.entries;
+    let entries = &state.views.models.move_index.entries;
     let reason = match entries.get(row) {
         Some(MoveEntry::Group { reason, .. }) => reason.clone(),
         Some(MoveEntry::Requested { .. }) => return false,
@@ -131,13 +131,13 @@ pub fn toggle_group(state: &mut AppState) -> bool {
                 MoveEntry::Move(_) | MoveEntry::Requested { .. } => None,
             });
             let Some(reason) = above else { return false };
-            state.tables[View::Moves.index()].selected_key = Some(group_key(&reason));
+            state.views.tables[View::Moves.index()].selected_key = Some(group_key(&reason));
             reason
         }
         None => return false,
     };
-    if !state.moves_open.remove(&reason) {
-        state.moves_open.insert(reason);
+    if !state.views.moves_open.remove(&reason) {
+        state.views.moves_open.insert(reason);
     }
     true
 }

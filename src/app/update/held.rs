@@ -3,12 +3,12 @@
 //! `x` clears a stalled entry; on a move Alfred itself submitted (submitted, acknowledged,
 //! stalled), it shows that move's own entry.
 //!
-//! Owns: `jump_to_journal` (the entry is `views::held::journal_entry_of`'s). Plain data.
+//! Owns: `jump_to_journal` (the entry is `views::moves::held::journal_entry_of`'s). Plain data.
 
 use crate::app::state::{AppState, NoticeLevel, View};
 use crate::app::update::nav;
 use crate::app::update::rows;
-use crate::app::views::held::journal_entry_of;
+use crate::app::views::moves::held::journal_entry_of;
 
 /// `jump-to-journal`: Journal, the entry selected and open; a notice when no entry is behind
 /// the move.
@@ -17,11 +17,11 @@ pub fn jump_to_journal(state: &mut AppState) {
         return state.notices.push(
             "no journal entry is behind this move (nothing in Alfred's journal holds it back)",
             NoticeLevel::Error,
-            state.now,
+            state.session.now,
         );
     };
     nav::switch_view(state, View::Journal);
-    state.tables[View::Journal.index()].selected_key = Some(uuid);
+    state.views.tables[View::Journal.index()].selected_key = Some(uuid);
     rows::refresh_view(state, View::Journal);
     nav::open(state);
 }

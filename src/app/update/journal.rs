@@ -21,7 +21,7 @@ pub fn start_clear(state: &mut AppState) {
         return state.notices.push(
             "clear: no journal entry selected",
             NoticeLevel::Error,
-            state.now,
+            state.session.now,
         );
     };
     let Some(feed) = state.shown().cloned() else {
@@ -41,7 +41,9 @@ pub fn start_clear(state: &mut AppState) {
             &e.uuid,
             e.phase.shown_as()
         );
-        return state.notices.push(text, NoticeLevel::Error, state.now);
+        return state
+            .notices
+            .push(text, NoticeLevel::Error, state.session.now);
     }
     if !allowed(state, Capability::ClearJournalEntry, "clear") {
         return;
@@ -89,5 +91,5 @@ pub fn start_clear(state: &mut AppState) {
     let mut d = dialog(format!("Clear stalled entry {}", e.uuid), lines, Some(op));
     d.overridable = blocked.is_some();
     d.blocked = blocked;
-    state.modals.push(Modal::Confirm(Box::new(d)));
+    state.overlays.modals.push(Modal::Confirm(Box::new(d)));
 }

@@ -11,15 +11,16 @@ use crate::app::update::ops;
 /// Brings the Pools view's map layout up to date with the state (the reducer calls it after
 /// every event; it costs a comparison when nothing it depends on changed).
 pub fn sync_map(state: &mut AppState) {
-    if state.view != View::Pools {
+    if state.views.view != View::Pools {
         return;
     }
     let cells = cell_area(screen(state).map);
     let pool = state.selected_source(View::Pools);
-    let generation = state.models.built[View::Pools.index()];
+    let generation = state.views.models.built[View::Pools.index()];
     state
+        .views
         .pool_map
-        .sync(&state.models.pool_maps, generation, pool, cells);
+        .sync(&state.views.models.pool_maps, generation, pool, cells);
 }
 
 /// `left` / `right` on the full-size map: the selection moves one cell along the pool's order;
@@ -29,11 +30,12 @@ pub fn select_sideways(state: &mut AppState, delta: isize) -> bool {
         return false;
     }
     let cells = state
+        .views
         .pool_map
         .pool
-        .and_then(|p| state.models.pool_maps.get(p))
+        .and_then(|p| state.views.models.pool_maps.get(p))
         .map_or(0, |m| m.cells.len());
-    state.pool_map.select_cells(delta, cells);
+    state.views.pool_map.select_cells(delta, cells);
     true
 }
 
@@ -48,7 +50,7 @@ pub fn cordon_selected(state: &mut AppState) {
         None => state.notices.push(
             "cordon: no node selected on the map",
             NoticeLevel::Error,
-            state.now,
+            state.session.now,
         ),
     }
 }

@@ -5,8 +5,9 @@
 //! and the column layout (`sort`), a row that slid under the cursor (`slid`), leaving
 //! (`quit`), the writes (`ops`, `approve`, `journal`, `track`), contexts, namespace, copy,
 //! YAML, the map's layout and its selection (`map`), the jump to a node's timeline
-//! (`timeline`). Input, the palette and the YAML pane answer with `Msg`s (`app::msg`) that
-//! `run_msgs` carries out, so nothing calls back into `apply_action`.
+//! (`timeline`), a finished reason prompt (`reason`). Input and the palette only read the
+//! state and answer with `Msg`s (`app::msg`) that `msgs` carries out, so nothing outside this
+//! folder writes the state or calls back into `apply_action`.
 //!
 //! Owns: `update`, `apply_action`.
 
@@ -19,11 +20,13 @@ pub mod groups;
 pub mod held;
 pub mod journal;
 pub mod map;
+pub mod msgs;
 pub mod namespace;
 pub mod nav;
 pub mod ops;
 pub mod order;
 pub mod quit;
+pub mod reason;
 pub mod rows;
 pub mod slid;
 pub mod sort;
@@ -39,25 +42,27 @@ use crate::app::detail::DetailKind;
 use crate::app::dialogs::Modal;
 use crate::app::effect::Effect;
 use crate::app::event::Event;
-use crate::app::msg::Msg;
 use crate::app::state::{AppState, NoticeLevel, View, NOTICE_SECONDS};
 use crate::engine::model::Time;
 
 /// Applies one event at time `now`; returns the side work to do.
 pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
-    let before = state.now;
+    let before = state.session.now;
     // The composition root hands in the time the data runs on (the demo's sim clock in the
     // demo), so ages and request times agree with the analysis they describe.
-    state.now = now;
+    state.session.now = now;
     let effects = match event {
         Event::Key(k) => {
             let msgs = crate::app::input::key(state, k);
-            run_msgs(state, msgs)
+            msgs::run_msgs(state, msgs)
         }
-        Event::Mouse(m) => crate::app::input::mouse(state, m),
+        Event::Mouse(m) => {
+            let msgs = crate::app::input::mouse(state, m);
+            msgs::run_msgs(state, msgs)
+        }
         Event::Resize(w, h) => {
-            state.size = (w, h);
-            rows::refresh_view(state, state.view);
+            state.session.size = (w, h);
+            rows::refresh_view(state, state.views.view);
             // The node detail lays its pod and event rows out for the pane's width.
             rows::rebuild_detail(state);
             vec![Effect::Redraw]
@@ -83,15 +88,15 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             vec![Effect::Redraw]
         }
         Event::NodesHealth(health) => {
-            state.nodes_health = Some(health);
+            state.history.nodes_health = Some(health);
             // The recorder may have written the open node's rows: read them again.
-            state.node_history = None;
+            state.history.node_history = None;
             rows::rebuild_models(state);
             vec![Effect::Redraw]
         }
         Event::NodeActions { node, actions } => {
-            if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
-                state.node_actions = Some(actions);
+            if state.views.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
+                state.history.node_actions = Some(actions);
                 rows::rebuild_detail(state);
                 vec![Effect::Redraw]
             } else {
@@ -99,8 +104,8 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
             }
         }
         Event::NodeHistory { node, rows } => {
-            if state.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
-                state.node_history = Some(rows);
+            if state.views.detail.as_ref().map(|d| &d.kind) == Some(&DetailKind::Node(node)) {
+                state.history.node_history = Some(rows);
                 rows::rebuild_detail(state);
                 vec![Effect::Redraw]
             } else {
@@ -112,23 +117,10 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
     effects
 }
 
-/// Carries out what input, the palette or the YAML pane asked for: their effects as they are,
-/// their actions through `apply_action` (which never asks for more), in order.
-fn run_msgs(state: &mut AppState, msgs: Vec<Msg>) -> Vec<Effect> {
-    let mut effects = Vec::new();
-    for msg in msgs {
-        match msg {
-            Msg::Effect(e) => effects.push(e),
-            Msg::Action(a) => effects.extend(apply_action(state, a)),
-        }
-    }
-    effects
-}
-
 /// Redraw when a notice expires or the shown ages may have changed (every 5 s).
 fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
-    let t = t.max(state.now);
-    state.now = t;
+    let t = t.max(state.session.now);
+    state.session.now = t;
     let expired = state.notices.last().is_some_and(|n| {
         (before - n.at).num_seconds() < NOTICE_SECONDS && (t - n.at).num_seconds() >= NOTICE_SECONDS
     });
@@ -142,28 +134,32 @@ fn tick(state: &mut AppState, before: Time, t: Time) -> Vec<Effect> {
 
 /// `next-theme`: the next theme, named on the notice line.
 fn next_theme(state: &mut AppState) {
-    state.theme = (state.theme + 1) % state.themes.len().max(1);
+    state.settings.theme = (state.settings.theme + 1) % state.settings.themes.len().max(1);
     let text = format!("theme: {}", state.theme_name());
-    state.notices.push(text, NoticeLevel::Info, state.now);
+    state
+        .notices
+        .push(text, NoticeLevel::Info, state.session.now);
 }
 
 /// Applies an action to the view (no modal on top, or one that passes actions through).
 pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     if let Some(why) = refuse::misplaced(state, action) {
-        state.notices.push(why, NoticeLevel::Error, state.now);
+        state
+            .notices
+            .push(why, NoticeLevel::Error, state.session.now);
         return vec![Effect::Redraw];
     }
     if slid::refuse_slid(state, action) {
         return vec![Effect::Redraw];
     }
     // Any other key takes the row under the cursor as seen.
-    state.tables[state.view.index()].slid = None;
+    state.views.tables[state.views.view.index()].slid = None;
     if action == Action::ViewFleet {
         return fleet::show_fleet(state);
     }
     if let Some(v) = View::shown_by(action) {
         if v != View::Nodes {
-            state.pool_scope = None;
+            state.views.pool_scope = None;
         }
         nav::switch_view(state, v);
         return vec![Effect::Redraw];
@@ -175,17 +171,19 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         return vec![Effect::Redraw];
     }
     let page = nav::viewport(state) as isize;
+    let (view, detail_open) = (state.views.view, state.views.detail.is_some());
     match action {
-        Action::Help => state.modals.push(Modal::Help { scroll: 0 }),
-        Action::CommandPalette => state.modals.push(Modal::Palette {
+        Action::Help => state.overlays.modals.push(Modal::Help { scroll: 0 }),
+        Action::CommandPalette => state.overlays.modals.push(Modal::Palette {
             input: String::new(),
             selected: 0,
             chosen: false,
         }),
-        Action::Filter if state.view != View::Gangs && state.detail.is_none() => {
-            let before = state.table(state.view).filter.text.clone();
+        Action::Filter if view != View::Gangs && !detail_open => {
+            let before = state.table(view).filter.text.clone();
             let cursor = before.len();
-            state.modals.push(Modal::FilterInput { before, cursor });
+            let modals = &mut state.overlays.modals;
+            modals.push(Modal::FilterInput { before, cursor });
         }
         Action::Back => {
             if !nav::back(state) && !fleet::back_to_fleet(state) {
@@ -198,12 +196,10 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::PageUp => nav::step(state, -page),
         Action::Top => nav::jump(state, false),
         Action::Bottom => nav::jump(state, true),
-        Action::Open if state.view == View::Fleet => return fleet::open_row(state),
+        Action::Open if view == View::Fleet => return fleet::open_row(state),
         Action::Open => nav::open(state),
-        Action::Toggle if state.view == View::Gangs => nav::open(state),
-        Action::Toggle if state.view == View::Moves && state.detail.is_none() => {
-            nav::toggle_moves_group(state)
-        }
+        Action::Toggle if view == View::Gangs => nav::open(state),
+        Action::Toggle if view == View::Moves && !detail_open => nav::toggle_moves_group(state),
         Action::PoolMap => nav::toggle_map(state),
         Action::Left | Action::Right => {
             let delta = if action == Action::Left { -1 } else { 1 };
@@ -227,21 +223,21 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::CordonNode if crate::app::query::map::map_shown_full(state) => {
             map::cordon_selected(state)
         }
-        Action::CordonNode if state.view == View::Nodes => ops::start_cordon(state, true),
-        Action::UncordonNode if state.view == View::Nodes => ops::start_cordon(state, false),
+        Action::CordonNode if view == View::Nodes => ops::start_cordon(state, true),
+        Action::UncordonNode if view == View::Nodes => ops::start_cordon(state, false),
         Action::CordonNode | Action::UncordonNode => {
             if let Some((a, node)) = refuse::lint_fix(state) {
                 ops::start_cordon_at(state, node, a == Action::CordonNode);
             }
         }
-        Action::ApproveMove if state.view == View::Moves => approve::start_approve(state),
-        Action::RejectMove if state.view == View::Moves => ops::start_reject(state),
-        Action::UndoReject if state.view == View::Moves => return undo::undo_reject(state),
-        Action::ClearJournalEntry if state.view == View::Journal => journal::start_clear(state),
-        Action::JumpToJournal if state.view == View::Moves => held::jump_to_journal(state),
+        Action::ApproveMove if view == View::Moves => approve::start_approve(state),
+        Action::RejectMove if view == View::Moves => ops::start_reject(state),
+        Action::UndoReject if view == View::Moves => return undo::undo_reject(state),
+        Action::ClearJournalEntry if view == View::Journal => journal::start_clear(state),
+        Action::JumpToJournal if view == View::Moves => held::jump_to_journal(state),
         Action::Confirm => return ops::confirm(state),
         Action::Cancel => {
-            state.modals.pop();
+            state.overlays.modals.pop();
         }
         _ => return Vec::new(),
     }
@@ -251,9 +247,12 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
 /// ↑/↓ (and the page keys) scroll a confirm dialog taller than the screen; `false` when no
 /// dialog is on top or the action is no scroll.
 fn scroll_dialog(state: &mut AppState, action: Action) -> bool {
-    let size = state.size;
-    let bindings = state.keys.bindings(crate::app::keys::Mode::Confirm);
-    let Some(Modal::Confirm(d)) = state.modals.last_mut() else {
+    let size = state.session.size;
+    let bindings = state
+        .settings
+        .keys
+        .bindings(crate::app::keys::Mode::Confirm);
+    let Some(Modal::Confirm(d)) = state.overlays.modals.last_mut() else {
         return false;
     };
     let page = i32::from(size.1 / 2).max(1);

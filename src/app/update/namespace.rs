@@ -25,7 +25,7 @@ pub fn set_scope(state: &mut AppState, name: Option<&str>) -> Vec<Effect> {
         state.notices.push(
             format!("not a namespace name: {n}"),
             NoticeLevel::Error,
-            state.now,
+            state.session.now,
         );
         return vec![Effect::Redraw];
     }
@@ -33,22 +33,27 @@ pub fn set_scope(state: &mut AppState, name: Option<&str>) -> Vec<Effect> {
     if let (Some(n), Some(seen)) = (name, seen) {
         if !seen.iter().any(|s| s == n) {
             let kept = state
+                .views
                 .namespace_scope
                 .as_deref()
                 .unwrap_or("every namespace");
             let text = format!(
                 "no namespace {n}: no pod or InferenceService of this cluster is in it (still showing {kept})"
             );
-            state.notices.push(text, NoticeLevel::Error, state.now);
+            state
+                .notices
+                .push(text, NoticeLevel::Error, state.session.now);
             return vec![Effect::Redraw];
         }
     }
-    state.namespace_scope = name.map(str::to_string);
+    state.views.namespace_scope = name.map(str::to_string);
     let text = match name {
         Some(n) => format!("namespace {n}: Moves, Journal, Gangs and Lints show its rows"),
         None => "every namespace".to_string(),
     };
-    state.notices.push(text, NoticeLevel::Info, state.now);
+    state
+        .notices
+        .push(text, NoticeLevel::Info, state.session.now);
     // The Gangs tree is built scoped and the tables filter their rows as they refresh.
     rows::rebuild_models(state);
     vec![Effect::Redraw]

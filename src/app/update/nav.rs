@@ -17,12 +17,12 @@ use crate::app::views::detail::build_detail;
 /// Rows the current list (table, tree or detail) shows at once.
 pub fn viewport(state: &AppState) -> usize {
     if map_shown_full(state) {
-        return state.pool_map.page.max(1);
+        return state.views.pool_map.page.max(1);
     }
     let s = screen(state);
-    if state.detail.is_some() {
+    if state.views.detail.is_some() {
         usize::from(s.body.height.saturating_sub(2)).max(1)
-    } else if state.view == View::Gangs {
+    } else if state.views.view == View::Gangs {
         usize::from(s.table.height.saturating_sub(2)).max(1)
     } else {
         s.table_rows().max(1)
@@ -32,26 +32,30 @@ pub fn viewport(state: &AppState) -> usize {
 /// Moves the selection (or the detail scroll) by `delta` lines.
 pub fn step(state: &mut AppState, delta: isize) {
     if map_shown_full(state) {
-        state.pool_map.select_lines(delta);
+        state.views.pool_map.select_lines(delta);
         return;
     }
     let height = viewport(state);
-    if let Some(d) = &state.detail {
+    if let Some(d) = &state.views.detail {
         // The last line stops at the pane's bottom, not its top.
         let max = d.lines.len().saturating_sub(height);
-        state.detail_scroll = state.detail_scroll.saturating_add_signed(delta).min(max);
+        state.views.detail_scroll = state
+            .views
+            .detail_scroll
+            .saturating_add_signed(delta)
+            .min(max);
         return;
     }
-    if state.view == View::Gangs {
-        let pos = state.gang_nav.cursor.saturating_add_signed(delta);
-        state.gang_nav.select(pos, height);
+    if state.views.view == View::Gangs {
+        let pos = state.views.gang_nav.cursor.saturating_add_signed(delta);
+        state.views.gang_nav.select(pos, height);
         return;
     }
-    let view = state.view;
-    let Some(model) = state.models.table(view) else {
+    let view = state.views.view;
+    let Some(model) = state.views.models.table(view) else {
         return;
     };
-    let t = &mut state.tables[view.index()];
+    let t = &mut state.views.tables[view.index()];
     let pos = t.selected.saturating_add_signed(delta);
     t.select(model, pos, height);
 }
@@ -63,13 +67,13 @@ pub fn jump(state: &mut AppState, last: bool) {
 
 /// Shows `view` (closing any detail; entering Moves takes its order anew).
 pub fn switch_view(state: &mut AppState, view: View) {
-    state.view = view;
+    state.views.view = view;
     if view == View::Moves {
         rearrange_moves(state);
     }
     ensure_built(state, view);
-    state.detail = None;
-    state.detail_scroll = 0;
+    state.views.detail = None;
+    state.views.detail_scroll = 0;
     refresh_view(state, view);
 }
 
@@ -78,18 +82,21 @@ pub fn switch_view(state: &mut AppState, view: View) {
 pub fn cycle_view(state: &mut AppState, forward: bool) {
     let views: Vec<View> = View::ALL
         .into_iter()
-        .filter(|v| state.fleet.is_some() || *v != View::Fleet)
+        .filter(|v| state.clusters.fleet.is_some() || *v != View::Fleet)
         .collect();
     let n = views.len();
     let d = if forward { 1 } else { n - 1 };
-    let at = views.iter().position(|v| *v == state.view).unwrap_or(0);
-    state.pool_scope = None;
+    let at = views
+        .iter()
+        .position(|v| *v == state.views.view)
+        .unwrap_or(0);
+    state.views.pool_scope = None;
     switch_view(state, views[(at + d) % n]);
 }
 
 /// Enter: Pools → that pool's nodes; Nodes/Moves/Journal/Lints → detail; Gangs → expand/collapse.
 pub fn open(state: &mut AppState) {
-    if state.detail.is_some() {
+    if state.views.detail.is_some() {
         return;
     }
     if map_shown_full(state) {
@@ -98,17 +105,17 @@ pub fn open(state: &mut AppState) {
         }
         return;
     }
-    let key = state.models.table(state.view).and_then(|m| {
+    let key = state.views.models.table(state.views.view).and_then(|m| {
         Some(
             m.rows
-                .get(state.table(state.view).selected_row()?)?
+                .get(state.table(state.views.view).selected_row()?)?
                 .key
                 .clone(),
         )
     });
-    match (state.view, key) {
+    match (state.views.view, key) {
         (View::Pools, Some(pool)) => {
-            state.pool_scope = Some(pool);
+            state.views.pool_scope = Some(pool);
             switch_view(state, View::Nodes);
         }
         (View::Nodes, Some(node)) => open_detail(state, DetailKind::Node(node)),
@@ -120,7 +127,10 @@ pub fn open(state: &mut AppState) {
         (View::Lints, Some(key)) => open_detail(state, DetailKind::Lint(key)),
         (View::Gangs, _) => {
             let height = viewport(state);
-            state.gang_nav.toggle(&state.models.gangs, height);
+            state
+                .views
+                .gang_nav
+                .toggle(&state.views.models.gangs, height);
         }
         _ => {}
     }
@@ -135,10 +145,10 @@ pub fn toggle_moves_group(state: &mut AppState) {
 
 /// Opens the detail pane of `kind`, scrolled to its top.
 pub fn open_detail(state: &mut AppState, kind: DetailKind) {
-    state.detail_scroll = 0;
-    state.node_history = None;
-    state.node_actions = None;
-    state.detail = state
+    state.views.detail_scroll = 0;
+    state.history.node_history = None;
+    state.history.node_actions = None;
+    state.views.detail = state
         .shown()
         .cloned()
         .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
@@ -147,24 +157,24 @@ pub fn open_detail(state: &mut AppState, kind: DetailKind) {
 /// Esc: close the detail, else drop the pool scope, else clear the filter. Returns whether
 /// anything changed.
 pub fn back(state: &mut AppState) -> bool {
-    if state.detail.take().is_some() {
-        state.node_history = None;
-        state.node_actions = None;
-        refresh_view(state, state.view);
+    if state.views.detail.take().is_some() {
+        state.history.node_history = None;
+        state.history.node_actions = None;
+        refresh_view(state, state.views.view);
         return true;
     }
     if map_shown_full(state) {
         toggle_map(state);
         return true;
     }
-    if state.view == View::Nodes && state.pool_scope.take().is_some() {
+    if state.views.view == View::Nodes && state.views.pool_scope.take().is_some() {
         refresh_view(state, View::Nodes);
         return true;
     }
-    let t = &mut state.tables[state.view.index()];
+    let t = &mut state.views.tables[state.views.view.index()];
     if t.filter.is_active() {
         t.filter = Default::default();
-        refresh_view(state, state.view);
+        refresh_view(state, state.views.view);
         return true;
     }
     false
@@ -172,6 +182,6 @@ pub fn back(state: &mut AppState) -> bool {
 
 /// `pool-map`: the selected pool's map full-size, or back to the table with the map below.
 pub fn toggle_map(state: &mut AppState) {
-    state.pool_map.full = !state.pool_map.full;
+    state.views.pool_map.full = !state.views.pool_map.full;
     refresh_view(state, View::Pools);
 }

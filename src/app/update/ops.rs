@@ -11,7 +11,7 @@ use crate::app::state::{AppState, NoticeLevel, PendingOp, View};
 use crate::app::table::Tone;
 use crate::app::views::moves::decided::maintenance_evacuations;
 use crate::app::views::moves::{action_move, Merged};
-use crate::app::views::node_detail::uncordon_warning;
+use crate::app::views::nodes::detail::uncordon_warning;
 use crate::engine::analysis::Analysis;
 use crate::protocol::{Capability, Command, Op, OpOutcome};
 
@@ -25,7 +25,7 @@ pub(crate) fn allowed(state: &mut AppState, cap: Capability, what: &str) -> bool
             state.notices.push(
                 format!("{what} refused: {why}"),
                 NoticeLevel::Error,
-                state.now,
+                state.session.now,
             );
             false
         }
@@ -54,7 +54,7 @@ pub fn start_cordon(state: &mut AppState, cordon: bool) {
         return state.notices.push(
             format!("{what}: no node selected"),
             NoticeLevel::Error,
-            state.now,
+            state.session.now,
         );
     };
     start_cordon_at(state, i, cordon);
@@ -82,12 +82,12 @@ pub fn start_cordon_at(state: &mut AppState, i: usize, cordon: bool) {
         return state.notices.push(
             format!("{what}: node/{} is {is}", node.name),
             NoticeLevel::Error,
-            state.now,
+            state.session.now,
         );
     }
     let (node_name, rv) = (node.name.clone(), node.resource_version.clone());
     let warning = (!cordon)
-        .then(|| uncordon_warning(&feed, i, state.utc_offset))
+        .then(|| uncordon_warning(&feed, i, state.settings.utc_offset))
         .flatten();
     let mut lines = vec![
         (
@@ -129,7 +129,7 @@ pub fn start_cordon_at(state: &mut AppState, i: usize, cordon: bool) {
     );
     let mut d = dialog(title, lines, Some(op));
     d.reason_allowed = true;
-    state.modals.push(Modal::Confirm(Box::new(d)));
+    state.overlays.modals.push(Modal::Confirm(Box::new(d)));
 }
 
 /// `reject-move`: choose dismiss (local) or opt out (annotation).
@@ -138,7 +138,7 @@ pub fn start_reject(state: &mut AppState) {
         return state.notices.push(
             "reject: select a move (a group row holds many)",
             NoticeLevel::Error,
-            state.now,
+            state.session.now,
         );
     };
     let Some(feed) = state.shown().cloned() else {
@@ -150,12 +150,12 @@ pub fn start_reject(state: &mut AppState) {
     let f = m.fields();
     let Some(key) = state
         .action_source(View::Moves)
-        .and_then(|i| state.models.moves.rows.iter().find(|r| r.source == i))
+        .and_then(|i| state.views.models.moves.rows.iter().find(|r| r.source == i))
         .map(|r| r.key.clone())
     else {
         return;
     };
-    state.modals.push(Modal::RejectChoice {
+    state.overlays.modals.push(Modal::RejectChoice {
         key,
         workload: f.workload.to_string(),
     });
@@ -173,7 +173,7 @@ pub fn start_opt_out(state: &mut AppState, workload: &str, reason: String) {
         return state.notices.push(
             format!("opt out: {workload} is gone"),
             NoticeLevel::Error,
-            state.now,
+            state.session.now,
         );
     };
     let mut lines = maintenance_warning(&feed.analysis, workload);
@@ -201,7 +201,7 @@ pub fn start_opt_out(state: &mut AppState, workload: &str, reason: String) {
         resource_version: w.resource_version.clone(),
         reason,
     };
-    state.modals.push(Modal::Confirm(Box::new(dialog(
+    state.overlays.modals.push(Modal::Confirm(Box::new(dialog(
         format!("Opt {workload} out"),
         lines,
         Some(op),
@@ -266,13 +266,21 @@ fn with_reason(op: Op, reason: Option<String>, override_armed: bool) -> Op {
 
 /// Confirms the top dialog: sends its op, or says why it cannot.
 pub fn confirm(state: &mut AppState) -> Vec<Effect> {
-    let Some(Modal::Confirm(d)) = state.modals.last().cloned() else {
+    let Some(Modal::Confirm(d)) = state.overlays.modals.last().cloned() else {
         return Vec::new();
     };
-    if let Some(to) = state.contexts.switching.as_ref().map(|s| s.to.clone()) {
+    if let Some(to) = state
+        .clusters
+        .contexts
+        .switching
+        .as_ref()
+        .map(|s| s.to.clone())
+    {
         // The reply would come back from a session about to be replaced.
         let text = format!("switching to context {to}: confirm once it is done");
-        state.notices.push(text, NoticeLevel::Error, state.now);
+        state
+            .notices
+            .push(text, NoticeLevel::Error, state.session.now);
         return vec![Effect::Redraw];
     }
     if !d.can_confirm() {
@@ -285,28 +293,28 @@ pub fn confirm(state: &mut AppState) -> Vec<Effect> {
         state.notices.push(
             format!("cannot confirm: {why}{hint}"),
             NoticeLevel::Error,
-            state.now,
+            state.session.now,
         );
         return vec![Effect::Redraw];
     }
-    state.modals.pop();
+    state.overlays.modals.pop();
     let Some(op) = d.op else { return Vec::new() };
     let op = with_reason(op, d.reason, d.override_armed);
-    let id = state.next_op_id;
-    state.next_op_id += 1;
+    let id = state.ops.next_op_id;
+    state.ops.next_op_id += 1;
     if let Some(t) = d.tracks {
-        state.requested.push(t);
+        state.ops.requested.push(t);
     }
     state.notices.push(
         format!("sent: {} {}", op_verb(&op), op.object()),
         NoticeLevel::Info,
-        state.now,
+        state.session.now,
     );
-    state.pending.insert(
+    state.ops.pending.insert(
         id,
         PendingOp {
             op: op.clone(),
-            sent_at: state.now,
+            sent_at: state.session.now,
         },
     );
     vec![Effect::Send(Command { id, op }), Effect::Redraw]
@@ -325,7 +333,7 @@ fn op_verb(op: &Op) -> &'static str {
 
 /// A command finished: notice and audit; unknown ids (stale replies) are ignored.
 pub fn op_done(state: &mut AppState, id: u64, outcome: OpOutcome) -> Vec<Effect> {
-    let Some(p) = state.pending.remove(&id) else {
+    let Some(p) = state.ops.pending.remove(&id) else {
         return Vec::new();
     };
     let verb = op_verb(&p.op);
@@ -344,14 +352,14 @@ pub fn op_done(state: &mut AppState, id: u64, outcome: OpOutcome) -> Vec<Effect>
         (&p.op, matches!(outcome, OpOutcome::Done { .. }))
     {
         let uuid = uuid.clone();
-        state.requested.retain(|r| r.uuid != uuid);
+        state.ops.requested.retain(|r| r.uuid != uuid);
     }
-    state.notices.push(text, level, state.now);
+    state.notices.push(text, level, state.session.now);
     vec![
         Effect::RecordAudit {
             op: p.op,
             outcome,
-            at: state.now,
+            at: state.session.now,
         },
         Effect::Redraw,
     ]

@@ -52,16 +52,19 @@ fn blocks(entries: &[MoveEntry]) -> Vec<Range<usize>> {
 
 /// Forgets the held order: the next build takes the engine's order again.
 pub fn release_order(state: &mut AppState) {
-    state.moves_held = None;
+    state.views.moves_held = None;
 }
 
 /// Puts the freshly built Moves rows in the held order and marks what changed (takes the order
 /// when none is held).
 pub fn hold_order(state: &mut AppState) {
-    let (rows, index) = (&state.models.moves.rows, &state.models.move_index);
+    let (rows, index) = (
+        &state.views.models.moves.rows,
+        &state.views.models.move_index,
+    );
     let blocks = blocks(&index.entries);
     let key = |b: &Range<usize>| rows[b.start].key.clone();
-    let Some(held) = state.moves_held.as_mut() else {
+    let Some(held) = state.views.moves_held.as_mut() else {
         // A move in a closed group is known, its cells unseen: it is not marked when its
         // group opens (its print is taken then).
         let hidden = index.hidden.keys().map(|k| (k.clone(), String::new()));
@@ -72,7 +75,7 @@ pub fn hold_order(state: &mut AppState) {
             .map(|(_, r)| (r.key.clone(), print(r)))
             .chain(hidden)
             .collect();
-        state.moves_held = Some(HeldOrder {
+        state.views.moves_held = Some(HeldOrder {
             keys: blocks.iter().map(key).collect(),
             prints,
         });
@@ -124,7 +127,7 @@ pub fn hold_order(state: &mut AppState) {
             new_entries.push(entry);
         }
     }
-    state.models.moves.rows = new_rows;
-    state.models.move_index.entries = new_entries;
-    state.models.move_index.changed = marked;
+    state.views.models.moves.rows = new_rows;
+    state.views.models.move_index.entries = new_entries;
+    state.views.models.move_index.changed = marked;
 }

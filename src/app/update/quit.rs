@@ -14,15 +14,15 @@ use crate::app::update::{fleet, nav};
 pub fn quit_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
     match action {
         Action::Quit => {}
-        Action::Confirm if state.modals.last() == Some(&Modal::QuitConfirm) => {}
+        Action::Confirm if state.overlays.modals.last() == Some(&Modal::QuitConfirm) => {}
         Action::BackOrQuit => {
             if !nav::back(state) && !fleet::back_to_fleet(state) {
-                state.modals.push(Modal::QuitConfirm);
+                state.overlays.modals.push(Modal::QuitConfirm);
             }
             return Some(vec![Effect::Redraw]);
         }
         _ => return None,
     }
-    state.quitting = true;
+    state.session.quitting = true;
     Some(vec![Effect::Quit])
 }

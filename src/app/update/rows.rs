@@ -23,23 +23,27 @@ use crate::app::views::nodes::NODE_POOL_COLUMN;
 pub fn refresh_view(state: &mut AppState, view: View) {
     let height = viewport(state);
     if view == View::Gangs {
-        state.gang_nav.refresh(&state.models.gangs, height);
+        state
+            .views
+            .gang_nav
+            .refresh(&state.views.models.gangs, height);
         return;
     }
     if view == View::Moves {
         groups::reshape(state);
     }
-    let pool = match (view, &state.pool_scope) {
+    let pool = match (view, &state.views.pool_scope) {
         (View::Nodes, Some(p)) => Some(p.as_str()),
         _ => None,
     };
     let feed = state.shown().cloned();
     // The Moves rows are built for the scope (its groups count its moves only).
     let ns = state
+        .views
         .namespace_scope
         .as_deref()
         .filter(|_| namespace::applies(view) && view != View::Moves);
-    let Some(model) = state.models.table(view) else {
+    let Some(model) = state.views.models.table(view) else {
         return;
     };
     let in_scope = |row: &RowModel| {
@@ -52,7 +56,7 @@ pub fn refresh_view(state: &mut AppState, view: View) {
         });
         pool_ok && ns_ok
     };
-    let t = &mut state.tables[view.index()];
+    let t = &mut state.views.tables[view.index()];
     t.refresh(model, in_scope);
     t.scroll_into_view(height);
 }
@@ -61,9 +65,9 @@ pub fn refresh_view(state: &mut AppState, view: View) {
 /// fleet).
 pub fn ensure_built(state: &mut AppState, view: View) {
     if view == View::Fleet {
-        if let Some(fleet) = &state.fleet {
-            if state.models.fleet.built != fleet.generation {
-                state.models.fleet = fleet_model(fleet, state.now);
+        if let Some(fleet) = &state.clusters.fleet {
+            if state.views.models.fleet.built != fleet.generation {
+                state.views.models.fleet = fleet_model(fleet, state.session.now);
             }
         }
         return;
@@ -71,25 +75,25 @@ pub fn ensure_built(state: &mut AppState, view: View) {
     let Some(feed) = state.shown().cloned() else {
         return;
     };
-    if state.models.built[view.index()] != Some(feed.generation) {
+    if state.views.models.built[view.index()] != Some(feed.generation) {
         let opts = MoveOptions {
-            now: state.now,
-            dismissed: &state.dismissed,
-            open: &state.moves_open,
-            flat: groups::wants_flat(&state.tables[View::Moves.index()]),
-            wide: groups::wants_wide(state.size),
-            requested: &state.requested,
-            phases: &state.request_phases,
-            namespace: state.namespace_scope.as_deref(),
+            now: state.session.now,
+            dismissed: &state.ops.dismissed,
+            open: &state.views.moves_open,
+            flat: groups::wants_flat(&state.views.tables[View::Moves.index()]),
+            wide: groups::wants_wide(state.session.size),
+            requested: &state.ops.requested,
+            phases: &state.ops.request_phases,
+            namespace: state.views.namespace_scope.as_deref(),
         };
-        let ns = state.namespace_scope.as_deref();
-        build_view(&mut state.models, &feed, &opts, view, ns);
+        let ns = state.views.namespace_scope.as_deref();
+        build_view(&mut state.views.models, &feed, &opts, view, ns);
         if view == View::Moves {
             order::hold_order(state);
         }
-        if let (View::Nodes, Some(health)) = (view, &state.nodes_health) {
+        if let (View::Nodes, Some(health)) = (view, &state.history.nodes_health) {
             let a = &feed.analysis;
-            crate::app::views::nodes::add_history_columns(&mut state.models.nodes, a, health);
+            crate::app::views::nodes::add_history_columns(&mut state.views.models.nodes, a, health);
         }
     }
 }
@@ -97,8 +101,8 @@ pub fn ensure_built(state: &mut AppState, view: View) {
 /// The operator asks for a new order of the Moves rows: the engine's, marks cleared.
 pub fn rearrange_moves(state: &mut AppState) {
     order::release_order(state);
-    state.models.built[View::Moves.index()] = None;
-    if state.view == View::Moves {
+    state.views.models.built[View::Moves.index()] = None;
+    if state.views.view == View::Moves {
         ensure_built(state, View::Moves);
     }
 }
@@ -109,7 +113,7 @@ pub fn switch_rows(state: &mut AppState, view: View) {
     let before = state.table(view).selected_key.clone();
     ensure_built(state, view);
     refresh_view(state, view);
-    if state.view == view {
+    if state.views.view == view {
         crate::app::update::slid::after_feed(state, view, before);
     }
 }
@@ -120,28 +124,28 @@ pub fn rebuild_models(state: &mut AppState) {
     let Some(feed) = state.shown().cloned() else {
         return;
     };
-    state.models.generation = Some(feed.generation);
-    state.models.built = [None; View::COUNT];
-    ensure_built(state, state.view);
-    refresh_view(state, state.view);
+    state.views.models.generation = Some(feed.generation);
+    state.views.models.built = [None; View::COUNT];
+    ensure_built(state, state.views.view);
+    refresh_view(state, state.views.view);
     rebuild_detail(state);
 }
 
 /// Rebuilds the open detail from the shown feed; when its object is gone the pane stays open
 /// on what it showed last, marked (it never closes or jumps by itself).
 pub fn rebuild_detail(state: &mut AppState) {
-    let Some(kind) = state.detail.as_ref().map(|d| d.kind.clone()) else {
+    let Some(kind) = state.views.detail.as_ref().map(|d| d.kind.clone()) else {
         return;
     };
     let fresh = state
         .shown()
         .cloned()
         .and_then(|f| build_detail(&ViewContext::of(state), &f, &kind));
-    state.detail = match fresh {
+    state.views.detail = match fresh {
         Some(d) => Some(d),
         None => {
-            let why = gone_words(&state.requested, &state.request_phases, &kind);
-            state.detail.take().map(|d| d.gone(&why))
+            let why = gone_words(&state.ops.requested, &state.ops.request_phases, &kind);
+            state.views.detail.take().map(|d| d.gone(&why))
         }
     };
 }

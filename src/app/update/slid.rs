@@ -37,7 +37,7 @@ pub fn after_feed(state: &mut AppState, view: View, before: Option<String>) {
     if view == View::Gangs {
         return;
     }
-    let t = &mut state.tables[view.index()];
+    let t = &mut state.views.tables[view.index()];
     if before.is_some() && t.selected_key != before && t.slid.is_none() {
         t.slid = before;
     }
@@ -71,23 +71,24 @@ fn gone_words(view: View, key: &str) -> String {
 /// which row left and which is under the cursor now, and takes that one as seen. True when the
 /// key is refused.
 pub fn refuse_slid(state: &mut AppState, action: Action) -> bool {
-    let view = state.view;
-    if !acts_on_row(action) || state.detail.is_some() || view == View::Gangs {
+    let view = state.views.view;
+    if !acts_on_row(action) || state.views.detail.is_some() || view == View::Gangs {
         return false;
     }
     if crate::app::query::map::map_shown_full(state) {
         return false;
     }
-    let Some(gone) = state.tables[view.index()].slid.take() else {
+    let Some(gone) = state.views.tables[view.index()].slid.take() else {
         return false;
     };
     let under = state
+        .views
         .models
         .table(view)
         .zip(state.table(view).selected_row())
         .and_then(|(m, r)| m.rows.get(r))
         .map(|r| row_words(view, r));
-    let went = if state.models.move_index.collapsed.contains_key(&gone) {
+    let went = if state.views.models.move_index.collapsed.contains_key(&gone) {
         "went into its closed advisory group"
     } else {
         "left the list"
@@ -97,6 +98,8 @@ pub fn refuse_slid(state: &mut AppState, action: Action) -> bool {
         Some(now) => format!("{gone} {went}; the cursor is now on {now}: press again to act on it"),
         None => format!("{gone} {went}: nothing is selected"),
     };
-    state.notices.push(text, NoticeLevel::Error, state.now);
+    state
+        .notices
+        .push(text, NoticeLevel::Error, state.session.now);
     true
 }

@@ -3,11 +3,10 @@
 //! screen (from an advisory group's row, onto the first of its moves); and `w`, the wide or
 //! compact layout of every table, which says on the notice line what it changed here.
 //!
-//! Owns: `sort_next`, `sort_by_letter`, `sort_reverse`, `toggle_wide`, `shown_here`. Plain data.
+//! Owns: `sort_next`, `sort_by_column`, `sort_reverse`, `toggle_wide`. Plain data.
 
-use crate::app::layout::screen;
+use crate::app::query::columns::shown_here;
 use crate::app::state::{AppState, NoticeLevel, View};
-use crate::app::table::columns::visible_columns;
 use crate::app::update::groups;
 use crate::app::update::nav::viewport;
 use crate::app::update::rows::{rearrange_moves, refresh_view};
@@ -16,16 +15,16 @@ use crate::app::update::rows::{rearrange_moves, refresh_view};
 /// (the columns this terminal's width does not show are skipped: no order by something
 /// unseen).
 pub fn sort_next(state: &mut AppState) {
-    let view = state.view;
-    let Some(model) = state.models.table(view) else {
+    let view = state.views.view;
+    let Some(model) = state.views.models.table(view) else {
         return;
     };
-    let t = &state.tables[view.index()];
+    let t = &state.views.tables[view.index()];
     let on_screen = shown_here(state, t.wide);
     let shown = |c: &usize| on_screen.contains(c);
     let after = t.sort.map_or(0, |(c, _)| c + 1);
     let next = (after..model.columns.len()).find(shown);
-    let t = &mut state.tables[view.index()];
+    let t = &mut state.views.tables[view.index()];
     t.sort = match (t.sort, next) {
         (_, None) => None,
         (None, Some(c)) => Some((c, false)),
@@ -34,81 +33,66 @@ pub fn sort_next(state: &mut AppState) {
     resort(state);
 }
 
-/// Shift+letter: sorts by the first shown column whose title starts with `letter` (text
-/// ascending, numbers largest first); the same letter again reverses. False when no column
-/// starts with it.
-pub fn sort_by_letter(state: &mut AppState, letter: char) -> bool {
-    let view = state.view;
-    let Some(model) = state.models.table(view) else {
-        return false;
+/// Shift+letter: sorts by `col` (`query::columns::letter_column`; text ascending, numbers
+/// largest first); the same column again reverses.
+pub fn sort_by_column(state: &mut AppState, col: usize) {
+    let view = state.views.view;
+    let Some(model) = state.views.models.table(view) else {
+        return;
     };
-    let t = &state.tables[view.index()];
-    let starts = |title: &str| {
-        title
-            .chars()
-            .find(|c| c.is_alphanumeric())
-            .is_some_and(|c| c.eq_ignore_ascii_case(&letter))
+    let Some(numeric) = model.columns.get(col).map(|c| c.numeric) else {
+        return;
     };
-    let on_screen = shown_here(state, t.wide);
-    let Some(col) =
-        (0..model.columns.len()).find(|c| on_screen.contains(c) && starts(model.columns[*c].title))
-    else {
-        return false;
-    };
-    let numeric = model.columns[col].numeric;
-    let t = &mut state.tables[view.index()];
+    let t = &mut state.views.tables[view.index()];
     t.sort = match t.sort {
         Some((c, d)) if c == col => Some((c, !d)),
         _ => Some((col, numeric)),
     };
     resort(state);
-    true
 }
 
 /// `toggle-wide`: every table switches between the compact and the wide layout, and the notice
 /// line says what that changed here; the Gangs tree has no columns to widen and says so.
 pub fn toggle_wide(state: &mut AppState) {
-    if state.view == View::Gangs {
+    if state.views.view == View::Gangs {
         let text = "the Gangs tree has no columns to widen: w widens the other views' tables";
-        state.notices.push(text, NoticeLevel::Error, state.now);
+        state
+            .notices
+            .push(text, NoticeLevel::Error, state.session.now);
         return;
     }
-    let wide = !state.tables[state.view.index()].wide;
+    let wide = !state.views.tables[state.views.view.index()].wide;
     let text = wide_words(state, wide);
-    state.notices.push(text, NoticeLevel::Info, state.now);
+    state
+        .notices
+        .push(text, NoticeLevel::Info, state.session.now);
     for v in View::ALL {
         let hidden = |c: usize| {
             state
+                .views
                 .models
                 .table(v)
                 .and_then(|m| m.columns.get(c))
                 .is_some_and(|col| col.wide_only)
         };
         // A sort on a column the compact layout hides would order rows by something unseen.
-        let unseen = !wide && state.tables[v.index()].sort.is_some_and(|(c, _)| hidden(c));
-        let t = &mut state.tables[v.index()];
+        let unseen = !wide
+            && state.views.tables[v.index()]
+                .sort
+                .is_some_and(|(c, _)| hidden(c));
+        let t = &mut state.views.tables[v.index()];
         t.wide = wide;
         if unseen {
             t.sort = None;
         }
     }
-    refresh_view(state, state.view);
-}
-
-/// The columns of the current view shown at this terminal's width in the `wide` layout or not.
-pub fn shown_here(state: &AppState, wide: bool) -> Vec<usize> {
-    let room = screen(state).table.width.saturating_sub(3);
-    state
-        .models
-        .table(state.view)
-        .map(|m| visible_columns(&m.columns, wide, room))
-        .unwrap_or_default()
+    refresh_view(state, state.views.view);
 }
 
 /// What switching the current view to the `wide` layout (or back) changes, in words: the
 /// wide-only columns it shows (or hides), and those this terminal is too narrow for.
 fn wide_words(state: &AppState, wide: bool) -> String {
-    let Some(model) = state.models.table(state.view) else {
+    let Some(model) = state.views.models.table(state.views.view) else {
         return String::new();
     };
     let shown = shown_here(state, true);
@@ -133,7 +117,7 @@ fn wide_words(state: &AppState, wide: bool) -> String {
 
 /// `sort-reverse`: flips the direction (sorting by the first column if unsorted).
 pub fn sort_reverse(state: &mut AppState) {
-    let t = &mut state.tables[state.view.index()];
+    let t = &mut state.views.tables[state.views.view.index()];
     t.sort = Some(t.sort.map_or((0, true), |(c, d)| (c, !d)));
     resort(state);
 }
@@ -142,7 +126,7 @@ pub fn sort_reverse(state: &mut AppState) {
 /// screen; from an advisory group's row (the sorted Moves list has none) onto the first of its
 /// moves in the new order.
 fn resort(state: &mut AppState) {
-    let view = state.view;
+    let view = state.views.view;
     let members = (view == View::Moves)
         .then(|| groups::selected_group_moves(state))
         .flatten();
@@ -150,11 +134,11 @@ fn resort(state: &mut AppState) {
         rearrange_moves(state);
     }
     refresh_view(state, view);
-    let (Some(members), Some(model)) = (members, state.models.table(view)) else {
+    let (Some(members), Some(model)) = (members, state.views.models.table(view)) else {
         return;
     };
     let height = viewport(state);
-    let t = &mut state.tables[view.index()];
+    let t = &mut state.views.tables[view.index()];
     let first = t
         .visible
         .iter()

@@ -6,12 +6,12 @@
 use crate::app::detail::DetailKind;
 use crate::app::state::AppState;
 use crate::app::update::nav::viewport;
-use crate::app::views::node_timeline::TIMELINE_HEADING;
+use crate::app::views::nodes::timeline::TIMELINE_HEADING;
 
 /// Scrolls the open node detail so its timeline heading is the top line (as far as the pane
 /// scrolls); `false` when no node detail is open.
 pub fn jump_to_timeline(state: &mut AppState) -> bool {
-    let Some(d) = &state.detail else {
+    let Some(d) = &state.views.detail else {
         return false;
     };
     if !matches!(d.kind, DetailKind::Node(_)) {
@@ -21,6 +21,6 @@ pub fn jump_to_timeline(state: &mut AppState) -> bool {
         return false;
     };
     let max = d.lines.len().saturating_sub(viewport(state));
-    state.detail_scroll = at.min(max);
+    state.views.detail_scroll = at.min(max);
     true
 }

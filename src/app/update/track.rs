@@ -18,9 +18,10 @@ pub fn track_requests(state: &mut AppState) {
         !phases.get(uuid).is_some_and(MigrationPhase::is_terminal)
     };
     if !state
+        .ops
         .requested
         .iter()
-        .any(|r| open(&r.uuid, &state.request_phases))
+        .any(|r| open(&r.uuid, &state.ops.request_phases))
     {
         return;
     }
@@ -29,9 +30,10 @@ pub fn track_requests(state: &mut AppState) {
     };
     let mut changes = Vec::new();
     for r in state
+        .ops
         .requested
         .iter()
-        .filter(|r| open(&r.uuid, &state.request_phases))
+        .filter(|r| open(&r.uuid, &state.ops.request_phases))
     {
         let row = feed
             .snapshot
@@ -40,7 +42,7 @@ pub fn track_requests(state: &mut AppState) {
             .flat_map(|ir| ir.status.migrations.iter())
             .find(|m| *m.request_uuid == *r.uuid);
         let Some(row) = row else { continue };
-        if state.request_phases.get(&r.uuid) != Some(&row.phase) {
+        if state.ops.request_phases.get(&r.uuid) != Some(&row.phase) {
             let ended = if row.phase.is_terminal() {
                 " (ended)"
             } else {
@@ -59,7 +61,7 @@ pub fn track_requests(state: &mut AppState) {
         } else {
             NoticeLevel::Info
         };
-        state.request_phases.insert(uuid, phase);
-        state.notices.push(text, level, state.now);
+        state.ops.request_phases.insert(uuid, phase);
+        state.notices.push(text, level, state.session.now);
     }
 }

@@ -22,7 +22,9 @@ use crate::protocol::{Capability, Op};
 pub fn undo_reject(state: &mut AppState) -> Vec<Effect> {
     let Some(pair) = action_move(state) else {
         let text = "undo: select a dismissed or opted-out move (a group row holds many)";
-        state.notices.push(text, NoticeLevel::Error, state.now);
+        state
+            .notices
+            .push(text, NoticeLevel::Error, state.session.now);
         return vec![Effect::Redraw];
     };
     let Some(feed) = state.shown().cloned() else {
@@ -36,18 +38,22 @@ pub fn undo_reject(state: &mut AppState) -> Vec<Effect> {
     };
     let what = format!("{} instance {}", f.workload, f.instance);
     let key = identity_key(&f);
-    if state.dismissed.remove(&key).is_some() {
+    if state.ops.dismissed.remove(&key).is_some() {
         let text = format!("dismissal undone: {what} shows again");
-        state.notices.push(text, NoticeLevel::Info, state.now);
+        state
+            .notices
+            .push(text, NoticeLevel::Info, state.session.now);
         rows::rebuild_models(state);
-        let at = state.now;
+        let at = state.session.now;
         return vec![Effect::ForgetDismissal { key, at }, Effect::Redraw];
     }
     match feed.snapshot.isvcs.iter().find(|w| w.key() == f.workload) {
         Some(w) if opt_out(w).is_some() => start_opt_in(state, w),
         _ => {
             let text = format!("undo: {what} is neither dismissed nor opted out");
-            state.notices.push(text, NoticeLevel::Error, state.now);
+            state
+                .notices
+                .push(text, NoticeLevel::Error, state.session.now);
         }
     }
     vec![Effect::Redraw]
@@ -99,6 +105,7 @@ pub fn start_opt_in(state: &mut AppState, w: &InferenceService) {
     };
     let title = format!("Opt {workload} back in");
     state
+        .overlays
         .modals
         .push(Modal::Confirm(Box::new(dialog(title, lines, Some(op)))));
 }

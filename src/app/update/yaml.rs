@@ -18,10 +18,10 @@ use crate::protocol::Fetch;
 /// The node an action in the Nodes view applies to: the open node detail's, else the
 /// selected row's.
 fn target_node(state: &AppState) -> Option<String> {
-    if let Some(DetailKind::Node(name)) = state.detail.as_ref().map(|d| &d.kind) {
+    if let Some(DetailKind::Node(name)) = state.views.detail.as_ref().map(|d| &d.kind) {
         return Some(name.clone());
     }
-    let model = state.models.table(View::Nodes)?;
+    let model = state.views.models.table(View::Nodes)?;
     let row = state.table(View::Nodes).selected_row()?;
     model.rows.get(row).map(|r| r.key.clone())
 }
@@ -32,7 +32,7 @@ pub fn show_yaml(state: &mut AppState) -> Vec<Effect> {
         return Vec::new();
     };
     let fetch = Fetch::NodeYaml(Arc::from(node.as_str()));
-    state.modals.push(Modal::Yaml(YamlPane {
+    state.overlays.modals.push(Modal::Yaml(YamlPane {
         fetch: fetch.clone(),
         lines: None,
         scroll: 0,
@@ -48,12 +48,14 @@ pub fn fetched(
     result: Result<String, crate::protocol::FetchError>,
 ) -> Vec<Effect> {
     let open = state
+        .overlays
         .modals
         .iter()
         .rposition(|m| matches!(m, Modal::Yaml(p) if p.fetch == fetch));
     match result {
         Ok(text) => {
-            let Some(Modal::Yaml(pane)) = open.and_then(|i| state.modals.get_mut(i)) else {
+            let Some(Modal::Yaml(pane)) = open.and_then(|i| state.overlays.modals.get_mut(i))
+            else {
                 return Vec::new();
             };
             pane.lines = Some(text.lines().map(str::to_string).collect());
@@ -61,10 +63,12 @@ pub fn fetched(
         }
         Err(e) => {
             if let Some(i) = open {
-                state.modals.remove(i);
+                state.overlays.modals.remove(i);
             }
             let text = format!("{}: YAML not read: {e}", fetch.object());
-            state.notices.push(text, NoticeLevel::Error, state.now);
+            state
+                .notices
+                .push(text, NoticeLevel::Error, state.session.now);
         }
     }
     vec![Effect::Redraw]
@@ -74,7 +78,7 @@ pub fn fetched(
 /// included) does nothing here.
 pub fn pane_action(state: &mut AppState, action: Action) -> Vec<Msg> {
     let page = usize::from(screen(state).body.height.saturating_sub(2)).max(1);
-    let Some(Modal::Yaml(pane)) = state.modals.last_mut() else {
+    let Some(Modal::Yaml(pane)) = state.overlays.modals.last_mut() else {
         return Vec::new();
     };
     let last = pane.lines.as_ref().map_or(0, |l| l.len().saturating_sub(1));
@@ -89,7 +93,7 @@ pub fn pane_action(state: &mut AppState, action: Action) -> Vec<Msg> {
             return effects(vec![Effect::Fetch(pane.fetch.clone()), Effect::Redraw])
         }
         Action::Back | Action::BackOrQuit | Action::Cancel => {
-            state.modals.pop();
+            state.overlays.modals.pop();
             return redraw();
         }
         // The reducer applies these as it would with no pane on top.

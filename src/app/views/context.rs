@@ -46,7 +46,7 @@ impl<'a> ViewContext<'a> {
     pub fn of(state: &'a AppState) -> Self {
         ViewContext {
             now: state.now(),
-            utc_offset: state.utc_offset,
+            utc_offset: state.settings.utc_offset,
             size: state.size(),
             models: state.models(),
             requested: state.requested(),
@@ -54,8 +54,9 @@ impl<'a> ViewContext<'a> {
             node_history: state.node_history(),
             node_actions: state.node_actions(),
             nodes_health: state.nodes_health(),
-            history_run_started: state.history_run_started,
+            history_run_started: state.history.history_run_started,
             timeline_key: state
+                .settings
                 .keys
                 .bindings(Mode::Detail)
                 .into_iter()

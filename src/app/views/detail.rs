@@ -15,7 +15,7 @@ use crate::protocol::{Capability, Feed, NotPermitted};
 /// Builds the pane for `kind` from `feed`; `None` when the object is gone.
 pub fn build_detail(cx: &ViewContext<'_>, feed: &Feed, kind: &DetailKind) -> Option<DetailModel> {
     match kind {
-        DetailKind::Node(name) => crate::app::views::node_detail::node_detail(cx, feed, name),
+        DetailKind::Node(name) => crate::app::views::nodes::detail::node_detail(cx, feed, name),
         DetailKind::Move(key) => crate::app::views::moves::move_detail(cx, feed, key),
         DetailKind::Journal(uuid) => crate::app::views::journal::journal_detail(cx, feed, uuid),
         DetailKind::Lint(key) => lint_detail(cx, feed, key),

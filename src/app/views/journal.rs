@@ -72,8 +72,8 @@ pub fn journal_rows(a: &Analysis) -> TableModel {
             rows: Vec::new(),
         };
     };
-    let holds = crate::app::views::held::holder(a).map(|e| e.uuid.as_str());
-    let withheld = crate::app::views::held::withheld_count(a);
+    let holds = crate::app::views::moves::held::holder(a).map(|e| e.uuid.as_str());
+    let withheld = crate::app::views::moves::held::withheld_count(a);
     let rows = journal
         .entries
         .iter()
@@ -173,7 +173,7 @@ pub fn journal_detail(cx: &ViewContext<'_>, feed: &Feed, uuid: &str) -> Option<D
         ago(e.acknowledged_at),
         ago(e.completed_at)
     ));
-    if let Some(text) = crate::app::views::held::releases_words(a, uuid) {
+    if let Some(text) = crate::app::views::moves::held::releases_words(a, uuid) {
         out.push(text, Tone::Danger);
     }
     out.heading("Checks before clearing this entry");

@@ -7,15 +7,11 @@
 pub mod cells;
 pub mod context;
 pub mod detail;
-pub mod gang_pin;
-pub mod held;
+pub mod gangs;
 pub mod journal;
 pub mod legends;
 pub mod lints;
 pub mod moves;
-pub mod node_detail;
-mod node_sections;
-pub mod node_timeline;
 pub mod nodes;
 pub mod pools;
 

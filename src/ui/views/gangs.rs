@@ -17,7 +17,7 @@ use crate::app::layout::{screen, Area};
 use crate::app::model::gangs::TreeNode;
 use crate::app::state::AppState;
 use crate::app::table::columns::clip;
-use crate::app::views::gang_pin::pin_lines;
+use crate::app::views::gangs::pin_lines;
 use crate::ui::theme::{Slot, Theme};
 
 /// Cells before a label: the highlight symbol and the branch symbol, two each.

@@ -8,7 +8,6 @@ pub mod fleet;
 pub mod gangs;
 pub mod journal;
 pub mod lists;
-pub mod map;
 pub mod pools;
 
 use ratatui::layout::{Alignment, Rect};

@@ -8,8 +8,8 @@
 use crate::app::detail::{check_line, DetailKind, DetailModel, Lines};
 use crate::app::table::Tone;
 use crate::app::views::context::ViewContext;
-use crate::app::views::held::{holder, holder_words, JOURNAL_HOLDS};
 use crate::app::views::moves::flight::{flight, flight_words, progress_lines, Flight};
+use crate::app::views::moves::held::{holder, holder_words, JOURNAL_HOLDS};
 use crate::app::views::moves::landing::{landing, landing_words, Landing};
 use crate::app::views::moves::pacing::{pacing, pacing_words};
 use crate::app::views::moves::requested::requested_detail;

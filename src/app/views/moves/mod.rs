@@ -13,6 +13,7 @@
 pub mod decided;
 mod detail;
 pub mod flight;
+pub mod held;
 pub mod landing;
 mod merge;
 pub mod pacing;
@@ -250,7 +251,7 @@ pub fn in_namespace(a: &Analysis, pair: MovePair, namespace: Option<&str>) -> bo
 
 /// The merged move at `source` in the shown Moves rows (`None` for a group row).
 pub fn merged_at(state: &AppState, source: usize) -> Option<MovePair> {
-    state.models.move_index.pair(source)
+    state.views.models.move_index.pair(source)
 }
 
 /// The row key of a group.
@@ -298,9 +299,10 @@ pub fn fingerprint(f: &MoveFields<'_>) -> String {
 pub fn dismissal(state: &AppState, row_key: &str) -> Option<(String, String)> {
     let feed = state.shown()?;
     let pair = state
+        .views
         .models
         .move_index
-        .pair_of_key(&state.models.moves.rows, row_key)?;
+        .pair_of_key(&state.views.models.moves.rows, row_key)?;
     let m = Merged::of(&feed.analysis, pair)?.primary()?;
     let f = m.fields();
     Some((identity_key(&f), fingerprint(&f)))
@@ -317,7 +319,7 @@ pub fn action_move(state: &AppState) -> Option<MovePair> {
     }
     // The open detail's move may sit in a closed advisory group.
     match state.detail().as_ref().map(|d| &d.kind) {
-        Some(DetailKind::Move(k)) => state.models.move_index.hidden.get(k).copied(),
+        Some(DetailKind::Move(k)) => state.views.models.move_index.hidden.get(k).copied(),
         _ => None,
     }
 }

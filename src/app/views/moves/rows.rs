@@ -10,10 +10,10 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
-use crate::app::views::held::{holder, short, JOURNAL_HOLDS};
 use crate::app::views::moves::decided::{
     decided_label, dismissed_cells, opted_out_cells, DISMISSED_GROUP, OPTED_OUT_GROUP,
 };
+use crate::app::views::moves::held::{holder, short, JOURNAL_HOLDS};
 use crate::app::views::moves::landing::{landing, landing_short};
 use crate::app::views::moves::merge::{freshness_text, group_reason, pair_rows};
 use crate::app::views::moves::pacing::pacing;

@@ -6,8 +6,8 @@
 //! conditions, the pods on the node, its Events and Alfred's node record. The pane scrolls, so
 //! long sections never push the summary off the top.
 //!
-//! Owns: `node_detail`, `uncordon_warning`. The Kubernetes sections are in `node_sections`, the timeline in
-//! `node_timeline`. Plain data.
+//! Owns: `node_detail`, `uncordon_warning`. The Kubernetes sections are in `nodes::sections`,
+//! the timeline in `nodes::timeline`. Plain data.
 
 use chrono::{Duration, FixedOffset};
 
@@ -15,10 +15,10 @@ use crate::app::detail::{DetailKind, DetailModel, Lines};
 use crate::app::table::Tone;
 use crate::app::views::cells::health_label;
 use crate::app::views::context::ViewContext;
-use crate::app::views::node_sections::{
+use crate::app::views::nodes::sections::{
     capacity_lines, condition_lines, event_lines, label_lines, pod_lines, taint_lines, Pane,
 };
-use crate::app::views::node_timeline::{health_summary_lines, node_health, timeline_lines};
+use crate::app::views::nodes::timeline::{health_summary_lines, node_health, timeline_lines};
 use crate::engine::alfred_config::health_rules;
 use crate::engine::analysis::Analysis;
 use crate::engine::model::{Node, Time};

@@ -4,6 +4,8 @@
 //!
 //! Owns: `draw_pools`, `score_bar`.
 
+pub mod map;
+
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
@@ -152,7 +154,7 @@ pub fn draw_pools(
         draw_panel(frame, panel, state, theme);
     }
     if map.height > 0 {
-        crate::ui::views::map::draw_map(frame, map, state, theme);
+        crate::ui::views::pools::map::draw_map(frame, map, state, theme);
     }
 }
 

@@ -1,4 +1,5 @@
-//! Line editing of the prompts (the palette, the filter, a reason), as shells do it.
+//! Line editing of the prompts (the palette, the filter, a reason), as shells do it: input and
+//! the palette both edit their text with it.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 

@@ -1,4 +1,5 @@
-//! Why a gang sits where it does, in the scheduler's terms: its state, the domain it is pinned
+//! The Gangs view's side of the app (the tree itself is `app::model::gangs`, kept in the state):
+//! why a gang sits where it does, in the scheduler's terms: its state, the domain it is pinned
 //! to (or predicted for) and where that pin was read, members placed against `minMember`,
 //! reservation, and the scheduler's own Pending message. Drawn beside the Gangs tree.
 //!
@@ -15,7 +16,7 @@ use crate::fmt::{when, when_opt};
 
 /// The gang the tree's selection is on (a gang line or one of its pods).
 pub fn selected_gang(state: &AppState) -> Option<&Gang> {
-    let key = state.gang_nav.selected.get(2)?;
+    let key = state.views.gang_nav.selected.get(2)?;
     let feed = state.shown()?;
     feed.analysis.gangs.gangs.iter().find(|g| g.key() == *key)
 }
@@ -57,7 +58,7 @@ fn pin(out: &mut Lines, state: &AppState, g: &Gang) {
             if src == PinSource::Event {
                 out.line(format!(
                     "  as of {}",
-                    when_opt(state.now, g.pin_as_of, state.utc_offset)
+                    when_opt(state.session.now, g.pin_as_of, state.settings.utc_offset)
                 ));
             }
         }
@@ -177,8 +178,13 @@ pub fn pin_lines(state: &AppState) -> Lines {
             ReasonSource::Inferred => "inferred by ome-top for",
         };
         let at =
-            p.at.map(|t| format!(" · {}", when(state.now, t, state.utc_offset)))
-                .unwrap_or_default();
+            p.at.map(|t| {
+                format!(
+                    " · {}",
+                    when(state.session.now, t, state.settings.utc_offset)
+                )
+            })
+            .unwrap_or_default();
         out.push(format!("{source} {}{at}", p.pod), Tone::Muted);
     }
     prediction(&mut out, g);

@@ -1,12 +1,16 @@
 //! The Nodes view: rows (name, pool, health as symbol + word, maintenance triggers, cordoned,
 //! spot, GPUs used/total, OME occupants, age of the last condition change). The node detail is
-//! `node_detail`'s.
+//! `detail`'s (with `sections` and the health `timeline`).
 //!
 //! With the history store attached, two last columns from its health answers: FLAPS (the
 //! node's health episodes in the window, `!` when it flaps) and, in the wide layout, MTTR (its
 //! pool's mean time to repair).
 //!
 //! Owns: `node_rows`, `add_history_columns`, `NODE_POOL_COLUMN`. Plain data.
+
+pub mod detail;
+mod sections;
+pub mod timeline;
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};
 use crate::app::views::cells::health_cell;
