@@ -173,6 +173,8 @@ pub struct AppState {
     /// The start of the demo run the history store records under (`None` elsewhere): the
     /// node detail's timeline says which run it shows.
     pub(in crate::app) history_run_started: Option<Time>,
+    /// The Pending list, the unblock plan walk and the what-if shown (`app::model::pending`).
+    pub(in crate::app) pending_nav: crate::app::model::pending::PendingNav,
     /// Keys typed so far of an unfinished sequence.
     pub(in crate::app) pending_keys: Vec<Chord>,
     /// Terminal size (columns, rows).
@@ -226,6 +228,7 @@ impl AppState {
             node_actions: None,
             nodes_health: None,
             history_run_started: None,
+            pending_nav: Default::default(),
             pending_keys: Vec::new(),
             size: (80, 24),
             now,
@@ -326,6 +329,11 @@ impl AppState {
     /// The health answers from the history store.
     pub fn nodes_health(&self) -> &Option<Arc<crate::engine::timeline::NodesHealth>> {
         &self.nodes_health
+    }
+
+    /// The Pending list, the unblock plan walk and the what-if shown.
+    pub fn pending_nav(&self) -> &crate::app::model::pending::PendingNav {
+        &self.pending_nav
     }
 
     /// Terminal size (columns, rows).

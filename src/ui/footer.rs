@@ -94,7 +94,7 @@ pub fn footer_hints(state: &AppState) -> Vec<(String, String)> {
             let hint = here
                 .iter()
                 .chain(&globals)
-                .find(|b| b.action == a && reachable(state, mode, b));
+                .find(|b| b.action == a && reachable(state, mode, b) && applies_here(state, a));
             hint.into_iter().for_each(&mut push);
         }
     }

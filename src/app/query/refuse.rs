@@ -13,6 +13,7 @@ use crate::app::keys::{key_label, Chord, KeyResolution, Mode};
 use crate::app::state::{AppState, View};
 use crate::app::views::moves::flight::flight;
 use crate::app::views::moves::{action_move, Merged};
+use crate::app::views::pending::explain::shows_plan;
 use crate::engine::journal::Phase;
 use crate::engine::lints::LintRule;
 use crate::protocol::{Capability, NotPermitted};
@@ -25,7 +26,8 @@ pub fn home_view(action: Action) -> Option<View> {
         Action::CordonNode | Action::UncordonNode | Action::ShowYaml => Some(View::Nodes),
         Action::ApproveMove | Action::RejectMove | Action::JumpToJournal => Some(View::Moves),
         Action::ClearJournalEntry => Some(View::Journal),
-        Action::PoolMap | Action::Left | Action::Right => Some(View::Pools),
+        Action::PoolMap | Action::Left | Action::Right | Action::ApprovePlan => Some(View::Pools),
+        Action::WhatIf => Some(View::Nodes),
         _ => None,
     }
 }
@@ -59,6 +61,9 @@ pub fn lint_fix(state: &AppState) -> Option<(Action, usize)> {
 
 /// Why `action`, a view's own key, does nothing in the shown view (`None`: it works here).
 pub fn misplaced(state: &AppState, action: Action) -> Option<String> {
+    if let Some(why) = not_in_pending(state, action) {
+        return Some(why);
+    }
     let home = home_view(action)?;
     if home == state.view
         || lint_fix(state).is_some_and(|(a, _)| a == action)
@@ -72,6 +77,44 @@ pub fn misplaced(state: &AppState, action: Action) -> Option<String> {
         home.title(),
         home.index() + 1
     ))
+}
+
+/// Why a Pools key does nothing on the Pending list or a pending pod's explanation, and why
+/// `approve-plan` does nothing elsewhere.
+fn not_in_pending(state: &AppState, action: Action) -> Option<String> {
+    let explaining = matches!(
+        state.detail.as_ref().map(|d| &d.kind),
+        Some(DetailKind::Pending(_))
+    );
+    if action == Action::ApprovePlan {
+        let plan = state.detail.as_ref().is_some_and(shows_plan);
+        return match (explaining, plan) {
+            (_, true) => None,
+            (true, false) => Some("this pending pod has no unblock plan to approve".into()),
+            (false, _) => Some(
+                "approve-plan works in a pending pod's explanation: p in Pools lists them".into(),
+            ),
+        };
+    }
+    let listing = state.pending_nav.open && state.view == View::Pools && !explaining;
+    let unsorted = matches!(
+        action,
+        Action::Filter | Action::SortNext | Action::SortReverse | Action::ToggleWide
+    );
+    if listing && action == Action::Pending {
+        return Some("the Pending list is shown: enter explains the selected pod".into());
+    }
+    if listing && unsorted {
+        return Some(
+            "the Pending list is in the engine's order, pool by pool: no filter or sort".into(),
+        );
+    }
+    (listing && home_view(action) == Some(View::Pools)).then(|| {
+        format!(
+            "{} works in the Pools table: esc leaves the Pending list",
+            action.description()
+        )
+    })
 }
 
 /// Why `action` cannot act here (`None`: it can): another view's key, or a write the

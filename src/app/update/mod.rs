@@ -23,12 +23,14 @@ pub mod namespace;
 pub mod nav;
 pub mod ops;
 pub mod order;
+pub mod pending;
 pub mod quit;
 pub mod rows;
 pub mod slid;
 pub mod sort;
 pub mod timeline;
 pub mod track;
+pub mod what_if;
 pub mod yaml;
 
 use crate::app::query::refuse;
@@ -63,6 +65,7 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         }
         Event::Feed(feed) => {
             feed::apply_feed(state, feed);
+            pending::after_feed(state);
             vec![Effect::Redraw]
         }
         Event::OpDone { id, outcome } => ops::op_done(state, id, outcome),
@@ -157,6 +160,9 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     // Any other key takes the row under the cursor as seen.
     state.tables[state.view.index()].slid = None;
+    if let Some(effects) = pending::on_action(state, action) {
+        return effects;
+    }
     if action == Action::ViewFleet {
         return fleet::show_fleet(state);
     }
@@ -237,10 +243,8 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::RejectMove if state.view == View::Moves => ops::start_reject(state),
         Action::ClearJournalEntry if state.view == View::Journal => journal::start_clear(state),
         Action::JumpToJournal if state.view == View::Moves => held::jump_to_journal(state),
-        Action::Confirm => return ops::confirm(state),
-        Action::Cancel => {
-            state.modals.pop();
-        }
+        Action::Confirm => return pending::confirm(state),
+        Action::Cancel => pending::cancel(state),
         _ => return Vec::new(),
     }
     vec![Effect::Redraw]

@@ -17,6 +17,7 @@ pub mod node_detail;
 mod node_sections;
 pub mod node_timeline;
 pub mod nodes;
+pub mod pending;
 pub mod pools;
 
 use crate::app::model::gangs::GangTree;
