@@ -22,8 +22,14 @@ const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
 /// The demo world of `ome-top demo --seed 2 --nodes 90`, five sim minutes in, at `now()`:
 /// pending pods and gangs, some with an unblock plan of one move.
 fn demo_pending_feed() -> Feed {
+    demo_feed_of(2)
+}
+
+/// The demo world of `ome-top demo --seed N --nodes 90`, five sim minutes in, at `now()`
+/// (seed 8: two gangs whose plan takes two moves).
+fn demo_feed_of(seed: u64) -> Feed {
     let start = now() - Duration::minutes(5);
-    let mut w = DemoWorld::new(2, 90, start);
+    let mut w = DemoWorld::new(seed, 90, start);
     let mut t = start;
     while t < now() {
         t += Duration::seconds(10);
@@ -52,8 +58,12 @@ fn row_saying(s: &AppState, words: &str) -> (usize, String) {
 
 /// The explanation of the first pending pod with a plan, at `w`×`h`.
 fn explaining_a_plan(w: u16, h: u16) -> (AppState, String) {
-    let mut s = listing(w, h);
-    let (at, key) = row_saying(&s, "move free");
+    explaining(listing(w, h), "move free")
+}
+
+/// The explanation of the first row of `s`'s Pending list whose plan says `words`.
+fn explaining(mut s: AppState, words: &str) -> (AppState, String) {
+    let (at, key) = row_saying(&s, words);
     for _ in 0..at {
         press(&mut s, KeyCode::Down);
     }
@@ -142,6 +152,51 @@ fn plan_key_opens_the_approve_dialog_and_confirming_sends_the_one_move() {
     let notice = s.notices().last().unwrap().text.clone();
     assert!(
         notice.contains(&format!("unblock plan of {key}: 1 of 1 moves requested")),
+        "{notice}"
+    );
+}
+
+#[test]
+fn a_gangs_plan_walks_its_moves_one_dialog_at_a_time_and_cancel_stops_it() {
+    let mut s = state_with(demo_feed_of(8), 120, 40);
+    type_keys(&mut s, "p");
+    let (mut s, key) = explaining(s, "2 moves free");
+    let d = s.detail().as_ref().unwrap();
+    assert!(
+        d.lines.iter().any(|l| l.text.starts_with("Gang ")),
+        "a gang's pane"
+    );
+    assert!(d
+        .lines
+        .iter()
+        .any(|l| l.text.starts_with("2 moves free domain ")));
+
+    let dialog_says = |s: &AppState, words: &str| match s.modals().last() {
+        Some(Modal::Confirm(d)) => {
+            assert_eq!(s.modals().len(), 1, "one dialog at a time");
+            assert!(d.lines[0].0.contains(words), "{:?}", d.lines[0]);
+        }
+        other => panic!("no confirm dialog: {other:?}"),
+    };
+    assert!(!sends_a_write(&type_keys(&mut s, "P")));
+    dialog_says(&s, &format!("unblock plan of {key}: move 1 of 2"));
+    let first = type_keys(&mut s, "y");
+    assert_eq!(
+        first
+            .iter()
+            .filter(|e| matches!(e, Effect::Send(_)))
+            .count(),
+        1
+    );
+    dialog_says(&s, &format!("unblock plan of {key}: move 2 of 2"));
+
+    let second = type_keys(&mut s, "n");
+    assert!(!sends_a_write(&second), "cancel writes nothing");
+    assert!(s.modals().is_empty());
+    assert!(s.pending_nav().walk.is_none(), "cancel stops the walk");
+    let notice = s.notices().last().unwrap().text.clone();
+    assert!(
+        notice.contains(&format!("unblock plan of {key} stopped: 1 of 2")),
         "{notice}"
     );
 }
@@ -244,6 +299,10 @@ fn pending_screens_at_every_size() {
         let (mut s, _) = explaining_a_plan(w, h);
         type_keys(&mut s, "P");
         insta::assert_snapshot!(format!("pending_plan_dialog_{w}x{h}"), render(&s).backend());
+        let mut s = state_with(demo_feed_of(8), w, h);
+        type_keys(&mut s, "p");
+        let (s, _) = explaining(s, "2 moves free");
+        insta::assert_snapshot!(format!("pending_gang_plan_{w}x{h}"), render(&s).backend());
         let mut s = state_with(demo_pending_feed(), w, h);
         type_keys(&mut s, "2W");
         insta::assert_snapshot!(format!("what_if_cordon_{w}x{h}"), render(&s).backend());

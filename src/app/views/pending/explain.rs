@@ -1,7 +1,7 @@
 //! The explanation pane of one pending GPU pod or gang: per node of its pool, grouped by
-//! verdict with counts, the first check that refuses it as the scheduler would; a gang's
-//! domains and their room; the unblock plan (each move's hold and when it could run, and the
-//! key that approves them one by one), or why there is none; then every node's verdict.
+//! verdict with counts, the first check that refuses it as the scheduler would; the
+//! unblock plan (each move's hold and when it could run, and the key that approves them one
+//! by one), or why there is none; a gang's domains and their room; then every node's verdict.
 //!
 //! Owns: `explain_detail`, `explain_entry`, `shows_plan`, `APPROVE_WORDS`. Plain data.
 
@@ -48,10 +48,11 @@ pub fn explain_detail(cx: &ViewContext<'_>, feed: &Feed, key: &str) -> Option<De
         .unwrap_or("none counts it: every node of its GPU kind asked");
     out.line(format!("{key} asks {} GPUs · pool {pool}", e.gpus));
     why_lines(&mut out, e);
+    // The plan before the gang's domains: what to do first, on the first screen.
+    plan_lines(&mut out, cx, (snap, a), &entry.unblock);
     if let Some(g) = &e.gang {
         gang_lines(&mut out, g);
     }
-    plan_lines(&mut out, cx, (snap, a), &entry.unblock);
     node_lines(&mut out, snap, e);
     Some(DetailModel {
         kind: DetailKind::Pending(key.to_string()),

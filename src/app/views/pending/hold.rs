@@ -7,6 +7,7 @@ use chrono::FixedOffset;
 
 use crate::app::table::Tone;
 use crate::app::views::moves::words::{advisory_words, dispatch_words, reject_words};
+use crate::engine::model::vocab::RejectReason;
 use crate::engine::model::Time;
 use crate::engine::unblock::Hold;
 use crate::fmt::{local, span};
@@ -39,7 +40,10 @@ pub fn hold_words(hold: &Hold, now: Time, zone: FixedOffset) -> (String, Tone) {
                     format!("could run from {} (in {})", local(*t, zone), span(*t - now))
                 }
                 Some(_) => "could run now".into(),
-                None => "could run once that clears (no clock decides it)".into(),
+                None if *gate == RejectReason::InFlightCap => {
+                    "could run once a migration in flight ends".into()
+                }
+                None => "could run once that clears".into(),
             };
             (format!("{}; {when}", reject_words(gate)), Tone::Degraded)
         }
