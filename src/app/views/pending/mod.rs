@@ -15,16 +15,17 @@ use crate::engine::unblock::{PlanTarget, Unblock};
 use crate::protocol::Feed;
 use crate::report::pending::{pending_entries, PendingEntry};
 
-/// A narrow terminal drops the pool first (the explanation names it), then shortens the texts.
+/// A narrow terminal drops the pool first (the explanation names it), then cuts the pod's
+/// name (the explanation's title shows it whole) before the reason and the plan.
 fn columns() -> Vec<Column> {
     vec![
-        Column::text("POD OR GANG", ColWidth::Min(28)).keep(),
+        Column::text("POD OR GANG", ColWidth::Flex(20)).keep(),
         Column::text("POOL", ColWidth::Flex(10))
             .priority(4)
             .optional(),
         Column::num("GPUS", 4).keep(),
-        Column::text("WHY IT WAITS (most nodes)", ColWidth::Min(22)).keep(),
-        Column::text("UNBLOCK PLAN", ColWidth::Min(22)).keep(),
+        Column::text("WHY IT WAITS (NODES)", ColWidth::Min(24)).keep(),
+        Column::text("UNBLOCK PLAN", ColWidth::Min(24)).keep(),
     ]
 }
 
@@ -48,9 +49,9 @@ pub fn plan_summary(snap: &ClusterSnapshot, u: &Unblock) -> (String, Tone) {
 fn no_plan_short(why: crate::engine::unblock::NoPlan) -> &'static str {
     use crate::engine::unblock::NoPlan as N;
     match why {
-        N::TooFewGpus => "too few GPUs",
+        N::TooFewGpus => "pool too small",
         N::Gated { .. } => "gated",
-        N::PinnedWorkloads => "pinned workloads",
+        N::PinnedWorkloads => "pinned",
     }
 }
 
@@ -65,7 +66,7 @@ fn row(snap: &ClusterSnapshot, e: &PendingEntry) -> Option<RowModel> {
     };
     let why = x.groups.first().map_or_else(
         || "no node of its GPU kind".to_string(),
-        |g| format!("{} ({})", g.verdict.words(), nodes(g.nodes)),
+        |g| format!("{} ({})", g.verdict.words(), g.nodes),
     );
     let (plan, tone) = plan_summary(snap, &e.unblock);
     let cells = vec![
