@@ -65,7 +65,6 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         }
         Event::Feed(feed) => {
             feed::apply_feed(state, feed);
-            pending::after_feed(state);
             vec![Effect::Redraw]
         }
         Event::OpDone { id, outcome } => ops::op_done(state, id, outcome),
@@ -111,6 +110,8 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         }
     };
     map::sync_map(state);
+    // A new feed, a freeze or its end: the Pending list follows the shown feed.
+    pending::after_feed(state);
     effects
 }
 

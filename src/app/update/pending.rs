@@ -111,8 +111,8 @@ pub fn open_list(state: &mut AppState) {
     after_feed(state);
 }
 
-/// Rebuilds the list's rows from a new shown feed (only while it is open), the selection
-/// kept by key.
+/// Rebuilds the list's rows when the shown feed is not the one they were built from (a new
+/// feed, a freeze or its end; only while the list is open), the selection kept by key.
 pub fn after_feed(state: &mut AppState) {
     let Some(feed) = state.shown().cloned() else {
         return;

@@ -19,15 +19,9 @@ pub fn hold_words(hold: &Hold, now: Time, zone: FixedOffset) -> (String, Tone) {
             "nothing holds it back: Alfred would run it next".into(),
             Tone::Ok,
         ),
-        Hold::Withheld(None) => (
-            "Alfred's dispatcher holds it back now".into(),
-            Tone::Degraded,
-        ),
+        Hold::Withheld(None) => ("Alfred's dispatcher holds it back".into(), Tone::Degraded),
         Hold::Withheld(Some(r)) => (
-            format!(
-                "Alfred's dispatcher holds it back now: {}",
-                dispatch_words(r)
-            ),
+            format!("Alfred's dispatcher holds it back: {}", dispatch_words(r)),
             Tone::Degraded,
         ),
         Hold::Advice(r) => (

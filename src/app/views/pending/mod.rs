@@ -19,13 +19,13 @@ use crate::report::pending::{pending_entries, PendingEntry};
 /// name (the explanation's title shows it whole) before the reason and the plan.
 fn columns() -> Vec<Column> {
     vec![
-        Column::text("POD OR GANG", ColWidth::Flex(20)).keep(),
-        Column::text("POOL", ColWidth::Flex(10))
-            .priority(4)
-            .optional(),
+        Column::text("POD OR GANG", ColWidth::Min(20)).keep(),
         Column::num("GPUS", 4).keep(),
         Column::text("WHY IT WAITS (NODES)", ColWidth::Min(24)).keep(),
         Column::text("UNBLOCK PLAN", ColWidth::Min(24)).keep(),
+        Column::text("POOL", ColWidth::Flex(10))
+            .priority(4)
+            .optional(),
     ]
 }
 
@@ -71,10 +71,10 @@ fn row(snap: &ClusterSnapshot, e: &PendingEntry) -> Option<RowModel> {
     let (plan, tone) = plan_summary(snap, &e.unblock);
     let cells = vec![
         Cell::text(name),
-        Cell::text(x.pool.clone().unwrap_or_else(|| "-".into())),
         Cell::num(f64::from(x.gpus), x.gpus.to_string()),
         Cell::text(why).tone(Tone::Degraded),
         Cell::text(plan).tone(tone),
+        Cell::text(x.pool.clone().unwrap_or_else(|| "-".into())),
     ];
     Some(RowModel::new(pod.key(), x.pod, cells))
 }

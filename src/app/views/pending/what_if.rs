@@ -23,7 +23,7 @@ fn verb(kind: WhatIfKind) -> &'static str {
     match kind {
         WhatIfKind::Cordon => "cordoned",
         WhatIfKind::Evacuate => "evacuated (drained)",
-        WhatIfKind::Maintenance => "labelled for maintenance",
+        WhatIfKind::Maintenance => "under maintenance",
     }
 }
 
