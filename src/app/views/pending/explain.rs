@@ -165,8 +165,9 @@ fn moves_lines(
             continue;
         };
         let from = row.from_node.as_deref().unwrap_or("?");
+        let gpus = if m.frees == 1 { "GPU" } else { "GPUs" };
         out.line(format!(
-            "  {}. move {} {} Instance {} off {from} (frees {} GPUs)",
+            "  {}. move {} {} Instance {} off {from} (frees {} {gpus})",
             i + 1,
             row.workload,
             row.component,
