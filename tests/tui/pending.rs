@@ -288,6 +288,58 @@ fn what_if_of_an_evacuation_shows_displaced_instances_pools_and_budget() {
 }
 
 #[test]
+fn what_if_of_policy_values_typed_into_the_dialog_writes_nothing() {
+    let mut s = state_with(demo_pending_feed(), 120, 40);
+    let effects = type_keys(&mut s, "W");
+    assert!(!sends_a_write(&effects));
+    let Some(Modal::ReasonInput { buffer, .. }) = s.modals().last() else {
+        panic!("no policy dialog: {:?}", s.modals());
+    };
+    assert!(
+        buffer.starts_with("threshold="),
+        "the values in force: {buffer}"
+    );
+    // A value that does not read says why and keeps the dialog open on the typed line.
+    for _ in 0..buffer.len() {
+        press(&mut s, KeyCode::Backspace);
+    }
+    type_keys(&mut s, "threshold=2");
+    press(&mut s, KeyCode::Enter);
+    assert!(s
+        .notices()
+        .last()
+        .unwrap()
+        .text
+        .contains("a number from 0 to 1"));
+    assert!(matches!(s.modals().last(), Some(Modal::ReasonInput { .. })));
+    for _ in 0.."threshold=2".len() {
+        press(&mut s, KeyCode::Backspace);
+    }
+    type_keys(
+        &mut s,
+        "threshold=0.9 in-flight=1 per-hour=2 windows=Sat@01:00-02:00",
+    );
+    let effects = press(&mut s, KeyCode::Enter);
+    assert!(effects.iter().all(|e| *e == Effect::Redraw), "{effects:?}");
+    assert!(s.pending().is_empty(), "no command was sent");
+    let d = s.detail().as_ref().unwrap();
+    assert_eq!(d.lines[0].text, WHAT_IF_MARK);
+    let text: Vec<&str> = d.lines.iter().map(|l| l.text.as_str()).collect();
+    assert!(
+        text.contains(&"what if: threshold=0.9 in-flight=1 per-hour=2 windows=Sat@01:00-02:00"),
+        "{text:#?}"
+    );
+    assert!(
+        text.iter()
+            .any(|l| l.contains("in flight 0 of cap 1 · last hour")),
+        "{text:#?}"
+    );
+    assert!(text
+        .iter()
+        .any(|l| l.starts_with("Moves Alfred would admit this pass: ")));
+}
+
+#[test]
 fn pending_screens_at_every_size() {
     for (w, h) in SIZES {
         insta::assert_snapshot!(
@@ -308,5 +360,13 @@ fn pending_screens_at_every_size() {
         insta::assert_snapshot!(format!("what_if_cordon_{w}x{h}"), render(&s).backend());
         type_keys(&mut s, "W");
         insta::assert_snapshot!(format!("what_if_evacuate_{w}x{h}"), render(&s).backend());
+        let mut s = state_with(demo_pending_feed(), w, h);
+        type_keys(&mut s, "W");
+        insta::assert_snapshot!(
+            format!("what_if_policy_dialog_{w}x{h}"),
+            render(&s).backend()
+        );
+        press(&mut s, KeyCode::Enter);
+        insta::assert_snapshot!(format!("what_if_policy_{w}x{h}"), render(&s).backend());
     }
 }

@@ -225,6 +225,7 @@ fn reason_key(state: &mut AppState, k: KeyEvent) -> Vec<Effect> {
 
 fn finish_reason(state: &mut AppState, purpose: ReasonPurpose, reason: String) -> Vec<Effect> {
     match purpose {
+        ReasonPurpose::WhatIfPolicy => crate::app::update::what_if::policy_typed(state, &reason),
         ReasonPurpose::ConfirmReason => {
             if let Some(Modal::Confirm(d)) = state.modals.last_mut() {
                 d.reason = (!reason.is_empty()).then_some(reason);

@@ -40,6 +40,8 @@ pub enum WhatIfKind {
     Evacuate,
     /// The node labelled with Alfred's maintenance trigger.
     Maintenance,
+    /// New values of Alfred's policy (threshold, caps, windows), typed into a dialog.
+    Policy,
 }
 
 impl WhatIfKind {
@@ -49,6 +51,8 @@ impl WhatIfKind {
             WhatIfKind::Cordon => WhatIfKind::Evacuate,
             WhatIfKind::Evacuate => WhatIfKind::Maintenance,
             WhatIfKind::Maintenance => WhatIfKind::Cordon,
+            // Pressed again, the policy what-if asks for the values again.
+            WhatIfKind::Policy => WhatIfKind::Policy,
         }
     }
 }
@@ -56,7 +60,7 @@ impl WhatIfKind {
 /// A what-if computed once when asked (a whole second analysis; a feed does not redo it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct WhatIfShown {
-    /// The node.
+    /// The node (`policy` for new policy values).
     pub node: String,
     /// The change.
     pub kind: WhatIfKind,

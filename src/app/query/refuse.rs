@@ -27,7 +27,6 @@ pub fn home_view(action: Action) -> Option<View> {
         Action::ApproveMove | Action::RejectMove | Action::JumpToJournal => Some(View::Moves),
         Action::ClearJournalEntry => Some(View::Journal),
         Action::PoolMap | Action::Left | Action::Right | Action::ApprovePlan => Some(View::Pools),
-        Action::WhatIf => Some(View::Nodes),
         _ => None,
     }
 }
@@ -86,6 +85,9 @@ fn not_in_pending(state: &AppState, action: Action) -> Option<String> {
         state.detail.as_ref().map(|d| &d.kind),
         Some(DetailKind::Pending(_))
     );
+    if action == Action::WhatIf {
+        return what_if_refusal(state);
+    }
     if action == Action::ApprovePlan {
         let plan = state.detail.as_ref().is_some_and(shows_plan);
         return match (explaining, plan) {
@@ -114,6 +116,23 @@ fn not_in_pending(state: &AppState, action: Action) -> Option<String> {
             "{} works in the Pools table: esc leaves the Pending list",
             action.description()
         )
+    })
+}
+
+/// Why `what-if` does nothing here: it works on a node (the Nodes view, a node's detail, a
+/// what-if's pane) and on Alfred's policy (the Pools table).
+fn what_if_refusal(state: &AppState) -> Option<String> {
+    let here = match state.detail.as_ref().map(|d| &d.kind) {
+        Some(DetailKind::Node(_) | DetailKind::WhatIf(_)) => true,
+        Some(_) => false,
+        // The full-size map's keys act on its node; the policy what-if is the table's.
+        None => {
+            let table = !state.pending_nav.open && !crate::app::query::map::map_shown_full(state);
+            state.view == View::Nodes || (state.view == View::Pools && table)
+        }
+    };
+    (!here).then(|| {
+        "What if works on a node (Nodes, or its detail) or on Alfred's policy (Pools)".into()
     })
 }
 

@@ -1,12 +1,14 @@
 //! The Pending list (under Pools, `:pending`): one row per pending GPU pod or gang, what most
 //! of its pool's nodes refuse it for and what its unblock plan says; the explanation pane of
-//! one (`explain`) and the what-if pane of a change to a node (`what_if`). Built from the
+//! one (`explain`) and the what-if pane of a change to a node (`what_if`) or to Alfred's
+//! policy values (`policy`). Built from the
 //! engine's answers (`report::pending`), never worded twice.
 //!
 //! Owns: `pending_rows`, `plan_summary`. Plain data.
 
 pub mod explain;
 pub mod hold;
+pub mod policy;
 pub mod what_if;
 
 use crate::app::table::{Cell, ColWidth, Column, RowModel, TableModel, Tone};

@@ -19,11 +19,12 @@ use crate::protocol::Feed;
 pub const WHAT_IF_MARK: &str = "WHAT IF — nothing is written: this runs on a copy of the data";
 
 /// What the kind does, in the title.
-fn verb(kind: WhatIfKind) -> &'static str {
+pub fn verb(kind: WhatIfKind) -> &'static str {
     match kind {
         WhatIfKind::Cordon => "cordoned",
         WhatIfKind::Evacuate => "evacuated (drained)",
         WhatIfKind::Maintenance => "under maintenance",
+        WhatIfKind::Policy => "given new policy values",
     }
 }
 
@@ -35,6 +36,9 @@ pub enum NoChange {
         "Alfred's config has no maintenance trigger on a node label: a label would start nothing"
     )]
     NoMaintenanceLabel,
+    /// New policy values change no node (`policy` analyses them).
+    #[error("new policy values change no node")]
+    NotANodeChange,
 }
 
 /// The change of `kind` on `node`, and the words saying it; `Err`: why there is none.
@@ -46,6 +50,7 @@ pub fn change_of(a: &Analysis, node: &str, kind: WhatIfKind) -> Result<(Change, 
             Change::Evacuate(nodes),
             format!("cordon node {node} and put every pod on it back to Pending, as a drain would"),
         )),
+        WhatIfKind::Policy => Err(NoChange::NotANodeChange),
         WhatIfKind::Maintenance => {
             let triggers = &a.config.policies.node_health.maintenance.triggers;
             let label = triggers.iter().find_map(|t| match &t.matcher {
@@ -131,13 +136,17 @@ pub fn what_if_pane(
     }
 }
 
-fn scenario_lines(out: &mut Lines, s: &Scenario, kind: WhatIfKind) {
+/// The answer of a scenario: displaced Instances, the pools before → after, the budget, the
+/// moves Alfred would admit.
+pub fn scenario_lines(out: &mut Lines, s: &Scenario, kind: WhatIfKind) {
     for n in &s.unknown_nodes {
         out.push(format!("node {n} is not in the data"), Tone::Failed);
     }
     out.heading("Displaced Instances");
     if kind == WhatIfKind::Cordon {
         out.line("none: a cordon leaves running pods where they are; new pods go elsewhere");
+    } else if kind == WhatIfKind::Policy {
+        out.line("none: new policy values move no pod by themselves");
     } else if s.displaced.is_empty() {
         out.line("none");
     }
@@ -157,17 +166,24 @@ fn scenario_lines(out: &mut Lines, s: &Scenario, kind: WhatIfKind) {
     pool_lines(out, &s.pools);
     if kind != WhatIfKind::Cordon {
         let b = &s.budget;
-        out.heading("Alfred's budget for moving them");
-        let noun = if b.moves == 1 { "move" } else { "moves" };
-        out.line(format!(
-            "  {} {noun} · in flight {} of cap {} · last hour {} of cap {} · {} could start now",
-            b.moves,
-            b.in_flight,
-            b.in_flight_cap,
-            b.last_hour,
-            b.hourly_cap,
-            b.startable_now()
-        ));
+        out.heading(match kind {
+            WhatIfKind::Policy => "Alfred's budget under the new caps",
+            _ => "Alfred's budget for moving them",
+        });
+        let caps = format!(
+            "in flight {} of cap {} · last hour {} of cap {}",
+            b.in_flight, b.in_flight_cap, b.last_hour, b.hourly_cap
+        );
+        if kind == WhatIfKind::Policy {
+            out.line(format!("  {caps}"));
+        } else {
+            let noun = if b.moves == 1 { "move" } else { "moves" };
+            let now = b.startable_now();
+            out.line(format!(
+                "  {} {noun} · {caps} · {now} could start now",
+                b.moves
+            ));
+        }
     }
     let (before, after) = s.admitted;
     out.line(format!(
