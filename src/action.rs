@@ -123,6 +123,14 @@ actions! {
     /// Go to the journal entry that holds the selected move back (withheld by an unresolved
     /// request).
     JumpToJournal => "jump-to-journal", "Go to the move's journal entry";
+    /// The Pending list under Pools: every pending GPU pod or gang, why it waits and what
+    /// frees room for it (`:pending`).
+    Pending => "pending", "Pending GPU pods: why each waits";
+    /// Approve the open unblock plan's moves one by one, each through the usual confirm dialog.
+    ApprovePlan => "approve-plan", "Approve the plan's moves one by one";
+    /// What if the selected node were cordoned, evacuated or labelled for maintenance (again:
+    /// the next); nothing is written.
+    WhatIf => "what-if", "What if (nothing is written)";
     /// Confirm the open dialog.
     Confirm => "confirm", "Confirm";
     /// Cancel the open dialog.

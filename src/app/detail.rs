@@ -17,6 +17,10 @@ pub enum DetailKind {
     Journal(String),
     /// A placement lint, by row key.
     Lint(String),
+    /// Why a pending GPU pod (or its gang) waits and its unblock plan, by `namespace/name`.
+    Pending(String),
+    /// A what-if of a change to a node, by node name (nothing is written).
+    WhatIf(String),
 }
 
 /// One line of a detail pane.

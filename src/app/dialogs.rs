@@ -142,6 +142,8 @@ pub enum ReasonPurpose {
         /// The move's identity key.
         key: String,
     },
+    /// New values of Alfred's policy for a what-if (nothing is written).
+    WhatIfPolicy,
 }
 
 /// An object's YAML, read on demand: a scrollable, read-only text pane.

@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use crate::app::dialogs::{confirm_width, ConfirmDialog, Modal, YamlPane};
+use crate::app::dialogs::{confirm_width, ConfirmDialog, Modal, ReasonPurpose, YamlPane};
 use crate::app::keys::Mode;
 use crate::app::layout::screen;
 use crate::app::palette::{palette_entries, PaletteEntry};
@@ -88,8 +88,21 @@ pub fn draw_modals(frame: &mut Frame, full: Rect, state: &AppState, theme: &Them
                     area,
                 );
             }
-            Modal::ReasonInput { prompt, buffer, .. } => {
-                let area = centered(full, 70, 4);
+            Modal::ReasonInput {
+                prompt,
+                buffer,
+                purpose,
+            } => {
+                // New policy values are a longer line than a reason, and write nothing.
+                let policy = *purpose == ReasonPurpose::WhatIfPolicy;
+                let (width, title) = match policy {
+                    true => (
+                        full.width.saturating_sub(4).min(110),
+                        " What if — nothing is written ",
+                    ),
+                    false => (70, " Reason "),
+                };
+                let area = centered(full, width, 4);
                 let lines = vec![
                     Line::styled(prompt.clone(), theme.style(Slot::Muted)),
                     Line::from(vec![
@@ -99,7 +112,7 @@ pub fn draw_modals(frame: &mut Frame, full: Rect, state: &AppState, theme: &Them
                 ];
                 frame.render_widget(Clear, area);
                 frame.render_widget(
-                    Paragraph::new(lines).block(boxed(" Reason ".into(), theme, false)),
+                    Paragraph::new(lines).block(boxed(title.into(), theme, false)),
                     area,
                 );
             }

@@ -16,8 +16,8 @@ use ratatui::Frame;
 
 use crate::action::Action;
 use crate::app::detail::DetailKind;
-use crate::app::dialogs::Modal;
 use crate::app::dialogs::YAML_PANE_KEYS;
+use crate::app::dialogs::{Modal, ReasonPurpose};
 use crate::app::keys::{key_label, Binding, KeyResolution, Mode};
 use crate::app::query::mode::current_mode;
 use crate::app::query::refuse::refusal;
@@ -94,7 +94,7 @@ pub fn footer_hints(state: &AppState) -> Vec<(String, String)> {
             let hint = here
                 .iter()
                 .chain(&globals)
-                .find(|b| b.action == a && reachable(state, mode, b));
+                .find(|b| b.action == a && reachable(state, mode, b) && applies_here(state, a));
             hint.into_iter().for_each(&mut push);
         }
     }
@@ -165,6 +165,14 @@ pub fn draw_footer(frame: &mut Frame, area: Rect, state: &AppState, theme: &Them
             ("tab".into(), "Complete".into()),
             ("esc".into(), "Cancel".into()),
             ("↑↓".into(), "Choose".into()),
+        ],
+        Some(Modal::ReasonInput {
+            purpose: ReasonPurpose::WhatIfPolicy,
+            ..
+        }) => vec![
+            ("enter".into(), "Analyse (nothing is written)".into()),
+            ("esc".into(), "Cancel".into()),
+            ("ctrl-u".into(), "Clear".into()),
         ],
         Some(Modal::ReasonInput { .. }) => vec![
             ("enter".into(), "Accept reason".into()),

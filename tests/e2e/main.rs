@@ -1,6 +1,7 @@
 //! End to end: the real `ome-top` binary in real terminals (tmux, `tests/support/tmux.rs`; a
 //! tmux server per test). On the simulated cluster (`ome-top demo`): the views (`demo_tmux`),
-//! the operator's actions (`demo_actions`), the Moves view's approvals with and without the
+//! the operator's actions (`demo_actions`), the Pending list, an unblock plan and a what-if
+//! (`demo_pending`), the Moves view's approvals with and without the
 //! override (`demo_moves`) and the log file beside the screen (`logs`). On the
 //! test control plane of `tests/support` (one per test binary, shared by the live tests here):
 //! a cordon from the TUI (`live_tmux`), switching kubeconfig contexts with `:ctx`
@@ -22,6 +23,7 @@ mod copy;
 mod demo_actions;
 mod demo_fleet;
 mod demo_moves;
+mod demo_pending;
 mod demo_tmux;
 mod fleet;
 mod fleet_unreachable;

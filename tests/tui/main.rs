@@ -20,6 +20,7 @@ mod map_unhealthy;
 mod narrow;
 mod node_yaml;
 mod palette;
+mod pending;
 mod pool_map;
 mod quit;
 mod readiness;

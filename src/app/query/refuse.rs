@@ -13,6 +13,7 @@ use crate::app::keys::{key_label, Chord, KeyResolution, Mode};
 use crate::app::state::{AppState, View};
 use crate::app::views::moves::flight::flight;
 use crate::app::views::moves::{action_move, Merged};
+use crate::app::views::pending::explain::shows_plan;
 use crate::engine::journal::Phase;
 use crate::engine::lints::LintRule;
 use crate::protocol::{Capability, NotPermitted};
@@ -27,7 +28,7 @@ pub fn home_view(action: Action) -> Option<View> {
             Some(View::Moves)
         }
         Action::ClearJournalEntry => Some(View::Journal),
-        Action::PoolMap | Action::Left | Action::Right => Some(View::Pools),
+        Action::PoolMap | Action::Left | Action::Right | Action::ApprovePlan => Some(View::Pools),
         _ => None,
     }
 }
@@ -67,6 +68,9 @@ pub fn lint_fix(state: &AppState) -> Option<(Action, usize)> {
 
 /// Why `action`, a view's own key, does nothing in the shown view (`None`: it works here).
 pub fn misplaced(state: &AppState, action: Action) -> Option<String> {
+    if let Some(why) = not_in_pending(state, action) {
+        return Some(why);
+    }
     let home = home_view(action)?;
     if home == state.views.view
         || lint_fix(state).is_some_and(|(a, _)| a == action)
@@ -80,6 +84,65 @@ pub fn misplaced(state: &AppState, action: Action) -> Option<String> {
         home.title(),
         home.index() + 1
     ))
+}
+
+/// Why a Pools key does nothing on the Pending list or a pending pod's explanation, and why
+/// `approve-plan` does nothing elsewhere.
+fn not_in_pending(state: &AppState, action: Action) -> Option<String> {
+    let explaining = matches!(
+        state.views.detail.as_ref().map(|d| &d.kind),
+        Some(DetailKind::Pending(_))
+    );
+    if action == Action::WhatIf {
+        return what_if_refusal(state);
+    }
+    if action == Action::ApprovePlan {
+        let plan = state.views.detail.as_ref().is_some_and(shows_plan);
+        return match (explaining, plan) {
+            (_, true) => None,
+            (true, false) => Some("this pending pod has no unblock plan to approve".into()),
+            (false, _) => Some(
+                "approve-plan works in a pending pod's explanation: p in Pools lists them".into(),
+            ),
+        };
+    }
+    let listing = state.views.pending_nav.open && state.views.view == View::Pools && !explaining;
+    let unsorted = matches!(
+        action,
+        Action::Filter | Action::SortNext | Action::SortReverse | Action::ToggleWide
+    );
+    if listing && action == Action::Pending {
+        return Some("the Pending list is shown: enter explains the selected pod".into());
+    }
+    if listing && unsorted {
+        return Some(
+            "the Pending list is in the engine's order, pool by pool: no filter or sort".into(),
+        );
+    }
+    (listing && home_view(action) == Some(View::Pools)).then(|| {
+        format!(
+            "{} works in the Pools table: esc leaves the Pending list",
+            action.description()
+        )
+    })
+}
+
+/// Why `what-if` does nothing here: it works on a node (the Nodes view, a node's detail, a
+/// what-if's pane) and on Alfred's policy (the Pools table).
+fn what_if_refusal(state: &AppState) -> Option<String> {
+    let here = match state.views.detail.as_ref().map(|d| &d.kind) {
+        Some(DetailKind::Node(_) | DetailKind::WhatIf(_)) => true,
+        Some(_) => false,
+        // The full-size map's keys act on its node; the policy what-if is the table's.
+        None => {
+            let table =
+                !state.views.pending_nav.open && !crate::app::query::map::map_shown_full(state);
+            state.views.view == View::Nodes || (state.views.view == View::Pools && table)
+        }
+    };
+    (!here).then(|| {
+        "What if works on a node (Nodes, or its detail) or on Alfred's policy (Pools)".into()
+    })
 }
 
 /// Why `action` cannot act here (`None`: it can): another view's key, or a write the

@@ -162,6 +162,11 @@ impl AppState {
         &self.history.nodes_health
     }
 
+    /// The Pending list, the unblock plan walk and the what-if shown.
+    pub fn pending_nav(&self) -> &crate::app::model::pending::PendingNav {
+        &self.views.pending_nav
+    }
+
     /// Terminal size (columns, rows).
     pub fn size(&self) -> (u16, u16) {
         self.session.size

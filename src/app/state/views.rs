@@ -85,6 +85,8 @@ pub struct ViewsState {
     /// A selected move that went into a closed group, and that group's row key: the selection
     /// goes back to the move when it leaves the group, unless the operator moved it.
     pub(in crate::app) moves_follow: Option<(String, String)>,
+    /// The Pending list, the unblock plan walk and the what-if shown (`app::model::pending`).
+    pub(in crate::app) pending_nav: crate::app::model::pending::PendingNav,
 }
 
 impl Default for ViewsState {
@@ -102,6 +104,7 @@ impl Default for ViewsState {
             moves_open: BTreeSet::new(),
             moves_held: None,
             moves_follow: None,
+            pending_nav: Default::default(),
         }
     }
 }

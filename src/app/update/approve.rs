@@ -7,6 +7,7 @@
 
 use crate::app::detail::check_line;
 use crate::app::dialogs::Modal;
+use crate::app::model::moves::MovePair;
 use crate::app::state::{AppState, NoticeLevel, RequestedMove};
 use crate::app::table::Tone;
 use crate::app::update::ops::{allowed, dialog};
@@ -182,6 +183,12 @@ pub fn start_approve(state: &mut AppState) {
             state.session.now,
         );
     };
+    start_approve_pair(state, pair);
+}
+
+/// The approve dialog of the merged move `pair` (the Moves view's selection, or a step of an
+/// unblock plan's walk), pushed on the modal stack; nothing when it may not be approved here.
+pub fn start_approve_pair(state: &mut AppState, pair: MovePair) {
     if !allowed(state, Capability::ApproveMove, "approve") {
         return;
     }

@@ -25,6 +25,7 @@ pub mod namespace;
 pub mod nav;
 pub mod ops;
 pub mod order;
+pub mod pending;
 pub mod quit;
 pub mod reason;
 pub mod rows;
@@ -33,6 +34,7 @@ pub mod sort;
 pub mod timeline;
 pub mod track;
 pub mod undo;
+pub mod what_if;
 pub mod yaml;
 
 use crate::app::query::refuse;
@@ -114,6 +116,8 @@ pub fn update(state: &mut AppState, event: Event, now: Time) -> Vec<Effect> {
         }
     };
     map::sync_map(state);
+    // A new feed, a freeze or its end: the Pending list follows the shown feed.
+    pending::after_feed(state);
     effects
 }
 
@@ -154,6 +158,9 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     // Any other key takes the row under the cursor as seen.
     state.views.tables[state.views.view.index()].slid = None;
+    if let Some(effects) = pending::on_action(state, action) {
+        return effects;
+    }
     if action == Action::ViewFleet {
         return fleet::show_fleet(state);
     }
@@ -235,10 +242,8 @@ pub fn apply_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::UndoReject if view == View::Moves => return undo::undo_reject(state),
         Action::ClearJournalEntry if view == View::Journal => journal::start_clear(state),
         Action::JumpToJournal if view == View::Moves => held::jump_to_journal(state),
-        Action::Confirm => return ops::confirm(state),
-        Action::Cancel => {
-            state.overlays.modals.pop();
-        }
+        Action::Confirm => return pending::confirm(state),
+        Action::Cancel => pending::cancel(state),
         _ => return Vec::new(),
     }
     vec![Effect::Redraw]

@@ -11,6 +11,7 @@ use crate::app::update::{ops, rows};
 /// Carries out what the closed reason prompt was for, with the `reason` typed (trimmed).
 pub fn finish_reason(state: &mut AppState, purpose: ReasonPurpose, reason: String) -> Vec<Effect> {
     match purpose {
+        ReasonPurpose::WhatIfPolicy => crate::app::update::what_if::policy_typed(state, &reason),
         ReasonPurpose::ConfirmReason => {
             if let Some(Modal::Confirm(d)) = state.overlays.modals.last_mut() {
                 d.reason = (!reason.is_empty()).then_some(reason);

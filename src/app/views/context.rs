@@ -39,6 +39,10 @@ pub struct ViewContext<'a> {
     pub history_run_started: Option<Time>,
     /// The key that jumps to a node's health timeline in the shown view, if one is bound.
     pub timeline_key: Option<String>,
+    /// The key that approves an unblock plan's moves one by one, if one is bound.
+    pub plan_key: Option<String>,
+    /// The what-if shown, computed when asked (`app::model::pending`).
+    pub what_if: Option<&'a crate::app::model::pending::WhatIfShown>,
 }
 
 impl<'a> ViewContext<'a> {
@@ -55,13 +59,16 @@ impl<'a> ViewContext<'a> {
             node_actions: state.node_actions(),
             nodes_health: state.nodes_health(),
             history_run_started: state.history.history_run_started,
-            timeline_key: state
-                .settings
-                .keys
-                .bindings(Mode::Detail)
-                .into_iter()
-                .find(|b| b.action == Action::NodeTimeline)
-                .map(|b| key_label(&b.keys)),
+            timeline_key: detail_key(state, Action::NodeTimeline),
+            plan_key: detail_key(state, Action::ApprovePlan),
+            what_if: state.views.pending_nav.what_if.as_ref(),
         }
     }
+}
+
+/// The first key the detail pane's table binds to `action`.
+pub fn detail_key(state: &AppState, action: Action) -> Option<String> {
+    (state.settings.keys.bindings(Mode::Detail).into_iter())
+        .find(|b| b.action == action)
+        .map(|b| key_label(&b.keys))
 }

@@ -19,6 +19,11 @@ pub fn build_detail(cx: &ViewContext<'_>, feed: &Feed, kind: &DetailKind) -> Opt
         DetailKind::Move(key) => crate::app::views::moves::move_detail(cx, feed, key),
         DetailKind::Journal(uuid) => crate::app::views::journal::journal_detail(cx, feed, uuid),
         DetailKind::Lint(key) => lint_detail(cx, feed, key),
+        DetailKind::Pending(key) => {
+            crate::app::views::pending::explain::explain_detail(cx, feed, key)
+        }
+        // Computed once when asked: a feed does not run the second analysis again.
+        DetailKind::WhatIf(_) => cx.what_if.map(|w| w.pane.clone()),
     }
 }
 
@@ -72,6 +77,10 @@ pub fn gone_words(
         }
         DetailKind::Node(_) => return "the node is gone from the cluster".into(),
         DetailKind::Journal(_) => return "the entry is gone from Alfred's journal".into(),
+        DetailKind::Pending(_) => {
+            return "the pod is no longer a pending GPU pod (it was placed, or deleted)".into()
+        }
+        DetailKind::WhatIf(_) => return "the what-if is closed".into(),
     };
     let ended = requested.iter().rev().find_map(|r| {
         let phase = phases.get(&r.uuid)?;

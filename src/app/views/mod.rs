@@ -13,6 +13,7 @@ pub mod legends;
 pub mod lints;
 pub mod moves;
 pub mod nodes;
+pub mod pending;
 pub mod pools;
 
 use crate::app::model::gangs::GangTree;

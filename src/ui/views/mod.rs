@@ -1,5 +1,5 @@
-//! The view bodies: loading, a detail pane, or the current view (Pools with its panel, the
-//! list views, the Gangs tree).
+//! The view bodies: loading, a detail pane, or the current view (Pools with its panel, or the
+//! Pending list under it; the list views, the Gangs tree).
 //!
 //! Owns: `draw_body`.
 
@@ -8,6 +8,7 @@ pub mod fleet;
 pub mod gangs;
 pub mod journal;
 pub mod lists;
+pub mod pending;
 pub mod pools;
 
 use ratatui::layout::{Alignment, Rect};
@@ -66,6 +67,7 @@ pub fn draw_body(frame: &mut Frame, s: &Screen, full: Rect, state: &AppState, th
     let table = rect(s.table, full);
     let panel = rect(s.panel, full);
     match state.view() {
+        View::Pools if state.pending_nav().open => pending::draw_pending(frame, body, state, theme),
         View::Pools => {
             let map = rect(s.map, full);
             pools::draw_pools(frame, [table, panel, map], state, theme);
