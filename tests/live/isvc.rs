@@ -1,4 +1,4 @@
-//! Approve a move and opt out, on real InferenceServices: the annotations another client reads,
+//! Approve a move, opt out and back in, on real InferenceServices: the annotations another client reads,
 //! the Events, and conflicts when the object changed (or was re-created) since it was seen.
 
 use kube::api::{Patch, PatchParams};
@@ -97,6 +97,56 @@ async fn opt_out_adds_both_annotations_and_keeps_the_others() {
     assert!(events
         .iter()
         .any(|e| e.reason.as_deref() == Some("OmeTopOptOut")));
+}
+
+pub fn opt_in(ns: &str, name: &str, uid: &str, rv: &str) -> Op {
+    Op::OptIn {
+        namespace: ns.into(),
+        name: name.into(),
+        uid: uid.into(),
+        resource_version: rv.into(),
+    }
+}
+
+#[tokio::test]
+async fn opt_in_removes_both_opt_out_annotations_and_keeps_the_others() {
+    let tc = TestCluster::shared();
+    let ns = tc.fresh_namespace("ops-optin").await;
+    let (admin, viewer) = (tc.admin_client().await, tc.viewer_client().await);
+    let existing = json!({
+        "team": "search",
+        "alfred.ome.io/movable": "false",
+        "alfred.ome.io/opt-out-reason": "latency-critical",
+    });
+    let created = create_isvc(&admin, &ns, "chat", Some(existing)).await;
+    let (uid, rv) = seen(&created);
+    let out = execute(&admin, &opt_in(&ns, "chat", &uid, &rv), &ctx("alfred")).await;
+    let OpOutcome::Done {
+        resource_version, ..
+    } = &out
+    else {
+        panic!("{out:?}")
+    };
+    let after = isvc_api(&viewer, &ns).get("chat").await.unwrap();
+    let annotations = after.metadata.annotations.clone().unwrap();
+    assert_eq!(
+        annotations.keys().collect::<Vec<_>>(),
+        ["team"],
+        "only the opt-out went"
+    );
+    let events = ome_top_events(&viewer, &ns, "chat").await;
+    assert!(events
+        .iter()
+        .any(|e| e.reason.as_deref() == Some("OmeTopOptIn")));
+    // Opted in already: refused, nothing written (the resourceVersion stays).
+    let rv_now = resource_version.clone().unwrap();
+    let again = execute(&admin, &opt_in(&ns, "chat", &uid, &rv_now), &ctx("alfred")).await;
+    assert!(matches!(again, OpOutcome::Refused { .. }), "{again:?}");
+    let still = isvc_api(&viewer, &ns).get("chat").await.unwrap();
+    assert_eq!(still.metadata.resource_version, Some(rv_now));
+    // Seen before the opt-in: a conflict, not a write.
+    let stale = execute(&admin, &opt_in(&ns, "chat", &uid, &rv), &ctx("alfred")).await;
+    assert!(matches!(stale, OpOutcome::Conflict { .. }), "{stale:?}");
 }
 
 #[tokio::test]

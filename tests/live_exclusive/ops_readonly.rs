@@ -82,6 +82,10 @@ async fn read_only_sends_zero_requests_of_any_kind() {
             namespace: ns.as_str().into(), name: "chat".into(), uid: uid.as_str().into(),
             resource_version: rv.as_str().into(), reason: "no".into(),
         },
+        Op::OptIn {
+            namespace: ns.as_str().into(), name: "chat".into(), uid: uid.as_str().into(),
+            resource_version: rv.as_str().into(),
+        },
         Op::ClearJournalEntry {
             namespace: ns.as_str().into(), uuid: uuid(6, 0), resource_version: cm_rv.as_str().into(),
             override_checks: true,

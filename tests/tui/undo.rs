@@ -125,7 +125,7 @@ fn an_opted_out_workload_reads_its_reason_and_u_opts_it_back_in() {
         .iter()
         .find(|r| r.key == group_key("opted out"))
         .expect("an opted out group");
-    assert!(header.cells[5].text.contains("U opts one back in"));
+    assert!(header.cells[5].text.contains("U opts back in"));
     open_group(&mut s, "opted out");
     let text = row_text(&s, &selected(&s)).unwrap();
     assert!(text.contains(&workload), "{text}");

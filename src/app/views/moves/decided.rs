@@ -22,11 +22,9 @@ pub const OPTED_OUT_GROUP: &str = "opted out";
 /// A decided group's (count word, label), `None` for an advisory reason.
 pub fn decided_label(group: &str) -> Option<(&'static str, &'static str)> {
     match group {
-        DISMISSED_GROUP => Some(("dismissed", "dismissed by an operator (U undoes one)")),
-        OPTED_OUT_GROUP => Some((
-            "opted out",
-            "workload opted out of Alfred's moves (U opts one back in)",
-        )),
+        // Short, so that 80 columns keep the key: the count already says what the group is.
+        DISMISSED_GROUP => Some(("dismissed", "U undoes one")),
+        OPTED_OUT_GROUP => Some(("opted out", "U opts back in")),
         _ => None,
     }
 }
