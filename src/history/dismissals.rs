@@ -93,28 +93,15 @@ impl HistoryStore {
             ],
         )
         .context("recording a dismissal")?;
-        let (namespace, name) = k.workload.split_once('/').unwrap_or(("", &k.workload));
-        let audit = AuditEntry {
-            at: dismissal.at,
-            actor: dismissal.actor.clone(),
-            action: DISMISS_ACTION.into(),
-            object: ObjectRef {
-                kind: "InferenceService".into(),
-                namespace: namespace.into(),
-                name: name.into(),
-            },
-            rv_before: None,
-            rv_after: None,
-            result: AuditResult::Done,
-            message: format!(
-                "dismissed {} instance {} locally: {}",
-                k.component, k.instance, dismissal.reason
-            ),
-            overrode: None,
-            reason: Some(dismissal.reason.trim())
-                .filter(|r| !r.is_empty())
-                .map(str::to_string),
-        };
+        let reason = Some(dismissal.reason.trim())
+            .filter(|r| !r.is_empty())
+            .map(str::to_string);
+        let message = format!(
+            "dismissed {} instance {} locally: {}",
+            k.component, k.instance, dismissal.reason
+        );
+        let mut audit = local_audit(k, &dismissal.actor, dismissal.at, DISMISS_ACTION, message);
+        audit.reason = reason;
         insert_audit(&tx, id, &audit)?;
         tx.commit().context("committing a dismissal")
     }
@@ -191,30 +178,43 @@ impl HistoryStore {
             )
             .context("removing a dismissal")?;
         if n > 0 {
-            let (namespace, name) = key.workload.split_once('/').unwrap_or(("", &key.workload));
-            let audit = AuditEntry {
-                at,
-                actor: actor.to_string(),
-                action: UNDISMISS_ACTION.into(),
-                object: ObjectRef {
-                    kind: "InferenceService".into(),
-                    namespace: namespace.into(),
-                    name: name.into(),
-                },
-                rv_before: None,
-                rv_after: None,
-                result: AuditResult::Done,
-                message: format!(
-                    "dismissal of {} instance {} undone: the move shows again",
-                    key.component, key.instance
-                ),
-                overrode: None,
-                reason: None,
-            };
+            let message = format!(
+                "dismissal of {} instance {} undone: the move shows again",
+                key.component, key.instance
+            );
+            let audit = local_audit(key, actor, at, UNDISMISS_ACTION, message);
             insert_audit(&tx, id, &audit)?;
         }
         tx.commit().context("committing an undone dismissal")?;
         Ok(n > 0)
+    }
+}
+
+/// The audit row of a local decision on the recommendation `key` (no cluster write: no
+/// resourceVersions), recorded on its InferenceService.
+fn local_audit(
+    key: &RecommendationKey,
+    actor: &str,
+    at: Time,
+    action: &str,
+    message: String,
+) -> AuditEntry {
+    let (namespace, name) = key.workload.split_once('/').unwrap_or(("", &key.workload));
+    AuditEntry {
+        at,
+        actor: actor.to_string(),
+        action: action.into(),
+        object: ObjectRef {
+            kind: "InferenceService".into(),
+            namespace: namespace.into(),
+            name: name.into(),
+        },
+        rv_before: None,
+        rv_after: None,
+        result: AuditResult::Done,
+        message,
+        overrode: None,
+        reason: None,
     }
 }
 
