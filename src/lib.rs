@@ -52,7 +52,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// second) kept the transient memory of every snapshot and analysis resident in a live
 /// process that analyses about once a second: the freed ranges were reused before they were
 /// ever returned, so RSS between analyses held both the live data and the last pass's
-/// garbage (docs/performance.md, "RSS"). Benchmarks keep the default: they do not call this.
+/// garbage (docs/performance.md, the allocator row of *Mechanisms*). Benchmarks keep the
+/// default: they do not call this.
 pub const LIVE_PURGE_DELAY_MS: u32 = 0;
 
 /// Applies `LIVE_PURGE_DELAY_MS` to the process allocator (`main` calls it once, first).

@@ -120,8 +120,8 @@ pub fn start(choice: &Choice, dir: Option<&Path>) -> Result<LogSession, LogError
         })?;
     // The writer thread's queue is a bounded channel whose slots are written when it is made:
     // tracing-appender's default of 128,000 lines kept ≈ 4 MiB resident for the whole run
-    // (docs/performance.md, "RSS"). A full queue drops lines (lossy, the default), which at
-    // this depth takes a burst no configured level produces.
+    // (docs/performance.md, the allocator row of *Mechanisms*). A full queue drops lines
+    // (lossy, the default), which at this depth takes a burst no configured level produces.
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         .buffered_lines_limit(LOG_QUEUE_LINES)
         .finish(appender);

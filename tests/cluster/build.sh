@@ -9,7 +9,7 @@
 #   ${CARGO_TARGET_DIR:-target}/testcluster/bin          symlink to the current stamp
 #   ${XDG_CACHE_HOME:-$HOME/.cache}/ome-top-testcluster/$STAMP/bin
 #                                                        a copy reused by fresh clones (CI)
-# A cold build takes minutes (docs/performance.md, "Test control plane build"); a cache hit takes a second.
+# A cold build takes minutes (docs/performance.md, *Build and test times*); a cache hit takes a second.
 # Go's own caches (GOMODCACHE, GOCACHE) stay at their $HOME defaults on purpose: module
 # files are read-only and would break `cargo clean` if they lived under target/.
 set -euo pipefail
