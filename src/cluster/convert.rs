@@ -270,10 +270,10 @@ pub fn pod(i: &mut Interner, p: &core::Pod, w: &mut Warnings) -> Result<Pod, Con
     let placement = placement(i, spec, status, &l, ome.pod_group.is_some());
     Ok(Pod {
         namespace: i.name(p.metadata.namespace.as_deref().unwrap_or_default()),
-        // A pod's own name and UID are its alone: interning them would only add a table
-        // entry per pod (nothing else holds them, nothing compares them by address).
+        // A pod's own name is its alone: interning it would only add a table entry per pod
+        // (nothing else holds it, nothing compares it by address). Its UID is not kept:
+        // nothing reads it (duplicates in a file are told apart before conversion).
         name: Name::from(p.metadata.name.as_deref().unwrap_or_default()),
-        uid: Name::from(p.metadata.uid.as_deref().unwrap_or_default()),
         node: i.opt(spec.and_then(|s| s.node_name.as_deref())),
         phase: PodPhase::parse(status.and_then(|s| s.phase.as_deref()).unwrap_or("Pending")),
         gpus,

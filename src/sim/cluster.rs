@@ -147,7 +147,6 @@ fn pool_selector(pool: usize) -> Vec<(Name, Name)> {
 pub fn base_pod(ns: &Name, name: String, node: Option<&Node>, gpus: u32, started: Time) -> Pod {
     Pod {
         namespace: ns.clone(),
-        uid: Arc::from(format!("uid-{ns}-{name}")),
         name: Arc::from(name),
         node: node.map(|n| n.name.clone()),
         phase: if node.is_some() {

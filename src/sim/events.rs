@@ -52,11 +52,10 @@ fn deleted(name: &'static str, pod: &Pod) -> EventKind {
     }
 }
 
-/// A new pod like `pod` (another name and uid) created, and deleted.
+/// A new pod like `pod` (another name) created, and deleted.
 fn created(name: &'static str, pod: &Pod) -> EventKind {
     let mut new = pod.clone();
     new.name = format!("{}-new", pod.name).into();
-    new.uid = format!("{}-new", pod.uid).into();
     EventKind {
         name,
         undo: Change::PodDeleted {

@@ -100,7 +100,7 @@ fn node(i: &mut Interner, n: &mut Node) {
 }
 
 fn pod(i: &mut Interner, p: &mut Pod) {
-    all(i, [&mut p.namespace, &mut p.name, &mut p.uid]);
+    all(i, [&mut p.namespace, &mut p.name]);
     all(i, [&mut p.scheduler_name]);
     opt(i, &mut p.node);
     opt(i, &mut p.gpu_resource);

@@ -256,7 +256,6 @@ pub fn add_node_extras(snap: &mut ClusterSnapshot) {
         let mut pod = template.clone();
         pod.namespace = Arc::from(ns);
         pod.name = Arc::from(name);
-        pod.uid = Arc::from(format!("uid-{name}"));
         pod.gpus = 0;
         pod.gpu_resource = None;
         pod.ome = OmeLabels::default();

@@ -189,13 +189,13 @@ fn duplicates_are_one_object_and_the_last_one_listed_wins() {
     let pod = |uid: &str| {
         format!(
             r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"p","namespace":"s","uid":"{uid}"}},
-            "spec":{{"containers":[],"nodeName":"gpu-1"}}}}"#
+            "spec":{{"containers":[],"nodeName":"gpu-1","schedulerName":"{uid}"}}}}"#
         )
     };
     let items = format!("{NODE},{},{},{}", pod("a"), pod("b"), pod("b"));
     let (snap, warnings) = read_snapshot(list(&items).as_bytes()).unwrap();
     assert_eq!(snap.pods.len(), 1);
-    assert_eq!(snap.pods[0].uid.as_ref(), "b");
+    assert_eq!(snap.pods[0].scheduler_name.as_ref(), "b");
     assert!(
         warnings[0].starts_with("2 duplicate Pod object(s)"),
         "{warnings:?}"

@@ -39,7 +39,6 @@ pub fn same_gang_inputs(a: &Pod, b: &Pod) -> bool {
         cpu_milli,
         memory,
         name,
-        uid: _,
         gpu_resource,
         created,
         started: _,

@@ -184,7 +184,6 @@ pub fn same_lint_inputs(a: &Pod, b: &Pod) -> bool {
         cpu_milli,
         memory,
         name,
-        uid: _,
         gpu_resource: _,
         created: _,
         started: _,

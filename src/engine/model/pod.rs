@@ -163,8 +163,6 @@ pub struct Pod {
     pub other_requests: Option<Arc<ResourceList>>,
     /// Name.
     pub name: Name,
-    /// `metadata.uid`.
-    pub uid: Name,
     /// The GPU resource name requested, when `gpus > 0`.
     pub gpu_resource: Option<Name>,
     /// `metadata.creationTimestamp`.

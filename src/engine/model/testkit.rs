@@ -51,7 +51,6 @@ pub fn pod(ns: &str, name: &str, node: Option<&str>, gpus: u32) -> Pod {
     Pod {
         namespace: Arc::from(ns),
         name: Arc::from(name),
-        uid: Arc::from(format!("uid-{ns}-{name}")),
         node: node.map(Arc::from),
         phase: if node.is_some() {
             PodPhase::Running

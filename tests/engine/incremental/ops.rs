@@ -207,7 +207,6 @@ pub fn change(snap: &ClusterSnapshot, op: &Op) -> Option<Change> {
         Op::PodAdd(p, n, c) if !snap.pods.is_empty() => {
             let mut pod = changed_pod(snap, *p, c);
             pod.name = name(format!("{}-x{n}", pod.name));
-            pod.uid = name(format!("uid-x{n}"));
             Change::Pod(Arc::new(pod))
         }
         Op::PodDelete(p) if !snap.pods.is_empty() => {
