@@ -5,7 +5,9 @@
 //! choice, whose opt-out pushes one after its reason); only `ops::confirm`, reached through the
 //! `confirm` action with a confirm dialog on top, yields an `Effect::Send`. So the checks are:
 //! a write's keys open a dialog and send nothing, and from that dialog only the keys the
-//! `[confirm]` table binds to `confirm` send.
+//! `[confirm]` table binds to `confirm` send. The same holds for the writes a plan or an
+//! undo starts: a pending pod's unblock plan (`approve-plan`, one approve dialog per move) and
+//! an opted-out workload's opt-in (`undo-reject`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests may fail loudly.
 
@@ -18,11 +20,15 @@ use ome_top::action::Action;
 use ome_top::app::dialogs::Modal;
 use ome_top::app::keys::{Chord, KeyResolution, KeyResolver, Mode};
 use ome_top::app::state::View;
+use ome_top::app::views::moves::group_key;
 use ome_top::app::{update, AppState, Effect, Event};
 use ome_top::config::{Mode as Table, PALETTE_ONLY, SHIPPED_KEYMAPS};
 use ome_top::protocol::Feed;
 use ome_top::run::keymap::ConfigKeys;
 use tui_support::*;
+
+use crate::pending::{demo_pending_feed, row_saying};
+use crate::undo::opted_out_world;
 
 /// The actions that write to the cluster (docs/actions.md).
 const WRITES: [Action; 5] = [
@@ -249,6 +255,80 @@ fn a_write_key_only_opens_a_dialog_and_only_confirm_sends() {
                 let no_prechecks = matches!(write, Action::CordonNode | Action::UncordonNode);
                 assert!(sent > 0 || !no_prechecks, "{name} {what}: never sent");
             }
+        }
+    }
+}
+
+/// The key sequences `keys` binds to `action` in `mode`.
+fn bound(keys: &ConfigKeys, mode: Mode, action: Action) -> Vec<Vec<KeyEvent>> {
+    let mut bound = keys.bindings(mode);
+    bound.retain(|b| b.action == action);
+    bound
+        .iter()
+        .map(|b| {
+            b.keys
+                .iter()
+                .map(|c| KeyEvent::new(c.code, c.mods))
+                .collect()
+        })
+        .collect()
+}
+
+/// Runs `actions` on `s`, whichever keys the keymap binds to them.
+fn act(s: &mut AppState, actions: &[Action]) {
+    for a in actions {
+        update(s, Event::Action(*a), now());
+    }
+}
+
+/// `open` with `seq` pressed, sending nothing.
+fn pressed(open: &dyn Fn() -> AppState, seq: &[KeyEvent], what: &str) -> AppState {
+    let mut s = open();
+    assert!(!sends(&press_all(&mut s, seq)), "{what} sent");
+    s
+}
+
+#[test]
+fn a_plan_and_an_opt_in_only_open_dialogs_and_only_confirm_sends() {
+    let pending = demo_pending_feed();
+    let (world, _) = opted_out_world();
+    let opted_out = world.feed_default(2, world.now());
+    for (name, keys) in shipped() {
+        // The explanation of the first pending pod whose plan frees room by a move.
+        let explained = || {
+            let mut s = state_with_keymap(pending.clone(), 120, 40, name);
+            act(&mut s, &[Action::Pending]);
+            let (at, _) = row_saying(&s, "move free");
+            act(&mut s, &vec![Action::Down; at]);
+            act(&mut s, &[Action::Open]);
+            s
+        };
+        let plan_keys = bound(&keys, Mode::Detail, Action::ApprovePlan);
+        assert!(!plan_keys.is_empty(), "{name}: no key approves a plan");
+        for seq in plan_keys {
+            let what = format!("approve-plan by {seq:?}");
+            let sent = only_confirm_sends(name, &keys, &|| pressed(&explained, &seq, &what), &what);
+            assert!(sent > 0, "{name} {what}: never sent");
+        }
+        // The first row of the opted-out group, opened.
+        let listed = || {
+            let mut s = state_with_keymap(opted_out.clone(), 200, 60, name);
+            act(&mut s, &[Action::ViewMoves, Action::Top]);
+            let rows = &s.models().moves.rows;
+            let header = rows.iter().position(|r| r.key == group_key("opted out"));
+            act(
+                &mut s,
+                &vec![Action::Down; header.expect("an opted out group")],
+            );
+            act(&mut s, &[Action::Toggle, Action::Down]);
+            s
+        };
+        let undo_keys = bound(&keys, Mode::View(View::Moves), Action::UndoReject);
+        assert!(!undo_keys.is_empty(), "{name}: no key undoes a rejection");
+        for seq in undo_keys {
+            let what = format!("undo-reject by {seq:?}");
+            let sent = only_confirm_sends(name, &keys, &|| pressed(&listed, &seq, &what), &what);
+            assert!(sent > 0, "{name} {what}: never sent");
         }
     }
 }

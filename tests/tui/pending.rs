@@ -21,7 +21,7 @@ const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
 
 /// The demo world of `ome-top demo --seed 2 --nodes 90`, five sim minutes in, at `now()`:
 /// pending pods and gangs, some with an unblock plan of one move.
-fn demo_pending_feed() -> Feed {
+pub(crate) fn demo_pending_feed() -> Feed {
     demo_feed_of(2)
 }
 
@@ -47,7 +47,7 @@ fn listing(w: u16, h: u16) -> AppState {
 }
 
 /// The row key and position of the first row whose plan cell (the fourth) says `words`.
-fn row_saying(s: &AppState, words: &str) -> (usize, String) {
+pub(crate) fn row_saying(s: &AppState, words: &str) -> (usize, String) {
     let rows = &s.pending_nav().rows.rows;
     let at = rows
         .iter()

@@ -90,7 +90,7 @@ fn u_forgets_a_dismissal_and_the_move_is_listed_again() {
 
 /// The demo at seed 1 after a few minutes, with the workload of the first move Alfred
 /// published opted out through the demo's own write path; returns the world and that workload.
-fn opted_out_world() -> (DemoWorld, String) {
+pub(crate) fn opted_out_world() -> (DemoWorld, String) {
     let mut w = DemoWorld::new(1, 120, start());
     run(&mut w, start() + chrono::Duration::minutes(10));
     let a = w.feed_default(1, w.now()).analysis;
