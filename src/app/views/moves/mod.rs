@@ -10,6 +10,7 @@
 //! `move_rows`, `merged_at`, `dismissal`, identity keys and content fingerprints (what a dismissal
 //! remembers). Plain data.
 
+mod columns;
 pub mod decided;
 mod detail;
 pub mod flight;
