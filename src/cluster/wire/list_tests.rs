@@ -57,7 +57,8 @@ fn an_empty_or_null_items_list_is_a_list_and_other_bodies_are_not() {
     ));
     assert!(matches!(not(r#"{"items":[{"a":1}"#), SplitError::Truncated));
     assert!(matches!(not(r#"{"kind":"Status"}"#), SplitError::NoItems));
-    assert!(matches!(not("[]"), SplitError::Envelope(_)));
+    assert!(matches!(not("42"), SplitError::Envelope(_)));
+    assert!(matches!(not("[]"), SplitError::NoItems));
     // A nested "items" key is an object's own business.
     let (items, _) = split(
         br#"{"kind":"XList","metadata":{"items":[{"a":1}]},"items":[{"b":2}]}"#,
