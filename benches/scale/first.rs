@@ -1,4 +1,5 @@
-//! The first screen with `SCALE_FIRST_PODS` pods: the floor (a raw GET of `/api/v1/pods`,
+//! The first screen with `SCALE_FIRST_PODS` pods, `SCALE_FIRST_RUNS` rounds of each build of
+//! `SCALE_OME_TOP` (default: this bench's): the floor (a raw GET of `/api/v1/pods`,
 //! before and after), the headless probe's first complete analysis, `analyze -o json` twice,
 //! the TUI's start → `✓ connected` with its RSS and CPU after settling, and each peer of
 //! `SCALE_PEERS` on the same cluster; then the side-by-side rows.
@@ -29,24 +30,39 @@ fn peer_text(p: &Peer) -> String {
     )
 }
 
-/// The headless probe's first complete analysis, then `analyze -o json` twice.
-fn headless(viewer: &Path, pods: usize, nodes: usize, results: &mut Results) -> Result<()> {
+/// The headless probe's first complete analysis (its time), then, when `analyze`, `analyze
+/// -o json` twice.
+fn headless(
+    viewer: &Path,
+    (pods, nodes): (usize, usize),
+    analyze: bool,
+    results: &mut Results,
+) -> Result<Duration> {
     let watcher = Watcher::start(viewer)?;
     let (line, before) = watcher.wait(SYNC, connected(pods, nodes))?;
     let took = line.at - watcher.started;
     let mem = probe::memory(watcher.pid())?;
+    // On-CPU time from the start to that feed (and the few ms since): on a loaded machine a
+    // steadier figure than the wall time.
+    let cpu = probe::share(0, probe::cpu_ticks(watcher.pid())?, Duration::from_secs(1));
+    // The API server's on-CPU time meanwhile (kwok's and the scheduler's requests included).
+    let server = probe::share(server_before, server_ticks(), Duration::from_secs(1));
     watcher.stop();
     results.add(
         format!("first complete analysis, {pods} pods (headless live path, start → feed)"),
         "≤ 3 s",
-        format!("{} ({} feeds before it)", secs(took), before.len()),
+        format!(
+            "{} ({} feeds before it; {cpu:.2} s on CPU; API server {server:.2} s on CPU)",
+            secs(took),
+            before.len()
+        ),
     );
     results.add(
         format!("  memory at that moment, {pods} pods"),
         "—",
         mem_text(mem),
     );
-    for run in 1..=2 {
+    for run in (1..=2).filter(|_| analyze) {
         let (took, maxrss, n) = probe::analyze_once(viewer)?;
         if n < nodes {
             return Err(anyhow!(
@@ -59,7 +75,7 @@ fn headless(viewer: &Path, pods: usize, nodes: usize, results: &mut Results) -> 
             format!("{} (max RSS {})", secs(took), mib(maxrss)),
         );
     }
-    Ok(())
+    Ok(took)
 }
 
 /// The TUI: start → `✓ connected`, then memory and CPU after `settle`.
@@ -76,34 +92,91 @@ fn tui(viewer: &Path, settle: Duration) -> Result<Peer> {
     })
 }
 
-/// Runs the phase (see the module doc).
-pub async fn first_screen(cfg: &Config, viewer: &Path, results: &mut Results) -> Result<()> {
+/// The builds compared: `SCALE_OME_TOP` (comma-separated paths of other `ome-top` builds,
+/// `-` for this bench's own), else this bench's build alone.
+fn builds() -> Vec<Option<String>> {
+    let list = std::env::var("SCALE_OME_TOP").unwrap_or_default();
+    let chosen: Vec<Option<String>> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| (p != "-").then(|| p.to_string()))
+        .collect();
+    if chosen.is_empty() {
+        vec![None]
+    } else {
+        chosen
+    }
+}
+
+/// The API server's pid, from the control plane's pid files (`<dir>/pids/<n>-kube-apiserver`).
+fn apiserver_pid(dir: &Path) -> Option<u32> {
+    let entries = std::fs::read_dir(dir.join("pids")).ok()?;
+    let file = entries
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().ends_with("kube-apiserver"))?;
+    std::fs::read_to_string(file.path()).ok()?.trim().parse().ok()
+}
+
+/// One round of the first screen with the current build: raw list, headless, TUI, raw list.
+async fn round(
+    cfg: &Config,
+    (viewer, client, apiserver): (&Path, &kube::Client, Option<u32>),
+    run: usize,
+    results: &mut Results,
+) -> Result<()> {
     let (pods, nodes) = (cfg.first_pods, cfg.nodes);
-    let client = client_from(viewer).await?;
     let mut floor = Vec::new();
-    let mut raw = |run: usize, (took, bytes): (Duration, usize), results: &mut Results| {
+    let mut raw = |(took, bytes): (Duration, usize), results: &mut Results| {
         results.add(
-            format!("raw GET /api/v1/pods, {pods} pods (run {run})"),
+            format!("raw GET /api/v1/pods, {pods} pods"),
             "—",
             format!("{} ({:.0} MB)", secs(took), bytes as f64 / 1e6),
         );
         floor.push(took);
     };
-    raw(1, raw_list(&client, "/api/v1/pods").await?, results);
-    headless(viewer, pods, nodes, results)?;
+    raw(raw_list(client, "/api/v1/pods").await?, results);
+    let analysed = headless((viewer, apiserver), (pods, nodes), run == 1, results)?;
     let ome_top = tui(viewer, cfg.settle)?;
-    raw(2, raw_list(&client, "/api/v1/pods").await?, results);
+    raw(raw_list(client, "/api/v1/pods").await?, results);
     let floor_mean = floor.iter().sum::<Duration>() / floor.len().max(1) as u32;
+    let times = |d: Duration| d.as_secs_f64() / floor_mean.as_secs_f64().max(1e-3);
     results.add(
         format!("ome-top TUI --readonly, {pods} pods"),
         "screen ≤ 1.5 × raw list",
         format!(
-            "{} ({:.2} × the raw list's {})",
+            "{} ({:.2} × the raw list's {}; headless {:.2} ×)",
             peer_text(&ome_top),
-            ome_top.screen.as_secs_f64() / floor_mean.as_secs_f64().max(1e-3),
-            secs(floor_mean)
+            times(ome_top.screen),
+            secs(floor_mean),
+            times(analysed)
         ),
     );
+    Ok(())
+}
+
+/// Runs the phase (see the module doc), `SCALE_FIRST_RUNS` rounds (default 1) of each build.
+pub async fn first_screen(
+    cfg: &Config,
+    (viewer, dir): (&Path, &Path),
+    results: &mut Results,
+) -> Result<()> {
+    let pods = cfg.first_pods;
+    let apiserver = apiserver_pid(dir);
+    let client = client_from(viewer).await?;
+    let runs = crate::env_num("SCALE_FIRST_RUNS", 1) as usize;
+    for run in 1..=runs {
+        for build in builds() {
+            probe::use_binary(build.as_deref());
+            results.add(
+                format!("first screen round {run}, build"),
+                "—",
+                probe::binary(),
+            );
+            round(cfg, (viewer, &client, apiserver), run, results).await?;
+        }
+    }
+    probe::use_binary(None);
     for peer in peers::wanted() {
         if peer != "k9s" {
             eprintln!("scale: unknown peer {peer:?} (known: k9s)");

@@ -76,7 +76,7 @@ pub async fn run(cfg: &Config, tc: &TestCluster, results: &mut Results) -> Resul
     running(&loader, cfg, pending(0..first), results).await?;
     let viewer = tc.kubeconfig_path(Identity::Viewer);
     if !cfg.idle_only {
-        first::first_screen(cfg, &viewer, results).await?;
+        first::first_screen(cfg, (&viewer, tc.dir()), results).await?;
     }
     if cfg.pods > first {
         let took = loader.pods(&plan, first..cfg.pods).await?;

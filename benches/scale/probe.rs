@@ -3,7 +3,7 @@
 //! arrival), one-shot `analyze -o json` wall time, the TUI in tmux, and memory from
 //! `/proc/<pid>/status` and `/proc/<pid>/smaps_rollup`.
 //!
-//! Owns: `Watcher`, `FeedLine`, `Memory`, `analyze_once`, `memory`, `cpu_ticks`, `cpu_share`,
+//! Owns: `binary`, `use_binary`, `Watcher`, `FeedLine`, `Memory`, `analyze_once`, `memory`, `cpu_ticks`, `cpu_share`,
 //! `share`, `Tui`.
 //! Never talks to the API itself.
 
@@ -20,6 +20,20 @@ use serde_json::Value;
 
 /// The binary under test (built with this bench's profile, i.e. release).
 pub const OME_TOP: &str = env!("CARGO_BIN_EXE_ome-top");
+
+/// The binary the probes start: `OME_TOP` unless `use_binary` chose another build.
+static BINARY: std::sync::RwLock<Option<String>> = std::sync::RwLock::new(None);
+
+/// The binary the probes start now.
+pub fn binary() -> String {
+    let chosen = BINARY.read().unwrap().clone();
+    chosen.unwrap_or_else(|| OME_TOP.to_string())
+}
+
+/// Makes the probes start `path` (`None`: this bench's build).
+pub fn use_binary(path: Option<&str>) {
+    *BINARY.write().unwrap() = path.map(str::to_string);
+}
 
 /// One `analyze --watch` line.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,7 +84,7 @@ impl Watcher {
     /// Starts `ome-top analyze --watch --kubeconfig K` (read-only, like `analyze`).
     pub fn start(kubeconfig: &Path) -> Result<Watcher> {
         let started = Instant::now();
-        let mut child = Command::new(OME_TOP)
+        let mut child = Command::new(binary())
             .args(["analyze", "--watch", "--kubeconfig"])
             .arg(kubeconfig)
             .env_remove("KUBECONFIG")
@@ -206,7 +220,7 @@ pub fn timed_json(
 ) -> Result<(Duration, u64, Value)> {
     let start = Instant::now();
     let out = Command::new("/usr/bin/time")
-        .args(["-f", "maxrss_kib=%M", OME_TOP])
+        .args(["-f", "maxrss_kib=%M", &binary()])
         .args(args)
         .env_remove("KUBECONFIG")
         .envs(envs.iter().map(|(k, v)| (k, v)))
@@ -262,7 +276,8 @@ impl Tui {
     /// Starts the TUI at 200×60 with a private HOME and finds its pid.
     pub fn start(kubeconfig: &Path) -> Result<Tui> {
         Tui::run(&format!(
-            "{OME_TOP} --readonly --kubeconfig {}",
+            "{} --readonly --kubeconfig {}",
+            binary(),
             kubeconfig.display()
         ))
     }

@@ -1,9 +1,8 @@
 //! How the watchers list, against a scripted API server (a `kube::Client` over a test `tower`
-//! service, no cluster): a streaming list (a watch with `sendInitialEvents=true`) fills the
-//! stores without a single LIST; a server that refuses streaming lists (422, as with the
-//! WatchList feature gate off) gets paginated LISTs instead, asked once per watcher. The
-//! control plane's side (streaming served, no relist during a churn) is
-//! `tests/live_exclusive/relists.rs`.
+//! service, no cluster): one plain LIST per source (no `limit`, no streaming list), then a
+//! watch from the list's resourceVersion with bookmarks; a 410 Gone on the watch lists again,
+//! and the store then equals the new list. The control plane's side (one list per source, no
+//! relist during a churn) is `tests/live_exclusive/relists.rs`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -34,59 +33,65 @@ fn pod(name: &str) -> Value {
         "status": {"phase": "Running"}})
 }
 
-/// How the scripted server answers a streaming list.
+/// What the scripted server holds: the pods of each list, by how many pod lists came before.
 #[derive(Clone, Copy, PartialEq)]
-enum Streaming {
-    Served,
-    Refused,
+enum Script {
+    /// One list (`a`, `b` at resourceVersion 10), then watches with nothing to say.
+    Quiet,
+    /// The first watch answers 410 Gone (an expired resourceVersion); the second list holds
+    /// `b`, `c` at resourceVersion 20.
+    Expired,
 }
 
-/// The answer to one GET: a status code and a body (`None`: the request never completes, as
-/// a watch with nothing to say).
-fn answer(path: &str, streaming: Streaming) -> Option<(u16, String)> {
+fn status(code: u16, reason: &str) -> Value {
+    json!({"kind": "Status", "apiVersion": "v1", "status": "Failure", "code": code,
+        "reason": reason, "message": format!("scripted {code}")})
+}
+
+/// The answer to one GET, the `lists` pod lists before it: a status code and a body (`None`:
+/// the request never completes, as a watch with nothing to say).
+fn answer(path: &str, script: Script, lists: usize) -> Option<(u16, String)> {
     let pods = path.starts_with("/api/v1/pods?");
-    if path.contains("sendInitialEvents=true") {
-        if streaming == Streaming::Refused {
-            let invalid = json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
-                "code": 422, "reason": "Invalid",
-                "message": "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"});
-            return Some((422, invalid.to_string()));
-        }
-        let mut lines = String::new();
-        if pods {
-            for name in ["a", "b"] {
-                lines += &format!("{}\n", json!({"type": "ADDED", "object": pod(name)}));
-            }
-        }
-        let end = json!({"type": "BOOKMARK", "object": {"kind": "Pod", "apiVersion": "v1",
-            "metadata": {"resourceVersion": "10",
-                "annotations": {"k8s.io/initial-events-end": "true"}}}});
-        lines += &format!("{end}\n");
-        return Some((200, lines));
+    if path.contains("sendInitialEvents") || path.contains("limit=") {
+        // Neither a streaming list nor pages are asked for.
+        return Some((400, status(400, "BadRequest").to_string()));
     }
     if path.contains("watch=true") {
+        if pods && script == Script::Expired && path.ends_with("resourceVersion=10") {
+            let gone = json!({"type": "ERROR", "object": status(410, "Expired")});
+            return Some((200, format!("{gone}\n")));
+        }
         return None;
     }
-    let items = if pods {
-        vec![pod("a"), pod("b")]
-    } else {
-        Vec::new()
+    let (names, rv) = match (pods, script, lists) {
+        (false, _, _) => (Vec::new(), "10"),
+        (true, Script::Expired, 1..) => (vec!["b", "c"], "20"),
+        (true, _, _) => (vec!["a", "b"], "10"),
     };
-    let list = json!({"kind": "List", "apiVersion": "v1",
-        "metadata": {"resourceVersion": "10"}, "items": items});
+    let items: Vec<Value> = names.into_iter().map(pod).collect();
+    let list = json!({"kind": "PodList", "apiVersion": "v1",
+        "metadata": {"resourceVersion": rv}, "items": items});
     Some((200, list.to_string()))
 }
 
 /// A client answered by `answer`, and the paths (with queries) it was asked for.
-fn scripted(streaming: Streaming) -> (kube::Client, Arc<Mutex<Vec<String>>>) {
+fn scripted(script: Script) -> (kube::Client, Arc<Mutex<Vec<String>>>) {
     let log = Arc::new(Mutex::new(Vec::new()));
     let log2 = log.clone();
     let service = tower::service_fn(move |req: Request<Body>| {
         let log = log2.clone();
         async move {
             let path = req.uri().path_and_query().unwrap().to_string();
-            log.lock().unwrap().push(path.clone());
-            let Some((code, body)) = answer(&path, streaming) else {
+            let lists = {
+                let mut log = log.lock().unwrap();
+                let lists = log
+                    .iter()
+                    .filter(|p| p.starts_with("/api/v1/pods?") && !p.contains("watch=true"))
+                    .count();
+                log.push(path.clone());
+                lists
+            };
+            let Some((code, body)) = answer(&path, script, lists) else {
                 tokio::time::sleep(Duration::from_secs(3600)).await;
                 unreachable!("the test ends first");
             };
@@ -101,8 +106,9 @@ fn scripted(streaming: Streaming) -> (kube::Client, Arc<Mutex<Vec<String>>>) {
     (kube::Client::new(service, "default"), log)
 }
 
-/// Starts every watcher on `client` and waits until the pods are listed.
-async fn listed_pods(client: &kube::Client) -> (Arc<Hub>, usize) {
+/// Starts every watcher on `client` and waits until the pods held are `want`; the names
+/// held at the end.
+async fn pods_held(client: &kube::Client, want: &[&str]) -> Vec<String> {
     let hub = Arc::new(Hub::new(clock, Permissions::read_only("test")));
     let scope = Scope {
         namespace: None,
@@ -110,19 +116,23 @@ async fn listed_pods(client: &kube::Client) -> (Arc<Hub>, usize) {
         scheduler_namespace: "ome".into(),
     };
     let tasks = spawn_watchers(client, &scope, &hub);
-    let mut objects = 0;
+    let mut held = Vec::new();
     for _ in 0..100 {
-        let state = hub.stores.pods.source_state();
-        if state.presence == Presence::Present {
-            objects = state.objects;
-            break;
+        if hub.stores.pods.source_state().presence == Presence::Present {
+            let mut pods = Vec::new();
+            hub.stores.pods.extend_into(&mut pods);
+            held = pods.iter().map(|p| p.name.to_string()).collect();
+            held.sort();
+            if held == want {
+                break;
+            }
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     for t in tasks {
         t.abort();
     }
-    (hub, objects)
+    held
 }
 
 fn pod_requests(log: &Mutex<Vec<String>>) -> Vec<String> {
@@ -134,43 +144,48 @@ fn pod_requests(log: &Mutex<Vec<String>>) -> Vec<String> {
 }
 
 #[tokio::test]
-async fn a_streaming_list_fills_the_store_without_a_list_request() {
-    let (client, log) = scripted(Streaming::Served);
-    let (hub, objects) = listed_pods(&client).await;
-    assert_eq!(objects, 2);
-    assert!(hub.stores.pods.synced());
+async fn one_plain_list_then_a_watch_from_its_resource_version() {
+    let (client, log) = scripted(Script::Quiet);
+    assert_eq!(pods_held(&client, &["a", "b"]).await, ["a", "b"]);
     let pods = pod_requests(&log);
-    assert!(pods[0].contains("sendInitialEvents=true"), "{pods:?}");
-    let all = log.lock().unwrap().clone();
-    // The one exception: the question which API serves the scheduling events, a list of at
-    // most one object asked once.
-    let (probe, lists): (Vec<&String>, Vec<&String>) = all
-        .iter()
-        .partition(|p| p.starts_with("/apis/events.k8s.io/v1/") && p.ends_with("limit=1"));
-    assert!(probe.len() <= 1, "{probe:?}");
+    // One LIST without a limit (no pages), then a watch from the list's resourceVersion with
+    // bookmarks asked for.
     assert!(
-        lists.iter().all(|p| p.contains("watch=true")),
-        "a LIST was sent: {all:?}"
+        !pods[0].contains("watch") && !pods[0].contains("limit"),
+        "{pods:?}"
     );
+    assert!(
+        pods[1].contains("watch=true")
+            && pods[1].contains("resourceVersion=10")
+            && pods[1].contains("allowWatchBookmarks=true"),
+        "{pods:?}"
+    );
+    let all = log.lock().unwrap().clone();
+    assert!(
+        all.iter().all(|p| !p.contains("sendInitialEvents")),
+        "a streaming list was asked for: {all:?}"
+    );
+    // Every source lists once: the only other list is the question which API serves the
+    // scheduling events (at most one object).
+    let lists = all
+        .iter()
+        .filter(|p| p.starts_with("/api/v1/pods?") && !p.contains("watch=true"))
+        .count();
+    assert_eq!(lists, 1, "{all:?}");
 }
 
 #[tokio::test]
-async fn a_server_refusing_streaming_lists_gets_paginated_lists() {
-    let (client, log) = scripted(Streaming::Refused);
-    let (_, objects) = listed_pods(&client).await;
-    assert_eq!(objects, 2);
+async fn a_410_on_the_watch_lists_again_and_the_store_equals_the_new_list() {
+    let (client, log) = scripted(Script::Expired);
+    // `a` was deleted while the watch was gone: only a relist (the store replaced by it)
+    // can show that.
+    assert_eq!(pods_held(&client, &["b", "c"]).await, ["b", "c"]);
     let pods = pod_requests(&log);
-    assert!(pods[0].contains("sendInitialEvents=true"), "{pods:?}");
+    let lists: Vec<&String> = pods.iter().filter(|p| !p.contains("watch=true")).collect();
+    assert_eq!(lists.len(), 2, "{pods:?}");
     assert!(
-        pods[1].contains("limit=500") && !pods[1].contains("watch=true"),
-        "{pods:?}"
-    );
-    let streaming = pods
-        .iter()
-        .filter(|p| p.contains("sendInitialEvents"))
-        .count();
-    assert_eq!(
-        streaming, 1,
-        "streaming asked again after a refusal: {pods:?}"
+        pods.iter()
+            .any(|p| p.contains("watch=true") && p.contains("resourceVersion=20")),
+        "no watch from the second list's resourceVersion: {pods:?}"
     );
 }

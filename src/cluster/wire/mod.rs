@@ -6,7 +6,7 @@
 //! (`benches/decode.rs`: `decode/slim_page_500_pods` against `decode/full_page_500_pods`). What survives is the
 //! `k8s_openapi` object the converters read, with the skipped fields `None`.
 //!
-//! Owns: `Slim<K>`, `SlimShape`. Conversion stays in `cluster::convert`; a field added to a
+//! Owns: `Slim<K>`, `SlimShape` (`list`: a List body cut into its items as it arrives). Conversion stays in `cluster::convert`; a field added to a
 //! converter must be kept here too (the tests compare both decodes through the converters).
 
 use std::collections::BTreeMap;
@@ -191,6 +191,8 @@ impl<K: k8s_openapi::Metadata<Ty = ObjectMeta>> k8s_openapi::Metadata for Slim<K
         self.0.metadata_mut()
     }
 }
+
+pub mod list;
 
 #[cfg(test)]
 mod tests;

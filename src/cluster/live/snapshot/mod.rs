@@ -1,5 +1,6 @@
 //! The snapshot task: waits for store changes, coalesces a burst, brings the analysis up to
-//! date on a blocking thread and publishes the `Feed`. The analysis is incremental: the
+//! date on a blocking thread and publishes the `Feed` (the change that completes a sync is not
+//! held back for a burst). The analysis is incremental: the
 //! stores hand over the objects they changed since the last batch (`cluster::live::delta`)
 //! and only what those feed is re-run, at the analysis's time, without a whole snapshot
 //! being built; anything the engine takes only as a whole is a full pass over the stores'
@@ -324,7 +325,13 @@ pub fn spawn_snapshot_task(
                 }
                 continue;
             }
-            tokio::time::sleep(COALESCE).await;
+            // The change that completes a sync (the first, or the end of an outage) is analysed
+            // at once: the complete screen waits for nothing that a coalesced burst could add.
+            let first_sync = last_api != std::mem::discriminant(&ApiStatus::Connected)
+                && api_status(&hub.stores.all()) == ApiStatus::Connected;
+            if !first_sync {
+                tokio::time::sleep(COALESCE).await;
+            }
             // Read before the snapshot is taken: every change counted is in this feed.
             let contents = hub.contents.load(Ordering::Acquire);
             let permissions = hub

@@ -1,13 +1,12 @@
-//! The watcher tasks: one `kube::runtime::watcher` per source with the default backoff,
-//! feeding each event into its `Slot` and waking the snapshot task. A list is a streaming
-//! list (a watch that begins with the current state, served from the API server's watch
-//! cache and decoded while it arrives); a server that refuses one gets paginated lists from
-//! then on (`ListMode`). While a list runs, the snapshot task is woken every
-//! `PROGRESS_INTERVAL` so the header can count the objects received.
+//! The watcher tasks: one watcher per source (`listwatch`: one plain LIST decoded while it
+//! arrives, then a watch, with kube-runtime's events, errors and default backoff), feeding
+//! each event into its `Slot` and waking the snapshot task. While a list runs, the snapshot
+//! task is woken every `PROGRESS_INTERVAL` so the header can count the objects received.
 //!
-//! Owns: `Scope`, `spawn_watchers` (the `Hub` they fill is `live::hub`'s) (`lists`: how a watcher lists, and its progress;
-//! `events`: which API the scheduling events come through). Reads
-//! time only through the clock function it is given.
+//! Owns: `Scope`, `spawn_watchers` (the `Hub` they fill is `live::hub`'s) (`listwatch`: the
+//! watcher stream; `lists`: a list's progress and the page size of one-off lists; `events`:
+//! which API the scheduling events come through). Reads time only through the clock function
+//! it is given.
 
 use std::fmt::Debug;
 use std::pin::pin;
@@ -20,6 +19,8 @@ use k8s_openapi::api::core::v1 as core;
 use k8s_openapi::api::events::v1 as events_v1;
 use kube::api::{Api, ApiResource, DynamicObject};
 use kube::runtime::{watcher, WatchStreamExt};
+
+use crate::cluster::live::watch::listwatch::list_watch;
 use kube::Client;
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
@@ -30,14 +31,15 @@ use crate::cluster::live::slot::{classify, ErrorClass, Slot, SourceStatus};
 use crate::cluster::live::sources::{self, NAMED_CONFIG_MAPS};
 use crate::cluster::live::store::Conversion;
 use crate::cluster::live::stores::Stores;
-use crate::cluster::live::watch::lists::{refuses_streaming, Progress};
+use crate::cluster::live::watch::lists::Progress;
 use crate::cluster::wire::Slim;
 
 mod events;
 mod lists;
+mod listwatch;
 
 pub use events::{events_api, EventsApi, POD_EVENTS_V1};
-pub use lists::{ListMode, PAGE_SIZE, PROGRESS_INTERVAL};
+pub use lists::{PAGE_SIZE, PROGRESS_INTERVAL};
 
 /// Which namespaces are watched.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,20 +87,17 @@ enum PumpEnd {
     Restart,
     /// The resource is not served (its CRD is absent): follow the CRD instead.
     Absent,
-    /// The server refused a streaming list: list by pages from now on.
-    StreamingRefused,
 }
 
 /// Feeds one watcher stream into its slot until it should be replaced: by a fresh watcher
 /// after the first transient failure of an outage (a resumed watch that sees no event would
 /// never show that the outage ended, whereas a fresh watcher relists and its `InitDone` ends
 /// it with the store equal to a fresh list), or, when `follows_crd`, by a watch of the CRD
-/// on a 404, or by a paginated watcher when the server refuses a streaming list (`mode`).
-/// Later failures of the same outage stay with the stream, whose backoff paces the retries.
+/// on a 404. Later failures of the same outage stay with the stream, whose backoff paces the retries.
 async fn pump<K, T, S>(
     stream: S,
     hub: &Hub,
-    (slot, follows_crd, mode): (SlotOf<T>, bool, ListMode),
+    (slot, follows_crd): (SlotOf<T>, bool),
     conv: &Conversion<K, T>,
 ) -> PumpEnd
 where
@@ -120,10 +119,6 @@ where
                 }
                 (target.on_event(event, conv, now), None)
             }
-            Err(err) if mode == ListMode::Streaming && refuses_streaming(&err) => {
-                tracing::info!(source = target.name, error = %err, "streaming list refused; listing by pages");
-                return PumpEnd::StreamingRefused;
-            }
             Err(err) => {
                 let first = target.failure().is_none();
                 let end = match classify(&err) {
@@ -142,7 +137,7 @@ where
             return end;
         }
     }
-    // kube's watcher never ends; if it does, start over.
+    // The watcher never ends; if it does, start over.
     PumpEnd::Restart
 }
 
@@ -187,14 +182,9 @@ async fn follow<K, T>(
     K: kube::Resource + Clone + DeserializeOwned + Debug + Send + 'static,
     T: Clone + Send + 'static,
 {
-    let mut mode = ListMode::Streaming;
     loop {
-        let stream = watcher(api.clone(), mode.config(config.clone())).default_backoff();
-        match (
-            pump(stream, &hub, (slot, crd.is_some(), mode), &conv).await,
-            crd,
-        ) {
-            (PumpEnd::StreamingRefused, _) => mode = ListMode::Paged,
+        let stream = list_watch(api.clone(), config.clone()).default_backoff();
+        match (pump(stream, &hub, (slot, crd.is_some()), &conv).await, crd) {
             (PumpEnd::Absent, Some(crd)) => {
                 tracing::info!(crd = %crd.name(), "not installed; watching its CRD");
                 let client = api.clone().into_client();
