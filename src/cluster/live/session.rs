@@ -10,6 +10,7 @@ use std::time::Duration;
 use kube::Client;
 use tokio::sync::watch as channel;
 use tokio::task::JoinHandle;
+use tracing::Instrument;
 
 use crate::cluster::live::kubeconfig::reachable;
 use crate::cluster::live::kubeconfig::without_userinfo;
@@ -128,15 +129,18 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
     let mut tasks = watch::spawn_watchers(&client, &scope, &hub);
     if opts.read_only.is_none() {
         let (hub, client, scope) = (hub.clone(), client.clone(), scope.clone());
-        tasks.push(tokio::spawn(async move {
-            let found =
-                rbac::probe(&client, &scope.alfred_namespace, scope.namespace.as_deref()).await;
-            tracing::info!(permissions = ?found.entries, "RBAC probe answered");
-            *hub.permissions
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner) = found;
-            hub.changed.notify_one();
-        }));
+        tasks.push(tokio::spawn(
+            async move {
+                let found =
+                    rbac::probe(&client, &scope.alfred_namespace, scope.namespace.as_deref()).await;
+                tracing::info!(permissions = ?found.entries, "RBAC probe answered");
+                *hub.permissions
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner) = found;
+                hub.changed.notify_one();
+            }
+            .in_current_span(),
+        ));
     }
     let mut analysis = opts.analysis.clone();
     analysis.alfred_namespace = opts.alfred_namespace.clone();
