@@ -12,8 +12,8 @@ use tokio::sync::watch as channel;
 use tokio::task::JoinHandle;
 use tracing::Instrument;
 
-use crate::cluster::live::kubeconfig::reachable;
 use crate::cluster::live::kubeconfig::without_userinfo;
+use crate::cluster::live::kubeconfig::{answers, configured};
 use crate::cluster::live::{rbac, snapshot, watch, LiveError, LiveOptions};
 use crate::protocol::{ApiStatus, Feed, Permissions, SourceKind};
 
@@ -104,11 +104,21 @@ impl LiveSession {
     }
 }
 
-/// Connects: loads the kubeconfig, checks reachability, starts the watchers, the RBAC probe
-/// (unless read-only) and the snapshot task. Must run inside a tokio runtime.
+/// Connects: loads the kubeconfig, starts the watchers, the RBAC probe (unless read-only) and
+/// the snapshot task, and checks that the server answers. The check runs beside the watchers'
+/// first requests rather than before them (one round trip less before the lists start); a
+/// server that does not answer ends the session, its tasks stopped, with the check's error.
+/// Must run inside a tokio runtime.
 pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
     let (client, context, server) =
-        reachable(opts.kubeconfig.as_deref(), opts.context.as_deref()).await?;
+        configured(opts.kubeconfig.as_deref(), opts.context.as_deref()).await?;
+    let session = start(opts, client, context, server);
+    answers(&session.client, &session.context, &session.server).await?;
+    Ok(session)
+}
+
+/// Starts the watchers, the RBAC probe (unless read-only) and the snapshot task on `client`.
+fn start(opts: LiveOptions, client: Client, context: String, server: String) -> LiveSession {
     let permissions = match &opts.read_only {
         Some(why) => Permissions::read_only(why.clone()),
         None => rbac::pending(),
@@ -154,12 +164,12 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
         analysis,
         tx,
     ));
-    Ok(LiveSession {
+    LiveSession {
         feed,
         client,
         context,
         server,
         hub,
         tasks,
-    })
+    }
 }
