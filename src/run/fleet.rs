@@ -1,10 +1,11 @@
 //! The fleet's sessions: every chosen kubeconfig context opened in parallel with
-//! `run::live::open` — the same watchers, RBAC probe, ops and read workers, history store
+//! `run::live::connect` — the same watchers, RBAC probe, ops and read workers, history store
 //! keyed by that cluster and read-only rules as a single context — each on a task of its own,
 //! so an unreachable, slow or forbidden context never delays the others: its attempt fails
 //! (or times out), the reducer hears why and when the next try starts, and it is retried
-//! with a doubling backoff. Every open session's feed is forwarded to the event loop, named
-//! by its context. One member is shown at a time: its channels (commands, reads, replies)
+//! with a doubling backoff. A connected session's feed is forwarded to the event loop, named
+//! by its context, at once; its history store opens beside it, on a blocking thread
+//! (`Connected::with_history`), and the member can be shown once it has. One member is shown at a time: its channels (commands, reads, replies)
 //! and its history hook are the event loop's; showing another swaps them, the sessions stay
 //! open, so the switch is instant.
 //!
@@ -20,6 +21,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
+use tracing::Instrument;
 
 use crate::app::fleet::{FleetEvent, MemberState};
 use crate::app::Event;
@@ -44,7 +46,9 @@ const QUEUE: usize = 64;
 
 /// What the fleet's tasks tell the event loop.
 pub enum FleetMsg {
-    /// A context's session opened.
+    /// A context's session connected: its feed, forwarded from now on.
+    Connected(String, watch::Receiver<Arc<Feed>>),
+    /// A context's session opened, its history store too (after `Connected`).
     Opened(String, Box<LiveSource>),
     /// An attempt to open a context failed; the next starts at `retry_at`.
     Failed {
@@ -116,7 +120,11 @@ impl FleetRun {
         let tasks = contexts
             .iter()
             .filter(|c| Some(c.as_str()) != shown)
-            .map(|c| tokio::spawn(connect(params.clone(), c.clone(), tx.clone())))
+            .map(|c| {
+                // Every line its session logs (watchers, snapshot task) names the member.
+                let span = tracing::info_span!("member", context = %c);
+                tokio::spawn(connect(params.clone(), c.clone(), tx.clone()).instrument(span))
+            })
             .collect();
         FleetRun {
             contexts,
@@ -228,6 +236,11 @@ impl FleetRun {
     /// Takes in a message; returns the event it is to the reducer.
     pub fn take(&mut self, msg: FleetMsg) -> Option<Event> {
         let (context, state) = match msg {
+            FleetMsg::Connected(context, feed) => {
+                self.forward(&context, feed);
+                // Its first feed follows from the forwarder.
+                return None;
+            }
             FleetMsg::Opened(context, source) => {
                 let LiveSource {
                     session,
@@ -236,7 +249,7 @@ impl FleetRun {
                     updates,
                     history,
                 } = *source;
-                self.forward(&context, session.feed.clone());
+                // Its feeds are forwarded since `Connected`.
                 let slot = Slot {
                     feed: session.feed.clone(),
                     _session: Some(session),
@@ -246,7 +259,6 @@ impl FleetRun {
                     history,
                 };
                 self.slots.insert(context, slot);
-                // Its first feed follows from the forwarder.
                 return None;
             }
             FleetMsg::Failed {
@@ -254,7 +266,16 @@ impl FleetRun {
                 error,
                 retry_at,
             } => (context, MemberState::Failed { error, retry_at }),
-            FleetMsg::Feed(context, feed) => (context, MemberState::Answered(feed)),
+            FleetMsg::Feed(context, feed) => {
+                let connected = matches!(feed.api, ApiStatus::Connected);
+                tracing::debug!(
+                    context,
+                    generation = feed.generation,
+                    connected,
+                    "fleet: feed taken"
+                );
+                (context, MemberState::Answered(feed))
+            }
         };
         Some(Event::Fleet(FleetEvent::Member { context, state }))
     }
@@ -411,11 +432,21 @@ pub fn idle_channels(params: &LiveParams) -> Channels {
 async fn connect(params: LiveParams, context: String, tx: mpsc::Sender<FleetMsg>) {
     let mut wait = FIRST_RETRY;
     loop {
-        let attempt = tokio::time::timeout(OPEN_TIMEOUT, live::open(&params, Some(&context)));
+        tracing::debug!("fleet: opening the context");
+        let attempt = tokio::time::timeout(OPEN_TIMEOUT, live::connect(&params, Some(&context)));
         let error = match attempt.await {
-            Ok(Ok(source)) => {
+            Ok(Ok(connected)) => {
                 tracing::info!(context, "fleet: context opened");
-                let _ = tx.send(FleetMsg::Opened(context, Box::new(source))).await;
+                // Its feeds reach the Fleet view at once; its history store opens beside them.
+                let feed = connected.session.feed.clone();
+                if tx
+                    .send(FleetMsg::Connected(context.clone(), feed))
+                    .await
+                    .is_ok()
+                {
+                    let source = connected.with_history(&params).await;
+                    let _ = tx.send(FleetMsg::Opened(context, Box::new(source))).await;
+                }
                 return;
             }
             Ok(Err(e)) => cluster_live::one_line(&e),

@@ -7,8 +7,9 @@
 //! session keeps running; only then does the event loop swap channels and drop the old
 //! session (stopping its watchers), so a failed switch leaves the screen where it was.
 //!
-//! Owns: `LiveParams`, `LiveSource`, `LiveLink`, `PendingSwitch`, `open`, `contexts`,
-//! `read_only_reason`, `start_switch`, `switch_done`, `finish_switch`. Composition only.
+//! Owns: `LiveParams`, `LiveSource`, `Connected`, `LiveLink`, `PendingSwitch`, `open`,
+//! `connect`, `contexts`, `read_only_reason`, `start_switch`, `switch_done`, `finish_switch`.
+//! Composition only.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -125,9 +126,26 @@ pub fn contexts(p: &LiveParams) -> Vec<ContextEntry> {
         .collect()
 }
 
+/// A context connected, its ops and read workers started, its history store not yet
+/// opened (`with_history`): what the fleet shows while the store opens beside it.
+pub struct Connected {
+    /// The session (dropping it stops its watchers).
+    pub session: LiveSession,
+    commands: mpsc::Sender<Command>,
+    fetches: mpsc::Sender<Fetch>,
+    updates: mpsc::Receiver<Update>,
+    actor: String,
+}
+
 /// Opens `context` (`None`: the kubeconfig's current one): connects, starts the ops worker
 /// and the history store of that cluster. Does not wait for the first sync.
 pub async fn open(p: &LiveParams, context: Option<&str>) -> Result<LiveSource, LiveError> {
+    Ok(connect(p, context).await?.with_history(p).await)
+}
+
+/// Connects `context` and starts its ops and read workers; the history store is
+/// `Connected::with_history`'s.
+pub async fn connect(p: &LiveParams, context: Option<&str>) -> Result<Connected, LiveError> {
     let name = live::context_name(p.kubeconfig.as_deref(), context);
     let read_only = read_only_reason(p.readonly_flag, name.as_deref(), &p.read_only_contexts);
     log_read_only(read_only.as_deref());
@@ -174,16 +192,39 @@ pub async fn open(p: &LiveParams, context: Option<&str>) -> Result<LiveSource, L
     // Both workers end when their channels close (the source is dropped).
     let _reader = spawn_fetch_worker(session.client.clone(), fetch_rx, upd_tx.clone());
     let _worker = spawn_ops_worker(session.client.clone(), ctx, p.clock, cmd_rx, upd_tx);
-    let key = ClusterKey::live(&session.server, &session.context);
-    let history = HistoryHook::open(key, p.retention_days, p.clock, Some(session.feed.clone()))
-        .map(|h| h.with_actor(actor));
-    Ok(LiveSource {
+    Ok(Connected {
         session,
         commands: cmd_tx,
         fetches: fetch_tx,
         updates: upd_rx,
-        history,
+        actor,
     })
+}
+
+impl Connected {
+    /// Opens the history store keyed by this cluster on a blocking thread (SQLite: the open
+    /// checks, migrates and prunes the file, and waits out another opener's lock), so no
+    /// runtime worker, and no other session's watchers, wait for it.
+    pub async fn with_history(self, p: &LiveParams) -> LiveSource {
+        let key = ClusterKey::live(&self.session.server, &self.session.context);
+        let (retention, clock) = (p.retention_days, p.clock);
+        let (feed, actor) = (self.session.feed.clone(), self.actor);
+        let opened = tokio::task::spawn_blocking(move || {
+            HistoryHook::open(key, retention, clock, Some(feed)).map(|h| h.with_actor(actor))
+        })
+        .await;
+        let history = opened.unwrap_or_else(|e| {
+            tracing::warn!("history store not opened, running without it: {e}");
+            None
+        });
+        LiveSource {
+            session: self.session,
+            commands: self.commands,
+            fetches: self.fetches,
+            updates: self.updates,
+            history,
+        }
+    }
 }
 
 /// Starts connecting `to` in the background; an event to hand the reducer at once when it

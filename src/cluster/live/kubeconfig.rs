@@ -128,15 +128,32 @@ pub(super) async fn reachable(
     kubeconfig: Option<&Path>,
     context: Option<&str>,
 ) -> Result<(Client, String, String), LiveError> {
+    let (client, context, server) = configured(kubeconfig, context).await?;
+    answers(&client, &context, &server).await?;
+    Ok((client, context, server))
+}
+
+/// The client of the kubeconfig's `context`, its context name and API server URL, without
+/// contacting the server (`answers` checks it).
+pub(super) async fn configured(
+    kubeconfig: Option<&Path>,
+    context: Option<&str>,
+) -> Result<(Client, String, String), LiveError> {
     let (client, context, server) = client_for(kubeconfig, context).await.inspect_err(|e| {
         tracing::error!(error = %e, "kubeconfig not usable");
     })?;
     let shown = without_userinfo(&server);
     tracing::info!(context, server = %shown, "connecting");
+    Ok((client, context, server))
+}
+
+/// Checks that the API server of `client` answers its `/version` within `REACH_TIMEOUT`.
+pub(super) async fn answers(client: &Client, context: &str, server: &str) -> Result<(), LiveError> {
+    let shown = without_userinfo(server);
     let answer = match tokio::time::timeout(REACH_TIMEOUT, client.apiserver_version()).await {
         Ok(Ok(info)) => {
             tracing::info!(version = %info.git_version, "API server reachable");
-            return Ok((client, context, server));
+            return Ok(());
         }
         Ok(Err(kube::Error::Api(s))) if s.code == 403 || s.code == 401 => {
             LiveError::Refused(s.message)

@@ -10,9 +10,10 @@ use std::time::Duration;
 use kube::Client;
 use tokio::sync::watch as channel;
 use tokio::task::JoinHandle;
+use tracing::Instrument;
 
-use crate::cluster::live::kubeconfig::reachable;
 use crate::cluster::live::kubeconfig::without_userinfo;
+use crate::cluster::live::kubeconfig::{answers, configured};
 use crate::cluster::live::{rbac, snapshot, watch, LiveError, LiveOptions};
 use crate::protocol::{ApiStatus, Feed, Permissions, SourceKind};
 
@@ -103,11 +104,21 @@ impl LiveSession {
     }
 }
 
-/// Connects: loads the kubeconfig, checks reachability, starts the watchers, the RBAC probe
-/// (unless read-only) and the snapshot task. Must run inside a tokio runtime.
+/// Connects: loads the kubeconfig, starts the watchers, the RBAC probe (unless read-only) and
+/// the snapshot task, and checks that the server answers. The check runs beside the watchers'
+/// first requests rather than before them (one round trip less before the lists start); a
+/// server that does not answer ends the session, its tasks stopped, with the check's error.
+/// Must run inside a tokio runtime.
 pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
     let (client, context, server) =
-        reachable(opts.kubeconfig.as_deref(), opts.context.as_deref()).await?;
+        configured(opts.kubeconfig.as_deref(), opts.context.as_deref()).await?;
+    let session = start(opts, client, context, server);
+    answers(&session.client, &session.context, &session.server).await?;
+    Ok(session)
+}
+
+/// Starts the watchers, the RBAC probe (unless read-only) and the snapshot task on `client`.
+fn start(opts: LiveOptions, client: Client, context: String, server: String) -> LiveSession {
     let permissions = match &opts.read_only {
         Some(why) => Permissions::read_only(why.clone()),
         None => rbac::pending(),
@@ -128,15 +139,18 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
     let mut tasks = watch::spawn_watchers(&client, &scope, &hub);
     if opts.read_only.is_none() {
         let (hub, client, scope) = (hub.clone(), client.clone(), scope.clone());
-        tasks.push(tokio::spawn(async move {
-            let found =
-                rbac::probe(&client, &scope.alfred_namespace, scope.namespace.as_deref()).await;
-            tracing::info!(permissions = ?found.entries, "RBAC probe answered");
-            *hub.permissions
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner) = found;
-            hub.changed.notify_one();
-        }));
+        tasks.push(tokio::spawn(
+            async move {
+                let found =
+                    rbac::probe(&client, &scope.alfred_namespace, scope.namespace.as_deref()).await;
+                tracing::info!(permissions = ?found.entries, "RBAC probe answered");
+                *hub.permissions
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner) = found;
+                hub.changed.notify_one();
+            }
+            .in_current_span(),
+        ));
     }
     let mut analysis = opts.analysis.clone();
     analysis.alfred_namespace = opts.alfred_namespace.clone();
@@ -150,12 +164,12 @@ pub async fn connect(opts: LiveOptions) -> Result<LiveSession, LiveError> {
         analysis,
         tx,
     ));
-    Ok(LiveSession {
+    LiveSession {
         feed,
         client,
         context,
         server,
         hub,
         tasks,
-    })
+    }
 }

@@ -115,7 +115,13 @@ impl HistoryHook {
             let path = opened.store.path().to_path_buf();
             let key = cluster.clone();
             tokio::spawn(async move {
-                let Ok(recorder) = HistoryStore::open_at(&path, options, clock()) else {
+                // SQLite blocks (its checks, its prune, another opener's lock): not on a
+                // runtime worker, where every session's watchers run.
+                let opened = tokio::task::spawn_blocking(move || {
+                    HistoryStore::open_at(&path, options, clock())
+                })
+                .await;
+                let Ok(Ok(recorder)) = opened else {
                     return;
                 };
                 record_feeds(recorder.store, key, feed, tx).await;

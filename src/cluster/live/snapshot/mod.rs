@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+use tracing::Instrument;
 
 use crate::cluster::live::delta::Delta;
 use crate::cluster::live::hub::Hub;
@@ -290,6 +291,30 @@ async fn sleep_for(wait: Option<Duration>) {
     }
 }
 
+/// Waits `wait` (the coalescing, or the rest after an analysis), cut short when the last
+/// analysed feed was not `connected` and every source is now synced: the feed that completes
+/// a sync is the one the screen waits for (the first, or the end of an outage), and
+/// completing a sync is one change, not a burst to batch. A change that woke the wait is
+/// left pending for the task's next turn when `keep` (the rest: the analysis is behind it);
+/// the coalescing analyses next, which reads it.
+async fn pause(hub: &Hub, wait: Duration, connected: bool, keep: bool) {
+    if connected {
+        return tokio::time::sleep(wait).await;
+    }
+    let synced = || matches!(api_status(&hub.stores.all()), ApiStatus::Connected);
+    let until = tokio::time::Instant::now() + wait;
+    let mut woken = false;
+    while !synced() {
+        tokio::select! {
+            () = tokio::time::sleep_until(until) => break,
+            () = hub.changed.notified() => woken = true,
+        }
+    }
+    if woken && keep {
+        hub.changed.notify_one();
+    }
+}
+
 /// Starts the snapshot task; it ends when every receiver of `tx` is gone.
 pub fn spawn_snapshot_task(
     hub: Arc<Hub>,
@@ -297,76 +322,75 @@ pub fn spawn_snapshot_task(
     options: AnalysisOptions,
     tx: watch::Sender<Arc<Feed>>,
 ) -> JoinHandle<()> {
-    tokio::spawn(async move {
-        let mut generation = 0;
-        let mut last_api = std::mem::discriminant(&ApiStatus::Connecting);
-        // The contents count and permissions of the last analysed feed.
-        let mut analysed: Option<(u64, Arc<Feed>)> = None;
-        let mut last: Option<Analysed> = None;
-        loop {
-            let wake = last.as_ref().and_then(|a| next_wake(&a.inc, (hub.clock)()));
-            let timed = tokio::select! {
-                () = hub.changed.notified() => false,
-                () = sleep_for(wake) => true,
-                () = tx.closed() => return,
-            };
-            let contents = hub.contents.load(Ordering::Acquire);
-            let quiet = analysed.as_ref().filter(|(c, _)| timed && *c == contents);
-            if let Some((_, feed)) = quiet {
-                // Time alone: the last snapshot, its analysis moved to the clock's time.
-                let Some(feed) = timed_feed(&hub, feed, &mut last, generation + 1).await else {
+    tokio::spawn(
+        async move {
+            let mut generation = 0;
+            let mut last_api = std::mem::discriminant(&ApiStatus::Connecting);
+            // The contents count and permissions of the last analysed feed.
+            let mut analysed: Option<(u64, Arc<Feed>)> = None;
+            let mut last: Option<Analysed> = None;
+            loop {
+                let wake = last.as_ref().and_then(|a| next_wake(&a.inc, (hub.clock)()));
+                let timed = tokio::select! {
+                    () = hub.changed.notified() => false,
+                    () = sleep_for(wake) => true,
+                    () = tx.closed() => return,
+                };
+                let contents = hub.contents.load(Ordering::Acquire);
+                let quiet = analysed.as_ref().filter(|(c, _)| timed && *c == contents);
+                if let Some((_, feed)) = quiet {
+                    // Time alone: the last snapshot, its analysis moved to the clock's time.
+                    let Some(feed) = timed_feed(&hub, feed, &mut last, generation + 1).await else {
+                        continue;
+                    };
+                    generation += 1;
+                    let feed = Arc::new(feed);
+                    analysed = Some((contents, feed.clone()));
+                    if tx.send(feed).is_err() {
+                        return;
+                    }
+                    continue;
+                }
+                let connected = last_api == std::mem::discriminant(&ApiStatus::Connected);
+                pause(&hub, COALESCE, connected, false).await;
+                // Read before the snapshot is taken: every change counted is in this feed.
+                let contents = hub.contents.load(Ordering::Acquire);
+                let permissions = hub
+                    .permissions
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone();
+                let unchanged = analysed
+                    .as_ref()
+                    .filter(|(c, f)| *c == contents && f.permissions == permissions);
+                if let Some((_, last)) = unchanged {
+                    let feed = progress_feed(&hub, last);
+                    if tx.send(Arc::new(feed)).is_err() {
+                        return;
+                    }
+                    pause(&hub, REST, connected, true).await;
+                    continue;
+                }
+                generation += 1;
+                let events = hub.events_applied.load(Ordering::Relaxed);
+                let Some(feed) = build_feed(&hub, (&source, &options), &mut last, generation).await
+                else {
                     continue;
                 };
-                generation += 1;
+                log_feed(&feed, &mut last_api);
+                // Stored before the send, so a receiver of this feed never reads an older count.
+                hub.events_in_feed.store(events, Ordering::Relaxed);
                 let feed = Arc::new(feed);
                 analysed = Some((contents, feed.clone()));
                 if tx.send(feed).is_err() {
                     return;
                 }
-                continue;
+                let connected = last_api == std::mem::discriminant(&ApiStatus::Connected);
+                pause(&hub, REST, connected, true).await;
             }
-            // The change that completes a sync (the first, or the end of an outage) is analysed
-            // at once: the complete screen waits for nothing that a coalesced burst could add.
-            let first_sync = last_api != std::mem::discriminant(&ApiStatus::Connected)
-                && api_status(&hub.stores.all()) == ApiStatus::Connected;
-            if !first_sync {
-                tokio::time::sleep(COALESCE).await;
-            }
-            // Read before the snapshot is taken: every change counted is in this feed.
-            let contents = hub.contents.load(Ordering::Acquire);
-            let permissions = hub
-                .permissions
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .clone();
-            let unchanged = analysed
-                .as_ref()
-                .filter(|(c, f)| *c == contents && f.permissions == permissions);
-            if let Some((_, last)) = unchanged {
-                let feed = progress_feed(&hub, last);
-                if tx.send(Arc::new(feed)).is_err() {
-                    return;
-                }
-                tokio::time::sleep(REST).await;
-                continue;
-            }
-            generation += 1;
-            let events = hub.events_applied.load(Ordering::Relaxed);
-            let Some(feed) = build_feed(&hub, (&source, &options), &mut last, generation).await
-            else {
-                continue;
-            };
-            log_feed(&feed, &mut last_api);
-            // Stored before the send, so a receiver of this feed never reads an older count.
-            hub.events_in_feed.store(events, Ordering::Relaxed);
-            let feed = Arc::new(feed);
-            analysed = Some((contents, feed.clone()));
-            if tx.send(feed).is_err() {
-                return;
-            }
-            tokio::time::sleep(REST).await;
         }
-    })
+        .in_current_span(),
+    )
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ use crate::cluster::live::watch::listwatch::list_watch;
 use kube::Client;
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
+use tracing::Instrument;
 
 use crate::cluster::live::crd::{wait_until_served, CrdName};
 use crate::cluster::live::hub::Hub;
@@ -168,7 +169,7 @@ where
     K: kube::Resource + Clone + DeserializeOwned + Debug + Send + 'static,
     T: Clone + Send + 'static,
 {
-    tokio::spawn(follow(api, config, hub.clone(), (slot, crd), conv))
+    tokio::spawn(follow(api, config, hub.clone(), (slot, crd), conv).in_current_span())
 }
 
 /// The watcher loop of `spawn_following`, run until aborted.
@@ -200,29 +201,32 @@ async fn follow<K, T>(
 /// where the server serves it to this identity, else through `v1` (`events`), into one store.
 fn spawn_scheduling_events(client: &Client, scope: &Scope, hub: &Arc<Hub>) -> JoinHandle<()> {
     let (client, scope, hub) = (client.clone(), scope.clone(), hub.clone());
-    tokio::spawn(async move {
-        let chosen = loop {
-            if let Some(api) = events_api(&client, &scope).await {
-                break api;
-            }
-            tokio::time::sleep(RESTART_PAUSE).await;
-        };
-        tracing::info!(api = ?chosen, "watching scheduling events");
-        let slot: SlotOf<_> = |s| &s.pod_events;
-        let config = watcher::Config::default();
-        match chosen {
-            EventsApi::EventsV1 => {
-                let api = scope.typed::<events_v1::Event>(&client);
-                let config = config.fields(POD_EVENTS_V1);
-                follow(api, config, hub, (slot, None), sources::EVENTS_V1).await;
-            }
-            EventsApi::Core => {
-                let api = scope.typed::<core::Event>(&client);
-                let config = config.fields(sources::POD_EVENTS);
-                follow(api, config, hub, (slot, None), sources::EVENTS).await;
+    tokio::spawn(
+        async move {
+            let chosen = loop {
+                if let Some(api) = events_api(&client, &scope).await {
+                    break api;
+                }
+                tokio::time::sleep(RESTART_PAUSE).await;
+            };
+            tracing::info!(api = ?chosen, "watching scheduling events");
+            let slot: SlotOf<_> = |s| &s.pod_events;
+            let config = watcher::Config::default();
+            match chosen {
+                EventsApi::EventsV1 => {
+                    let api = scope.typed::<events_v1::Event>(&client);
+                    let config = config.fields(POD_EVENTS_V1);
+                    follow(api, config, hub, (slot, None), sources::EVENTS_V1).await;
+                }
+                EventsApi::Core => {
+                    let api = scope.typed::<core::Event>(&client);
+                    let config = config.fields(sources::POD_EVENTS);
+                    follow(api, config, hub, (slot, None), sources::EVENTS).await;
+                }
             }
         }
-    })
+        .in_current_span(),
+    )
 }
 
 /// Starts one watcher task per source. The tasks run until aborted.
