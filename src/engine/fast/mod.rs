@@ -10,6 +10,7 @@ mod name_order;
 mod pod_key;
 mod row_order;
 pub mod small_key_sort;
+mod sorted_replace;
 mod text_index;
 
 pub use address::{
@@ -23,4 +24,5 @@ pub use row_order::{
     descending_score_key, identity_key, identity_keys, permute, rank_by_score, workload_ranks,
     IdentityKey,
 };
+pub use sorted_replace::{replace_sorted, replace_sorted_reference};
 pub use text_index::{NameRanks, TextIndex};

@@ -1,15 +1,17 @@
 //! Alfred's defragmentation policy (`alfred.md` §6.3–§6.4): per open pool, advice for
-//! MultiNode and RawDeployment components, and for OMENative Instances the eligibility verdict,
-//! the surge plan, benefit − cost, the emergency and spot boosts, and maintenance windows.
+//! MultiNode and RawDeployment components, and for OMENative Instances the row of each
+//! Instance's decision (`decision.rs`: eligibility, surge plan, benefit − cost, boosts,
+//! maintenance windows) with its hints and planned move.
 //!
 //! Owns: `defrag_rows_keyed`, `component_rows`, `rows_read_pool_profile`. Pure.
 
 use crate::engine::fast::{identity_key, rank_by_score, IdentityKey};
 use crate::engine::model::vocab::{AdvisoryReason, Outcome, Policy, Reason};
 use crate::engine::model::Name;
-use crate::engine::planning::moves::{MoveRow, MOVE_COST};
+use crate::engine::planning::decision::{omenative_decision, InstanceOutcome};
+use crate::engine::planning::moves::MoveRow;
 use crate::engine::planning::surge::SurgePlan;
-use crate::engine::planning::{InstanceFacts, PlanContext};
+use crate::engine::planning::PlanContext;
 use crate::engine::workloads::in_cooldown;
 use crate::engine::workloads::model_check;
 use crate::engine::workloads::{cooldown_minutes, is_movable};
@@ -247,16 +249,10 @@ fn omenative_rows(
         return;
     }
     for (i, inst) in comp.instances.iter().enumerate() {
-        let Some(facts) = ctx.facts_of(c, i) else {
+        let decision = omenative_decision(ctx, (c, i), open);
+        let (Some(facts), Some(pool)) = (ctx.facts_of(c, i), decision.pool) else {
             continue;
         };
-        let Some(pool) = facts.pool.filter(|p| open(*p)) else {
-            continue;
-        };
-        if inst.gpus == 0 {
-            continue;
-        }
-        let report = &ctx.pools[pool];
         let from = facts.from.map(|n| ctx.node_name(n));
         let id = identity(ctx, comp, inst.index);
         // Each path below pushes exactly one row: the closure takes the names instead of
@@ -267,55 +263,24 @@ fn omenative_rows(
             row.footprint = inst.gpus;
             row
         };
-        if let Some(Err(reason)) = ctx.verdict(c, i).map(|v| &v.defrag) {
-            rows.push(advice(reason.clone(), 0.0));
-            continue;
-        }
-        if !report.above_threshold {
-            rows.push(advice(
-                AdvisoryReason::NonExecutableObservedFragmentation,
-                0.0,
-            ));
-            continue;
-        }
-        // Placements first: the hints matter only for a move worth making.
-        let placements = ctx
-            .placements(comp, facts, pool)
-            .filter(|_| facts.from.is_some());
-        let Some(placements) = placements else {
-            rows.push(advice(AdvisoryReason::NoSurgeHeadroom, 0.0));
-            continue;
-        };
-        let cost = ctx
-            .cfg
-            .policies
-            .defragmentation
-            .aggressiveness
-            .cost_weight()
-            * MOVE_COST;
-        let before = ctx.profiles[pool].observed;
-        let benefit = ctx
-            .after_placements(pool, &placements)
-            .map_or(0.0, |after| before - after);
-        let score = benefit - cost;
-        if score <= 0.0 {
-            rows.push(advice(
-                AdvisoryReason::NonExecutableObservedFragmentation,
+        let (score, emergency, placements) = match decision.outcome {
+            InstanceOutcome::Skip => continue,
+            InstanceOutcome::Advice(reason, score) => {
+                rows.push(advice(reason, score));
+                continue;
+            }
+            InstanceOutcome::Move {
                 score,
-            ));
-            continue;
-        }
-        let emergency = is_emergency(ctx, comp, facts, pool);
-        let spot = spot_boost(ctx, comp, facts);
-        if !emergency && !ctx.cfg.defrag_window_open_at(ctx.now) {
-            continue; // Outside every maintenance window: the move is dropped, advice stays.
-        }
+                emergency,
+                placements,
+            } => (score, emergency, placements),
+        };
         let plan = SurgePlan {
             hints: ctx.hints(comp, facts, pool),
             placements,
         };
         let mut row = advice(AdvisoryReason::NonExecutableObservedFragmentation, score);
-        row.score = score * if emergency { 2.0 } else { 1.0 } * if spot { 1.25 } else { 1.0 };
+        row.score = decision.boosted;
         row.emergency = emergency;
         row.hint_targets = ctx.names(&plan.hints);
         match ctx.recommend_only_reason(inst) {
@@ -333,57 +298,4 @@ fn omenative_rows(
 /// `emergencyPendingAgeMinutes`: a pending pod strictly older than this makes an emergency.
 pub(super) fn emergency_age(cfg: &crate::engine::alfred_config::AlfredConfig) -> chrono::Duration {
     chrono::Duration::minutes(i64::from(cfg.emergency_pending_age_minutes))
-}
-
-/// Emergency ×2: a pending pod of the pool older than `emergencyPendingAgeMinutes`,
-/// tenant-compatible, that no single bin seats now but one does after the move.
-fn is_emergency(
-    ctx: &PlanContext<'_>,
-    comp: &Component,
-    facts: &InstanceFacts,
-    pool: usize,
-) -> bool {
-    let isvc = &ctx.snap.isvcs[comp.isvc];
-    let profile = &ctx.profiles[pool];
-    let Some(from) = facts.from else { return false };
-    let moved_gpus: u32 = ctx.footprints(facts).iter().map(|(_, g)| *g).sum();
-    let after_max = profile
-        .bin(from)
-        .map_or(0, |b| b.free.saturating_add(moved_gpus).min(b.cap));
-    let tenant = isvc
-        .annotation("alfred.ome.io/tenant-group")
-        .filter(|t| !t.is_empty());
-    let age_limit = emergency_age(ctx.cfg);
-    ctx.pools[pool].pending.iter().any(|p| {
-        let pod = &ctx.snap.pods[*p];
-        let since = pod.unschedulable_since.or(pod.created);
-        let old = since.is_some_and(|t| ctx.now - t > age_limit);
-        let same_tenant = pod.namespace == *isvc.namespace()
-            || (ctx.cfg.allow_cross_tenant_optimization
-                && tenant.is_some()
-                && pod_tenant(ctx, *p) == tenant);
-        old && same_tenant && profile.max_free < pod.gpus && after_max >= pod.gpus
-    })
-}
-
-fn pod_tenant<'a>(ctx: &'a PlanContext<'_>, pod: usize) -> Option<&'a str> {
-    let p = &ctx.snap.pods[pod];
-    let name = p.ome.isvc.as_deref()?;
-    ctx.snap
-        .isvcs
-        .iter()
-        .find(|w| *w.namespace() == p.namespace && w.name().as_ref() == name)?
-        .annotation("alfred.ome.io/tenant-group")
-        .filter(|t| !t.is_empty())
-}
-
-/// Spot ×1.25: the source is preemptible and the ISVC says `migrate`, or says nothing and
-/// `spotPolicy.preferAsSource` is on; `ignore` disables it.
-fn spot_boost(ctx: &PlanContext<'_>, comp: &Component, facts: &InstanceFacts) -> bool {
-    let preemptible = facts.from.is_some_and(|n| ctx.states[n].preemptible);
-    match ctx.snap.isvcs[comp.isvc].annotation("alfred.ome.io/spot-policy") {
-        Some("migrate") => preemptible,
-        Some("ignore") => false,
-        _ => preemptible && ctx.cfg.spot_policy.prefer_as_source,
-    }
 }

@@ -182,10 +182,12 @@ impl<'a> PlanContext<'a> {
             offsets.push(offsets[offsets.len() - 1] + c.instances.len());
         }
         let total = offsets[offsets.len() - 1];
-        let pods: usize = workloads
-            .components
-            .iter()
-            .flat_map(|c| &c.instances)
+        // Sized once for the components whose facts are wanted: regrowing lists of ~100,000
+        // entries copies them over and over, and a few components' lists need no more.
+        let wanted = |c: usize| only.is_none_or(|o| o.get(c).copied().unwrap_or(false));
+        let pods: usize = (workloads.components.iter().enumerate())
+            .filter(|(c, _)| wanted(*c))
+            .flat_map(|(_, c)| &c.instances)
             .map(|i| i.pods.len())
             .sum();
         let mut ctx = PlanContext {
@@ -203,7 +205,6 @@ impl<'a> PlanContext<'a> {
             node_pool,
             offsets,
             facts: Vec::with_capacity(total),
-            // Sized once: regrowing lists of ~100,000 entries copies them over and over.
             footprint_list: Vec::with_capacity(pods),
             used_list: Vec::with_capacity(pods),
             verdicts: vec![None; total],
@@ -220,9 +221,9 @@ impl<'a> PlanContext<'a> {
             }
         }
         for (c, comp) in workloads.components.iter().enumerate() {
-            let wanted = only.is_none_or(|o| o.get(c).copied().unwrap_or(false));
+            let want = wanted(c);
             for inst in &comp.instances {
-                let f = if wanted {
+                let f = if want {
                     ctx.push_facts(inst)
                 } else {
                     InstanceFacts::default()

@@ -7,6 +7,7 @@
 mod arbiter;
 mod benefit;
 mod deadlines;
+mod decision;
 mod defrag;
 mod health;
 mod inputs;
@@ -19,6 +20,7 @@ mod what_if;
 
 pub use arbiter::{hourly_cap_ends, hourly_count};
 pub use deadlines::{arbitrated, plan_deadlines, pod_deadlines, TimedInputs};
+pub use decision::{rescored_advice, RescoredAdvice};
 pub use defrag::{component_rows, rows_read_pool_profile};
 pub use health::health_rows_possible;
 pub use inputs::{same_plan_inputs, PlanInputs};

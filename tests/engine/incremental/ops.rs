@@ -6,11 +6,12 @@ use std::sync::Arc;
 use chrono::Duration;
 use proptest::prelude::*;
 
-use ome_top::engine::analysis::Change;
+use ome_top::engine::analysis::{analyze, Change};
 use ome_top::engine::model::{
     ClusterSnapshot, Event, InferenceService, LabelInt, Labels, ModelRef, Name, Node,
     NodeCondition, Pod, PodPhase, Taint,
 };
+use ome_top::sim::events::event_kinds;
 
 use super::now;
 
@@ -26,6 +27,9 @@ pub enum Op {
     Events(usize),
     IsvcChange(usize, IsvcChange),
     IsvcDelete(usize),
+    /// One of the benchmarks' event kinds (`sim::events::event_kinds`, modulo their count):
+    /// its change, or its undo.
+    Kind(usize, bool),
 }
 
 /// What happens to an InferenceService: an annotation toggled (one nothing reads, one each
@@ -120,6 +124,7 @@ pub fn op() -> impl Strategy<Value = Op> {
         1 => any::<usize>().prop_map(Op::Events),
         3 => (any::<usize>(), isvc_change()).prop_map(|(i, c)| Op::IsvcChange(i, c)),
         1 => any::<usize>().prop_map(Op::IsvcDelete),
+        4 => (any::<usize>(), any::<bool>()).prop_map(|(k, undo)| Op::Kind(k, undo)),
     ]
 }
 
@@ -250,6 +255,15 @@ pub fn change(snap: &ClusterSnapshot, op: &Op) -> Option<Change> {
             Change::IsvcDeleted {
                 namespace: w.namespace().clone(),
                 name: w.name().clone(),
+            }
+        }
+        Op::Kind(k, undo) => {
+            let analysis = analyze(snap, &super::options());
+            let kinds = event_kinds(snap, &analysis);
+            let kind = kinds.get(k % kinds.len().max(1))?;
+            match undo {
+                true => kind.undo.clone(),
+                false => kind.change.clone(),
             }
         }
         _ => return None,

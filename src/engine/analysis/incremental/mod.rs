@@ -26,6 +26,7 @@ mod moves;
 mod parts;
 mod pods;
 mod renumber;
+mod rescore;
 mod routes;
 mod stages;
 

@@ -14,15 +14,19 @@
 //! Owns: `refresh_moves`. Pure.
 
 use crate::engine::analysis::incremental::parts::{has_health_rows, planned, Parts};
+use crate::engine::analysis::incremental::rescore::rescore_rows;
 use crate::engine::analysis::incremental::stages::MovesRerun;
 use crate::engine::analysis::{Analysis, AnalysisOptions};
-use crate::engine::fast::permute;
+use crate::engine::fast::{
+    descending_score_key, identity_key, permute, replace_sorted, IdentityKey,
+};
 use crate::engine::model::vocab::Outcome;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::{
     component_rows, decision_pass_owned, health_rows_possible, row_order_key,
     rows_read_pool_profile, MoveRow, PlanContext, PlanInputs,
 };
+use crate::engine::workloads::Workloads;
 
 /// Stale and new rows past which they are merged in one pass instead of placed one by one.
 const INSERT_LIMIT: usize = 32;
@@ -40,6 +44,9 @@ pub fn refresh_moves(
     parts: &mut Parts,
     (mut components, pools, profiles): (Vec<usize>, Vec<usize>, Vec<usize>),
 ) -> MovesRerun {
+    // Components whose rows only the pool profile moved: rescored when they stay plain
+    // advice (`rescore.rs`), rebuilt otherwise.
+    let mut rescore = Vec::new();
     if !pools.is_empty() || !profiles.is_empty() {
         let comps = &analysis.workloads.components;
         for c in 0..parts.demand.len() {
@@ -59,15 +66,19 @@ pub fn refresh_moves(
                     .get(c)
                     .is_none_or(|comp| rows_read_pool_profile(c, comp, verdicts))
             };
-            if all || (pools_of().any(|q| profiles.contains(&q)) && reads()) {
+            if all {
                 components.push(c);
+            } else if pools_of().any(|q| profiles.contains(&q)) && reads() {
+                rescore.push(c);
             }
         }
     }
     components.sort_unstable();
     components.dedup();
-    let rerun = if partial_pass(snap, opts, analysis, parts, &components) {
-        MovesRerun::Components(components.len())
+    rescore.retain(|c| components.binary_search(c).is_err());
+    let scope = (&components[..], &rescore[..]);
+    let rerun = if partial_pass(snap, opts, analysis, parts, scope) {
+        MovesRerun::Components(components.len() + rescore.len())
     } else {
         full_pass(snap, opts, analysis, parts);
         MovesRerun::Full
@@ -98,18 +109,19 @@ pub fn full_pass(
     parts.move_owners = owners;
 }
 
-/// Rebuilds the rows of `components` alone, when that gives the pass's result (see the
-/// module doc); `false` (nothing changed) when it might not.
+/// Rebuilds the rows of `components` alone and rescores those of `rescore` (rebuilding
+/// those it cannot), when that gives the pass's result (see the module doc); `false`
+/// (nothing changed) when it might not.
 fn partial_pass(
     snap: &ClusterSnapshot,
     opts: &AnalysisOptions,
     analysis: &mut Analysis,
     parts: &mut Parts,
-    components: &[usize],
+    (components, rescore): (&[usize], &[usize]),
 ) -> bool {
     let count = analysis.workloads.components.len();
     let mut only = vec![false; count];
-    for &c in components {
+    for &c in components.iter().chain(rescore) {
         match only.get_mut(c) {
             Some(slot) => *slot = true,
             None => return false,
@@ -118,20 +130,12 @@ fn partial_pass(
     // Every row's component known (no health row: they are ranked by the full pass, and
     // only they can lack a component), and one `ns/name` one ISVC (a row names its component
     // by identity).
-    let identities = components.iter().all(|&c| {
+    let identities = components.iter().chain(rescore).all(|&c| {
         let isvc = analysis.workloads.components[c].isvc;
         !parts.routes.shares_key(isvc)
     });
     let health = parts.health_moves || health_rows_possible(&analysis.config, &analysis.nodes);
     if !identities || health || parts.move_owners.len() != analysis.moves.len() {
-        return false;
-    }
-    let mine = |owner: &Option<usize>| owner.is_some_and(|c| only[c]);
-    let advice = |r: &MoveRow| r.outcome == Outcome::Advisory;
-    let stale: Vec<usize> = (parts.move_owners.iter().enumerate())
-        .filter_map(|(i, o)| mine(o).then_some(i))
-        .collect();
-    if !stale.iter().all(|&i| advice(&analysis.moves[i])) {
         return false;
     }
     let ctx = PlanContext::for_components(
@@ -146,23 +150,50 @@ fn partial_pass(
         (&analysis.config, &parts.rules, opts.now),
         Some(&only),
     );
-    let (fresh, owners) = component_rows(&ctx, components);
+    let rescored = rescore_rows(&ctx, &analysis.moves, &parts.move_owners, rescore);
+    let mut rebuild: Vec<usize> = components
+        .iter()
+        .chain(&rescored.rebuild)
+        .copied()
+        .collect();
+    rebuild.sort_unstable();
+    let (fresh, owners) = component_rows(&ctx, &rebuild);
     drop(ctx);
+    let advice = |r: &MoveRow| r.outcome == Outcome::Advisory;
+    let mut stale = vec![false; analysis.moves.len()];
+    let mut marked = vec![false; count];
+    rebuild.iter().for_each(|&c| marked[c] = true);
+    for (i, owner) in parts.move_owners.iter().enumerate() {
+        if owner.is_some_and(|c| marked[c]) {
+            if !advice(&analysis.moves[i]) {
+                return false;
+            }
+            stale[i] = true;
+        }
+    }
     if !fresh.iter().all(advice) {
         return false;
     }
-    let fresh: Vec<(MoveRow, Option<usize>)> = fresh
+    let mut fresh: Vec<(MoveRow, Option<usize>)> = fresh
         .into_iter()
         .zip(owners.into_iter().map(Some))
         .collect();
+    // Rescored rows leave their places (still listed there until the merge, in key order)
+    // and come back in with their new keys.
+    for (at, row) in rescored.rows(&analysis.moves) {
+        stale[at] = true;
+        fresh.push((row, parts.move_owners[at]));
+    }
+    let fresh = in_key_order(&analysis.workloads, fresh);
     let mut rows = Rows {
         rows: std::mem::take(&mut analysis.moves),
         owners: std::mem::take(&mut parts.move_owners),
     };
-    let distinct = if stale.len() + fresh.len() <= INSERT_LIMIT {
-        rows.swap_in(stale, fresh)
+    let places: Vec<usize> = (0..stale.len()).filter(|&i| stale[i]).collect();
+    let distinct = if places.len() + fresh.len() <= INSERT_LIMIT {
+        rows.swap_in(places, fresh)
     } else {
-        rows.merge(&mine, fresh)
+        rows.merge(&stale, fresh)
     };
     analysis.moves = rows.rows.into();
     parts.move_owners = rows.owners;
@@ -188,13 +219,11 @@ impl Rows {
                 .is_none_or(|r| row_order_key(r) != key)
     }
 
-    /// Few rows: each fresh row takes a stale row's place and is rotated into its own (the
+    /// Few rows (`fresh` in key order): each fresh row takes a stale row's place and is rotated into its own (the
     /// rows between the two places move by one); extra stale rows are removed, extra fresh
     /// rows inserted. The stale rows still listed stay in key order, so every search is
     /// valid. Returns whether every placed row has a key of its own.
-    fn swap_in(&mut self, stale: Vec<usize>, mut fresh: Vec<(MoveRow, Option<usize>)>) -> bool {
-        // In key order, an unchanged row lands on its own old place and nothing moves.
-        fresh = in_key_order(fresh);
+    fn swap_in(&mut self, stale: Vec<usize>, fresh: Vec<(MoveRow, Option<usize>)>) -> bool {
         // Stale rows are marked by their owner: rotations move them.
         for &at in &stale {
             self.owners[at] = Some(STALE);
@@ -243,48 +272,50 @@ impl Rows {
         }
     }
 
-    /// Many rows: drops the stale rows and merges the fresh ones in, one pass over all.
-    fn merge(
-        &mut self,
-        mine: &dyn Fn(&Option<usize>) -> bool,
-        fresh: Vec<(MoveRow, Option<usize>)>,
-    ) -> bool {
-        let fresh = in_key_order(fresh);
-        let mut distinct = fresh
-            .windows(2)
-            .all(|w| row_order_key(&w[0].0) != row_order_key(&w[1].0));
-        // Sized once: growing a list of every row by doubling copies it over and over.
-        let bound = self.rows.len() + fresh.len();
-        let rows = std::mem::replace(&mut self.rows, Vec::with_capacity(bound));
-        let owners = std::mem::replace(&mut self.owners, Vec::with_capacity(bound));
-        let mut fresh = fresh.into_iter().peekable();
-        for (row, owner) in rows.into_iter().zip(owners).filter(|(_, o)| !mine(o)) {
-            while let Some((f, _)) = fresh.peek() {
-                match row_order_key(f).cmp(&row_order_key(&row)) {
-                    std::cmp::Ordering::Less => {}
-                    std::cmp::Ordering::Equal => distinct = false,
-                    std::cmp::Ordering::Greater => break,
-                }
-                if let Some((f, o)) = fresh.next() {
-                    self.rows.push(f);
-                    self.owners.push(o);
-                }
-            }
-            self.rows.push(row);
-            self.owners.push(owner);
-        }
-        for (f, o) in fresh {
-            self.rows.push(f);
-            self.owners.push(o);
-        }
-        distinct
+    /// Many rows (`fresh` in key order): the stale rows taken out and the fresh ones merged in, in place
+    /// (`replace_sorted`: only the rows from the first changed place on move).
+    fn merge(&mut self, stale: &[bool], fresh: Vec<(MoveRow, Option<usize>)>) -> bool {
+        let cmp = |a: &MoveRow, b: &MoveRow| row_order_key(a).cmp(&row_order_key(b));
+        replace_sorted(
+            (&mut self.rows, &mut self.owners),
+            &|i| stale.get(i).copied().unwrap_or(false),
+            fresh,
+            &cmp,
+            // A slot the merge overwrites before it returns.
+            &|(row, owner)| (row.clone(), *owner),
+        )
     }
 }
 
-/// `fresh` sorted by `row_order_key` (stable): the positions are sorted, then each row moved
-/// once, rather than large rows moved at every step of the sort.
-fn in_key_order(fresh: Vec<(MoveRow, Option<usize>)>) -> Vec<(MoveRow, Option<usize>)> {
-    let mut order: Vec<usize> = (0..fresh.len()).collect();
-    order.sort_by(|a, b| row_order_key(&fresh[*a].0).cmp(&row_order_key(&fresh[*b].0)));
+/// `fresh` sorted by `row_order_key` (stable): each row's key as integers (the identity by
+/// its ISVC's rank, as the pass sorts, `fast::identity_key`), the positions sorted by key, then
+/// each row moved once, rather than large rows moved at every step of the sort.
+fn in_key_order(
+    workloads: &Workloads,
+    fresh: Vec<(MoveRow, Option<usize>)>,
+) -> Vec<(MoveRow, Option<usize>)> {
+    let ranks = &workloads.workload_ranks;
+    let mut keyed: Vec<(IntegerKey, usize)> = fresh
+        .iter()
+        .enumerate()
+        .map(|(k, (row, owner))| {
+            let comp = owner.and_then(|c| workloads.components.get(c));
+            let identity = comp.map(|comp| identity_key(ranks, comp, row.instance));
+            let key = (
+                u8::MAX - row.class(),
+                row.outcome == Outcome::Advisory,
+                descending_score_key(row.score),
+                row.footprint,
+                identity,
+            );
+            (key, k)
+        })
+        .collect();
+    // Positions break ties: an unstable sort of distinct pairs is the stable order.
+    keyed.sort_unstable();
+    let order: Vec<usize> = keyed.into_iter().map(|(_, k)| k).collect();
     permute(fresh, &order)
 }
+
+/// `row_order_key` as integers for the rows of one policy built for components.
+type IntegerKey = (u8, bool, u64, u32, Option<IdentityKey>);
