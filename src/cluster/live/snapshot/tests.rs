@@ -4,12 +4,12 @@
 
 mod feed {
     use super::super::*;
+    use crate::cluster::live::slot::Slot;
     use crate::cluster::live::sources::{CONFIG_MAPS_AUDIT, PODS};
+    use crate::cluster::live::store::Conversion;
     use crate::cluster::wire::Slim;
     use crate::engine::analysis::ExecutorSetting;
     use crate::engine::model::Time;
-    use crate::cluster::live::slot::Slot;
-    use crate::cluster::live::store::Conversion;
     use crate::protocol::Permissions;
     use kube::runtime::watcher::Event;
 
