@@ -427,6 +427,26 @@ pub fn idle_channels(params: &LiveParams) -> Channels {
     }
 }
 
+/// Hands a connected member to the event loop: its feeds reach the Fleet view at once, its
+/// history store opens beside them.
+async fn opened(
+    params: &LiveParams,
+    context: String,
+    connected: live::Connected,
+    tx: &mpsc::Sender<FleetMsg>,
+) {
+    tracing::info!(context, "fleet: context opened");
+    let feed = connected.session.feed.clone();
+    if tx
+        .send(FleetMsg::Connected(context.clone(), feed))
+        .await
+        .is_ok()
+    {
+        let source = connected.with_history(params).await;
+        let _ = tx.send(FleetMsg::Opened(context, Box::new(source))).await;
+    }
+}
+
 /// Opens `context` until it opens: a failed or timed-out attempt is reported with the time of
 /// the next, after a wait that doubles up to `MAX_RETRY`.
 async fn connect(params: LiveParams, context: String, tx: mpsc::Sender<FleetMsg>) {
@@ -435,20 +455,7 @@ async fn connect(params: LiveParams, context: String, tx: mpsc::Sender<FleetMsg>
         tracing::debug!("fleet: opening the context");
         let attempt = tokio::time::timeout(OPEN_TIMEOUT, live::connect(&params, Some(&context)));
         let error = match attempt.await {
-            Ok(Ok(connected)) => {
-                tracing::info!(context, "fleet: context opened");
-                // Its feeds reach the Fleet view at once; its history store opens beside them.
-                let feed = connected.session.feed.clone();
-                if tx
-                    .send(FleetMsg::Connected(context.clone(), feed))
-                    .await
-                    .is_ok()
-                {
-                    let source = connected.with_history(&params).await;
-                    let _ = tx.send(FleetMsg::Opened(context, Box::new(source))).await;
-                }
-                return;
-            }
+            Ok(Ok(connected)) => return opened(&params, context, connected, &tx).await,
             Ok(Err(e)) => cluster_live::one_line(&e),
             Err(_) => format!("no answer within {} s", OPEN_TIMEOUT.as_secs()),
         };

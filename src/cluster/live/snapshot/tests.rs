@@ -4,7 +4,9 @@
 
 mod feed {
     use super::super::*;
+    use crate::cluster::live::slot::Slot;
     use crate::cluster::live::sources::{CONFIG_MAPS_AUDIT, PODS};
+    use crate::cluster::live::store::Conversion;
     use crate::cluster::wire::Slim;
     use crate::engine::analysis::ExecutorSetting;
     use crate::engine::model::Time;
@@ -140,6 +142,76 @@ mod feed {
             listed + 1,
             "another kind reads the whole"
         );
+        task.abort();
+    }
+
+    /// An empty list of `slot`, complete.
+    fn listed<K, T: Clone + Send>(slot: &Slot<T>, conv: &Conversion<K, T>) {
+        slot.on_event(Event::Init, conv, clock());
+        slot.on_event(Event::InitDone, conv, clock());
+    }
+
+    /// Every source but the pods listed (empty).
+    fn all_but_pods_listed(s: &Stores) {
+        use crate::cluster::live::sources as src;
+        listed(&s.nodes, &src::NODES);
+        listed(&s.isvcs, &src::ISVCS);
+        listed(&s.replicas, &src::REPLICAS);
+        listed(&s.pod_groups, &src::POD_GROUPS);
+        for named in &s.named {
+            listed(named, &src::CONFIG_MAPS);
+        }
+        listed(&s.audit, &CONFIG_MAPS_AUDIT);
+        listed(&s.models, &src::MODELS);
+        listed(&s.cluster_models, &src::MODELS);
+        listed(&s.volume_claims, &src::VOLUME_CLAIMS);
+        listed(&s.node_events, &src::EVENTS);
+        listed(&s.pod_events, &src::EVENTS);
+    }
+
+    /// A wait of an hour (the coalescing or the rest) before the first sync ends as soon as
+    /// the last source completes its list, the wake-up kept for the task's next turn; a task
+    /// whose last feed was connected is never cut short (checked by the next test's path).
+    #[tokio::test]
+    async fn the_change_that_completes_the_sync_cuts_the_wait_short() {
+        let hub = Hub::new(clock, Permissions::read_only("test"));
+        all_but_pods_listed(&hub.stores);
+        let hour = Duration::from_secs(3600);
+        let pods = &hub.stores.pods;
+        let complete = async {
+            tokio::task::yield_now().await;
+            pods.on_event(Event::Init, &PODS, clock());
+            pods.on_event(Event::InitApply(pod("a")), &PODS, clock());
+            pods.on_event(Event::InitDone, &PODS, clock());
+            hub.changed.notify_one();
+        };
+        let waited = async { tokio::join!(pause(&hub, hour, false, true), complete) };
+        tokio::time::timeout(Duration::from_secs(5), waited)
+            .await
+            .expect("the wait ends once every source is listed");
+        tokio::time::timeout(Duration::from_secs(5), hub.changed.notified())
+            .await
+            .expect("the wake-up is kept for the next turn");
+        // Synced already: no wait at all.
+        tokio::time::timeout(Duration::from_secs(5), pause(&hub, hour, false, false))
+            .await
+            .expect("nothing to wait for once synced");
+    }
+
+    /// The first sync's feed says connected and holds every listed object.
+    #[tokio::test]
+    async fn the_feed_that_completes_the_sync_is_connected() {
+        let (hub, mut rx, task) = started(clock);
+        all_but_pods_listed(&hub.stores);
+        let pods = &hub.stores.pods;
+        pods.on_event(Event::Init, &PODS, clock());
+        pods.on_event(Event::InitApply(pod("a")), &PODS, clock());
+        pods.on_event(Event::InitDone, &PODS, clock());
+        hub.contents.fetch_add(1, Ordering::Release);
+        hub.changed.notify_one();
+        let done = next(&mut rx).await;
+        assert!(matches!(done.api, ApiStatus::Connected), "{:?}", done.api);
+        assert_eq!(done.snapshot.pods.len(), 1);
         task.abort();
     }
 }
