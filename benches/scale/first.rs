@@ -115,7 +115,11 @@ fn apiserver_pid(dir: &Path) -> Option<u32> {
     let file = entries
         .flatten()
         .find(|e| e.file_name().to_string_lossy().ends_with("kube-apiserver"))?;
-    std::fs::read_to_string(file.path()).ok()?.trim().parse().ok()
+    std::fs::read_to_string(file.path())
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// One round of the first screen with the current build: raw list, headless, TUI, raw list.
