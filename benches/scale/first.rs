@@ -33,11 +33,17 @@ fn peer_text(p: &Peer) -> String {
 /// The headless probe's first complete analysis (its time), then, when `analyze`, `analyze
 /// -o json` twice.
 fn headless(
-    viewer: &Path,
+    (viewer, apiserver): (&Path, Option<u32>),
     (pods, nodes): (usize, usize),
     analyze: bool,
     results: &mut Results,
 ) -> Result<Duration> {
+    let server_ticks = || {
+        apiserver
+            .and_then(|pid| probe::cpu_ticks(pid).ok())
+            .unwrap_or(0)
+    };
+    let server_before = server_ticks();
     let watcher = Watcher::start(viewer)?;
     let (line, before) = watcher.wait(SYNC, connected(pods, nodes))?;
     let took = line.at - watcher.started;
@@ -115,7 +121,11 @@ fn apiserver_pid(dir: &Path) -> Option<u32> {
     let file = entries
         .flatten()
         .find(|e| e.file_name().to_string_lossy().ends_with("kube-apiserver"))?;
-    std::fs::read_to_string(file.path()).ok()?.trim().parse().ok()
+    std::fs::read_to_string(file.path())
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// One round of the first screen with the current build: raw list, headless, TUI, raw list.

@@ -76,7 +76,7 @@ fn answer(path: &str, script: Script, lists: usize) -> Option<(u16, String)> {
 
 /// A client answered by `answer`, and the paths (with queries) it was asked for.
 fn scripted(script: Script) -> (kube::Client, Arc<Mutex<Vec<String>>>) {
-    let log = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::new(Mutex::new(Vec::<String>::new()));
     let log2 = log.clone();
     let service = tower::service_fn(move |req: Request<Body>| {
         let log = log2.clone();
