@@ -12,6 +12,10 @@
 
 use std::cmp::Ordering;
 
+/// Makes a free slot from a fresh item (the slot is overwritten before `replace_sorted`
+/// returns).
+pub type Filler<'f, T, U> = &'f dyn Fn(&(T, U)) -> (T, U);
+
 /// Takes out the items `stale` marks (by position) and merges `fresh` (sorted by `cmp`) into
 /// the others (sorted by `cmp`); an item of `fresh` goes before the kept items it compares
 /// equal to. Returns whether no two items of the result compare equal where a fresh item is
@@ -21,7 +25,7 @@ pub fn replace_sorted<T, U>(
     stale: &dyn Fn(usize) -> bool,
     fresh: Vec<(T, U)>,
     cmp: &dyn Fn(&T, &T) -> Ordering,
-    filler: &dyn Fn(&(T, U)) -> (T, U),
+    filler: Filler<'_, T, U>,
 ) -> bool {
     let mut distinct = fresh
         .windows(2)

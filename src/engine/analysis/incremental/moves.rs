@@ -9,12 +9,15 @@
 //! them; otherwise the pass runs in full. Of a pool, Raw and LWS advice and a refused
 //! Instance's advice read only whether it is open and above its threshold: a pool whose
 //! profile changed with those flags the same rebuilds only the rows that read more
-//! (`rows_read_pool_profile`).
+//! (`rows_read_pool_profile`), and a component whose rows only the profile moved is rescored
+//! (`rescore.rs`: its plain advice rows take new reasons and scores) rather than rebuilt.
+//! Replaced rows leave the list and their replacements are merged in place
+//! (`fast::replace_sorted`: only the rows past the first changed place move).
 //!
 //! Owns: `refresh_moves`. Pure.
 
 use crate::engine::analysis::incremental::parts::{has_health_rows, planned, Parts};
-use crate::engine::analysis::incremental::rescore::rescore_rows;
+use crate::engine::analysis::incremental::rescore::{rescore_rows, Rescored};
 use crate::engine::analysis::incremental::stages::MovesRerun;
 use crate::engine::analysis::{Analysis, AnalysisOptions};
 use crate::engine::fast::{
@@ -119,25 +122,9 @@ fn partial_pass(
     parts: &mut Parts,
     (components, rescore): (&[usize], &[usize]),
 ) -> bool {
-    let count = analysis.workloads.components.len();
-    let mut only = vec![false; count];
-    for &c in components.iter().chain(rescore) {
-        match only.get_mut(c) {
-            Some(slot) => *slot = true,
-            None => return false,
-        }
-    }
-    // Every row's component known (no health row: they are ranked by the full pass, and
-    // only they can lack a component), and one `ns/name` one ISVC (a row names its component
-    // by identity).
-    let identities = components.iter().chain(rescore).all(|&c| {
-        let isvc = analysis.workloads.components[c].isvc;
-        !parts.routes.shares_key(isvc)
-    });
-    let health = parts.health_moves || health_rows_possible(&analysis.config, &analysis.nodes);
-    if !identities || health || parts.move_owners.len() != analysis.moves.len() {
+    let Some(only) = scope(analysis, parts, components.iter().chain(rescore)) else {
         return false;
-    }
+    };
     let ctx = PlanContext::for_components(
         snap,
         &parts.index,
@@ -159,25 +146,63 @@ fn partial_pass(
     rebuild.sort_unstable();
     let (fresh, owners) = component_rows(&ctx, &rebuild);
     drop(ctx);
+    let fresh = fresh
+        .into_iter()
+        .zip(owners.into_iter().map(Some))
+        .collect();
+    splice(analysis, parts, (&rebuild, fresh), &rescored)
+}
+
+/// The components marked (`None` when a row's place cannot be found without the full pass):
+/// every row's component known (no health row: they are ranked by the full pass, and only
+/// they can lack a component), and one `ns/name` one ISVC (a row names its component by
+/// identity).
+fn scope<'a>(
+    analysis: &Analysis,
+    parts: &Parts,
+    components: impl Iterator<Item = &'a usize> + Clone,
+) -> Option<Vec<bool>> {
+    let mut only = vec![false; analysis.workloads.components.len()];
+    for &c in components.clone() {
+        *only.get_mut(c)? = true;
+    }
+    let identities = components.into_iter().all(|&c| {
+        let isvc = analysis.workloads.components[c].isvc;
+        !parts.routes.shares_key(isvc)
+    });
+    let health = parts.health_moves || health_rows_possible(&analysis.config, &analysis.nodes);
+    let aligned = parts.move_owners.len() == analysis.moves.len();
+    (identities && !health && aligned).then_some(only)
+}
+
+/// Replaces the rows of the components `rebuild` by `fresh` and the rescored rows by their
+/// new versions, each at its key's place; `false` when a row replaced or new is not advice
+/// or two rows' keys are equal (their order is the pass's).
+fn splice(
+    analysis: &mut Analysis,
+    parts: &mut Parts,
+    (rebuild, mut fresh): (&[usize], Vec<(MoveRow, Option<usize>)>),
+    rescored: &Rescored,
+) -> bool {
     let advice = |r: &MoveRow| r.outcome == Outcome::Advisory;
     let mut stale = vec![false; analysis.moves.len()];
-    let mut marked = vec![false; count];
-    rebuild.iter().for_each(|&c| marked[c] = true);
+    let mut marked = vec![false; analysis.workloads.components.len()];
+    for &c in rebuild {
+        if let Some(slot) = marked.get_mut(c) {
+            *slot = true;
+        }
+    }
     for (i, owner) in parts.move_owners.iter().enumerate() {
-        if owner.is_some_and(|c| marked[c]) {
+        if owner.is_some_and(|c| marked.get(c).copied().unwrap_or(false)) {
             if !advice(&analysis.moves[i]) {
                 return false;
             }
             stale[i] = true;
         }
     }
-    if !fresh.iter().all(advice) {
+    if !fresh.iter().all(|(r, _)| advice(r)) {
         return false;
     }
-    let mut fresh: Vec<(MoveRow, Option<usize>)> = fresh
-        .into_iter()
-        .zip(owners.into_iter().map(Some))
-        .collect();
     // Rescored rows leave their places (still listed there until the merge, in key order)
     // and come back in with their new keys.
     for (at, row) in rescored.rows(&analysis.moves) {
