@@ -1,8 +1,10 @@
 //! Building the context of one decision pass: what the pass reads (`PlanInputs`), which of a
 //! pool report's fields it reads (`same_plan_inputs`), the target lists and benefit profiles
-//! per pool, and the Instance facts — of every component, or of a few for their rows alone.
+//! per pool, and the Instance facts — of every component, or of a few for their rows alone (`Focus`).
 //!
 //! Owns: `PlanInputs`, `same_plan_inputs`, `PlanContext::new`, `PlanContext::for_components`. Pure.
+
+use std::borrow::Cow;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -11,8 +13,9 @@ use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Time, COMPONENTS};
 use crate::engine::nodes::NodeState;
 use crate::engine::planning::benefit::PoolProfile;
+use crate::engine::planning::layout::{Focus, Layout};
 use crate::engine::planning::surge::PoolTargets;
-use crate::engine::planning::{InstanceFacts, PlanContext};
+use crate::engine::planning::PlanContext;
 use crate::engine::pools::Bin;
 use crate::engine::pools::{pool_bins, PoolReport};
 use crate::engine::workloads::EligibilityRules;
@@ -77,20 +80,19 @@ pub struct PlanInputs<'a> {
 }
 
 /// The pools whose targets and profiles a context needs: every pool, or only those holding
-/// pods of the components `only` marks (their rows read no other pool).
+/// pods of the `focus` components (their rows read no other pool).
 fn needed_pools(
     index: &SnapshotIndex,
     workloads: &Workloads,
     node_pool: &[Option<usize>],
     count: usize,
-    only: Option<&[bool]>,
+    focus: Option<&[usize]>,
 ) -> Vec<bool> {
-    let Some(only) = only else {
+    let Some(focus) = focus else {
         return vec![true; count];
     };
     let mut needed = vec![false; count];
-    let marked = workloads.components.iter().zip(only).filter(|(_, o)| **o);
-    for (comp, _) in marked {
+    for comp in focus.iter().filter_map(|&c| workloads.components.get(c)) {
         let pods = comp.instances.iter().flat_map(|i| i.pods.iter());
         for n in pods.filter_map(|p| index.node_of(*p)) {
             if let Some(p) = node_pool.get(n).copied().flatten() {
@@ -121,15 +123,16 @@ impl<'a> PlanContext<'a> {
         Self::for_components(snap, index, inputs, settings, None)
     }
 
-    /// `new` with the Instance facts of the components `only` marks (all when `None`): a
-    /// context for the rows of those components alone (`component_rows`). The node names are
-    /// then read from the nodes as rows need them.
+    /// `new` with the Instance facts of the `focus` components alone (all when `None`): a
+    /// context for the rows of those components (`component_rows`), whose cost is what
+    /// they hold, not what the fleet holds. The node names are then read from the nodes as
+    /// rows need them.
     pub fn for_components(
         snap: &'a ClusterSnapshot,
         index: &'a SnapshotIndex,
         inputs: PlanInputs<'a>,
         (cfg, rules, now): (&'a AlfredConfig, &'a EligibilityRules, Time),
-        only: Option<&[bool]>,
+        focus: Option<Focus<'a>>,
     ) -> Self {
         let PlanInputs {
             states,
@@ -139,16 +142,12 @@ impl<'a> PlanContext<'a> {
         } = inputs;
         let avoid_spot = cfg.spot_policy.avoid_as_target;
         let ranks = index.node_ranks();
-        // A pool report lists every node whose state names that pool.
-        let mut node_pool = vec![None; states.len()];
-        for (p, report) in pools.iter().enumerate() {
-            for n in &report.nodes {
-                if let Some(slot) = node_pool.get_mut(*n) {
-                    *slot = Some(p);
-                }
-            }
-        }
-        let needed = needed_pools(index, workloads, &node_pool, pools.len(), only);
+        let node_pool = match focus {
+            Some(f) => Cow::Borrowed(f.node_pool),
+            None => Cow::Owned(node_pools(pools, states.len())),
+        };
+        let listed = focus.map(|f| f.components);
+        let needed = needed_pools(index, workloads, &node_pool, pools.len(), listed);
         let targets = pools
             .iter()
             .zip(&needed)
@@ -176,18 +175,13 @@ impl<'a> PlanContext<'a> {
             .enumerate()
             .map(|(i, p)| (p.name.as_str(), i))
             .collect();
-        let mut offsets = Vec::with_capacity(workloads.components.len() + 1);
-        offsets.push(0);
-        for c in &workloads.components {
-            offsets.push(offsets[offsets.len() - 1] + c.instances.len());
-        }
-        let total = offsets[offsets.len() - 1];
-        // Sized once for the components whose facts are wanted: regrowing lists of ~100,000
-        // entries copies them over and over, and a few components' lists need no more.
-        let wanted = |c: usize| only.is_none_or(|o| o.get(c).copied().unwrap_or(false));
-        let pods: usize = (workloads.components.iter().enumerate())
-            .filter(|(c, _)| wanted(*c))
-            .flat_map(|(_, c)| &c.instances)
+        let comps = &workloads.components;
+        let layout = Layout::new(comps.len(), |c| comps[c].instances.len(), listed);
+        let total = layout.total();
+        // Sized once for the components laid out: regrowing lists of ~100,000 entries copies
+        // them over and over, and a few components' lists need no more.
+        let pods: usize = (layout.components(comps.len()))
+            .flat_map(|c| &comps[c].instances)
             .map(|i| i.pods.len())
             .sum();
         let mut ctx = PlanContext {
@@ -203,34 +197,45 @@ impl<'a> PlanContext<'a> {
             targets,
             profiles,
             node_pool,
-            offsets,
+            layout,
             facts: Vec::with_capacity(total),
             footprint_list: Vec::with_capacity(pods),
             used_list: Vec::with_capacity(pods),
             verdicts: vec![None; total],
             component_names: COMPONENTS.map(Name::from),
-            node_names: match only {
+            node_names: match focus {
                 None => snap.nodes.iter().map(|n| n.name.clone()).collect(),
                 Some(_) => Vec::new(),
             },
             workload_ranks: &workloads.workload_ranks,
         };
+        // An Instance's last verdict counts; those of components not laid out have no slot.
         for v in verdicts {
             if let Some(slot) = ctx.slot(v.component, v.instance) {
                 ctx.verdicts[slot] = Some(v);
             }
         }
-        for (c, comp) in workloads.components.iter().enumerate() {
-            let want = wanted(c);
-            for inst in &comp.instances {
-                let f = if want {
-                    ctx.push_facts(inst)
-                } else {
-                    InstanceFacts::default()
-                };
+        let laid_out: Vec<usize> = ctx.layout.components(comps.len()).collect();
+        for c in laid_out {
+            for inst in &comps[c].instances {
+                let f = ctx.push_facts(inst);
                 ctx.facts.push(f);
             }
         }
         ctx
     }
+}
+
+/// The pool of each of `nodes` nodes: a pool report lists every node whose state names that
+/// pool.
+fn node_pools(pools: &[PoolReport], nodes: usize) -> Vec<Option<usize>> {
+    let mut node_pool = vec![None; nodes];
+    for (p, report) in pools.iter().enumerate() {
+        for n in &report.nodes {
+            if let Some(slot) = node_pool.get_mut(*n) {
+                *slot = Some(p);
+            }
+        }
+    }
+    node_pool
 }

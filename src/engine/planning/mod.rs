@@ -11,6 +11,7 @@ mod decision;
 mod defrag;
 mod health;
 mod inputs;
+mod layout;
 mod moves;
 mod overrides;
 mod pass;
@@ -24,6 +25,7 @@ pub use decision::{rescored_advice, RescoredAdvice};
 pub use defrag::{component_rows, rows_read_pool_profile};
 pub use health::health_rows_possible;
 pub use inputs::{same_plan_inputs, PlanInputs};
+pub use layout::Focus;
 pub use moves::{MoveRow, PlannedMove, MOVE_COST};
 pub use overrides::{
     first_refusal, gate_hold, override_reasons, row_verdict, uncomputed_verdict, Blocker, CanRun,
@@ -32,6 +34,8 @@ pub use overrides::{
 pub use pass::{decision_pass, decision_pass_owned, row_order_key, JournalView, RowOrderKey};
 pub use what_if::{what_if, WhatIf, WhatIfInput, CANDIDATES_SHOWN};
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::AlfredConfig;
@@ -39,6 +43,7 @@ use crate::engine::index::SnapshotIndex;
 use crate::engine::model::{ClusterSnapshot, Name, Time};
 use crate::engine::nodes::NodeState;
 use crate::engine::planning::benefit::PoolProfile;
+use crate::engine::planning::layout::Layout;
 use crate::engine::planning::surge::{PoolTargets, SurgePlan};
 use crate::engine::pools::PoolReport;
 use crate::engine::workloads::EligibilityRules;
@@ -68,11 +73,12 @@ pub struct PlanContext<'a> {
     pub targets: Vec<PoolTargets>,
     /// Benefit profiles per pool.
     pub profiles: Vec<PoolProfile>,
-    /// Pool of each node (index into `pools`).
-    node_pool: Vec<Option<usize>>,
-    /// Start of each component's Instances in `facts` and `verdicts`, plus the end.
-    offsets: Vec<usize>,
-    /// Facts of every Instance, component after component.
+    /// Pool of each node (index into `pools`): built for the whole pass, the caller's for a
+    /// focused one.
+    node_pool: Cow<'a, [Option<usize>]>,
+    /// Where each component's Instances sit in `facts` and `verdicts`.
+    layout: Layout,
+    /// Facts of every Instance laid out, component after component.
     facts: Vec<InstanceFacts>,
     /// `(pod, GPUs)` of every Instance's pods with GPUs, GPUs desc then `ns/name` within one.
     footprint_list: Vec<(usize, u32)>,
@@ -110,7 +116,7 @@ pub struct InstanceFacts {
 impl<'a> PlanContext<'a> {
     /// Position of Instance `i` of component `c` in the flat per-Instance lists.
     fn slot(&self, c: usize, i: usize) -> Option<usize> {
-        let (start, end) = (*self.offsets.get(c)?, *self.offsets.get(c + 1)?);
+        let (start, end) = self.layout.range(c)?;
         (start + i < end).then_some(start + i)
     }
 
@@ -121,9 +127,9 @@ impl<'a> PlanContext<'a> {
 
     /// The facts of every Instance of component `c`.
     pub fn component_facts(&self, c: usize) -> &[InstanceFacts] {
-        match (self.offsets.get(c), self.offsets.get(c + 1)) {
-            (Some(a), Some(b)) => self.facts.get(*a..*b).unwrap_or(&[]),
-            _ => &[],
+        match self.layout.range(c) {
+            Some((a, b)) => self.facts.get(a..b).unwrap_or(&[]),
+            None => &[],
         }
     }
 

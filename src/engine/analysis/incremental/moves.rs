@@ -27,7 +27,7 @@ use crate::engine::model::vocab::Outcome;
 use crate::engine::model::ClusterSnapshot;
 use crate::engine::planning::{
     component_rows, decision_pass_owned, health_rows_possible, row_order_key,
-    rows_read_pool_profile, MoveRow, PlanContext, PlanInputs,
+    rows_read_pool_profile, Focus, MoveRow, PlanContext, PlanInputs,
 };
 use crate::engine::workloads::Workloads;
 
@@ -122,7 +122,7 @@ fn partial_pass(
     parts: &mut Parts,
     (components, rescore): (&[usize], &[usize]),
 ) -> bool {
-    let Some(only) = scope(analysis, parts, components.iter().chain(rescore)) else {
+    let Some(focus) = scope(analysis, parts, components.iter().chain(rescore)) else {
         return false;
     };
     let ctx = PlanContext::for_components(
@@ -135,7 +135,10 @@ fn partial_pass(
             verdicts: &analysis.verdicts,
         },
         (&analysis.config, &parts.rules, opts.now),
-        Some(&only),
+        Some(Focus {
+            components: &focus,
+            node_pool: &parts.node_pool,
+        }),
     );
     let rescored = rescore_rows(&ctx, &analysis.moves, &parts.move_owners, rescore);
     let mut rebuild: Vec<usize> = components
@@ -153,26 +156,27 @@ fn partial_pass(
     splice(analysis, parts, (&rebuild, fresh), &rescored)
 }
 
-/// The components marked (`None` when a row's place cannot be found without the full pass):
-/// every row's component known (no health row: they are ranked by the full pass, and only
-/// they can lack a component), and one `ns/name` one ISVC (a row names its component by
-/// identity).
+/// The components, ascending and distinct (`None` when a row's place cannot be found
+/// without the full pass): every row's component known (no health row: they are ranked by the
+/// full pass, and only they can lack a component), and one `ns/name` one ISVC (a row names
+/// its component by identity).
 fn scope<'a>(
     analysis: &Analysis,
     parts: &Parts,
-    components: impl Iterator<Item = &'a usize> + Clone,
-) -> Option<Vec<bool>> {
-    let mut only = vec![false; analysis.workloads.components.len()];
-    for &c in components.clone() {
-        *only.get_mut(c)? = true;
-    }
-    let identities = components.into_iter().all(|&c| {
-        let isvc = analysis.workloads.components[c].isvc;
-        !parts.routes.shares_key(isvc)
-    });
+    components: impl Iterator<Item = &'a usize>,
+) -> Option<Vec<usize>> {
+    let mut focus: Vec<usize> = components.copied().collect();
+    focus.sort_unstable();
+    focus.dedup();
+    let comps = &analysis.workloads.components;
+    let known = focus.last().is_none_or(|&c| c < comps.len());
+    let identities = known
+        && focus
+            .iter()
+            .all(|&c| !parts.routes.shares_key(comps[c].isvc));
     let health = parts.health_moves || health_rows_possible(&analysis.config, &analysis.nodes);
     let aligned = parts.move_owners.len() == analysis.moves.len();
-    (identities && !health && aligned).then_some(only)
+    (identities && !health && aligned).then_some(focus)
 }
 
 /// Replaces the rows of the components `rebuild` by `fresh` and the rescored rows by their
