@@ -86,11 +86,6 @@ impl FlatLists {
         }
     }
 
-    /// Every pod of every list, list after list.
-    pub fn all(&self) -> &[usize] {
-        &self.pods
-    }
-
     fn shift_starts(&mut self, from: usize, by: isize) {
         for s in self.starts.iter_mut().skip(from) {
             *s = s.saturating_add_signed(by);
@@ -121,7 +116,10 @@ mod tests {
             (&[2, 3][..], &[5][..], &[6][..])
         );
         l.renumber(&|p| p * 10);
-        assert_eq!(l.all(), &[20, 30, 50, 60]);
+        assert_eq!(
+            (l.get(0), l.get(1), l.get(2)),
+            (&[20, 30][..], &[50][..], &[60][..])
+        );
         assert_eq!((l.len(), l.get(3)), (3, &[][..]));
     }
 }

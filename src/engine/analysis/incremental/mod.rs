@@ -22,6 +22,7 @@ mod clock;
 mod diff;
 mod isvcs;
 mod lists;
+mod members;
 mod moves;
 mod parts;
 mod pods;

@@ -1,7 +1,8 @@
 //! The records an incremental analysis keeps beside the `Analysis`, built from a full one:
 //! the snapshot's index, each node's GPU allocation sums, the per-component pod lists
 //! (`Routes`), where each ISVC's components and each component's verdicts sit, each
-//! component's demand and repack pods, the pools' nodes and the attributed pending pods.
+//! component's demand and repack pods and the pools they sit in, the pools' nodes and the
+//! attributed pending pods.
 //!
 //! Owns: `Parts`. Pure.
 
@@ -9,6 +10,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::alfred_config::ScoringRules;
 use crate::engine::analysis::incremental::lists::FlatLists;
+use crate::engine::analysis::incremental::members::{ComponentPools, PoolMembers};
 use crate::engine::analysis::incremental::routes::Routes;
 use crate::engine::analysis::incremental::stages::Stale;
 use crate::engine::analysis::{component_demand, component_movable, Analysis};
@@ -77,6 +79,8 @@ pub struct Parts {
     pub demand: FlatLists,
     /// Per component: its repack pods (`component_movable`).
     pub movable: FlatLists,
+    /// The components with demand or repack pods in each pool.
+    pub members: PoolMembers,
     /// Positions of the move rows that carry a plan (the only rows holding pod indices).
     pub planned_moves: Vec<usize>,
     /// Some move row is a node-health row.
@@ -131,6 +135,7 @@ impl Parts {
             verdict_starts: Vec::new(),
             demand: FlatLists::default(),
             movable: FlatLists::default(),
+            members: PoolMembers::default(),
             planned_moves: planned(&analysis.moves),
             health_moves: has_health_rows(&analysis.moves),
             base_warnings: (analysis.warnings.len()).saturating_sub(analysis.gangs.warnings.len()),
@@ -156,7 +161,17 @@ impl Parts {
         }
         parts.demand = FlatLists::from_pairs(count, &demand);
         parts.movable = FlatLists::from_pairs(count, &movable);
+        parts.members = PoolMembers::new(parts.pool_nodes.len(), count);
+        for c in 0..count {
+            parts.members.set(c, parts.component_pools(c));
+        }
         parts
+    }
+
+    /// The pools component `c`'s demand and repack pods sit in (as its lists stand).
+    pub fn component_pools(&self, c: usize) -> ComponentPools {
+        let pods = self.demand.get(c).iter().chain(self.movable.get(c));
+        pods.filter_map(|p| self.pod_pool(*p)).collect()
     }
 
     /// Recomputes `verdict_starts` from the components' modes and Instances.

@@ -11,6 +11,7 @@
 //!
 //! Owns: `Incremental::apply_pod`. Pure.
 
+use crate::engine::analysis::incremental::routes::PodRoutes;
 use crate::engine::analysis::incremental::stages::Stale;
 use crate::engine::analysis::incremental::Incremental;
 use crate::engine::gangs::{effective_scheduler, same_gang_inputs};
@@ -27,11 +28,14 @@ impl Incremental {
         match edit {
             PodEdit::Absent => return,
             PodEdit::Replaced { at, old } => {
+                let before = self.routes_of(&old);
                 self.effects(&old, at, false, &mut stale);
                 let pod = self.snap.pods[at].clone();
                 let node = self.node_named(&pod);
                 self.parts.index.replace_pod(at, &pod, node);
+                let after = self.routes_of(&pod);
                 self.effects(&pod, at, true, &mut stale);
+                self.reroute(at, (&before, &after), &mut stale);
                 // Both versions read alike: what only reads pods is unchanged.
                 let same = same_lint_inputs(&old, &pod);
                 stale.lints &= !same;
@@ -43,10 +47,14 @@ impl Incremental {
                 let pod = self.snap.pods[at].clone();
                 let node = self.node_named(&pod);
                 self.parts.index.insert_pod(at, &pod, node);
+                let after = self.routes_of(&pod);
                 self.effects(&pod, at, true, &mut stale);
+                self.reroute(at, (&PodRoutes::default(), &after), &mut stale);
             }
             PodEdit::Removed { at, old } => {
+                let before = self.routes_of(&old);
                 self.effects(&old, at, false, &mut stale);
+                self.reroute(at, (&before, &PodRoutes::default()), &mut stale);
                 self.parts.index.remove_pod(at);
                 self.renumber(&|p| if p > at { p - 1 } else { p });
             }
@@ -60,7 +68,26 @@ impl Incremental {
         self.parts.node_by_name.get(name).copied()
     }
 
-    /// Records (`add`) or takes out pod version `pod` at position `at`, marking what reads it.
+    /// The components pod version `pod` feeds, by the index as it stands.
+    fn routes_of(&self, pod: &Pod) -> PodRoutes {
+        self.parts.routes.of(&self.snap, &self.parts.index, pod)
+    }
+
+    /// Moves pod `at` from the component lists `before` names to those `after` names (no
+    /// edit when they are the same: a pod's lists are long, and most edits keep them); the
+    /// ISVCs of both are stale.
+    fn reroute(&mut self, at: usize, (before, after): (&PodRoutes, &PodRoutes), stale: &mut Stale) {
+        let routes = &mut self.parts.routes;
+        if before != after {
+            routes.remove(before, at);
+            routes.add(after, at);
+        }
+        routes.isvcs(before, &mut stale.isvcs);
+        routes.isvcs(after, &mut stale.isvcs);
+    }
+
+    /// Records (`add`) or takes out pod version `pod` at position `at` (its component lists
+    /// apart: `reroute`), marking what reads it.
     fn effects(&mut self, pod: &Pod, at: usize, add: bool, stale: &mut Stale) {
         let node = self.node_named(pod);
         let running = !pod.phase.is_terminal();
@@ -75,13 +102,6 @@ impl Incremental {
             }
             stale.nodes.push(n);
         }
-        let routes = self.parts.routes.of(&self.snap, &self.parts.index, pod);
-        if add {
-            self.parts.routes.add(&routes, at);
-        } else {
-            self.parts.routes.remove(&routes, at);
-        }
-        self.parts.routes.isvcs(&routes, &mut stale.isvcs);
         if pod.is_pending_gpu() {
             self.pending(at, add, stale);
         }

@@ -212,6 +212,9 @@ fn components(
                 parts.movable.replace(c, movable);
                 contribution_pools(parts, c, &mut stale.pools);
             }
+            // Its pods may have moved between pools with its lists the same.
+            let pools = parts.component_pools(c);
+            parts.members.set(c, pools);
         }
     }
     true
@@ -259,8 +262,10 @@ fn pools(
             continue;
         };
         let name = report.name.clone();
-        let mut demand = parts.demand.all().iter().copied();
-        let mut movable = parts.movable.all().iter().copied();
+        // The pods of the components there, in the order of the full walk (`PoolMembers`).
+        let members = parts.members.of_pool(q);
+        let mut demand = members.iter().flat_map(|&c| parts.demand.get(c)).copied();
+        let mut movable = members.iter().flat_map(|&c| parts.movable.get(c)).copied();
         let data = pool_data(
             snap,
             (&parts.index, &pool_of, &parts.scoring.ladder),
