@@ -17,7 +17,9 @@ pub use nodes::reservation_cordons;
 use crate::engine::gangs::PlacementOptions;
 use crate::engine::index::SnapshotIndex;
 use crate::engine::lints::nodes::mixed_schedulers;
-use crate::engine::lints::pods::{disproportional_requests, pod_rules};
+use crate::engine::lints::pods::{
+    disproportional_requests, has_anti_affinity, host_pin_lint, is_pod_rule_candidate, pod_rules,
+};
 use crate::engine::lints::small_pods::small_pods_on_empty_nodes;
 use crate::engine::model::{ClusterSnapshot, OmeLabels, Pod};
 use crate::engine::nodes::NodeState;
@@ -128,26 +130,57 @@ pub fn placement_lints_after_node_edit(
     previous
 }
 
+/// Two versions of one pod, before and after an edit (`None`: absent then).
+pub type PodVersions<'a> = (Option<&'a Pod>, Option<&'a Pod>);
+
 /// `placement_lints` after pods none of whose versions is bound to a known node changed, from
 /// `previous`, the lints before: the bound GPU pods, the nodes and their states are those
-/// `previous` was computed from, so only the pod rules (host pins, anti-affinity) run again,
-/// by their own function; the result is `placement_lints` of the edited snapshot.
+/// `previous` was computed from, so only the pod rules (host pins, anti-affinity) change. The
+/// host pins are per pod: each edited pod's old finding is taken out and its new one put in,
+/// by the rule's own function. The anti-affinity findings are per owner and count every pod of it, so when
+/// a version of an edited pod carries anti-affinity, the pod rules run again over every pod.
+/// The result is `placement_lints` of the edited snapshot.
 pub fn placement_lints_after_unbound_pod_edit(
     snap: &ClusterSnapshot,
     index: &SnapshotIndex,
     mut previous: Vec<Lint>,
+    edits: &[PodVersions<'_>],
 ) -> Vec<Lint> {
     // The small-pods findings are the unsorted tail; the rest is sorted.
     let tail = previous.partition_point(|l| l.rule != LintRule::SmallPodsHoldEmptyNode);
     let small = previous.split_off(tail);
-    previous.retain(|l| {
-        !matches!(
-            l.rule,
-            LintRule::HostPinnedPod | LintRule::RequiredAntiAffinity
-        )
-    });
-    previous.extend(pod_rules(snap, index));
-    previous.sort_unstable();
+    let versions = || edits.iter().flat_map(|(old, new)| old.iter().chain(new));
+    if versions().any(|p| has_anti_affinity(p)) {
+        previous.retain(|l| {
+            !matches!(
+                l.rule,
+                LintRule::HostPinnedPod | LintRule::RequiredAntiAffinity
+            )
+        });
+        previous.extend(pod_rules(snap, index));
+        previous.sort_unstable();
+    } else {
+        // The host pins are one finding per pod version (two pods may share a name in a
+        // file): the old version's finding leaves, the new one's comes in, in order.
+        let linted = |p: &&&Pod| is_pod_rule_candidate(p);
+        let olds = edits
+            .iter()
+            .filter_map(|(old, _)| old.as_ref())
+            .filter(linted);
+        for lint in olds.filter_map(|p| host_pin_lint(p)) {
+            if let Ok(at) = previous.binary_search(&lint) {
+                previous.remove(at);
+            }
+        }
+        let news = edits
+            .iter()
+            .filter_map(|(_, new)| new.as_ref())
+            .filter(linted);
+        for lint in news.filter_map(|p| host_pin_lint(p)) {
+            let at = previous.partition_point(|l| *l < lint);
+            previous.insert(at, lint);
+        }
+    }
     previous.extend(small);
     previous
 }

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::index::SnapshotIndex;
+use crate::engine::index::{is_live, SnapshotIndex};
 use crate::engine::lints::{
     cores, gib, is_model_pod, owner_object, BoundGpuPod, Lint, LintRule, Pools,
 };
@@ -31,25 +31,8 @@ pub fn pod_rules(snap: &ClusterSnapshot, index: &SnapshotIndex) -> Vec<Lint> {
     let mut anti: BTreeMap<String, Vec<&Pod>> = BTreeMap::new();
     let candidates = index.live.iter().chain(&index.managed_only);
     for pod in candidates.map(|&p| &snap.pods[p]) {
-        // Cheap fields first: most pods have no pin and no placement facts at all.
-        let maybe_pinned = !pod.node_selector.is_empty()
-            || pod.placement.is_some()
-            || (pod.node.is_some() && !pod.scheduled_condition);
-        if !maybe_pinned || !is_model_pod(pod) {
-            continue;
-        }
-        if let Some(how) = host_pin(pod) {
-            out.push(Lint {
-                rule: LintRule::HostPinnedPod,
-                object: format!("Pod {}/{}", pod.namespace, pod.name),
-                message: format!("model pod is pinned to hosts by {how}. {PIN_FIX}"),
-            });
-        }
-        if pod
-            .placement
-            .as_deref()
-            .is_some_and(|p| !p.pod_anti_affinity.is_empty())
-        {
+        out.extend(host_pin_lint(pod));
+        if has_anti_affinity(pod) && is_model_pod(pod) {
             anti.entry(owner_object(pod)).or_default().push(pod);
         }
     }
@@ -74,6 +57,42 @@ pub fn pod_rules(snap: &ClusterSnapshot, index: &SnapshotIndex) -> Vec<Lint> {
         });
     }
     out
+}
+
+/// The host-pin finding of pod `pod`, which the caller has found among the lints' pods (the
+/// index's `live` or `managed_only`: `is_pod_rule_candidate`).
+pub fn host_pin_lint(pod: &Pod) -> Option<Lint> {
+    // Cheap fields first: most pods have no pin and no placement facts at all.
+    let maybe_pinned = !pod.node_selector.is_empty()
+        || pod.placement.is_some()
+        || (pod.node.is_some() && !pod.scheduled_condition);
+    if !maybe_pinned || !is_model_pod(pod) {
+        return None;
+    }
+    let how = host_pin(pod)?;
+    Some(Lint {
+        rule: LintRule::HostPinnedPod,
+        object: pod_object(pod),
+        message: format!("model pod is pinned to hosts by {how}. {PIN_FIX}"),
+    })
+}
+
+/// The object a host-pin finding names.
+fn pod_object(pod: &Pod) -> String {
+    format!("Pod {}/{}", pod.namespace, pod.name)
+}
+
+/// Whether pod `pod` carries required pod anti-affinity terms (read by the owner's finding).
+pub fn has_anti_affinity(pod: &Pod) -> bool {
+    pod.placement
+        .as_deref()
+        .is_some_and(|p| !p.pod_anti_affinity.is_empty())
+}
+
+/// Whether the pod rules read pod `pod`: the index's `live` and `managed_only` pods, a
+/// running pod that is live or carries OME's `managed-by` label.
+pub fn is_pod_rule_candidate(pod: &Pod) -> bool {
+    !pod.phase.is_terminal() && (is_live(pod) || pod.ome.managed_by.is_some())
 }
 
 /// How a pod is pinned to hosts, if it is.

@@ -11,6 +11,8 @@
 //!
 //! Owns: `Incremental::apply_pod`. Pure.
 
+use std::sync::Arc;
+
 use crate::engine::analysis::incremental::routes::PodRoutes;
 use crate::engine::analysis::incremental::stages::Stale;
 use crate::engine::analysis::incremental::Incremental;
@@ -30,7 +32,7 @@ impl Incremental {
             PodEdit::Replaced { at, old } => {
                 let before = self.routes_of(&old);
                 self.effects(&old, at, false, &mut stale);
-                let pod = self.snap.pods[at].clone();
+                let pod = Arc::clone(&self.snap.pods.shared()[at]);
                 let node = self.node_named(&pod);
                 self.parts.index.replace_pod(at, &pod, node);
                 let after = self.routes_of(&pod);
@@ -41,20 +43,23 @@ impl Incremental {
                 stale.lints &= !same;
                 stale.pod_lints &= !same;
                 stale.gangs &= !same_gang_inputs(&old, &pod);
+                stale.pod_versions.push((Some(old), Some(pod)));
             }
             PodEdit::Inserted { at } => {
                 self.renumber(&|p| if p >= at { p + 1 } else { p });
-                let pod = self.snap.pods[at].clone();
+                let pod = Arc::clone(&self.snap.pods.shared()[at]);
                 let node = self.node_named(&pod);
                 self.parts.index.insert_pod(at, &pod, node);
                 let after = self.routes_of(&pod);
                 self.effects(&pod, at, true, &mut stale);
                 self.reroute(at, (&PodRoutes::default(), &after), &mut stale);
+                stale.pod_versions.push((None, Some(pod)));
             }
             PodEdit::Removed { at, old } => {
                 let before = self.routes_of(&old);
                 self.effects(&old, at, false, &mut stale);
                 self.reroute(at, (&before, &PodRoutes::default()), &mut stale);
+                stale.pod_versions.push((Some(old), None));
                 self.parts.index.remove_pod(at);
                 self.renumber(&|p| if p > at { p - 1 } else { p });
             }

@@ -10,10 +10,13 @@ use crate::engine::analysis::incremental::moves::{full_pass, refresh_moves};
 use crate::engine::analysis::incremental::parts::{planned, Parts};
 use crate::engine::analysis::{component_verdicts, Analysis, AnalysisOptions};
 use crate::engine::gangs::{compute_gangs, reads_node_capacity};
+use std::sync::Arc;
+
 use crate::engine::lints::{
     placement_lints, placement_lints_after_node_edit, placement_lints_after_unbound_pod_edit,
+    PodVersions,
 };
-use crate::engine::model::ClusterSnapshot;
+use crate::engine::model::{ClusterSnapshot, Pod};
 use crate::engine::planning::same_plan_inputs;
 use crate::engine::pools::{pool_data, score_pool, PoolReport, PoolScoring};
 use crate::engine::workloads::isvc_components;
@@ -49,6 +52,8 @@ pub struct Stale {
     /// Only the pod rules of the lints: the pods changed were bound to no known node
     /// (`lints::placement_lints_after_unbound_pod_edit`).
     pub pod_lints: bool,
+    /// Every pod edited, before and after (what `pod_lints` re-reads).
+    pub pod_versions: Vec<(Option<Arc<Pod>>, Option<Arc<Pod>>)>,
     /// Only the lints that read node states, after nodes changed in place (`Some(per_card)`:
     /// whether a node's allocatable changed too): `lints::placement_lints_after_node_edit`.
     pub node_lints: Option<bool>,
@@ -128,8 +133,11 @@ pub fn refresh(
         rerun.lints = true;
     } else if stale.pod_lints {
         let previous = std::mem::take(&mut *analysis.lints);
+        let edits: Vec<PodVersions<'_>> = (stale.pod_versions.iter())
+            .map(|(old, new)| (old.as_deref(), new.as_deref()))
+            .collect();
         analysis.lints =
-            placement_lints_after_unbound_pod_edit(snap, &parts.index, previous).into();
+            placement_lints_after_unbound_pod_edit(snap, &parts.index, previous, &edits).into();
         rerun.lints = true;
     } else if let Some(per_card) = stale.node_lints {
         let inputs = (snap, &parts.index, &analysis.nodes[..]);
