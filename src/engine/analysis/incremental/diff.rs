@@ -13,9 +13,12 @@ use crate::engine::analysis::incremental::Change;
 use crate::engine::fast::{same_shared, PodKey};
 use crate::engine::model::ClusterSnapshot;
 
-/// More changes than this at once (a relist, a rollout) make one full analysis instead: each
-/// change re-runs its parts, and past a few thousand the whole pass is the cheaper one.
-pub const MAX_CHANGES: usize = 2_000;
+/// More changes than this at once (a relist, a rollout, a burst of pods turning Running) make
+/// one full analysis instead. Each change re-runs its parts: a cheap one (a readiness flip)
+/// costs about 1/64 of the whole pass, one that moves a pool's profile re-scores that pool's
+/// rows and costs a tenth of it or more. Past this many, the whole pass is the cheaper one,
+/// and a burst cannot queue a batch that takes seconds behind the next.
+pub const MAX_CHANGES: usize = 64;
 
 /// Which parts of a snapshot may differ from the one analysed last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

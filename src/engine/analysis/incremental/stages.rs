@@ -53,11 +53,14 @@ pub struct Stale {
     /// (`lints::placement_lints_after_unbound_pod_edit`).
     pub pod_lints: bool,
     /// Every pod edited, before and after (what `pod_lints` re-reads).
-    pub pod_versions: Vec<(Option<Arc<Pod>>, Option<Arc<Pod>>)>,
+    pub pod_versions: Vec<EditedPod>,
     /// Only the lints that read node states, after nodes changed in place (`Some(per_card)`:
     /// whether a node's allocatable changed too): `lints::placement_lints_after_node_edit`.
     pub node_lints: Option<bool>,
 }
+
+/// One pod's versions before and after an edit (`None`: absent then).
+pub type EditedPod = (Option<Arc<Pod>>, Option<Arc<Pod>>);
 
 /// What one change re-ran (for tests and benchmarks: results never depend on it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
